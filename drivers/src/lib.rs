@@ -1,0 +1,11 @@
+//! Device adapters for the Annex D station.
+//!
+//! Each device gets a module with a pure protocol part, a driver that owns the
+//! real device on a background thread and reports [`crossbeam_channel`] events,
+//! and a simulated twin so everything can be tested without hardware.
+//!
+//! * [`pegboard`] — the tactile peg board (one sensor per hole) on a serial line.
+//!
+//! Later modules (DGT boards, audio, speech, gamepad) will follow the same shape.
+
+pub mod pegboard;

@@ -1,0 +1,279 @@
+//! The event vocabulary: one JSON object per line on the event stream, the same
+//! objects in the journal, and (later) on the console's WebSocket.
+//!
+//! Field names are a contract for outside tools: add fields, never rename them.
+
+use crate::Millis;
+use crate::diff::SquareDiff;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Which board an event concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardRole {
+    /// The blind player's board (the peg board).
+    Blind,
+    /// The sighted opponent's board (mirror).
+    Mirror,
+}
+
+impl fmt::Display for BoardRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BoardRole::Blind => "blind",
+            BoardRole::Mirror => "mirror",
+        })
+    }
+}
+
+/// Why a settled board is reported as not matching the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MismatchReason {
+    /// No legal move explains the board.
+    Unexplained,
+    /// Several legal moves explain the board and the lift sequence does not tell them apart.
+    Ambiguous,
+    /// The board shows the pegs of an earlier position of this game.
+    Takeback,
+}
+
+/// Connection state of a board's serial line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkStatus {
+    /// The port is open and talking.
+    Connected,
+    /// The port vanished or failed; the driver is retrying.
+    Disconnected,
+}
+
+/// Something that happened, as written to the event stream.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A new game began: the board showed the initial position.
+    GameStarted {
+        /// Identifier of the game (and its journal file).
+        game_id: String,
+        /// Start position.
+        fen: String,
+        /// When.
+        t_ms: Millis,
+    },
+    /// The daemon restarted and continued an unfinished game from its journal.
+    GameResumed {
+        /// Identifier of the game.
+        game_id: String,
+        /// Half-moves already played.
+        ply: usize,
+        /// The moves so far, UCI.
+        moves: Vec<String>,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A move was sensed as complete on a board (placed, captured piece removed).
+    Move {
+        /// Half-move number, 1 = White's first move.
+        ply: usize,
+        /// SAN with check/mate suffix.
+        san: String,
+        /// UCI.
+        uci: String,
+        /// Where it was sensed.
+        board: BoardRole,
+        /// When the decision was taken.
+        t_ms: Millis,
+        /// Position after the move.
+        fen: String,
+        /// True when the promotion piece was assumed (a peg board cannot see it).
+        #[serde(default, skip_serializing_if = "is_false")]
+        promotion_assumed: bool,
+    },
+    /// The last move was replaced before the next one: the hand went on from the
+    /// square where it had rested (e.g. rook first when castling).
+    MoveRevised {
+        /// Half-move number of the replaced move.
+        ply: usize,
+        /// The new SAN.
+        san: String,
+        /// The new UCI.
+        uci: String,
+        /// The move it replaces (UCI).
+        replaces: String,
+        /// Where.
+        board: BoardRole,
+        /// When.
+        t_ms: Millis,
+        /// Position after the new move.
+        fen: String,
+    },
+    /// A peg was lifted out of its hole (D.2.2: the piece counts as touched).
+    Touch {
+        /// Where.
+        board: BoardRole,
+        /// The square, e.g. `g1`.
+        square: String,
+        /// FEN letter of the piece (`N` white knight, `n` black knight).
+        piece: String,
+        /// When the peg left its hole.
+        t_ms: Millis,
+    },
+    /// A settled board that the game does not explain; nothing is guessed.
+    BoardMismatch {
+        /// Where.
+        board: BoardRole,
+        /// Why.
+        reason: MismatchReason,
+        /// Square by square, against the current game position.
+        diff: Vec<SquareDiff>,
+        /// For `ambiguous`: the legal moves (UCI) that would explain the board.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        candidates: Vec<String>,
+        /// For `takeback`: the ply whose position the board shows.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        takeback_to_ply: Option<usize>,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A board that was reported as mismatching shows the game position again.
+    BoardRestored {
+        /// Where.
+        board: BoardRole,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A board's serial link came or went.
+    BoardStatus {
+        /// Which board.
+        board: BoardRole,
+        /// `connected` or `disconnected`.
+        status: LinkStatus,
+        /// Why, for disconnects.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A board button (clock lever or tactile button).
+    Button {
+        /// Which board.
+        board: BoardRole,
+        /// Button number 0–15.
+        button: u8,
+        /// Pressed (true) or released.
+        pressed: bool,
+        /// When.
+        t_ms: Millis,
+    },
+    /// The board's identity line.
+    BoardIdentity {
+        /// Which board.
+        board: BoardRole,
+        /// What it said.
+        text: String,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A fault the board reported about itself.
+    BoardFault {
+        /// Which board.
+        board: BoardRole,
+        /// What it said.
+        text: String,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A line from a board was dropped (bad checksum, too long, malformed …).
+    LineDropped {
+        /// Which board.
+        board: BoardRole,
+        /// Why.
+        reason: String,
+        /// Lines dropped from this board so far.
+        total: u64,
+        /// When.
+        t_ms: Millis,
+    },
+    /// The game ended on the board (mate, stalemate, dead position).
+    GameOver {
+        /// `1-0`, `0-1` or `1/2-1/2`.
+        result: String,
+        /// `checkmate`, `stalemate` or `insufficient_material`.
+        reason: String,
+        /// When.
+        t_ms: Millis,
+    },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Event {
+    /// The event's time.
+    pub fn t_ms(&self) -> Millis {
+        match self {
+            Event::GameStarted { t_ms, .. }
+            | Event::GameResumed { t_ms, .. }
+            | Event::Move { t_ms, .. }
+            | Event::MoveRevised { t_ms, .. }
+            | Event::Touch { t_ms, .. }
+            | Event::BoardMismatch { t_ms, .. }
+            | Event::BoardRestored { t_ms, .. }
+            | Event::BoardStatus { t_ms, .. }
+            | Event::Button { t_ms, .. }
+            | Event::BoardIdentity { t_ms, .. }
+            | Event::BoardFault { t_ms, .. }
+            | Event::LineDropped { t_ms, .. }
+            | Event::GameOver { t_ms, .. } => *t_ms,
+        }
+    }
+
+    /// One JSON line (without the newline).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("events always serialise")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_event_has_the_contract_fields() {
+        let e = Event::Move {
+            ply: 1,
+            san: "e4".into(),
+            uci: "e2e4".into(),
+            board: BoardRole::Blind,
+            t_ms: 1200,
+            fen: "x".into(),
+            promotion_assumed: false,
+        };
+        let v: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
+        assert_eq!(v["type"], "move");
+        assert_eq!(v["ply"], 1);
+        assert_eq!(v["san"], "e4");
+        assert_eq!(v["uci"], "e2e4");
+        assert_eq!(v["board"], "blind");
+        assert_eq!(v["t_ms"], 1200);
+        assert!(v.get("promotion_assumed").is_none());
+        let back: Event = serde_json::from_value(v).unwrap();
+        assert_eq!(back, e);
+    }
+
+    #[test]
+    fn status_and_touch_events_use_the_documented_spelling() {
+        let s = Event::BoardStatus {
+            board: BoardRole::Blind,
+            status: LinkStatus::Connected,
+            detail: None,
+            t_ms: 0,
+        };
+        assert_eq!(s.to_json(), r#"{"type":"board_status","board":"blind","status":"connected","t_ms":0}"#);
+        let t = Event::Touch { board: BoardRole::Blind, square: "g1".into(), piece: "N".into(), t_ms: 5 };
+        assert_eq!(t.to_json(), r#"{"type":"touch","board":"blind","square":"g1","piece":"N","t_ms":5}"#);
+    }
+}

@@ -1,0 +1,227 @@
+use super::*;
+use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
+
+/// A hand at work: each step is (ms after the previous step, squares toggled).
+struct Hand {
+    tracker: BoardTracker,
+    t: Millis,
+    out: Vec<Observation>,
+}
+
+impl Hand {
+    fn at(fen: &str) -> Hand {
+        let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap();
+        let occ = pos.board().occupied();
+        let game = Game::new(pos, CastlingMode::Standard);
+        Hand { tracker: BoardTracker::new(TrackerConfig::default(), game, occ, 0), t: 0, out: Vec::new() }
+    }
+
+    fn start() -> Hand {
+        Hand::at("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    }
+
+    /// Lifts (if occupied) or places (if empty) the peg on `sq` after `dt` ms.
+    fn toggle(&mut self, dt: Millis, sq: &str) -> &mut Self {
+        self.t += dt;
+        let sq: Square = sq.parse().unwrap();
+        let occ = self.tracker.sensed().toggled(sq);
+        self.tracker.on_scan(self.t, occ, &mut self.out);
+        self
+    }
+
+    fn wait(&mut self, dt: Millis) -> &mut Self {
+        self.t += dt;
+        self.tracker.tick(self.t, &mut self.out);
+        self
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.tracker.game().moves().iter().map(|m| self.tracker.game().uci(*m)).collect()
+    }
+
+    fn take(&mut self) -> Vec<Observation> {
+        std::mem::take(&mut self.out)
+    }
+}
+
+fn uci(pos: &Chess, s: &str) -> Move {
+    UciMove::from_ascii(s.as_bytes()).unwrap().to_move(pos).unwrap()
+}
+
+#[test]
+fn a_move_is_decided_once_the_board_has_settled() {
+    let mut h = Hand::start();
+    h.toggle(0, "e2").toggle(200, "e4").wait(299);
+    assert!(h.moves().is_empty(), "decided before the settle time");
+    let touches = h.take();
+    assert_eq!(touches.len(), 1);
+    assert!(matches!(touches[0], Observation::Touch { square: Square::E2, t: 0, .. }));
+    h.wait(1);
+    assert_eq!(h.moves(), ["e2e4"]);
+    assert!(matches!(h.take()[..], [Observation::Moved { ply: 1, t: 500, promotion_assumed: false, .. }]));
+    assert_eq!(h.tracker.deadline(), None);
+}
+
+#[test]
+fn the_deadline_tells_when_to_tick() {
+    let mut h = Hand::start();
+    h.toggle(1000, "g1");
+    assert_eq!(h.tracker.deadline(), Some(1040), "lift confirmation first");
+    h.wait(40);
+    assert_eq!(h.tracker.deadline(), Some(1300));
+}
+
+#[test]
+fn occupancy_cannot_tell_bxc6_from_bxa6_but_the_lift_sequence_can() {
+    let fen = "r3k3/8/n1p5/1B6/8/8/8/4K3 w - - 0 1";
+    // Captured piece removed first, then the bishop lifted and placed.
+    for (first, second) in [("c6", "b5"), ("b5", "c6")] {
+        let mut h = Hand::at(fen);
+        h.toggle(0, first).toggle(150, second).toggle(150, "c6").wait(400);
+        assert_eq!(h.moves(), ["b5c6"], "removal order {first} {second}");
+    }
+    let mut h = Hand::at(fen);
+    h.toggle(0, "b5").toggle(100, "a6").toggle(100, "a6").wait(400);
+    assert_eq!(h.moves(), ["b5a6"]);
+}
+
+#[test]
+fn sensor_bounce_is_neither_a_touch_nor_a_lift() {
+    let fen = "r3k3/8/n1p5/1B6/8/8/8/4K3 w - - 0 1";
+    let mut h = Hand::at(fen);
+    // a6 flickers for 10 ms while the bishop takes on c6.
+    h.toggle(0, "b5").toggle(50, "a6").toggle(10, "a6").toggle(50, "c6").toggle(100, "c6").wait(400);
+    assert_eq!(h.moves(), ["b5c6"]);
+    let touched: Vec<Square> = h
+        .take()
+        .iter()
+        .filter_map(|o| match o {
+            Observation::Touch { square, .. } => Some(*square),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(touched, [Square::B5, Square::C6]);
+    assert_eq!(h.tracker.bounces(), 1);
+}
+
+#[test]
+fn a_knocked_neighbour_makes_a_capture_ambiguous_and_it_is_reported_not_guessed() {
+    let fen = "r3k3/8/n1p5/1B6/8/8/8/4K3 w - - 0 1";
+    let mut h = Hand::at(fen);
+    h.toggle(0, "b5").toggle(100, "c6").toggle(100, "a6").toggle(100, "a6").toggle(100, "c6").wait(400);
+    assert!(h.moves().is_empty());
+    let obs = h.take();
+    let Some(Observation::Mismatch { reason, candidates, .. }) = obs.last() else { panic!("{obs:?}") };
+    assert_eq!(*reason, MismatchReason::Ambiguous);
+    assert_eq!(candidates.len(), 2);
+}
+
+#[test]
+fn promotion_assumes_the_configured_piece_and_says_so() {
+    let mut h = Hand::at("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    h.toggle(0, "a7").toggle(300 - 1, "a8").wait(400);
+    assert_eq!(h.moves(), ["a7a8q"]);
+    assert!(h.take().iter().any(|o| matches!(o, Observation::Moved { promotion_assumed: true, .. })));
+    // Capturing promotion: the rook's hole was emptied.
+    let mut h = Hand::at("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    h.toggle(0, "b8").toggle(100, "a7").toggle(100, "b8").wait(400);
+    assert_eq!(h.moves(), ["a7b8q"]);
+}
+
+#[test]
+fn castling_king_first_rook_first_or_both_lifted() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let orders: [&[&str]; 3] =
+        [&["e1", "g1", "h1", "f1"], &["h1", "f1", "e1", "g1"], &["e1", "h1", "g1", "f1"]];
+    for order in orders {
+        let mut h = Hand::at(fen);
+        for sq in order {
+            h.toggle(120, sq);
+        }
+        h.wait(400);
+        assert_eq!(h.moves(), ["e1g1"], "{order:?}");
+    }
+}
+
+#[test]
+fn a_hand_that_rests_on_the_way_revises_the_move() {
+    // Rook first, and the hand pauses longer than the settle time before the king.
+    let mut h = Hand::at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    h.toggle(0, "h1").toggle(100, "f1").wait(600);
+    assert_eq!(h.moves(), ["h1f1"]);
+    h.take();
+    h.toggle(0, "e1").toggle(150, "g1").wait(400);
+    assert_eq!(h.moves(), ["e1g1"]);
+    let obs = h.take();
+    let Some(Observation::Revised { ply: 1, replaces, .. }) = obs.last() else { panic!("{obs:?}") };
+    let start: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    assert_eq!(*replaces, uci(&start, "h1f1"));
+}
+
+#[test]
+fn a_piece_held_in_the_hand_is_pending_not_a_mismatch() {
+    let mut h = Hand::start();
+    h.toggle(0, "g1").wait(5000);
+    assert_eq!(h.tracker.agreement(), Agreement::Pending);
+    assert!(h.take().iter().all(|o| matches!(o, Observation::Touch { .. })));
+    h.toggle(0, "g1").wait(400);
+    assert_eq!(h.tracker.agreement(), Agreement::InStep);
+    assert!(h.moves().is_empty(), "touch and return is not a move");
+}
+
+#[test]
+fn an_unexplained_board_is_reported_once_and_its_repair_noticed() {
+    let mut h = Hand::start();
+    h.toggle(0, "g1").toggle(100, "g4").wait(400);
+    let obs = h.take();
+    let Some(Observation::Mismatch { reason: MismatchReason::Unexplained, .. }) = obs.last() else {
+        panic!("{obs:?}")
+    };
+    // Heartbeats of the same board do not repeat the report.
+    let occ = h.tracker.sensed();
+    for _ in 0..5 {
+        h.t += 1000;
+        h.tracker.on_scan(h.t, occ, &mut h.out);
+    }
+    assert!(h.take().is_empty());
+    h.toggle(0, "g4").toggle(100, "g1").wait(400);
+    assert!(matches!(h.take().last(), Some(Observation::Restored { .. })));
+}
+
+#[test]
+fn a_takeback_is_recognised_but_not_applied() {
+    let mut h = Hand::start();
+    h.toggle(0, "e2").toggle(100, "e4").wait(400);
+    h.toggle(0, "e7").toggle(100, "e5").wait(400);
+    h.toggle(0, "e5").toggle(100, "e7").toggle(100, "e4").toggle(100, "e2").wait(400);
+    let obs = h.take();
+    let Some(Observation::Mismatch { reason: MismatchReason::Takeback, takeback_to_ply: Some(0), .. }) =
+        obs.last()
+    else {
+        panic!("{obs:?}")
+    };
+    assert_eq!(h.moves().len(), 2);
+}
+
+#[test]
+fn en_passant_is_seen_from_its_holes() {
+    let mut h = Hand::at("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    h.toggle(0, "e5").toggle(100, "d5").toggle(100, "d6").wait(400);
+    assert_eq!(h.moves(), ["e5d6"]);
+}
+
+#[test]
+fn time_going_backwards_is_clamped() {
+    let mut h = Hand::start();
+    h.toggle(1000, "e2");
+    h.t = 10; // a clock stepped back
+    h.toggle(0, "e4").wait(400);
+    assert!(h.moves().is_empty(), "time stands still until the clock passes its old value");
+    h.t = 1300;
+    h.wait(0);
+    assert_eq!(h.moves(), ["e2e4"]);
+}

@@ -1,0 +1,408 @@
+//! The game journal's records and how a game is restored from them.
+//!
+//! A journal is one file per game, one JSON record per line, append-only: a
+//! header, then every input the core consumed (scans, buttons, link changes)
+//! and every event it produced, then an end record when the game is over.
+//! The daemon appends and fsyncs; this module only encodes, decodes and
+//! restores, so restoring is as deterministic as the core itself: the inputs
+//! are fed again and must reproduce the recorded moves.
+
+use crate::Millis;
+use crate::event::{BoardRole, Event, LinkStatus};
+use crate::game::Game;
+use crate::inference::TrackerConfig;
+use crate::pgn::SevenTags;
+use crate::session::{Session, SessionConfig};
+use serde::{Deserialize, Serialize};
+use shakmaty::{Bitboard, Role};
+
+/// The `format` field of every journal header.
+pub const FORMAT: &str = "annexd-station-journal";
+/// The journal format version this code writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The first line of a journal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Format version, [`VERSION`].
+    pub version: u32,
+    /// Game identifier.
+    pub game_id: String,
+    /// Start position.
+    pub fen: String,
+    /// When the game started.
+    pub t_ms: Millis,
+    /// The board whose scans drive the game.
+    pub board: BoardRole,
+    /// The occupancy sensed when the game started.
+    pub occupancy: String,
+    /// Settle time in force.
+    pub settle_ms: Millis,
+    /// Debounce time in force.
+    pub debounce_ms: Millis,
+    /// Assumed promotion piece (`q`, `r`, `b`, `n`).
+    pub promotion: char,
+    /// PGN tags.
+    pub tags: SevenTags,
+}
+
+/// An input the core consumed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Input {
+    /// An occupancy scan (standard numbering, 16 hex digits).
+    Scan {
+        /// Which board.
+        board: BoardRole,
+        /// Occupancy.
+        occ: String,
+    },
+    /// A button.
+    Button {
+        /// Which board.
+        board: BoardRole,
+        /// Button number.
+        button: u8,
+        /// Pressed or released.
+        pressed: bool,
+    },
+    /// A link came or went.
+    Link {
+        /// Which board.
+        board: BoardRole,
+        /// Connected or not.
+        status: LinkStatus,
+    },
+}
+
+/// One line of a journal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "rec", rename_all = "snake_case")]
+pub enum Record {
+    /// First line.
+    Header(Header),
+    /// An input, in the order consumed.
+    Input {
+        /// Sequence number (1, 2, …; the header is 0).
+        seq: u64,
+        /// When it arrived.
+        t_ms: Millis,
+        /// What.
+        input: Input,
+    },
+    /// An event the core produced.
+    Event {
+        /// Sequence number.
+        seq: u64,
+        /// The event.
+        event: Event,
+    },
+    /// The game is over; nothing follows.
+    End {
+        /// Sequence number.
+        seq: u64,
+        /// When.
+        t_ms: Millis,
+        /// `1-0`, `0-1`, `1/2-1/2`.
+        result: String,
+    },
+}
+
+impl Record {
+    /// The line for this record (without the newline).
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).expect("records always serialise")
+    }
+}
+
+/// Formats an occupancy as 16 hex digits, a1 = bit 0.
+pub fn occ_hex(bb: Bitboard) -> String {
+    format!("{:016x}", u64::from(bb))
+}
+
+/// Parses 16 hex digits.
+pub fn parse_occ_hex(s: &str) -> Option<Bitboard> {
+    (s.len() == 16).then(|| u64::from_str_radix(s, 16).ok().map(Bitboard)).flatten()
+}
+
+/// What can be wrong with a journal.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum JournalError {
+    /// The file is empty.
+    #[error("the journal is empty")]
+    Empty,
+    /// The first line is not a header of a known format and version.
+    #[error("line 1 is not a journal header of format {FORMAT} version {VERSION}: {0}")]
+    BadHeader(String),
+    /// A line before the last one does not decode: the file was damaged.
+    #[error("line {line} is damaged: {reason}")]
+    Corrupt {
+        /// 1-based line number.
+        line: usize,
+        /// What the decoder said.
+        reason: String,
+    },
+    /// A stored value does not make sense (bad FEN, bad occupancy).
+    #[error("the journal holds an invalid value: {0}")]
+    Invalid(String),
+}
+
+/// A decoded journal.
+#[derive(Clone, Debug)]
+pub struct Contents {
+    /// The header.
+    pub header: Header,
+    /// The records after it.
+    pub records: Vec<Record>,
+    /// Bytes of the file that hold whole records; anything after is a torn
+    /// last write (power loss in the middle of a line) and is cut off.
+    pub valid_len: usize,
+    /// True when a torn last line was found.
+    pub torn_tail: bool,
+}
+
+impl Contents {
+    /// True when an end record closes the game.
+    pub fn finished(&self) -> bool {
+        self.records.iter().any(|r| matches!(r, Record::End { .. }))
+    }
+
+    /// The next free sequence number.
+    pub fn next_seq(&self) -> u64 {
+        self.records
+            .iter()
+            .map(|r| match r {
+                Record::Input { seq, .. } | Record::Event { seq, .. } | Record::End { seq, .. } => *seq,
+                Record::Header(_) => 0,
+            })
+            .max()
+            .unwrap_or(0)
+            + 1
+    }
+
+    /// The latest time recorded.
+    pub fn last_t_ms(&self) -> Millis {
+        self.records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Input { t_ms, .. } | Record::End { t_ms, .. } => Some(*t_ms),
+                Record::Event { event, .. } => Some(event.t_ms()),
+                Record::Header(_) => None,
+            })
+            .max()
+            .unwrap_or(self.header.t_ms)
+            .max(self.header.t_ms)
+    }
+
+    /// The moves recorded as events (revisions applied), UCI.
+    pub fn recorded_moves(&self) -> Vec<String> {
+        let mut moves: Vec<String> = Vec::new();
+        for r in &self.records {
+            if let Record::Event { event, .. } = r {
+                match event {
+                    Event::Move { ply, uci, .. } => {
+                        moves.truncate(ply - 1);
+                        moves.push(uci.clone());
+                    }
+                    Event::MoveRevised { ply, uci, .. } if *ply >= 1 && *ply <= moves.len() => {
+                        moves[ply - 1] = uci.clone();
+                    }
+                    _ => {}
+                }
+            }
+        }
+        moves
+    }
+}
+
+/// Decodes a journal file's text. A damaged last line is tolerated (and
+/// reported through `torn_tail`), damage anywhere else is an error.
+pub fn decode(text: &str) -> Result<Contents, JournalError> {
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    for piece in text.split_inclusive('\n') {
+        lines.push((offset, piece));
+        offset += piece.len();
+    }
+    let Some(&(_, first)) = lines.first() else { return Err(JournalError::Empty) };
+    let header = match serde_json::from_str::<Record>(first.trim_end()) {
+        Ok(Record::Header(h)) if h.format == FORMAT && h.version == VERSION => h,
+        Ok(_) => return Err(JournalError::BadHeader("not a header".into())),
+        Err(e) => return Err(JournalError::BadHeader(e.to_string())),
+    };
+    let mut records = Vec::with_capacity(lines.len());
+    let mut valid_len = first.len();
+    let mut torn_tail = !first.ends_with('\n');
+    for (i, &(start, line)) in lines.iter().enumerate().skip(1) {
+        let last = i + 1 == lines.len();
+        let complete = line.ends_with('\n');
+        match serde_json::from_str::<Record>(line.trim_end()) {
+            Ok(Record::Header(_)) => {
+                return Err(JournalError::Corrupt { line: i + 1, reason: "a second header".into() });
+            }
+            Ok(record) if complete => {
+                records.push(record);
+                valid_len = start + line.len();
+            }
+            Ok(_) | Err(_) if last => torn_tail = true,
+            Err(e) => return Err(JournalError::Corrupt { line: i + 1, reason: e.to_string() }),
+            Ok(_) => unreachable!("an incomplete line is always the last"),
+        }
+    }
+    Ok(Contents { header, records, valid_len, torn_tail })
+}
+
+/// A game brought back from its journal.
+#[derive(Debug)]
+pub struct Restored {
+    /// The session, as it was after the last journaled input.
+    pub session: Session,
+    /// True when feeding the inputs again reproduced the recorded moves exactly.
+    /// When false, the recorded moves were taken as the record.
+    pub reproduced: bool,
+}
+
+/// Rebuilds the session of an unfinished game: the inputs are fed again in order.
+pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
+    let h = &contents.header;
+    let start = Game::from_fen(&h.fen).map_err(|e| JournalError::Invalid(e.to_string()))?;
+    let sensed = parse_occ_hex(&h.occupancy).ok_or_else(|| JournalError::Invalid(h.occupancy.clone()))?;
+    let promotion =
+        Role::from_char(h.promotion).ok_or_else(|| JournalError::Invalid(h.promotion.to_string()))?;
+    let tracker = TrackerConfig { settle_ms: h.settle_ms, debounce_ms: h.debounce_ms, promotion };
+    let cfg = SessionConfig { role: h.board, tracker, start: start.clone() };
+    let mut session = Session::resume(cfg, h.game_id.clone(), start.clone(), sensed, h.t_ms);
+    let mut sink = Vec::new();
+    let mut last_scan = (sensed, h.t_ms);
+    for r in &contents.records {
+        if let Record::Input { t_ms, input: Input::Scan { board, occ }, .. } = r {
+            if *board != h.board {
+                continue;
+            }
+            let occ = parse_occ_hex(occ).ok_or_else(|| JournalError::Invalid(occ.clone()))?;
+            session.on_scan(*t_ms, occ, &mut sink);
+            sink.clear();
+            last_scan = (occ, *t_ms);
+        }
+    }
+    // Decisions taken before the crash were taken by ticks up to the last record.
+    session.tick(contents.last_t_ms(), &mut sink);
+    let recorded = contents.recorded_moves();
+    let replayed: Vec<String> =
+        session.game().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect()).unwrap_or_default();
+    if replayed == recorded {
+        return Ok(Restored { session, reproduced: true });
+    }
+    // The inputs no longer reproduce the record (a different settle time, a
+    // changed rule): the recorded moves are the game; the board is judged anew.
+    let mut game = start;
+    for uci in &recorded {
+        if game.push_uci(uci).is_none() {
+            return Err(JournalError::Invalid(format!("recorded move {uci} is illegal")));
+        }
+    }
+    session.replace_game(game, last_scan.0, last_scan.1);
+    Ok(Restored { session, reproduced: false })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Position, Square};
+
+    fn header(occ: Bitboard) -> Header {
+        Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            game_id: "game-1".into(),
+            fen: Game::default().fen(),
+            t_ms: 1000,
+            board: BoardRole::Blind,
+            occupancy: occ_hex(occ),
+            settle_ms: 300,
+            debounce_ms: 40,
+            promotion: 'q',
+            tags: SevenTags::default(),
+        }
+    }
+
+    fn scan(seq: u64, t_ms: Millis, occ: Bitboard) -> Record {
+        Record::Input { seq, t_ms, input: Input::Scan { board: BoardRole::Blind, occ: occ_hex(occ) } }
+    }
+
+    fn journal_of_e4() -> String {
+        let start = Game::default().position().board().occupied();
+        let lifted = start.without(Square::E2);
+        let placed = lifted.with(Square::E4);
+        let mut text = String::new();
+        for r in [Record::Header(header(start)), scan(1, 2000, lifted), scan(2, 2100, placed)] {
+            text.push_str(&r.encode());
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn inputs_fed_again_reproduce_the_game() {
+        let mut text = journal_of_e4();
+        let mut session = restore(&decode(&text).unwrap()).unwrap().session;
+        let mut out = Vec::new();
+        session.tick(5000, &mut out);
+        assert!(matches!(&out[..], [Event::Move { ply: 1, .. }]), "{out:?}");
+        // Once the move event is journaled too, the restore reproduces it.
+        text.push_str(&Record::Event { seq: 3, event: out[0].clone() }.encode());
+        text.push('\n');
+        let restored = restore(&decode(&text).unwrap()).unwrap();
+        assert!(restored.reproduced);
+        assert_eq!(restored.session.game().unwrap().ply(), 1);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_cut_off_but_damage_elsewhere_is_an_error() {
+        let text = journal_of_e4();
+        let torn = format!("{text}{{\"rec\":\"inp");
+        let c = decode(&torn).unwrap();
+        assert!(c.torn_tail);
+        assert_eq!(c.valid_len, text.len());
+        assert_eq!(c.records.len(), 2);
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[1] = "garbage";
+        let damaged = lines.join("\n") + "\n";
+        assert!(matches!(decode(&damaged), Err(JournalError::Corrupt { line: 2, .. })));
+        assert_eq!(decode("").unwrap_err(), JournalError::Empty);
+        assert!(matches!(decode("{}\n"), Err(JournalError::BadHeader(_))));
+    }
+
+    #[test]
+    fn recorded_moves_win_when_inputs_no_longer_reproduce_them() {
+        let start = Game::default().position().board().occupied();
+        let mut text = String::new();
+        let mv = Event::Move {
+            ply: 1,
+            san: "d4".into(),
+            uci: "d2d4".into(),
+            board: BoardRole::Blind,
+            t_ms: 1500,
+            fen: String::new(),
+            promotion_assumed: false,
+        };
+        for r in [Record::Header(header(start)), Record::Event { seq: 1, event: mv }] {
+            text.push_str(&r.encode());
+            text.push('\n');
+        }
+        let restored = restore(&decode(&text).unwrap()).unwrap();
+        assert!(!restored.reproduced);
+        let game = restored.session.game().unwrap();
+        assert_eq!(game.uci(game.moves()[0]), "d2d4");
+    }
+
+    #[test]
+    fn occupancy_hex_round_trips() {
+        let bb = Game::default().position().board().occupied();
+        assert_eq!(occ_hex(bb), "ffff00000000ffff");
+        assert_eq!(parse_occ_hex(&occ_hex(bb)), Some(bb));
+        assert_eq!(parse_occ_hex("xyz"), None);
+    }
+}

@@ -1,0 +1,34 @@
+//! The Annex D station's pure rules core.
+//!
+//! Everything here is deterministic and free of I/O, threads and clocks:
+//! time arrives as an input ([`Millis`]), devices arrive as plain values
+//! (occupancy bitboards, button numbers), and decisions leave as [`Event`]s.
+//! The daemon wires devices, the journal file and the event stream around it.
+//!
+//! Map of the modules:
+//! - [`occupancy`]: what a move does to the holes of a peg board, board orientation.
+//! - [`diff`]: square-level differences between the sensed board and a position.
+//! - [`game`]: one game's record (positions, moves, SAN) as executed on a board.
+//! - [`inference`]: the board tracker — touches, settled moves, ambiguity, mismatches.
+//! - [`session`]: a board's life cycle — waiting for the initial position, playing, finished.
+//! - [`event`]: the event vocabulary shared by the event stream, journal and console.
+//! - [`journal`]: journal records (the file itself is written by the daemon) and restoring from them.
+//! - [`pgn`]: PGN export of a game record.
+
+pub mod diff;
+pub mod event;
+pub mod game;
+pub mod inference;
+pub mod journal;
+pub mod occupancy;
+pub mod pgn;
+pub mod session;
+
+/// Milliseconds on the station's time line (the daemon uses Unix time in ms;
+/// simulations start at zero). The core never reads a clock: every time is an input.
+pub type Millis = u64;
+
+pub use event::{BoardRole, Event};
+pub use game::Game;
+pub use inference::{BoardTracker, TrackerConfig};
+pub use session::Session;

@@ -1,0 +1,94 @@
+//! The station's own spoken messages, keyed by stable ids.
+
+/// A message the station speaks about itself rather than about a move.
+///
+/// The id (see [`Message::id`]) is the key in a phrasebook's `[messages]` table;
+/// every phrasebook must define all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Message {
+    /// The station has started and is ready.
+    StationReady,
+    /// The electronic board answered.
+    BoardConnected,
+    /// The electronic board stopped answering.
+    BoardDisconnected,
+    /// The two boards show different positions (Annex D.2.9).
+    BoardMismatch,
+    /// A piece was lifted out of its hole (touched, Annex D.2.2).
+    PieceLifted,
+    /// The move was announced (Annex D.2.3.3).
+    MoveAnnounced,
+    /// The station waits for a move.
+    WaitingForMove,
+    /// It is the listener's turn.
+    YourMove,
+    /// The move on the board is not legal.
+    IllegalMove,
+    /// The board must be put back in order.
+    CorrectPosition,
+    /// The board is in order again.
+    PositionRestored,
+    /// Something the station cannot settle; the arbiter must decide.
+    CallArbiter,
+    /// The game has ended.
+    GameOver,
+}
+
+impl Message {
+    /// Every message, in a fixed order.
+    pub const ALL: [Message; 13] = [
+        Message::StationReady,
+        Message::BoardConnected,
+        Message::BoardDisconnected,
+        Message::BoardMismatch,
+        Message::PieceLifted,
+        Message::MoveAnnounced,
+        Message::WaitingForMove,
+        Message::YourMove,
+        Message::IllegalMove,
+        Message::CorrectPosition,
+        Message::PositionRestored,
+        Message::CallArbiter,
+        Message::GameOver,
+    ];
+
+    /// The key of this message in a phrasebook's `[messages]` table.
+    pub fn id(self) -> &'static str {
+        match self {
+            Message::StationReady => "station_ready",
+            Message::BoardConnected => "board_connected",
+            Message::BoardDisconnected => "board_disconnected",
+            Message::BoardMismatch => "board_mismatch",
+            Message::PieceLifted => "piece_lifted",
+            Message::MoveAnnounced => "move_announced",
+            Message::WaitingForMove => "waiting_for_move",
+            Message::YourMove => "your_move",
+            Message::IllegalMove => "illegal_move",
+            Message::CorrectPosition => "correct_position",
+            Message::PositionRestored => "position_restored",
+            Message::CallArbiter => "call_arbiter",
+            Message::GameOver => "game_over",
+        }
+    }
+
+    /// The message with this id, if any.
+    pub fn from_id(id: &str) -> Option<Message> {
+        Message::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    fn index(self) -> usize {
+        // `ALL` lists the variants in declaration order (checked by a test).
+        self as usize
+    }
+}
+
+/// The texts of all messages of one phrasebook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Messages(pub(crate) [crate::Entry; Message::ALL.len()]);
+
+impl Messages {
+    /// The entry for `message`.
+    pub fn get(&self, message: Message) -> &crate::Entry {
+        &self.0[message.index()]
+    }
+}

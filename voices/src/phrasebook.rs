@@ -1,0 +1,274 @@
+//! A phrasebook: every word the station speaks in one language.
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use shakmaty::{File, Rank, Role};
+
+use crate::entry::Entry;
+use crate::error::VoiceError;
+use crate::message::{Message, Messages};
+use crate::numbers::{CountedNoun, NumberWords};
+use crate::phrasebook_file::PhrasebookFile;
+
+/// Codes of the phrasebooks compiled into the binary.
+pub const BUILTIN_LANGUAGES: [&str; 3] = ["de", "pl", "en"];
+
+const BUILTIN_SOURCES: [(&str, &str); 3] = [
+    ("de", include_str!("../phrasebooks/de.toml")),
+    ("pl", include_str!("../phrasebooks/pl.toml")),
+    ("en", include_str!("../phrasebooks/en.toml")),
+];
+
+/// Fixed words of move announcements, results and the draw offer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    /// Between the moving piece (or pawn file) and the target square.
+    pub capture: Entry,
+    /// After a checking move.
+    pub check: Entry,
+    /// After a mating move (instead of check).
+    pub mate: Entry,
+    /// After a move that stalemates.
+    pub stalemate: Entry,
+    /// After an en passant capture.
+    pub en_passant: Entry,
+    /// O-O.
+    pub short_castling: Entry,
+    /// O-O-O.
+    pub long_castling: Entry,
+    /// Before a from-square ("von", "z").
+    pub from: Entry,
+    /// Before a to-square in corrections ("nach", "na").
+    pub to: Entry,
+    /// "zurück": a piece is to be put back.
+    pub back: Entry,
+    /// A draw is offered.
+    pub draw_offer: Entry,
+    /// 1-0.
+    pub white_wins: Entry,
+    /// 0-1.
+    pub black_wins: Entry,
+    /// ½-½.
+    pub draw: Entry,
+}
+
+/// Words of the talking clock (Annex D.2.6.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClockWords {
+    /// Label of the listener's own time ("Sie", "Ty").
+    pub own: String,
+    /// Label of the opponent's time ("Gegner", "Przeciwnik").
+    pub opponent: String,
+    /// Hours.
+    pub hour: CountedNoun,
+    /// Minutes.
+    pub minute: CountedNoun,
+    /// Seconds.
+    pub second: CountedNoun,
+    /// Moves made.
+    pub moves: CountedNoun,
+}
+
+/// Every word the station speaks in one language, validated to be complete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phrasebook {
+    pub(crate) code: String,
+    pub(crate) name: String,
+    pub(crate) letters: [Entry; 8],
+    pub(crate) ranks: [Entry; 8],
+    pub(crate) pieces: [Entry; 6],
+    pub(crate) words: Words,
+    pub(crate) clock: ClockWords,
+    pub(crate) numbers: NumberWords,
+    pub(crate) messages: Messages,
+}
+
+impl Phrasebook {
+    /// A built-in phrasebook by language code ("de", "pl", "en").
+    pub fn builtin(code: &str) -> Option<&'static Phrasebook> {
+        builtin_arc(code).map(|arc| &**arc)
+    }
+
+    /// Parses a phrasebook from TOML text; `origin` names it in errors.
+    ///
+    /// # Errors
+    /// [`VoiceError::PhrasebookSyntax`] or [`VoiceError::PhrasebookInvalid`].
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Phrasebook, VoiceError> {
+        let file: PhrasebookFile =
+            toml::from_str(text).map_err(|source| VoiceError::PhrasebookSyntax {
+                origin: origin.to_owned(),
+                source: Box::new(source),
+            })?;
+        file.validate(origin)
+    }
+
+    /// Reads and parses a phrasebook file (for languages not built in).
+    ///
+    /// # Errors
+    /// [`VoiceError::Io`] if unreadable, else as [`Phrasebook::from_toml_str`].
+    pub fn load(path: &Path) -> Result<Phrasebook, VoiceError> {
+        let text = std::fs::read_to_string(path).map_err(|source| VoiceError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        Phrasebook::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// Language code, e.g. "de".
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// Name of the language in itself, e.g. "Deutsch".
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The letter name of a file ("Anna" … "Hector").
+    pub fn letter(&self, file: File) -> &Entry {
+        &self.letters[file.to_usize()]
+    }
+
+    /// The word of a rank ("eins" … "acht").
+    pub fn rank(&self, rank: Rank) -> &Entry {
+        &self.ranks[rank.to_usize()]
+    }
+
+    /// The name of a piece kind.
+    pub fn piece(&self, role: Role) -> &Entry {
+        &self.pieces[role_index(role)]
+    }
+
+    /// Fixed words of announcements.
+    pub fn words(&self) -> &Words {
+        &self.words
+    }
+
+    /// Words of the clock.
+    pub fn clock(&self) -> &ClockWords {
+        &self.clock
+    }
+
+    /// Number words and plural rules.
+    pub fn numbers(&self) -> &NumberWords {
+        &self.numbers
+    }
+
+    /// The text of one of the station's messages.
+    pub fn message(&self, message: Message) -> &Entry {
+        self.messages.get(message)
+    }
+}
+
+/// Index of a role in piece tables: king, queen, rook, bishop, knight, pawn
+/// (the order of the `[pieces]` table).
+pub(crate) fn role_index(role: Role) -> usize {
+    match role {
+        Role::King => 0,
+        Role::Queen => 1,
+        Role::Rook => 2,
+        Role::Bishop => 3,
+        Role::Knight => 4,
+        Role::Pawn => 5,
+    }
+}
+
+/// The built-in phrasebooks, parsed once.
+///
+/// The data is compiled in and checked by the `builtin_phrasebooks_are_valid`
+/// test, so a failure here is a build defect rather than bad input; such a
+/// book is left out and asking for it reports an unknown language.
+pub(crate) fn builtin_arc(code: &str) -> Option<&'static Arc<Phrasebook>> {
+    static BOOKS: OnceLock<Vec<Arc<Phrasebook>>> = OnceLock::new();
+    BOOKS
+        .get_or_init(|| {
+            BUILTIN_SOURCES
+                .iter()
+                .filter_map(|(code, text)| {
+                    Phrasebook::from_toml_str(text, &format!("built-in {code}"))
+                        .ok()
+                        .map(Arc::new)
+                })
+                .collect()
+        })
+        .iter()
+        .find(|book| book.code == code)
+}
+
+/// Parses the built-in phrasebooks afresh, reporting errors (for tests and
+/// start-up checks).
+///
+/// # Errors
+/// The first built-in phrasebook that fails to parse.
+pub fn check_builtins() -> Result<(), VoiceError> {
+    for (code, text) in BUILTIN_SOURCES {
+        let book = Phrasebook::from_toml_str(text, &format!("built-in {code}"))?;
+        if book.code != code {
+            return Err(VoiceError::PhrasebookInvalid {
+                origin: format!("built-in {code}"),
+                problem: format!("declares code {:?}", book.code),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A set of phrasebooks to choose voices from: the built-in ones plus any
+/// loaded at run time.
+#[derive(Debug, Clone)]
+pub struct Phrasebooks {
+    books: Vec<Arc<Phrasebook>>,
+}
+
+impl Default for Phrasebooks {
+    fn default() -> Self {
+        Self::builtin()
+    }
+}
+
+impl Phrasebooks {
+    /// The built-in phrasebooks.
+    pub fn builtin() -> Self {
+        Self {
+            books: BUILTIN_LANGUAGES
+                .iter()
+                .filter_map(|code| builtin_arc(code).cloned())
+                .collect(),
+        }
+    }
+
+    /// Adds a phrasebook, replacing one with the same code.
+    pub fn insert(&mut self, book: Phrasebook) {
+        self.books.retain(|b| b.code != book.code);
+        self.books.push(Arc::new(book));
+    }
+
+    /// Loads a phrasebook file and adds it; returns its language code.
+    ///
+    /// # Errors
+    /// As [`Phrasebook::load`].
+    pub fn load(&mut self, path: &Path) -> Result<String, VoiceError> {
+        let book = Phrasebook::load(path)?;
+        let code = book.code.clone();
+        self.insert(book);
+        Ok(code)
+    }
+
+    /// The phrasebook for a language code.
+    ///
+    /// # Errors
+    /// [`VoiceError::UnknownLanguage`].
+    pub fn get(&self, code: &str) -> Result<Arc<Phrasebook>, VoiceError> {
+        self.books
+            .iter()
+            .find(|b| b.code == code)
+            .cloned()
+            .ok_or_else(|| VoiceError::UnknownLanguage(code.to_owned()))
+    }
+
+    /// Codes of all available languages.
+    pub fn codes(&self) -> impl Iterator<Item = &str> {
+        self.books.iter().map(|b| b.code.as_str())
+    }
+}
