@@ -1,1 +1,93 @@
-//! e2e helpers
+//! Helpers for the end-to-end tests: find the real `station` binary, make
+//! scratch directories, read the event stream, locate the shared test data.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The workspace root.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the workspace").to_owned()
+}
+
+/// `../shared/data/pgn/<rel>` beside the workspace.
+pub fn shared_pgn(rel: &str) -> PathBuf {
+    workspace().join("../shared/data/pgn").join(rel)
+}
+
+/// The `station` binary of this build, built on demand if the test runner did not.
+pub fn station_bin() -> PathBuf {
+    if let Ok(p) = std::env::var("STATION_BIN") {
+        return PathBuf::from(p);
+    }
+    // target/<profile>/deps/<test> → target/<profile>/station
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
+    let bin = profile_dir.join("station");
+    if !bin.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "-p", "station", "--bin", "station"]).current_dir(workspace());
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("cargo build runs");
+        assert!(status.success(), "building the station binary failed");
+    }
+    bin
+}
+
+/// A fresh scratch directory under `target/e2e/`, removed at the start of the next run.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = workspace().join("target/e2e").join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Every JSON object of an events file (a torn last line is ignored).
+pub fn read_events(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Events of one type.
+pub fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    events.iter().filter(|e| e["type"] == kind).collect()
+}
+
+/// Polls `f` every 20 ms until it returns `Some`, or panics after `limit` with `what`.
+pub fn wait_for<T>(limit: Duration, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(start.elapsed() < limit, "timed out after {limit:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The record an events file implies: for each ply the last `move`/`move_revised`
+/// UCI seen, in ply order. Panics if the plies leave a gap.
+pub fn record_from_events(events: &[Value]) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    for e in events {
+        let kind = e["type"].as_str().unwrap_or("");
+        if kind == "game_resumed" {
+            moves = e["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect();
+        }
+        if kind == "move" || kind == "move_revised" {
+            let ply = e["ply"].as_u64().unwrap() as usize;
+            let uci = e["uci"].as_str().unwrap().to_owned();
+            assert!(ply >= 1 && ply <= moves.len() + 1, "ply {ply} after {} moves: a gap", moves.len());
+            moves.truncate(ply - 1);
+            moves.push(uci);
+        }
+    }
+    moves
+}

@@ -51,10 +51,7 @@ pub struct Token<'a> {
 /// correction is 8.
 pub const MAX_TOKENS: usize = 12;
 
-const FILLER: Token<'static> = Token {
-    id: WordId::Back,
-    text: "",
-};
+const FILLER: Token<'static> = Token { id: WordId::Back, text: "" };
 
 /// A worded move (or correction): tokens in speaking order, on the stack.
 #[derive(Clone, Copy)]
@@ -65,10 +62,7 @@ pub struct Announcement<'a> {
 
 impl<'a> Announcement<'a> {
     pub(crate) fn new() -> Self {
-        Self {
-            tokens: [FILLER; MAX_TOKENS],
-            len: 0,
-        }
+        Self { tokens: [FILLER; MAX_TOKENS], len: 0 }
     }
 
     /// Appends a token. The wording code never exceeds [`MAX_TOKENS`]; were it

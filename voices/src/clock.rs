@@ -30,8 +30,7 @@ pub fn say_duration(book: &Phrasebook, remaining_ms: u64) -> String {
 /// Moves made in words, e.g. "dreiundzwanzig Züge", "jedno posunięcie".
 pub fn say_moves(book: &Phrasebook, moves: u32) -> String {
     let mut out = String::new();
-    book.numbers
-        .write_count(u64::from(moves), &book.clock.moves, &mut out);
+    book.numbers.write_count(u64::from(moves), &book.clock.moves, &mut out);
     out
 }
 

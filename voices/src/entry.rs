@@ -13,10 +13,7 @@ pub struct Entry {
 impl Entry {
     /// An entry with its spoken form and accepted alternatives.
     pub fn new(say: impl Into<String>, also: Vec<String>) -> Self {
-        Self {
-            say: say.into(),
-            also,
-        }
+        Self { say: say.into(), also }
     }
 
     /// The form the station speaks.

@@ -38,9 +38,7 @@ pub use entry::Entry;
 pub use error::VoiceError;
 pub use message::{Message, Messages};
 pub use notation::{parse_move, parse_san, parse_uci, position_from_fen};
-pub use numbers::{CountedNoun, Gender, NumberWords, PluralForm, PluralRule};
-pub use phrasebook::{
-    BUILTIN_LANGUAGES, ClockWords, Phrasebook, Phrasebooks, Words, check_builtins,
-};
+pub use numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralForm, PluralRule};
+pub use phrasebook::{BUILTIN_LANGUAGES, ClockWords, Phrasebook, Phrasebooks, Words, check_builtins};
 pub use settings::VoiceSettings;
 pub use wording::Wording;

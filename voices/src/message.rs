@@ -92,3 +92,16 @@ impl Messages {
         &self.0[message.index()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Message;
+
+    #[test]
+    fn all_lists_variants_in_declaration_order() {
+        for (i, message) in Message::ALL.into_iter().enumerate() {
+            assert_eq!(message as usize, i, "{message:?}");
+            assert_eq!(Message::from_id(message.id()), Some(message));
+        }
+    }
+}

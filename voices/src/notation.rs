@@ -16,21 +16,13 @@ pub fn position_from_fen(fen: &str) -> Result<Chess, VoiceError> {
     if fen.is_empty() || fen == "startpos" {
         return Ok(Chess::default());
     }
-    let bad = |problem: String| VoiceError::BadPosition {
-        fen: fen.to_owned(),
-        problem,
-    };
+    let bad = |problem: String| VoiceError::BadPosition { fen: fen.to_owned(), problem };
     let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| bad(e.to_string()))?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| bad(e.to_string()))
+    parsed.into_position(CastlingMode::Standard).map_err(|e| bad(e.to_string()))
 }
 
 fn bad_move(text: &str, problem: impl ToString) -> VoiceError {
-    VoiceError::BadMove {
-        text: text.to_owned(),
-        problem: problem.to_string(),
-    }
+    VoiceError::BadMove { text: text.to_owned(), problem: problem.to_string() }
 }
 
 /// A legal move from SAN. Tolerates what scoresheets add: an "e.p." suffix,

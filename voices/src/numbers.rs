@@ -151,11 +151,7 @@ impl NumberWords {
         let unit_word = |digit: u64, in_compound: bool| -> &str {
             agreement
                 .and_then(|a| digit_override(&a.unit, digit))
-                .or_else(|| {
-                    in_compound
-                        .then(|| digit_override(&self.compound_unit, digit))
-                        .flatten()
-                })
+                .or_else(|| in_compound.then(|| digit_override(&self.compound_unit, digit)).flatten())
                 .unwrap_or(&self.small[digit as usize])
         };
         if rest < 10 {

@@ -95,11 +95,10 @@ impl Phrasebook {
     /// # Errors
     /// [`VoiceError::PhrasebookSyntax`] or [`VoiceError::PhrasebookInvalid`].
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Phrasebook, VoiceError> {
-        let file: PhrasebookFile =
-            toml::from_str(text).map_err(|source| VoiceError::PhrasebookSyntax {
-                origin: origin.to_owned(),
-                source: Box::new(source),
-            })?;
+        let file: PhrasebookFile = toml::from_str(text).map_err(|source| VoiceError::PhrasebookSyntax {
+            origin: origin.to_owned(),
+            source: Box::new(source),
+        })?;
         file.validate(origin)
     }
 
@@ -108,10 +107,8 @@ impl Phrasebook {
     /// # Errors
     /// [`VoiceError::Io`] if unreadable, else as [`Phrasebook::from_toml_str`].
     pub fn load(path: &Path) -> Result<Phrasebook, VoiceError> {
-        let text = std::fs::read_to_string(path).map_err(|source| VoiceError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| VoiceError::Io { path: path.to_owned(), source })?;
         Phrasebook::from_toml_str(&text, &path.display().to_string())
     }
 
@@ -186,9 +183,7 @@ pub(crate) fn builtin_arc(code: &str) -> Option<&'static Arc<Phrasebook>> {
             BUILTIN_SOURCES
                 .iter()
                 .filter_map(|(code, text)| {
-                    Phrasebook::from_toml_str(text, &format!("built-in {code}"))
-                        .ok()
-                        .map(Arc::new)
+                    Phrasebook::from_toml_str(text, &format!("built-in {code}")).ok().map(Arc::new)
                 })
                 .collect()
         })
@@ -230,12 +225,7 @@ impl Default for Phrasebooks {
 impl Phrasebooks {
     /// The built-in phrasebooks.
     pub fn builtin() -> Self {
-        Self {
-            books: BUILTIN_LANGUAGES
-                .iter()
-                .filter_map(|code| builtin_arc(code).cloned())
-                .collect(),
-        }
+        Self { books: BUILTIN_LANGUAGES.iter().filter_map(|code| builtin_arc(code).cloned()).collect() }
     }
 
     /// Adds a phrasebook, replacing one with the same code.

@@ -103,10 +103,7 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn fail<T>(&self, problem: String) -> Result<T, VoiceError> {
-        Err(VoiceError::PhrasebookInvalid {
-            origin: self.origin.to_owned(),
-            problem,
-        })
+        Err(VoiceError::PhrasebookInvalid { origin: self.origin.to_owned(), problem })
     }
 
     /// Takes exactly the entries named by `keys` out of `table`, in that order.
@@ -207,12 +204,7 @@ impl Checker<'_> {
 }
 
 fn noun(file: NounFile) -> CountedNoun {
-    CountedNoun {
-        gender: file.gender,
-        one: file.one,
-        few: file.few,
-        other: file.other,
-    }
+    CountedNoun { gender: file.gender, one: file.one, few: file.few, other: file.other }
 }
 
 impl PhrasebookFile {

@@ -33,23 +33,14 @@ pub struct VoiceSettings {
 impl Default for VoiceSettings {
     /// German, as Annex D.2.1 recommends.
     fn default() -> Self {
-        Self {
-            language: "de".to_owned(),
-            letters: None,
-            ranks: None,
-            name_pawns: false,
-            long_form: false,
-        }
+        Self { language: "de".to_owned(), letters: None, ranks: None, name_pawns: false, long_form: false }
     }
 }
 
 impl VoiceSettings {
     /// Settings with this sentence language and everything else default.
     pub fn language(code: &str) -> Self {
-        Self {
-            language: code.to_owned(),
-            ..Self::default()
-        }
+        Self { language: code.to_owned(), ..Self::default() }
     }
 
     /// The language code the letter names come from.

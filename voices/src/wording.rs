@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use shakmaty::san::San;
-use shakmaty::{Chess, Move, Position, Role, Square};
+use shakmaty::{Chess, Color, KnownOutcome, Move, Position, Role, Square};
 
 use crate::announcement::{Announcement, Token, WordId};
 use crate::clock;
@@ -48,10 +48,7 @@ impl Wording {
     ///
     /// # Errors
     /// [`VoiceError::UnknownLanguage`] if a code in `settings` is not in `books`.
-    pub fn with_phrasebooks(
-        settings: &VoiceSettings,
-        books: &Phrasebooks,
-    ) -> Result<Wording, VoiceError> {
+    pub fn with_phrasebooks(settings: &VoiceSettings, books: &Phrasebooks) -> Result<Wording, VoiceError> {
         Ok(Wording {
             sentence: books.get(&settings.language)?,
             letters: books.get(settings.letters_language())?,
@@ -91,14 +88,7 @@ impl Wording {
                 };
                 out.push(id, entry.say());
             }
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            } => {
+            San::Normal { role, file, rank, capture, to, promotion } => {
                 if role != Role::Pawn || self.name_pawns {
                     self.push_piece(&mut out, role);
                 }
@@ -168,23 +158,14 @@ impl Wording {
     pub fn word_square(&self, square: Square) -> [Token<'_>; 2] {
         let (file, rank) = (square.file(), square.rank());
         [
-            Token {
-                id: WordId::Letter(file),
-                text: self.letters.letter(file).say(),
-            },
-            Token {
-                id: WordId::Rank(rank),
-                text: self.ranks.rank(rank).say(),
-            },
+            Token { id: WordId::Letter(file), text: self.letters.letter(file).say() },
+            Token { id: WordId::Rank(rank), text: self.ranks.rank(rank).say() },
         ]
     }
 
     /// The name of a piece kind in the sentence language.
     pub fn word_piece(&self, role: Role) -> Token<'_> {
-        Token {
-            id: WordId::Piece(role),
-            text: self.sentence.piece(role).say(),
-        }
+        Token { id: WordId::Piece(role), text: self.sentence.piece(role).say() }
     }
 
     /// An instruction to put a piece back (Annex D.2.8–D.2.9):
@@ -205,6 +186,21 @@ impl Wording {
     /// "Sie: eine Stunde zwölf Minuten. Gegner: achtundfünfzig Minuten. Zweiundzwanzig Züge."
     pub fn clock_report(&self, own_ms: u64, opponent_ms: u64, moves: u32) -> String {
         clock::clock_report(&self.sentence, own_ms, opponent_ms, moves)
+    }
+
+    /// A game result in words ("eins zu null", "remis").
+    pub fn word_result(&self, outcome: KnownOutcome) -> &str {
+        let words = &self.sentence.words;
+        match outcome {
+            KnownOutcome::Decisive { winner: Color::White } => words.white_wins.say(),
+            KnownOutcome::Decisive { winner: Color::Black } => words.black_wins.say(),
+            KnownOutcome::Draw => words.draw.say(),
+        }
+    }
+
+    /// The words of a draw offer (Appendix E.12 writes it "(=)").
+    pub fn word_draw_offer(&self) -> &str {
+        self.sentence.words.draw_offer.say()
     }
 
     /// One of the station's messages in the sentence language.

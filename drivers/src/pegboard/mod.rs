@@ -8,12 +8,13 @@
 pub mod hands;
 pub mod protocol;
 pub mod serial;
+#[cfg(unix)]
 pub mod sim;
 
 pub use hands::{HandTiming, Hands, TimedScan, TimingViolation, check_timing, occupancy_after};
 pub use protocol::{
-    BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, MAX_LINE_LEN,
-    StationCommand, parse_line,
+    BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, MAX_LINE_LEN, StationCommand, parse_line,
 };
 pub use serial::{DriverEvent, DriverStopped, PegBoardDriver, SerialSettings};
+#[cfg(unix)]
 pub use sim::{SimOptions, SimPegBoard};

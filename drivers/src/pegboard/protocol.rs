@@ -176,15 +176,9 @@ fn strip_checksum(line: &[u8]) -> Result<&[u8], LineError> {
     let [hi, lo] = field else {
         return Err(LineError::BadChecksum);
     };
-    let expected = hex_value(*hi)
-        .zip(hex_value(*lo))
-        .map(|(hi, lo)| (hi << 4) | lo)
-        .ok_or(LineError::BadChecksum)?;
-    if checksum(body) == expected {
-        Ok(body)
-    } else {
-        Err(LineError::BadChecksum)
-    }
+    let expected =
+        hex_value(*hi).zip(hex_value(*lo)).map(|(hi, lo)| (hi << 4) | lo).ok_or(LineError::BadChecksum)?;
+    if checksum(body) == expected { Ok(body) } else { Err(LineError::BadChecksum) }
 }
 
 fn hex_value(b: u8) -> Option<u8> {
@@ -198,9 +192,7 @@ fn parse_scan(rest: Option<&[u8]>) -> Result<Bitboard, LineError> {
     }
     digits
         .iter()
-        .try_fold(0u64, |acc, &b| {
-            hex_value(b).map(|d| (acc << 4) | u64::from(d))
-        })
+        .try_fold(0u64, |acc, &b| hex_value(b).map(|d| (acc << 4) | u64::from(d)))
         .map(Bitboard)
         .ok_or(LineError::Malformed)
 }
@@ -229,8 +221,7 @@ fn parse_button(rest: Option<&[u8]>) -> Result<BoardMessage, LineError> {
 
 fn text(rest: Option<&[u8]>) -> String {
     // The caller has already checked the bytes are printable ASCII.
-    rest.map(|t| t.iter().map(|&b| char::from(b)).collect())
-        .unwrap_or_default()
+    rest.map(|t| t.iter().map(|&b| char::from(b)).collect()).unwrap_or_default()
 }
 
 fn is_text_char(c: char) -> bool {
@@ -245,11 +236,7 @@ impl BoardMessage {
     /// `?` and cut so the line fits [`MAX_LINE_LEN`]. A button index above 15
     /// is written as-is; a receiver drops such a line as malformed.
     pub fn to_line(&self, with_checksum: bool) -> String {
-        let budget = if with_checksum {
-            MAX_LINE_LEN - 3
-        } else {
-            MAX_LINE_LEN
-        };
+        let budget = if with_checksum { MAX_LINE_LEN - 3 } else { MAX_LINE_LEN };
         let mut line = String::with_capacity(24);
         // Writing into a String cannot fail.
         let _ = match self {
@@ -273,11 +260,7 @@ fn write_text(line: &mut String, kind: char, text: &str, budget: usize) -> std::
     line.push(kind);
     line.push(' ');
     let room = budget.saturating_sub(line.len());
-    line.extend(
-        text.chars()
-            .map(|c| if is_text_char(c) { c } else { '?' })
-            .take(room),
-    );
+    line.extend(text.chars().map(|c| if is_text_char(c) { c } else { '?' }).take(room));
     Ok(())
 }
 
@@ -302,11 +285,7 @@ impl Default for LineReader {
 impl LineReader {
     /// A reader at the start of a line.
     pub fn new() -> Self {
-        LineReader {
-            buf: [0; MAX_LINE_LEN],
-            len: 0,
-            skipping_long_line: false,
-        }
+        LineReader { buf: [0; MAX_LINE_LEN], len: 0, skipping_long_line: false }
     }
 
     /// Forgets any partial line, e.g. after reconnecting.
@@ -396,30 +375,9 @@ mod tests {
 
     #[test]
     fn buttons() {
-        assert_eq!(
-            parse_line(b"K 0 1"),
-            Ok(BoardMessage::Button {
-                index: 0,
-                pressed: true
-            })
-        );
-        assert_eq!(
-            parse_line(b"K 15 0"),
-            Ok(BoardMessage::Button {
-                index: 15,
-                pressed: false
-            })
-        );
-        for bad in [
-            &b"K 16 1"[..],
-            b"K 1 2",
-            b"K 1",
-            b"K",
-            b"K 1 1 1",
-            b"K -1 1",
-            b"K 123 1",
-            b"K a 1",
-        ] {
+        assert_eq!(parse_line(b"K 0 1"), Ok(BoardMessage::Button { index: 0, pressed: true }));
+        assert_eq!(parse_line(b"K 15 0"), Ok(BoardMessage::Button { index: 15, pressed: false }));
+        for bad in [&b"K 16 1"[..], b"K 1 2", b"K 1", b"K", b"K 1 1 1", b"K -1 1", b"K 123 1", b"K a 1"] {
             assert_eq!(parse_line(bad), Err(LineError::Malformed), "{bad:?}");
         }
     }
@@ -432,30 +390,17 @@ mod tests {
         );
         assert_eq!(parse_line(b"I"), Ok(BoardMessage::Identity(String::new())));
         assert_eq!(parse_line(b"I "), Ok(BoardMessage::Identity(String::new())));
-        assert_eq!(
-            parse_line(b"E sensor 12 stuck"),
-            Ok(BoardMessage::Fault("sensor 12 stuck".into()))
-        );
-        assert_eq!(
-            parse_line(b"E row 3\tdead"),
-            Err(LineError::Malformed),
-            "control bytes are noise"
-        );
+        assert_eq!(parse_line(b"E sensor 12 stuck"), Ok(BoardMessage::Fault("sensor 12 stuck".into())));
+        assert_eq!(parse_line(b"E row 3\tdead"), Err(LineError::Malformed), "control bytes are noise");
     }
 
     #[test]
     fn checksum_verified_when_present() {
         let line = with_sum("S 000000000000FFFF");
-        assert_eq!(
-            parse_line(line.as_bytes()),
-            Ok(BoardMessage::Scan(Bitboard(0xFFFF)))
-        );
+        assert_eq!(parse_line(line.as_bytes()), Ok(BoardMessage::Scan(Bitboard(0xFFFF))));
         let lower = line.to_ascii_lowercase().replacen('s', "S", 1);
         assert!(parse_line(lower.as_bytes()).is_ok(), "lower-case hex");
-        assert_eq!(
-            parse_line(b"S 000000000000FFFF*00"),
-            Err(LineError::BadChecksum)
-        );
+        assert_eq!(parse_line(b"S 000000000000FFFF*00"), Err(LineError::BadChecksum));
         for bad in [
             &b"S 000000000000FFFF*"[..],
             b"S 000000000000FFFF*1",
@@ -471,29 +416,11 @@ mod tests {
     fn documented_examples_have_correct_checksums() {
         // These exact lines appear in docs/pegboard-protocol.md.
         for (line, msg) in [
-            (
-                "S FFFF00000000FFFF*73",
-                BoardMessage::Scan(Bitboard(0xFFFF_0000_0000_FFFF)),
-            ),
-            (
-                "S FFFF00001000EFFF*71",
-                BoardMessage::Scan(Bitboard(0xFFFF_0000_1000_EFFF)),
-            ),
-            (
-                "K 3 1*49",
-                BoardMessage::Button {
-                    index: 3,
-                    pressed: true,
-                },
-            ),
-            (
-                "I AcmePegs 64 fw 1.0.3*63",
-                BoardMessage::Identity("AcmePegs 64 fw 1.0.3".into()),
-            ),
-            (
-                "E sensor e4 stuck*58",
-                BoardMessage::Fault("sensor e4 stuck".into()),
-            ),
+            ("S FFFF00000000FFFF*73", BoardMessage::Scan(Bitboard(0xFFFF_0000_0000_FFFF))),
+            ("S FFFF00001000EFFF*71", BoardMessage::Scan(Bitboard(0xFFFF_0000_1000_EFFF))),
+            ("K 3 1*49", BoardMessage::Button { index: 3, pressed: true }),
+            ("I AcmePegs 64 fw 1.0.3*63", BoardMessage::Identity("AcmePegs 64 fw 1.0.3".into())),
+            ("E sensor e4 stuck*58", BoardMessage::Fault("sensor e4 stuck".into())),
         ] {
             assert_eq!(parse_line(line.as_bytes()), Ok(msg.clone()), "{line}");
             assert_eq!(msg.to_line(true), format!("{line}\n"));
@@ -503,16 +430,10 @@ mod tests {
     #[test]
     fn unknown_types_and_empty_kind() {
         assert_eq!(parse_line(b"X 1"), Err(LineError::UnknownType));
-        assert_eq!(
-            parse_line(b"SCAN 0000000000000000"),
-            Err(LineError::UnknownType)
-        );
+        assert_eq!(parse_line(b"SCAN 0000000000000000"), Err(LineError::UnknownType));
         assert_eq!(parse_line(b"?"), Err(LineError::UnknownType));
         assert_eq!(parse_line(b""), Err(LineError::Malformed));
-        assert_eq!(
-            parse_line(b" S 0000000000000000"),
-            Err(LineError::Malformed)
-        );
+        assert_eq!(parse_line(b" S 0000000000000000"), Err(LineError::Malformed));
     }
 
     #[test]
@@ -523,21 +444,9 @@ mod tests {
 
     #[test]
     fn carriage_returns_are_ignored_anywhere() {
-        assert_eq!(
-            parse_line(b"\rK 1\r 1\r"),
-            Ok(BoardMessage::Button {
-                index: 1,
-                pressed: true
-            })
-        );
+        assert_eq!(parse_line(b"\rK 1\r 1\r"), Ok(BoardMessage::Button { index: 1, pressed: true }));
         let out = read_all(b"K 2 0\r\n\r\n");
-        assert_eq!(
-            out,
-            vec![Ok(BoardMessage::Button {
-                index: 2,
-                pressed: false
-            })]
-        );
+        assert_eq!(out, vec![Ok(BoardMessage::Button { index: 2, pressed: false })]);
     }
 
     #[test]
@@ -561,16 +470,7 @@ mod tests {
         let mut stream = vec![b'S'; 10_000];
         stream.extend_from_slice(b"\nK 4 1\n");
         let out = read_all(&stream);
-        assert_eq!(
-            out,
-            vec![
-                Err(LineError::TooLong),
-                Ok(BoardMessage::Button {
-                    index: 4,
-                    pressed: true
-                })
-            ]
-        );
+        assert_eq!(out, vec![Err(LineError::TooLong), Ok(BoardMessage::Button { index: 4, pressed: true })]);
     }
 
     #[test]
@@ -590,13 +490,7 @@ mod tests {
         reader.push(b"S 0000", &mut out);
         reader.reset();
         reader.push(b"K 1 0\n", &mut out);
-        assert_eq!(
-            out,
-            vec![Ok(BoardMessage::Button {
-                index: 1,
-                pressed: false
-            })]
-        );
+        assert_eq!(out, vec![Ok(BoardMessage::Button { index: 1, pressed: false })]);
     }
 
     #[test]
@@ -624,10 +518,7 @@ mod tests {
         for cmd in [StationCommand::RequestScan, StationCommand::RequestIdentity] {
             assert_eq!(StationCommand::parse_line(cmd.to_line().as_bytes()), Some(cmd));
         }
-        assert_eq!(
-            StationCommand::parse_line(b"I?\r\n"),
-            Some(StationCommand::RequestIdentity)
-        );
+        assert_eq!(StationCommand::parse_line(b"I?\r\n"), Some(StationCommand::RequestIdentity));
         assert_eq!(StationCommand::parse_line(b"??"), None);
     }
 
@@ -684,11 +575,8 @@ mod tests {
     }
 
     fn arb_text() -> impl Strategy<Value = String> {
-        proptest::collection::vec(
-            prop_oneof![(0x20u8..=0x29), (0x2bu8..=0x7e)].prop_map(char::from),
-            0..100,
-        )
-        .prop_map(|chars| chars.into_iter().collect())
+        proptest::collection::vec(prop_oneof![(0x20u8..=0x29), (0x2bu8..=0x7e)].prop_map(char::from), 0..100)
+            .prop_map(|chars| chars.into_iter().collect())
     }
 
     fn arb_message() -> impl Strategy<Value = BoardMessage> {
@@ -715,10 +603,7 @@ mod tests {
                 }
             ),
             proptest::collection::vec(any::<u8>(), 0..300),
-            proptest::collection::vec(
-                prop::sample::select(b"S 0123456789abcdefABCDEF*\r\n".to_vec()),
-                0..40
-            ),
+            proptest::collection::vec(prop::sample::select(b"S 0123456789abcdefABCDEF*\r\n".to_vec()), 0..40),
         ];
         proptest::collection::vec(fragment, 0..12).prop_map(|parts| parts.concat())
     }

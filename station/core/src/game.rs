@@ -94,6 +94,11 @@ impl Game {
         &self.sans
     }
 
+    /// Occupancy of the current position.
+    pub fn occupancy(&self) -> Bitboard {
+        self.position().board().occupied()
+    }
+
     /// Occupancy of the position after `ply` half-moves.
     pub fn occupancy_at(&self, ply: usize) -> Option<Bitboard> {
         self.positions.get(ply).map(|p| p.board().occupied())

@@ -256,6 +256,23 @@ impl BoardTracker {
         self.last_change = self.last_change.min(t.saturating_sub(self.cfg.settle_ms));
     }
 
+    /// Settles the piece of the last move's promotion (the peg board cannot see
+    /// it; an announcement or a button can). Returns the corrected move, or
+    /// `None` if the last move is not a promotion or the piece is not allowed.
+    pub fn set_promotion(&mut self, role: Role) -> Option<Move> {
+        let last = *self.game.moves().last()?;
+        let Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(_) } = last else {
+            return None;
+        };
+        if matches!(role, Role::Pawn | Role::King) {
+            return None;
+        }
+        let corrected = Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(role) };
+        self.game.pop();
+        self.game.push(corrected);
+        Some(corrected)
+    }
+
     fn expected(&self) -> Bitboard {
         self.game.position().board().occupied()
     }

@@ -1,9 +1,122 @@
-//! PGN export (Seven Tag Roster, then SetUp/FEN for games not from the standard start).
+//! PGN: export of a game record (Seven Tag Roster, then SetUp/FEN for games not
+//! from the standard start) and import of real games from PGN text in memory.
 
 use crate::game::Game;
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use serde::{Deserialize, Serialize};
-use shakmaty::{CastlingMode, Color, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, fen::Fen};
+use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::ops::ControlFlow;
+
+/// A game read from PGN: its tags, start, and the moves up to the first error.
+#[derive(Clone, Debug)]
+pub struct PgnGame {
+    /// Every tag, by name.
+    pub tags: BTreeMap<String, String>,
+    /// The game record (start position and the moves).
+    pub game: Game,
+    /// `[%clk h:mm:ss]` after each move, in seconds, where the PGN has it.
+    pub clocks: Vec<Option<u32>>,
+    /// Why the movetext stopped early, if it did (an illegal or unreadable move).
+    pub error: Option<String>,
+}
+
+impl PgnGame {
+    /// The moves.
+    pub fn moves(&self) -> &[Move] {
+        self.game.moves()
+    }
+}
+
+/// Reads every game of a PGN text. A game with a broken FEN is kept with no
+/// moves and its error; a move that does not parse or is illegal ends that game's
+/// movetext (the error says where) but not the file.
+pub fn read_games(pgn: &[u8]) -> Vec<PgnGame> {
+    let mut reader = Reader::new(pgn);
+    let mut collector = Collector;
+    let mut games = Vec::new();
+    // Reading from memory cannot fail with an I/O error.
+    while let Ok(Some(game)) = reader.read_game(&mut collector) {
+        games.push(game);
+    }
+    games
+}
+
+struct Collector;
+
+struct Movetext {
+    game: PgnGame,
+}
+
+impl Visitor for Collector {
+    type Tags = BTreeMap<String, String>;
+    type Movetext = Movetext;
+    type Output = PgnGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(BTreeMap::new())
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        tags.insert(String::from_utf8_lossy(name).into_owned(), value.decode_utf8_lossy().into_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        let (game, error) = match tags.get("FEN") {
+            None => (Game::default(), None),
+            Some(fen) => match Game::from_fen(fen) {
+                Ok(g) => (g, None),
+                Err(e) => (Game::default(), Some(format!("FEN tag: {e}"))),
+            },
+        };
+        ControlFlow::Continue(Movetext { game: PgnGame { tags, game, clocks: Vec::new(), error } })
+    }
+
+    fn san(&mut self, movetext: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        let game = &mut movetext.game;
+        if game.error.is_some() {
+            return ControlFlow::Continue(());
+        }
+        match san_plus.san.to_move(game.game.position()) {
+            Ok(mv) => {
+                game.game.push(mv);
+                game.clocks.push(None);
+            }
+            Err(e) => game.error = Some(format!("ply {}: {san_plus}: {e}", game.game.ply() + 1)),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, movetext: &mut Self::Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        if let Some(secs) = clock_comment(comment.as_bytes()) {
+            if let Some(last) = movetext.game.clocks.last_mut() {
+                *last = Some(secs);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
+        movetext.game
+    }
+}
+
+/// Seconds of a `[%clk h:mm:ss]` annotation inside a comment.
+fn clock_comment(comment: &[u8]) -> Option<u32> {
+    let text = std::str::from_utf8(comment).ok()?;
+    let rest = &text[text.find("[%clk")? + 5..];
+    let value = rest[..rest.find(']')?].trim();
+    let mut parts = value.split(':').map(|p| p.split('.').next().unwrap_or("").parse::<u32>().ok());
+    let (h, m, s) = (parts.next()??, parts.next()??, parts.next()??);
+    Some(h * 3600 + m * 60 + s)
+}
+
+/// A start position for a game of `chess` from a FEN, Chess960 castling understood.
+pub fn position_from_fen(fen: &str) -> Option<Chess> {
+    fen.parse::<Fen>().ok()?.into_position(CastlingMode::Chess960).ok()
+}
 
 /// The Seven Tag Roster. Unknown values are `?` as the PGN standard asks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +237,19 @@ mod tests {
         let pgn = write_pgn(&g, &SevenTags::default(), "1/2-1/2");
         assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]"));
         assert!(pgn.contains("\n30... Kd8 31. e4 1/2-1/2\n"), "{pgn}");
+    }
+
+    #[test]
+    fn reads_games_with_clock_comments_and_stops_at_an_illegal_move() {
+        let pgn = b"[White \"A\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 1:02:03] } 2. Ke3 *\n\n[White \"B\"]\n\n1. d4 *\n";
+        let games = read_games(pgn);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tags["White"], "A");
+        assert_eq!(games[0].moves().len(), 2);
+        assert_eq!(games[0].clocks, [Some(180), Some(3723)]);
+        assert!(games[0].error.as_deref().unwrap().starts_with("ply 3: Ke3"));
+        assert_eq!(games[1].moves().len(), 1);
+        assert!(games[1].error.is_none());
     }
 
     #[test]

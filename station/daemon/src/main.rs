@@ -1,1 +1,36 @@
-fn main() {}
+//! `station`: the Annex D station's daemon and tools. A thin entry point: every
+//! command lives in its own module.
+
+mod bench;
+mod cli;
+mod clock;
+mod config;
+mod demo;
+mod event_sink;
+mod export;
+mod journal_file;
+mod replay;
+mod run;
+mod sim_game;
+mod station;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("STATION_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match cli::dispatch(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("station: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -122,6 +122,10 @@ fn promotion_assumes_the_configured_piece_and_says_so() {
     h.toggle(0, "a7").toggle(300 - 1, "a8").wait(400);
     assert_eq!(h.moves(), ["a7a8q"]);
     assert!(h.take().iter().any(|o| matches!(o, Observation::Moved { promotion_assumed: true, .. })));
+    // The announcement names the piece: the record follows it.
+    assert_eq!(h.tracker.set_promotion(Role::Knight).map(|m| m.promotion()), Some(Some(Role::Knight)));
+    assert_eq!(h.moves(), ["a7a8n"]);
+    assert_eq!(h.tracker.set_promotion(Role::King), None);
     // Capturing promotion: the rook's hole was emptied.
     let mut h = Hand::at("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
     h.toggle(0, "b8").toggle(100, "a7").toggle(100, "b8").wait(400);

@@ -1,0 +1,340 @@
+//! The peg-board driver: a background thread that owns the serial port,
+//! survives unplugging, and reports everything as [`DriverEvent`]s.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
+use serialport::{ClearBuffer, DataBits, FlowControl, Parity, SerialPort, StopBits};
+use tracing::{debug, info, trace, warn};
+
+use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
+
+/// How long one blocking read may wait; bounds the latency of commands and shutdown.
+pub const READ_TIMEOUT: Duration = Duration::from_millis(50);
+/// First delay before reopening a lost port; doubles on each failed attempt.
+pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
+/// Longest delay between reopening attempts.
+pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
+/// Silence after which the driver asks for a scan (the board promises one per second).
+pub const SILENCE_POKE: Duration = Duration::from_secs(3);
+/// How often the device path is checked for existence while connected.
+const PATH_CHECK: Duration = Duration::from_millis(500);
+
+/// Where and how to open the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SerialSettings {
+    /// Device path, e.g. `/dev/ttyACM0` or a stable udev symlink.
+    pub path: PathBuf,
+    /// Line speed; 8N1 without flow control is always used.
+    pub baud: u32,
+}
+
+impl SerialSettings {
+    /// Settings for `path` at the default 115200 baud.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        SerialSettings { path: path.into(), baud: DEFAULT_BAUD }
+    }
+}
+
+/// What the driver reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DriverEvent {
+    /// The port was opened and the board was asked for its identity and a scan.
+    Connected,
+    /// The port was lost (or the driver shut down); reopening is under way unless shut down.
+    Disconnected {
+        /// Human-readable cause, for logs.
+        reason: String,
+    },
+    /// A valid line from the board.
+    Message(BoardMessage),
+    /// A line was dropped; `total` counts all drops since the driver started.
+    Dropped {
+        /// Why this line was dropped.
+        error: LineError,
+        /// Total drops so far, all reasons.
+        total: u64,
+    },
+}
+
+/// The driver thread is gone, so a command could not be queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the peg-board driver has stopped")]
+pub struct DriverStopped;
+
+#[derive(Debug)]
+enum Control {
+    Command(StationCommand),
+    Shutdown,
+}
+
+/// Handle to the background thread that owns the peg board's serial port.
+///
+/// Dropping the handle shuts the thread down (within about one read timeout).
+#[derive(Debug)]
+pub struct PegBoardDriver {
+    events: Receiver<DriverEvent>,
+    control: Sender<Control>,
+    counters: Arc<Mutex<DropCounters>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl PegBoardDriver {
+    /// Starts the driver thread; it keeps trying to open `settings.path` until shut down.
+    pub fn spawn(settings: SerialSettings) -> PegBoardDriver {
+        let (event_tx, events) = crossbeam_channel::unbounded();
+        let (control, control_rx) = crossbeam_channel::unbounded();
+        let counters = Arc::new(Mutex::new(DropCounters::default()));
+        let worker = Worker {
+            settings,
+            control: control_rx,
+            events: event_tx.clone(),
+            counters: Arc::clone(&counters),
+            reader: LineReader::new(),
+            results: Vec::new(),
+        };
+        let thread = std::thread::Builder::new().name("pegboard-serial".into()).spawn(move || worker.run());
+        let thread = match thread {
+            Ok(handle) => Some(handle),
+            Err(e) => {
+                warn!(error = %e, "could not start the peg-board driver thread");
+                let _ = event_tx.send(DriverEvent::Disconnected {
+                    reason: format!("could not start driver thread: {e}"),
+                });
+                None
+            }
+        };
+        PegBoardDriver { events, control, counters, thread }
+    }
+
+    /// The event stream (a cheap clone of the receiver; all clones share one queue).
+    pub fn events(&self) -> Receiver<DriverEvent> {
+        self.events.clone()
+    }
+
+    /// Queues a command for the board. Commands given while disconnected are
+    /// discarded: on every (re)connect the driver asks for identity and a scan anyway.
+    pub fn send(&self, command: StationCommand) -> Result<(), DriverStopped> {
+        self.control.send(Control::Command(command)).map_err(|_| DriverStopped)
+    }
+
+    /// Drop counts by reason since the driver started.
+    pub fn drop_counters(&self) -> DropCounters {
+        *self.counters.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Stops the thread and closes the port; idempotent, returns within about 100 ms.
+    pub fn shutdown(&mut self) {
+        let _ = self.control.send(Control::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            if thread.join().is_err() {
+                warn!("peg-board driver thread panicked");
+            }
+        }
+    }
+}
+
+impl Drop for PegBoardDriver {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+#[cfg(unix)]
+type Port = serialport::TTYPort;
+#[cfg(windows)]
+type Port = serialport::COMPort;
+
+enum SessionEnd {
+    Shutdown,
+    Lost(String),
+}
+
+struct Worker {
+    settings: SerialSettings,
+    control: Receiver<Control>,
+    events: Sender<DriverEvent>,
+    counters: Arc<Mutex<DropCounters>>,
+    reader: LineReader,
+    results: Vec<Result<BoardMessage, LineError>>,
+}
+
+impl Worker {
+    fn run(mut self) {
+        let mut delay = BACKOFF_MIN;
+        let mut failures: u32 = 0;
+        loop {
+            match self.open() {
+                Ok(port) => {
+                    delay = BACKOFF_MIN;
+                    failures = 0;
+                    info!(path = %self.settings.path.display(), "peg board connected");
+                    self.emit(DriverEvent::Connected);
+                    let (reason, shut_down) = match self.session(port) {
+                        SessionEnd::Shutdown => ("driver shut down".to_owned(), true),
+                        SessionEnd::Lost(reason) => (reason, false),
+                    };
+                    info!(%reason, "peg board disconnected");
+                    self.emit(DriverEvent::Disconnected { reason });
+                    if shut_down {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    // The first failure is news; the retries every 2 s are not.
+                    if failures == 0 {
+                        info!(path = %self.settings.path.display(), error = %e, "cannot open peg board, retrying");
+                    } else {
+                        debug!(error = %e, ?delay, "peg board still not there");
+                    }
+                    failures = failures.saturating_add(1);
+                }
+            }
+            if self.wait(delay).is_err() {
+                return;
+            }
+            if failures > 0 {
+                delay = (delay * 2).min(BACKOFF_MAX);
+            }
+        }
+    }
+
+    /// Opens 8N1 without flow control and greets the board; a port that
+    /// cannot even take the greeting counts as not opened.
+    fn open(&mut self) -> io::Result<Port> {
+        let path = self.settings.path.to_string_lossy();
+        let mut port = serialport::new(path, self.settings.baud)
+            .data_bits(DataBits::Eight)
+            .parity(Parity::None)
+            .stop_bits(StopBits::One)
+            .flow_control(FlowControl::None)
+            .timeout(READ_TIMEOUT)
+            .open_native()?;
+        // Bytes queued before we opened are stale; the greeting asks for fresh ones.
+        if let Err(e) = port.clear(ClearBuffer::Input) {
+            debug!(error = %e, "could not clear input buffer");
+        }
+        let greeting =
+            [StationCommand::RequestIdentity.to_line(), StationCommand::RequestScan.to_line()].concat();
+        port.write_all(greeting.as_bytes())?;
+        self.reader.reset();
+        Ok(port)
+    }
+
+    /// Runs until the port fails or a shutdown is requested.
+    fn session(&mut self, mut port: Port) -> SessionEnd {
+        let end = self.pump(&mut port);
+        release(&mut port);
+        end
+    }
+
+    fn pump(&mut self, port: &mut Port) -> SessionEnd {
+        let mut buf = [0u8; 512];
+        let mut last_line = Instant::now();
+        let mut last_poke = Instant::now();
+        let mut last_path_check = Instant::now();
+        loop {
+            loop {
+                match self.control.try_recv() {
+                    Ok(Control::Command(cmd)) => {
+                        trace!(?cmd, "to board");
+                        if let Err(e) = port.write_all(cmd.to_line().as_bytes()) {
+                            return SessionEnd::Lost(format!("write failed: {e}"));
+                        }
+                    }
+                    Ok(Control::Shutdown) | Err(TryRecvError::Disconnected) => {
+                        return SessionEnd::Shutdown;
+                    }
+                    Err(TryRecvError::Empty) => break,
+                }
+            }
+            match port.read(&mut buf) {
+                Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
+                Ok(n) => {
+                    self.reader.push(&buf[..n], &mut self.results);
+                    if !self.results.is_empty() {
+                        last_line = Instant::now();
+                    }
+                    self.forward_results();
+                }
+                Err(e) if is_idle(&e) => {}
+                Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),
+            }
+            if last_line.elapsed() >= SILENCE_POKE && last_poke.elapsed() >= SILENCE_POKE {
+                warn!("no line from the peg board for 3 s, asking for a scan");
+                if let Err(e) = port.write_all(StationCommand::RequestScan.to_line().as_bytes()) {
+                    return SessionEnd::Lost(format!("write failed: {e}"));
+                }
+                last_poke = Instant::now();
+            }
+            if cfg!(unix) && last_path_check.elapsed() >= PATH_CHECK {
+                // Some USB adapters go quiet instead of failing when unplugged.
+                if !self.settings.path.exists() {
+                    return SessionEnd::Lost("device path disappeared".into());
+                }
+                last_path_check = Instant::now();
+            }
+        }
+    }
+
+    fn forward_results(&mut self) {
+        let mut results = std::mem::take(&mut self.results);
+        for result in results.drain(..) {
+            let event = match result {
+                Ok(message) => {
+                    trace!(?message, "from board");
+                    if let BoardMessage::Fault(text) = &message {
+                        warn!(fault = %text, "peg board reports a fault");
+                    }
+                    DriverEvent::Message(message)
+                }
+                Err(error) => {
+                    let mut counters = self.counters.lock().unwrap_or_else(PoisonError::into_inner);
+                    counters.record(&error);
+                    let total = counters.total();
+                    debug!(%error, total, "dropped a line from the peg board");
+                    DriverEvent::Dropped { error, total }
+                }
+            };
+            self.emit(event);
+        }
+        // Hand the allocation back so steady state does not allocate.
+        self.results = results;
+    }
+
+    /// Sleeps for `delay` while still honouring shutdown; `Err` means shut down.
+    fn wait(&self, delay: Duration) -> Result<(), ()> {
+        let deadline = Instant::now() + delay;
+        loop {
+            match self.control.recv_deadline(deadline) {
+                Ok(Control::Command(cmd)) => debug!(?cmd, "not connected, command discarded"),
+                Ok(Control::Shutdown) | Err(RecvTimeoutError::Disconnected) => return Err(()),
+                Err(RecvTimeoutError::Timeout) => return Ok(()),
+            }
+        }
+    }
+
+    fn emit(&self, event: DriverEvent) {
+        // Nobody listening is not an error for a driver.
+        let _ = self.events.send(event);
+    }
+}
+
+fn is_idle(e: &io::Error) -> bool {
+    matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted)
+}
+
+/// Drops exclusivity before closing: on a pseudo-terminal whose other side
+/// stays open, a leftover TIOCEXCL would lock out the next (non-root) opener.
+fn release(port: &mut Port) {
+    #[cfg(unix)]
+    if let Err(e) = port.set_exclusive(false) {
+        trace!(error = %e, "could not drop exclusivity (port probably gone)");
+    }
+    #[cfg(not(unix))]
+    let _ = port;
+}

@@ -1,0 +1,673 @@
+//! A simulated peg board on a real pseudo-terminal.
+//!
+//! The station opens the simulator exactly like hardware: through a device
+//! path. [`SimPegBoard`] creates a pty pair, points a symlink (`SimOptions::link`,
+//! think of a udev symlink) at the slave side, and speaks protocol v1 on the
+//! master side from a background thread: it answers `?` and `I?`, sends a
+//! heartbeat scan, plays timed scan schedules (e.g. from [`super::Hands`]),
+//! presses buttons, injects raw garbage, and can be unplugged and replugged.
+//!
+//! The simulator keeps its own handle on the slave open so the master never
+//! sees a hang-up while the station is between two connections.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use serialport::{SerialPort, TTYPort};
+use shakmaty::{Bitboard, Chess, Position};
+use tracing::{debug, info, trace, warn};
+
+use super::hands::TimedScan;
+use super::protocol::{BoardMessage, StationCommand};
+
+/// How the simulated board behaves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimOptions {
+    /// Symlink created (or replaced) to point at the pty slave: the station's device path.
+    pub link: PathBuf,
+    /// Schedule speed-up: 10.0 plays a schedule ten times faster than its sim times.
+    pub speed: f64,
+    /// Append `*HH` checksums to every line.
+    pub checksums: bool,
+    /// Real-time interval of heartbeat scans (any scan sent resets it).
+    pub heartbeat: Duration,
+    /// Occupancy before any schedule runs.
+    pub initial: Bitboard,
+    /// Text of the `I` line.
+    pub identity: String,
+}
+
+impl SimOptions {
+    /// Defaults: real-time speed, checksums on, heartbeat every 500 ms, start position.
+    pub fn new(link: impl Into<PathBuf>) -> Self {
+        SimOptions {
+            link: link.into(),
+            speed: 1.0,
+            checksums: true,
+            heartbeat: Duration::from_millis(500),
+            initial: Chess::default().board().occupied(),
+            identity: format!("AnnexD-SimPegBoard v1 (station-drivers {})", env!("CARGO_PKG_VERSION")),
+        }
+    }
+}
+
+/// How long a simulated button stays pressed.
+const BUTTON_HOLD: Duration = Duration::from_millis(60);
+/// Longest the sim thread blocks before looking at its controls again.
+const TICK: Duration = Duration::from_millis(5);
+/// Writes to the master give up quickly: nobody may be reading the slave.
+const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
+
+enum SimControl {
+    Play(Vec<TimedScan>),
+    Button(u8),
+    SetOccupancy(Bitboard),
+    Raw(Vec<u8>),
+    Unplug(Sender<()>),
+    Replug(Sender<io::Result<()>>),
+    WaitIdle(Sender<()>),
+    Stop,
+}
+
+/// Counters the test side can read while the simulator runs.
+#[derive(Debug, Default)]
+struct Shared {
+    occupancy: AtomicU64,
+    scan_requests: AtomicU64,
+    identity_requests: AtomicU64,
+}
+
+/// Handle to a running simulated peg board. Dropping it stops the board and removes the link.
+#[derive(Debug)]
+pub struct SimPegBoard {
+    control: Sender<SimControl>,
+    shared: Arc<Shared>,
+    link: PathBuf,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for SimControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SimControl::Play(_) => "Play",
+            SimControl::Button(_) => "Button",
+            SimControl::SetOccupancy(_) => "SetOccupancy",
+            SimControl::Raw(_) => "Raw",
+            SimControl::Unplug(_) => "Unplug",
+            SimControl::Replug(_) => "Replug",
+            SimControl::WaitIdle(_) => "WaitIdle",
+            SimControl::Stop => "Stop",
+        })
+    }
+}
+
+impl SimPegBoard {
+    /// Creates the pty and the symlink, then starts the board thread.
+    pub fn start(opts: SimOptions) -> io::Result<SimPegBoard> {
+        let pty = Pty::plug(&opts.link)?;
+        let shared = Arc::new(Shared::default());
+        shared.occupancy.store(opts.initial.0, Ordering::Relaxed);
+        let (control, rx) = crossbeam_channel::unbounded();
+        let link = opts.link.clone();
+        let board = Board {
+            occupancy: opts.initial,
+            speed: if opts.speed.is_finite() && opts.speed > 0.0 { opts.speed } else { 1.0 },
+            opts,
+            rx,
+            shared: Arc::clone(&shared),
+            pty: Some(pty),
+            schedule: VecDeque::new(),
+            origin: Instant::now(),
+            next_heartbeat: Instant::now(),
+            releases: VecDeque::new(),
+            idle_waiters: Vec::new(),
+            command: Vec::new(),
+        };
+        let thread = std::thread::Builder::new().name("sim-pegboard".into()).spawn(move || board.run());
+        match thread {
+            Ok(thread) => Ok(SimPegBoard { control, shared, link, thread: Some(thread) }),
+            Err(e) => {
+                remove_link(&link);
+                Err(e)
+            }
+        }
+    }
+
+    /// The device path the station should open.
+    pub fn link(&self) -> &Path {
+        &self.link
+    }
+
+    /// Plays a schedule: scan `i` goes out at `at_ms / speed` real milliseconds after
+    /// the schedule starts (now, or — if a schedule is still running — that
+    /// schedule's start, so consecutive calls continue one timeline).
+    pub fn play_scans(&self, scans: Vec<TimedScan>) {
+        self.send(SimControl::Play(scans));
+    }
+
+    /// Presses button `index` (sends `K n 1`, then `K n 0` after 60 ms).
+    pub fn press_button(&self, index: u8) {
+        self.send(SimControl::Button(index));
+    }
+
+    /// Changes the occupancy at once and reports it, like a hand would.
+    pub fn set_occupancy(&self, occupancy: Bitboard) {
+        self.send(SimControl::SetOccupancy(occupancy));
+    }
+
+    /// Writes raw bytes to the line as they are (for garbage and fault tests).
+    pub fn inject_raw(&self, bytes: impl Into<Vec<u8>>) {
+        self.send(SimControl::Raw(bytes.into()));
+    }
+
+    /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
+    pub fn unplug(&self) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(SimControl::Unplug(tx));
+        let _ = rx.recv();
+    }
+
+    /// Plugs back in on a fresh pty, re-pointing the link. Returns once done.
+    pub fn replug(&self) -> io::Result<()> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(SimControl::Replug(tx));
+        rx.recv().unwrap_or_else(|_| Err(io::Error::other("simulator stopped")))
+    }
+
+    /// Blocks until every scheduled scan has been sent (or the simulator stopped).
+    pub fn wait_idle(&self) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(SimControl::WaitIdle(tx));
+        let _ = rx.recv();
+    }
+
+    /// The board's current occupancy (the last scan sent or due).
+    pub fn occupancy(&self) -> Bitboard {
+        Bitboard(self.shared.occupancy.load(Ordering::Relaxed))
+    }
+
+    /// How many `?` commands the board has received.
+    pub fn scan_requests(&self) -> u64 {
+        self.shared.scan_requests.load(Ordering::Relaxed)
+    }
+
+    /// How many `I?` commands the board has received.
+    pub fn identity_requests(&self) -> u64 {
+        self.shared.identity_requests.load(Ordering::Relaxed)
+    }
+
+    /// Stops the board thread, closes the pty and removes the link; idempotent.
+    pub fn stop(&mut self) {
+        self.send(SimControl::Stop);
+        if let Some(thread) = self.thread.take() {
+            if thread.join().is_err() {
+                warn!("simulated peg board thread panicked");
+            }
+        }
+    }
+
+    fn send(&self, control: SimControl) {
+        // After stop the thread is gone; requests then quietly do nothing.
+        let _ = self.control.send(control);
+    }
+}
+
+impl Drop for SimPegBoard {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// One plugged-in pty pair and the link pointing at it.
+struct Pty {
+    master: TTYPort,
+    // Held only so the master never sees a hang-up between station connections.
+    _slave: TTYPort,
+}
+
+impl Pty {
+    fn plug(link: &Path) -> io::Result<Pty> {
+        let (master, slave) = TTYPort::pair()?;
+        let slave_path = slave.name().ok_or_else(|| io::Error::other("pty slave has no path"))?;
+        point_link(link, Path::new(&slave_path))?;
+        info!(link = %link.display(), slave = %slave_path, "simulated peg board plugged in");
+        Ok(Pty { master, _slave: slave })
+    }
+}
+
+/// Replaces `link` atomically so the station never sees it missing during a re-point.
+fn point_link(link: &Path, target: &Path) -> io::Result<()> {
+    let mut tmp = link.as_os_str().to_owned();
+    tmp.push(".sim-new");
+    let tmp = PathBuf::from(tmp);
+    remove_link(&tmp);
+    std::os::unix::fs::symlink(target, &tmp)?;
+    std::fs::rename(&tmp, link)
+}
+
+fn remove_link(link: &Path) {
+    match std::fs::remove_file(link) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => warn!(link = %link.display(), error = %e, "could not remove link"),
+    }
+}
+
+struct Board {
+    opts: SimOptions,
+    speed: f64,
+    rx: Receiver<SimControl>,
+    shared: Arc<Shared>,
+    pty: Option<Pty>,
+    occupancy: Bitboard,
+    schedule: VecDeque<TimedScan>,
+    origin: Instant,
+    next_heartbeat: Instant,
+    releases: VecDeque<(Instant, u8)>,
+    idle_waiters: Vec<Sender<()>>,
+    command: Vec<u8>,
+}
+
+impl Board {
+    fn run(mut self) {
+        loop {
+            if !self.handle_controls() {
+                break;
+            }
+            let now = Instant::now();
+            self.send_due_scans(now);
+            self.release_buttons(now);
+            if now >= self.next_heartbeat {
+                self.send_scan();
+            }
+            if self.schedule.is_empty() {
+                self.idle_waiters.drain(..).for_each(|w| {
+                    let _ = w.send(());
+                });
+            }
+            self.listen(self.next_deadline().saturating_duration_since(Instant::now()).min(TICK));
+        }
+        self.pty = None;
+        remove_link(&self.opts.link);
+        // Waiters must not block forever on a board that is gone.
+        self.idle_waiters.clear();
+        debug!("simulated peg board stopped");
+    }
+
+    /// Applies every queued control; `false` on stop.
+    fn handle_controls(&mut self) -> bool {
+        loop {
+            let control = match self.rx.try_recv() {
+                Ok(control) => control,
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => return false,
+            };
+            match control {
+                SimControl::Play(scans) => {
+                    if self.schedule.is_empty() {
+                        self.origin = Instant::now();
+                    }
+                    self.schedule.extend(scans);
+                }
+                SimControl::Button(index) => {
+                    self.send(&BoardMessage::Button { index, pressed: true });
+                    self.releases.push_back((Instant::now() + BUTTON_HOLD, index));
+                }
+                SimControl::SetOccupancy(occupancy) => {
+                    self.set_occupancy(occupancy);
+                    self.send_scan();
+                }
+                SimControl::Raw(bytes) => self.write(&bytes),
+                SimControl::Unplug(done) => {
+                    if self.pty.is_some() {
+                        // Link first, so a station reconnecting at once finds nothing.
+                        remove_link(&self.opts.link);
+                        self.pty = None;
+                        info!("simulated peg board unplugged");
+                    }
+                    let _ = done.send(());
+                }
+                SimControl::Replug(done) => {
+                    let result = match self.pty {
+                        Some(_) => Ok(()),
+                        None => Pty::plug(&self.opts.link).map(|pty| {
+                            self.pty = Some(pty);
+                            self.command.clear();
+                        }),
+                    };
+                    let _ = done.send(result);
+                }
+                SimControl::WaitIdle(waiter) => self.idle_waiters.push(waiter),
+                SimControl::Stop => return false,
+            }
+        }
+    }
+
+    fn due(&self, scan: &TimedScan) -> Instant {
+        let secs = scan.at_ms as f64 / 1000.0 / self.speed;
+        self.origin + Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX / 2)
+    }
+
+    fn send_due_scans(&mut self, now: Instant) {
+        while let Some(scan) = self.schedule.front().copied() {
+            if self.due(&scan) > now {
+                break;
+            }
+            self.schedule.pop_front();
+            self.set_occupancy(scan.occupancy);
+            self.send_scan();
+        }
+    }
+
+    fn release_buttons(&mut self, now: Instant) {
+        while let Some(&(at, index)) = self.releases.front() {
+            if at > now {
+                break;
+            }
+            self.releases.pop_front();
+            self.send(&BoardMessage::Button { index, pressed: false });
+        }
+    }
+
+    fn next_deadline(&self) -> Instant {
+        let mut next = self.next_heartbeat;
+        if let Some(scan) = self.schedule.front() {
+            next = next.min(self.due(scan));
+        }
+        if let Some(&(at, _)) = self.releases.front() {
+            next = next.min(at);
+        }
+        next
+    }
+
+    /// Reads station commands for up to `timeout`.
+    fn listen(&mut self, timeout: Duration) {
+        let Some(pty) = self.pty.as_mut() else {
+            std::thread::sleep(timeout);
+            return;
+        };
+        let _ = pty.master.set_timeout(timeout.max(Duration::from_millis(1)));
+        let mut buf = [0u8; 64];
+        match pty.master.read(&mut buf) {
+            Ok(n) => self.take_command_bytes(&buf[..n]),
+            Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
+            Err(e) => {
+                // Should not happen while we hold the slave; avoid a busy loop if it does.
+                debug!(error = %e, "reading the pty master failed");
+                std::thread::sleep(timeout);
+            }
+        }
+    }
+
+    fn take_command_bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b != b'\n' {
+                // Commands are tiny; anything longer is noise and is cut short.
+                if self.command.len() < 16 {
+                    self.command.push(b);
+                }
+                continue;
+            }
+            let line = std::mem::take(&mut self.command);
+            match StationCommand::parse_line(&line) {
+                Some(StationCommand::RequestScan) => {
+                    self.shared.scan_requests.fetch_add(1, Ordering::Relaxed);
+                    self.send_scan();
+                }
+                Some(StationCommand::RequestIdentity) => {
+                    self.shared.identity_requests.fetch_add(1, Ordering::Relaxed);
+                    self.send(&BoardMessage::Identity(self.opts.identity.clone()));
+                }
+                None => debug!(?line, "simulated board ignores unknown command"),
+            }
+        }
+    }
+
+    fn set_occupancy(&mut self, occupancy: Bitboard) {
+        self.occupancy = occupancy;
+        self.shared.occupancy.store(occupancy.0, Ordering::Relaxed);
+    }
+
+    fn send_scan(&mut self) {
+        self.send(&BoardMessage::Scan(self.occupancy));
+        self.next_heartbeat = Instant::now() + self.opts.heartbeat;
+    }
+
+    fn send(&mut self, message: &BoardMessage) {
+        trace!(?message, "simulated board sends");
+        let line = message.to_line(self.opts.checksums);
+        self.write(line.as_bytes());
+    }
+
+    /// Writes if plugged in; an unplugged board just talks to nobody.
+    fn write(&mut self, bytes: &[u8]) {
+        let Some(pty) = self.pty.as_mut() else {
+            return;
+        };
+        let _ = pty.master.set_timeout(WRITE_TIMEOUT);
+        if let Err(e) = pty.master.write_all(bytes) {
+            // A station that is not reading lets the pty buffer fill up; drop, don't stall.
+            debug!(error = %e, "simulated board could not write");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pegboard::hands::Hands;
+    use crate::pegboard::protocol::LineError;
+    use crate::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
+    use shakmaty::{Chess, Move, Position, san::San};
+
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(tag: &str) -> TempDir {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or_default();
+            let dir = std::env::temp_dir().join(format!("annexd-{tag}-{}-{nanos}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn wait_for(
+        events: &Receiver<DriverEvent>,
+        timeout: Duration,
+        mut wanted: impl FnMut(&DriverEvent) -> bool,
+    ) -> Option<DriverEvent> {
+        let deadline = Instant::now() + timeout;
+        while let Ok(event) = events.recv_deadline(deadline) {
+            if wanted(&event) {
+                return Some(event);
+            }
+        }
+        None
+    }
+
+    fn scripted_game() -> (Vec<TimedScan>, Bitboard) {
+        let mut hands = Hands::new(Some(11));
+        let mut pos = Chess::default();
+        let mut now = 0;
+        let mut scans = Vec::new();
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"] {
+            let mv: Move = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+            hands.play(&pos, &mv, &mut now, &mut scans);
+            pos.play_unchecked(mv);
+            hands.think(pos.board().occupied(), 800, &mut now, &mut scans);
+        }
+        (scans, pos.board().occupied())
+    }
+
+    fn dedup(states: impl IntoIterator<Item = Bitboard>) -> Vec<Bitboard> {
+        let mut out: Vec<Bitboard> = Vec::new();
+        for s in states {
+            if out.last() != Some(&s) {
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pty_round_trip_with_driver() {
+        let dir = TempDir::new("sim");
+        let link = dir.0.join("pegboard");
+        let mut opts = SimOptions::new(&link);
+        opts.speed = 10.0;
+        let initial = opts.initial;
+        let sim = SimPegBoard::start(opts).unwrap();
+        assert!(link.exists());
+
+        let mut driver = PegBoardDriver::spawn(SerialSettings::new(&link));
+        let events = driver.events();
+        let second = Duration::from_secs(1);
+        assert_eq!(
+            wait_for(&events, 3 * second, |e| *e == DriverEvent::Connected),
+            Some(DriverEvent::Connected)
+        );
+        let identity =
+            wait_for(&events, 2 * second, |e| matches!(e, DriverEvent::Message(BoardMessage::Identity(_))));
+        assert!(
+            matches!(identity, Some(DriverEvent::Message(BoardMessage::Identity(ref t))) if t.starts_with("AnnexD-SimPegBoard v1"))
+        );
+        assert!(
+            wait_for(&events, 2 * second, |e| *e == DriverEvent::Message(BoardMessage::Scan(initial)))
+                .is_some()
+        );
+
+        // A scripted game arrives in order, every intermediate state included.
+        let (scans, final_occupancy) = scripted_game();
+        let expected = dedup(std::iter::once(initial).chain(scans.iter().map(|s| s.occupancy)));
+        sim.play_scans(scans);
+        sim.wait_idle();
+        sim.press_button(3);
+        let mut received = vec![initial];
+        let mut buttons = Vec::new();
+        let deadline = Instant::now() + 3 * second;
+        while buttons.len() < 2 {
+            match events.recv_deadline(deadline) {
+                Ok(DriverEvent::Message(BoardMessage::Scan(bb))) => received.push(bb),
+                Ok(DriverEvent::Message(BoardMessage::Button { index, pressed })) => {
+                    buttons.push((index, pressed));
+                }
+                Ok(other) => panic!("unexpected {other:?}"),
+                Err(_) => panic!("timed out; buttons so far {buttons:?}"),
+            }
+        }
+        assert_eq!(dedup(received), expected);
+        assert_eq!(buttons, vec![(3, true), (3, false)]);
+        assert_eq!(sim.occupancy(), final_occupancy);
+
+        // Garbage is dropped and counted; the line after it still gets through.
+        sim.inject_raw(&b"S 0000000000000000*00\n"[..]);
+        sim.inject_raw(vec![b'x'; 300]);
+        sim.inject_raw(&b"\nI caf\xc3\xa9\nZ 1\nK 1\n"[..]);
+        sim.press_button(7);
+        let mut dropped = Vec::new();
+        let deadline = Instant::now() + 3 * second;
+        loop {
+            match events.recv_deadline(deadline) {
+                Ok(DriverEvent::Dropped { error, total }) => dropped.push((error, total)),
+                Ok(DriverEvent::Message(BoardMessage::Button { index: 7, .. })) => break,
+                Ok(_) => {}
+                Err(_) => panic!("timed out; dropped so far {dropped:?}"),
+            }
+        }
+        assert_eq!(
+            dropped,
+            vec![
+                (LineError::BadChecksum, 1),
+                (LineError::TooLong, 2),
+                (LineError::NotAscii, 3),
+                (LineError::UnknownType, 4),
+                (LineError::Malformed, 5),
+            ]
+        );
+        assert_eq!(driver.drop_counters().total(), 5);
+
+        // Unplug: the station notices; replug: it reconnects and gets a fresh scan.
+        sim.unplug();
+        assert!(!link.exists());
+        assert!(wait_for(&events, 3 * second, |e| matches!(e, DriverEvent::Disconnected { .. })).is_some());
+        std::thread::sleep(Duration::from_millis(700));
+        let moved = final_occupancy.without(shakmaty::Square::A2);
+        sim.set_occupancy(moved);
+        sim.replug().unwrap();
+        assert!(link.exists());
+        assert_eq!(
+            wait_for(&events, 5 * second, |e| matches!(
+                e,
+                DriverEvent::Connected | DriverEvent::Disconnected { .. }
+            )),
+            Some(DriverEvent::Connected)
+        );
+        assert!(
+            wait_for(&events, 2 * second, |e| *e == DriverEvent::Message(BoardMessage::Scan(moved)))
+                .is_some()
+        );
+        assert!(sim.identity_requests() >= 2);
+
+        driver.shutdown();
+        assert!(wait_for(&events, second, |e| matches!(e, DriverEvent::Disconnected { .. })).is_some());
+        drop(sim);
+        assert!(!link.exists(), "stop removes the link");
+    }
+
+    #[test]
+    fn silent_board_is_asked_for_a_scan() {
+        let dir = TempDir::new("silent");
+        let link = dir.0.join("pegboard");
+        let mut opts = SimOptions::new(&link);
+        opts.heartbeat = Duration::from_secs(3600);
+        opts.checksums = false;
+        let sim = SimPegBoard::start(opts).unwrap();
+        let driver = PegBoardDriver::spawn(SerialSettings::new(&link));
+        let events = driver.events();
+        let is_scan = |e: &DriverEvent| matches!(e, DriverEvent::Message(BoardMessage::Scan(_)));
+        assert!(wait_for(&events, Duration::from_secs(3), is_scan).is_some());
+        let greeted = sim.scan_requests();
+        let started = Instant::now();
+        assert!(wait_for(&events, Duration::from_secs(5), is_scan).is_some());
+        assert!(started.elapsed() >= Duration::from_millis(2_500));
+        assert_eq!(sim.scan_requests(), greeted + 1);
+    }
+
+    #[test]
+    fn driver_keeps_retrying_until_the_board_appears_and_shuts_down_promptly() {
+        let dir = TempDir::new("late");
+        let link = dir.0.join("pegboard");
+        let mut driver = PegBoardDriver::spawn(SerialSettings::new(&link));
+        let events = driver.events();
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(events.try_recv().is_err(), "nothing to report yet");
+        let _sim = SimPegBoard::start(SimOptions::new(&link)).unwrap();
+        assert_eq!(
+            wait_for(&events, Duration::from_secs(3), |e| *e == DriverEvent::Connected),
+            Some(DriverEvent::Connected)
+        );
+        let started = Instant::now();
+        driver.shutdown();
+        assert!(started.elapsed() < Duration::from_secs(1));
+        driver.shutdown();
+        assert!(matches!(
+            driver.send(StationCommand::RequestScan),
+            Err(crate::pegboard::serial::DriverStopped)
+        ));
+    }
+}

@@ -1,0 +1,116 @@
+//! The command line.
+
+use crate::bench::{BenchOptions, bench};
+use crate::config::Config;
+use crate::demo::{DemoOptions, demo};
+use crate::export::{ExportOptions, export};
+use crate::replay::{ReplayOptions, replay};
+use crate::run::{RunOptions, run};
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// The Annex D station: a blind player's peg board, announced moves, one game on two boards.
+#[derive(Parser)]
+#[command(name = "station", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the daemon: read the board, decide moves, journal them, stream events.
+    Run {
+        /// The TOML configuration.
+        #[arg(long)]
+        config: PathBuf,
+        /// Write one JSON event per line to this file (appended), or `-` for stdout.
+        #[arg(long, value_name = "PATH|-")]
+        events: Option<String>,
+        /// Where the per-game journals live (overrides `[journal] dir`; default ./journal).
+        #[arg(long, value_name = "DIR")]
+        journal_dir: Option<PathBuf>,
+    },
+    /// Replay PGN games through simulated hands into the inference engine and print one summary line.
+    Replay {
+        /// PGN file(s).
+        #[arg(long, required = true, num_args = 1..)]
+        pgn: Vec<PathBuf>,
+        /// Add hand and sensor noise, deterministic from this seed.
+        #[arg(long, value_name = "SEED")]
+        noise: Option<u64>,
+        /// Replay at most N games.
+        #[arg(long, value_name = "N")]
+        games: Option<usize>,
+        /// Settle time in ms.
+        #[arg(long, default_value_t = 300)]
+        settle_ms: u64,
+    },
+    /// Play a famous game on a simulated peg board through the real serial path and print every move.
+    Demo {
+        /// Time factor: 1 is human pace, 10 is ten times faster.
+        #[arg(long, default_value_t = 5.0)]
+        speed: f64,
+        /// Noise seed for the simulated hands (no noise when absent).
+        #[arg(long, value_name = "SEED")]
+        noise: Option<u64>,
+        /// Journal directory (a temporary one by default).
+        #[arg(long, value_name = "DIR")]
+        journal_dir: Option<PathBuf>,
+        /// Also write the event stream to this file, or `-` for stdout.
+        #[arg(long, value_name = "PATH|-")]
+        events: Option<String>,
+    },
+    /// Measure the inference engine on real games and print the figures.
+    Bench {
+        /// PGN file(s).
+        #[arg(long, required = true, num_args = 1..)]
+        pgn: Vec<PathBuf>,
+        /// At most N games.
+        #[arg(long, value_name = "N")]
+        games: Option<usize>,
+        /// Noise seed.
+        #[arg(long, value_name = "SEED")]
+        noise: Option<u64>,
+    },
+    /// Export journaled games.
+    Export {
+        /// Write PGN (Seven Tag Roster).
+        #[arg(long, required = true)]
+        pgn: bool,
+        /// Journal directory.
+        #[arg(long, value_name = "DIR", default_value = "journal")]
+        journal_dir: PathBuf,
+        /// Which game (its id); the newest when absent.
+        #[arg(long, value_name = "ID")]
+        game: Option<String>,
+        /// Every game in the directory.
+        #[arg(long, conflicts_with = "game")]
+        all: bool,
+        /// Write to this file instead of stdout.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Runs the chosen command.
+pub fn dispatch(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Run { config, events, journal_dir } => run(RunOptions { config, events, journal_dir }),
+        Command::Replay { pgn, noise, games, settle_ms } => {
+            let mut tracker = Config::default().tracker();
+            tracker.settle_ms = settle_ms;
+            let report = replay(&ReplayOptions { pgn, noise, games, tracker })?;
+            println!("{}", report.summary_line());
+            Ok(())
+        }
+        Command::Demo { speed, noise, journal_dir, events } => {
+            demo(DemoOptions { speed, noise, journal_dir, events })
+        }
+        Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Export { pgn: _, journal_dir, game, all, output } => {
+            export(&ExportOptions { journal_dir, game, all, output })
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! The station's TOML configuration.
+//!
+//! Unknown keys are errors (a typo must not silently fall back to a default),
+//! and every error names the file, the line and the key.
+
+use serde::Deserialize;
+use shakmaty::Role;
+use station_core::TrackerConfig;
+use station_core::pgn::SevenTags;
+
+use std::path::{Path, PathBuf};
+
+/// The whole configuration file.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Boards by role (`blind`, later `mirror`).
+    #[serde(default)]
+    pub boards: Boards,
+    /// Game settings.
+    #[serde(default)]
+    pub game: GameSettings,
+    /// PGN tags for the games played.
+    #[serde(default)]
+    pub tags: Tags,
+    /// Where journals go.
+    #[serde(default)]
+    pub journal: JournalSettings,
+}
+
+/// Board roles.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Boards {
+    /// The blind player's board.
+    pub blind: Option<BoardConfig>,
+}
+
+/// Which driver a board uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DriverKind {
+    /// The peg board over a serial line.
+    #[default]
+    Pegboard,
+    /// A simulated peg board on a pseudo-terminal, playing a game from a PGN file.
+    Sim,
+    /// No sensed board.
+    None,
+}
+
+/// One board's settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardConfig {
+    /// Driver.
+    #[serde(default)]
+    pub driver: DriverKind,
+    /// Serial device (pegboard), e.g. `/dev/ttyUSB0` or the udev link `/dev/annexd-pegboard`.
+    #[serde(default)]
+    pub port: Option<PathBuf>,
+    /// Baud rate.
+    #[serde(default = "default_baud")]
+    pub baud: u32,
+    /// The board is turned 180° (the sensors' a1 is at h8).
+    #[serde(default)]
+    pub flipped: bool,
+    /// Sim only: the PGN file whose game the simulated hands play (the built-in demo game if absent).
+    #[serde(default)]
+    pub pgn: Option<PathBuf>,
+    /// Sim only: which game of the file (1-based).
+    #[serde(default = "default_game_number")]
+    pub game: usize,
+    /// Sim only: noise seed (no noise if absent).
+    #[serde(default)]
+    pub noise_seed: Option<u64>,
+    /// Sim only: time factor (10 = ten times faster than a human).
+    #[serde(default = "default_speed")]
+    pub speed: f64,
+}
+
+fn default_baud() -> u32 {
+    115_200
+}
+fn default_game_number() -> usize {
+    1
+}
+fn default_speed() -> f64 {
+    1.0
+}
+
+/// Game settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSettings {
+    /// How long a board must be still before it is judged.
+    #[serde(default = "default_settle")]
+    pub settle_ms: u64,
+    /// Shorter lifts are sensor bounce.
+    #[serde(default = "default_debounce")]
+    pub debounce_ms: u64,
+    /// The piece a promotion is assumed to be: queen, rook, bishop or knight.
+    #[serde(default = "default_promotion")]
+    pub promotion: String,
+    /// Start position (standard if absent).
+    #[serde(default)]
+    pub start_fen: Option<String>,
+}
+
+fn default_settle() -> u64 {
+    300
+}
+fn default_debounce() -> u64 {
+    40
+}
+fn default_promotion() -> String {
+    "queen".into()
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            settle_ms: default_settle(),
+            debounce_ms: default_debounce(),
+            promotion: default_promotion(),
+            start_fen: None,
+        }
+    }
+}
+
+/// PGN tags.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tags {
+    /// Event.
+    pub event: Option<String>,
+    /// Site.
+    pub site: Option<String>,
+    /// Round.
+    pub round: Option<String>,
+    /// White player.
+    pub white: Option<String>,
+    /// Black player.
+    pub black: Option<String>,
+}
+
+/// Journal settings.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalSettings {
+    /// Directory of the per-game journals.
+    pub dir: Option<PathBuf>,
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// TOML syntax or a key of the wrong type or name; the message names line and key.
+    #[error("{path}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What the parser said, with line, column and key.
+        message: String,
+    },
+    /// Values that parse but do not fit together.
+    #[error("{path}: key `{key}`: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The dotted key.
+        key: String,
+        /// Why.
+        message: String,
+    },
+}
+
+impl Config {
+    /// Reads and checks a config file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses and checks config text; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let config: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_owned(),
+            message: describe_toml_error(text, &e),
+        })?;
+        config.check(path)?;
+        Ok(config)
+    }
+
+    fn check(&self, path: &Path) -> Result<(), ConfigError> {
+        let invalid = |key: &str, message: String| ConfigError::Invalid {
+            path: path.to_owned(),
+            key: key.to_owned(),
+            message,
+        };
+        let g = &self.game;
+        if g.settle_ms == 0 || g.settle_ms > 10_000 {
+            return Err(invalid("game.settle_ms", format!("{} is outside 1..=10000", g.settle_ms)));
+        }
+        if g.debounce_ms >= g.settle_ms {
+            return Err(invalid(
+                "game.debounce_ms",
+                format!("{} must be below settle_ms ({})", g.debounce_ms, g.settle_ms),
+            ));
+        }
+        if self.promotion_role().is_none() {
+            return Err(invalid("game.promotion", format!("`{}` is not queen, rook, bishop or knight", g.promotion)));
+        }
+        if let Some(fen) = &g.start_fen {
+            station_core::Game::from_fen(fen).map_err(|e| invalid("game.start_fen", e.to_string()))?;
+        }
+        if let Some(b) = &self.boards.blind {
+            if b.baud == 0 {
+                return Err(invalid("boards.blind.baud", "must be positive".into()));
+            }
+            if b.driver == DriverKind::Pegboard && b.port.is_none() {
+                return Err(invalid("boards.blind.port", "the pegboard driver needs a serial port".into()));
+            }
+            if !(b.speed.is_finite() && b.speed > 0.0) {
+                return Err(invalid("boards.blind.speed", format!("{} is not a positive number", b.speed)));
+            }
+            if b.game == 0 {
+                return Err(invalid("boards.blind.game", "games are numbered from 1".into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The promotion piece.
+    pub fn promotion_role(&self) -> Option<Role> {
+        match self.game.promotion.to_ascii_lowercase().as_str() {
+            "queen" | "q" => Some(Role::Queen),
+            "rook" | "r" => Some(Role::Rook),
+            "bishop" | "b" => Some(Role::Bishop),
+            "knight" | "n" => Some(Role::Knight),
+            _ => None,
+        }
+    }
+
+    /// Inference timing from the game settings.
+    pub fn tracker(&self) -> TrackerConfig {
+        TrackerConfig {
+            settle_ms: self.game.settle_ms,
+            debounce_ms: self.game.debounce_ms,
+            promotion: self.promotion_role().unwrap_or(Role::Queen),
+        }
+    }
+
+    /// The PGN Seven Tag Roster for a game started on `date` (`YYYY.MM.DD`).
+    pub fn seven_tags(&self, date: String) -> SevenTags {
+        let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+        SevenTags {
+            event: or_unknown(&self.tags.event),
+            site: or_unknown(&self.tags.site),
+            date,
+            round: or_unknown(&self.tags.round),
+            white: or_unknown(&self.tags.white),
+            black: or_unknown(&self.tags.black),
+        }
+    }
+}
+
+/// "line L, column C: message" from a toml error, with the key path the parser reports.
+fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().to_owned();
+    match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            let key = text[span.start.min(text.len())..span.end.min(text.len())].trim();
+            format!("line {line}, column {column} (at `{key}`): {message}")
+        }
+        None => message,
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::parse(text, Path::new("station.toml"))
+    }
+
+    #[test]
+    fn the_minimal_config_of_the_issue_parses() {
+        let c = parse(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/ttyUSB0\"\nbaud = 115200\nflipped = false\n[game]\nsettle_ms = 300\n",
+        )
+        .unwrap();
+        let b = c.boards.blind.unwrap();
+        assert_eq!(b.driver, DriverKind::Pegboard);
+        assert_eq!(b.port.unwrap(), Path::new("/dev/ttyUSB0"));
+        assert_eq!(c.game.settle_ms, 300);
+        assert_eq!(c.game.debounce_ms, 40);
+    }
+
+    #[test]
+    fn a_misspelt_key_names_file_line_and_key() {
+        let err = parse("[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/x\"\n[game]\nsettle = 300\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("station.toml: line 5"), "{err}");
+        assert!(err.contains("settle"), "{err}");
+    }
+
+    #[test]
+    fn a_wrong_type_names_the_line() {
+        let err = parse("[game]\nsettle_ms = \"soon\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn values_that_do_not_fit_together_name_the_key() {
+        let err = parse("[game]\nsettle_ms = 100\ndebounce_ms = 200\n").unwrap_err().to_string();
+        assert!(err.contains("game.debounce_ms"), "{err}");
+        let err = parse("[boards.blind]\ndriver = \"pegboard\"\n").unwrap_err().to_string();
+        assert!(err.contains("boards.blind.port"), "{err}");
+        let err = parse("[game]\npromotion = \"king\"\n").unwrap_err().to_string();
+        assert!(err.contains("game.promotion"), "{err}");
+        let err = parse("[boards.blind]\ndriver = \"teleport\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
+}

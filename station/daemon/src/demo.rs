@@ -1,0 +1,112 @@
+//! `station demo`: the main job on simulated hardware. A famous game is played
+//! by simulated hands on a simulated peg board, through a real pseudo-terminal
+//! and the real serial driver, into the station; every move is printed.
+
+use crate::config::Config;
+use crate::event_sink::EventSink;
+use crate::journal_file::JournalDir;
+use crate::run::{serve, stop_flag};
+use crate::station::Station;
+use anyhow::{Context, Result, bail};
+use station_core::Event;
+use station_core::pgn::{PgnGame, read_games};
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// Kasparov – Topalov, Wijk aan Zee 1999.
+const FAMOUS_GAME: &str = include_str!("../assets/kasparov-topalov-1999.pgn");
+
+/// The embedded famous game.
+pub fn famous_game() -> PgnGame {
+    read_games(FAMOUS_GAME.as_bytes()).into_iter().next().expect("the embedded game parses")
+}
+
+/// `station demo` arguments.
+pub struct DemoOptions {
+    /// Time factor (1 = human pace).
+    pub speed: f64,
+    /// Noise seed for the simulated hands (no noise when absent).
+    pub noise: Option<u64>,
+    /// Where the journal goes (a fresh temporary directory by default).
+    pub journal_dir: Option<PathBuf>,
+    /// `--events PATH|-`.
+    pub events: Option<String>,
+}
+
+/// Plays the demo game and prints it.
+pub fn demo(opts: DemoOptions) -> Result<()> {
+    let famous = famous_game();
+    let work = std::env::temp_dir().join(format!("annexd-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    let journal_dir = opts.journal_dir.clone().unwrap_or_else(|| work.join("journal"));
+    let link = work.join("pegboard");
+    let tag = |k: &str| famous.tags.get(k).cloned().unwrap_or_default();
+    println!("Annex D station demo: {} – {}, {} {}", tag("White"), tag("Black"), tag("Site"), tag("Date"));
+    println!("simulated peg board on {} (a real pseudo-terminal), speed ×{}", link.display(), opts.speed);
+
+    let sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: opts.speed, ..SimOptions::default() })?;
+    sim.play_scans(crate::sim_game::schedule(&famous.game, opts.noise, 1500));
+    let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
+    let mut station =
+        Station::start(Config::default(), JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
+
+    let played = Rc::new(RefCell::new(Vec::<String>::new()));
+    let seen = Rc::clone(&played);
+    station.observe(move |e| {
+        if let Some(line) = describe(e) {
+            println!("{line}");
+        }
+        match e {
+            Event::Move { ply, uci, .. } => {
+                let mut moves = seen.borrow_mut();
+                moves.truncate(ply - 1);
+                moves.push(uci.clone());
+            }
+            Event::MoveRevised { ply, uci, .. } => {
+                if let Some(m) = seen.borrow_mut().get_mut(ply - 1) {
+                    *m = uci.clone();
+                }
+            }
+            _ => {}
+        }
+    });
+    let stop = stop_flag()?;
+    let total = famous.moves().len();
+    let counted = Rc::clone(&played);
+    serve(station, &driver, &stop, move || counted.borrow().len() >= total)?;
+    drop(sim);
+
+    let expected: Vec<String> = famous.moves().iter().map(|m| famous.game.uci(*m)).collect();
+    let got = played.borrow().clone();
+    println!("journal: {}", journal_dir.display());
+    if got != expected {
+        bail!("the station's record differs from the game: {} of {} moves", got.len(), expected.len());
+    }
+    println!("all {} moves sensed and recorded; result of the game: {}", total, tag("Result"));
+    Ok(())
+}
+
+/// A line of text for an event, as the demo prints it.
+fn describe(e: &Event) -> Option<String> {
+    Some(match e {
+        Event::GameStarted { .. } => "game started: the initial position is on the board".into(),
+        Event::Move { ply, san, promotion_assumed, .. } => {
+            let number = (ply + 1) / 2;
+            let dots = if ply % 2 == 1 { "." } else { "..." };
+            let note = if *promotion_assumed { " (promotion piece assumed)" } else { "" };
+            format!("{number}{dots} {san}{note}")
+        }
+        Event::MoveRevised { ply, san, replaces, .. } => format!("  move {ply} revised to {san} (was {replaces})"),
+        Event::BoardMismatch { reason, diff, .. } => {
+            let squares: Vec<&str> = diff.iter().map(|d| d.text.as_str()).collect();
+            format!("  board mismatch ({reason:?}): {}", squares.join("; "))
+        }
+        Event::BoardRestored { .. } => "  board agrees with the game again".into(),
+        Event::BoardStatus { status, .. } => format!("  board {status:?}").to_lowercase(),
+        Event::GameOver { result, reason, .. } => format!("game over: {result} ({reason})"),
+        _ => return None,
+    })
+}

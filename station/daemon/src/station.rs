@@ -1,0 +1,213 @@
+//! The wiring: driver events in, the core session in the middle, the journal
+//! and the event stream out. No rules live here.
+
+use crate::clock::{StationClock, pgn_date};
+use crate::config::Config;
+use crate::event_sink::EventSink;
+use crate::journal_file::{JournalDir, JournalWriter};
+use anyhow::Result;
+use shakmaty::{Bitboard, Role};
+use station_core::event::LinkStatus;
+use station_core::journal::{self, Header, Input, occ_hex};
+use station_core::occupancy::Orientation;
+use station_core::session::{Phase, Session, SessionConfig};
+use station_core::{BoardRole, Event, Game, Millis};
+use station_drivers::pegboard::{BoardMessage, DriverEvent};
+use std::time::Duration;
+
+/// One sensed board's station: session, journal, event stream.
+pub struct Station {
+    config: Config,
+    role: BoardRole,
+    orientation: Orientation,
+    session: Session,
+    journals: JournalDir,
+    journal: Option<JournalWriter>,
+    sink: EventSink,
+    clock: StationClock,
+    last_scan: Option<Bitboard>,
+    observers: Vec<Box<dyn FnMut(&Event)>>,
+}
+
+impl Station {
+    /// Starts the station, resuming the newest unfinished game in the journal directory.
+    pub fn start(config: Config, journals: JournalDir, sink: EventSink) -> Result<Self> {
+        let role = BoardRole::Blind;
+        let flipped = config.boards.blind.as_ref().is_some_and(|b| b.flipped);
+        let start = match &config.game.start_fen {
+            Some(fen) => Game::from_fen(fen)?,
+            None => Game::default(),
+        };
+        let session = Session::new(SessionConfig { role, tracker: config.tracker(), start });
+        let mut station = Station {
+            config,
+            role,
+            orientation: Orientation::from_flipped(flipped),
+            session,
+            journals,
+            journal: None,
+            sink,
+            clock: StationClock::new(),
+            last_scan: None,
+            observers: Vec::new(),
+        };
+        station.resume()?;
+        Ok(station)
+    }
+
+    /// Calls `f` with every event as it is emitted (the demo prints them).
+    pub fn observe(&mut self, f: impl FnMut(&Event) + 'static) {
+        self.observers.push(Box::new(f));
+    }
+
+    /// The session.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    fn resume(&mut self) -> Result<()> {
+        let Some(found) = self.journals.newest_unfinished()? else { return Ok(()) };
+        let restored = journal::restore(&found.contents)?;
+        if !restored.reproduced {
+            tracing::warn!(path = %found.path.display(), "journal inputs did not reproduce the record; the recorded moves were kept");
+        }
+        self.session = restored.session;
+        self.clock.not_before(found.contents.last_t_ms());
+        self.journal = Some(JournalWriter::reopen(&found)?);
+        let t = self.clock.now();
+        let mut events = Vec::new();
+        self.session.tick(t, &mut events);
+        let game = self.session.game().expect("a restored session has a game");
+        let resumed = Event::GameResumed {
+            game_id: found.contents.header.game_id.clone(),
+            ply: game.ply(),
+            moves: game.moves().iter().map(|m| game.uci(*m)).collect(),
+            t_ms: t,
+        };
+        tracing::info!(path = %found.path.display(), ply = game.ply(), "resumed unfinished game");
+        events.insert(0, resumed);
+        self.commit(events)
+    }
+
+    /// How long the loop may wait for the driver before the session needs a tick.
+    pub fn timeout(&self) -> Duration {
+        let now = self.clock.now();
+        let wait = self.session.deadline().map_or(250, |d| d.saturating_sub(now).min(250));
+        Duration::from_millis(wait)
+    }
+
+    /// Lets the session judge whatever has settled.
+    pub fn tick(&mut self) -> Result<()> {
+        let mut events = Vec::new();
+        self.session.tick(self.clock.now(), &mut events);
+        self.commit(events)
+    }
+
+    /// Handles one driver event.
+    pub fn handle(&mut self, event: DriverEvent) -> Result<()> {
+        let t = self.clock.now();
+        let board = self.role;
+        // Whatever settled before this event is decided (and journaled) first.
+        let mut events = Vec::new();
+        self.session.tick(t, &mut events);
+        self.commit(std::mem::take(&mut events))?;
+        match event {
+            DriverEvent::Message(BoardMessage::Scan(raw)) => {
+                let occ = self.orientation.to_standard(raw);
+                if self.last_scan != Some(occ) {
+                    self.last_scan = Some(occ);
+                    self.record(t, Input::Scan { board, occ: occ_hex(occ) });
+                }
+                self.session.on_scan(t, occ, &mut events);
+            }
+            DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
+                self.record(t, Input::Button { board, button: index, pressed });
+                events.push(Event::Button { board, button: index, pressed, t_ms: t });
+            }
+            DriverEvent::Message(BoardMessage::Identity(text)) => {
+                events.push(Event::BoardIdentity { board, text, t_ms: t });
+            }
+            DriverEvent::Message(BoardMessage::Fault(text)) => {
+                events.push(Event::BoardFault { board, text, t_ms: t });
+            }
+            DriverEvent::Connected => {
+                self.record(t, Input::Link { board, status: LinkStatus::Connected });
+                events.push(Event::BoardStatus { board, status: LinkStatus::Connected, detail: None, t_ms: t });
+            }
+            DriverEvent::Disconnected { reason } => {
+                self.last_scan = None;
+                self.record(t, Input::Link { board, status: LinkStatus::Disconnected });
+                events.push(Event::BoardStatus {
+                    board,
+                    status: LinkStatus::Disconnected,
+                    detail: Some(reason),
+                    t_ms: t,
+                });
+            }
+            DriverEvent::Dropped { error, total } => {
+                events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
+            }
+        }
+        self.commit(events)
+    }
+
+    fn record(&mut self, t: Millis, input: Input) {
+        if let Some(j) = self.journal.as_mut() {
+            j.input(t, input);
+        }
+    }
+
+    /// Journals the events (opening and closing game journals as games start
+    /// and end), makes them durable, and only then publishes them.
+    fn commit(&mut self, events: Vec<Event>) -> Result<()> {
+        for e in &events {
+            if let Event::GameStarted { game_id, fen, t_ms } = e {
+                self.open_journal(game_id, fen, *t_ms)?;
+            }
+            if let Some(j) = self.journal.as_mut() {
+                j.event(e);
+            }
+            if let Event::GameOver { result, t_ms, .. } = e {
+                if let Some(mut j) = self.journal.take() {
+                    j.end(*t_ms, result);
+                    j.sync()?;
+                }
+            }
+        }
+        if let Some(j) = self.journal.as_mut() {
+            j.sync()?;
+        }
+        for e in &events {
+            for f in &mut self.observers {
+                f(e);
+            }
+        }
+        self.sink.write(&events)
+    }
+
+    fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) -> Result<()> {
+        let tracker = self.session.tracker().expect("a started game has a tracker");
+        let cfg = tracker.config();
+        let header = Header {
+            format: journal::FORMAT.into(),
+            version: journal::VERSION,
+            game_id: game_id.to_owned(),
+            fen: fen.to_owned(),
+            t_ms,
+            board: self.role,
+            occupancy: occ_hex(tracker.sensed()),
+            settle_ms: cfg.settle_ms,
+            debounce_ms: cfg.debounce_ms,
+            promotion: Role::char(cfg.promotion),
+            tags: self.config.seven_tags(pgn_date(t_ms)),
+        };
+        tracing::info!(game_id, "new game");
+        self.journal = Some(self.journals.create(header)?);
+        Ok(())
+    }
+
+    /// True once the session's game is over.
+    pub fn finished(&self) -> bool {
+        self.session.phase() == Phase::Finished
+    }
+}

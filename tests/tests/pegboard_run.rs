@@ -1,0 +1,211 @@
+//! The real `station run` against a simulated peg board on a pseudo-terminal.
+
+use shakmaty::Position;
+use station_core::Game;
+use station_core::pgn::read_games;
+use station_drivers::pegboard::hands::{Hands, TimedScan};
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_tests::{of_type, read_events, record_from_events, scratch, shared_pgn, station_bin, wait_for};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// The simulated hands keep every passing state below 250 sim-ms and rest at
+/// least 400 sim-ms after a move; at speed 2 that is 125 ms and 200 ms of real
+/// time, so the station's settle time for these tests sits between them.
+const SPEED: f64 = 2.0;
+const SETTLE_MS: u64 = 160;
+
+fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
+    let path = dir.join("station.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n",
+            link.display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn start_station(config: &Path, events: &Path, journal: &Path) -> Child {
+    Command::new(station_bin())
+        .args(["run", "--config"])
+        .arg(config)
+        .arg("--events")
+        .arg(events)
+        .arg("--journal-dir")
+        .arg(journal)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("station starts")
+}
+
+/// A real game of at least 60 plies from the shared collection.
+fn real_game() -> Game {
+    let bytes = std::fs::read(shared_pgn("games/Fischer.pgn")).expect("shared PGN games");
+    read_games(&bytes)
+        .into_iter()
+        .find(|g| g.error.is_none() && (60..=90).contains(&g.moves().len()))
+        .expect("a game of 60 to 90 plies")
+        .game
+}
+
+/// The scans of plies `from..to` (the start position first when `from` is 0),
+/// timed from zero. With `lift_next`, the first change of the next move is added:
+/// a piece in the hand when the schedule ends.
+fn schedule(game: &Game, from: usize, to: usize, lift_next: bool) -> Vec<TimedScan> {
+    let mut hands = Hands::new(None);
+    let mut now = 0;
+    let mut scans = Vec::new();
+    let at = |ply: usize| game.position_at(ply).unwrap();
+    scans.push(TimedScan { at_ms: 0, occupancy: at(from).board().occupied() });
+    for ply in from..to {
+        hands.think(at(ply).board().occupied(), 900, &mut now, &mut scans);
+        hands.play(at(ply), &game.moves()[ply], &mut now, &mut scans);
+    }
+    hands.think(at(to).board().occupied(), 900, &mut now, &mut scans);
+    if lift_next && to < game.ply() {
+        let mut next = Vec::new();
+        hands.play(at(to), &game.moves()[to], &mut now, &mut next);
+        let first_change = next.iter().find(|s| s.occupancy != at(to).board().occupied()).copied().unwrap();
+        scans.push(TimedScan { at_ms: now + 100, ..first_change });
+    }
+    scans
+}
+
+fn moves_in(events: &Path) -> usize {
+    of_type(&read_events(events), "move").len()
+}
+
+#[test]
+fn a_full_real_game_survives_a_kill_9_in_the_middle() {
+    let dir = scratch("kill9");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let journal = dir.join("journal");
+    let game = real_game();
+    let n = game.ply();
+    let half = n / 2;
+    let sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: SPEED, ..SimOptions::default() })
+        .expect("simulated peg board");
+    let cfg = config(&dir, &link);
+
+    let mut station = start_station(&cfg, &events, &journal);
+    wait_for(Duration::from_secs(10), "board connected", || {
+        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
+    });
+    sim.play_scans(schedule(&game, 0, half, true));
+    sim.wait_idle();
+    wait_for(Duration::from_secs(20), "first half decided", || (moves_in(&events) >= half).then_some(()));
+    // The next move's piece is in the hand: its touch is journaled before the kill.
+    wait_for(Duration::from_secs(5), "touch of the next move", || {
+        let ev = read_events(&events);
+        let touches = of_type(&ev, "touch");
+        let last_move_t = of_type(&ev, "move").last().unwrap()["t_ms"].as_u64().unwrap();
+        touches.iter().any(|t| t["t_ms"].as_u64().unwrap() >= last_move_t.saturating_sub(SETTLE_MS)).then_some(())
+    });
+    station.kill().unwrap(); // SIGKILL: no clean-up runs
+    station.wait().unwrap();
+
+    let mut station = start_station(&cfg, &events, &journal);
+    wait_for(Duration::from_secs(10), "game resumed", || {
+        let ev = read_events(&events);
+        of_type(&ev, "game_resumed").first().map(|r| r["ply"].as_u64().unwrap())
+    });
+    let resumed = of_type(&read_events(&events), "game_resumed")[0].clone();
+    assert_eq!(resumed["ply"].as_u64().unwrap() as usize, half, "resumed at the ply where it was killed");
+
+    // The hand places the lifted piece and the game goes on to the end.
+    let mut rest = schedule(&game, half, n, false);
+    rest.remove(0); // the board already shows the lifted state; no need to put the piece back
+    sim.play_scans(rest);
+    sim.wait_idle();
+    wait_for(Duration::from_secs(30), "every move decided", || {
+        (record_from_events(&read_events(&events)).len() >= n).then_some(())
+    });
+    station.kill().unwrap();
+    station.wait().unwrap();
+
+    let ev = read_events(&events);
+    let expected: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
+    assert_eq!(record_from_events(&ev), expected, "the event stream holds every move in order");
+    assert!(of_type(&ev, "board_mismatch").is_empty(), "no mismatch: {:?}", of_type(&ev, "board_mismatch"));
+    assert_eq!(of_type(&ev, "game_started").len(), 1);
+
+    // The journal exports the whole game as PGN.
+    let out = Command::new(station_bin())
+        .args(["export", "--pgn", "--journal-dir"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pgn = String::from_utf8(out.stdout).unwrap();
+    let reread = read_games(pgn.as_bytes());
+    assert_eq!(reread.len(), 1, "{pgn}");
+    assert_eq!(reread[0].moves(), game.moves(), "{pgn}");
+    assert_eq!(reread[0].tags["Event"], "e2e");
+    assert_eq!(reread[0].tags["White"], "Fischer");
+}
+
+#[test]
+fn unplugging_the_board_is_reported_and_replugging_recovers() {
+    let dir = scratch("unplug");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let mut sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: SPEED, ..SimOptions::default() })
+        .expect("simulated peg board");
+    let mut station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
+    let statuses = || -> Vec<String> {
+        of_type(&read_events(&events), "board_status")
+            .iter()
+            .map(|e| e["status"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    wait_for(Duration::from_secs(10), "connected", || (statuses() == ["connected"]).then_some(()));
+    sim.unplug();
+    wait_for(Duration::from_secs(10), "disconnected", || {
+        (statuses().last().map(String::as_str) == Some("disconnected")).then_some(())
+    });
+    sim.replug();
+    wait_for(Duration::from_secs(10), "connected again", || {
+        (statuses() == ["connected", "disconnected", "connected"]).then_some(())
+    });
+    station.kill().unwrap();
+    station.wait().unwrap();
+}
+
+#[test]
+fn garbage_on_the_line_is_dropped_and_counted_never_a_move() {
+    let dir = scratch("garbage");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: SPEED, ..SimOptions::default() })
+        .expect("simulated peg board");
+    let mut station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
+    wait_for(Duration::from_secs(10), "connected", || {
+        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
+    });
+    let game = Game::default();
+    sim.play_scans(schedule(&game, 0, 0, false));
+    sim.wait_idle();
+    wait_for(Duration::from_secs(10), "game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    // A scan that would be e2e4 but with a wrong checksum, an over-long line, an unknown type.
+    let e4 = u64::from(game.position().board().occupied()) & !(1 << 12) | (1 << 28);
+    sim.inject_raw(format!("S {e4:016X}*00\n").as_bytes());
+    sim.inject_raw(&[b'S'; 300]);
+    sim.inject_raw(b"\nZ nonsense\n\xff\xfe\n");
+    wait_for(Duration::from_secs(10), "drops counted", || {
+        let ev = read_events(&events);
+        let dropped = of_type(&ev, "line_dropped");
+        (dropped.len() >= 3).then(|| dropped.last().unwrap()["total"].as_u64().unwrap())
+    });
+    std::thread::sleep(Duration::from_millis(2 * SETTLE_MS + 200));
+    station.kill().unwrap();
+    station.wait().unwrap();
+    let ev = read_events(&events);
+    assert!(of_type(&ev, "move").is_empty(), "garbage made a move: {ev:?}");
+}
