@@ -88,7 +88,7 @@ fn a_full_real_game_survives_a_kill_9_in_the_middle() {
     let game = real_game();
     let n = game.ply();
     let half = n / 2;
-    let sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: SPEED, ..SimOptions::default() })
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
     let cfg = config(&dir, &link);
 
@@ -104,7 +104,10 @@ fn a_full_real_game_survives_a_kill_9_in_the_middle() {
         let ev = read_events(&events);
         let touches = of_type(&ev, "touch");
         let last_move_t = of_type(&ev, "move").last().unwrap()["t_ms"].as_u64().unwrap();
-        touches.iter().any(|t| t["t_ms"].as_u64().unwrap() >= last_move_t.saturating_sub(SETTLE_MS)).then_some(())
+        touches
+            .iter()
+            .any(|t| t["t_ms"].as_u64().unwrap() >= last_move_t.saturating_sub(SETTLE_MS))
+            .then_some(())
     });
     station.kill().unwrap(); // SIGKILL: no clean-up runs
     station.wait().unwrap();
@@ -154,7 +157,7 @@ fn unplugging_the_board_is_reported_and_replugging_recovers() {
     let dir = scratch("unplug");
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let mut sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: SPEED, ..SimOptions::default() })
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
     let mut station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
     let statuses = || -> Vec<String> {
@@ -168,7 +171,7 @@ fn unplugging_the_board_is_reported_and_replugging_recovers() {
     wait_for(Duration::from_secs(10), "disconnected", || {
         (statuses().last().map(String::as_str) == Some("disconnected")).then_some(())
     });
-    sim.replug();
+    sim.replug().expect("replug");
     wait_for(Duration::from_secs(10), "connected again", || {
         (statuses() == ["connected", "disconnected", "connected"]).then_some(())
     });
@@ -181,7 +184,7 @@ fn garbage_on_the_line_is_dropped_and_counted_never_a_move() {
     let dir = scratch("garbage");
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: SPEED, ..SimOptions::default() })
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
     let mut station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "connected", || {

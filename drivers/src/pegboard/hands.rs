@@ -253,11 +253,13 @@ impl Hands {
         let target = occupancy_after(pos, mv);
         let mut plan = Plan::new(start);
 
-        if self.noisy && self.rng.percent(8) {
-            if let Some(sq) = self.rng.pick(pos.us()) {
-                plan.push(Op::Lift(sq));
-                plan.push(Op::Place(sq));
-            }
+        // Touch-and-return: a piece picked up and put back before the real move.
+        if self.noisy
+            && self.rng.percent(8)
+            && let Some(sq) = self.rng.pick(pos.us())
+        {
+            plan.push(Op::Lift(sq));
+            plan.push(Op::Place(sq));
         }
         match *mv {
             Move::Normal { from, to, promotion, .. } => {
@@ -456,11 +458,11 @@ impl Hands {
 
     /// A neighbouring peg of `near` knocked out and put straight back.
     fn maybe_knock(&mut self, plan: &mut Plan, near: Square) {
-        if self.rng.percent(8) {
-            if let Some(peg) = self.rng.pick(attacks::king_attacks(near) & plan.occupancy) {
-                plan.push(Op::Lift(peg));
-                plan.push(Op::Place(peg));
-            }
+        if self.rng.percent(8)
+            && let Some(peg) = self.rng.pick(attacks::king_attacks(near) & plan.occupancy)
+        {
+            plan.push(Op::Lift(peg));
+            plan.push(Op::Place(peg));
         }
     }
 }
@@ -720,10 +722,11 @@ mod tests {
         let mut prev: Option<TimedScan> = None;
         let (mut heartbeats, mut short_flickers) = (0, 0);
         for w in scans.windows(3) {
-            if w[0].occupancy == w[2].occupancy && w[1].occupancy != w[0].occupancy {
-                if w[2].at_ms - w[1].at_ms < BOUNCE_LIMIT_MS {
-                    short_flickers += 1;
-                }
+            if w[0].occupancy == w[2].occupancy
+                && w[1].occupancy != w[0].occupancy
+                && w[2].at_ms - w[1].at_ms < BOUNCE_LIMIT_MS
+            {
+                short_flickers += 1;
             }
         }
         for s in &scans {

@@ -549,10 +549,12 @@ mod tests {
             Some((body, sum)) => (body, Some(sum)),
             None => (text, None),
         };
-        if let Some(sum) = sum {
-            if sum.len() != 2 || u8::from_str_radix(sum, 16).ok()? != checksum(body.as_bytes()) {
-                return None;
-            }
+        if let Some(sum) = sum
+            && (sum.len() != 2
+                || !sum.chars().all(|c| c.is_ascii_hexdigit())
+                || u8::from_str_radix(sum, 16).ok()? != checksum(body.as_bytes()))
+        {
+            return None;
         }
         let digits = body.strip_prefix("S ")?;
         if digits.len() != 16 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {

@@ -130,10 +130,10 @@ impl PegBoardDriver {
     /// Stops the thread and closes the port; idempotent, returns within about 100 ms.
     pub fn shutdown(&mut self) {
         let _ = self.control.send(Control::Shutdown);
-        if let Some(thread) = self.thread.take() {
-            if thread.join().is_err() {
-                warn!("peg-board driver thread panicked");
-            }
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            warn!("peg-board driver thread panicked");
         }
     }
 }

@@ -115,6 +115,7 @@ impl SimPegBoard {
         shared.occupancy.store(opts.initial.0, Ordering::Relaxed);
         let (control, rx) = crossbeam_channel::unbounded();
         let link = opts.link.clone();
+        let heartbeat = opts.heartbeat;
         let board = Board {
             occupancy: opts.initial,
             speed: if opts.speed.is_finite() && opts.speed > 0.0 { opts.speed } else { 1.0 },
@@ -124,7 +125,7 @@ impl SimPegBoard {
             pty: Some(pty),
             schedule: VecDeque::new(),
             origin: Instant::now(),
-            next_heartbeat: Instant::now(),
+            next_heartbeat: after(Instant::now(), heartbeat),
             releases: VecDeque::new(),
             idle_waiters: Vec::new(),
             command: Vec::new(),
@@ -205,10 +206,10 @@ impl SimPegBoard {
     /// Stops the board thread, closes the pty and removes the link; idempotent.
     pub fn stop(&mut self) {
         self.send(SimControl::Stop);
-        if let Some(thread) = self.thread.take() {
-            if thread.join().is_err() {
-                warn!("simulated peg board thread panicked");
-            }
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            warn!("simulated peg board thread panicked");
         }
     }
 
@@ -222,6 +223,12 @@ impl Drop for SimPegBoard {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// `start + delay`, saturating at about a century instead of panicking on huge delays.
+fn after(start: Instant, delay: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    start.checked_add(delay.min(CENTURY)).unwrap_or(start)
 }
 
 /// One plugged-in pty pair and the link pointing at it.
@@ -351,7 +358,7 @@ impl Board {
 
     fn due(&self, scan: &TimedScan) -> Instant {
         let secs = scan.at_ms as f64 / 1000.0 / self.speed;
-        self.origin + Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX / 2)
+        after(self.origin, Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
     }
 
     fn send_due_scans(&mut self, now: Instant) {
@@ -436,7 +443,7 @@ impl Board {
 
     fn send_scan(&mut self) {
         self.send(&BoardMessage::Scan(self.occupancy));
-        self.next_heartbeat = Instant::now() + self.opts.heartbeat;
+        self.next_heartbeat = after(Instant::now(), self.opts.heartbeat);
     }
 
     fn send(&mut self, message: &BoardMessage) {
@@ -641,11 +648,36 @@ mod tests {
         let events = driver.events();
         let is_scan = |e: &DriverEvent| matches!(e, DriverEvent::Message(BoardMessage::Scan(_)));
         assert!(wait_for(&events, Duration::from_secs(3), is_scan).is_some());
+        // Let the greeting's answers settle before timing the silence.
+        while events.recv_timeout(Duration::from_millis(300)).is_ok() {}
         let greeted = sim.scan_requests();
         let started = Instant::now();
         assert!(wait_for(&events, Duration::from_secs(5), is_scan).is_some());
         assert!(started.elapsed() >= Duration::from_millis(2_500));
         assert_eq!(sim.scan_requests(), greeted + 1);
+    }
+
+    #[test]
+    fn port_is_exclusive_and_released_on_shutdown() {
+        let dir = TempDir::new("excl");
+        let link = dir.0.join("pegboard");
+        let _sim = SimPegBoard::start(SimOptions::new(&link)).unwrap();
+        let second = Duration::from_secs(1);
+        let mut first = PegBoardDriver::spawn(SerialSettings::new(&link));
+        let first_events = first.events();
+        assert!(wait_for(&first_events, 3 * second, |e| *e == DriverEvent::Connected).is_some());
+
+        let other = PegBoardDriver::spawn(SerialSettings::new(&link));
+        let other_events = other.events();
+        assert!(
+            wait_for(&other_events, second, |e| *e == DriverEvent::Connected).is_none(),
+            "a second station must not share the port"
+        );
+        first.shutdown();
+        assert!(
+            wait_for(&other_events, 4 * second, |e| *e == DriverEvent::Connected).is_some(),
+            "the port is free again once the first station let go"
+        );
     }
 
     #[test]

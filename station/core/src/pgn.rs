@@ -89,7 +89,11 @@ impl Visitor for Collector {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, movetext: &mut Self::Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+    fn comment(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
         if let Some(secs) = clock_comment(comment.as_bytes()) {
             if let Some(last) = movetext.game.clocks.last_mut() {
                 *last = Some(secs);

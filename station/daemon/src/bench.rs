@@ -6,8 +6,8 @@
 
 use crate::replay::{load_games, replay_games};
 use anyhow::Result;
-use station_core::inference::{BoardTracker, Observation, TrackerConfig};
 use shakmaty::Position;
+use station_core::inference::{BoardTracker, TrackerConfig};
 use station_core::{Game, Millis};
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use std::path::PathBuf;
@@ -119,4 +119,3 @@ fn pct(ns: &mut [u64], p: f64) -> f64 {
     let idx = ((p / 100.0) * (ns.len() - 1) as f64).round() as usize;
     ns[idx.min(ns.len() - 1)] as f64 / 1000.0
 }
-

@@ -218,7 +218,10 @@ impl Config {
             ));
         }
         if self.promotion_role().is_none() {
-            return Err(invalid("game.promotion", format!("`{}` is not queen, rook, bishop or knight", g.promotion)));
+            return Err(invalid(
+                "game.promotion",
+                format!("`{}` is not queen, rook, bishop or knight", g.promotion),
+            ));
         }
         if let Some(fen) = &g.start_fen {
             station_core::Game::from_fen(fen).map_err(|e| invalid("game.start_fen", e.to_string()))?;
@@ -288,7 +291,6 @@ fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
         None => message,
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -47,11 +47,14 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     println!("Annex D station demo: {} – {}, {} {}", tag("White"), tag("Black"), tag("Site"), tag("Date"));
     println!("simulated peg board on {} (a real pseudo-terminal), speed ×{}", link.display(), opts.speed);
 
-    let sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: opts.speed, ..SimOptions::default() })?;
+    let sim = SimPegBoard::start(SimOptions { speed: opts.speed, ..SimOptions::new(link.clone()) })?;
     sim.play_scans(crate::sim_game::schedule(&famous.game, opts.noise, 1500));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
-    let mut station =
-        Station::start(Config::default(), JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
+    let mut station = Station::start(
+        Config::default(),
+        JournalDir::open(&journal_dir)?,
+        EventSink::open(opts.events.as_deref())?,
+    )?;
 
     let played = Rc::new(RefCell::new(Vec::<String>::new()));
     let seen = Rc::clone(&played);
@@ -99,7 +102,9 @@ fn describe(e: &Event) -> Option<String> {
             let note = if *promotion_assumed { " (promotion piece assumed)" } else { "" };
             format!("{number}{dots} {san}{note}")
         }
-        Event::MoveRevised { ply, san, replaces, .. } => format!("  move {ply} revised to {san} (was {replaces})"),
+        Event::MoveRevised { ply, san, replaces, .. } => {
+            format!("  move {ply} revised to {san} (was {replaces})")
+        }
         Event::BoardMismatch { reason, diff, .. } => {
             let squares: Vec<&str> = diff.iter().map(|d| d.text.as_str()).collect();
             format!("  board mismatch ({reason:?}): {}", squares.join("; "))

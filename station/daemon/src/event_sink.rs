@@ -45,7 +45,9 @@ impl EventSink {
             EventSink::Off => Ok(()),
             EventSink::Stdout => {
                 let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write events to stdout")
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .context("cannot write events to stdout")
             }
             EventSink::File(f) => f.write_all(text.as_bytes()).context("cannot write events file"),
         }

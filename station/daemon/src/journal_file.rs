@@ -27,13 +27,9 @@ pub struct Found {
 impl JournalDir {
     /// Opens (creating if needed) the directory.
     pub fn open(dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create journal directory {}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create journal directory {}", dir.display()))?;
         Ok(JournalDir { dir: dir.to_owned() })
-    }
-
-    /// The directory.
-    pub fn path(&self) -> &Path {
-        &self.dir
     }
 
     /// The file of a game.
@@ -116,11 +112,6 @@ impl JournalWriter {
             next_seq: found.contents.next_seq(),
             pending: String::new(),
         })
-    }
-
-    /// The file.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Queues an input.

@@ -199,3 +199,64 @@ fn judge_ply(
 fn same_path(a: Move, b: Move) -> bool {
     a.from() == b.from() && a.to() == b.to()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared(file: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/games").join(file)
+    }
+
+    fn sample(file: &str, n: usize) -> Vec<PgnGame> {
+        load_games(&[shared(file)], Some(n)).expect("shared PGN data beside the workspace")
+    }
+
+    #[test]
+    fn real_games_replay_without_a_mismatch_when_hands_are_clean() {
+        let games = sample("Kasparov.pgn", 60);
+        let r = replay_games(&games, None, TrackerConfig::default());
+        assert_eq!(r.totals.games, 60);
+        assert!(r.totals.plies > 3000);
+        assert_eq!((r.totals.mismatches, r.totals.silent_errors), (0, 0), "{:?}", r.totals);
+    }
+
+    #[test]
+    fn noisy_hands_never_make_a_wrong_move_pass_as_right() {
+        // Held out from tuning: Polgar's games are only ever replayed here and in CI.
+        let games = sample("PolgarJ.pgn", 60);
+        let r = replay_games(&games, Some(99), TrackerConfig::default());
+        assert_eq!(r.totals.silent_errors, 0, "{:?}", r.totals);
+        assert!(r.totals.plies > 3000);
+    }
+
+    #[test]
+    fn the_judge_counts_wrong_and_missing_decisions() {
+        let mut reference = Game::default();
+        let e4 = reference.push_uci("e2e4").map(|_| reference.moves()[0]).unwrap();
+        let d4 = {
+            let mut g = Game::default();
+            g.push_uci("d2d4").unwrap();
+            g.moves()[0]
+        };
+        let occ = Game::default().occupancy();
+        let mut tracker = BoardTracker::new(TrackerConfig::default(), Game::default(), occ, 0);
+        let mut totals = ReplayTotals::default();
+        let moved = |mv| Observation::Moved { ply: 1, mv, promotion_assumed: false, t: 0 };
+        let judge = |obs: &[Observation], tracker: &mut BoardTracker, totals: &mut ReplayTotals| {
+            judge_ply(tracker, obs, &reference, 1, e4, totals)
+        };
+        assert!(matches!(judge(&[moved(e4)], &mut tracker, &mut totals), Verdict::Right));
+        assert!(matches!(judge(&[moved(d4)], &mut tracker, &mut totals), Verdict::Wrong));
+        assert!(matches!(judge(&[], &mut tracker, &mut totals), Verdict::Unresolved));
+        let mismatch = Observation::Mismatch {
+            reason: station_core::event::MismatchReason::Unexplained,
+            sensed: occ,
+            candidates: Vec::new(),
+            takeback_to_ply: None,
+            t: 0,
+        };
+        assert!(matches!(judge(&[mismatch], &mut tracker, &mut totals), Verdict::Unresolved));
+        assert_eq!(totals.reports, 1);
+    }
+}

@@ -102,7 +102,7 @@ pub fn start_sim(b: &BoardConfig, work_dir: &Path) -> Result<(SimPegBoard, PegBo
         None => crate::demo::famous_game().game,
     };
     let link = b.port.clone().unwrap_or_else(|| work_dir.join("sim-pegboard"));
-    let sim = SimPegBoard::start(SimOptions { link: link.clone(), speed: b.speed, ..SimOptions::default() })?;
+    let sim = SimPegBoard::start(SimOptions { speed: b.speed, ..SimOptions::new(link.clone()) })?;
     sim.play_scans(crate::sim_game::schedule(&game, b.noise_seed, 2000));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
     Ok((sim, driver))

@@ -10,7 +10,7 @@ use shakmaty::{Bitboard, Role};
 use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input, occ_hex};
 use station_core::occupancy::Orientation;
-use station_core::session::{Phase, Session, SessionConfig};
+use station_core::session::{Session, SessionConfig};
 use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
 use std::time::Duration;
@@ -58,11 +58,6 @@ impl Station {
     /// Calls `f` with every event as it is emitted (the demo prints them).
     pub fn observe(&mut self, f: impl FnMut(&Event) + 'static) {
         self.observers.push(Box::new(f));
-    }
-
-    /// The session.
-    pub fn session(&self) -> &Session {
-        &self.session
     }
 
     fn resume(&mut self) -> Result<()> {
@@ -132,7 +127,12 @@ impl Station {
             }
             DriverEvent::Connected => {
                 self.record(t, Input::Link { board, status: LinkStatus::Connected });
-                events.push(Event::BoardStatus { board, status: LinkStatus::Connected, detail: None, t_ms: t });
+                events.push(Event::BoardStatus {
+                    board,
+                    status: LinkStatus::Connected,
+                    detail: None,
+                    t_ms: t,
+                });
             }
             DriverEvent::Disconnected { reason } => {
                 self.last_scan = None;
@@ -204,10 +204,5 @@ impl Station {
         tracing::info!(game_id, "new game");
         self.journal = Some(self.journals.create(header)?);
         Ok(())
-    }
-
-    /// True once the session's game is over.
-    pub fn finished(&self) -> bool {
-        self.session.phase() == Phase::Finished
     }
 }

@@ -1,0 +1,66 @@
+//! The command line's contracts, on the real binary.
+
+use std::process::Command;
+
+fn station() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_station"))
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("station-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_bad_config_names_file_line_and_key_and_fails() {
+    let dir = scratch("badcfg");
+    let cfg = dir.join("station.toml");
+    std::fs::write(
+        &cfg,
+        "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/null\"\n\n[game]\nsetle_ms = 300\n",
+    )
+    .unwrap();
+    let out = station().args(["run", "--config"]).arg(&cfg).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("station.toml"), "{err}");
+    assert!(err.contains("line 6"), "{err}");
+    assert!(err.contains("setle_ms"), "{err}");
+}
+
+#[test]
+fn a_missing_config_file_is_a_clear_error() {
+    let out = station().args(["run", "--config", "/nonexistent/station.toml"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/station.toml"));
+}
+
+#[test]
+fn replay_prints_the_summary_line() {
+    let dir = scratch("replay");
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 1-0\n",
+    )
+    .unwrap();
+    let out = station().args(["replay", "--pgn"]).arg(&pgn).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = String::from_utf8(out.stdout).unwrap();
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        fields[..10],
+        ["games", "1", "plies", "12", "mismatches", "0", "silent_errors", "0", "plies_per_s", fields[9]]
+    );
+    assert!(fields[9].parse::<f64>().unwrap() > 0.0);
+}
+
+#[test]
+fn export_without_journals_fails_clearly() {
+    let dir = scratch("export");
+    let out = station().args(["export", "--pgn", "--journal-dir"]).arg(&dir).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no matching game journal"));
+}
