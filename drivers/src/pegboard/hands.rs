@@ -63,6 +63,10 @@ impl Default for HandTiming {
     }
 }
 
+/// Sim times are clamped below this so the arithmetic can never overflow,
+/// whatever `now_ms` a caller passes (about 146 million years: never reached).
+const SIM_TIME_LIMIT_MS: u64 = u64::MAX / 4;
+
 /// Bounces shorter than this are what the station's debounce filters out.
 pub const BOUNCE_LIMIT_MS: u64 = 30;
 
@@ -273,7 +277,7 @@ impl Hands {
             Move::Put { to, .. } => self.place_final(&mut plan, to),
         }
 
-        let mut t = *now_ms;
+        let mut t = (*now_ms).min(SIM_TIME_LIMIT_MS);
         let mut occ = start;
         let mut bounces_left = 3;
         // Reaction time: the starting position keeps standing a little longer.
@@ -304,10 +308,10 @@ impl Hands {
     /// occasional sensor bounces and knocked pegs put back, all ending on
     /// `occupancy`, none in the first `settle_ms + 100` ms.
     pub fn think(&mut self, occupancy: Bitboard, ms: u64, now_ms: &mut u64, out: &mut Vec<TimedScan>) {
-        let end = now_ms.saturating_add(ms);
+        let end = now_ms.saturating_add(ms).min(SIM_TIME_LIMIT_MS);
         if self.noisy {
-            let quiet_until = now_ms.saturating_add(self.timing.quiet_head_ms());
-            let mut t = *now_ms;
+            let mut t = (*now_ms).min(end);
+            let quiet_until = t.saturating_add(self.timing.quiet_head_ms());
             loop {
                 let hb = self.timing.heartbeat_ms;
                 let slot_end = t + self.rng.between(hb / 2, hb);
@@ -336,7 +340,7 @@ impl Hands {
                 t = slot_end;
             }
         }
-        *now_ms = end;
+        *now_ms = now_ms.saturating_add(ms);
     }
 
     fn step(&mut self) -> u64 {
@@ -798,6 +802,21 @@ mod tests {
         assert!(t.max_step_ms < t.transient_limit_ms());
         assert!(t.min_step_ms <= t.max_step_ms);
         assert!(t.max_bounce_ms < BOUNCE_LIMIT_MS);
+    }
+
+    #[test]
+    fn huge_times_do_not_overflow() {
+        let pos = Chess::default();
+        let mut hands = Hands::new(Some(3));
+        let mut out = Vec::new();
+        for start in [u64::MAX, u64::MAX - 10, u64::MAX / 4] {
+            let mut now = start;
+            hands.think(pos.board().occupied(), u64::MAX, &mut now, &mut out);
+            for mv in pos.legal_moves() {
+                let mut now = start;
+                hands.play(&pos, &mv, &mut now, &mut out);
+            }
+        }
     }
 
     #[test]

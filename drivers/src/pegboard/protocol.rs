@@ -428,6 +428,26 @@ mod tests {
     }
 
     #[test]
+    fn every_checksummed_example_in_the_protocol_document_is_valid() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/pegboard-protocol.md");
+        let doc = std::fs::read_to_string(path).expect("docs/pegboard-protocol.md");
+        let inline = doc.split('`').skip(1).step_by(2);
+        let session = doc
+            .lines()
+            .filter_map(|l| l.split_once("board → station"))
+            .map(|(_, rest)| rest.trim().split("  ").next().unwrap_or_default());
+        let examples: Vec<&str> = inline
+            .chain(session)
+            .filter(|t| t.len() >= 3 && t.as_bytes()[t.len() - 3] == b'*')
+            .filter(|t| t.starts_with(['S', 'K', 'I', 'E']))
+            .collect();
+        assert!(examples.len() >= 10, "{examples:?}");
+        for line in examples {
+            assert!(parse_line(line.as_bytes()).is_ok(), "{line}");
+        }
+    }
+
+    #[test]
     fn unknown_types_and_empty_kind() {
         assert_eq!(parse_line(b"X 1"), Err(LineError::UnknownType));
         assert_eq!(parse_line(b"SCAN 0000000000000000"), Err(LineError::UnknownType));

@@ -402,23 +402,24 @@ impl BoardTracker {
 /// Which legal moves of `pos` explain the settled occupancy `sensed`, given the lifts seen.
 fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, promotion: Role) -> Explanation {
     let mut moves: MoveList = pos.legal_moves();
-    moves.retain(|m| occupancy_after(pos, m) == sensed);
+    // D.2.3.1: a capture is made only once the captured piece is off the board.
+    // A piece lifted over its target has the same holes as the finished capture,
+    // so the captured peg must have been seen out of its hole.
+    moves.retain(|m| occupancy_after(pos, m) == sensed && required_lifts(pos, m).is_subset(lifts.any));
     if moves.is_empty() {
         return Explanation::None;
     }
     if let Some(choice) = single_path(&moves, promotion) {
         return choice;
     }
-    // Same holes, different pieces taken: the captured piece's hole was emptied by hand.
-    for seen in [lifts.confirmed, lifts.any] {
-        let mut fitting = moves.clone();
-        fitting.retain(|m| required_lifts(pos, m).is_subset(seen));
-        if fitting.is_empty() {
-            continue;
-        }
-        return single_path(&fitting, promotion).unwrap_or_else(|| Explanation::Many(fitting.to_vec()));
+    // Same holes, different pieces taken: prefer the captured pegs that were out
+    // longer than a sensor bounce.
+    let mut fitting = moves.clone();
+    fitting.retain(|m| required_lifts(pos, m).is_subset(lifts.confirmed));
+    if fitting.is_empty() {
+        return Explanation::Many(moves.to_vec());
     }
-    Explanation::Many(moves.to_vec())
+    single_path(&fitting, promotion).unwrap_or_else(|| Explanation::Many(fitting.to_vec()))
 }
 
 /// If all moves go from the same square to the same square (they differ only in

@@ -75,6 +75,9 @@ pub enum Input {
         /// Connected or not.
         status: LinkStatus,
     },
+    /// Time passed and the core decided something (journaled only when it did),
+    /// so a restore reproduces decisions at the moments they were taken.
+    Tick,
 }
 
 /// One line of a journal.
@@ -277,18 +280,17 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let mut sink = Vec::new();
     let mut last_scan = (sensed, h.t_ms);
     for r in &contents.records {
-        if let Record::Input { t_ms, input: Input::Scan { board, occ }, .. } = r {
-            if *board != h.board {
-                continue;
+        match r {
+            Record::Input { t_ms, input: Input::Scan { board, occ }, .. } if *board == h.board => {
+                let occ = parse_occ_hex(occ).ok_or_else(|| JournalError::Invalid(occ.clone()))?;
+                session.on_scan(*t_ms, occ, &mut sink);
+                last_scan = (occ, *t_ms);
             }
-            let occ = parse_occ_hex(occ).ok_or_else(|| JournalError::Invalid(occ.clone()))?;
-            session.on_scan(*t_ms, occ, &mut sink);
-            sink.clear();
-            last_scan = (occ, *t_ms);
+            Record::Input { t_ms, input: Input::Tick, .. } => session.tick(*t_ms, &mut sink),
+            _ => {}
         }
+        sink.clear();
     }
-    // Decisions taken before the crash were taken by ticks up to the last record.
-    session.tick(contents.last_t_ms(), &mut sink);
     let recorded = contents.recorded_moves();
     let replayed: Vec<String> =
         session.game().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect()).unwrap_or_default();
@@ -350,13 +352,25 @@ mod tests {
         let mut session = restore(&decode(&text).unwrap()).unwrap().session;
         let mut out = Vec::new();
         session.tick(5000, &mut out);
-        assert!(matches!(&out[..], [Event::Move { ply: 1, .. }]), "{out:?}");
-        // Once the move event is journaled too, the restore reproduces it.
-        text.push_str(&Record::Event { seq: 3, event: out[0].clone() }.encode());
+        let touch_and_move: Vec<_> = out.iter().filter(|e| !matches!(e, Event::Touch { .. })).collect();
+        assert!(matches!(&touch_and_move[..], [Event::Move { ply: 1, .. }]), "{out:?}");
+        // Once the tick and its events are journaled too, the restore reproduces them.
+        let mut seq = 3;
+        text.push_str(&Record::Input { seq, t_ms: 5000, input: Input::Tick }.encode());
         text.push('\n');
+        for e in &out {
+            seq += 1;
+            text.push_str(&Record::Event { seq, event: e.clone() }.encode());
+            text.push('\n');
+        }
         let restored = restore(&decode(&text).unwrap()).unwrap();
         assert!(restored.reproduced);
-        assert_eq!(restored.session.game().unwrap().ply(), 1);
+        let mut session = restored.session;
+        assert_eq!(session.game().unwrap().ply(), 1);
+        // Nothing decided before the crash is decided again.
+        let mut again = Vec::new();
+        session.tick(9000, &mut again);
+        assert!(again.is_empty(), "{again:?}");
     }
 
     #[test]

@@ -55,7 +55,7 @@ mod tests {
     #[test]
     fn dates_are_civil() {
         assert_eq!(pgn_date(0), "1970.01.01");
-        assert_eq!(pgn_date(1_795_392_000_000), "2026.11.22");
+        assert_eq!(pgn_date(1_795_305_600_000), "2026.11.22");
         assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
     }
 

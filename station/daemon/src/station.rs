@@ -70,8 +70,6 @@ impl Station {
         self.clock.not_before(found.contents.last_t_ms());
         self.journal = Some(JournalWriter::reopen(&found)?);
         let t = self.clock.now();
-        let mut events = Vec::new();
-        self.session.tick(t, &mut events);
         let game = self.session.game().expect("a restored session has a game");
         let resumed = Event::GameResumed {
             game_id: found.contents.header.game_id.clone(),
@@ -80,8 +78,8 @@ impl Station {
             t_ms: t,
         };
         tracing::info!(path = %found.path.display(), ply = game.ply(), "resumed unfinished game");
-        events.insert(0, resumed);
-        self.commit(events)
+        self.commit(vec![resumed])?;
+        self.tick()
     }
 
     /// How long the loop may wait for the driver before the session needs a tick.
@@ -93,8 +91,17 @@ impl Station {
 
     /// Lets the session judge whatever has settled.
     pub fn tick(&mut self) -> Result<()> {
+        self.tick_at(self.clock.now())
+    }
+
+    /// A tick that decided something is journaled as an input, so a restore
+    /// takes the same decisions at the same moments.
+    fn tick_at(&mut self, t: Millis) -> Result<()> {
         let mut events = Vec::new();
-        self.session.tick(self.clock.now(), &mut events);
+        self.session.tick(t, &mut events);
+        if !events.is_empty() {
+            self.record(t, Input::Tick);
+        }
         self.commit(events)
     }
 
@@ -103,9 +110,8 @@ impl Station {
         let t = self.clock.now();
         let board = self.role;
         // Whatever settled before this event is decided (and journaled) first.
+        self.tick_at(t)?;
         let mut events = Vec::new();
-        self.session.tick(t, &mut events);
-        self.commit(std::mem::take(&mut events))?;
         match event {
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
                 let occ = self.orientation.to_standard(raw);

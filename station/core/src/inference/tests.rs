@@ -229,3 +229,14 @@ fn time_going_backwards_is_clamped() {
     h.wait(0);
     assert_eq!(h.moves(), ["e2e4"]);
 }
+
+#[test]
+fn a_piece_held_over_its_only_capture_is_not_yet_a_capture() {
+    // The bishop can take only on c6; lifted and held, the holes look like Bxc6 done.
+    let mut h = Hand::at("4k3/8/2p5/1B6/8/8/8/4K3 w - - 0 1");
+    h.toggle(0, "b5").wait(3000);
+    assert!(h.moves().is_empty(), "decided a capture whose captured piece is still on the board");
+    assert_eq!(h.tracker.agreement(), Agreement::Pending);
+    h.toggle(0, "c6").toggle(100, "c6").wait(400);
+    assert_eq!(h.moves(), ["b5c6"]);
+}
