@@ -48,7 +48,8 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     println!("simulated peg board on {} (a real pseudo-terminal), speed ×{}", link.display(), opts.speed);
 
     let sim = SimPegBoard::start(SimOptions { speed: opts.speed, ..SimOptions::new(link.clone()) })?;
-    sim.play_scans(crate::sim_game::schedule(&famous.game, opts.noise, 1500));
+    let settle = Config::default().game.settle_ms;
+    sim.play_scans(crate::sim_game::schedule(&famous.game, opts.noise, 1500, settle, opts.speed));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
     let mut station = Station::start(
         Config::default(),

@@ -135,7 +135,12 @@ fn replay_one(
         }
         tracker.tick(now + cfg.settle_ms, obs);
         totals.plies += 1;
-        match judge_ply(&mut tracker, obs, &reference, ply, mv, totals) {
+        let verdict = judge_ply(&mut tracker, obs, &reference, ply, mv, totals);
+        if !matches!(verdict, Verdict::Right) && std::env::var_os("STATION_REPLAY_VERBOSE").is_some() {
+            let san = reference.sans()[i].to_string();
+            eprintln!("ply {ply} {san}: {verdict:?} {obs:?}");
+        }
+        match verdict {
             Verdict::Right => {}
             Verdict::Unresolved => totals.mismatches += 1,
             Verdict::Wrong => totals.silent_errors += 1,
@@ -152,6 +157,7 @@ fn replay_one(
     }
 }
 
+#[derive(Debug)]
 enum Verdict {
     Right,
     Unresolved,

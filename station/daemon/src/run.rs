@@ -34,6 +34,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
     let sink = EventSink::open(opts.events.as_deref())?;
     let stop = stop_flag()?;
     let board = config.boards.blind.clone();
+    let settle_ms = config.game.settle_ms;
     let station = Station::start(config, journals, sink)?;
     match board {
         None => idle(station, &stop),
@@ -45,7 +46,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
                 serve(station, &driver, &stop, || false)
             }
             DriverKind::Sim => {
-                let (_sim, driver) = start_sim(&b, &dir)?;
+                let (_sim, driver) = start_sim(&b, settle_ms, &dir)?;
                 serve(station, &driver, &stop, || false)
             }
         },
@@ -88,7 +89,7 @@ fn idle(mut station: Station, stop: &AtomicBool) -> Result<()> {
 }
 
 /// Starts a simulated peg board playing the configured game, and a driver on it.
-pub fn start_sim(b: &BoardConfig, work_dir: &Path) -> Result<(SimPegBoard, PegBoardDriver)> {
+pub fn start_sim(b: &BoardConfig, settle_ms: u64, work_dir: &Path) -> Result<(SimPegBoard, PegBoardDriver)> {
     let game = match &b.pgn {
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -103,7 +104,7 @@ pub fn start_sim(b: &BoardConfig, work_dir: &Path) -> Result<(SimPegBoard, PegBo
     };
     let link = b.port.clone().unwrap_or_else(|| work_dir.join("sim-pegboard"));
     let sim = SimPegBoard::start(SimOptions { speed: b.speed, ..SimOptions::new(link.clone()) })?;
-    sim.play_scans(crate::sim_game::schedule(&game, b.noise_seed, 2000));
+    sim.play_scans(crate::sim_game::schedule(&game, b.noise_seed, 2000, settle_ms, b.speed));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
     Ok((sim, driver))
 }

@@ -6,7 +6,16 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 
 /// The scans of `game` played from its start position: the initial position
 /// first (so the station starts a game), then every move after some thought.
-pub fn schedule(game: &Game, noise_seed: Option<u64>, think_ms: u64) -> Vec<TimedScan> {
+/// Times are simulated; played `speed` times faster, every rest between moves
+/// still lasts at least twice the station's real `settle_ms`.
+pub fn schedule(
+    game: &Game,
+    noise_seed: Option<u64>,
+    think_ms: u64,
+    settle_ms: u64,
+    speed: f64,
+) -> Vec<TimedScan> {
+    let think_ms = think_ms.max((2.0 * settle_ms as f64 * speed).ceil() as u64);
     let mut hands = Hands::new(noise_seed);
     let mut now = 0;
     let mut scans = vec![TimedScan { at_ms: 0, occupancy: game.start().board().occupied() }];
