@@ -5,7 +5,11 @@
 //! and a simulated twin so everything can be tested without hardware.
 //!
 //! * [`pegboard`] — the tactile peg board (one sensor per hole) on a serial line.
+//! * [`speech`] — offline speech recognition (Vosk models).
 //!
 //! Later modules (DGT boards, audio, speech, gamepad) will follow the same shape.
 
+pub mod audio;
+pub mod dgt;
 pub mod pegboard;
+pub mod speech;

@@ -15,6 +15,7 @@
 //! - [`journal`]: journal records (the file itself is written by the daemon) and restoring from them.
 //! - [`pgn`]: PGN export of a game record.
 
+pub mod clock;
 pub mod diff;
 pub mod event;
 pub mod game;
@@ -22,6 +23,7 @@ pub mod inference;
 pub mod journal;
 pub mod occupancy;
 pub mod pgn;
+pub mod piece_tracking;
 pub mod session;
 
 /// Milliseconds on the station's time line (the daemon uses Unix time in ms;

@@ -1,0 +1,1 @@
+//! Audio output: voice packs, speech-dispatcher, text (in progress).

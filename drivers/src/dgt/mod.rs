@@ -1,0 +1,1 @@
+//! DGT electronic boards (in progress).

@@ -1,0 +1,1 @@
+//! The chess clock (in progress).

@@ -1,0 +1,1 @@
+//! Tracking a board that senses pieces, not only pegs (DGT e-boards) (in progress).
