@@ -420,3 +420,40 @@ mod tests {
         assert_eq!(parse_occ_hex("xyz"), None);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,400}") {
+            let _ = decode(&text);
+        }
+
+        #[test]
+        fn a_valid_journal_with_arbitrary_bytes_appended_still_restores(tail in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let start = Game::default().occupancy();
+            let mut text = Record::Header(Header {
+                format: FORMAT.into(),
+                version: VERSION,
+                game_id: "g".into(),
+                fen: Game::default().fen(),
+                t_ms: 0,
+                board: BoardRole::Blind,
+                occupancy: occ_hex(start),
+                settle_ms: 300,
+                debounce_ms: 40,
+                promotion: 'q',
+                tags: SevenTags::default(),
+            })
+            .encode();
+            text.push('\n');
+            let tail = String::from_utf8_lossy(&tail).replace('\n', " ");
+            text.push_str(&tail);
+            let c = decode(&text).expect("only the last line is damaged");
+            prop_assert!(restore(&c).is_ok());
+        }
+    }
+}

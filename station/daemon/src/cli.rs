@@ -1,5 +1,6 @@
 //! The command line.
 
+use crate::announce::{AnnounceOptions, announce};
 use crate::bench::{BenchOptions, bench};
 use crate::config::Config;
 use crate::demo::{DemoOptions, demo};
@@ -74,6 +75,39 @@ enum Command {
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
     },
+    /// Print how the station words moves (one line per move) or a clock reading.
+    Announce {
+        /// Sentence language: de, pl or en.
+        #[arg(long, default_value = "de")]
+        lang: String,
+        /// Letter names from another language (Annex D: the arbiter may decide).
+        #[arg(long, value_name = "LANG")]
+        letters: Option<String>,
+        /// Rank words from another language.
+        #[arg(long, value_name = "LANG")]
+        ranks: Option<String>,
+        /// Name pawns ("Bauer Eva vier").
+        #[arg(long)]
+        name_pawns: bool,
+        /// Long form: from-square and to-square always.
+        #[arg(long)]
+        long: bool,
+        /// Start position (standard when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Remaining times for a clock reading.
+        #[arg(long, value_name = "WHITE_MS,BLACK_MS")]
+        clock: Option<String>,
+        /// Moves made, for the clock reading.
+        #[arg(long, value_name = "N")]
+        moves: Option<u32>,
+        /// Whose earphone the clock reading is for.
+        #[arg(long, value_parser = ["white", "black"], default_value = "white")]
+        side: String,
+        /// Moves in SAN or UCI, played one after another.
+        #[arg(value_name = "MOVE")]
+        moves_to_word: Vec<String>,
+    },
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
@@ -109,6 +143,33 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             demo(DemoOptions { speed, noise, journal_dir, events })
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Announce {
+            lang,
+            letters,
+            ranks,
+            name_pawns,
+            long,
+            fen,
+            clock,
+            moves,
+            side,
+            moves_to_word,
+        } => {
+            let voice =
+                station_voices::VoiceSettings { language: lang, letters, ranks, name_pawns, long_form: long };
+            let opts = AnnounceOptions {
+                voice,
+                fen,
+                moves: moves_to_word,
+                clock,
+                moves_made: moves,
+                side_black: side == "black",
+            };
+            for line in announce(&opts)? {
+                println!("{line}");
+            }
+            Ok(())
+        }
         Command::Export { pgn: _, journal_dir, game, all, output } => {
             export(&ExportOptions { journal_dir, game, all, output })
         }

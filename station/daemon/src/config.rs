@@ -340,3 +340,22 @@ mod tests {
         assert!(err.contains("line 2"), "{err}");
     }
 }
+
+#[cfg(test)]
+mod shipped_configs {
+    use super::*;
+
+    #[test]
+    fn every_config_file_in_the_repository_loads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                seen += 1;
+            }
+        }
+        assert!(seen >= 3, "config/ holds the default, minimal and sim configs");
+    }
+}

@@ -1,6 +1,7 @@
 //! `station`: the Annex D station's daemon and tools. A thin entry point: every
 //! command lives in its own module.
 
+mod announce;
 mod bench;
 mod cli;
 mod clock;
