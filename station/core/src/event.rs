@@ -5,6 +5,7 @@
 
 use crate::Millis;
 use crate::diff::SquareDiff;
+use crate::two_boards::{BoardFix, ClockProposal, DiscrepancyKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -196,6 +197,47 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// The agreed record grew (or its last move was revised before the other
+    /// board executed it): this is the move that is announced.
+    GameMove {
+        /// Half-move number.
+        ply: usize,
+        /// SAN with check/mate suffix.
+        san: String,
+        /// UCI.
+        uci: String,
+        /// The board it was made on (its side's owner).
+        by: BoardRole,
+        /// True when it replaces the previous announcement of this ply.
+        #[serde(default, skip_serializing_if = "is_false")]
+        revised: bool,
+        /// When.
+        t_ms: Millis,
+    },
+    /// The two boards (or the two records) differ: D.2.9.
+    Discrepancy {
+        /// Identifier, for `discrepancy_resolved`.
+        id: u64,
+        /// `execution` (records agree, a board is wrong) or `records`.
+        kind: DiscrepancyKind,
+        /// The board to correct (execution), or none (records: every board).
+        board: Option<BoardRole>,
+        /// The ply of the position every board must show.
+        agreed_ply: usize,
+        /// Per board, the steps that correct it.
+        fix: Vec<BoardFix>,
+        /// For records: the clock readings at `agreed_ply`, for the arbiter to confirm.
+        clock_proposal: Option<ClockProposal>,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A discrepancy is over: every board shows the agreed position.
+    DiscrepancyResolved {
+        /// The discrepancy's identifier.
+        id: u64,
+        /// When.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
@@ -227,6 +269,9 @@ impl Event {
             | Event::BoardIdentity { t_ms, .. }
             | Event::BoardFault { t_ms, .. }
             | Event::LineDropped { t_ms, .. }
+            | Event::GameMove { t_ms, .. }
+            | Event::Discrepancy { t_ms, .. }
+            | Event::DiscrepancyResolved { t_ms, .. }
             | Event::GameOver { t_ms, .. } => *t_ms,
         }
     }

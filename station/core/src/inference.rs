@@ -256,6 +256,17 @@ impl BoardTracker {
         self.last_change = self.last_change.min(t.saturating_sub(self.cfg.settle_ms));
     }
 
+    /// Takes `game` as this board's record (the board was put right to show it:
+    /// a corrected execution, or a return to the last agreed position) and
+    /// judges the sensed board against it at the next tick.
+    pub fn adopt(&mut self, game: Game) {
+        self.game = game;
+        self.revisable = None;
+        self.clear_sequence();
+        self.agreement = Agreement::InStep;
+        self.settled = false;
+    }
+
     /// Settles the piece of the last move's promotion (the peg board cannot see
     /// it; an announcement or a button can). Returns the corrected move, or
     /// `None` if the last move is not a promotion or the piece is not allowed.

@@ -13,9 +13,14 @@
 //! - [`session`]: a board's life cycle — waiting for the initial position, playing, finished.
 //! - [`event`]: the event vocabulary shared by the event stream, journal and console.
 //! - [`journal`]: journal records (the file itself is written by the daemon) and restoring from them.
-//! - [`pgn`]: PGN export of a game record.
+//! - [`pgn`]: PGN export and import.
+//! - [`correction`]: the steps that put a board right.
+//! - [`two_boards`]: one game on two boards, the D.2.9 discrepancy procedure.
+//! - [`clock`]: the chess clock.
+//! - [`piece_tracking`]: the tracker for boards that sense pieces (DGT).
 
 pub mod clock;
+pub mod correction;
 pub mod diff;
 pub mod event;
 pub mod game;
@@ -25,6 +30,7 @@ pub mod occupancy;
 pub mod pgn;
 pub mod piece_tracking;
 pub mod session;
+pub mod two_boards;
 
 /// Milliseconds on the station's time line (the daemon uses Unix time in ms;
 /// simulations start at zero). The core never reads a clock: every time is an input.

@@ -1,0 +1,355 @@
+//! One game on two boards (Annex D.2.9): the agreed record, each sensed board's
+//! own record of what was executed on it, and the discrepancy procedure.
+//!
+//! Each side's moves come from its owner's board (the blind player's colour
+//! from the peg board, the sighted player's from the mirror board, or both from
+//! the peg board when the mirror is not sensed). A move there extends the agreed
+//! record and is announced; the other board must then execute it.
+//!
+//! - A board that executes an agreed move differently: the records agree (the
+//!   move was announced), so that board is wrong — it gets the steps that
+//!   correct it, and the game waits until it shows the agreed position.
+//! - A board that has not executed the agreed position after the grace time is
+//!   reminded in the same way.
+//! - Records that differ (an operator enters a player's scoresheet and it
+//!   disagrees): go back to the last position where both agree, give each board
+//!   the steps to set it up, propose the clock times of that moment for the
+//!   arbiter to confirm, and continue once both boards show it.
+
+use crate::Millis;
+use crate::correction::{StepRecord, steps_between};
+use crate::event::{BoardRole, Event};
+use crate::game::Game;
+use serde::{Deserialize, Serialize};
+use shakmaty::{Board, Color, Move, Position};
+
+/// Settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TwoBoardsConfig {
+    /// The colour the blind player plays.
+    pub blind_color: Color,
+    /// Whether the mirror board is sensed (a DGT board, a second peg board).
+    pub mirror_sensed: bool,
+    /// How long a board may take to execute the agreed position before it is reminded.
+    pub grace_ms: Millis,
+}
+
+/// Clock readings at a ply, for the arbiter's correction (D.2.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockProposal {
+    /// The position's ply.
+    pub ply: usize,
+    /// White's remaining time then.
+    pub white_ms: u64,
+    /// Black's remaining time then.
+    pub black_ms: u64,
+}
+
+/// One board's correction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardFix {
+    /// Which board.
+    pub board: BoardRole,
+    /// What to do, in order.
+    pub steps: Vec<StepRecord>,
+}
+
+/// Which kind of discrepancy (D.2.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscrepancyKind {
+    /// The records agree; a board executed a move wrongly (or not yet).
+    Execution,
+    /// The records differ; back to the last position where they agree.
+    Records,
+}
+
+#[derive(Clone, Debug)]
+struct Open {
+    id: u64,
+    kind: DiscrepancyKind,
+    /// For execution: the board to correct. For records: every sensed board.
+    boards: Vec<BoardRole>,
+    agreed_ply: usize,
+    /// The board state it was raised for (raised again only if that changes).
+    fingerprint: Vec<Option<usize>>,
+}
+
+/// The agreed game and the two boards' records.
+#[derive(Clone, Debug)]
+pub struct TwoBoards {
+    cfg: TwoBoardsConfig,
+    agreed: Game,
+    records: [Option<Vec<Move>>; 2],
+    positions: [Option<Board>; 2],
+    waiting_since: [Option<Millis>; 2],
+    clocks: Vec<Option<ClockProposal>>,
+    open: Vec<Open>,
+    next_id: u64,
+}
+
+fn slot(role: BoardRole) -> usize {
+    match role {
+        BoardRole::Blind => 0,
+        BoardRole::Mirror => 1,
+    }
+}
+
+fn role_of(slot: usize) -> BoardRole {
+    if slot == 0 { BoardRole::Blind } else { BoardRole::Mirror }
+}
+
+fn common_prefix(a: &[Move], b: &[Move]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+impl TwoBoards {
+    /// Starts from `start` (no moves yet on either board).
+    pub fn new(cfg: TwoBoardsConfig, start: Game) -> Self {
+        let board = start.position().board().clone();
+        TwoBoards {
+            records: [Some(Vec::new()), cfg.mirror_sensed.then(Vec::new)],
+            positions: [Some(board.clone()), cfg.mirror_sensed.then_some(board)],
+            waiting_since: [None, None],
+            clocks: vec![None],
+            open: Vec::new(),
+            next_id: 1,
+            agreed: start,
+            cfg,
+        }
+    }
+
+    /// The agreed record.
+    pub fn agreed(&self) -> &Game {
+        &self.agreed
+    }
+
+    /// The board that decides moves of `color`.
+    pub fn owner(&self, color: Color) -> BoardRole {
+        if color == self.cfg.blind_color || !self.cfg.mirror_sensed {
+            BoardRole::Blind
+        } else {
+            BoardRole::Mirror
+        }
+    }
+
+    /// True while a discrepancy is open (the opponent's clock must not start on a new move).
+    pub fn has_open_discrepancy(&self) -> bool {
+        !self.open.is_empty()
+    }
+
+    /// For an open records discrepancy: the ply every board must go back to.
+    pub fn rewind_target(&self) -> Option<usize> {
+        self.open.iter().find(|o| o.kind == DiscrepancyKind::Records).map(|o| o.agreed_ply)
+    }
+
+    /// The record a board should take over once it shows its position: the
+    /// last agreed position during a records discrepancy, else the agreed game
+    /// for a board with an open execution discrepancy or still catching up.
+    pub fn target_for(&self, role: BoardRole) -> Option<Game> {
+        let s = slot(role);
+        self.records[s].as_ref()?;
+        if let Some(ply) = self.rewind_target() {
+            let mut g = self.agreed.clone();
+            while g.ply() > ply {
+                g.pop();
+            }
+            return Some(g);
+        }
+        let concerned = self.waiting_since[s].is_some() || self.open.iter().any(|o| o.boards.contains(&role));
+        concerned.then(|| self.agreed.clone())
+    }
+
+    /// Remembers the clock readings after `ply` (for proposals).
+    pub fn record_clock(&mut self, ply: usize, white_ms: u64, black_ms: u64) {
+        if self.clocks.len() <= ply {
+            self.clocks.resize(ply + 1, None);
+        }
+        self.clocks[ply] = Some(ClockProposal { ply, white_ms, black_ms });
+    }
+
+    /// A board's own record changed (a move sensed, revised, or rewound);
+    /// `game` is that board's record, as its tracker keeps it.
+    pub fn board_record(&mut self, role: BoardRole, game: &Game, t: Millis, out: &mut Vec<Event>) {
+        let s = slot(role);
+        if self.records[s].is_none() {
+            return; // not a sensed board
+        }
+        self.records[s] = Some(game.moves().to_vec());
+        self.positions[s] = Some(game.position().board().clone());
+        self.extend_agreed(role, game, t, out);
+        self.review(t, out);
+    }
+
+    /// An operator entered a player's scoresheet; if it disagrees with the
+    /// agreed record, the records procedure starts.
+    pub fn scoresheet(&mut self, moves: &[Move], t: Millis, out: &mut Vec<Event>) {
+        let agreed = self.agreed.moves();
+        let d = common_prefix(agreed, moves);
+        if d == moves.len() || d == agreed.len() {
+            return; // one is a prefix of the other: they agree as far as both go
+        }
+        // Going back supersedes every open correction: those are closed.
+        self.resolve_where(|_| true, t, out);
+        self.waiting_since = [None, None];
+        let boards: Vec<BoardRole> = (0..2).filter(|&i| self.records[i].is_some()).map(role_of).collect();
+        self.raise(DiscrepancyKind::Records, boards, d, t, out);
+    }
+
+    /// Lets time pass: boards that have not executed the agreed position within
+    /// the grace time are reminded.
+    pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
+        for s in 0..2 {
+            if let Some(since) = self.waiting_since[s] {
+                if t >= since + self.cfg.grace_ms && !self.open.iter().any(|o| o.boards.contains(&role_of(s)))
+                {
+                    let ply = self.agreed.ply();
+                    self.raise(DiscrepancyKind::Execution, vec![role_of(s)], ply, t, out);
+                }
+            }
+        }
+    }
+
+    fn extend_agreed(&mut self, role: BoardRole, game: &Game, t: Millis, out: &mut Vec<Event>) {
+        if self.rewind_target().is_some() {
+            return; // no new moves while going back
+        }
+        let n = self.agreed.ply();
+        let rec = game.moves();
+        let turn = self.agreed.position().turn();
+        if rec.len() == n + 1 && rec[..n] == *self.agreed.moves() && self.owner(turn) == role {
+            let mv = rec[n];
+            self.agreed.push(mv);
+            out.push(self.agreed_event(n + 1, false, role, t));
+            return;
+        }
+        // The owner revised the last move before the other board executed it.
+        if n > 0
+            && rec.len() == n
+            && rec[..n - 1] == self.agreed.moves()[..n - 1]
+            && rec[n - 1] != self.agreed.moves()[n - 1]
+        {
+            let mover = !turn;
+            let other = 1 - slot(role);
+            let other_executed = self.records[other].as_ref().is_some_and(|r| r.len() >= n);
+            if self.owner(mover) == role && !other_executed {
+                self.agreed.pop();
+                self.agreed.push(rec[n - 1]);
+                out.push(self.agreed_event(n, true, role, t));
+            }
+        }
+    }
+
+    fn agreed_event(&self, ply: usize, revised: bool, by: BoardRole, t: Millis) -> Event {
+        let mv = self.agreed.moves()[ply - 1];
+        Event::GameMove {
+            ply,
+            san: self.agreed.sans()[ply - 1].to_string(),
+            uci: self.agreed.uci(mv),
+            by,
+            revised,
+            t_ms: t,
+        }
+    }
+
+    /// Compares every board with the agreed record; raises and resolves.
+    fn review(&mut self, t: Millis, out: &mut Vec<Event>) {
+        if let Some(target) = self.rewind_target() {
+            let all_back = (0..2).all(|s| self.records[s].as_ref().is_none_or(|r| r.len() == target));
+            if all_back {
+                while self.agreed.ply() > target {
+                    self.agreed.pop();
+                }
+                self.clocks.truncate(target + 1);
+                self.resolve_where(|o| o.kind == DiscrepancyKind::Records, t, out);
+            }
+            return;
+        }
+        let agreed = self.agreed.moves().to_vec();
+        for s in 0..2 {
+            let Some(rec) = self.records[s].clone() else { continue };
+            let role = role_of(s);
+            let c = common_prefix(&rec, &agreed);
+            if c == agreed.len() && rec.len() == agreed.len() {
+                self.waiting_since[s] = None;
+                self.resolve_where(|o| o.kind == DiscrepancyKind::Execution && o.boards == [role], t, out);
+            } else if c == rec.len() || c == agreed.len() {
+                // Behind (not executed yet) or ahead (a move the owner has not made):
+                // give it the grace time.
+                self.waiting_since[s].get_or_insert(t);
+                self.refresh_fix(role, t, out);
+            } else {
+                // Executed differently from what was announced.
+                self.waiting_since[s].get_or_insert(t);
+                let fingerprint = vec![Some(rec.len())];
+                let already = self.open.iter().any(|o| o.boards == [role] && o.fingerprint == fingerprint);
+                if !already {
+                    self.open.retain(|o| o.boards != [role]);
+                    self.raise(DiscrepancyKind::Execution, vec![role], agreed.len(), t, out);
+                }
+            }
+        }
+    }
+
+    /// An open reminder for a board whose state changed is raised again with the new steps.
+    fn refresh_fix(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
+        let s = slot(role);
+        let fingerprint = vec![self.records[s].as_ref().map(Vec::len)];
+        if let Some(i) =
+            self.open.iter().position(|o| o.boards == [role] && o.kind == DiscrepancyKind::Execution)
+        {
+            if self.open[i].fingerprint != fingerprint {
+                self.open.remove(i);
+                self.raise(DiscrepancyKind::Execution, vec![role], self.agreed.ply(), t, out);
+            }
+        }
+    }
+
+    fn raise(
+        &mut self,
+        kind: DiscrepancyKind,
+        boards: Vec<BoardRole>,
+        agreed_ply: usize,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) {
+        let target = self.agreed.position_at(agreed_ply).expect("agreed ply exists").board().clone();
+        let fix: Vec<BoardFix> = boards
+            .iter()
+            .filter_map(|&b| {
+                let current = self.positions[slot(b)].as_ref()?;
+                let steps = steps_between(current, &target).into_iter().map(StepRecord::from).collect();
+                Some(BoardFix { board: b, steps })
+            })
+            .collect();
+        let clock_proposal = if kind == DiscrepancyKind::Records {
+            self.clocks.get(agreed_ply).copied().flatten()
+        } else {
+            None
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        let fingerprint = boards.iter().map(|&b| self.records[slot(b)].as_ref().map(Vec::len)).collect();
+        out.push(Event::Discrepancy {
+            id,
+            kind,
+            board: (boards.len() == 1).then(|| boards[0]),
+            agreed_ply,
+            fix,
+            clock_proposal,
+            t_ms: t,
+        });
+        self.open.push(Open { id, kind, boards, agreed_ply, fingerprint });
+    }
+
+    fn resolve_where(&mut self, pred: impl Fn(&Open) -> bool, t: Millis, out: &mut Vec<Event>) {
+        let (done, keep): (Vec<Open>, Vec<Open>) = self.open.drain(..).partition(|o| pred(o));
+        self.open = keep;
+        for o in done {
+            out.push(Event::DiscrepancyResolved { id: o.id, t_ms: t });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
