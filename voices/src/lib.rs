@@ -31,6 +31,7 @@ mod phrasebook;
 mod phrasebook_file;
 mod settings;
 mod wording;
+pub mod understand;
 
 pub use announcement::{Announcement, MAX_TOKENS, Token, WordId};
 pub use clock::{clock_report, say_duration, say_moves};

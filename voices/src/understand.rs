@@ -1,0 +1,1 @@
+//! Understanding spoken moves and commands (in progress).
