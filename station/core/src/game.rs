@@ -110,7 +110,7 @@ impl Game {
         let san = SanPlus::from_move_and_play_unchecked(&mut next, mv);
         self.positions.push(next);
         self.moves.push(mv);
-        self.sans.push(san.clone());
+        self.sans.push(san);
         san
     }
 

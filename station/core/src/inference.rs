@@ -297,11 +297,11 @@ impl BoardTracker {
         {
             self.unconfirmed.discard(sq);
             self.lifts.confirmed.add(sq);
-            if !self.touched.contains(sq) {
-                if let Some(piece) = self.game.position().board().piece_at(sq) {
-                    self.touched.add(sq);
-                    out.push(Observation::Touch { square: sq, piece, t: self.lift_started[sq as usize] });
-                }
+            if let Some(piece) =
+                self.game.position().board().piece_at(sq).filter(|_| !self.touched.contains(sq))
+            {
+                self.touched.add(sq);
+                out.push(Observation::Touch { square: sq, piece, t: self.lift_started[sq as usize] });
             }
         }
     }

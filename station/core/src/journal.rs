@@ -12,9 +12,9 @@ use crate::event::{BoardRole, Event, LinkStatus};
 use crate::game::Game;
 use crate::inference::TrackerConfig;
 use crate::pgn::SevenTags;
-use crate::session::{Session, SessionConfig};
+use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Bitboard, Role};
+use shakmaty::{Bitboard, Color, Role};
 
 /// The `format` field of every journal header.
 pub const FORMAT: &str = "annexd-station-journal";
@@ -34,10 +34,19 @@ pub struct Header {
     pub fen: String,
     /// When the game started.
     pub t_ms: Millis,
-    /// The board whose scans drive the game.
+    /// The board whose scans started the game (the blind player's).
     pub board: BoardRole,
-    /// The occupancy sensed when the game started.
+    /// The occupancy sensed on the blind player's board when the game started.
     pub occupancy: String,
+    /// The occupancy sensed on the sighted player's board then, when it is sensed.
+    #[serde(default)]
+    pub mirror_occupancy: Option<String>,
+    /// The blind player's colour.
+    #[serde(default = "white")]
+    pub blind_color: String,
+    /// Grace time for executing the agreed position.
+    #[serde(default = "default_grace")]
+    pub grace_ms: Millis,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -46,6 +55,14 @@ pub struct Header {
     pub promotion: char,
     /// PGN tags.
     pub tags: SevenTags,
+}
+
+fn white() -> String {
+    "white".into()
+}
+
+fn default_grace() -> Millis {
+    30_000
 }
 
 /// An input the core consumed.
@@ -75,6 +92,11 @@ pub enum Input {
         /// Connected or not.
         status: LinkStatus,
     },
+    /// An operator entered a player's scoresheet (D.2.9).
+    Scoresheet {
+        /// The moves, SAN or UCI.
+        moves: Vec<String>,
+    },
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
@@ -85,7 +107,7 @@ pub enum Input {
 #[serde(tag = "rec", rename_all = "snake_case")]
 pub enum Record {
     /// First line.
-    Header(Header),
+    Header(Box<Header>),
     /// An input, in the order consumed.
     Input {
         /// Sequence number (1, 2, …; the header is 0).
@@ -205,13 +227,11 @@ impl Contents {
         for r in &self.records {
             if let Record::Event { event, .. } = r {
                 match event {
-                    Event::Move { ply, uci, .. } => {
+                    Event::GameMove { ply, uci, .. } if *ply >= 1 && *ply <= moves.len() + 1 => {
                         moves.truncate(ply - 1);
                         moves.push(uci.clone());
                     }
-                    Event::MoveRevised { ply, uci, .. } if *ply >= 1 && *ply <= moves.len() => {
-                        moves[ply - 1] = uci.clone();
-                    }
+                    Event::DiscrepancyResolved { .. } => {}
                     _ => {}
                 }
             }
@@ -231,7 +251,7 @@ pub fn decode(text: &str) -> Result<Contents, JournalError> {
     }
     let Some(&(_, first)) = lines.first() else { return Err(JournalError::Empty) };
     let header = match serde_json::from_str::<Record>(first.trim_end()) {
-        Ok(Record::Header(h)) if h.format == FORMAT && h.version == VERSION => h,
+        Ok(Record::Header(h)) if h.format == FORMAT && h.version == VERSION => *h,
         Ok(_) => return Err(JournalError::BadHeader("not a header".into())),
         Err(e) => return Err(JournalError::BadHeader(e.to_string())),
     };
@@ -260,53 +280,77 @@ pub fn decode(text: &str) -> Result<Contents, JournalError> {
 /// A game brought back from its journal.
 #[derive(Debug)]
 pub struct Restored {
-    /// The session, as it was after the last journaled input.
-    pub session: Session,
+    /// The table, as it was after the last journaled input.
+    pub table: Table,
     /// True when feeding the inputs again reproduced the recorded moves exactly.
     /// When false, the recorded moves were taken as the record.
     pub reproduced: bool,
 }
 
-/// Rebuilds the session of an unfinished game: the inputs are fed again in order.
-pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
-    let h = &contents.header;
+/// The table configuration a journal was written with.
+pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
     let start = Game::from_fen(&h.fen).map_err(|e| JournalError::Invalid(e.to_string()))?;
-    let sensed = parse_occ_hex(&h.occupancy).ok_or_else(|| JournalError::Invalid(h.occupancy.clone()))?;
     let promotion =
         Role::from_char(h.promotion).ok_or_else(|| JournalError::Invalid(h.promotion.to_string()))?;
-    let tracker = TrackerConfig { settle_ms: h.settle_ms, debounce_ms: h.debounce_ms, promotion };
-    let cfg = SessionConfig { role: h.board, tracker, start: start.clone() };
-    let mut session = Session::resume(cfg, h.game_id.clone(), start.clone(), sensed, h.t_ms);
+    let blind_color = match h.blind_color.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => return Err(JournalError::Invalid(format!("blind_color {other}"))),
+    };
+    Ok(TableConfig {
+        tracker: TrackerConfig { settle_ms: h.settle_ms, debounce_ms: h.debounce_ms, promotion },
+        start,
+        blind_color,
+        mirror_sensed: h.mirror_occupancy.is_some(),
+        grace_ms: h.grace_ms,
+    })
+}
+
+/// Rebuilds the table of an unfinished game: the inputs are fed again in order.
+pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
+    let h = &contents.header;
+    let cfg = table_config(h)?;
+    let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
+    let mut sensed = [occ(&h.occupancy)?, Bitboard::EMPTY];
+    if let Some(m) = &h.mirror_occupancy {
+        sensed[1] = occ(m)?;
+    }
+    let start = cfg.start.clone();
+    let mut table = Table::resume(cfg.clone(), h.game_id.clone(), start.clone(), sensed, h.t_ms);
     let mut sink = Vec::new();
-    let mut last_scan = (sensed, h.t_ms);
+    let mut last_t = h.t_ms;
     for r in &contents.records {
-        match r {
-            Record::Input { t_ms, input: Input::Scan { board, occ }, .. } if *board == h.board => {
-                let occ = parse_occ_hex(occ).ok_or_else(|| JournalError::Invalid(occ.clone()))?;
-                session.on_scan(*t_ms, occ, &mut sink);
-                last_scan = (occ, *t_ms);
+        if let Record::Input { t_ms, input, .. } = r {
+            last_t = *t_ms;
+            match input {
+                Input::Scan { board, occ: o } => table.on_scan(*board, *t_ms, occ(o)?, &mut sink),
+                Input::Tick => table.tick(*t_ms, &mut sink),
+                Input::Scoresheet { moves } => {
+                    // Refused sheets were refused then too; nothing to redo.
+                    let _ = table.scoresheet(moves, *t_ms, &mut sink);
+                }
+                Input::Button { .. } | Input::Link { .. } => {}
             }
-            Record::Input { t_ms, input: Input::Tick, .. } => session.tick(*t_ms, &mut sink),
-            _ => {}
         }
         sink.clear();
     }
     let recorded = contents.recorded_moves();
     let replayed: Vec<String> =
-        session.game().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect()).unwrap_or_default();
+        table.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect()).unwrap_or_default();
     if replayed == recorded {
-        return Ok(Restored { session, reproduced: true });
+        return Ok(Restored { table, reproduced: true });
     }
     // The inputs no longer reproduce the record (a different settle time, a
-    // changed rule): the recorded moves are the game; the board is judged anew.
+    // changed rule): the recorded moves are the game; the boards are judged anew.
     let mut game = start;
     for uci in &recorded {
         if game.push_uci(uci).is_none() {
             return Err(JournalError::Invalid(format!("recorded move {uci} is illegal")));
         }
     }
-    session.replace_game(game, last_scan.0, last_scan.1);
-    Ok(Restored { session, reproduced: false })
+    let now = [table.sensed(BoardRole::Blind), table.sensed(BoardRole::Mirror)];
+    let table = Table::resume(cfg, h.game_id.clone(), game, now, last_t);
+    Ok(Restored { table, reproduced: false })
 }
 
 #[cfg(test)]
@@ -323,6 +367,9 @@ mod tests {
             t_ms: 1000,
             board: BoardRole::Blind,
             occupancy: occ_hex(occ),
+            mirror_occupancy: None,
+            blind_color: "white".into(),
+            grace_ms: 30_000,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -339,7 +386,7 @@ mod tests {
         let lifted = start.without(Square::E2);
         let placed = lifted.with(Square::E4);
         let mut text = String::new();
-        for r in [Record::Header(header(start)), scan(1, 2000, lifted), scan(2, 2100, placed)] {
+        for r in [Record::Header(Box::new(header(start))), scan(1, 2000, lifted), scan(2, 2100, placed)] {
             text.push_str(&r.encode());
             text.push('\n');
         }
@@ -349,27 +396,28 @@ mod tests {
     #[test]
     fn inputs_fed_again_reproduce_the_game() {
         let mut text = journal_of_e4();
-        let mut session = restore(&decode(&text).unwrap()).unwrap().session;
+        let mut table = restore(&decode(&text).unwrap()).unwrap().table;
         let mut out = Vec::new();
-        session.tick(5000, &mut out);
-        let touch_and_move: Vec<_> = out.iter().filter(|e| !matches!(e, Event::Touch { .. })).collect();
-        assert!(matches!(&touch_and_move[..], [Event::Move { ply: 1, .. }]), "{out:?}");
+        table.tick(5000, &mut out);
+        let moves: Vec<_> = out.iter().filter(|e| !matches!(e, Event::Touch { .. })).collect();
+        assert!(
+            matches!(&moves[..], [Event::Move { ply: 1, .. }, Event::GameMove { ply: 1, .. }]),
+            "{out:?}"
+        );
         // Once the tick and its events are journaled too, the restore reproduces them.
-        let mut seq = 3;
-        text.push_str(&Record::Input { seq, t_ms: 5000, input: Input::Tick }.encode());
+        text.push_str(&Record::Input { seq: 3, t_ms: 5000, input: Input::Tick }.encode());
         text.push('\n');
-        for e in &out {
-            seq += 1;
+        for (seq, e) in (4..).zip(&out) {
             text.push_str(&Record::Event { seq, event: e.clone() }.encode());
             text.push('\n');
         }
         let restored = restore(&decode(&text).unwrap()).unwrap();
         assert!(restored.reproduced);
-        let mut session = restored.session;
-        assert_eq!(session.game().unwrap().ply(), 1);
+        let mut table = restored.table;
+        assert_eq!(table.agreed().unwrap().ply(), 1);
         // Nothing decided before the crash is decided again.
         let mut again = Vec::new();
-        session.tick(9000, &mut again);
+        table.tick(9000, &mut again);
         assert!(again.is_empty(), "{again:?}");
     }
 
@@ -393,22 +441,21 @@ mod tests {
     fn recorded_moves_win_when_inputs_no_longer_reproduce_them() {
         let start = Game::default().position().board().occupied();
         let mut text = String::new();
-        let mv = Event::Move {
+        let mv = Event::GameMove {
             ply: 1,
             san: "d4".into(),
             uci: "d2d4".into(),
-            board: BoardRole::Blind,
+            by: BoardRole::Blind,
+            revised: false,
             t_ms: 1500,
-            fen: String::new(),
-            promotion_assumed: false,
         };
-        for r in [Record::Header(header(start)), Record::Event { seq: 1, event: mv }] {
+        for r in [Record::Header(Box::new(header(start))), Record::Event { seq: 1, event: mv }] {
             text.push_str(&r.encode());
             text.push('\n');
         }
         let restored = restore(&decode(&text).unwrap()).unwrap();
         assert!(!restored.reproduced);
-        let game = restored.session.game().unwrap();
+        let game = restored.table.agreed().unwrap();
         assert_eq!(game.uci(game.moves()[0]), "d2d4");
     }
 
@@ -435,7 +482,7 @@ mod fuzz {
         #[test]
         fn a_valid_journal_with_arbitrary_bytes_appended_still_restores(tail in proptest::collection::vec(any::<u8>(), 0..200)) {
             let start = Game::default().occupancy();
-            let mut text = Record::Header(Header {
+            let mut text = Record::Header(Box::new(Header {
                 format: FORMAT.into(),
                 version: VERSION,
                 game_id: "g".into(),
@@ -443,11 +490,14 @@ mod fuzz {
                 t_ms: 0,
                 board: BoardRole::Blind,
                 occupancy: occ_hex(start),
+                mirror_occupancy: None,
+                blind_color: "white".into(),
+                grace_ms: 30_000,
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',
                 tags: SevenTags::default(),
-            })
+            }))
             .encode();
             text.push('\n');
             let tail = String::from_utf8_lossy(&tail).replace('\n', " ");

@@ -10,7 +10,7 @@
 //! - [`diff`]: square-level differences between the sensed board and a position.
 //! - [`game`]: one game's record (positions, moves, SAN) as executed on a board.
 //! - [`inference`]: the board tracker — touches, settled moves, ambiguity, mismatches.
-//! - [`session`]: a board's life cycle — waiting for the initial position, playing, finished.
+//! - [`table`]: one game on the boards — waiting for the initial position, playing, the agreed record.
 //! - [`event`]: the event vocabulary shared by the event stream, journal and console.
 //! - [`journal`]: journal records (the file itself is written by the daemon) and restoring from them.
 //! - [`pgn`]: PGN export and import.
@@ -29,7 +29,7 @@ pub mod journal;
 pub mod occupancy;
 pub mod pgn;
 pub mod piece_tracking;
-pub mod session;
+pub mod table;
 pub mod two_boards;
 
 /// Milliseconds on the station's time line (the daemon uses Unix time in ms;
@@ -39,4 +39,4 @@ pub type Millis = u64;
 pub use event::{BoardRole, Event};
 pub use game::Game;
 pub use inference::{BoardTracker, TrackerConfig};
-pub use session::Session;
+pub use table::{Table, TableConfig};

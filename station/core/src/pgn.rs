@@ -1,6 +1,9 @@
 //! PGN: export of a game record (Seven Tag Roster, then SetUp/FEN for games not
-//! from the standard start) and import of real games from PGN text in memory.
+//! from the standard start; optionally the time control and `[%clk]` comments)
+//! and import of real games from PGN text in memory.
 
+use crate::Millis;
+use crate::clock::{TimeControl, format_clock};
 use crate::game::Game;
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use serde::{Deserialize, Serialize};
@@ -94,10 +97,10 @@ impl Visitor for Collector {
         movetext: &mut Self::Movetext,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        if let Some(secs) = clock_comment(comment.as_bytes()) {
-            if let Some(last) = movetext.game.clocks.last_mut() {
-                *last = Some(secs);
-            }
+        if let Some(secs) = clock_comment(comment.as_bytes())
+            && let Some(last) = movetext.game.clocks.last_mut()
+        {
+            *last = Some(secs);
         }
         ControlFlow::Continue(())
     }
@@ -155,6 +158,32 @@ impl Default for SevenTags {
 
 /// Writes `game` as PGN with the given tags and result (`1-0`, `0-1`, `1/2-1/2`, `*`).
 pub fn write_pgn(game: &Game, tags: &SevenTags, result: &str) -> String {
+    write_movetext_pgn(game, tags, result, None, &[])
+}
+
+/// Writes `game` as PGN like [`write_pgn`], with a `TimeControl` tag after the
+/// Seven Tag Roster (if `time_control` is given) and a `{[%clk h:mm:ss]}`
+/// comment after every move whose `clocks` entry (the mover's remaining time
+/// after the move, by ply) is known. Clock times are rounded down to whole seconds.
+/// A delay time control is written in the station's notation (see
+/// [`time_control`](crate::clock::time_control)), which other PGN readers do not know.
+pub fn write_pgn_with_clocks(
+    game: &Game,
+    tags: &SevenTags,
+    result: &str,
+    clocks: &[Option<Millis>],
+    time_control: Option<&TimeControl>,
+) -> String {
+    write_movetext_pgn(game, tags, result, time_control, clocks)
+}
+
+fn write_movetext_pgn(
+    game: &Game,
+    tags: &SevenTags,
+    result: &str,
+    time_control: Option<&TimeControl>,
+    clocks: &[Option<Millis>],
+) -> String {
     let mut out = String::new();
     for (name, value) in [
         ("Event", &tags.event),
@@ -166,6 +195,9 @@ pub fn write_pgn(game: &Game, tags: &SevenTags, result: &str) -> String {
         ("Result", &result.to_string()),
     ] {
         let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    }
+    if let Some(control) = time_control {
+        let _ = writeln!(out, "[TimeControl \"{}\"]", escape(&control.to_string()));
     }
     let standard = *game.start() == shakmaty::Chess::default();
     if !standard {
@@ -180,14 +212,21 @@ pub fn write_pgn(game: &Game, tags: &SevenTags, result: &str) -> String {
     let start = game.start();
     let mut number = start.fullmoves().get();
     let mut turn = start.turn();
-    let mut tokens: Vec<String> = Vec::with_capacity(game.ply() * 2 + 1);
+    let mut tokens: Vec<String> = Vec::with_capacity(game.ply() * 3 + 1);
+    let mut after_comment = false;
     for (i, san) in game.sans().iter().enumerate() {
         if turn == Color::White {
             tokens.push(format!("{number}."));
-        } else if i == 0 {
+        } else if i == 0 || after_comment {
+            // PGN export format: a Black move after a comment repeats its number.
             tokens.push(format!("{number}..."));
         }
         tokens.push(san.to_string());
+        after_comment = false;
+        if let Some(Some(ms)) = clocks.get(i) {
+            tokens.push(format!("{{[%clk {}]}}", format_clock(*ms)));
+            after_comment = true;
+        }
         if turn == Color::Black {
             number += 1;
         }
@@ -254,6 +293,39 @@ mod tests {
         assert!(games[0].error.as_deref().unwrap().starts_with("ply 3: Ke3"));
         assert_eq!(games[1].moves().len(), 1);
         assert!(games[1].error.is_none());
+    }
+
+    #[test]
+    fn clocks_and_time_control_round_trip_through_the_reader() {
+        let mut g = Game::default();
+        for m in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"] {
+            g.push_uci(m).unwrap();
+        }
+        let control: TimeControl = "40/7200:20/3600:900+30".parse().unwrap();
+        let clocks = [Some(7_199_999), Some(7_190_000), None, Some(3_723_000), Some(0)];
+        let pgn = write_pgn_with_clocks(&g, &SevenTags::default(), "*", &clocks, Some(&control));
+        assert!(pgn.contains("[Result \"*\"]\n[TimeControl \"40/7200:20/3600:900+30\"]\n\n"), "{pgn}");
+        let movetext = pgn.replace('\n', " ");
+        assert!(
+            movetext.contains(
+                "1. e4 {[%clk 1:59:59]} 1... e5 {[%clk 1:59:50]} 2. Nf3 Nc6 {[%clk 1:02:03]} 3. Bb5"
+            )
+        );
+        assert!(pgn.lines().all(|l| l.len() < 80));
+        let games = read_games(pgn.as_bytes());
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tags["TimeControl"], control.to_string());
+        assert_eq!(games[0].moves(), g.moves());
+        assert_eq!(games[0].clocks, [Some(7199), Some(7190), None, Some(3723), Some(0)]);
+        assert!(games[0].error.is_none());
+    }
+
+    #[test]
+    fn writing_with_no_clocks_is_plain_pgn() {
+        let mut g = Game::default();
+        g.push_uci("e2e4").unwrap();
+        let plain = write_pgn(&g, &SevenTags::default(), "*");
+        assert_eq!(write_pgn_with_clocks(&g, &SevenTags::default(), "*", &[], None), plain);
     }
 
     #[test]

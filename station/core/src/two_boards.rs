@@ -104,11 +104,12 @@ fn common_prefix(a: &[Move], b: &[Move]) -> usize {
 }
 
 impl TwoBoards {
-    /// Starts from `start` (no moves yet on either board).
+    /// Starts from `start`, whose moves (if any) both boards are taken to show.
     pub fn new(cfg: TwoBoardsConfig, start: Game) -> Self {
         let board = start.position().board().clone();
+        let moves = start.moves().to_vec();
         TwoBoards {
-            records: [Some(Vec::new()), cfg.mirror_sensed.then(Vec::new)],
+            records: [Some(moves.clone()), cfg.mirror_sensed.then_some(moves)],
             positions: [Some(board.clone()), cfg.mirror_sensed.then_some(board)],
             waiting_since: [None, None],
             clocks: vec![None],
@@ -196,16 +197,22 @@ impl TwoBoards {
         self.raise(DiscrepancyKind::Records, boards, d, t, out);
     }
 
+    /// When a board's grace time next runs out, if one is waiting.
+    pub fn deadline(&self) -> Option<Millis> {
+        (0..2)
+            .filter(|&s| !self.open.iter().any(|o| o.boards.contains(&role_of(s))))
+            .filter_map(|s| self.waiting_since[s].map(|since| since + self.cfg.grace_ms))
+            .min()
+    }
+
     /// Lets time pass: boards that have not executed the agreed position within
     /// the grace time are reminded.
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         for s in 0..2 {
-            if let Some(since) = self.waiting_since[s] {
-                if t >= since + self.cfg.grace_ms && !self.open.iter().any(|o| o.boards.contains(&role_of(s)))
-                {
-                    let ply = self.agreed.ply();
-                    self.raise(DiscrepancyKind::Execution, vec![role_of(s)], ply, t, out);
-                }
+            let reminded = self.open.iter().any(|o| o.boards.contains(&role_of(s)));
+            if self.waiting_since[s].is_some_and(|since| t >= since + self.cfg.grace_ms) && !reminded {
+                let ply = self.agreed.ply();
+                self.raise(DiscrepancyKind::Execution, vec![role_of(s)], ply, t, out);
             }
         }
     }
@@ -295,13 +302,12 @@ impl TwoBoards {
     fn refresh_fix(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
         let s = slot(role);
         let fingerprint = vec![self.records[s].as_ref().map(Vec::len)];
-        if let Some(i) =
-            self.open.iter().position(|o| o.boards == [role] && o.kind == DiscrepancyKind::Execution)
-        {
-            if self.open[i].fingerprint != fingerprint {
-                self.open.remove(i);
-                self.raise(DiscrepancyKind::Execution, vec![role], self.agreed.ply(), t, out);
-            }
+        let stale = self.open.iter().position(|o| {
+            o.boards == [role] && o.kind == DiscrepancyKind::Execution && o.fingerprint != fingerprint
+        });
+        if let Some(i) = stale {
+            self.open.remove(i);
+            self.raise(DiscrepancyKind::Execution, vec![role], self.agreed.ply(), t, out);
         }
     }
 

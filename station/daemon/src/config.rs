@@ -34,6 +34,9 @@ pub struct Config {
 pub struct Boards {
     /// The blind player's board.
     pub blind: Option<BoardConfig>,
+    /// The sighted player's board (none: an ordinary board; his moves reach the
+    /// station through the blind player's board or the operator).
+    pub mirror: Option<BoardConfig>,
 }
 
 /// Which driver a board uses.
@@ -105,6 +108,19 @@ pub struct GameSettings {
     /// Start position (standard if absent).
     #[serde(default)]
     pub start_fen: Option<String>,
+    /// The blind player's colour: white or black.
+    #[serde(default = "default_blind_color")]
+    pub blind_color: String,
+    /// How long a board may take to execute the agreed position before it is reminded (D.2.9).
+    #[serde(default = "default_grace")]
+    pub grace_ms: u64,
+}
+
+fn default_blind_color() -> String {
+    "white".into()
+}
+fn default_grace() -> u64 {
+    30_000
 }
 
 fn default_settle() -> u64 {
@@ -124,6 +140,8 @@ impl Default for GameSettings {
             debounce_ms: default_debounce(),
             promotion: default_promotion(),
             start_fen: None,
+            blind_color: default_blind_color(),
+            grace_ms: default_grace(),
         }
     }
 }
@@ -226,21 +244,36 @@ impl Config {
         if let Some(fen) = &g.start_fen {
             station_core::Game::from_fen(fen).map_err(|e| invalid("game.start_fen", e.to_string()))?;
         }
-        if let Some(b) = &self.boards.blind {
+        if !matches!(g.blind_color.as_str(), "white" | "black") {
+            return Err(invalid("game.blind_color", format!("`{}` is not white or black", g.blind_color)));
+        }
+        for (name, board) in [("blind", &self.boards.blind), ("mirror", &self.boards.mirror)] {
+            let Some(b) = board else { continue };
+            let key = |k: &str| format!("boards.{name}.{k}");
             if b.baud == 0 {
-                return Err(invalid("boards.blind.baud", "must be positive".into()));
+                return Err(invalid(&key("baud"), "must be positive".into()));
             }
             if b.driver == DriverKind::Pegboard && b.port.is_none() {
-                return Err(invalid("boards.blind.port", "the pegboard driver needs a serial port".into()));
+                return Err(invalid(&key("port"), "the pegboard driver needs a serial port".into()));
             }
             if !(b.speed.is_finite() && b.speed > 0.0) {
-                return Err(invalid("boards.blind.speed", format!("{} is not a positive number", b.speed)));
+                return Err(invalid(&key("speed"), format!("{} is not a positive number", b.speed)));
             }
             if b.game == 0 {
-                return Err(invalid("boards.blind.game", "games are numbered from 1".into()));
+                return Err(invalid(&key("game"), "games are numbered from 1".into()));
             }
         }
         Ok(())
+    }
+
+    /// The blind player's colour.
+    pub fn blind_color(&self) -> shakmaty::Color {
+        if self.game.blind_color == "black" { shakmaty::Color::Black } else { shakmaty::Color::White }
+    }
+
+    /// True when the sighted player's board is sensed.
+    pub fn mirror_sensed(&self) -> bool {
+        self.boards.mirror.as_ref().is_some_and(|m| m.driver != DriverKind::None)
     }
 
     /// The promotion piece.

@@ -5,9 +5,10 @@
 use crate::config::Config;
 use crate::event_sink::EventSink;
 use crate::journal_file::JournalDir;
-use crate::run::{serve, stop_flag};
+use crate::run::{BoardLink, serve, stop_flag};
 use crate::station::Station;
 use anyhow::{Context, Result, bail};
+use station_core::BoardRole;
 use station_core::Event;
 use station_core::pgn::{PgnGame, read_games};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
@@ -51,6 +52,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     let settle = Config::default().game.settle_ms;
     sim.play_scans(crate::sim_game::schedule(&famous.game, opts.noise, 1500, settle, opts.speed));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
+    let links = [BoardLink { role: BoardRole::Blind, driver, _sim: None }];
     let mut station = Station::start(
         Config::default(),
         JournalDir::open(&journal_dir)?,
@@ -63,24 +65,16 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
         if let Some(line) = describe(e) {
             println!("{line}");
         }
-        match e {
-            Event::Move { ply, uci, .. } => {
-                let mut moves = seen.borrow_mut();
-                moves.truncate(ply - 1);
-                moves.push(uci.clone());
-            }
-            Event::MoveRevised { ply, uci, .. } => {
-                if let Some(m) = seen.borrow_mut().get_mut(ply - 1) {
-                    *m = uci.clone();
-                }
-            }
-            _ => {}
+        if let Event::GameMove { ply, uci, .. } = e {
+            let mut moves = seen.borrow_mut();
+            moves.truncate(ply - 1);
+            moves.push(uci.clone());
         }
     });
     let stop = stop_flag()?;
     let total = famous.moves().len();
     let counted = Rc::clone(&played);
-    serve(station, &driver, &stop, move || counted.borrow().len() >= total)?;
+    serve(station, &links, &stop, move || counted.borrow().len() >= total)?;
     drop(sim);
 
     let expected: Vec<String> = famous.moves().iter().map(|m| famous.game.uci(*m)).collect();

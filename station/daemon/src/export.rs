@@ -49,7 +49,7 @@ pub fn export(opts: &ExportOptions) -> Result<()> {
 pub fn pgn_of(found: &Found) -> Result<String> {
     let restored = journal::restore(&found.contents)
         .with_context(|| format!("cannot restore {}", found.path.display()))?;
-    let game = restored.session.game().context("the journal holds no game")?;
+    let game = restored.table.agreed().context("the journal holds no game")?;
     let result = found
         .contents
         .records

@@ -78,7 +78,7 @@ impl JournalDir {
             .open(&path)
             .with_context(|| format!("cannot create journal {}", path.display()))?;
         let mut writer = JournalWriter { file, path, next_seq: 1, pending: String::new() };
-        writer.push(&Record::Header(header));
+        writer.push(&Record::Header(Box::new(header)));
         writer.sync()?;
         // The new file's name must survive a power loss too.
         File::open(&self.dir).and_then(|d| d.sync_all()).ok();

@@ -10,45 +10,50 @@ use shakmaty::{Bitboard, Role};
 use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input, occ_hex};
 use station_core::occupancy::Orientation;
-use station_core::session::{Session, SessionConfig};
+use station_core::table::{Table, TableConfig};
 use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
 use std::time::Duration;
 
-/// One sensed board's station: session, journal, event stream.
+/// The station: the table (both boards), the journal, the event stream.
 pub struct Station {
     config: Config,
-    role: BoardRole,
-    orientation: Orientation,
-    session: Session,
+    orientation: [Orientation; 2],
+    table: Table,
     journals: JournalDir,
     journal: Option<JournalWriter>,
     sink: EventSink,
     clock: StationClock,
-    last_scan: Option<Bitboard>,
+    last_scan: [Option<Bitboard>; 2],
     observers: Vec<Box<dyn FnMut(&Event)>>,
 }
 
 impl Station {
     /// Starts the station, resuming the newest unfinished game in the journal directory.
     pub fn start(config: Config, journals: JournalDir, sink: EventSink) -> Result<Self> {
-        let role = BoardRole::Blind;
-        let flipped = config.boards.blind.as_ref().is_some_and(|b| b.flipped);
+        let flipped = |b: &Option<crate::config::BoardConfig>| {
+            Orientation::from_flipped(b.as_ref().is_some_and(|b| b.flipped))
+        };
         let start = match &config.game.start_fen {
             Some(fen) => Game::from_fen(fen)?,
             None => Game::default(),
         };
-        let session = Session::new(SessionConfig { role, tracker: config.tracker(), start });
+        let table = Table::new(TableConfig {
+            tracker: config.tracker(),
+            start,
+            blind_color: config.blind_color(),
+            mirror_sensed: config.mirror_sensed(),
+            grace_ms: config.game.grace_ms,
+        });
         let mut station = Station {
+            orientation: [flipped(&config.boards.blind), flipped(&config.boards.mirror)],
             config,
-            role,
-            orientation: Orientation::from_flipped(flipped),
-            session,
+            table,
             journals,
             journal: None,
             sink,
             clock: StationClock::new(),
-            last_scan: None,
+            last_scan: [None, None],
             observers: Vec::new(),
         };
         station.resume()?;
@@ -66,11 +71,11 @@ impl Station {
         if !restored.reproduced {
             tracing::warn!(path = %found.path.display(), "journal inputs did not reproduce the record; the recorded moves were kept");
         }
-        self.session = restored.session;
+        self.table = restored.table;
         self.clock.not_before(found.contents.last_t_ms());
         self.journal = Some(JournalWriter::reopen(&found)?);
         let t = self.clock.now();
-        let game = self.session.game().expect("a restored session has a game");
+        let game = self.table.agreed().expect("a restored table has a game");
         let resumed = Event::GameResumed {
             game_id: found.contents.header.game_id.clone(),
             ply: game.ply(),
@@ -85,7 +90,7 @@ impl Station {
     /// How long the loop may wait for the driver before the session needs a tick.
     pub fn timeout(&self) -> Duration {
         let now = self.clock.now();
-        let wait = self.session.deadline().map_or(250, |d| d.saturating_sub(now).min(250));
+        let wait = self.table.deadline().map_or(250, |d| d.saturating_sub(now).min(250));
         Duration::from_millis(wait)
     }
 
@@ -98,28 +103,28 @@ impl Station {
     /// takes the same decisions at the same moments.
     fn tick_at(&mut self, t: Millis) -> Result<()> {
         let mut events = Vec::new();
-        self.session.tick(t, &mut events);
+        self.table.tick(t, &mut events);
         if !events.is_empty() {
             self.record(t, Input::Tick);
         }
         self.commit(events)
     }
 
-    /// Handles one driver event.
-    pub fn handle(&mut self, event: DriverEvent) -> Result<()> {
+    /// Handles one driver event of a board.
+    pub fn handle(&mut self, board: BoardRole, event: DriverEvent) -> Result<()> {
         let t = self.clock.now();
-        let board = self.role;
+        let s = slot(board);
         // Whatever settled before this event is decided (and journaled) first.
         self.tick_at(t)?;
         let mut events = Vec::new();
         match event {
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
-                let occ = self.orientation.to_standard(raw);
-                if self.last_scan != Some(occ) {
-                    self.last_scan = Some(occ);
+                let occ = self.orientation[s].to_standard(raw);
+                if self.last_scan[s] != Some(occ) {
+                    self.last_scan[s] = Some(occ);
                     self.record(t, Input::Scan { board, occ: occ_hex(occ) });
                 }
-                self.session.on_scan(t, occ, &mut events);
+                self.table.on_scan(board, t, occ, &mut events);
             }
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
                 self.record(t, Input::Button { board, button: index, pressed });
@@ -141,7 +146,7 @@ impl Station {
                 });
             }
             DriverEvent::Disconnected { reason } => {
-                self.last_scan = None;
+                self.last_scan[s] = None;
                 self.record(t, Input::Link { board, status: LinkStatus::Disconnected });
                 events.push(Event::BoardStatus {
                     board,
@@ -192,16 +197,20 @@ impl Station {
     }
 
     fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) -> Result<()> {
-        let tracker = self.session.tracker().expect("a started game has a tracker");
+        let tracker = self.table.tracker(BoardRole::Blind).expect("a started game has a tracker");
         let cfg = tracker.config();
+        let table = self.table.config();
         let header = Header {
             format: journal::FORMAT.into(),
             version: journal::VERSION,
             game_id: game_id.to_owned(),
             fen: fen.to_owned(),
             t_ms,
-            board: self.role,
+            board: BoardRole::Blind,
             occupancy: occ_hex(tracker.sensed()),
+            mirror_occupancy: self.table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
+            blind_color: if table.blind_color == shakmaty::Color::White { "white" } else { "black" }.into(),
+            grace_ms: table.grace_ms,
             settle_ms: cfg.settle_ms,
             debounce_ms: cfg.debounce_ms,
             promotion: Role::char(cfg.promotion),
@@ -210,5 +219,12 @@ impl Station {
         tracing::info!(game_id, "new game");
         self.journal = Some(self.journals.create(header)?);
         Ok(())
+    }
+}
+
+fn slot(role: BoardRole) -> usize {
+    match role {
+        BoardRole::Blind => 0,
+        BoardRole::Mirror => 1,
     }
 }

@@ -1,1 +1,39 @@
-//! The chess clock (in progress).
+//! The talking chess clock (Annex D.2.6.1): the clock engine and the pure parts
+//! of voicing it.
+//!
+//! - [`time_control`]: the PGN `TimeControl` tag and the station's delay notation.
+//! - [`engine`]: [`ChessClock`] — dials, move counters, periods, bonuses, flags,
+//!   pauses and arbiter corrections, with time as an input.
+//! - [`gate`]: whether a press may start the opponent's clock (D.2.3–D.2.4).
+//! - [`schedule`]: which spoken time warnings are due for a listener.
+//! - [`replay`]: checks the engine against the `[%clk]` comments of real games.
+//! - [`correction`]: the arbiter corrections the clock logs.
+//!
+//! Like the rest of the core, nothing here reads a clock: every time is a
+//! [`Millis`] the caller passes in.
+
+pub mod correction;
+pub mod engine;
+pub mod gate;
+mod move_time;
+pub mod replay;
+pub mod schedule;
+mod side;
+pub mod time_control;
+
+pub use correction::{Correction, CorrectionChange};
+pub use engine::{ChessClock, ClockError, ClockEvent, FlagFall, Pressed};
+pub use gate::{ClockGate, GateDecision, Missing, MoveProgress};
+pub use replay::{ClockMismatch, ClockReplayReport, replay_clock};
+pub use schedule::{Warning, WarningConfig, WarningSchedule};
+pub use side::Side;
+pub use time_control::{Bonus, Period, PeriodPosition, TimeControl, TimeControlError, TimeControlTag};
+
+use crate::Millis;
+
+/// A time as a clock shows it in PGN `[%clk]` comments: `h:mm:ss`, whole
+/// seconds rounded down (a clock showing 0:00:00 has run out, or nearly).
+pub fn format_clock(ms: Millis) -> String {
+    let seconds = ms / 1000;
+    format!("{}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
+}

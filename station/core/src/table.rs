@@ -1,0 +1,379 @@
+//! The table: one game, played on the blind player's board and, when it is
+//! sensed, the sighted player's board. It waits for the initial position,
+//! follows both boards with their trackers, keeps the agreed record with the
+//! D.2.9 procedure, and turns everything into events.
+//!
+//! The journal feeds a table the same inputs again to restore it, so everything
+//! that decides anything lives here, not in the daemon.
+
+use crate::Millis;
+use crate::diff::square_diff;
+use crate::event::{BoardRole, Event};
+use crate::game::Game;
+use crate::inference::{BoardTracker, Observation, TrackerConfig};
+use crate::two_boards::{TwoBoards, TwoBoardsConfig};
+use shakmaty::{Bitboard, Color, KnownOutcome, Move, Outcome, Position, uci::UciMove};
+
+/// How the table is set.
+#[derive(Clone, Debug)]
+pub struct TableConfig {
+    /// Inference timing.
+    pub tracker: TrackerConfig,
+    /// The position a game starts from.
+    pub start: Game,
+    /// The colour of the blind player.
+    pub blind_color: Color,
+    /// Whether the sighted player's board is sensed.
+    pub mirror_sensed: bool,
+    /// How long a board may take to execute the agreed position.
+    pub grace_ms: Millis,
+}
+
+impl TableConfig {
+    /// A peg board alone, standard start, the blind player with White.
+    pub fn single(tracker: TrackerConfig) -> Self {
+        TableConfig {
+            tracker,
+            start: Game::default(),
+            blind_color: Color::White,
+            mirror_sensed: false,
+            grace_ms: 30_000,
+        }
+    }
+
+    fn sync(&self) -> TwoBoardsConfig {
+        TwoBoardsConfig {
+            blind_color: self.blind_color,
+            mirror_sensed: self.mirror_sensed,
+            grace_ms: self.grace_ms,
+        }
+    }
+}
+
+/// Where the table is in its life cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Waiting for the blind player's board to show the initial position.
+    Waiting,
+    /// A game is in progress.
+    Playing,
+    /// The game ended on the board; a new one starts when the initial position is set up.
+    Finished,
+}
+
+/// Why an operator input was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TableError {
+    /// No game is in progress.
+    #[error("no game is in progress")]
+    NoGame,
+    /// A move in a scoresheet is not legal at its place.
+    #[error("move {ply} ({text}) is not legal there")]
+    IllegalMove {
+        /// 1-based ply.
+        ply: usize,
+        /// What was given.
+        text: String,
+    },
+}
+
+/// The table.
+#[derive(Clone, Debug)]
+pub struct Table {
+    cfg: TableConfig,
+    phase: Phase,
+    game_id: Option<String>,
+    trackers: [Option<BoardTracker>; 2],
+    sensed: [Bitboard; 2],
+    last_change: Millis,
+    settled: bool,
+    sync: Option<TwoBoards>,
+    scratch: Vec<Observation>,
+}
+
+fn slot(role: BoardRole) -> usize {
+    match role {
+        BoardRole::Blind => 0,
+        BoardRole::Mirror => 1,
+    }
+}
+
+const ROLES: [BoardRole; 2] = [BoardRole::Blind, BoardRole::Mirror];
+
+impl Table {
+    /// A table waiting for the initial position.
+    pub fn new(cfg: TableConfig) -> Self {
+        Table {
+            cfg,
+            phase: Phase::Waiting,
+            game_id: None,
+            trackers: [None, None],
+            sensed: [Bitboard::EMPTY; 2],
+            last_change: 0,
+            settled: true,
+            sync: None,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// A table continuing a game started at `t` with the boards sensed as `sensed`
+    /// (restoring from a journal), or continuing from `game` when its record is known.
+    pub fn resume(cfg: TableConfig, game_id: String, game: Game, sensed: [Bitboard; 2], t: Millis) -> Self {
+        let mut table = Table::new(cfg);
+        table.sensed = sensed;
+        table.last_change = t;
+        table.start(game_id, game, t);
+        table
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The current game's identifier.
+    pub fn game_id(&self) -> Option<&str> {
+        self.game_id.as_deref()
+    }
+
+    /// The agreed record of the game in progress or just finished.
+    pub fn agreed(&self) -> Option<&Game> {
+        self.sync.as_ref().map(TwoBoards::agreed)
+    }
+
+    /// The tracker of a board.
+    pub fn tracker(&self, role: BoardRole) -> Option<&BoardTracker> {
+        self.trackers[slot(role)].as_ref()
+    }
+
+    /// The last occupancy sensed on a board.
+    pub fn sensed(&self, role: BoardRole) -> Bitboard {
+        self.sensed[slot(role)]
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &TableConfig {
+        &self.cfg
+    }
+
+    /// The two-board procedure's state.
+    pub fn sync(&self) -> Option<&TwoBoards> {
+        self.sync.as_ref()
+    }
+
+    /// When [`tick`](Self::tick) is next needed.
+    pub fn deadline(&self) -> Option<Millis> {
+        match self.phase {
+            Phase::Playing => self
+                .trackers
+                .iter()
+                .flatten()
+                .filter_map(BoardTracker::deadline)
+                .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
+                .min(),
+            Phase::Waiting | Phase::Finished => {
+                (!self.settled).then(|| self.last_change + self.cfg.tracker.settle_ms)
+            }
+        }
+    }
+
+    /// Feeds one scan of a board (standard square numbering).
+    pub fn on_scan(&mut self, role: BoardRole, t: Millis, occ: Bitboard, out: &mut Vec<Event>) {
+        self.tick(t, out);
+        let s = slot(role);
+        let changed = self.sensed[s] != occ;
+        self.sensed[s] = occ;
+        match self.phase {
+            Phase::Playing => {
+                if let Some(tracker) = self.trackers[s].as_mut() {
+                    tracker.on_scan(t, occ, &mut self.scratch);
+                    self.after(role, t, out);
+                }
+            }
+            Phase::Waiting | Phase::Finished => {
+                if role == BoardRole::Blind && changed {
+                    self.last_change = t.max(self.last_change);
+                    self.settled = false;
+                }
+            }
+        }
+    }
+
+    /// Lets time pass up to `t`.
+    pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
+        match self.phase {
+            Phase::Playing => {
+                for role in ROLES {
+                    if let Some(tracker) = self.trackers[slot(role)].as_mut() {
+                        tracker.tick(t, &mut self.scratch);
+                        self.after(role, t, out);
+                    }
+                }
+                if let Some(sync) = self.sync.as_mut() {
+                    sync.tick(t, out);
+                }
+            }
+            Phase::Waiting | Phase::Finished => {
+                let settle_at = self.last_change + self.cfg.tracker.settle_ms;
+                if !self.settled && t >= settle_at {
+                    self.settled = true;
+                    if self.sensed[0] == self.cfg.start.occupancy() {
+                        let game_id = format!("game-{settle_at}");
+                        out.push(Event::GameStarted {
+                            game_id: game_id.clone(),
+                            fen: self.cfg.start.fen(),
+                            t_ms: settle_at,
+                        });
+                        self.start(game_id, self.cfg.start.clone(), settle_at);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An operator entered a player's scoresheet (UCI or SAN moves from the start).
+    pub fn scoresheet(
+        &mut self,
+        moves: &[String],
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let mut game = Game::new(sync.agreed().start().clone(), sync.agreed().castling_mode());
+        let mut parsed: Vec<Move> = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = parse_move(game.position(), text)
+                .ok_or_else(|| TableError::IllegalMove { ply: i + 1, text: text.clone() })?;
+            game.push(mv);
+            parsed.push(mv);
+        }
+        sync.scoresheet(&parsed, t, out);
+        Ok(())
+    }
+
+    fn start(&mut self, game_id: String, game: Game, t: Millis) {
+        self.trackers[0] = Some(BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[0], t));
+        self.trackers[1] = self
+            .cfg
+            .mirror_sensed
+            .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[1], t));
+        self.sync = Some(TwoBoards::new(self.cfg.sync(), game));
+        self.game_id = Some(game_id);
+        self.phase = Phase::Playing;
+    }
+
+    /// Turns a tracker's observations into events and keeps the agreed record.
+    fn after(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
+        if self.scratch.is_empty() {
+            return;
+        }
+        let s = slot(role);
+        let tracker = self.trackers[s].as_ref().expect("observations come from a tracker");
+        let record_changed =
+            self.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
+        observation_events(tracker.game(), role, self.scratch.drain(..), out);
+        let sync = self.sync.as_mut().expect("playing has a sync");
+        if record_changed {
+            sync.board_record(role, tracker.game(), t, out);
+        }
+        self.adopt_targets(t, out);
+        self.check_game_over(t, out);
+    }
+
+    /// A board put right shows its target position: its tracker takes the record over.
+    fn adopt_targets(&mut self, t: Millis, out: &mut Vec<Event>) {
+        let sync = self.sync.as_mut().expect("playing has a sync");
+        for role in ROLES {
+            let Some(tracker) = self.trackers[slot(role)].as_mut() else { continue };
+            let Some(target) = sync.target_for(role) else { continue };
+            if tracker.sensed() == target.occupancy() && tracker.game().moves() != target.moves() {
+                tracker.adopt(target);
+                sync.board_record(role, tracker.game(), t, out);
+            }
+        }
+    }
+
+    fn check_game_over(&mut self, t: Millis, out: &mut Vec<Event>) {
+        if self.phase != Phase::Playing {
+            return;
+        }
+        let Some(agreed) = self.agreed() else { return };
+        let Outcome::Known(outcome) = agreed.outcome() else { return };
+        let reason = match outcome {
+            KnownOutcome::Decisive { .. } => "checkmate",
+            KnownOutcome::Draw if agreed.position().legal_moves().is_empty() => "stalemate",
+            KnownOutcome::Draw => "insufficient_material",
+        };
+        out.push(Event::GameOver { result: outcome.to_string(), reason: reason.into(), t_ms: t });
+        self.phase = Phase::Finished;
+        self.settled = true;
+    }
+}
+
+fn parse_move(pos: &shakmaty::Chess, text: &str) -> Option<Move> {
+    if let Some(mv) = text.parse::<shakmaty::san::SanPlus>().ok().and_then(|san| san.san.to_move(pos).ok()) {
+        return Some(mv);
+    }
+    UciMove::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok()
+}
+
+/// The events for a board's observations, against that board's record.
+fn observation_events(
+    game: &Game,
+    board: BoardRole,
+    observations: impl Iterator<Item = Observation>,
+    out: &mut Vec<Event>,
+) {
+    for obs in observations {
+        match obs {
+            Observation::Touch { square, piece, t } => out.push(Event::Touch {
+                board,
+                square: square.to_string(),
+                piece: piece.char().to_string(),
+                t_ms: t,
+            }),
+            Observation::Moved { ply, mv, promotion_assumed, t } => out.push(Event::Move {
+                ply,
+                san: san_at(game, ply),
+                uci: game.uci(mv),
+                board,
+                t_ms: t,
+                fen: fen_at(game, ply),
+                promotion_assumed,
+            }),
+            Observation::Revised { ply, mv, replaces, t, .. } => out.push(Event::MoveRevised {
+                ply,
+                san: san_at(game, ply),
+                uci: game.uci(mv),
+                replaces: game.uci(replaces),
+                board,
+                t_ms: t,
+                fen: fen_at(game, ply),
+            }),
+            Observation::Mismatch { reason, sensed, candidates, takeback_to_ply, t } => {
+                out.push(Event::BoardMismatch {
+                    board,
+                    reason,
+                    diff: square_diff(game.position().board(), sensed),
+                    candidates: candidates.iter().map(|m| game.uci(*m)).collect(),
+                    takeback_to_ply,
+                    t_ms: t,
+                })
+            }
+            Observation::Restored { t } => out.push(Event::BoardRestored { board, t_ms: t }),
+        }
+    }
+}
+
+fn san_at(game: &Game, ply: usize) -> String {
+    game.sans().get(ply.wrapping_sub(1)).map(ToString::to_string).unwrap_or_default()
+}
+
+fn fen_at(game: &Game, ply: usize) -> String {
+    game.position_at(ply)
+        .map(|p| shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal).to_string())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;
