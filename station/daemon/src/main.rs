@@ -9,6 +9,8 @@ mod config;
 mod demo;
 mod event_sink;
 mod export;
+mod hub;
+mod web;
 mod journal_file;
 mod replay;
 mod run;
