@@ -4,6 +4,7 @@
 //! Field names are a contract for outside tools: add fields, never rename them.
 
 use crate::Millis;
+use crate::clock::{Missing, Side, Warning};
 use crate::diff::SquareDiff;
 use crate::two_boards::{BoardFix, ClockProposal, DiscrepancyKind};
 use serde::{Deserialize, Serialize};
@@ -238,6 +239,57 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// A clock button was pressed and accepted: the opponent's clock runs.
+    ClockPressed {
+        /// The side that completed its move (`white`/`black`).
+        side: Side,
+        /// Its remaining time after bonus.
+        remaining_ms: u64,
+        /// Moves that side has made.
+        moves: u32,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A clock press before the move was made (D.2.4): recorded, not accepted;
+    /// the player is told privately.
+    ClockPremature {
+        /// Who pressed.
+        side: Side,
+        /// What was still missing (`placement`, `captured_piece_removal`, `announcement`).
+        missing: Vec<Missing>,
+        /// When.
+        t_ms: Millis,
+    },
+    /// The clock was started, paused, resumed or corrected by the operator.
+    ClockChanged {
+        /// `started`, `paused`, `resumed`, `time_set`, `moves_set`.
+        action: String,
+        /// The side concerned, for corrections.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<Side>,
+        /// Who (for corrections).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        who: Option<String>,
+        /// Why (for corrections).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        why: Option<String>,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A spoken time warning is due (D.2.6.1).
+    ClockWarning {
+        /// The warning.
+        warning: Warning,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A flag fell (Article 6.1); the arbiter decides what follows.
+    FlagFell {
+        /// Whose.
+        side: Side,
+        /// The exact time it fell.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
@@ -270,6 +322,11 @@ impl Event {
             | Event::BoardFault { t_ms, .. }
             | Event::LineDropped { t_ms, .. }
             | Event::GameMove { t_ms, .. }
+            | Event::ClockPressed { t_ms, .. }
+            | Event::ClockPremature { t_ms, .. }
+            | Event::ClockChanged { t_ms, .. }
+            | Event::ClockWarning { t_ms, .. }
+            | Event::FlagFell { t_ms, .. }
             | Event::Discrepancy { t_ms, .. }
             | Event::DiscrepancyResolved { t_ms, .. }
             | Event::GameOver { t_ms, .. } => *t_ms,

@@ -8,11 +8,12 @@
 //! are fed again and must reproduce the recorded moves.
 
 use crate::Millis;
+use crate::clock::{Side, WarningConfig};
 use crate::event::{BoardRole, Event, LinkStatus};
 use crate::game::Game;
 use crate::inference::TrackerConfig;
 use crate::pgn::SevenTags;
-use crate::table::{Table, TableConfig};
+use crate::table::{ClockCommand, Table, TableConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Color, Role};
 
@@ -47,6 +48,18 @@ pub struct Header {
     /// Grace time for executing the agreed position.
     #[serde(default = "default_grace")]
     pub grace_ms: Millis,
+    /// The clock's time control (PGN notation, station delays), if the game has a clock.
+    #[serde(default)]
+    pub time_control: Option<String>,
+    /// The clock started with the game.
+    #[serde(default)]
+    pub clock_auto_start: bool,
+    /// The clock was pressed automatically once a move was made.
+    #[serde(default)]
+    pub clock_auto_press: bool,
+    /// The blind player's spoken time warnings.
+    #[serde(default)]
+    pub warnings: WarningConfig,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -97,9 +110,64 @@ pub enum Input {
         /// The moves, SAN or UCI.
         moves: Vec<String>,
     },
+    /// A clock button press.
+    ClockPress {
+        /// The side whose button it was.
+        side: Side,
+    },
+    /// An operator's clock command.
+    Clock {
+        /// `start`, `pause`, `resume`, `set_time`, `set_moves`.
+        action: String,
+        /// For `set_time`.
+        #[serde(default)]
+        side: Option<Side>,
+        /// For `set_time` (ms) and `set_moves` (moves).
+        #[serde(default)]
+        value: Option<u64>,
+        /// Who.
+        #[serde(default)]
+        who: Option<String>,
+        /// Why.
+        #[serde(default)]
+        why: Option<String>,
+    },
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
+}
+
+impl Input {
+    /// The journal form of an operator's clock command.
+    pub fn from_clock_command(cmd: &ClockCommand) -> Input {
+        let (action, side, value, who, why) = match cmd {
+            ClockCommand::Start => ("start", None, None, None, None),
+            ClockCommand::Pause => ("pause", None, None, None, None),
+            ClockCommand::Resume => ("resume", None, None, None, None),
+            ClockCommand::SetTime { side, ms, who, why } => {
+                ("set_time", Some(*side), Some(*ms), Some(who.clone()), Some(why.clone()))
+            }
+            ClockCommand::SetMoves { moves, who, why } => {
+                ("set_moves", None, Some(u64::from(*moves)), Some(who.clone()), Some(why.clone()))
+            }
+        };
+        Input::Clock { action: action.into(), side, value, who, why }
+    }
+
+    /// The operator's clock command a `Clock` input records.
+    pub fn clock_command(&self) -> Option<ClockCommand> {
+        let Input::Clock { action, side, value, who, why } = self else { return None };
+        let who = who.clone().unwrap_or_default();
+        let why = why.clone().unwrap_or_default();
+        Some(match action.as_str() {
+            "start" => ClockCommand::Start,
+            "pause" => ClockCommand::Pause,
+            "resume" => ClockCommand::Resume,
+            "set_time" => ClockCommand::SetTime { side: (*side)?, ms: (*value)?, who, why },
+            "set_moves" => ClockCommand::SetMoves { moves: u32::try_from((*value)?).ok()?, who, why },
+            _ => return None,
+        })
+    }
 }
 
 /// One line of a journal.
@@ -303,6 +371,13 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         blind_color,
         mirror_sensed: h.mirror_occupancy.is_some(),
         grace_ms: h.grace_ms,
+        time_control: match &h.time_control {
+            Some(tc) => Some(tc.parse().map_err(|e| JournalError::Invalid(format!("time control: {e}")))?),
+            None => None,
+        },
+        clock_auto_start: h.clock_auto_start,
+        clock_auto_press: h.clock_auto_press,
+        warnings: h.warnings.clone(),
     })
 }
 
@@ -328,6 +403,14 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                 Input::Scoresheet { moves } => {
                     // Refused sheets were refused then too; nothing to redo.
                     let _ = table.scoresheet(moves, *t_ms, &mut sink);
+                }
+                Input::ClockPress { side } => {
+                    let _ = table.clock_press(*side, *t_ms, &mut sink);
+                }
+                Input::Clock { .. } => {
+                    if let Some(cmd) = input.clock_command() {
+                        let _ = table.clock_command(cmd, *t_ms, &mut sink);
+                    }
                 }
                 Input::Button { .. } | Input::Link { .. } => {}
             }
@@ -370,6 +453,10 @@ mod tests {
             mirror_occupancy: None,
             blind_color: "white".into(),
             grace_ms: 30_000,
+            time_control: None,
+            clock_auto_start: false,
+            clock_auto_press: false,
+            warnings: WarningConfig::default(),
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -493,6 +580,10 @@ mod fuzz {
                 mirror_occupancy: None,
                 blind_color: "white".into(),
                 grace_ms: 30_000,
+                time_control: None,
+                clock_auto_start: false,
+                clock_auto_press: false,
+                warnings: WarningConfig::default(),
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',

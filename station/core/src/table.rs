@@ -7,6 +7,10 @@
 //! that decides anything lives here, not in the daemon.
 
 use crate::Millis;
+use crate::clock::{
+    ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Side, TimeControl,
+    WarningConfig, WarningSchedule,
+};
 use crate::diff::square_diff;
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
@@ -27,6 +31,15 @@ pub struct TableConfig {
     pub mirror_sensed: bool,
     /// How long a board may take to execute the agreed position.
     pub grace_ms: Millis,
+    /// The time control of the station's own clock (no clock when absent).
+    pub time_control: Option<TimeControl>,
+    /// Start the clock as soon as the game starts.
+    pub clock_auto_start: bool,
+    /// Press the clock for the player once his move is made and announced
+    /// (when there is no clock lever).
+    pub clock_auto_press: bool,
+    /// Spoken time warnings for the blind player.
+    pub warnings: WarningConfig,
 }
 
 impl TableConfig {
@@ -38,6 +51,10 @@ impl TableConfig {
             blind_color: Color::White,
             mirror_sensed: false,
             grace_ms: 30_000,
+            time_control: None,
+            clock_auto_start: true,
+            clock_auto_press: false,
+            warnings: WarningConfig::default(),
         }
     }
 
@@ -67,6 +84,12 @@ pub enum TableError {
     /// No game is in progress.
     #[error("no game is in progress")]
     NoGame,
+    /// The game has no clock.
+    #[error("the game has no clock (no time control configured)")]
+    NoClock,
+    /// The clock refused.
+    #[error("clock: {0}")]
+    Clock(#[from] ClockError),
     /// A move in a scoresheet is not legal at its place.
     #[error("move {ply} ({text}) is not legal there")]
     IllegalMove {
@@ -88,7 +111,42 @@ pub struct Table {
     last_change: Millis,
     settled: bool,
     sync: Option<TwoBoards>,
+    clock: Option<ChessClock>,
+    warnings: WarningSchedule,
+    /// The last ply whose clock press was accepted.
+    pressed_ply: usize,
     scratch: Vec<Observation>,
+}
+
+/// An operator's clock command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClockCommand {
+    /// Start the clock.
+    Start,
+    /// Pause it.
+    Pause,
+    /// Resume it.
+    Resume,
+    /// Set a side's remaining time (Article 6.14).
+    SetTime {
+        /// Whose.
+        side: Side,
+        /// Remaining ms.
+        ms: Millis,
+        /// Who.
+        who: String,
+        /// Why.
+        why: String,
+    },
+    /// Set the moves made by both sides (the move counter).
+    SetMoves {
+        /// Full moves made.
+        moves: u32,
+        /// Who.
+        who: String,
+        /// Why.
+        why: String,
+    },
 }
 
 fn slot(role: BoardRole) -> usize {
@@ -112,6 +170,9 @@ impl Table {
             last_change: 0,
             settled: true,
             sync: None,
+            clock: None,
+            warnings: WarningSchedule::new(WarningConfig::default()),
+            pressed_ply: 0,
             scratch: Vec::new(),
         }
     }
@@ -156,6 +217,11 @@ impl Table {
         &self.cfg
     }
 
+    /// The station's clock, when the game has one.
+    pub fn clock(&self) -> Option<&ChessClock> {
+        self.clock.as_ref()
+    }
+
     /// The two-board procedure's state.
     pub fn sync(&self) -> Option<&TwoBoards> {
         self.sync.as_ref()
@@ -170,6 +236,7 @@ impl Table {
                 .flatten()
                 .filter_map(BoardTracker::deadline)
                 .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
+                .chain(self.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at))
                 .min(),
             Phase::Waiting | Phase::Finished => {
                 (!self.settled).then(|| self.last_change + self.cfg.tracker.settle_ms)
@@ -212,6 +279,7 @@ impl Table {
                 if let Some(sync) = self.sync.as_mut() {
                     sync.tick(t, out);
                 }
+                self.clock_tick(t, out);
             }
             Phase::Waiting | Phase::Finished => {
                 let settle_at = self.last_change + self.cfg.tracker.settle_ms;
@@ -251,12 +319,120 @@ impl Table {
         Ok(())
     }
 
+    /// A player pressed his clock button (lever, board button, gamepad).
+    /// D.2.4: it counts only once his move is made (placed, captured piece
+    /// removed, announced); a press before that is recorded as premature.
+    pub fn clock_press(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        self.press_now(side, t, out)
+    }
+
+    fn press_now(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let (Some(clock), Some(sync)) = (self.clock.as_mut(), self.sync.as_ref()) else {
+            return Err(TableError::NoClock);
+        };
+        let agreed = sync.agreed();
+        let made = agreed.ply() > self.pressed_ply && Side::from(!agreed.position().turn()) == side;
+        let blind = Side::from(self.cfg.blind_color) == side;
+        let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
+        let progress = MoveProgress { placed: made, capture_pending: false, announced: made };
+        match gate.check(progress) {
+            GateDecision::Accept => {
+                let pressed = clock.press(side, t)?;
+                self.pressed_ply = agreed.ply();
+                out.push(Event::ClockPressed {
+                    side,
+                    remaining_ms: pressed.remaining_ms,
+                    moves: pressed.moves_made,
+                    t_ms: t,
+                });
+                self.clock_events(t, out);
+            }
+            GateDecision::Premature { missing } => out.push(Event::ClockPremature { side, missing, t_ms: t }),
+        }
+        Ok(())
+    }
+
+    /// An operator's clock command.
+    pub fn clock_command(
+        &mut self,
+        cmd: ClockCommand,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        self.tick(t, out);
+        let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
+        let changed = |action: &str, side: Option<Side>, who: Option<String>, why: Option<String>| {
+            Event::ClockChanged { action: action.into(), side, who, why, t_ms: t }
+        };
+        let event = match cmd {
+            ClockCommand::Start => {
+                clock.start(t)?;
+                changed("started", None, None, None)
+            }
+            ClockCommand::Pause => {
+                clock.pause(t)?;
+                changed("paused", None, None, None)
+            }
+            ClockCommand::Resume => {
+                clock.resume(t)?;
+                changed("resumed", None, None, None)
+            }
+            ClockCommand::SetTime { side, ms, who, why } => {
+                clock.set_remaining(side, ms, t, who.clone(), why.clone());
+                self.warnings.reset(side);
+                changed("time_set", Some(side), Some(who), Some(why))
+            }
+            ClockCommand::SetMoves { moves, who, why } => {
+                for side in [Side::White, Side::Black] {
+                    clock.set_moves(side, moves, t, who.clone(), why.clone());
+                }
+                changed("moves_set", None, Some(who), Some(why))
+            }
+        };
+        out.push(event);
+        Ok(())
+    }
+
+    fn clock_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
+        let Some(clock) = self.clock.as_mut() else { return };
+        clock.update(t);
+        self.clock_events(t, out);
+    }
+
+    fn clock_events(&mut self, t: Millis, out: &mut Vec<Event>) {
+        let Some(clock) = self.clock.as_mut() else { return };
+        for e in clock.take_events() {
+            if let ClockEvent::FlagFell(flag) = e {
+                out.push(Event::FlagFell { side: flag.side, t_ms: flag.at });
+            }
+        }
+        if !clock.is_started() {
+            return;
+        }
+        for side in [Side::White, Side::Black] {
+            let remaining = clock.remaining(side, t);
+            for warning in self.warnings.due(side, remaining, clock.period(side)) {
+                out.push(Event::ClockWarning { warning, t_ms: t });
+            }
+        }
+    }
+
     fn start(&mut self, game_id: String, game: Game, t: Millis) {
         self.trackers[0] = Some(BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[0], t));
         self.trackers[1] = self
             .cfg
             .mirror_sensed
             .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[1], t));
+        self.pressed_ply = game.ply();
+        self.clock = self.cfg.time_control.clone().map(|tc| {
+            let mut clock = ChessClock::with_first_mover(tc, Side::from(game.position().turn()));
+            if self.cfg.clock_auto_start {
+                let _ = clock.start(t);
+            }
+            clock
+        });
+        self.warnings = WarningSchedule::new(self.cfg.warnings.clone());
         self.sync = Some(TwoBoards::new(self.cfg.sync(), game));
         self.game_id = Some(game_id);
         self.phase = Phase::Playing;
@@ -273,10 +449,26 @@ impl Table {
             self.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
         observation_events(tracker.game(), role, self.scratch.drain(..), out);
         let sync = self.sync.as_mut().expect("playing has a sync");
+        let before = out.len();
         if record_changed {
             sync.board_record(role, tracker.game(), t, out);
         }
         self.adopt_targets(t, out);
+        if self.cfg.clock_auto_press {
+            let movers: Vec<Side> = out[before..]
+                .iter()
+                .filter_map(|e| match e {
+                    Event::GameMove { ply, revised: false, .. } => Some(*ply),
+                    _ => None,
+                })
+                .filter_map(|ply| {
+                    self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()))
+                })
+                .collect();
+            for side in movers {
+                let _ = self.press_now(side, t, out);
+            }
+        }
         self.check_game_over(t, out);
     }
 

@@ -53,6 +53,11 @@ impl Hands {
         std::mem::take(&mut self.out)
     }
 
+    /// The events, spoken time warnings left out.
+    fn take_unwarned(&mut self) -> Vec<Event> {
+        self.take().into_iter().filter(|e| !matches!(e, Event::ClockWarning { .. })).collect()
+    }
+
     fn agreed(&self) -> Vec<String> {
         let g = self.table.agreed().unwrap();
         g.moves().iter().map(|m| g.uci(*m)).collect()
@@ -165,4 +170,113 @@ fn a_scoresheet_with_an_illegal_move_is_refused() {
     h.set_up();
     let err = h.table.scoresheet(&["e4".into(), "e4".into()], h.t, &mut h.out).unwrap_err();
     assert_eq!(err, TableError::IllegalMove { ply: 2, text: "e4".into() });
+}
+
+mod clock {
+    use super::*;
+    use crate::clock::{Missing, Side};
+
+    fn timed(auto_press: bool) -> Hands {
+        let cfg = TableConfig {
+            time_control: Some("5400+30".parse().unwrap()),
+            clock_auto_press: auto_press,
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+    }
+
+    #[test]
+    fn d_2_4_a_press_before_the_move_is_made_is_premature_and_does_not_switch() {
+        let mut h = timed(false);
+        h.set_up();
+        h.take();
+        h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();
+        let events = h.take_unwarned();
+        assert!(
+            matches!(&events[..], [Event::ClockPremature { side: Side::White, missing, .. }] if missing.contains(&Missing::Placement)),
+            "{events:?}"
+        );
+        assert_eq!(h.table.clock().unwrap().on_move(), Side::White);
+        h.play(BoardRole::Blind, "e2", "e4");
+        h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();
+        assert!(
+            h.take().iter().any(|e| matches!(e, Event::ClockPressed { side: Side::White, moves: 1, .. }))
+        );
+        assert_eq!(h.table.clock().unwrap().on_move(), Side::Black);
+        // A second press for the same move is premature again: no move was made since.
+        h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();
+        assert!(matches!(h.take_unwarned()[..], [Event::ClockPremature { .. }]));
+    }
+
+    #[test]
+    fn without_a_lever_the_clock_switches_once_the_move_is_made_and_announced() {
+        let mut h = timed(true);
+        h.set_up();
+        let start = h.t;
+        h.play(BoardRole::Blind, "e2", "e4");
+        let events = h.take();
+        let game_move = events.iter().position(|e| matches!(e, Event::GameMove { .. })).unwrap();
+        let pressed = events.iter().position(|e| matches!(e, Event::ClockPressed { .. })).unwrap();
+        assert!(pressed > game_move, "the clock starts only after the announcement");
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.on_move(), Side::Black);
+        // White used the time from the start to the settled move, and got 30 s back.
+        let used = h.t - 1000 - start;
+        assert!(clock.remaining(Side::White, h.t) <= 5_400_000 + 30_000 - used + 1000);
+    }
+
+    #[test]
+    fn arbiter_corrections_are_events_with_who_and_why() {
+        let mut h = timed(false);
+        h.set_up();
+        h.take();
+        let cmd = ClockCommand::SetTime {
+            side: Side::Black,
+            ms: 60_000,
+            who: "arbiter".into(),
+            why: "6.14".into(),
+        };
+        h.table.clock_command(cmd, h.t, &mut h.out).unwrap();
+        let events = h.take_unwarned();
+        assert!(matches!(&events[..], [Event::ClockChanged { who: Some(w), .. }] if w == "arbiter"));
+        assert_eq!(h.table.clock().unwrap().remaining(Side::Black, h.t), 60_000);
+        let untimed = &mut Hands::new(false);
+        untimed.set_up();
+        assert_eq!(
+            untimed.table.clock_command(ClockCommand::Start, 0, &mut untimed.out),
+            Err(TableError::NoClock)
+        );
+    }
+
+    #[test]
+    fn a_flag_falls_at_its_exact_time_and_warnings_come_in_order() {
+        let cfg = TableConfig {
+            time_control: Some("60".parse().unwrap()),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.set_up();
+        let started = h.t - 1000 + 300 - 300; // the game started when the initial position settled
+        let _ = started;
+        let deadline = h.table.deadline().unwrap();
+        h.table.tick(deadline, &mut h.out);
+        let events = h.take();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::FlagFell { side: Side::White, t_ms } if *t_ms == deadline)),
+            "{events:?}"
+        );
+        let warnings: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ClockWarning {
+                    warning: crate::clock::Warning::Remaining { threshold_ms, side: Side::White, .. },
+                    ..
+                } => Some(*threshold_ms),
+                _ => None,
+            })
+            .collect();
+        assert!(warnings.windows(2).all(|w| w[0] > w[1]), "{warnings:?}");
+    }
 }
