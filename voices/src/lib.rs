@@ -30,8 +30,8 @@ mod numbers;
 mod phrasebook;
 mod phrasebook_file;
 mod settings;
-mod wording;
 pub mod understand;
+mod wording;
 
 pub use announcement::{Announcement, MAX_TOKENS, Token, WordId};
 pub use clock::{clock_report, say_duration, say_moves};

@@ -1,1 +1,47 @@
-//! Audio output: voice packs, speech-dispatcher, text (in progress).
+//! The audio path: every announcement spoken in the listener's ear.
+//!
+//! * Voices, best first: a **voice pack** ([`pack`]: one clip per word,
+//!   built with espeak-ng by [`build_pack`] or recorded by [`Recorder`]),
+//!   **espeak-ng** rendering whole texts, **speech-dispatcher** (the screen
+//!   reader's voice, [`VoiceKind::Tts`]), and **text**, which always works.
+//! * Two listeners ([`Listeners`]): the blind player's earphone and a public
+//!   speaker, each a [`Speaker`] with its own device, language and queue.
+//! * [`Speaker::say`] never blocks: urgent messages pre-empt, a newer move
+//!   replaces a stale one, and the queue is bounded.
+//! * [`render_wav`] writes an utterance to a file; [`list_output_devices`]
+//!   names the devices for the config.
+//!
+//! No failure here stops a game: a missing device, pack or clip becomes a
+//! warning (log, [`SpeakerStatus`], [`SpeakerEvent::Warning`]) and the next
+//! voice takes over.
+
+mod bench;
+mod error;
+mod espeak;
+mod output;
+mod overrides;
+pub mod pack;
+pub mod pcm;
+mod queue;
+mod record;
+mod render;
+mod settings;
+mod speaker;
+mod tts_voice;
+mod utterance;
+pub mod wav;
+mod words;
+
+pub use bench::{LatencyReport, bench_move_to_sound, bench_wording};
+pub use error::AudioError;
+pub use espeak::{Espeak, espeak_voice};
+pub use output::{OutputDeviceInfo, list_output_devices};
+pub use overrides::Overrides;
+pub use pack::{BuildOptions, BuildReport, Manifest, VoicePack, build_pack, pack_dir};
+pub use pcm::Clip;
+pub use record::{MIN_WORD, Recorder, TakeProblem, capture, process_take};
+pub use render::{RenderVoice, render_clip, render_wav};
+pub use settings::{AudioSettings, ListenerSettings, VoiceKind};
+pub use speaker::{Listeners, Speaker, SpeakerEvent, SpeakerStatus};
+pub use utterance::{Priority, Utterance, UtteranceWord};
+pub use words::{PACK_NUMBERS_UP_TO, PackWord, message_key, pack_words, word_key};

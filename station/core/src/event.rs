@@ -290,6 +290,17 @@ pub enum Event {
         /// The exact time it fell.
         t_ms: Millis,
     },
+    /// Something was said to a listener (every announcement is also text).
+    Announcement {
+        /// `private` (the blind player's earphone) or `public` (the opponent's speaker).
+        listener: String,
+        /// What was said.
+        text: String,
+        /// What it was about (`move`, `correction`, `clock`, `warning`, `status`, `result`).
+        about: String,
+        /// When.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
@@ -323,6 +334,7 @@ impl Event {
             | Event::LineDropped { t_ms, .. }
             | Event::GameMove { t_ms, .. }
             | Event::ClockPressed { t_ms, .. }
+            | Event::Announcement { t_ms, .. }
             | Event::ClockPremature { t_ms, .. }
             | Event::ClockChanged { t_ms, .. }
             | Event::ClockWarning { t_ms, .. }

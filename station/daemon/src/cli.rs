@@ -32,6 +32,12 @@ enum Command {
         /// Where the per-game journals live (overrides `[journal] dir`; default ./journal).
         #[arg(long, value_name = "DIR")]
         journal_dir: Option<PathBuf>,
+        /// Console and mirror address (overrides `[console] listen`; default 127.0.0.1:8040).
+        #[arg(long, value_name = "ADDR:PORT")]
+        listen: Option<String>,
+        /// Operator token (overrides `[console] token`; generated and printed when absent).
+        #[arg(long)]
+        token: Option<String>,
     },
     /// Replay PGN games through simulated hands into the inference engine and print one summary line.
     Replay {
@@ -62,6 +68,18 @@ enum Command {
         /// Also write the event stream to this file, or `-` for stdout.
         #[arg(long, value_name = "PATH|-")]
         events: Option<String>,
+        /// Language of the announcements.
+        #[arg(long, value_parser = ["de", "pl", "en"], default_value = "de")]
+        lang: String,
+        /// The sighted player's board: `none` (an ordinary board) or `dgt` (a simulated DGT e-board).
+        #[arg(long, value_parser = ["none", "dgt"], default_value = "none")]
+        mirror: String,
+        /// Console and mirror address.
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8040")]
+        listen: String,
+        /// Operator token (generated when absent).
+        #[arg(long)]
+        token: Option<String>,
     },
     /// Measure the inference engine on real games and print the figures.
     Bench {
@@ -131,7 +149,9 @@ enum Command {
 /// Runs the chosen command.
 pub fn dispatch(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Run { config, events, journal_dir } => run(RunOptions { config, events, journal_dir }),
+        Command::Run { config, events, journal_dir, listen, token } => {
+            run(RunOptions { config, events, journal_dir, listen, token })
+        }
         Command::Replay { pgn, noise, games, settle_ms } => {
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
@@ -139,8 +159,17 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             println!("{}", report.summary_line());
             Ok(())
         }
-        Command::Demo { speed, noise, journal_dir, events } => {
-            demo(DemoOptions { speed, noise, journal_dir, events })
+        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token } => {
+            demo(DemoOptions {
+                speed,
+                noise,
+                journal_dir,
+                events,
+                lang,
+                mirror_dgt: mirror == "dgt",
+                listen,
+                token,
+            })
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
         Command::Announce {

@@ -26,6 +26,207 @@ pub struct Config {
     /// Where journals go.
     #[serde(default)]
     pub journal: JournalSettings,
+    /// The station's own clock.
+    #[serde(default)]
+    pub clock: ClockSettings,
+    /// Which button does what.
+    #[serde(default)]
+    pub buttons: Buttons,
+    /// The web console and mirror display.
+    #[serde(default)]
+    pub console: ConsoleSettings,
+    /// How moves are worded for the blind player (language, letters, ranks, long form).
+    #[serde(default)]
+    pub voice: station_voices::VoiceSettings,
+    /// Voice packs and the two listeners (earphone, public speaker).
+    #[serde(default)]
+    pub audio: station_drivers::audio::AudioSettings,
+}
+
+/// The station's clock (`[clock]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSettings {
+    /// PGN `TimeControl` notation (`5400+30`, `40/7200:20/3600:900+30`, `5400d30` simple
+    /// delay, `5400b30` Bronstein); no clock when absent.
+    #[serde(default)]
+    pub time_control: Option<String>,
+    /// Start the clock when the game starts.
+    #[serde(default = "yes")]
+    pub auto_start: bool,
+    /// Press the clock for a player once his move is made and announced (no lever).
+    #[serde(default)]
+    pub auto_press: bool,
+    /// The blind player's spoken warnings.
+    #[serde(default)]
+    pub warnings: station_core::clock::WarningConfig,
+}
+
+impl Default for ClockSettings {
+    fn default() -> Self {
+        ClockSettings {
+            time_control: None,
+            auto_start: true,
+            auto_press: false,
+            warnings: Default::default(),
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Button mapping (`[buttons]`): each action lists its sources, `blind:N` or
+/// `mirror:N` for board buttons (0–15), `gamepad:NAME` for gamepad buttons.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Buttons {
+    /// Press the clock (the lever).
+    #[serde(default = "default_clock_buttons")]
+    pub clock: Vec<String>,
+    /// Say the times and the number of moves.
+    #[serde(default = "default_time_buttons")]
+    pub time: Vec<String>,
+    /// Say the last move again.
+    #[serde(default = "default_repeat_buttons")]
+    pub repeat_last_move: Vec<String>,
+    /// Answer yes to a question.
+    #[serde(default)]
+    pub confirm: Vec<String>,
+    /// Answer no / cancel.
+    #[serde(default)]
+    pub cancel: Vec<String>,
+    /// Hold to speak a move.
+    #[serde(default)]
+    pub push_to_talk: Vec<String>,
+    /// Read the position aloud.
+    #[serde(default)]
+    pub read_position: Vec<String>,
+}
+
+fn default_clock_buttons() -> Vec<String> {
+    vec!["blind:0".into()]
+}
+fn default_time_buttons() -> Vec<String> {
+    vec!["blind:1".into()]
+}
+fn default_repeat_buttons() -> Vec<String> {
+    vec!["blind:2".into()]
+}
+
+impl Default for Buttons {
+    fn default() -> Self {
+        Buttons {
+            clock: default_clock_buttons(),
+            time: default_time_buttons(),
+            repeat_last_move: default_repeat_buttons(),
+            confirm: Vec::new(),
+            cancel: Vec::new(),
+            push_to_talk: Vec::new(),
+            read_position: Vec::new(),
+        }
+    }
+}
+
+/// A button action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Press the clock.
+    Clock,
+    /// Say the times.
+    Time,
+    /// Say the last move again.
+    RepeatLastMove,
+    /// Yes.
+    Confirm,
+    /// No.
+    Cancel,
+    /// Hold to speak.
+    PushToTalk,
+    /// Read the position.
+    ReadPosition,
+}
+
+impl Buttons {
+    /// The action of a source such as `blind:0`.
+    pub fn action_of(&self, source: &str) -> Option<Action> {
+        [
+            (&self.clock, Action::Clock),
+            (&self.time, Action::Time),
+            (&self.repeat_last_move, Action::RepeatLastMove),
+            (&self.confirm, Action::Confirm),
+            (&self.cancel, Action::Cancel),
+            (&self.push_to_talk, Action::PushToTalk),
+            (&self.read_position, Action::ReadPosition),
+        ]
+        .into_iter()
+        .find(|(sources, _)| sources.iter().any(|s| s == source))
+        .map(|(_, a)| a)
+    }
+
+    fn check(&self) -> Result<(), (String, String)> {
+        for (name, sources) in [
+            ("clock", &self.clock),
+            ("time", &self.time),
+            ("repeat_last_move", &self.repeat_last_move),
+            ("confirm", &self.confirm),
+            ("cancel", &self.cancel),
+            ("push_to_talk", &self.push_to_talk),
+            ("read_position", &self.read_position),
+        ] {
+            for s in sources {
+                let ok = match s.split_once(':') {
+                    Some(("blind" | "mirror", n)) => n.parse::<u8>().is_ok_and(|n| n < 16),
+                    Some(("gamepad", name)) => !name.is_empty(),
+                    _ => false,
+                };
+                if !ok {
+                    return Err((
+                        format!("buttons.{name}"),
+                        format!("`{s}` is not blind:N, mirror:N (0-15) or gamepad:NAME"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The web console (`[console]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleSettings {
+    /// Address and port; loopback unless `allow_remote`.
+    #[serde(default = "default_listen")]
+    pub listen: String,
+    /// Operator token (generated at start when absent).
+    #[serde(default)]
+    pub token: Option<String>,
+    /// Allow listening on a non-loopback address.
+    #[serde(default)]
+    pub allow_remote: bool,
+    /// The mirror display's language.
+    #[serde(default = "default_mirror_language")]
+    pub mirror_language: String,
+}
+
+fn default_listen() -> String {
+    "127.0.0.1:8040".into()
+}
+fn default_mirror_language() -> String {
+    "de".into()
+}
+
+impl Default for ConsoleSettings {
+    fn default() -> Self {
+        ConsoleSettings {
+            listen: default_listen(),
+            token: None,
+            allow_remote: false,
+            mirror_language: default_mirror_language(),
+        }
+    }
 }
 
 /// Board roles.
@@ -244,6 +445,17 @@ impl Config {
         if let Some(fen) = &g.start_fen {
             station_core::Game::from_fen(fen).map_err(|e| invalid("game.start_fen", e.to_string()))?;
         }
+        if let Err(e) = station_voices::Wording::new(&self.voice) {
+            return Err(invalid("voice", e.to_string()));
+        }
+        if let Some(tc) = &self.clock.time_control {
+            tc.parse::<station_core::clock::TimeControl>()
+                .map_err(|e| invalid("clock.time_control", e.to_string()))?;
+        }
+        self.buttons.check().map_err(|(key, message)| invalid(&key, message))?;
+        if self.console.listen.parse::<std::net::SocketAddr>().is_err() {
+            return Err(invalid("console.listen", format!("`{}` is not ADDRESS:PORT", self.console.listen)));
+        }
         if !matches!(g.blind_color.as_str(), "white" | "black") {
             return Err(invalid("game.blind_color", format!("`{}` is not white or black", g.blind_color)));
         }
@@ -274,6 +486,11 @@ impl Config {
     /// True when the sighted player's board is sensed.
     pub fn mirror_sensed(&self) -> bool {
         self.boards.mirror.as_ref().is_some_and(|m| m.driver != DriverKind::None)
+    }
+
+    /// The clock's time control.
+    pub fn time_control(&self) -> Option<station_core::clock::TimeControl> {
+        self.clock.time_control.as_ref().and_then(|tc| tc.parse().ok())
     }
 
     /// The promotion piece.

@@ -4,8 +4,9 @@
 
 use crate::config::Config;
 use crate::event_sink::EventSink;
+use crate::hub::Hub;
 use crate::journal_file::JournalDir;
-use crate::run::{BoardLink, serve, stop_flag};
+use crate::run::{BoardLink, WebOptions, serve, start_web, stop_flag};
 use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
@@ -35,6 +36,14 @@ pub struct DemoOptions {
     pub journal_dir: Option<PathBuf>,
     /// `--events PATH|-`.
     pub events: Option<String>,
+    /// Announcement language.
+    pub lang: String,
+    /// Simulate the sighted player's DGT board too.
+    pub mirror_dgt: bool,
+    /// Console address.
+    pub listen: String,
+    /// Operator token.
+    pub token: Option<String>,
 }
 
 /// Plays the demo game and prints it.
@@ -53,11 +62,24 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     sim.play_scans(crate::sim_game::schedule(&famous.game, opts.noise, 1500, settle, opts.speed));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
     let links = [BoardLink { role: BoardRole::Blind, driver, _sim: None }];
-    let mut station = Station::start(
-        Config::default(),
-        JournalDir::open(&journal_dir)?,
-        EventSink::open(opts.events.as_deref())?,
-    )?;
+    let mut config = Config::default();
+    config.voice.language = opts.lang.clone();
+    config.audio.private.language = opts.lang.clone();
+    config.console.mirror_language = opts.lang.clone();
+    config.clock.time_control = Some("5400+30".into());
+    config.clock.auto_press = true;
+    if opts.mirror_dgt {
+        println!(
+            "note: the simulated DGT mirror board is not wired in this version; the mirror display shows the game"
+        );
+    }
+    let (hub, commands) = Hub::new();
+    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
+    let server = start_web(&config, &web, hub.clone())?;
+    let mut station =
+        Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
+    station.enable_voices()?;
+    station.attach_hub(hub);
 
     let played = Rc::new(RefCell::new(Vec::<String>::new()));
     let seen = Rc::clone(&played);
@@ -74,8 +96,9 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     let stop = stop_flag()?;
     let total = famous.moves().len();
     let counted = Rc::clone(&played);
-    serve(station, &links, &stop, move || counted.borrow().len() >= total)?;
+    serve(station, &links, Some(&commands), &stop, move || counted.borrow().len() >= total)?;
     drop(sim);
+    drop(server);
 
     let expected: Vec<String> = famous.moves().iter().map(|m| famous.game.uci(*m)).collect();
     let got = played.borrow().clone();
@@ -106,6 +129,8 @@ fn describe(e: &Event) -> Option<String> {
         }
         Event::BoardRestored { .. } => "  board agrees with the game again".into(),
         Event::BoardStatus { status, .. } => format!("  board {status:?}").to_lowercase(),
+        Event::Announcement { listener, text, .. } if listener == "private" => format!("    » {text}"),
+        Event::Discrepancy { kind, board, .. } => format!("  discrepancy ({kind:?}) on {board:?}"),
         Event::GameOver { result, reason, .. } => format!("game over: {result} ({reason})"),
         _ => return None,
     })

@@ -139,9 +139,14 @@ impl Hub {
     }
 
     /// Queues a command for the daemon loop; the answer arrives on the returned channel.
-    pub fn command(&self, command: Command) -> Result<crossbeam_channel::Receiver<Result<Value, String>>, String> {
+    pub fn command(
+        &self,
+        command: Command,
+    ) -> Result<crossbeam_channel::Receiver<Result<Value, String>>, String> {
         let (reply, rx) = crossbeam_channel::bounded(1);
-        self.commands.try_send(CommandRequest { command, reply }).map_err(|_| "the station is busy".to_owned())?;
+        self.commands
+            .try_send(CommandRequest { command, reply })
+            .map_err(|_| "the station is busy".to_owned())?;
         Ok(rx)
     }
 

@@ -15,6 +15,8 @@ mod journal_file;
 mod replay;
 mod run;
 mod sim_game;
+mod snapshot;
+mod speaking;
 mod station;
 
 use clap::Parser;

@@ -2,8 +2,10 @@
 
 use crate::config::{BoardConfig, Config, DriverKind};
 use crate::event_sink::EventSink;
+use crate::hub::{CommandRequest, Hub};
 use crate::journal_file::JournalDir;
 use crate::station::Station;
+use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select};
 use station_core::BoardRole;
@@ -22,6 +24,10 @@ pub struct RunOptions {
     pub events: Option<String>,
     /// `--journal-dir DIR`.
     pub journal_dir: Option<PathBuf>,
+    /// `--listen ADDR:PORT` (overrides `[console] listen`).
+    pub listen: Option<String>,
+    /// `--token TOKEN` (overrides `[console] token`).
+    pub token: Option<String>,
 }
 
 /// A running board: its driver, and the simulator behind it when simulated.
@@ -58,8 +64,53 @@ pub fn run(opts: RunOptions) -> Result<()> {
     if links.is_empty() {
         tracing::warn!("no sensed board configured: the station waits for a signal");
     }
-    let station = Station::start(config, journals, sink)?;
-    serve(station, &links, &stop, || false)
+    let web = WebOptions { listen: opts.listen.clone(), token: opts.token.clone() };
+    let (hub, commands) = Hub::new();
+    let server = start_web(&config, &web, hub.clone())?;
+    let mut station = Station::start(config, journals, sink)?;
+    station.enable_voices()?;
+    station.attach_hub(hub);
+    let result = serve(station, &links, Some(&commands), &stop, || false);
+    drop(server);
+    result
+}
+
+/// `--listen` and `--token` of `run` and `demo`.
+pub struct WebOptions {
+    /// Address and port.
+    pub listen: Option<String>,
+    /// Operator token.
+    pub token: Option<String>,
+}
+
+/// Starts the console and mirror server and prints where they are (and the token).
+pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<WebServer> {
+    let listen = opts.listen.clone().unwrap_or_else(|| config.console.listen.clone());
+    let listen: std::net::SocketAddr =
+        listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?;
+    let token = opts.token.clone().or_else(|| config.console.token.clone()).unwrap_or_else(new_token);
+    let server = crate::web::start(
+        WebConfig { listen, token: token.clone(), allow_remote: config.console.allow_remote },
+        hub,
+    )?;
+    let addr = server.addr();
+    println!("console: http://{addr}/console  (operator token: {token})");
+    println!("mirror:  http://{addr}/mirror");
+    Ok(server)
+}
+
+/// A fresh operator token: 128 bits from the kernel's random source.
+fn new_token() -> String {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    let ok = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes)).is_ok();
+    if !ok {
+        // No urandom: the time and pid still make a token nobody can guess from outside.
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        bytes = (seed ^ u128::from(std::process::id())).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Opens a board's driver (and its simulator for `sim`).
@@ -96,6 +147,7 @@ pub fn stop_flag() -> Result<Arc<AtomicBool>> {
 pub fn serve(
     mut station: Station,
     links: &[BoardLink],
+    commands: Option<&Receiver<CommandRequest>>,
     stop: &AtomicBool,
     mut done: impl FnMut() -> bool,
 ) -> Result<()> {
@@ -106,9 +158,19 @@ pub fn serve(
         for (_, rx) in &receivers {
             select.recv(rx);
         }
+        if let Some(rx) = commands {
+            select.recv(rx);
+        }
         match select.select_timeout(station.timeout()) {
             Ok(op) => {
                 let i = op.index();
+                if i == receivers.len() {
+                    let rx = commands.expect("the last operation is the command queue");
+                    if let Ok(request) = op.recv(rx) {
+                        station.command(request)?;
+                    }
+                    continue;
+                }
                 let (role, rx) = &receivers[i];
                 match op.recv(rx) {
                     Ok(event) => station.handle(*role, event)?,

@@ -1,19 +1,30 @@
-//! The wiring: driver events in, the core session in the middle, the journal
-//! and the event stream out. No rules live here.
+//! The wiring: driver events and operator commands in, the core table in the
+//! middle, the journal, the voices, the event stream and the web hub out.
+//! No rules live here.
 
 use crate::clock::{StationClock, pgn_date};
+use crate::config::Action;
 use crate::config::Config;
 use crate::event_sink::EventSink;
+use crate::hub::{Command, CommandRequest, Hub};
 use crate::journal_file::{JournalDir, JournalWriter};
+use crate::speaking::Voices;
 use anyhow::Result;
+use serde_json::{Value, json};
 use shakmaty::{Bitboard, Role};
+use station_core::clock::Side;
 use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input, occ_hex};
 use station_core::occupancy::Orientation;
+use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig};
 use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
+use std::collections::VecDeque;
 use std::time::Duration;
+
+/// How many recent events the console's log shows.
+const LOG_LEN: usize = 100;
 
 /// The station: the table (both boards), the journal, the event stream.
 pub struct Station {
@@ -26,6 +37,11 @@ pub struct Station {
     clock: StationClock,
     last_scan: [Option<Bitboard>; 2],
     observers: Vec<Box<dyn FnMut(&Event)>>,
+    voices: Option<Voices>,
+    hub: Option<Hub>,
+    connected: [bool; 2],
+    log: VecDeque<Event>,
+    discrepancies: Vec<Event>,
 }
 
 impl Station {
@@ -44,6 +60,10 @@ impl Station {
             blind_color: config.blind_color(),
             mirror_sensed: config.mirror_sensed(),
             grace_ms: config.game.grace_ms,
+            time_control: config.time_control(),
+            clock_auto_start: config.clock.auto_start,
+            clock_auto_press: config.clock.auto_press,
+            warnings: config.clock.warnings.clone(),
         });
         let mut station = Station {
             orientation: [flipped(&config.boards.blind), flipped(&config.boards.mirror)],
@@ -55,9 +75,26 @@ impl Station {
             clock: StationClock::new(),
             last_scan: [None, None],
             observers: Vec::new(),
+            voices: None,
+            hub: None,
+            connected: [false, false],
+            log: VecDeque::with_capacity(LOG_LEN),
+            discrepancies: Vec::new(),
         };
         station.resume()?;
         Ok(station)
+    }
+
+    /// Speaks through the configured listeners from now on.
+    pub fn enable_voices(&mut self) -> Result<()> {
+        self.voices = Some(Voices::start(&self.config)?);
+        Ok(())
+    }
+
+    /// Publishes state and events to the web hub from now on.
+    pub fn attach_hub(&mut self, hub: Hub) {
+        self.hub = Some(hub);
+        self.publish_state();
     }
 
     /// Calls `f` with every event as it is emitted (the demo prints them).
@@ -129,6 +166,11 @@ impl Station {
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
                 self.record(t, Input::Button { board, button: index, pressed });
                 events.push(Event::Button { board, button: index, pressed, t_ms: t });
+                if pressed {
+                    if let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
+                        self.action(board, action, t, &mut events);
+                    }
+                }
             }
             DriverEvent::Message(BoardMessage::Identity(text)) => {
                 events.push(Event::BoardIdentity { board, text, t_ms: t });
@@ -137,6 +179,7 @@ impl Station {
                 events.push(Event::BoardFault { board, text, t_ms: t });
             }
             DriverEvent::Connected => {
+                self.connected[s] = true;
                 self.record(t, Input::Link { board, status: LinkStatus::Connected });
                 events.push(Event::BoardStatus {
                     board,
@@ -146,6 +189,7 @@ impl Station {
                 });
             }
             DriverEvent::Disconnected { reason } => {
+                self.connected[s] = false;
                 self.last_scan[s] = None;
                 self.record(t, Input::Link { board, status: LinkStatus::Disconnected });
                 events.push(Event::BoardStatus {
@@ -168,9 +212,143 @@ impl Station {
         }
     }
 
+    /// A button's action.
+    fn action(&mut self, board: BoardRole, action: Action, t: Millis, events: &mut Vec<Event>) {
+        match action {
+            Action::Clock => {
+                let blind = Side::from(self.table.config().blind_color);
+                let side = if board == BoardRole::Blind { blind } else { blind.opponent() };
+                self.record(t, Input::ClockPress { side });
+                let _ = self.table.clock_press(side, t, events);
+            }
+            Action::Time => {
+                if let Some(v) = &self.voices {
+                    v.say_time(&self.table, t, events);
+                }
+            }
+            Action::RepeatLastMove => {
+                if let Some(v) = &self.voices {
+                    v.repeat_last_move(t, events);
+                }
+            }
+            // Questions and answers come with spoken input; reading the position aloud comes later.
+            Action::Confirm | Action::Cancel | Action::PushToTalk | Action::ReadPosition => {}
+        }
+    }
+
+    /// Executes an operator command (from the web console) and answers it.
+    pub fn command(&mut self, request: CommandRequest) -> Result<()> {
+        let t = self.clock.now();
+        self.tick_at(t)?;
+        let mut events = Vec::new();
+        let answer = self.execute(request.command, t, &mut events);
+        self.commit(events)?;
+        let _ = request.reply.send(answer);
+        Ok(())
+    }
+
+    fn execute(&mut self, command: Command, t: Millis, events: &mut Vec<Event>) -> Result<Value, String> {
+        let side = |s: &str| match s {
+            "white" => Ok(Side::White),
+            "black" => Ok(Side::Black),
+            other => Err(format!("`{other}` is not white or black")),
+        };
+        let who = |w: Option<String>| w.unwrap_or_else(|| "operator".into());
+        let clock = |this: &mut Station, cmd: ClockCommand, events: &mut Vec<Event>| {
+            this.record(t, Input::from_clock_command(&cmd));
+            this.table.clock_command(cmd, t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
+        };
+        match command {
+            Command::ClockStart => clock(self, ClockCommand::Start, events),
+            Command::ClockPause => clock(self, ClockCommand::Pause, events),
+            Command::ClockResume => clock(self, ClockCommand::Resume, events),
+            Command::SetTime { side: s, ms, who: w, why } => {
+                let cmd =
+                    ClockCommand::SetTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };
+                clock(self, cmd, events)
+            }
+            Command::SetMoves { moves, who: w, why } => clock(
+                self,
+                ClockCommand::SetMoves { moves, who: who(w), why: why.unwrap_or_default() },
+                events,
+            ),
+            Command::Scoresheet { moves } => {
+                self.record(t, Input::Scoresheet { moves: moves.clone() });
+                self.table
+                    .scoresheet(&moves, t, events)
+                    .map(|()| json!({"ok": true}))
+                    .map_err(|e| e.to_string())
+            }
+            Command::AcceptClockProposal { id } => {
+                let proposal = self.discrepancies.iter().find_map(|e| match e {
+                    Event::Discrepancy { id: i, clock_proposal: Some(p), .. } if *i == id => Some(*p),
+                    _ => None,
+                });
+                let p = proposal.ok_or_else(|| format!("discrepancy {id} has no open clock proposal"))?;
+                for (s, ms) in [(Side::White, p.white_ms), (Side::Black, p.black_ms)] {
+                    let why = format!("D.2.9: clocks as at ply {}", p.ply);
+                    clock(self, ClockCommand::SetTime { side: s, ms, who: "arbiter".into(), why }, events)?;
+                }
+                Ok(json!({"ok": true}))
+            }
+            Command::DrawOffer { side: s } => {
+                let s = side(&s)?;
+                let ply = self.table.agreed().map_or(0, |g| g.ply());
+                let text = format!(
+                    "draw offer by {} after ply {ply}",
+                    if s == Side::White { "white" } else { "black" }
+                );
+                events.push(Event::Announcement {
+                    listener: "log".into(),
+                    text,
+                    about: "draw_offer".into(),
+                    t_ms: t,
+                });
+                Ok(json!({"ok": true, "ply": ply}))
+            }
+            Command::ClaimFlag { side: s } => {
+                let s = side(&s)?;
+                let fallen = self.table.clock().and_then(|c| c.flag(s));
+                Ok(
+                    json!({"side": if s == Side::White { "white" } else { "black" }, "flag_fell": fallen.is_some(), "at_ms": fallen}),
+                )
+            }
+            Command::NewGame { .. }
+            | Command::EnterMove { .. }
+            | Command::TakeBack
+            | Command::Adjourn { .. }
+            | Command::ResumeAdjourned => Err("not available in this version of the station".into()),
+        }
+    }
+
+    fn publish_state(&self) {
+        let Some(hub) = &self.hub else { return };
+        let log: Vec<Event> = self.log.iter().cloned().collect();
+        let extras = crate::snapshot::Extras {
+            connected: self.connected,
+            discrepancies: &self.discrepancies,
+            log: &log,
+        };
+        let t = self.clock.now();
+        let snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        let pgn = match self.table.agreed() {
+            Some(g) => station_core::pgn::write_pgn(g, &self.config.seven_tags(pgn_date(t)), "*"),
+            None => String::new(),
+        };
+        hub.publish_state(snapshot, pgn);
+    }
+
     /// Journals the events (opening and closing game journals as games start
     /// and end), makes them durable, and only then publishes them.
-    fn commit(&mut self, events: Vec<Event>) -> Result<()> {
+    fn commit(&mut self, mut events: Vec<Event>) -> Result<()> {
+        if let Some(voices) = self.voices.as_mut() {
+            let t = self.clock.now();
+            let mut said = Vec::new();
+            for e in &events {
+                voices.on_event(e, &self.table, t, &mut said);
+            }
+            events.extend(said);
+        }
         for e in &events {
             if let Event::GameStarted { game_id, fen, t_ms } = e {
                 self.open_journal(game_id, fen, *t_ms)?;
@@ -192,8 +370,28 @@ impl Station {
             for f in &mut self.observers {
                 f(e);
             }
+            match e {
+                Event::Discrepancy { .. } => self.discrepancies.push(e.clone()),
+                Event::DiscrepancyResolved { id, .. } => {
+                    self.discrepancies.retain(|d| !matches!(d, Event::Discrepancy { id: i, .. } if i == id))
+                }
+                _ => {}
+            }
+            if self.log.len() == LOG_LEN {
+                self.log.pop_front();
+            }
+            self.log.push_back(e.clone());
         }
-        self.sink.write(&events)
+        self.sink.write(&events)?;
+        if let Some(hub) = &self.hub {
+            for e in &events {
+                hub.publish_event(&e.to_json());
+            }
+        }
+        if !events.is_empty() {
+            self.publish_state();
+        }
+        Ok(())
     }
 
     fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) -> Result<()> {
@@ -211,6 +409,10 @@ impl Station {
             mirror_occupancy: self.table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
             blind_color: if table.blind_color == shakmaty::Color::White { "white" } else { "black" }.into(),
             grace_ms: table.grace_ms,
+            time_control: table.time_control.as_ref().map(ToString::to_string),
+            clock_auto_start: table.clock_auto_start,
+            clock_auto_press: table.clock_auto_press,
+            warnings: table.warnings.clone(),
             settle_ms: cfg.settle_ms,
             debounce_ms: cfg.debounce_ms,
             promotion: Role::char(cfg.promotion),

@@ -1,1 +1,77 @@
-//! The web server: operator console, mirror display, live PGN, state API, event stream (in progress).
+//! The web server: the operator console (`/console`, D.2.10), the mirror display for
+//! the sighted opponent (`/mirror`, D.2.11), the live game as PGN (`/game.pgn`), the
+//! state API (`/api/state`), the event stream (`/ws`) and operator commands
+//! (`POST /api/command`).
+//!
+//! It runs on its own tokio runtime in a background thread and meets the daemon loop
+//! only through the [`Hub`](crate::hub::Hub). Every request that changes anything
+//! needs `Authorization: Bearer TOKEN`; the pages, the PGN, the state and the event
+//! stream are read-only and open to anyone who can reach the (by default loopback)
+//! address.
+
+// Until `station run` / `station demo` call `web::start`, nothing in the binary uses it.
+#![allow(dead_code)]
+
+mod assets;
+mod auth;
+mod routes;
+mod server;
+mod ws;
+
+#[cfg(test)]
+mod tests;
+
+pub use server::{WebServer, start};
+
+use std::net::SocketAddr;
+
+/// Largest request body accepted (`413 Payload Too Large` beyond).
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// How long `POST /api/command` waits for the daemon loop's answer (`503` after).
+pub const COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How the web server is set up.
+#[derive(Clone, Debug)]
+pub struct WebConfig {
+    /// Where to listen; port 0 picks a free port ([`WebServer::addr`] tells which).
+    pub listen: SocketAddr,
+    /// The operator token: commands need `Authorization: Bearer TOKEN`. Must not be empty.
+    pub token: String,
+    /// Allow a non-loopback listen address (the config must say so explicitly).
+    pub allow_remote: bool,
+}
+
+/// Why the web server did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    /// A non-loopback address without `allow_remote`.
+    #[error(
+        "refusing to serve the console on {0}: not a loopback address \
+         (set allow_remote = true in the [web] config to serve other machines)"
+    )]
+    NotLoopback(SocketAddr),
+    /// No operator token.
+    #[error("the web server needs an operator token (it is empty)")]
+    EmptyToken,
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The runtime or its thread could not be started.
+    #[error("cannot start the web server: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// A fresh random operator token (32 hex digits from the kernel's random source), for
+/// a daemon started without `--token`; print it so the operator can open the console.
+pub fn random_token() -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}

@@ -1,0 +1,213 @@
+//! Which words a voice pack holds, their stable keys, and how an utterance's
+//! text is cut into pack words.
+
+use shakmaty::Role;
+use station_voices::{Gender, Message, Phrasebook, PluralForm, WordId};
+
+/// Numbers up to this get clips: enough for clock times (0–59), hours and
+/// move counts of any normal game.
+pub const PACK_NUMBERS_UP_TO: u64 = 199;
+
+/// The pack key of a move word: also its clip's file stem.
+pub fn word_key(id: WordId) -> &'static str {
+    const LETTERS: [&str; 8] =
+        ["letter.a", "letter.b", "letter.c", "letter.d", "letter.e", "letter.f", "letter.g", "letter.h"];
+    const RANKS: [&str; 8] = ["rank.1", "rank.2", "rank.3", "rank.4", "rank.5", "rank.6", "rank.7", "rank.8"];
+    match id {
+        WordId::Letter(file) => LETTERS[file.to_usize()],
+        WordId::Rank(rank) => RANKS[rank.to_usize()],
+        WordId::Piece(role) => piece_key(role),
+        WordId::Capture => "word.capture",
+        WordId::Check => "word.check",
+        WordId::Mate => "word.mate",
+        WordId::Stalemate => "word.stalemate",
+        WordId::EnPassant => "word.en_passant",
+        WordId::ShortCastling => "word.short_castling",
+        WordId::LongCastling => "word.long_castling",
+        WordId::From => "word.from",
+        WordId::To => "word.to",
+        WordId::Back => "word.back",
+    }
+}
+
+fn piece_key(role: Role) -> &'static str {
+    match role {
+        Role::King => "piece.king",
+        Role::Queen => "piece.queen",
+        Role::Rook => "piece.rook",
+        Role::Bishop => "piece.bishop",
+        Role::Knight => "piece.knight",
+        Role::Pawn => "piece.pawn",
+    }
+}
+
+/// The pack key of one of the station's messages.
+pub fn message_key(message: Message) -> &'static str {
+    match message {
+        Message::StationReady => "message.station_ready",
+        Message::BoardConnected => "message.board_connected",
+        Message::BoardDisconnected => "message.board_disconnected",
+        Message::BoardMismatch => "message.board_mismatch",
+        Message::PieceLifted => "message.piece_lifted",
+        Message::MoveAnnounced => "message.move_announced",
+        Message::WaitingForMove => "message.waiting_for_move",
+        Message::YourMove => "message.your_move",
+        Message::IllegalMove => "message.illegal_move",
+        Message::CorrectPosition => "message.correct_position",
+        Message::PositionRestored => "message.position_restored",
+        Message::CallArbiter => "message.call_arbiter",
+        Message::GameOver => "message.game_over",
+    }
+}
+
+/// One word (or fixed phrase) a pack holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackWord {
+    /// Stable, language-free key ("letter.a", "message.station_ready", "number.21").
+    pub key: String,
+    /// What is said.
+    pub text: String,
+}
+
+/// Every word a pack for `book` should hold: move words, results, messages,
+/// clock words and the numbers the clock uses, each text once.
+pub fn pack_words(book: &Phrasebook) -> Vec<PackWord> {
+    use shakmaty::{File, Rank};
+    let mut out: Vec<PackWord> = Vec::new();
+    let mut add = |key: String, text: &str| {
+        let text = text.trim();
+        // Move words and messages keep their keys even when they share a
+        // text (the renderer makes one clip for both); number and clock
+        // forms are only there to be found by text, so one key per text.
+        let by_text_only = key.starts_with("number.") || key.starts_with("clock.");
+        let taken = out
+            .iter()
+            .any(|w| w.key == key || (by_text_only && w.text.to_lowercase() == text.to_lowercase()));
+        if !text.is_empty() && !taken {
+            out.push(PackWord { key, text: text.to_owned() });
+        }
+    };
+    for file in File::ALL {
+        add(word_key(WordId::Letter(file)).to_owned(), book.letter(file).say());
+    }
+    for rank in Rank::ALL {
+        add(word_key(WordId::Rank(rank)).to_owned(), book.rank(rank).say());
+    }
+    for role in Role::ALL {
+        add(piece_key(role).to_owned(), book.piece(role).say());
+    }
+    let w = book.words();
+    for (key, entry) in [
+        ("word.capture", &w.capture),
+        ("word.check", &w.check),
+        ("word.mate", &w.mate),
+        ("word.stalemate", &w.stalemate),
+        ("word.en_passant", &w.en_passant),
+        ("word.short_castling", &w.short_castling),
+        ("word.long_castling", &w.long_castling),
+        ("word.from", &w.from),
+        ("word.to", &w.to),
+        ("word.back", &w.back),
+        ("word.draw_offer", &w.draw_offer),
+        ("word.white_wins", &w.white_wins),
+        ("word.black_wins", &w.black_wins),
+        ("word.draw", &w.draw),
+    ] {
+        add(key.to_owned(), entry.say());
+    }
+    for message in Message::ALL {
+        add(message_key(message).to_owned(), book.message(message).say());
+    }
+    let clock = book.clock();
+    add("clock.own".to_owned(), &clock.own);
+    add("clock.opponent".to_owned(), &clock.opponent);
+    for (name, noun) in
+        [("hour", &clock.hour), ("minute", &clock.minute), ("second", &clock.second), ("moves", &clock.moves)]
+    {
+        for (form, label) in
+            [(PluralForm::One, "one"), (PluralForm::Other, "other"), (PluralForm::Few, "few")]
+        {
+            add(format!("clock.{name}.{label}"), noun.form(form));
+            // The clock capitalises the first word of a sentence ("Zweiundzwanzig Züge").
+        }
+    }
+    let numbers = book.numbers();
+    let mut text = String::new();
+    for n in 0..=PACK_NUMBERS_UP_TO {
+        for (gender, suffix) in [
+            (None, ""),
+            (Some(Gender::Masculine), ".masculine"),
+            (Some(Gender::Feminine), ".feminine"),
+            (Some(Gender::Neuter), ".neuter"),
+        ] {
+            text.clear();
+            numbers.write(n, gender, &mut text);
+            add(format!("number.{n}{suffix}"), &text);
+        }
+    }
+    out
+}
+
+/// A piece of free text: a word, or a pause at punctuation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextPiece {
+    /// A word, lower-cased for lookup.
+    Word(String),
+    /// Sentence or clause punctuation: a longer gap.
+    Pause,
+}
+
+/// Cuts text into lower-case words and pauses ("Sie: eine Stunde." →
+/// sie, pause, eine, stunde, pause). Hyphens stay inside words ("one-zero").
+pub fn split_text(text: &str) -> Vec<TextPiece> {
+    let mut out = Vec::new();
+    for raw in text.split_whitespace() {
+        let word = raw.trim_matches(|c: char| c.is_ascii_punctuation() && c != '-');
+        if !word.is_empty() {
+            out.push(TextPiece::Word(word.to_lowercase()));
+        }
+        if raw.ends_with(['.', ':', ',', ';', '!', '?']) {
+            out.push(TextPiece::Pause);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_words_cover_move_words_and_numbers() {
+        let Some(de) = Phrasebook::builtin("de") else {
+            return;
+        };
+        let words = pack_words(de);
+        let has = |text: &str| words.iter().any(|w| w.text == text);
+        for text in
+            ["Anna", "Hector", "Springer", "Kurze Rochade", "Station bereit", "achtundfünfzig", "Züge"]
+        {
+            assert!(has(text), "{text}");
+        }
+        // "eins" is both a rank and a number: the number is found by text.
+        assert_eq!(words.iter().filter(|w| w.text == "eins").count(), 1);
+        let keys: std::collections::HashSet<_> = words.iter().map(|w| &w.key).collect();
+        assert_eq!(keys.len(), words.len());
+    }
+
+    #[test]
+    fn split_text_marks_pauses() {
+        use TextPiece::*;
+        assert_eq!(
+            split_text("Sie: eine Stunde. one-zero"),
+            vec![
+                Word("sie".into()),
+                Pause,
+                Word("eine".into()),
+                Word("stunde".into()),
+                Pause,
+                Word("one-zero".into())
+            ]
+        );
+    }
+}

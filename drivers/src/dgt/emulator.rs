@@ -1,0 +1,613 @@
+//! A DGT board emulator on a real pseudo-terminal.
+//!
+//! The station opens it exactly like hardware, through a device path:
+//! [`DgtEmulator`] creates a pty pair, points a symlink
+//! ([`EmulatorOptions::link`]) at the slave side and speaks the DGT protocol on
+//! the master side from a background thread. It answers the host commands,
+//! sends field updates in update mode, plays timed update schedules (e.g. from
+//! [`super::DgtHands`]), relays a simulated DGT 3000 clock as `BWTIME`, may
+//! stand turned 180°, and can be unplugged and replugged (the link re-pointed).
+//!
+//! The emulator keeps its own handle on the slave open so the master never
+//! sees a hang-up while the station is between two connections.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use serialport::{SerialPort, TTYPort};
+use shakmaty::{Board, Square};
+use tracing::{debug, info, trace, warn};
+
+use super::hands::TimedUpdate;
+use super::orientation::Orientation;
+use super::protocol::{
+    BwTime, ClockAck, ClockCommand, ClockRun, DgtMessage, HostCommand, HostCommandReader, SideTime,
+};
+
+/// A simulated DGT 3000 attached to the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SimClock {
+    /// Time left on the left display, in milliseconds.
+    pub left_ms: u64,
+    /// Time left on the right display, in milliseconds.
+    pub right_ms: u64,
+    /// Which side counts down.
+    pub run: ClockRun,
+}
+
+impl SimClock {
+    /// The reading the board relays: seconds rounded up, as a clock shows them.
+    pub fn reading(&self) -> BwTime {
+        let side = |ms: u64| {
+            let mut t = SideTime::from_secs(u32::try_from(ms.div_ceil(1000)).unwrap_or(u32::MAX));
+            t.flag_shown = ms == 0;
+            t
+        };
+        BwTime {
+            right: side(self.right_ms),
+            left: side(self.left_ms),
+            running: self.run != ClockRun::Paused,
+            lever_right_high: self.run == ClockRun::RightRunning,
+            battery_low: false,
+            right_to_move: self.run == ClockRun::RightRunning,
+            left_to_move: self.run == ClockRun::LeftRunning,
+            no_clock: false,
+        }
+    }
+
+    fn advance(&mut self, elapsed: Duration) {
+        let ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        match self.run {
+            ClockRun::LeftRunning => self.left_ms = self.left_ms.saturating_sub(ms),
+            ClockRun::RightRunning => self.right_ms = self.right_ms.saturating_sub(ms),
+            ClockRun::Paused => {}
+        }
+    }
+}
+
+/// How the emulated board behaves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmulatorOptions {
+    /// Symlink created (or replaced) to point at the pty slave: the station's device path.
+    pub link: PathBuf,
+    /// Schedule speed-up: 10.0 plays a schedule ten times faster than its sim times.
+    pub speed: f64,
+    /// The board stands turned 180°: squares go out point-reflected.
+    pub rotated: bool,
+    /// The real board before any schedule runs.
+    pub initial: Board,
+    /// Firmware version reported.
+    pub version: (u8, u8),
+    /// Serial number reported (five characters).
+    pub serial: String,
+    /// Trademark text reported.
+    pub trademark: String,
+    /// The attached clock, if any.
+    pub clock: Option<SimClock>,
+}
+
+impl EmulatorOptions {
+    /// Defaults: real-time speed, normal orientation, start position, no clock.
+    pub fn new(link: impl Into<PathBuf>) -> Self {
+        EmulatorOptions {
+            link: link.into(),
+            speed: 1.0,
+            rotated: false,
+            initial: Board::new(),
+            version: (1, 8),
+            serial: "12345".into(),
+            trademark: format!("AnnexD DGT emulator (station-drivers {})", env!("CARGO_PKG_VERSION")),
+            clock: None,
+        }
+    }
+}
+
+/// The board's reporting mode, as set by the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BoardMode {
+    /// Answers requests only (after power-up or 0x40).
+    #[default]
+    Idle,
+    /// 0x43: updates and clock every second.
+    UpdatesWithClock,
+    /// 0x4b: updates and clock on change.
+    UpdatesNice,
+    /// 0x44: updates only.
+    UpdatesBoardOnly,
+}
+
+/// Longest the emulator thread blocks before looking at its controls again.
+const TICK: Duration = Duration::from_millis(5);
+/// Writes to the master give up quickly: nobody may be reading the slave.
+const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
+/// Clock relay interval in 0x43 mode.
+const CLOCK_EVERY: Duration = Duration::from_secs(1);
+
+enum EmuControl {
+    Play(Vec<TimedUpdate>),
+    SetBoard(Board),
+    SetClock(Option<SimClock>),
+    Raw(Vec<u8>),
+    Unplug(Sender<()>),
+    Replug(Sender<io::Result<()>>),
+    WaitIdle(Sender<()>),
+    Stop,
+}
+
+impl std::fmt::Debug for EmuControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EmuControl::Play(_) => "Play",
+            EmuControl::SetBoard(_) => "SetBoard",
+            EmuControl::SetClock(_) => "SetClock",
+            EmuControl::Raw(_) => "Raw",
+            EmuControl::Unplug(_) => "Unplug",
+            EmuControl::Replug(_) => "Replug",
+            EmuControl::WaitIdle(_) => "WaitIdle",
+            EmuControl::Stop => "Stop",
+        })
+    }
+}
+
+/// What the test side can read while the emulator runs.
+#[derive(Debug, Clone, Default)]
+struct Shared {
+    board: Board,
+    mode: BoardMode,
+    board_requests: u64,
+    clock: Option<SimClock>,
+    clock_commands: Vec<ClockCommand>,
+}
+
+/// Handle to a running emulated DGT board. Dropping it stops the board and removes the link.
+#[derive(Debug)]
+pub struct DgtEmulator {
+    control: Sender<EmuControl>,
+    shared: Arc<Mutex<Shared>>,
+    link: PathBuf,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl DgtEmulator {
+    /// Creates the pty and the symlink, then starts the board thread.
+    pub fn start(opts: EmulatorOptions) -> io::Result<DgtEmulator> {
+        let pty = Pty::plug(&opts.link)?;
+        let shared = Arc::new(Mutex::new(Shared {
+            board: opts.initial.clone(),
+            clock: opts.clock,
+            ..Shared::default()
+        }));
+        let (control, rx) = crossbeam_channel::unbounded();
+        let link = opts.link.clone();
+        let now = Instant::now();
+        let emu = Emu {
+            speed: if opts.speed.is_finite() && opts.speed > 0.0 { opts.speed } else { 1.0 },
+            orientation: if opts.rotated { Orientation::Rotated } else { Orientation::Normal },
+            board: opts.initial.clone(),
+            clock: opts.clock,
+            opts,
+            rx,
+            shared: Arc::clone(&shared),
+            pty: Some(pty),
+            mode: BoardMode::Idle,
+            schedule: VecDeque::new(),
+            origin: now,
+            last_clock_tick: now,
+            next_clock_send: now,
+            last_clock_sent: None,
+            idle_waiters: Vec::new(),
+            commands: HostCommandReader::new(),
+            parsed: Vec::new(),
+        };
+        let thread = std::thread::Builder::new().name("dgt-emulator".into()).spawn(move || emu.run());
+        match thread {
+            Ok(thread) => Ok(DgtEmulator { control, shared, link, thread: Some(thread) }),
+            Err(e) => {
+                remove_link(&link);
+                Err(e)
+            }
+        }
+    }
+
+    /// The device path the station should open.
+    pub fn link(&self) -> &Path {
+        &self.link
+    }
+
+    /// Plays a schedule of field updates (real squares): update `i` happens
+    /// `at_ms / speed` real milliseconds after the schedule starts (now, or —
+    /// if a schedule is still running — that schedule's start).
+    pub fn play_updates(&self, updates: Vec<TimedUpdate>) {
+        self.send(EmuControl::Play(updates));
+    }
+
+    /// Changes the board at once, reporting every changed square like a hand would.
+    pub fn set_board(&self, board: Board) {
+        self.send(EmuControl::SetBoard(board));
+    }
+
+    /// Attaches, replaces or removes the clock.
+    pub fn set_clock(&self, clock: Option<SimClock>) {
+        self.send(EmuControl::SetClock(clock));
+    }
+
+    /// Writes raw bytes to the line as they are (for garbage and fault tests).
+    pub fn inject_raw(&self, bytes: impl Into<Vec<u8>>) {
+        self.send(EmuControl::Raw(bytes.into()));
+    }
+
+    /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
+    pub fn unplug(&self) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(EmuControl::Unplug(tx));
+        let _ = rx.recv();
+    }
+
+    /// Plugs back in on a fresh pty, re-pointing the link; the board returns to idle mode.
+    pub fn replug(&self) -> io::Result<()> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(EmuControl::Replug(tx));
+        rx.recv().unwrap_or_else(|_| Err(io::Error::other("emulator stopped")))
+    }
+
+    /// Blocks until every scheduled update has happened (or the emulator stopped).
+    pub fn wait_idle(&self) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(EmuControl::WaitIdle(tx));
+        let _ = rx.recv();
+    }
+
+    /// The real board now.
+    pub fn board(&self) -> Board {
+        self.lock().board.clone()
+    }
+
+    /// The reporting mode the host has set.
+    pub fn mode(&self) -> BoardMode {
+        self.lock().mode
+    }
+
+    /// How many board dumps the host has asked for.
+    pub fn board_requests(&self) -> u64 {
+        self.lock().board_requests
+    }
+
+    /// The clock now.
+    pub fn clock(&self) -> Option<SimClock> {
+        self.lock().clock
+    }
+
+    /// Clock commands received so far.
+    pub fn clock_commands(&self) -> Vec<ClockCommand> {
+        self.lock().clock_commands.clone()
+    }
+
+    /// Stops the board thread, closes the pty and removes the link; idempotent.
+    pub fn stop(&mut self) {
+        self.send(EmuControl::Stop);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            warn!("DGT emulator thread panicked");
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn send(&self, control: EmuControl) {
+        // After stop the thread is gone; requests then quietly do nothing.
+        let _ = self.control.send(control);
+    }
+}
+
+impl Drop for DgtEmulator {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// `start + delay`, saturating at about a century instead of panicking.
+fn after(start: Instant, delay: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    start.checked_add(delay.min(CENTURY)).unwrap_or(start)
+}
+
+struct Pty {
+    master: TTYPort,
+    // Held only so the master never sees a hang-up between station connections.
+    _slave: TTYPort,
+}
+
+impl Pty {
+    fn plug(link: &Path) -> io::Result<Pty> {
+        let (master, slave) = TTYPort::pair()?;
+        let slave_path = slave.name().ok_or_else(|| io::Error::other("pty slave has no path"))?;
+        point_link(link, Path::new(&slave_path))?;
+        info!(link = %link.display(), slave = %slave_path, "emulated DGT board plugged in");
+        Ok(Pty { master, _slave: slave })
+    }
+}
+
+/// Replaces `link` atomically so the station never sees it missing during a re-point.
+fn point_link(link: &Path, target: &Path) -> io::Result<()> {
+    let mut tmp = link.as_os_str().to_owned();
+    tmp.push(".emu-new");
+    let tmp = PathBuf::from(tmp);
+    remove_link(&tmp);
+    std::os::unix::fs::symlink(target, &tmp)?;
+    std::fs::rename(&tmp, link)
+}
+
+fn remove_link(link: &Path) {
+    match std::fs::remove_file(link) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => warn!(link = %link.display(), error = %e, "could not remove link"),
+    }
+}
+
+struct Emu {
+    opts: EmulatorOptions,
+    speed: f64,
+    orientation: Orientation,
+    rx: Receiver<EmuControl>,
+    shared: Arc<Mutex<Shared>>,
+    pty: Option<Pty>,
+    mode: BoardMode,
+    board: Board,
+    clock: Option<SimClock>,
+    schedule: VecDeque<TimedUpdate>,
+    origin: Instant,
+    last_clock_tick: Instant,
+    next_clock_send: Instant,
+    last_clock_sent: Option<BwTime>,
+    idle_waiters: Vec<Sender<()>>,
+    commands: HostCommandReader,
+    parsed: Vec<Option<HostCommand>>,
+}
+
+impl Emu {
+    fn run(mut self) {
+        loop {
+            if !self.handle_controls() {
+                break;
+            }
+            let now = Instant::now();
+            self.apply_due_updates(now);
+            self.tick_clock(now);
+            if self.schedule.is_empty() {
+                self.idle_waiters.drain(..).for_each(|w| {
+                    let _ = w.send(());
+                });
+            }
+            let next = self.schedule.front().map_or(now + TICK, |u| self.due(u));
+            self.listen(next.saturating_duration_since(Instant::now()).min(TICK));
+        }
+        self.pty = None;
+        remove_link(&self.opts.link);
+        self.idle_waiters.clear();
+        debug!("emulated DGT board stopped");
+    }
+
+    fn handle_controls(&mut self) -> bool {
+        loop {
+            let control = match self.rx.try_recv() {
+                Ok(control) => control,
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => return false,
+            };
+            match control {
+                EmuControl::Play(updates) => {
+                    if self.schedule.is_empty() {
+                        self.origin = Instant::now();
+                    }
+                    self.schedule.extend(updates);
+                }
+                EmuControl::SetBoard(board) => {
+                    for square in Square::ALL {
+                        let piece = board.piece_at(square);
+                        if self.board.piece_at(square) != piece {
+                            self.change(TimedUpdate { at_ms: 0, square, piece });
+                        }
+                    }
+                }
+                EmuControl::SetClock(clock) => {
+                    self.clock = clock;
+                    self.last_clock_sent = None;
+                    self.publish();
+                }
+                EmuControl::Raw(bytes) => self.write(&bytes),
+                EmuControl::Unplug(done) => {
+                    if self.pty.is_some() {
+                        // Link first, so a station reconnecting at once finds nothing.
+                        remove_link(&self.opts.link);
+                        self.pty = None;
+                        info!("emulated DGT board unplugged");
+                    }
+                    let _ = done.send(());
+                }
+                EmuControl::Replug(done) => {
+                    let result = match self.pty {
+                        Some(_) => Ok(()),
+                        None => Pty::plug(&self.opts.link).map(|pty| {
+                            self.pty = Some(pty);
+                            // A board that lost power comes back idle.
+                            self.mode = BoardMode::Idle;
+                            self.commands = HostCommandReader::new();
+                            self.publish();
+                        }),
+                    };
+                    let _ = done.send(result);
+                }
+                EmuControl::WaitIdle(waiter) => self.idle_waiters.push(waiter),
+                EmuControl::Stop => return false,
+            }
+        }
+    }
+
+    fn due(&self, update: &TimedUpdate) -> Instant {
+        let secs = update.at_ms as f64 / 1000.0 / self.speed;
+        after(self.origin, Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
+    }
+
+    fn apply_due_updates(&mut self, now: Instant) {
+        while let Some(update) = self.schedule.front().copied() {
+            if self.due(&update) > now {
+                break;
+            }
+            self.schedule.pop_front();
+            self.change(update);
+        }
+    }
+
+    /// One square changes on the real board; reported in update mode.
+    fn change(&mut self, update: TimedUpdate) {
+        if self.board.piece_at(update.square) == update.piece {
+            return; // a real board reports changes only
+        }
+        match update.piece {
+            Some(p) => self.board.set_piece_at(update.square, p),
+            None => self.board.discard_piece_at(update.square),
+        }
+        self.publish();
+        if self.mode != BoardMode::Idle {
+            let square = self.orientation.square(update.square);
+            self.send(&DgtMessage::FieldUpdate { square, piece: update.piece });
+        }
+    }
+
+    fn tick_clock(&mut self, now: Instant) {
+        if let Some(clock) = self.clock.as_mut() {
+            clock.advance(now.saturating_duration_since(self.last_clock_tick));
+        }
+        self.last_clock_tick = now;
+        let Some(clock) = self.clock else { return };
+        let reading = clock.reading();
+        let send = match self.mode {
+            BoardMode::UpdatesWithClock => now >= self.next_clock_send,
+            BoardMode::UpdatesNice => self.last_clock_sent != Some(reading),
+            BoardMode::Idle | BoardMode::UpdatesBoardOnly => false,
+        };
+        if send {
+            self.send(&DgtMessage::ClockTime(reading));
+            self.last_clock_sent = Some(reading);
+            self.next_clock_send = after(now, CLOCK_EVERY);
+            self.publish();
+        }
+    }
+
+    fn listen(&mut self, timeout: Duration) {
+        let Some(pty) = self.pty.as_mut() else {
+            std::thread::sleep(timeout);
+            return;
+        };
+        let _ = pty.master.set_timeout(timeout.max(Duration::from_millis(1)));
+        let mut buf = [0u8; 64];
+        match pty.master.read(&mut buf) {
+            Ok(n) => {
+                let mut parsed = std::mem::take(&mut self.parsed);
+                self.commands.push(&buf[..n], &mut parsed);
+                for command in parsed.drain(..) {
+                    self.answer(command);
+                }
+                self.parsed = parsed;
+            }
+            Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
+            Err(e) => {
+                debug!(error = %e, "reading the pty master failed");
+                std::thread::sleep(timeout);
+            }
+        }
+    }
+
+    fn answer(&mut self, command: Option<HostCommand>) {
+        let Some(command) = command else {
+            debug!("emulated board ignores an unknown command");
+            return;
+        };
+        trace!(?command, "emulated board received");
+        match command {
+            HostCommand::Reset => self.mode = BoardMode::Idle,
+            HostCommand::SendBoard => {
+                self.lock().board_requests += 1;
+                let raw = self.orientation.board(&self.board);
+                self.send(&DgtMessage::BoardDump(raw));
+            }
+            HostCommand::SendUpdates => self.set_mode(BoardMode::UpdatesWithClock),
+            HostCommand::SendUpdatesNice => self.set_mode(BoardMode::UpdatesNice),
+            HostCommand::SendUpdatesBoard => self.set_mode(BoardMode::UpdatesBoardOnly),
+            HostCommand::SendSerialNumber => self.send(&DgtMessage::SerialNumber(self.opts.serial.clone())),
+            HostCommand::SendTrademark => self.send(&DgtMessage::Trademark(self.opts.trademark.clone())),
+            HostCommand::SendVersion => {
+                let (major, minor) = self.opts.version;
+                self.send(&DgtMessage::Version { major, minor });
+            }
+            HostCommand::Clock(clock_command) => self.clock_command(clock_command),
+        }
+        self.publish();
+    }
+
+    fn set_mode(&mut self, mode: BoardMode) {
+        self.mode = mode;
+        // The first reading goes out at once in either clock mode.
+        self.next_clock_send = Instant::now();
+        self.last_clock_sent = None;
+    }
+
+    fn clock_command(&mut self, command: ClockCommand) {
+        self.lock().clock_commands.push(command.clone());
+        let Some(clock) = self.clock.as_mut() else {
+            return; // no clock attached: nobody acknowledges
+        };
+        let ack1 = match command {
+            ClockCommand::SetAndRun { left, right, run } => {
+                clock.left_ms = u64::from(left.total_secs()) * 1000;
+                clock.right_ms = u64::from(right.total_secs()) * 1000;
+                clock.run = run;
+                0x0a
+            }
+            ClockCommand::Display { .. } => 0x0c,
+            ClockCommand::Beep { .. } => 0x0b,
+            ClockCommand::EndDisplay => 0x03,
+        };
+        self.send(&DgtMessage::ClockAck(ClockAck { ack0: 0x10, ack1, ack2: 0, ack3: 0 }));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn publish(&self) {
+        let mut shared = self.lock();
+        shared.board = self.board.clone();
+        shared.mode = self.mode;
+        shared.clock = self.clock;
+    }
+
+    fn send(&mut self, message: &DgtMessage) {
+        trace!(?message, "emulated board sends");
+        let bytes = message.encode();
+        self.write(&bytes);
+    }
+
+    /// Writes if plugged in; an unplugged board just talks to nobody.
+    fn write(&mut self, bytes: &[u8]) {
+        let Some(pty) = self.pty.as_mut() else {
+            return;
+        };
+        let _ = pty.master.set_timeout(WRITE_TIMEOUT);
+        if let Err(e) = pty.master.write_all(bytes) {
+            debug!(error = %e, "emulated board could not write");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,121 @@
+//! The state the console and the mirror show (`GET /api/state`), built from the
+//! table after every batch of events.
+
+use crate::config::Config;
+use serde_json::{Value, json};
+use shakmaty::{Color, EnPassantMode, Position, fen::Fen};
+use station_core::clock::Side;
+use station_core::diff::square_diff;
+use station_core::inference::Agreement;
+use station_core::journal::occ_hex;
+use station_core::table::{Phase, Table};
+use station_core::{BoardRole, Event, Millis};
+use station_voices::{VoiceSettings, Wording};
+
+/// What the station knows beside the table.
+pub struct Extras<'a> {
+    /// Link state per board.
+    pub connected: [bool; 2],
+    /// Open discrepancy events.
+    pub discrepancies: &'a [Event],
+    /// The last events.
+    pub log: &'a [Event],
+}
+
+/// The snapshot.
+pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> Value {
+    let phase = match table.phase() {
+        Phase::Waiting => "waiting",
+        Phase::Playing => "playing",
+        Phase::Finished => "finished",
+    };
+    let agreed = table.agreed();
+    let moves: Vec<Value> = agreed
+        .map(|g| {
+            g.moves()
+                .iter()
+                .zip(g.sans())
+                .enumerate()
+                .map(|(i, (m, san))| json!({"ply": i + 1, "san": san.to_string(), "uci": g.uci(*m)}))
+                .collect()
+        })
+        .unwrap_or_default();
+    let last_move = agreed.and_then(|g| {
+        let ply = g.ply();
+        let mv = *g.moves().last()?;
+        let before = g.position_at(ply - 1)?;
+        let mut text = serde_json::Map::new();
+        for lang in ["de", "pl", "en"] {
+            let settings = VoiceSettings { language: lang.into(), ..config.voice.clone() };
+            if let Ok(w) = Wording::new(&settings) {
+                if let Ok(a) = w.word_move(before, &mv) {
+                    text.insert(lang.into(), Value::String(a.to_string()));
+                }
+            }
+        }
+        Some(json!({"ply": ply, "san": g.sans()[ply - 1].to_string(), "uci": g.uci(mv), "text": text}))
+    });
+    let boards: Vec<Value> = [BoardRole::Blind, BoardRole::Mirror]
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, role)| {
+            let tracker = table.tracker(role);
+            if role == BoardRole::Mirror && tracker.is_none() && !config.mirror_sensed() {
+                return Some(json!({"role": "mirror", "sensed": false}));
+            }
+            let sensed = table.sensed(role);
+            let (fen, board_moves, agreement, diff) = match tracker {
+                Some(tr) => {
+                    let g = tr.game();
+                    let agreement = match tr.agreement() {
+                        Agreement::InStep => "in_step",
+                        Agreement::Pending => "pending",
+                        Agreement::Reported(_) => "mismatch",
+                    };
+                    let diff = serde_json::to_value(square_diff(g.position().board(), tr.sensed()))
+                        .unwrap_or_default();
+                    (g.fen(), g.sans().iter().map(ToString::to_string).collect::<Vec<_>>(), agreement, diff)
+                }
+                None => (String::new(), Vec::new(), "in_step", Value::Array(Vec::new())),
+            };
+            Some(json!({
+                "role": role.to_string(),
+                "sensed": true,
+                "connected": extras.connected[i],
+                "fen": fen,
+                "occupancy": occ_hex(sensed),
+                "moves": board_moves,
+                "agreement": agreement,
+                "diff": diff,
+            }))
+        })
+        .collect();
+    let clock = table.clock().map(|c| {
+        json!({
+            "white_ms": c.remaining(Side::White, t),
+            "black_ms": c.remaining(Side::Black, t),
+            "running": c.is_running(),
+            "on_move": if c.on_move() == Side::White { "white" } else { "black" },
+            "moves": c.moves_made(Side::White),
+            "flag": c.flagged(t).map(|f| if f.side == Side::White { "white" } else { "black" }),
+        })
+    });
+    let turn = agreed.map(|g| if g.position().turn() == Color::White { "white" } else { "black" });
+    let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
+    json!({
+        "game_id": table.game_id(),
+        "phase": phase,
+        "start_fen": agreed.map(|g| g.start_fen()),
+        "fen": agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string()),
+        "turn": turn,
+        "moves": moves,
+        "last_move": last_move,
+        "blind_color": if table.config().blind_color == Color::White { "white" } else { "black" },
+        "mirror_language": config.console.mirror_language,
+        "boards": boards,
+        "clock": clock,
+        "discrepancies": extras.discrepancies,
+        "waiting_for_execution": waiting_for_execution,
+        "log": extras.log,
+    })
+}

@@ -1,0 +1,192 @@
+//! What the station says, to whom: every agreed move, corrections, clock
+//! readings and warnings, in each listener's language, through the audio path
+//! (voice pack → espeak-ng → speech-dispatcher → text). Every utterance is
+//! also an `announcement` event.
+
+use crate::config::Config;
+use shakmaty::{Role, Square};
+use station_core::clock::{Side, Warning};
+use station_core::table::Table;
+use station_core::{BoardRole, Event, Millis};
+use station_drivers::audio::{Listeners, Priority, Speaker, Utterance};
+use station_voices::{Message, VoiceSettings, Wording, clock_report, say_duration, say_moves};
+
+/// One listener: a speaker and the wording in its language.
+struct Listener {
+    name: &'static str,
+    speaker: Speaker,
+    wording: Wording,
+}
+
+/// The station's voices.
+pub struct Voices {
+    private: Listener,
+    public: Option<Listener>,
+    last_move: Option<(String, Option<String>)>,
+}
+
+impl Voices {
+    /// Starts both listeners from the config (never fails: problems become warnings).
+    pub fn start(config: &Config) -> anyhow::Result<Voices> {
+        let listeners = Listeners::start(&config.audio);
+        let private_wording = Wording::new(&config.voice)?;
+        let public = match listeners.public {
+            Some(speaker) => {
+                let settings =
+                    VoiceSettings { language: config.audio.public.language.clone(), ..config.voice.clone() };
+                Some(Listener { name: "public", speaker, wording: Wording::new(&settings)? })
+            }
+            None => None,
+        };
+        Ok(Voices {
+            private: Listener { name: "private", speaker: listeners.private, wording: private_wording },
+            public,
+            last_move: None,
+        })
+    }
+
+    /// Says what an event calls for; the announcements are pushed to `out`.
+    pub fn on_event(&mut self, event: &Event, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        let blind = Side::from(table.config().blind_color);
+        match event {
+            Event::GameMove { ply, uci, .. } => {
+                let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
+                let word = |l: &Listener| {
+                    l.wording
+                        .word_uci(pos, uci)
+                        .ok()
+                        .map(|a| (Utterance::from_announcement(&a), a.to_string()))
+                };
+                let private = word(&self.private);
+                let public = self.public.as_ref().and_then(word);
+                if let Some((utterance, text)) = private.clone() {
+                    say(&self.private, utterance, text, "move", Priority::Move, t, out);
+                }
+                if let (Some(l), Some((utterance, text))) = (self.public.as_ref(), public.clone()) {
+                    say(l, utterance, text, "move", Priority::Move, t, out);
+                }
+                self.last_move = private.map(|(_, p)| (p, public.map(|(_, q)| q)));
+            }
+            Event::Discrepancy { fix, .. } => {
+                for f in fix {
+                    let listener = match f.board {
+                        BoardRole::Blind => Some(&self.private),
+                        BoardRole::Mirror => self.public.as_ref(),
+                    };
+                    let Some(l) = listener else { continue };
+                    let mut texts = vec![l.wording.message(Message::CorrectPosition).to_owned()];
+                    for step in &f.steps {
+                        texts.push(step_text(&l.wording, step));
+                    }
+                    let text = texts.join(". ");
+                    say(l, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
+                }
+            }
+            Event::DiscrepancyResolved { .. } => {
+                let text = self.private.wording.message(Message::PositionRestored).to_owned();
+                say(
+                    &self.private,
+                    Utterance::text(text.clone()),
+                    text,
+                    "correction",
+                    Priority::Normal,
+                    t,
+                    out,
+                );
+            }
+            Event::BoardMismatch { board: BoardRole::Blind, .. } => {
+                let text = self.private.wording.message(Message::BoardMismatch).to_owned();
+                say(&self.private, Utterance::text(text.clone()), text, "status", Priority::Urgent, t, out);
+            }
+            Event::BoardStatus { board: BoardRole::Blind, status, .. } => {
+                let m = match status {
+                    station_core::event::LinkStatus::Connected => Message::BoardConnected,
+                    station_core::event::LinkStatus::Disconnected => Message::BoardDisconnected,
+                };
+                let text = self.private.wording.message(m).to_owned();
+                say(&self.private, Utterance::text(text.clone()), text, "status", Priority::Urgent, t, out);
+            }
+            Event::ClockPremature { side, .. } if *side == blind => {
+                let text = self.private.wording.message(Message::WaitingForMove).to_owned();
+                say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
+            }
+            Event::ClockWarning { warning, .. } => {
+                if let Some(text) = warning_text(&self.private.wording, warning, blind) {
+                    let urgent = matches!(
+                        warning,
+                        Warning::FlagFell { .. } | Warning::Remaining { time_trouble: true, .. }
+                    );
+                    let priority = if urgent { Priority::Urgent } else { Priority::Low };
+                    say(&self.private, Utterance::text(text.clone()), text, "warning", priority, t, out);
+                }
+            }
+            Event::GameOver { result, .. } => {
+                let text = format!("{}. {result}", self.private.wording.message(Message::GameOver));
+                say(&self.private, Utterance::text(text.clone()), text, "result", Priority::Urgent, t, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// The talking clock on request (D.2.6.1): own time, the opponent's, moves made.
+    pub fn say_time(&self, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        let book = self.private.wording.phrasebook();
+        let moves = table.agreed().map_or(0, |g| g.ply().div_ceil(2)) as u32;
+        let text = match table.clock() {
+            Some(clock) => {
+                let own = Side::from(table.config().blind_color);
+                clock_report(book, clock.remaining(own, t), clock.remaining(own.opponent(), t), moves)
+            }
+            None => say_moves(book, moves),
+        };
+        say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
+    }
+
+    /// The last move again.
+    pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
+        if let Some((text, _)) = &self.last_move {
+            say(&self.private, Utterance::text(text.clone()), text.clone(), "move", Priority::Move, t, out);
+        }
+    }
+}
+
+fn say(
+    l: &Listener,
+    utterance: Utterance,
+    text: String,
+    about: &str,
+    priority: Priority,
+    t: Millis,
+    out: &mut Vec<Event>,
+) {
+    l.speaker.say(utterance, priority);
+    out.push(Event::Announcement { listener: l.name.into(), text, about: about.into(), t_ms: t });
+}
+
+/// "Springer von Eva fünf zurück nach Felix drei", or a removal/placement in words.
+fn step_text(wording: &Wording, step: &station_core::correction::StepRecord) -> String {
+    let square = |s: &Option<String>| s.as_deref().and_then(|s| s.parse::<Square>().ok());
+    let role = step.piece.chars().next().and_then(Role::from_char).unwrap_or(Role::Pawn);
+    match (step.action.as_str(), square(&step.from), square(&step.to)) {
+        ("move", Some(from), Some(to)) => wording.word_correction(role, from, to).to_string(),
+        (_, Some(sq), None) | (_, None, Some(sq)) => {
+            let [letter, rank] = wording.word_square(sq);
+            format!("{} {} {}", wording.word_piece(role).text, letter.text, rank.text)
+        }
+        _ => String::new(),
+    }
+}
+
+fn warning_text(wording: &Wording, warning: &Warning, blind: Side) -> Option<String> {
+    let book = wording.phrasebook();
+    match *warning {
+        Warning::Remaining { side, threshold_ms, .. } if side == blind => {
+            Some(say_duration(book, threshold_ms))
+        }
+        Warning::FlagFell { .. } => Some(wording.message(Message::CallArbiter).to_owned()),
+        Warning::TimeControlReached { side, .. } if side == blind => {
+            Some(wording.message(Message::YourMove).to_owned())
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,96 @@
+//! Who may do what: the operator's bearer token, and the same-origin rule for
+//! WebSockets.
+
+use axum::http::HeaderMap;
+use axum::http::header::{AUTHORIZATION, HOST, ORIGIN};
+
+/// True when the request carries `Authorization: Bearer <token>` with the right token.
+pub fn authorized(headers: &HeaderMap, token: &str) -> bool {
+    let Some(value) = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let Some((scheme, given)) = value.trim().split_once(' ') else {
+        return false;
+    };
+    scheme.eq_ignore_ascii_case("bearer") && !token.is_empty() && constant_time_eq(given.trim(), token)
+}
+
+/// Compares without an early exit on the first differing byte.
+fn constant_time_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The WebSocket origin rule: no `Origin` (a non-browser client) is fine; a browser's
+/// `Origin` must name the host (and port) the request was sent to.
+pub fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(ORIGIN) else {
+        return true;
+    };
+    let (Ok(origin), Some(host)) = (origin.to_str(), headers.get(HOST).and_then(|h| h.to_str().ok())) else {
+        return false;
+    };
+    let (scheme, rest) = match origin.split_once("://") {
+        Some((s, r)) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => (s, r),
+        _ => return false,
+    };
+    if rest.contains('/') || rest.is_empty() {
+        return false;
+    }
+    normalise(rest, scheme) == normalise(host, "http") || normalise(rest, scheme) == normalise(host, "https")
+}
+
+/// `host[:port]` lower-cased with the scheme's default port spelled out.
+fn normalise(authority: &str, scheme: &str) -> String {
+    let authority = authority.trim().to_ascii_lowercase();
+    let has_port = match authority.rfind(':') {
+        Some(i) => !authority[i..].contains(']'),
+        None => false,
+    };
+    if has_port {
+        authority
+    } else {
+        let port = if scheme.eq_ignore_ascii_case("https") { 443 } else { 80 };
+        format!("{authority}:{port}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(axum::http::HeaderName, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(k.clone(), HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn bearer_tokens_are_checked() {
+        assert!(authorized(&headers(&[(AUTHORIZATION, "Bearer s3cret")]), "s3cret"));
+        assert!(authorized(&headers(&[(AUTHORIZATION, "bearer s3cret")]), "s3cret"));
+        assert!(!authorized(&headers(&[(AUTHORIZATION, "Bearer s3cre")]), "s3cret"));
+        assert!(!authorized(&headers(&[(AUTHORIZATION, "Basic s3cret")]), "s3cret"));
+        assert!(!authorized(&headers(&[]), "s3cret"));
+        assert!(!authorized(&headers(&[(AUTHORIZATION, "Bearer ")]), ""));
+    }
+
+    #[test]
+    fn origins_must_match_the_host() {
+        assert!(same_origin(&headers(&[(HOST, "127.0.0.1:8080")])));
+        assert!(same_origin(&headers(&[(HOST, "127.0.0.1:8080"), (ORIGIN, "http://127.0.0.1:8080")])));
+        assert!(same_origin(&headers(&[(HOST, "localhost"), (ORIGIN, "http://localhost:80")])));
+        assert!(same_origin(&headers(&[(HOST, "[::1]:9000"), (ORIGIN, "http://[::1]:9000")])));
+        assert!(!same_origin(&headers(&[(HOST, "127.0.0.1:8080"), (ORIGIN, "http://evil.example:8080")])));
+        assert!(!same_origin(&headers(&[(HOST, "127.0.0.1:8080"), (ORIGIN, "http://127.0.0.1:8081")])));
+        assert!(!same_origin(&headers(&[(HOST, "127.0.0.1:8080"), (ORIGIN, "null")])));
+        assert!(!same_origin(&headers(&[(ORIGIN, "http://127.0.0.1:8080")])));
+        assert!(!same_origin(&headers(&[(HOST, "a:1"), (ORIGIN, "file://a:1")])));
+    }
+}

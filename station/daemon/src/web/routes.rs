@@ -1,0 +1,205 @@
+//! The routes: pages, assets, PGN, state, commands; errors as `{"error": "…"}`.
+
+use super::{COMMAND_TIMEOUT, MAX_BODY, assets, auth, ws};
+use crate::hub::{Command, Hub};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, watch};
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The daemon's hub.
+    pub hub: Hub,
+    /// The operator token.
+    pub token: Arc<str>,
+    /// Becomes true when the server shuts down.
+    pub stop: watch::Receiver<bool>,
+    /// `{"type":"state","state":…}` messages whenever the snapshot changed (for `/ws?state=1`).
+    pub states: broadcast::Sender<Arc<str>>,
+}
+
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                   connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; \
+                   frame-ancestors 'none'";
+
+/// Every route of the server.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/console", get(console))
+        .route("/mirror", get(mirror))
+        .route("/assets/{name}", get(asset))
+        .route("/game.pgn", get(pgn))
+        .route("/api/state", get(api_state))
+        .route("/api/auth", get(api_auth))
+        .route("/api/command", post(api_command))
+        .route("/ws", get(ws::handler))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::map_response(security_headers))
+        .with_state(state)
+}
+
+/// `{"error": reason}` with a status.
+pub fn error(status: StatusCode, reason: &str) -> Response {
+    (status, axum::Json(json!({ "error": reason }))).into_response()
+}
+
+fn json_response(value: &Value) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")],
+        value.to_string(),
+    )
+        .into_response()
+}
+
+async fn security_headers(mut res: Response) -> Response {
+    let h = res.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.entry(header::CONTENT_SECURITY_POLICY).or_insert(HeaderValue::from_static(CSP));
+    res
+}
+
+fn page(html: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], html)
+        .into_response()
+}
+
+async fn index() -> Response {
+    page(assets::INDEX_HTML)
+}
+
+async fn console() -> Response {
+    page(assets::CONSOLE_HTML)
+}
+
+async fn mirror() -> Response {
+    page(assets::MIRROR_HTML)
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    match assets::find(&name) {
+        Some((content_type, body)) => {
+            ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body).into_response()
+        }
+        None => error(StatusCode::NOT_FOUND, "no such asset"),
+    }
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "not found")
+}
+
+async fn pgn(State(app): State<AppState>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+        ],
+        app.hub.pgn(),
+    )
+        .into_response()
+}
+
+async fn api_state(State(app): State<AppState>) -> Response {
+    json_response(&app.hub.snapshot())
+}
+
+fn unauthorized() -> Response {
+    let mut res = error(StatusCode::UNAUTHORIZED, "operator token missing or wrong (Authorization: Bearer TOKEN)");
+    res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    res
+}
+
+/// `GET /api/auth`: 200 when the bearer token is right (the console checks the token it was given).
+async fn api_auth(State(app): State<AppState>, headers: HeaderMap) -> Response {
+    if auth::authorized(&headers, &app.token) { json_response(&json!({ "ok": true })) } else { unauthorized() }
+}
+
+/// `POST /api/command`: a [`Command`] as JSON; the daemon loop's answer or an error.
+async fn api_command(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    if !auth::authorized(&headers, &app.token) {
+        return unauthorized();
+    }
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => {
+            let status = rejection.status();
+            let reason = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                format!("the command is larger than {} KiB", MAX_BODY / 1024)
+            } else {
+                rejection.body_text()
+            };
+            return error(status, &reason);
+        }
+    };
+    let command: Command = match serde_json::from_slice(&body) {
+        Ok(command) => command,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad command: {e}")),
+    };
+    tracing::info!(?command, "operator command");
+    let reply = match app.hub.command(command) {
+        Ok(reply) => reply,
+        Err(reason) => return error(StatusCode::SERVICE_UNAVAILABLE, &reason),
+    };
+    let answer = tokio::task::spawn_blocking(move || reply.recv_timeout(COMMAND_TIMEOUT)).await;
+    match answer {
+        Ok(Ok(Ok(result))) => json_response(&json!({ "ok": true, "result": result })),
+        Ok(Ok(Err(reason))) => error(StatusCode::UNPROCESSABLE_ENTITY, &reason),
+        Ok(Err(crossbeam_channel::RecvTimeoutError::Timeout)) => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!("the station did not answer within {} s", COMMAND_TIMEOUT.as_secs()),
+        ),
+        Ok(Err(crossbeam_channel::RecvTimeoutError::Disconnected)) => {
+            error(StatusCode::SERVICE_UNAVAILABLE, "the station dropped the command")
+        }
+        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the command could not be waited for"),
+    }
+}
+
+/// Watches the hub's snapshot and publishes `{"type":"state",…}` when it changed:
+/// after events (drained in batches) and at least every 100 ms.
+pub async fn publish_states(app: AppState) {
+    let mut events = app.hub.subscribe();
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut stop = app.stop.clone();
+    let mut last = String::new();
+    loop {
+        tokio::select! {
+            () = super::ws::stopped(&mut stop) => return,
+            _ = tick.tick() => {}
+            _ = events.recv() => while events.try_recv().is_ok() {},
+        }
+        if app.states.receiver_count() == 0 {
+            last.clear();
+            continue;
+        }
+        let snapshot = app.hub.snapshot();
+        let text = snapshot.to_string();
+        if text != last {
+            let message = format!(r#"{{"type":"state","state":{text}}}"#);
+            let _ = app.states.send(Arc::from(message));
+            last = text;
+        }
+        // At most ~50 snapshots a second, however fast events come.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

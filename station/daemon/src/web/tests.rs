@@ -1,0 +1,326 @@
+//! HTTP and WebSocket tests of every endpoint, against a real server on a loopback
+//! port with a hub whose commands a test thread answers.
+
+use super::{WebConfig, WebError, WebServer, start};
+use crate::hub::{Command, Hub};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+const TOKEN: &str = "test-token-0123";
+
+/// A server on 127.0.0.1:0 whose command queue a thread answers: `enter_move e4` →
+/// ok, `enter_move slow` → no answer in time, anything else → refused.
+fn server() -> (WebServer, Hub) {
+    let (hub, commands) = Hub::new();
+    std::thread::spawn(move || {
+        for request in commands {
+            let answer = match &request.command {
+                Command::EnterMove { mv } if mv == "e4" => Ok(json!({ "ply": 1, "san": "e4" })),
+                Command::EnterMove { mv } if mv == "slow" => {
+                    std::thread::sleep(Duration::from_secs(3));
+                    Ok(json!(null))
+                }
+                Command::ClockStart => Ok(json!({ "running": true })),
+                other => Err(format!("not now: {other:?}")),
+            };
+            let _ = request.reply.send(answer);
+        }
+    });
+    let config = WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    (start(config, hub.clone()).expect("server starts"), hub)
+}
+
+fn url(server: &WebServer, path: &str) -> String {
+    format!("http://{}{path}", server.addr())
+}
+
+fn content_type(res: &reqwest::Response) -> String {
+    res.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned()
+}
+
+async fn command(server: &WebServer, auth: Option<&str>, body: impl Into<reqwest::Body>) -> (u16, Value) {
+    let mut req = reqwest::Client::new()
+        .post(url(server, "/api/command"))
+        .header("content-type", "application/json")
+        .body(body);
+    if let Some(token) = auth {
+        req = req.header("authorization", format!("Bearer {token}"));
+    }
+    let res = req.send().await.expect("request");
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+#[test]
+fn refuses_non_loopback_addresses_and_empty_tokens() {
+    let (hub, _rx) = Hub::new();
+    let remote = WebConfig { listen: "0.0.0.0:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    let err = start(remote, hub.clone()).err().expect("refused");
+    assert!(matches!(err, WebError::NotLoopback(_)));
+    assert!(err.to_string().contains("allow_remote"), "{err}");
+    let lan = WebConfig { listen: "192.168.1.20:8080".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    assert!(matches!(start(lan, hub.clone()), Err(WebError::NotLoopback(_))));
+    let empty = WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: " ".into(), allow_remote: false };
+    assert!(matches!(start(empty, hub.clone()), Err(WebError::EmptyToken)));
+    let v6 = WebConfig { listen: "[::1]:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    // ::1 is loopback; it may be missing on a machine without IPv6, which is a bind error.
+    match start(v6, hub) {
+        Ok(s) => assert!(s.addr().ip().is_loopback()),
+        Err(e) => assert!(matches!(e, WebError::Bind { .. }), "{e}"),
+    }
+}
+
+#[test]
+fn random_tokens_are_long_and_different() {
+    let a = super::random_token().unwrap();
+    let b = super::random_token().unwrap();
+    assert_eq!(a.len(), 32);
+    assert_ne!(a, b);
+}
+
+#[tokio::test]
+async fn pages_and_assets_are_served_with_their_content_types() {
+    let (server, _hub) = server();
+    for (path, ctype, needle) in [
+        ("/console", "text/html", "<title>"),
+        ("/mirror", "text/html", "<title>"),
+        ("/", "text/html", "/console"),
+        ("/assets/common.js", "text/javascript", "WebSocket"),
+        ("/assets/console.js", "text/javascript", "api/command"),
+        ("/assets/mirror.js", "text/javascript", "last_move"),
+        ("/assets/common.css", "text/css", "focus"),
+        ("/assets/console.css", "text/css", "{"),
+        ("/assets/mirror.css", "text/css", "{"),
+    ] {
+        let res = reqwest::get(url(&server, path)).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        assert!(content_type(&res).starts_with(ctype), "{path}: {}", content_type(&res));
+        assert!(res.headers().contains_key("content-security-policy"), "{path}");
+        assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+        assert!(res.text().await.unwrap().contains(needle), "{path} lacks {needle}");
+    }
+    for path in ["/nope", "/assets/nope.js", "/api", "/console/x"] {
+        let res = reqwest::get(url(&server, path)).await.unwrap();
+        assert_eq!(res.status(), 404, "{path}");
+        let body: Value = res.json().await.unwrap();
+        assert!(body["error"].is_string(), "{path}");
+    }
+    // Changing methods on read-only routes are not allowed.
+    let res = reqwest::Client::new().post(url(&server, "/api/state")).send().await.unwrap();
+    assert_eq!(res.status(), 405);
+}
+
+#[tokio::test]
+async fn the_mirror_page_has_no_controls() {
+    let (server, _hub) = server();
+    let html = reqwest::get(url(&server, "/mirror")).await.unwrap().text().await.unwrap().to_lowercase();
+    for tag in ["<button", "<input", "<select", "<textarea", "<form", "<a "] {
+        assert!(!html.contains(tag), "the mirror has {tag}");
+    }
+    let js = reqwest::get(url(&server, "/assets/mirror.js")).await.unwrap().text().await.unwrap();
+    assert!(!js.contains("api/command"), "the mirror script sends commands");
+}
+
+#[tokio::test]
+async fn state_and_pgn_come_from_the_hub() {
+    let (server, hub) = server();
+    let res = reqwest::get(url(&server, "/api/state")).await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(content_type(&res).starts_with("application/json"));
+    assert_eq!(res.json::<Value>().await.unwrap(), Value::Null);
+
+    let snapshot = json!({ "game_id": "game-1", "phase": "playing", "moves": [{ "ply": 1, "san": "e4", "uci": "e2e4" }] });
+    let pgn = "[Event \"Test\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    hub.publish_state(snapshot.clone(), pgn.to_owned());
+    let res = reqwest::get(url(&server, "/api/state")).await.unwrap();
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    assert_eq!(res.json::<Value>().await.unwrap(), snapshot);
+
+    let res = reqwest::get(url(&server, "/game.pgn")).await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(content_type(&res).starts_with("application/x-chess-pgn"), "{}", content_type(&res));
+    assert_eq!(res.headers()["access-control-allow-origin"], "*");
+    assert_eq!(res.text().await.unwrap(), pgn);
+}
+
+#[tokio::test]
+async fn commands_need_the_operator_token() {
+    let (server, _hub) = server();
+    let body = r#"{"cmd":"enter_move","move":"e4"}"#;
+    let (status, v) = command(&server, None, body).await;
+    assert_eq!(status, 401);
+    assert!(v["error"].as_str().unwrap().contains("token"));
+    let (status, _) = command(&server, Some("wrong"), body).await;
+    assert_eq!(status, 401);
+    let (status, _) = command(&server, Some(&TOKEN[..TOKEN.len() - 1]), body).await;
+    assert_eq!(status, 401);
+    let res = reqwest::Client::new()
+        .post(url(&server, "/api/command"))
+        .header("authorization", format!("Basic {TOKEN}"))
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401);
+    assert_eq!(res.headers()["www-authenticate"], "Bearer");
+
+    let auth = |t: &str| reqwest::Client::new().get(url(&server, "/api/auth")).bearer_auth(t.to_owned()).send();
+    assert_eq!(auth(TOKEN).await.unwrap().status(), 200);
+    assert_eq!(auth("nope").await.unwrap().status(), 401);
+    assert_eq!(reqwest::get(url(&server, "/api/auth")).await.unwrap().status(), 401);
+}
+
+#[tokio::test]
+async fn a_command_makes_the_round_trip() {
+    let (server, _hub) = server();
+    let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"e4"}"#).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v, json!({ "ok": true, "result": { "ply": 1, "san": "e4" } }));
+    let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"clock_start"}"#).await;
+    assert_eq!((status, v["result"]["running"].as_bool()), (200, Some(true)));
+    // The station refused it: 422 with its reason.
+    let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"take_back"}"#).await;
+    assert_eq!(status, 422);
+    assert!(v["error"].as_str().unwrap().contains("not now"), "{v}");
+}
+
+#[tokio::test]
+async fn bad_json_is_refused_with_a_reason() {
+    let (server, _hub) = server();
+    for body in ["{", "", "[]", r#"{"cmd":"fly"}"#, r#"{"cmd":"set_time","side":"white"}"#, r#"{"cmd":"take_back","x":1}"#] {
+        let (status, v) = command(&server, Some(TOKEN), body).await;
+        assert_eq!(status, 400, "{body}: {v}");
+        let reason = v["error"].as_str().unwrap_or_default();
+        assert!(reason.starts_with("bad command: "), "{body}: {v}");
+        assert!(reason.len() > "bad command: ".len(), "{body}: {v}");
+    }
+    let (_, v) = command(&server, Some(TOKEN), r#"{"cmd":"fly"}"#).await;
+    assert!(v["error"].as_str().unwrap().contains("unknown variant"), "{v}");
+}
+
+#[tokio::test]
+async fn bodies_over_64_kib_are_refused() {
+    let (server, _hub) = server();
+    let moves: Vec<String> = (0..20_000).map(|_| "e4".to_owned()).collect();
+    let big = json!({ "cmd": "scoresheet", "moves": moves }).to_string();
+    assert!(big.len() > 64 * 1024);
+    let (status, v) = command(&server, Some(TOKEN), big).await;
+    assert_eq!(status, 413, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("64 KiB"), "{v}");
+    // Just under the limit is read (and answered by the station).
+    let moves: Vec<String> = (0..6_000).map(|_| "e4".to_owned()).collect();
+    let fits = json!({ "cmd": "scoresheet", "moves": moves }).to_string();
+    assert!(fits.len() < 64 * 1024);
+    let (status, _) = command(&server, Some(TOKEN), fits).await;
+    assert_eq!(status, 422);
+}
+
+#[tokio::test]
+async fn a_station_that_does_not_answer_is_503() {
+    let (server, _hub) = server();
+    let start = Instant::now();
+    let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"slow"}"#).await;
+    assert_eq!(status, 503, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("did not answer"), "{v}");
+    assert!(start.elapsed() < Duration::from_millis(2900));
+}
+
+#[tokio::test]
+async fn a_stopped_station_is_503() {
+    let (hub, commands) = Hub::new();
+    drop(commands);
+    let config = WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    let server = start(config, hub).unwrap();
+    let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"clock_start"}"#).await;
+    assert_eq!(status, 503, "{v}");
+}
+
+fn ws_request(server: &WebServer, query: &str, origin: Option<&str>) -> tungstenite::handshake::client::Request {
+    let mut req = format!("ws://{}/ws{query}", server.addr()).into_client_request().unwrap();
+    if let Some(o) = origin {
+        req.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    req
+}
+
+#[tokio::test]
+async fn websockets_from_other_origins_are_refused() {
+    let (server, _hub) = server();
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:1"] {
+        match tokio_tungstenite::connect_async(ws_request(&server, "", Some(origin))).await {
+            Err(tungstenite::Error::Http(res)) => assert_eq!(res.status(), 403, "{origin}"),
+            other => panic!("{origin}: expected 403, got {other:?}"),
+        }
+    }
+    let same = format!("http://{}", server.addr());
+    assert!(tokio_tungstenite::connect_async(ws_request(&server, "", Some(&same))).await.is_ok());
+    assert!(tokio_tungstenite::connect_async(ws_request(&server, "", None)).await.is_ok());
+    // A plain GET is not an upgrade.
+    let res = reqwest::get(url(&server, "/ws")).await.unwrap();
+    assert!(res.status().is_client_error());
+}
+
+async fn next_text(
+    ws: &mut tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+) -> Value {
+    let msg = tokio::time::timeout(Duration::from_secs(2), ws.next()).await.expect("a message in time");
+    match msg {
+        Some(Ok(tungstenite::Message::Text(t))) => serde_json::from_str(&t).unwrap(),
+        other => panic!("expected text, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn events_stream_in_order_and_state_follows() {
+    let (server, hub) = server();
+    let (mut plain, _) = tokio_tungstenite::connect_async(ws_request(&server, "", None)).await.unwrap();
+    let (mut with_state, _) = tokio_tungstenite::connect_async(ws_request(&server, "?state=1", None)).await.unwrap();
+    let first = next_text(&mut with_state).await;
+    assert_eq!(first["type"], "state");
+    assert_eq!(first["state"], Value::Null);
+    for i in 0..100 {
+        hub.publish_event(&json!({ "type": "touch", "board": "blind", "square": "g1", "piece": "N", "t_ms": i }).to_string());
+    }
+    for i in 0..100 {
+        let e = next_text(&mut plain).await;
+        assert_eq!((e["type"].as_str(), e["t_ms"].as_i64()), (Some("touch"), Some(i)));
+    }
+    hub.publish_state(json!({ "phase": "playing" }), String::new());
+    // The state stream interleaves the events with state updates.
+    let mut seen = 0;
+    let mut got_state = false;
+    while !(got_state && seen == 100) {
+        let m = next_text(&mut with_state).await;
+        match m["type"].as_str() {
+            Some("touch") => {
+                assert_eq!(m["t_ms"], seen);
+                seen += 1;
+            }
+            Some("state") => got_state |= m["state"]["phase"] == "playing",
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // Clients may talk (ignored) and close.
+    plain.send(tungstenite::Message::Text("hello".into())).await.unwrap();
+    plain.close(None).await.unwrap();
+}
+
+#[tokio::test]
+async fn shutdown_closes_streams_and_frees_the_port() {
+    let (server, _hub) = server();
+    let addr = server.addr();
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_request(&server, "", None)).await.unwrap();
+    let start = Instant::now();
+    server.shutdown();
+    assert!(start.elapsed() < Duration::from_secs(3), "shutdown took {:?}", start.elapsed());
+    match tokio::time::timeout(Duration::from_secs(2), ws.next()).await.unwrap() {
+        Some(Ok(tungstenite::Message::Close(Some(frame)))) => assert_eq!(u16::from(frame.code), 1001),
+        None | Some(Err(_)) | Some(Ok(tungstenite::Message::Close(None))) => {}
+        other => panic!("expected a close, got {other:?}"),
+    }
+    assert!(reqwest::get(format!("http://{addr}/api/state")).await.is_err());
+}

@@ -1,1 +1,0 @@
-//! Understanding spoken moves and commands (in progress).

@@ -1,0 +1,244 @@
+//! The phrase list handed to the recogniser: every way of saying every
+//! legal move of a position, plus the commands.
+//!
+//! Vosk turns the list into a small language model (word pairs with
+//! back-off), so the list decides which words and word pairs are likely;
+//! it is not a hard constraint. Hence [`super::Understanding::understand`]
+//! still checks every transcript against the position.
+
+use shakmaty::san::San;
+use shakmaty::{Chess, File, Move, Position, Rank, Role};
+
+use super::command_words::{CommandWord, CommandWords};
+use super::lexicon::normalise;
+use crate::entry::Entry;
+use crate::phrasebook::{Phrasebook, role_index};
+
+/// The recogniser's phrases for one position: lower-cased, deduplicated,
+/// sorted, with Vosk's "[unk]" (anything else) last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grammar {
+    phrases: Vec<String>,
+}
+
+impl Grammar {
+    /// The phrases, as `vosk::Recognizer::new_with_grammar` takes them.
+    pub fn phrases(&self) -> &[String] {
+        &self.phrases
+    }
+
+    /// The phrases, owned.
+    pub fn into_phrases(self) -> Vec<String> {
+        self.phrases
+    }
+
+    /// Number of phrases (including "[unk]").
+    pub fn len(&self) -> usize {
+        self.phrases.len()
+    }
+
+    /// Whether there are no phrases (never: "[unk]" is always there).
+    pub fn is_empty(&self) -> bool {
+        self.phrases.is_empty()
+    }
+
+    /// Whether `phrase` (normalised like heard text) is in the list.
+    pub fn contains(&self, phrase: &str) -> bool {
+        let phrase = normalise(phrase);
+        self.phrases.iter().any(|p| *p == phrase)
+    }
+}
+
+impl AsRef<[String]> for Grammar {
+    fn as_ref(&self) -> &[String] {
+        &self.phrases
+    }
+}
+
+/// Every accepted form of every listening word, normalised once.
+#[derive(Debug, Clone)]
+pub(crate) struct Forms {
+    letters: [Vec<String>; 8],
+    ranks: [Vec<String>; 8],
+    pieces: [Vec<String>; 6],
+    capture: Vec<String>,
+    check: Vec<String>,
+    mate: Vec<String>,
+    stalemate: Vec<String>,
+    en_passant: Vec<String>,
+    short_castling: Vec<String>,
+    long_castling: Vec<String>,
+    /// Position-independent command phrases, built once.
+    commands: Vec<String>,
+}
+
+fn forms_of(entry: &Entry) -> Vec<String> {
+    let mut out: Vec<String> = entry.accepted().map(normalise).filter(|f| !f.is_empty()).collect();
+    out.dedup();
+    out
+}
+
+/// One slot of a phrase: a choice of forms, possibly left out.
+type Slot<'a> = (&'a [String], bool);
+
+impl Forms {
+    pub(crate) fn new(
+        sentence: &Phrasebook,
+        letters: &Phrasebook,
+        ranks: &Phrasebook,
+        commands: &CommandWords,
+    ) -> Forms {
+        let words = sentence.words();
+        let mut forms = Forms {
+            letters: File::ALL.map(|f| forms_of(letters.letter(f))),
+            ranks: Rank::ALL.map(|r| forms_of(ranks.rank(r))),
+            pieces: [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
+                .map(|r| forms_of(sentence.piece(r))),
+            capture: forms_of(&words.capture),
+            check: forms_of(&words.check),
+            mate: forms_of(&words.mate),
+            stalemate: forms_of(&words.stalemate),
+            en_passant: forms_of(&words.en_passant),
+            short_castling: forms_of(&words.short_castling),
+            long_castling: forms_of(&words.long_castling),
+            commands: Vec::new(),
+        };
+        forms.commands = forms.command_phrases(&forms_of(&words.draw_offer), commands);
+        forms
+    }
+
+    fn piece(&self, role: Role) -> &[String] {
+        &self.pieces[role_index(role)]
+    }
+
+    fn command_phrases(&self, draw_offer: &[String], commands: &CommandWords) -> Vec<String> {
+        let mut out = draw_offer.to_vec();
+        let of = |word| commands.entry(word).map(forms_of).unwrap_or_default();
+        let (mine, his) = (of(CommandWord::Mine), of(CommandWord::His));
+        for (word, entry) in commands.words() {
+            match word {
+                CommandWord::Mine | CommandWord::His => {}
+                CommandWord::WhereIs => {
+                    let where_is = forms_of(entry);
+                    for side in [&mine, &his] {
+                        for role in Role::ALL {
+                            let piece = self.piece(role);
+                            emit(&[(&where_is, false), (side, true), (piece, false)], &mut String::new(), &mut out);
+                            emit(&[(&where_is, false), (piece, false), (side, false)], &mut String::new(), &mut out);
+                        }
+                    }
+                }
+                CommandWord::WhatStandsOn => {
+                    let what = forms_of(entry);
+                    for letter in &self.letters {
+                        for rank in &self.ranks {
+                            emit(&[(&what, false), (letter, false), (rank, false)], &mut String::new(), &mut out);
+                        }
+                    }
+                }
+                _ => out.extend(forms_of(entry)),
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The phrases of every legal move of `pos` and of the commands.
+    pub(crate) fn grammar(&self, pos: &Chess) -> Grammar {
+        let mut out = Vec::with_capacity(2048);
+        let mut buf = String::with_capacity(96);
+        for mv in pos.legal_moves() {
+            self.move_phrases(pos, mv, &mut buf, &mut out);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out.extend(self.commands.iter().cloned());
+        // A command phrase can equal a move phrase only through a conflict
+        // in the books; the sort above keeps moves deduplicated among
+        // themselves, and a repeat across the two halves is harmless.
+        out.push("[unk]".to_owned());
+        Grammar { phrases: out }
+    }
+
+    fn move_phrases(&self, pos: &Chess, mv: Move, buf: &mut String, out: &mut Vec<String>) {
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        let check = after.is_check();
+        let stuck = after.legal_moves().is_empty();
+        let none: &[String] = &[];
+        let suffix: Slot<'_> = match (check, stuck) {
+            (true, true) => (&self.mate, true),
+            (true, false) => (&self.check, true),
+            (false, true) => (&self.stalemate, true),
+            (false, false) => (none, true),
+        };
+        if let Some(side) = mv.castling_side() {
+            let castle = if side.is_king_side() { &self.short_castling } else { &self.long_castling };
+            emit(&[(castle, false), suffix], buf, out);
+            return;
+        }
+        let Some(from) = mv.from() else { return };
+        let to = mv.to();
+        let role = mv.role();
+        let piece: Slot<'_> = (self.piece(role), role == Role::Pawn);
+        let capture: Slot<'_> = (if mv.is_capture() { &self.capture } else { none }, true);
+        let promotion: Slot<'_> = (mv.promotion().map_or(none, |r| self.piece(r)), mv.promotion().is_none());
+        let en_passant: Slot<'_> = (if mv.is_en_passant() { &self.en_passant } else { none }, true);
+        let (to_file, to_rank) = (&self.letters[to.file().to_usize()], &self.ranks[to.rank().to_usize()]);
+        // Disambiguations: as the notation writes it, the whole from-square
+        // (long form), and for pawn captures none at all ("schlägt David fünf").
+        let mut variants: [Option<(Option<File>, Option<Rank>)>; 3] = [None; 3];
+        if let San::Normal { file, rank, .. } = San::from_move(pos, mv) {
+            variants[0] = Some((file, rank));
+        }
+        variants[1] = Some((Some(from.file()), Some(from.rank())));
+        if role == Role::Pawn && mv.is_capture() {
+            variants[2] = Some((None, None));
+        }
+        for (i, variant) in variants.iter().enumerate() {
+            let Some((file, rank)) = *variant else { continue };
+            if variants[..i].contains(variant) {
+                continue;
+            }
+            let file_slot: Slot<'_> = (file.map_or(none, |f| &self.letters[f.to_usize()]), file.is_none());
+            let rank_slot: Slot<'_> = (rank.map_or(none, |r| &self.ranks[r.to_usize()]), rank.is_none());
+            emit(
+                &[
+                    piece,
+                    file_slot,
+                    rank_slot,
+                    capture,
+                    (to_file, false),
+                    (to_rank, false),
+                    promotion,
+                    en_passant,
+                    suffix,
+                ],
+                buf,
+                out,
+            );
+        }
+    }
+}
+
+/// Every combination of the slots' forms (an optional slot may be left
+/// out), space-joined, appended to `out`.
+fn emit(slots: &[Slot<'_>], buf: &mut String, out: &mut Vec<String>) {
+    let Some(((forms, optional), rest)) = slots.split_first() else {
+        out.push(buf.clone());
+        return;
+    };
+    if *optional {
+        emit(rest, buf, out);
+    }
+    for form in forms.iter() {
+        let len = buf.len();
+        if len > 0 {
+            buf.push(' ');
+        }
+        buf.push_str(form);
+        emit(rest, buf, out);
+        buf.truncate(len);
+    }
+}

@@ -1,0 +1,173 @@
+//! From heard text to meanings: every accepted form of every word the
+//! station listens for, looked up longest phrase first.
+
+use std::collections::HashMap;
+
+use shakmaty::{File, Rank, Role};
+
+use super::command_words::{CommandWord, CommandWords};
+use crate::announcement::WordId;
+use crate::entry::Entry;
+use crate::phrasebook::Phrasebook;
+
+/// What one heard word (or fixed phrase) means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Meaning {
+    /// A word of move announcements.
+    Move(WordId),
+    /// A command word.
+    Command(CommandWord),
+}
+
+/// Lower-cases and splits heard or typed text the way Vosk writes its words:
+/// letters, digits and apostrophes make words; everything else separates
+/// them ("Kurze-Rochade!" is "kurze rochade"). "[unk]" is kept whole.
+pub(crate) fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '\'' || c == '[' || c == ']' {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with(' ') && !out.is_empty() {
+            out.push(' ');
+        }
+    }
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+/// Why text could not be turned into meanings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LexError {
+    /// Nothing but silence.
+    Empty,
+    /// The recogniser marked a stretch as not in its grammar.
+    Unheard,
+    /// A word that is in none of the listening words of this language.
+    Unknown(String),
+}
+
+/// Longest-match lookup of normalised phrases.
+#[derive(Debug, Clone)]
+pub(crate) struct Lexicon {
+    phrases: HashMap<String, Meaning>,
+    longest: usize,
+    conflicts: Vec<String>,
+}
+
+impl Lexicon {
+    /// The words of a sentence phrasebook, letter and rank names (possibly
+    /// from other phrasebooks, as the arbiter may decide) and command words.
+    pub(crate) fn new(
+        sentence: &Phrasebook,
+        letters: &Phrasebook,
+        ranks: &Phrasebook,
+        commands: &CommandWords,
+    ) -> Lexicon {
+        let mut lexicon = Lexicon { phrases: HashMap::new(), longest: 1, conflicts: Vec::new() };
+        for file in File::ALL {
+            lexicon.add(letters.letter(file), Meaning::Move(WordId::Letter(file)));
+        }
+        for rank in Rank::ALL {
+            lexicon.add(ranks.rank(rank), Meaning::Move(WordId::Rank(rank)));
+        }
+        for role in Role::ALL {
+            lexicon.add(sentence.piece(role), Meaning::Move(WordId::Piece(role)));
+        }
+        let words = sentence.words();
+        for (entry, id) in [
+            (&words.capture, WordId::Capture),
+            (&words.check, WordId::Check),
+            (&words.mate, WordId::Mate),
+            (&words.stalemate, WordId::Stalemate),
+            (&words.en_passant, WordId::EnPassant),
+            (&words.short_castling, WordId::ShortCastling),
+            (&words.long_castling, WordId::LongCastling),
+            (&words.from, WordId::From),
+            (&words.to, WordId::To),
+        ] {
+            lexicon.add(entry, Meaning::Move(id));
+        }
+        lexicon.add(&words.draw_offer, Meaning::Command(CommandWord::DrawOffer));
+        for (word, entry) in commands.words() {
+            lexicon.add(entry, Meaning::Command(*word));
+        }
+        lexicon
+    }
+
+    /// Adds every accepted form; a form already meaning something else keeps
+    /// its first meaning and is recorded as a conflict (tests keep the
+    /// built-in books free of them).
+    fn add(&mut self, entry: &Entry, meaning: Meaning) {
+        for form in entry.accepted() {
+            let key = normalise(form);
+            if key.is_empty() {
+                continue;
+            }
+            self.longest = self.longest.max(key.split(' ').count());
+            match self.phrases.get(&key) {
+                Some(old) if *old != meaning => self.conflicts.push(key),
+                Some(_) => {}
+                None => {
+                    self.phrases.insert(key, meaning);
+                }
+            }
+        }
+    }
+
+    /// Forms that mean two different things (the first meaning is kept).
+    pub(crate) fn conflicts(&self) -> &[String] {
+        &self.conflicts
+    }
+
+    /// The meanings of normalised text, longest phrase first.
+    pub(crate) fn read(&self, normalised: &str) -> Result<Vec<Meaning>, LexError> {
+        let words: Vec<&str> = normalised.split(' ').filter(|w| !w.is_empty()).collect();
+        if words.is_empty() {
+            return Err(LexError::Empty);
+        }
+        let mut out = Vec::with_capacity(words.len());
+        let mut key = String::with_capacity(64);
+        let mut at = 0;
+        while at < words.len() {
+            let mut found = None;
+            for len in (1..=self.longest.min(words.len() - at)).rev() {
+                key.clear();
+                for (i, word) in words[at..at + len].iter().enumerate() {
+                    if i > 0 {
+                        key.push(' ');
+                    }
+                    key.push_str(word);
+                }
+                if let Some(meaning) = self.phrases.get(key.as_str()) {
+                    found = Some((*meaning, len));
+                    break;
+                }
+            }
+            match found {
+                Some((meaning, len)) => {
+                    out.push(meaning);
+                    at += len;
+                }
+                None if words[at] == "[unk]" => return Err(LexError::Unheard),
+                None => return Err(LexError::Unknown(words[at].to_owned())),
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalising_follows_vosk() {
+        assert_eq!(normalise("  Kurze-Rochade! "), "kurze rochade");
+        assert_eq!(normalise("Springer, Felix drei?"), "springer felix drei");
+        assert_eq!(normalise("where's [unk]"), "where's [unk]");
+        assert_eq!(normalise("WIEŻA"), "wieża");
+        assert_eq!(normalise("..."), "");
+    }
+}

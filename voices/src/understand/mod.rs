@@ -1,0 +1,409 @@
+//! Understanding spoken moves and commands (issue 6).
+//!
+//! The listening side of the phrasebooks: the same entries the station
+//! speaks, with every accepted alternative, are what it listens for, so one
+//! file per language serves both directions. Two products:
+//!
+//! * [`Understanding::grammar`] — the phrase list for the recogniser (Vosk)
+//!   in a position: every legal move in every accepted phrasing, the
+//!   commands, and "[unk]";
+//! * [`Understanding::understand`] — a transcript back to a move, a command,
+//!   a question ([`Understood::Ask`]) or a rejection, never a wrong move.
+//!
+//! ```
+//! use station_voices::understand::{Understanding, Understood};
+//! use station_voices::{VoiceSettings, position_from_fen};
+//!
+//! let understanding = Understanding::new(&VoiceSettings::language("de"))?;
+//! let pos = position_from_fen("startpos")?;
+//! let heard = understanding.understand(&pos, "Springer Felix drei", Some(0.95));
+//! assert_eq!(heard.line(), "move g1f3 Nf3");
+//! assert!(understanding.grammar(&pos).contains("springer gustav eins felix drei"));
+//! # Ok::<(), station_voices::VoiceError>(())
+//! ```
+
+mod command_words;
+mod grammar;
+mod lexicon;
+mod matching;
+mod spoken;
+
+use std::fmt;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Move, Role, Square};
+
+pub use command_words::{CommandWord, CommandWords};
+pub use grammar::Grammar;
+
+use crate::error::VoiceError;
+use crate::notation::position_from_fen;
+use crate::phrasebook::Phrasebooks;
+use crate::settings::VoiceSettings;
+use crate::wording::Wording;
+use grammar::Forms;
+use lexicon::{LexError, Lexicon, normalise};
+use matching::Matched;
+use spoken::Spoken;
+
+/// Below this recogniser confidence a move is confirmed before it counts.
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.6;
+
+/// Whose pieces a question is about, seen from the speaker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The speaker's own pieces.
+    Mine,
+    /// The opponent's pieces.
+    His,
+}
+
+impl Side {
+    /// "mine" or "his".
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Mine => "mine",
+            Side::His => "his",
+        }
+    }
+}
+
+/// A command the speaker gave instead of a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// Read the clock (Annex D.2.6.1).
+    Time,
+    /// Say the last move again.
+    Repeat,
+    /// The last announcement or move was wrong.
+    Correction,
+    /// Yes (answer to a confirm question).
+    Yes,
+    /// No.
+    No,
+    /// The speaker offers a draw.
+    DrawOffer,
+    /// The speaker resigns.
+    Resign,
+    /// Where is a piece kind; `side` is `None` when neither "my" nor "his"
+    /// was said (the station then reads both sides).
+    WhereIs {
+        /// The piece kind asked about.
+        role: Role,
+        /// Whose pieces, if said.
+        side: Option<Side>,
+    },
+    /// What stands on a square.
+    WhatStandsOn(Square),
+    /// Read all pieces of one side.
+    ReadPieces(Side),
+}
+
+impl Command {
+    /// The stable name: `time`, `repeat`, `correction`, `yes`, `no`,
+    /// `draw_offer`, `resign`, `where_is`, `what_stands_on`, `read_pieces`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Time => "time",
+            Command::Repeat => "repeat",
+            Command::Correction => "correction",
+            Command::Yes => "yes",
+            Command::No => "no",
+            Command::DrawOffer => "draw_offer",
+            Command::Resign => "resign",
+            Command::WhereIs { .. } => "where_is",
+            Command::WhatStandsOn(_) => "what_stands_on",
+            Command::ReadPieces(_) => "read_pieces",
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    /// The name and its arguments: `where_is mine queen`, `where_is any
+    /// knight`, `what_stands_on e4`, `read_pieces his`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        match self {
+            Command::WhereIs { role, side } => {
+                write!(f, " {} {}", side.map_or("any", Side::name), role_name(*role))
+            }
+            Command::WhatStandsOn(square) => write!(f, " {square}"),
+            Command::ReadPieces(side) => write!(f, " {}", side.name()),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Queen => "queen",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Knight => "knight",
+        Role::Pawn => "pawn",
+    }
+}
+
+/// Why the station asks back instead of taking a move.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AskReason {
+    /// Several legal moves fit every word said.
+    Ambiguous,
+    /// The move fits, but the recogniser was unsure (its confidence).
+    LowConfidence(f32),
+    /// The moves fit only if part of what was said is ignored (why, in words).
+    Inexact(String),
+}
+
+impl Eq for AskReason {}
+
+impl fmt::Display for AskReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AskReason::Ambiguous => f.write_str("several moves fit"),
+            AskReason::LowConfidence(c) => write!(f, "recogniser confidence {c:.2} is low"),
+            AskReason::Inexact(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Why a transcript was rejected.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RejectReason {
+    /// Nothing was said.
+    Empty,
+    /// The recogniser heard something outside its grammar ("[unk]").
+    NotUnderstood,
+    /// A word that is not a listening word of this language.
+    UnknownWord(String),
+    /// The words do not form a move or a command (what is wrong).
+    Malformed(String),
+    /// A well-formed move that no legal move fits (what was said).
+    NoSuchMove(String),
+    /// The position has no legal moves.
+    NoMoves,
+    /// A command heard with too little confidence to act on.
+    LowConfidence(f32),
+}
+
+impl Eq for RejectReason {}
+
+impl fmt::Display for RejectReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RejectReason::Empty => f.write_str("nothing was said"),
+            RejectReason::NotUnderstood => f.write_str("not understood (outside the expected words)"),
+            RejectReason::UnknownWord(word) => write!(f, "unknown word {word:?}"),
+            RejectReason::Malformed(what) => write!(f, "not a move or command: {what}"),
+            RejectReason::NoSuchMove(what) => f.write_str(what),
+            RejectReason::NoMoves => f.write_str("no legal moves: the game is over"),
+            RejectReason::LowConfidence(c) => write!(f, "recogniser confidence {c:.2} is too low for a command"),
+        }
+    }
+}
+
+/// What a transcript means in a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Understood {
+    /// Exactly one legal move, heard confidently.
+    Move {
+        /// The move.
+        mv: Move,
+        /// UCI ("g1f3", castling as "e1g1").
+        uci: String,
+        /// SAN with check or mate sign ("Nf3", "Qxf7#").
+        san: String,
+    },
+    /// The station must ask back (see [`Understanding::confirm_question`]).
+    Ask {
+        /// The legal moves that fit, in move-generation order.
+        candidates: Vec<Move>,
+        /// Why it asks.
+        reason: AskReason,
+    },
+    /// A command.
+    Command(Command),
+    /// Not a move, not a command.
+    Reject(RejectReason),
+}
+
+impl Understood {
+    /// One line for `station understand`: `move UCI SAN`, `ask UCI…`,
+    /// `command NAME [ARGS]` or `reject REASON`.
+    pub fn line(&self) -> String {
+        match self {
+            Understood::Move { uci, san, .. } => format!("move {uci} {san}"),
+            Understood::Ask { candidates, .. } => {
+                let mut line = "ask".to_owned();
+                for mv in candidates {
+                    line.push(' ');
+                    line.push_str(&uci(*mv));
+                }
+                line
+            }
+            Understood::Command(command) => format!("command {command}"),
+            Understood::Reject(reason) => format!("reject {reason}"),
+        }
+    }
+}
+
+fn uci(mv: Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// The listening side of one voice configuration.
+#[derive(Debug, Clone)]
+pub struct Understanding {
+    wording: Wording,
+    long_wording: Wording,
+    lexicon: Lexicon,
+    forms: Forms,
+    or: String,
+    min_confidence: f32,
+}
+
+impl Understanding {
+    /// Understanding with the built-in phrasebooks and command words.
+    ///
+    /// # Errors
+    /// [`VoiceError::UnknownLanguage`] if a code in `settings` is not built in.
+    pub fn new(settings: &VoiceSettings) -> Result<Understanding, VoiceError> {
+        Understanding::with_phrasebooks(settings, &Phrasebooks::builtin())
+    }
+
+    /// Understanding of one built-in language with default settings.
+    ///
+    /// # Errors
+    /// [`VoiceError::UnknownLanguage`].
+    pub fn language(code: &str) -> Result<Understanding, VoiceError> {
+        Understanding::new(&VoiceSettings::language(code))
+    }
+
+    /// Understanding choosing from `books`; command words are the built-in
+    /// ones of the sentence language, or none (moves only) for a language
+    /// without them — see [`Understanding::with_command_words`].
+    ///
+    /// # Errors
+    /// [`VoiceError::UnknownLanguage`] if a code in `settings` is not in `books`.
+    pub fn with_phrasebooks(settings: &VoiceSettings, books: &Phrasebooks) -> Result<Understanding, VoiceError> {
+        let commands = CommandWords::builtin(&settings.language)
+            .unwrap_or_else(|| CommandWords::none(&settings.language));
+        Understanding::with_command_words(settings, books, &commands)
+    }
+
+    /// Understanding with explicit command words (for loaded languages).
+    ///
+    /// # Errors
+    /// [`VoiceError::UnknownLanguage`] if a code in `settings` is not in `books`.
+    pub fn with_command_words(
+        settings: &VoiceSettings,
+        books: &Phrasebooks,
+        commands: &CommandWords,
+    ) -> Result<Understanding, VoiceError> {
+        let sentence = books.get(&settings.language)?;
+        let letters = books.get(settings.letters_language())?;
+        let ranks = books.get(settings.ranks_language())?;
+        let long = VoiceSettings { long_form: true, ..settings.clone() };
+        Ok(Understanding {
+            wording: Wording::with_phrasebooks(settings, books)?,
+            long_wording: Wording::with_phrasebooks(&long, books)?,
+            lexicon: Lexicon::new(&sentence, &letters, &ranks, commands),
+            forms: Forms::new(&sentence, &letters, &ranks, commands),
+            or: commands.or().to_owned(),
+            min_confidence: DEFAULT_MIN_CONFIDENCE,
+        })
+    }
+
+    /// Sets the confidence below which a move is asked back rather than taken
+    /// and a command is rejected (default [`DEFAULT_MIN_CONFIDENCE`]).
+    pub fn with_min_confidence(mut self, min_confidence: f32) -> Understanding {
+        self.min_confidence = min_confidence;
+        self
+    }
+
+    /// The wording the station speaks with (for confirm questions and replies).
+    pub fn wording(&self) -> &Wording {
+        &self.wording
+    }
+
+    /// Listening forms that mean two different things in this configuration
+    /// (the first meaning wins); empty for the built-in languages.
+    pub fn conflicts(&self) -> &[String] {
+        self.lexicon.conflicts()
+    }
+
+    /// The recogniser's phrase list for `pos`: every legal move in every
+    /// accepted phrasing, the commands and "[unk]", lower-cased and
+    /// deduplicated.
+    pub fn grammar(&self, pos: &Chess) -> Grammar {
+        self.forms.grammar(pos)
+    }
+
+    /// What `text` (a transcript, or typed words) means in `pos`.
+    /// `confidence` is the recogniser's (0–1); `None` for typed text.
+    pub fn understand(&self, pos: &Chess, text: &str, confidence: Option<f32>) -> Understood {
+        let meanings = match self.lexicon.read(&normalise(text)) {
+            Ok(meanings) => meanings,
+            Err(LexError::Empty) => return Understood::Reject(RejectReason::Empty),
+            Err(LexError::Unheard) => return Understood::Reject(RejectReason::NotUnderstood),
+            Err(LexError::Unknown(word)) => return Understood::Reject(RejectReason::UnknownWord(word)),
+        };
+        let unsure = confidence.filter(|c| c.is_nan() || *c < self.min_confidence);
+        match spoken::read(&meanings) {
+            Err(what) => Understood::Reject(RejectReason::Malformed(what)),
+            Ok(Spoken::Command(command)) => match unsure {
+                Some(c) => Understood::Reject(RejectReason::LowConfidence(c)),
+                None => Understood::Command(command),
+            },
+            Ok(Spoken::Move(spoken)) => match matching::match_move(pos, &spoken) {
+                Matched::One(mv) => match unsure {
+                    Some(c) => Understood::Ask { candidates: vec![mv], reason: AskReason::LowConfidence(c) },
+                    None => Understood::Move {
+                        mv,
+                        uci: uci(mv),
+                        san: SanPlus::from_move(pos.clone(), mv).to_string(),
+                    },
+                },
+                Matched::Ask(candidates, reason) => Understood::Ask { candidates, reason },
+                Matched::None(reason) => Understood::Reject(reason),
+            },
+        }
+    }
+
+    /// The question that confirms candidates: "Springer Felix drei?" for one,
+    /// long forms joined by the language's "or" for several ("Springer
+    /// Bella eins David zwei oder Springer Felix drei David zwei?"). Moves
+    /// not legal in `pos` are left out; no legal candidate gives "".
+    pub fn confirm_question(&self, pos: &Chess, candidates: &[Move]) -> String {
+        let wording = if candidates.len() > 1 { &self.long_wording } else { &self.wording };
+        let mut out = String::new();
+        for mv in candidates {
+            let Ok(said) = wording.word_move(pos, mv) else { continue };
+            if !out.is_empty() {
+                out.push(' ');
+                out.push_str(&self.or);
+                out.push(' ');
+            }
+            said.write_to(&mut out);
+        }
+        if !out.is_empty() {
+            out.push('?');
+        }
+        out
+    }
+}
+
+/// `station understand --lang L [--fen FEN] TEXT`: the one-line answer
+/// (see [`Understood::line`]) for typed text, taken as fully confident.
+///
+/// # Errors
+/// [`VoiceError::UnknownLanguage`] or [`VoiceError::BadPosition`].
+pub fn understand_line(lang: &str, fen: &str, text: &str) -> Result<String, VoiceError> {
+    let understanding = Understanding::language(lang)?;
+    let pos = position_from_fen(fen)?;
+    Ok(understanding.understand(&pos, text, None).line())
+}
+
+#[cfg(test)]
+mod tests;

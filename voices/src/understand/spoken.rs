@@ -1,0 +1,239 @@
+//! What was said, structurally: a move pattern or a command, before any
+//! position is looked at.
+//!
+//! A spoken move follows the announcement grammar of Annex D.2.1 (see
+//! `wording.rs`), read leniently where players differ:
+//! `[piece] [from-word] [file] [rank] [capture] [to-word] file rank
+//! [promotion piece] [en passant] [check | mate] [stalemate]`, or a castling
+//! phrase with an optional check or mate word.
+
+use shakmaty::{CastlingSide, File, Rank, Role, Square};
+
+use super::command_words::CommandWord;
+use super::lexicon::Meaning;
+use super::{Command, Side};
+use crate::announcement::WordId;
+
+/// A move as said: everything the speaker specified, nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct SpokenMove {
+    /// Castling said in words.
+    pub castle: Option<CastlingSide>,
+    /// The piece named before the squares (`None`: a pawn by Annex D
+    /// convention, or a piece name lost).
+    pub role: Option<Role>,
+    /// File of the from-square, if said.
+    pub from_file: Option<File>,
+    /// Rank of the from-square, if said.
+    pub from_rank: Option<Rank>,
+    /// The capture word was said.
+    pub capture: bool,
+    /// The target square.
+    pub to: Option<Square>,
+    /// The piece named after the target (promotion).
+    pub promotion: Option<Role>,
+    /// "en passant" was said.
+    pub en_passant: bool,
+    /// "check" was said.
+    pub check: bool,
+    /// "mate" was said.
+    pub mate: bool,
+    /// "stalemate" was said.
+    pub stalemate: bool,
+}
+
+/// A structural reading of the heard words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spoken {
+    /// A move pattern to match against the legal moves.
+    Move(SpokenMove),
+    /// A command, complete with its arguments.
+    Command(Command),
+}
+
+/// Reads meanings as a move or a command; `Err` says, in words, what does
+/// not fit the grammar.
+pub(crate) fn read(meanings: &[Meaning]) -> Result<Spoken, String> {
+    match meanings.first() {
+        Some(Meaning::Command(_)) => read_command(meanings).map(Spoken::Command),
+        Some(Meaning::Move(_)) => {
+            let mut words = Vec::with_capacity(meanings.len());
+            for meaning in meanings {
+                match meaning {
+                    Meaning::Move(id) => words.push(*id),
+                    Meaning::Command(_) => {
+                        return Err("a move and a command in one breath".to_owned());
+                    }
+                }
+            }
+            read_move(&words).map(Spoken::Move)
+        }
+        None => Err("nothing said".to_owned()),
+    }
+}
+
+fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
+    let mut side = None;
+    let mut role = None;
+    let mut file = None;
+    let mut rank = None;
+    let Some(Meaning::Command(head)) = meanings.first() else {
+        return Err("not a command".to_owned());
+    };
+    for meaning in &meanings[1..] {
+        match meaning {
+            Meaning::Command(CommandWord::Mine) if side.is_none() => side = Some(Side::Mine),
+            Meaning::Command(CommandWord::His) if side.is_none() => side = Some(Side::His),
+            Meaning::Move(WordId::Piece(r)) if role.is_none() => role = Some(*r),
+            Meaning::Move(WordId::Letter(f)) if file.is_none() && rank.is_none() => file = Some(*f),
+            Meaning::Move(WordId::Rank(r)) if file.is_some() && rank.is_none() => rank = Some(*r),
+            _ => return Err("more words than the command takes".to_owned()),
+        }
+    }
+    let bare = side.is_none() && role.is_none() && file.is_none();
+    let command = match head {
+        CommandWord::Time if bare => Command::Time,
+        CommandWord::Repeat if bare => Command::Repeat,
+        CommandWord::Correction if bare => Command::Correction,
+        CommandWord::Yes if bare => Command::Yes,
+        CommandWord::No if bare => Command::No,
+        CommandWord::DrawOffer if bare => Command::DrawOffer,
+        CommandWord::Resign if bare => Command::Resign,
+        CommandWord::ReadMyPieces if bare => Command::ReadPieces(Side::Mine),
+        CommandWord::ReadHisPieces if bare => Command::ReadPieces(Side::His),
+        CommandWord::WhereIs => match (role, file) {
+            (Some(role), None) => Command::WhereIs { role, side },
+            _ => return Err("\"where is\" takes a piece name".to_owned()),
+        },
+        CommandWord::WhatStandsOn => match (file, rank, role, side) {
+            (Some(file), Some(rank), None, None) => Command::WhatStandsOn(Square::from_coords(file, rank)),
+            _ => return Err("\"what stands on\" takes a square".to_owned()),
+        },
+        CommandWord::Mine | CommandWord::His => {
+            return Err("\"my\" or \"his\" without a question".to_owned());
+        }
+        _ => return Err("more words than the command takes".to_owned()),
+    };
+    Ok(command)
+}
+
+/// A coordinate word of the squares part.
+#[derive(Clone, Copy)]
+enum Coord {
+    File(File),
+    Rank(Rank),
+}
+
+fn read_move(words: &[WordId]) -> Result<SpokenMove, String> {
+    let mut spoken = SpokenMove::default();
+    let mut at = 0;
+    match words.first() {
+        Some(WordId::ShortCastling) => {
+            spoken.castle = Some(CastlingSide::KingSide);
+            at = 1;
+        }
+        Some(WordId::LongCastling) => {
+            spoken.castle = Some(CastlingSide::QueenSide);
+            at = 1;
+        }
+        _ => {
+            if let Some(WordId::Piece(role)) = words.first() {
+                spoken.role = Some(*role);
+                at = 1;
+            }
+            at = read_squares(words, at, &mut spoken)?;
+        }
+    }
+    read_suffixes(&words[at..], &mut spoken)?;
+    Ok(spoken)
+}
+
+/// Reads `[from] [file] [rank] [capture] [to] file rank` from `at`; returns
+/// where the suffixes begin.
+fn read_squares(words: &[WordId], mut at: usize, spoken: &mut SpokenMove) -> Result<usize, String> {
+    // Up to four coordinates; the capture and to words are remembered by
+    // the number of coordinates before them.
+    let mut coords: [Option<Coord>; 4] = [None; 4];
+    let mut count = 0;
+    let mut capture_at = None;
+    let mut to_at = None;
+    let mut from_said = false;
+    while let Some(word) = words.get(at) {
+        let coord = match word {
+            WordId::Letter(file) => Coord::File(*file),
+            WordId::Rank(rank) => Coord::Rank(*rank),
+            WordId::From if count == 0 && !from_said && capture_at.is_none() => {
+                from_said = true;
+                at += 1;
+                continue;
+            }
+            WordId::Capture if capture_at.is_none() => {
+                capture_at = Some(count);
+                at += 1;
+                continue;
+            }
+            WordId::To if to_at.is_none() => {
+                to_at = Some(count);
+                at += 1;
+                continue;
+            }
+            _ => break,
+        };
+        let Some(slot) = coords.get_mut(count) else {
+            return Err("too many letters and numbers for one move".to_owned());
+        };
+        *slot = Some(coord);
+        count += 1;
+        at += 1;
+    }
+    if count < 2 {
+        return Err("no target square".to_owned());
+    }
+    let (Some(Coord::File(file)), Some(Coord::Rank(rank))) = (coords[count - 2], coords[count - 1]) else {
+        return Err("the target square is not a letter followed by a number".to_owned());
+    };
+    spoken.to = Some(Square::from_coords(file, rank));
+    let before = count - 2;
+    match (before, coords[0], coords[1]) {
+        (0, _, _) => {}
+        (1, Some(Coord::File(f)), _) => spoken.from_file = Some(f),
+        (1, Some(Coord::Rank(r)), _) => spoken.from_rank = Some(r),
+        (2, Some(Coord::File(f)), Some(Coord::Rank(r))) => {
+            spoken.from_file = Some(f);
+            spoken.from_rank = Some(r);
+        }
+        _ => return Err("the from-square is not a letter followed by a number".to_owned()),
+    }
+    // The capture and to words belong between the from-part and the target.
+    for (said, name) in [(capture_at, "capture"), (to_at, "\"to\"")] {
+        if let Some(position) = said
+            && position != before
+        {
+            return Err(format!("the {name} word is out of place"));
+        }
+    }
+    if from_said && before == 0 {
+        return Err("\"from\" without a from-square".to_owned());
+    }
+    spoken.capture = capture_at.is_some();
+    Ok(at)
+}
+
+fn read_suffixes(words: &[WordId], spoken: &mut SpokenMove) -> Result<(), String> {
+    for (i, word) in words.iter().enumerate() {
+        match word {
+            WordId::Piece(role)
+                if i == 0 && spoken.castle.is_none() && spoken.promotion.is_none() =>
+            {
+                spoken.promotion = Some(*role);
+            }
+            WordId::EnPassant if !spoken.en_passant && spoken.castle.is_none() => spoken.en_passant = true,
+            WordId::Check if !spoken.check && !spoken.mate => spoken.check = true,
+            // "Schach matt" said as two words is mate.
+            WordId::Mate if !spoken.mate => spoken.mate = true,
+            WordId::Stalemate if !spoken.stalemate => spoken.stalemate = true,
+            _ => return Err("words after the move that do not belong to it".to_owned()),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! Timing of grammar building and understanding over real positions.
+//!
+//! Run for figures (release build, on a quiet machine):
+//! `cargo test --release -p station-voices --test understand_bench -- --ignored --nocapture`.
+//! Targets: grammar build p99 under 5 ms, understanding p99 under 1 ms.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Position};
+use station_voices::understand::Understanding;
+use station_voices::{VoiceSettings, Wording};
+
+fn positions() -> Vec<Chess> {
+    let mut out = Vec::new();
+    for game in common::read_games(include_str!("data/games.pgn")) {
+        let mut pos = Chess::default();
+        for san in &game.sans {
+            let Ok(parsed) = SanPlus::from_ascii(san.as_bytes()) else { break };
+            let Ok(mv) = parsed.san.to_move(&pos) else { break };
+            out.push(pos.clone());
+            pos.play_unchecked(mv);
+        }
+    }
+    out
+}
+
+fn percentile(times: &mut [Duration], p: f64) -> Duration {
+    times.sort_unstable();
+    let at = ((times.len() as f64 - 1.0) * p).round() as usize;
+    times.get(at).copied().unwrap_or_default()
+}
+
+fn report(what: &str, times: &mut [Duration]) -> Duration {
+    let p50 = percentile(times, 0.50);
+    let p99 = percentile(times, 0.99);
+    let max = percentile(times, 1.0);
+    eprintln!("{what}: n={} p50={p50:?} p99={p99:?} max={max:?}", times.len());
+    p99
+}
+
+#[test]
+#[ignore = "timing; run with --release --ignored --nocapture"]
+fn grammar_and_understanding_timings() {
+    let positions = positions();
+    for lang in ["de", "pl", "en"] {
+        let u = Understanding::language(lang).unwrap();
+        let wording = Wording::new(&VoiceSettings::language(lang)).unwrap();
+        let mut grammar = Vec::new();
+        let mut phrases = 0;
+        for pos in &positions {
+            let start = Instant::now();
+            let g = u.grammar(pos);
+            grammar.push(start.elapsed());
+            phrases = phrases.max(g.len());
+        }
+        let mut understanding = Vec::new();
+        for pos in &positions {
+            for mv in pos.legal_moves() {
+                let text = wording.word_move(pos, &mv).unwrap().to_string();
+                let start = Instant::now();
+                let heard = u.understand(pos, &text, Some(0.9));
+                understanding.push(start.elapsed());
+                std::hint::black_box(heard);
+            }
+        }
+        eprintln!("[{lang}] {} positions, largest grammar {phrases} phrases", positions.len());
+        let g99 = report(&format!("[{lang}] grammar build"), &mut grammar);
+        let u99 = report(&format!("[{lang}] understand"), &mut understanding);
+        assert!(g99 < Duration::from_millis(5), "grammar p99 {g99:?}");
+        assert!(u99 < Duration::from_millis(1), "understanding p99 {u99:?}");
+    }
+}
