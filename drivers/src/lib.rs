@@ -11,5 +11,6 @@
 
 pub mod audio;
 pub mod dgt;
+pub mod gamepad;
 pub mod pegboard;
 pub mod speech;

@@ -296,7 +296,9 @@ fn check_language(lang: &str, foreign: &[&'static Phrasebook], positions: &[Ches
                 let text = phrase(&w, pos, mv, Style { no_from: true, ..SHORT }).join(" ");
                 match u.understand(pos, &text, None) {
                     Understood::Move { mv: heard, .. } if heard == mv => tally.elided_move += 1,
-                    Understood::Ask { candidates, .. } if candidates.len() > 1 && candidates.contains(&mv) => {
+                    Understood::Ask { candidates, .. }
+                        if candidates.len() > 1 && candidates.contains(&mv) =>
+                    {
                         tally.elided_ask += 1;
                     }
                     other => tally.fail(lang, pos, &text, format!("elided {mv}: got {}", other.line())),

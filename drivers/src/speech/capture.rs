@@ -98,7 +98,8 @@ impl Microphone {
                     .filter(|&i| devices[i].name().is_ok_and(|n| n.contains(wanted)))
                     .collect();
                 let index = match (exact, partial.as_slice()) {
-                    (Some(i), _) | (None, [i]) => *i,
+                    (Some(i), _) => i,
+                    (None, [i]) => *i,
                     _ => {
                         return Err(MicError::NoDevice {
                             wanted: format!("named {wanted:?}"),
@@ -146,7 +147,11 @@ impl Microphone {
                 device.build_input_stream(
                     &config,
                     move |data: &[u16], _: &cpal::InputCallbackInfo| {
-                        send(&sender, &dropped, data.iter().map(|&x| (f32::from(x) - 32768.0) / 32768.0).collect());
+                        send(
+                            &sender,
+                            &dropped,
+                            data.iter().map(|&x| (f32::from(x) - 32768.0) / 32768.0).collect(),
+                        );
                     },
                     on_error,
                     None,
@@ -222,9 +227,15 @@ impl Utterances {
     ///
     /// # Errors
     /// [`SpeechError::Format`] for an unusable format.
-    pub fn new(format: InputFormat, mute: MuteFlag, settings: CaptureSettings) -> Result<Utterances, SpeechError> {
-        let release =
-            (u64::from(format.rate) * u64::from(format.channels) * u64::from(settings.mute_release_ms) / 1000) as usize;
+    pub fn new(
+        format: InputFormat,
+        mute: MuteFlag,
+        settings: CaptureSettings,
+    ) -> Result<Utterances, SpeechError> {
+        let release = (u64::from(format.rate)
+            * u64::from(format.channels)
+            * u64::from(settings.mute_release_ms)
+            / 1000) as usize;
         Ok(Utterances {
             gate: MuteGate::new(mute, release),
             resampler: Resampler::new(format)?,
@@ -337,8 +348,9 @@ mod tests {
         let mute = MuteFlag::new();
         let button = PushToTalk::new();
         let settings = CaptureSettings { push_to_talk: Some(button.clone()), ..CaptureSettings::default() };
-        let mut u = Utterances::new(InputFormat { rate: 16_000, channels: 2 }, mute.clone(), settings).unwrap();
-        let quiet = vec![0.0f32; 3200];
+        let mut u =
+            Utterances::new(InputFormat { rate: 16_000, channels: 2 }, mute.clone(), settings).unwrap();
+        let quiet = vec![0.0f32; 8820];
         assert!(run(&mut u, &quiet).is_empty());
         button.set(true);
         assert_eq!(run(&mut u, &quiet), ["start", "speech"]);

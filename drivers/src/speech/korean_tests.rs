@@ -34,7 +34,8 @@ fn speak(text: &str, path: &Path) -> bool {
     }
 }
 
-const GRAMMAR: [&str; 9] = ["안녕하세요", "감사합니다", "서울", "김치", "오늘 날씨", "학교", "대한민국", "사랑해요", "[unk]"];
+const GRAMMAR: [&str; 9] =
+    ["안녕하세요", "감사합니다", "서울", "김치", "오늘 날씨", "학교", "대한민국", "사랑해요", "[unk]"];
 
 #[test]
 fn korean_speech_is_recognised_through_the_resampling_path() {

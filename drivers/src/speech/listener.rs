@@ -37,7 +37,10 @@ pub struct Listener {
 
 impl std::fmt::Debug for Listener {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Listener").field("format", &self.resampler.format()).field("phrases", &self.phrases).finish()
+        f.debug_struct("Listener")
+            .field("format", &self.resampler.format())
+            .field("phrases", &self.phrases)
+            .finish()
     }
 }
 
@@ -55,7 +58,11 @@ impl Listener {
     /// # Errors
     /// [`SpeechError::Format`] for an unusable format,
     /// [`SpeechError::Recognizer`] if libvosk refuses the grammar.
-    pub fn new(model: &vosk::Model, grammar: &[impl AsRef<str>], input: InputFormat) -> Result<Listener, SpeechError> {
+    pub fn new(
+        model: &vosk::Model,
+        grammar: &[impl AsRef<str>],
+        input: InputFormat,
+    ) -> Result<Listener, SpeechError> {
         let resampler = Resampler::new(input)?;
         let phrases: Vec<&str> = grammar.iter().map(AsRef::as_ref).filter(|p| usable(p)).collect();
         if phrases.len() < grammar.len() {
@@ -64,9 +71,11 @@ impl Listener {
         if phrases.is_empty() {
             return Err(SpeechError::Recognizer { phrases: 0, problem: "the grammar is empty".to_owned() });
         }
-        let mut recognizer = vosk::Recognizer::new_with_grammar(model, TARGET_RATE as f32, &phrases).ok_or_else(
-            || SpeechError::Recognizer { phrases: phrases.len(), problem: "libvosk returned no recogniser".to_owned() },
-        )?;
+        let mut recognizer = vosk::Recognizer::new_with_grammar(model, TARGET_RATE as f32, &phrases)
+            .ok_or_else(|| SpeechError::Recognizer {
+                phrases: phrases.len(),
+                problem: "libvosk returned no recogniser".to_owned(),
+            })?;
         recognizer.set_words(true);
         recognizer.set_max_alternatives(0);
         Ok(Listener { recognizer, resampler, resampled: Vec::new(), phrases: phrases.len() })
@@ -112,7 +121,8 @@ impl Listener {
         self.accept()?;
         let transcript = match self.recognizer.final_result().single() {
             Some(result) => {
-                let words: Vec<(String, f32)> = result.result.iter().map(|w| (w.word.to_owned(), w.conf)).collect();
+                let words: Vec<(String, f32)> =
+                    result.result.iter().map(|w| (w.word.to_owned(), w.conf)).collect();
                 let confidence = if words.is_empty() {
                     0.0
                 } else {
@@ -171,7 +181,12 @@ pub fn recognise_wav(
     let feeding = started.elapsed();
     let ended = Instant::now();
     let transcript = listener.finish()?;
-    Ok(WavRecognition { transcript, audio_seconds: audio.seconds(), latency_after_end: ended.elapsed(), feeding })
+    Ok(WavRecognition {
+        transcript,
+        audio_seconds: audio.seconds(),
+        latency_after_end: ended.elapsed(),
+        feeding,
+    })
 }
 
 /// `station listen --model DIR --wav FILE --lang L`: loads the model (with

@@ -42,6 +42,18 @@ pub fn announce(opts: &AnnounceOptions) -> Result<Vec<String>> {
     Ok(lines)
 }
 
+/// Renders the lines to a WAV file: the voice pack of `lang` when it covers
+/// them, espeak-ng otherwise.
+pub fn render(lines: &[String], lang: &str, packs: &std::path::Path, path: &std::path::Path) -> Result<()> {
+    use station_drivers::audio::{RenderVoice, Utterance, VoicePack, render_wav};
+    let pack = VoicePack::load_language(packs, lang).ok();
+    let utterance = Utterance::text(lines.join(". "));
+    let kind = render_wav(&utterance, &RenderVoice::new(pack.as_ref(), lang), path)
+        .with_context(|| format!("cannot render {}", path.display()))?;
+    eprintln!("rendered {} with {kind:?}", path.display());
+    Ok(())
+}
+
 fn parse_clock(text: &str) -> Result<(u64, u64)> {
     let (w, b) = text.split_once(',').context("--clock takes WHITE_MS,BLACK_MS")?;
     let ms =

@@ -53,6 +53,9 @@ enum Command {
         /// Settle time in ms.
         #[arg(long, default_value_t = 300)]
         settle_ms: u64,
+        /// Also run the clock engine over the games' `[%clk]` comments and `TimeControl`.
+        #[arg(long)]
+        clock: bool,
     },
     /// Play a famous game on a simulated peg board through the real serial path and print every move.
     Demo {
@@ -122,10 +125,23 @@ enum Command {
         /// Whose earphone the clock reading is for.
         #[arg(long, value_parser = ["white", "black"], default_value = "white")]
         side: String,
+        /// Render the wording to this WAV file through the voice (pack, else espeak-ng).
+        #[arg(long, value_name = "FILE")]
+        wav: Option<PathBuf>,
+        /// Voice packs folder for --wav.
+        #[arg(long, value_name = "DIR", default_value = ".deps/voices")]
+        packs: PathBuf,
         /// Moves in SAN or UCI, played one after another.
         #[arg(value_name = "MOVE")]
         moves_to_word: Vec<String>,
     },
+    /// Voice packs: one clip per word, for the lowest latency and the same voice every time.
+    Voices {
+        #[command(subcommand)]
+        action: VoicesAction,
+    },
+    /// List audio output devices and gamepads (names for the config).
+    Devices,
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
@@ -146,17 +162,52 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum VoicesAction {
+    /// Render a pack with espeak-ng.
+    Build {
+        /// de, pl or en.
+        #[arg(long)]
+        lang: String,
+        /// Packs folder (the pack goes to OUT/LANG).
+        #[arg(long, default_value = ".deps/voices")]
+        out: PathBuf,
+    },
+    /// Record a human pack word by word with the microphone.
+    Record {
+        /// de, pl or en.
+        #[arg(long)]
+        lang: String,
+        /// Packs folder.
+        #[arg(long, default_value = ".deps/voices")]
+        out: PathBuf,
+        /// Input device (default input when absent).
+        #[arg(long)]
+        input: Option<String>,
+        /// Who speaks (written into the pack's manifest).
+        #[arg(long, default_value = "a helper")]
+        speaker: String,
+    },
+}
+
 /// Runs the chosen command.
 pub fn dispatch(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Run { config, events, journal_dir, listen, token } => {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
-        Command::Replay { pgn, noise, games, settle_ms } => {
+        Command::Replay { pgn, noise, games, settle_ms, clock } => {
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
-            let report = replay(&ReplayOptions { pgn, noise, games, tracker })?;
-            println!("{}", report.summary_line());
+            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker })?;
+            if clock {
+                let loaded = crate::replay::load_games(&pgn, games)?;
+                let mismatches: usize =
+                    loaded.iter().map(|g| station_core::clock::replay_clock(g).mismatches).sum();
+                println!("{} clock_mismatches {mismatches}", report.summary_line());
+            } else {
+                println!("{}", report.summary_line());
+            }
             Ok(())
         }
         Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token } => {
@@ -182,6 +233,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             clock,
             moves,
             side,
+            wav,
+            packs,
             moves_to_word,
         } => {
             let voice =
@@ -194,11 +247,22 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 moves_made: moves,
                 side_black: side == "black",
             };
-            for line in announce(&opts)? {
+            let lines = announce(&opts)?;
+            for line in &lines {
                 println!("{line}");
+            }
+            if let Some(path) = wav {
+                crate::announce::render(&lines, &opts.voice.language, &packs, &path)?;
             }
             Ok(())
         }
+        Command::Voices { action: VoicesAction::Build { lang, out } } => {
+            crate::voices_cmd::build(&lang, &out)
+        }
+        Command::Voices { action: VoicesAction::Record { lang, out, input, speaker } } => {
+            crate::voices_cmd::record(&lang, &out, input.as_deref(), &speaker)
+        }
+        Command::Devices => crate::voices_cmd::devices(),
         Command::Export { pgn: _, journal_dir, game, all, output } => {
             export(&ExportOptions { journal_dir, game, all, output })
         }

@@ -68,6 +68,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     config.console.mirror_language = opts.lang.clone();
     config.clock.time_control = Some("5400+30".into());
     config.clock.auto_press = true;
+    config.audio.packs_dir = voice_packs();
     if opts.mirror_dgt {
         println!(
             "note: the simulated DGT mirror board is not wired in this version; the mirror display shows the game"
@@ -108,6 +109,17 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     }
     println!("all {} moves sensed and recorded; result of the game: {}", total, tag("Result"));
     Ok(())
+}
+
+/// The voice packs the set-up rendered: `$STATION_VOICE_PACKS`, else `.deps/voices`
+/// in the working directory or beside the binary's build folder.
+fn voice_packs() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("STATION_VOICE_PACKS") {
+        return Some(PathBuf::from(dir));
+    }
+    let beside_exe =
+        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(".deps/voices")));
+    [Some(PathBuf::from(".deps/voices")), beside_exe].into_iter().flatten().find(|d| d.is_dir())
 }
 
 /// A line of text for an event, as the demo prints it.

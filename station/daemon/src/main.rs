@@ -10,7 +10,6 @@ mod demo;
 mod event_sink;
 mod export;
 mod hub;
-mod web;
 mod journal_file;
 mod replay;
 mod run;
@@ -18,6 +17,8 @@ mod sim_game;
 mod snapshot;
 mod speaking;
 mod station;
+mod voices_cmd;
+mod web;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -45,7 +45,7 @@ impl Grammar {
     /// Whether `phrase` (normalised like heard text) is in the list.
     pub fn contains(&self, phrase: &str) -> bool {
         let phrase = normalise(phrase);
-        self.phrases.iter().any(|p| *p == phrase)
+        self.phrases.contains(&phrase)
     }
 }
 
@@ -123,8 +123,16 @@ impl Forms {
                     for side in [&mine, &his] {
                         for role in Role::ALL {
                             let piece = self.piece(role);
-                            emit(&[(&where_is, false), (side, true), (piece, false)], &mut String::new(), &mut out);
-                            emit(&[(&where_is, false), (piece, false), (side, false)], &mut String::new(), &mut out);
+                            emit(
+                                &[(&where_is, false), (side, true), (piece, false)],
+                                &mut String::new(),
+                                &mut out,
+                            );
+                            emit(
+                                &[(&where_is, false), (piece, false), (side, false)],
+                                &mut String::new(),
+                                &mut out,
+                            );
                         }
                     }
                 }
@@ -132,7 +140,11 @@ impl Forms {
                     let what = forms_of(entry);
                     for letter in &self.letters {
                         for rank in &self.ranks {
-                            emit(&[(&what, false), (letter, false), (rank, false)], &mut String::new(), &mut out);
+                            emit(
+                                &[(&what, false), (letter, false), (rank, false)],
+                                &mut String::new(),
+                                &mut out,
+                            );
                         }
                     }
                 }

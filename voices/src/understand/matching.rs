@@ -91,7 +91,9 @@ fn fits(pos: &Chess, mv: Move, spoken: &SpokenMove, strictness: Strictness) -> b
         after.play_unchecked(mv);
         let check = after.is_check();
         let stuck = after.legal_moves().is_empty();
-        if (spoken.check && !check) || (spoken.mate && !(check && stuck)) || (spoken.stalemate && (check || !stuck))
+        if (spoken.check && !check)
+            || (spoken.mate && !(check && stuck))
+            || (spoken.stalemate && (check || !stuck))
         {
             return false;
         }
@@ -119,11 +121,7 @@ fn inexact_because(spoken: &SpokenMove, candidates: &[Move]) -> String {
             reasons.push(what);
         }
     }
-    if reasons.is_empty() {
-        "the words do not fit the move exactly".to_owned()
-    } else {
-        reasons.join("; ")
-    }
+    if reasons.is_empty() { "the words do not fit the move exactly".to_owned() } else { reasons.join("; ") }
 }
 
 /// The spoken move in notation-like words, for a rejection.
@@ -144,7 +142,9 @@ fn describe(spoken: &SpokenMove) -> String {
         ),
     };
     let to = spoken.to.map(|s| s.to_string()).unwrap_or_default();
-    let promotion =
-        spoken.promotion.map(|r| format!(" promoting to {}", format!("{r:?}").to_lowercase())).unwrap_or_default();
+    let promotion = spoken
+        .promotion
+        .map(|r| format!(" promoting to {}", format!("{r:?}").to_lowercase()))
+        .unwrap_or_default();
     format!("no {piece}{from} can move to {to}{promotion}")
 }

@@ -198,7 +198,9 @@ impl fmt::Display for RejectReason {
             RejectReason::Malformed(what) => write!(f, "not a move or command: {what}"),
             RejectReason::NoSuchMove(what) => f.write_str(what),
             RejectReason::NoMoves => f.write_str("no legal moves: the game is over"),
-            RejectReason::LowConfidence(c) => write!(f, "recogniser confidence {c:.2} is too low for a command"),
+            RejectReason::LowConfidence(c) => {
+                write!(f, "recogniser confidence {c:.2} is too low for a command")
+            }
         }
     }
 }
@@ -286,7 +288,10 @@ impl Understanding {
     ///
     /// # Errors
     /// [`VoiceError::UnknownLanguage`] if a code in `settings` is not in `books`.
-    pub fn with_phrasebooks(settings: &VoiceSettings, books: &Phrasebooks) -> Result<Understanding, VoiceError> {
+    pub fn with_phrasebooks(
+        settings: &VoiceSettings,
+        books: &Phrasebooks,
+    ) -> Result<Understanding, VoiceError> {
         let commands = CommandWords::builtin(&settings.language)
             .unwrap_or_else(|| CommandWords::none(&settings.language));
         Understanding::with_command_words(settings, books, &commands)

@@ -222,9 +222,7 @@ fn read_squares(words: &[WordId], mut at: usize, spoken: &mut SpokenMove) -> Res
 fn read_suffixes(words: &[WordId], spoken: &mut SpokenMove) -> Result<(), String> {
     for (i, word) in words.iter().enumerate() {
         match word {
-            WordId::Piece(role)
-                if i == 0 && spoken.castle.is_none() && spoken.promotion.is_none() =>
-            {
+            WordId::Piece(role) if i == 0 && spoken.castle.is_none() && spoken.promotion.is_none() => {
                 spoken.promotion = Some(*role);
             }
             WordId::EnPassant if !spoken.en_passant && spoken.castle.is_none() => spoken.en_passant = true,

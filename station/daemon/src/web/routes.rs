@@ -56,10 +56,7 @@ pub fn error(status: StatusCode, reason: &str) -> Response {
 }
 
 fn json_response(value: &Value) -> Response {
-    (
-        [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")],
-        value.to_string(),
-    )
+    ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], value.to_string())
         .into_response()
 }
 
@@ -92,7 +89,8 @@ async fn mirror() -> Response {
 async fn asset(Path(name): Path<String>) -> Response {
     match assets::find(&name) {
         Some((content_type, body)) => {
-            ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body).into_response()
+            ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body)
+                .into_response()
         }
         None => error(StatusCode::NOT_FOUND, "no such asset"),
     }
@@ -119,14 +117,19 @@ async fn api_state(State(app): State<AppState>) -> Response {
 }
 
 fn unauthorized() -> Response {
-    let mut res = error(StatusCode::UNAUTHORIZED, "operator token missing or wrong (Authorization: Bearer TOKEN)");
+    let mut res =
+        error(StatusCode::UNAUTHORIZED, "operator token missing or wrong (Authorization: Bearer TOKEN)");
     res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     res
 }
 
 /// `GET /api/auth`: 200 when the bearer token is right (the console checks the token it was given).
 async fn api_auth(State(app): State<AppState>, headers: HeaderMap) -> Response {
-    if auth::authorized(&headers, &app.token) { json_response(&json!({ "ok": true })) } else { unauthorized() }
+    if auth::authorized(&headers, &app.token) {
+        json_response(&json!({ "ok": true }))
+    } else {
+        unauthorized()
+    }
 }
 
 /// `POST /api/command`: a [`Command`] as JSON; the daemon loop's answer or an error.

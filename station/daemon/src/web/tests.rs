@@ -29,7 +29,8 @@ fn server() -> (WebServer, Hub) {
             let _ = request.reply.send(answer);
         }
     });
-    let config = WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    let config =
+        WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
     (start(config, hub.clone()).expect("server starts"), hub)
 }
 
@@ -62,7 +63,8 @@ fn refuses_non_loopback_addresses_and_empty_tokens() {
     let err = start(remote, hub.clone()).err().expect("refused");
     assert!(matches!(err, WebError::NotLoopback(_)));
     assert!(err.to_string().contains("allow_remote"), "{err}");
-    let lan = WebConfig { listen: "192.168.1.20:8080".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    let lan =
+        WebConfig { listen: "192.168.1.20:8080".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
     assert!(matches!(start(lan, hub.clone()), Err(WebError::NotLoopback(_))));
     let empty = WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: " ".into(), allow_remote: false };
     assert!(matches!(start(empty, hub.clone()), Err(WebError::EmptyToken)));
@@ -168,7 +170,8 @@ async fn commands_need_the_operator_token() {
     assert_eq!(res.status(), 401);
     assert_eq!(res.headers()["www-authenticate"], "Bearer");
 
-    let auth = |t: &str| reqwest::Client::new().get(url(&server, "/api/auth")).bearer_auth(t.to_owned()).send();
+    let auth =
+        |t: &str| reqwest::Client::new().get(url(&server, "/api/auth")).bearer_auth(t.to_owned()).send();
     assert_eq!(auth(TOKEN).await.unwrap().status(), 200);
     assert_eq!(auth("nope").await.unwrap().status(), 401);
     assert_eq!(reqwest::get(url(&server, "/api/auth")).await.unwrap().status(), 401);
@@ -191,7 +194,14 @@ async fn a_command_makes_the_round_trip() {
 #[tokio::test]
 async fn bad_json_is_refused_with_a_reason() {
     let (server, _hub) = server();
-    for body in ["{", "", "[]", r#"{"cmd":"fly"}"#, r#"{"cmd":"set_time","side":"white"}"#, r#"{"cmd":"take_back","x":1}"#] {
+    for body in [
+        "{",
+        "",
+        "[]",
+        r#"{"cmd":"fly"}"#,
+        r#"{"cmd":"set_time","side":"white"}"#,
+        r#"{"cmd":"take_back","x":1}"#,
+    ] {
         let (status, v) = command(&server, Some(TOKEN), body).await;
         assert_eq!(status, 400, "{body}: {v}");
         let reason = v["error"].as_str().unwrap_or_default();
@@ -233,13 +243,18 @@ async fn a_station_that_does_not_answer_is_503() {
 async fn a_stopped_station_is_503() {
     let (hub, commands) = Hub::new();
     drop(commands);
-    let config = WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    let config =
+        WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
     let server = start(config, hub).unwrap();
     let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"clock_start"}"#).await;
     assert_eq!(status, 503, "{v}");
 }
 
-fn ws_request(server: &WebServer, query: &str, origin: Option<&str>) -> tungstenite::handshake::client::Request {
+fn ws_request(
+    server: &WebServer,
+    query: &str,
+    origin: Option<&str>,
+) -> tungstenite::handshake::client::Request {
     let mut req = format!("ws://{}/ws{query}", server.addr()).into_client_request().unwrap();
     if let Some(o) = origin {
         req.headers_mut().insert("origin", o.parse().unwrap());
@@ -278,12 +293,16 @@ async fn next_text(
 async fn events_stream_in_order_and_state_follows() {
     let (server, hub) = server();
     let (mut plain, _) = tokio_tungstenite::connect_async(ws_request(&server, "", None)).await.unwrap();
-    let (mut with_state, _) = tokio_tungstenite::connect_async(ws_request(&server, "?state=1", None)).await.unwrap();
+    let (mut with_state, _) =
+        tokio_tungstenite::connect_async(ws_request(&server, "?state=1", None)).await.unwrap();
     let first = next_text(&mut with_state).await;
     assert_eq!(first["type"], "state");
     assert_eq!(first["state"], Value::Null);
     for i in 0..100 {
-        hub.publish_event(&json!({ "type": "touch", "board": "blind", "square": "g1", "piece": "N", "t_ms": i }).to_string());
+        hub.publish_event(
+            &json!({ "type": "touch", "board": "blind", "square": "g1", "piece": "N", "t_ms": i })
+                .to_string(),
+        );
     }
     for i in 0..100 {
         let e = next_text(&mut plain).await;

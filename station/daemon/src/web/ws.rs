@@ -5,9 +5,9 @@
 
 use super::auth;
 use super::routes::{AppState, error};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;

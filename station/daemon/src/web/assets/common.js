@@ -1,1 +1,303 @@
+// Shared by the console and the mirror: boards as SVG, clock readings, event wording,
+// and the live connection (WebSocket with reconnect, polling /api/state as fallback).
+'use strict';
 
+const Station = (() => {
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  // Solid glyphs for both colours (filled white or black), text presentation.
+  const GLYPHS = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
+  const NAMES = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+
+  /** "N" → "white knight", "p" → "black pawn". */
+  function pieceName(letter) {
+    if (typeof letter !== 'string' || letter.length !== 1) return 'piece';
+    const lower = letter.toLowerCase();
+    const name = NAMES[lower] || 'piece';
+    return (letter === lower ? 'black ' : 'white ') + name;
+  }
+
+  /** Square index (a1 = 0, h8 = 63) → "e4". */
+  function squareName(i) {
+    return 'abcdefgh'[i % 8] + String(Math.floor(i / 8) + 1);
+  }
+
+  /** "e4" → 28, or -1. */
+  function squareIndex(name) {
+    if (typeof name !== 'string' || !/^[a-h][1-8]$/.test(name)) return -1;
+    return name.charCodeAt(0) - 97 + 8 * (name.charCodeAt(1) - 49);
+  }
+
+  /** The piece letters of a FEN's placement, indexed a1 = 0 … h8 = 63, or null. */
+  function parseFen(fen) {
+    if (typeof fen !== 'string' || fen.length === 0) return null;
+    const rows = fen.trim().split(/\s+/)[0].split('/');
+    if (rows.length !== 8) return null;
+    const squares = new Array(64).fill(null);
+    for (let r = 0; r < 8; r++) {
+      let file = 0;
+      for (const ch of rows[r]) {
+        if (/[1-8]/.test(ch)) file += Number(ch);
+        else if (/[kqrbnpKQRBNP]/.test(ch)) {
+          if (file > 7) return null;
+          squares[(7 - r) * 8 + file] = ch;
+          file += 1;
+        } else return null;
+      }
+      if (file !== 8) return null;
+    }
+    return squares;
+  }
+
+  /** Side to move of a FEN: "white", "black" or null. */
+  function fenTurn(fen) {
+    if (typeof fen !== 'string') return null;
+    const f = fen.trim().split(/\s+/);
+    return f[1] === 'w' ? 'white' : f[1] === 'b' ? 'black' : null;
+  }
+
+  /** Occupancy hex (bit n = square n) → 64 booleans, or null. */
+  function parseOccupancy(hex) {
+    if (typeof hex !== 'string' || !/^[0-9a-fA-F]{1,16}$/.test(hex)) return null;
+    const bits = BigInt('0x' + hex);
+    const out = new Array(64);
+    for (let i = 0; i < 64; i++) out[i] = ((bits >> BigInt(i)) & 1n) === 1n;
+    return out;
+  }
+
+  function el(name, attrs, text) {
+    const e = document.createElementNS(SVG_NS, name);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  /**
+   * Draws a board into `container` (replacing its content).
+   * opts: fen, occupancy (hex), flipped, diff ([{square, text}]), lastMove (UCI), label.
+   */
+  function drawBoard(container, opts) {
+    const squares = parseFen(opts.fen);
+    const occupied = parseOccupancy(opts.occupancy);
+    const diffs = new Map();
+    for (const d of Array.isArray(opts.diff) ? opts.diff : []) {
+      const i = squareIndex(d && d.square);
+      if (i >= 0) diffs.set(i, d.text || d.square);
+    }
+    const last = new Set();
+    if (typeof opts.lastMove === 'string' && opts.lastMove.length >= 4) {
+      for (const s of [opts.lastMove.slice(0, 2), opts.lastMove.slice(2, 4)]) {
+        const i = squareIndex(s);
+        if (i >= 0) last.add(i);
+      }
+    }
+    const M = 34; // margin for the coordinates
+    const svg = el('svg', { viewBox: `0 0 ${800 + M} ${800 + M}`, class: 'board', role: 'img', focusable: 'false' });
+    let summary = opts.label || 'Board';
+    if (!squares && !occupied) summary += ': no position yet';
+    if (diffs.size) summary += `; ${diffs.size} square${diffs.size === 1 ? '' : 's'} differ: ` + [...diffs.values()].join('; ');
+    svg.setAttribute('aria-label', summary);
+    svg.appendChild(el('title', {}, summary));
+    for (let i = 0; i < 64; i++) {
+      const file = i % 8;
+      const rank = Math.floor(i / 8);
+      const col = opts.flipped ? 7 - file : file;
+      const row = opts.flipped ? rank : 7 - rank;
+      const x = M + col * 100;
+      const y = row * 100;
+      const dark = (file + rank) % 2 === 0;
+      svg.appendChild(el('rect', { x, y, width: 100, height: 100, class: dark ? 'dark' : 'light' }));
+      if (last.has(i)) svg.appendChild(el('rect', { x, y, width: 100, height: 100, class: 'last' }));
+      const piece = squares ? squares[i] : null;
+      const peg = occupied ? occupied[i] : null;
+      if (piece) {
+        const colour = piece === piece.toUpperCase() ? 'w' : 'b';
+        const ghost = peg === false ? ' ghost' : '';
+        svg.appendChild(
+          el('text', { x: x + 50, y: y + 80, 'text-anchor': 'middle', class: `piece ${colour}${ghost}` },
+            GLYPHS[piece.toLowerCase()] + '\uFE0E'));
+      } else if (peg) {
+        svg.appendChild(el('circle', { cx: x + 50, cy: y + 50, r: 18, class: 'peg' }));
+      }
+      if (diffs.has(i)) {
+        svg.appendChild(el('rect', { x: x + 4, y: y + 4, width: 92, height: 92, class: 'diff' }));
+        svg.appendChild(el('text', { x: x + 10, y: y + 28, class: 'diff-mark' }, '!'));
+      }
+    }
+    for (let k = 0; k < 8; k++) {
+      const file = opts.flipped ? 7 - k : k;
+      const rank = opts.flipped ? k + 1 : 8 - k;
+      svg.appendChild(el('text', { x: M + k * 100 + 50, y: 800 + M - 8, 'text-anchor': 'middle', class: 'coord' }, 'abcdefgh'[file]));
+      svg.appendChild(el('text', { x: M / 2, y: k * 100 + 58, 'text-anchor': 'middle', class: 'coord' }, String(rank)));
+    }
+    container.replaceChildren(svg);
+  }
+
+  /** 5400000 → "1:30:00", 299000 → "4:59", 9800 → "0:09.8". */
+  function formatClock(ms) {
+    if (typeof ms !== 'number' || !isFinite(ms)) return '–:––';
+    const neg = ms < 0;
+    ms = Math.abs(ms);
+    const total = Math.floor(ms / 1000);
+    const h = Math.floor(total / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = total % 60;
+    const pad = (n) => String(n).padStart(2, '0');
+    let text = h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+    if (h === 0 && m === 0 && s < 10) text += '.' + Math.floor((ms % 1000) / 100);
+    return (neg ? '-' : '') + text;
+  }
+
+  /** Spoken form: "1 hour 30 minutes", "4 minutes 59 seconds". */
+  function speakClock(ms) {
+    if (typeof ms !== 'number' || !isFinite(ms)) return 'unknown';
+    const total = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(total / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = total % 60;
+    const parts = [];
+    if (h) parts.push(`${h} hour${h === 1 ? '' : 's'}`);
+    if (m) parts.push(`${m} minute${m === 1 ? '' : 's'}`);
+    if (!h && (s || !m)) parts.push(`${s} second${s === 1 ? '' : 's'}`);
+    return parts.join(' ');
+  }
+
+  /** The clock's readings now, running down the side on move since the snapshot came. */
+  function clockNow(clock, receivedAt) {
+    if (!clock || typeof clock !== 'object') return { white: null, black: null };
+    let white = typeof clock.white_ms === 'number' ? clock.white_ms : null;
+    let black = typeof clock.black_ms === 'number' ? clock.black_ms : null;
+    if (clock.running && !clock.flag) {
+      const gone = Math.max(0, Date.now() - receivedAt);
+      if (clock.on_move === 'white' && white !== null) white -= gone;
+      if (clock.on_move === 'black' && black !== null) black -= gone;
+    }
+    return { white, black };
+  }
+
+  /** Ply 1 → "1.", ply 2 → "1…". */
+  function moveNumber(ply) {
+    const n = Math.floor((ply + 1) / 2);
+    return ply % 2 === 1 ? `${n}.` : `${n}…`;
+  }
+
+  function stepText(step) {
+    if (!step || typeof step !== 'object') return '';
+    const piece = pieceName(step.piece);
+    if (step.action === 'move') return `move the ${piece} from ${step.from} to ${step.to}`;
+    if (step.action === 'remove') return `remove the ${piece} from ${step.from}`;
+    if (step.action === 'place') return `place a ${piece} on ${step.to}`;
+    return `${step.action} ${piece}`;
+  }
+
+  /** How serious an event is: "alert", "move", "warning" or "info". */
+  function severity(ev) {
+    const t = String(ev && ev.type);
+    if (t === 'discrepancy' || t === 'board_mismatch' || t === 'board_fault' || t === 'game_over') return 'alert';
+    if (t === 'board_status' && ev.status === 'disconnected') return 'alert';
+    if (/flag|premature|illegal|warning|refused|error/.test(t)) return 'alert';
+    if (t === 'game_move') return 'move';
+    if (t === 'touch' || t === 'button' || t === 'line_dropped') return 'info';
+    return 'warning';
+  }
+
+  /** One line of plain text for an event. */
+  function describe(ev) {
+    if (!ev || typeof ev !== 'object') return String(ev);
+    const board = ev.board ? `${ev.board} board` : '';
+    switch (ev.type) {
+      case 'game_started': return `New game ${ev.game_id || ''} started`;
+      case 'game_resumed': return `Game ${ev.game_id || ''} resumed after ${ev.ply} half-moves`;
+      case 'move': return `${board}: ${moveNumber(ev.ply)} ${ev.san} sensed`;
+      case 'move_revised': return `${board}: ${moveNumber(ev.ply)} revised to ${ev.san}`;
+      case 'game_move': return `Move ${moveNumber(ev.ply)} ${ev.san}${ev.revised ? ' (revised)' : ''}, made on the ${ev.by} board`;
+      case 'touch': return `Touch: ${pieceName(ev.piece)} on ${ev.square} (${board})`;
+      case 'board_mismatch': {
+        const diff = Array.isArray(ev.diff) ? ev.diff.map((d) => d.text || d.square).join('; ') : '';
+        return `${board} does not match (${ev.reason})${diff ? ': ' + diff : ''}`;
+      }
+      case 'board_restored': return `${board} shows the game position again`;
+      case 'board_status': return `${board} ${ev.status}${ev.detail ? ': ' + ev.detail : ''}`;
+      case 'discrepancy': return `Discrepancy ${ev.id} (${ev.kind}): every board back to the position after ${ev.agreed_ply ? moveNumber(ev.agreed_ply) : 'the start'}${ev.board ? ', correct the ' + ev.board + ' board' : ''}`;
+      case 'discrepancy_resolved': return `Discrepancy ${ev.id} resolved`;
+      case 'game_over': return `Game over: ${ev.result} (${ev.reason})`;
+      case 'line_dropped': return `${board}: line dropped (${ev.reason}), ${ev.total} so far`;
+      case 'board_fault': return `${board} fault: ${ev.text}`;
+      case 'board_identity': return `${board}: ${ev.text}`;
+      case 'button': return `${board}: button ${ev.button} ${ev.pressed ? 'pressed' : 'released'}`;
+      default: {
+        const rest = Object.entries(ev)
+          .filter(([k]) => k !== 'type' && k !== 't_ms')
+          .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+          .join(', ');
+        return `${String(ev.type || 'event').replace(/_/g, ' ')}${rest ? ' — ' + rest : ''}`;
+      }
+    }
+  }
+
+  /**
+   * Keeps the page live: a WebSocket on /ws?state=1 (state snapshots and events),
+   * reconnecting with back-off; while it is down, /api/state is polled every second.
+   * handlers: onState(state), onEvent(event), onConnection(up).
+   */
+  function connect(handlers) {
+    let pollTimer = null;
+    let backoff = 500;
+    let socket = null;
+    const onState = handlers.onState || (() => {});
+    const onEvent = handlers.onEvent || (() => {});
+    const onConnection = handlers.onConnection || (() => {});
+
+    async function poll() {
+      try {
+        const res = await fetch('/api/state', { cache: 'no-store' });
+        if (res.ok) onState(await res.json());
+      } catch (_) { /* the station is away; try again */ }
+    }
+    function startPolling() {
+      if (pollTimer === null) pollTimer = setInterval(poll, 1000);
+    }
+    function stopPolling() {
+      if (pollTimer !== null) clearInterval(pollTimer);
+      pollTimer = null;
+    }
+    function open() {
+      const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      try {
+        socket = new WebSocket(`${proto}//${location.host}/ws?state=1`);
+      } catch (_) {
+        startPolling();
+        setTimeout(open, backoff);
+        return;
+      }
+      socket.onopen = () => {
+        backoff = 500;
+        stopPolling();
+        onConnection(true);
+      };
+      socket.onmessage = (msg) => {
+        let v;
+        try { v = JSON.parse(msg.data); } catch (_) { return; }
+        if (!v || typeof v !== 'object') return;
+        if (v.type === 'state') onState(v.state);
+        else if (v.type === 'lagged') poll();
+        else onEvent(v);
+      };
+      socket.onclose = () => {
+        onConnection(false);
+        startPolling();
+        setTimeout(open, backoff);
+        backoff = Math.min(backoff * 2, 5000);
+      };
+      socket.onerror = () => { try { socket.close(); } catch (_) { /* closing anyway */ } };
+    }
+    poll();
+    open();
+    // A slow safety net even while the socket is up.
+    setInterval(() => { if (pollTimer === null) poll(); }, 15000);
+  }
+
+  return {
+    pieceName, squareName, squareIndex, parseFen, fenTurn, parseOccupancy, drawBoard,
+    formatClock, speakClock, clockNow, moveNumber, stepText, severity, describe, connect,
+  };
+})();

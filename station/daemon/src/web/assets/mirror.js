@@ -1,1 +1,128 @@
+// The mirror display for the sighted opponent: read-only; everything from the
+// station's state (and its live events). No controls.
+'use strict';
 
+(() => {
+  const TEXT = {
+    en: {
+      white: 'White', black: 'Black', to_move: '▶ to move', last_move: 'Last move', none: '—',
+      waiting_exec: 'Move announced — waiting for it to be made on the board',
+      discrepancy: 'The boards disagree — wait for the arbiter',
+      mismatch: 'Your board does not match the game', waiting: 'Waiting for the start position',
+      finished: 'Game over', paused: 'Clock stopped', flag: 'Flag fallen', offline: 'No connection to the station',
+      connected: 'live', board: 'Board, seen from your side', adjourned: 'Game adjourned',
+    },
+    de: {
+      white: 'Weiß', black: 'Schwarz', to_move: '▶ am Zug', last_move: 'Letzter Zug', none: '—',
+      waiting_exec: 'Zug angesagt — wartet auf Ausführung am Brett',
+      discrepancy: 'Die Bretter stimmen nicht überein — bitte auf den Schiedsrichter warten',
+      mismatch: 'Ihr Brett stimmt nicht mit der Partie überein', waiting: 'Warten auf die Grundstellung',
+      finished: 'Partie beendet', paused: 'Uhr angehalten', flag: 'Zeit überschritten',
+      offline: 'Keine Verbindung zur Station', connected: 'live', board: 'Brett aus Ihrer Sicht',
+      adjourned: 'Partie abgebrochen (Hängepartie)',
+    },
+    pl: {
+      white: 'Białe', black: 'Czarne', to_move: '▶ na posunięciu', last_move: 'Ostatnie posunięcie', none: '—',
+      waiting_exec: 'Posunięcie zapowiedziane — czeka na wykonanie na szachownicy',
+      discrepancy: 'Szachownice się różnią — proszę czekać na sędziego',
+      mismatch: 'Twoja szachownica nie zgadza się z partią', waiting: 'Oczekiwanie na pozycję początkową',
+      finished: 'Koniec partii', paused: 'Zegar zatrzymany', flag: 'Przekroczenie czasu',
+      offline: 'Brak połączenia ze stacją', connected: 'na żywo', board: 'Szachownica z Twojej strony',
+      adjourned: 'Partia odłożona',
+    },
+  };
+
+  let state = null;
+  let receivedAt = Date.now();
+  let online = false;
+  const $ = (id) => document.getElementById(id);
+
+  function lang() {
+    const l = state && typeof state.mirror_language === 'string' ? state.mirror_language : 'en';
+    return TEXT[l] ? l : 'en';
+  }
+  function t(key) {
+    return TEXT[lang()][key] || TEXT.en[key] || key;
+  }
+
+  function renderClocks() {
+    const clock = state && state.clock;
+    const now = Station.clockNow(clock, receivedAt);
+    const onMove = (clock && clock.on_move) || (state && state.turn) || null;
+    for (const side of ['white', 'black']) {
+      $(`name-${side}`).textContent = t(side);
+      const ms = now[side];
+      $(`time-${side}`).textContent = Station.formatClock(ms);
+      const box = $(`clock-${side}`);
+      const playing = state && state.phase === 'playing';
+      box.classList.toggle('on-move', Boolean(playing && onMove === side));
+      box.classList.toggle('low', typeof ms === 'number' && ms < 60000);
+      $(`onmove-${side}`).textContent = playing && onMove === side ? t('to_move') : '';
+    }
+  }
+
+  function render() {
+    document.documentElement.lang = lang();
+    const s = state || {};
+    const blindIsWhite = s.blind_color !== 'black';
+    const mirrorBoard = Array.isArray(s.boards) ? s.boards.find((b) => b && b.role === 'mirror') : null;
+    const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
+    Station.drawBoard($('board'), {
+      fen: s.fen,
+      flipped: blindIsWhite, // the sighted player has Black: his side at the bottom
+      diff: mirrorBoard && Array.isArray(mirrorBoard.diff) ? mirrorBoard.diff : [],
+      lastMove: last ? last.uci : null,
+      label: t('board'),
+    });
+    $('last-label').textContent = t('last_move');
+    if (last) {
+      const text = last.text && typeof last.text === 'object' ? (last.text[lang()] || last.text.en || '') : '';
+      $('last-text').textContent = `${Station.moveNumber(last.ply)} ${text || last.san}`;
+      $('last-san').textContent = text ? last.san : '';
+    } else {
+      $('last-text').textContent = t('none');
+      $('last-san').textContent = '';
+    }
+    const warnings = [];
+    if (!online) warnings.push(['alert', t('offline')]);
+    if (Array.isArray(s.discrepancies) && s.discrepancies.length) warnings.push(['alert', t('discrepancy')]);
+    else if (mirrorBoard && mirrorBoard.agreement === 'mismatch') warnings.push(['alert', t('mismatch')]);
+    if (s.waiting_for_execution) warnings.push(['warning', t('waiting_exec')]);
+    if (s.clock && s.clock.flag) warnings.push(['alert', `${t('flag')}: ${t(s.clock.flag)}`]);
+    if (s.phase === 'waiting') warnings.push(['warning', t('waiting')]);
+    if (s.phase === 'adjourned') warnings.push(['warning', t('adjourned')]);
+    if (s.phase === 'finished') warnings.push(['warning', t('finished') + (s.result ? `: ${s.result}` : '')]);
+    if (s.phase === 'playing' && s.clock && s.clock.running === false && s.clock.moves > 0 && !s.clock.flag) {
+      warnings.push(['warning', t('paused')]);
+    }
+    const box = $('warnings');
+    const nodes = warnings.map(([kind, text]) => {
+      const div = document.createElement('div');
+      div.className = `warning ${kind}`;
+      div.textContent = text;
+      return div;
+    });
+    // Only touch the live region when the words change.
+    if (box.textContent !== warnings.map((w) => w[1]).join('')) box.replaceChildren(...nodes);
+    $('phase').textContent = s.game_id ? String(s.game_id) : '';
+    const conn = $('conn');
+    conn.textContent = online ? t('connected') : t('offline');
+    conn.className = `conn ${online ? 'up' : 'down'}`;
+    renderClocks();
+  }
+
+  Station.connect({
+    onState(s) {
+      state = s && typeof s === 'object' ? s : null;
+      receivedAt = Date.now();
+      render();
+    },
+    onEvent() { /* the state that follows every event carries what the mirror shows */ },
+    onConnection(up) {
+      online = up;
+      render();
+    },
+  });
+  setInterval(renderClocks, 200);
+  render();
+})();

@@ -1,0 +1,168 @@
+//! Gamepads and foot switches as clock levers and buttons (gilrs).
+//!
+//! Works with no gamepad present and with none ever plugged in; a pad plugged
+//! in or out mid-game is reported and the game goes on. Buttons are named as
+//! gilrs names them (`South`, `East`, `LeftTrigger`, …), which is what the
+//! `[buttons]` config uses (`gamepad:South`).
+
+use crossbeam_channel::{Receiver, Sender};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How often the pads are polled; a lever press is noticed within this.
+const POLL: Duration = Duration::from_millis(10);
+/// How long to wait before trying again when the gamepad subsystem is unavailable.
+const RETRY: Duration = Duration::from_secs(5);
+
+/// Why gamepads cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum GamepadError {
+    /// gilrs could not start (no udev, no permission …).
+    #[error("gamepad support unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// What the gamepad thread reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GamepadEvent {
+    /// A pad appeared.
+    Connected {
+        /// Its name.
+        name: String,
+    },
+    /// A pad went away.
+    Disconnected {
+        /// Its name.
+        name: String,
+    },
+    /// A button changed.
+    Button {
+        /// The pad's name.
+        pad: String,
+        /// The button's name (`South`, `LeftTrigger`, …).
+        button: String,
+        /// Pressed (true) or released.
+        pressed: bool,
+    },
+    /// Gamepads cannot be used right now (reported once per outage).
+    Unavailable {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The names of the connected gamepads (for `station devices`).
+pub fn list_gamepads() -> Result<Vec<String>, GamepadError> {
+    let gilrs = gilrs::Gilrs::new().map_err(|e| GamepadError::Unavailable(e.to_string()))?;
+    Ok(gilrs.gamepads().map(|(_, pad)| pad.name().to_owned()).collect())
+}
+
+/// The background thread that watches the gamepads.
+pub struct GamepadDriver {
+    events: Receiver<GamepadEvent>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl GamepadDriver {
+    /// Starts watching; never fails (an unavailable subsystem is an event, and retried).
+    pub fn spawn() -> GamepadDriver {
+        let (tx, events) = crossbeam_channel::unbounded();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread =
+            std::thread::Builder::new().name("gamepads".into()).spawn(move || watch(&tx, &flag)).ok();
+        GamepadDriver { events, stop, thread }
+    }
+
+    /// The events.
+    pub fn events(&self) -> Receiver<GamepadEvent> {
+        self.events.clone()
+    }
+}
+
+impl Drop for GamepadDriver {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn watch(tx: &Sender<GamepadEvent>, stop: &AtomicBool) {
+    let mut told_unavailable = false;
+    while !stop.load(Ordering::Relaxed) {
+        let mut gilrs = match gilrs::Gilrs::new() {
+            Ok(g) => g,
+            Err(e) => {
+                if !told_unavailable {
+                    let _ = tx.send(GamepadEvent::Unavailable { reason: e.to_string() });
+                    told_unavailable = true;
+                }
+                sleep_unless(stop, RETRY);
+                continue;
+            }
+        };
+        told_unavailable = false;
+        for (_, pad) in gilrs.gamepads() {
+            let _ = tx.send(GamepadEvent::Connected { name: pad.name().to_owned() });
+        }
+        while !stop.load(Ordering::Relaxed) {
+            while let Some(gilrs::Event { id, event, .. }) = gilrs.next_event() {
+                let pad = gilrs.gamepad(id).name().to_owned();
+                let out = match event {
+                    gilrs::EventType::ButtonPressed(b, _) => {
+                        GamepadEvent::Button { pad, button: format!("{b:?}"), pressed: true }
+                    }
+                    gilrs::EventType::ButtonReleased(b, _) => {
+                        GamepadEvent::Button { pad, button: format!("{b:?}"), pressed: false }
+                    }
+                    gilrs::EventType::Connected => GamepadEvent::Connected { name: pad },
+                    gilrs::EventType::Disconnected => GamepadEvent::Disconnected { name: pad },
+                    _ => continue,
+                };
+                if tx.send(out).is_err() {
+                    return;
+                }
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+}
+
+fn sleep_unless(stop: &AtomicBool, total: Duration) {
+    let mut left = total;
+    while !left.is_zero() && !stop.load(Ordering::Relaxed) {
+        let step = left.min(Duration::from_millis(50));
+        std::thread::sleep(step);
+        left -= step;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_no_gamepad_the_driver_starts_reports_and_stops_cleanly() {
+        let driver = GamepadDriver::spawn();
+        // Either the subsystem is unavailable (reported once) or there are no pads:
+        // in both cases no button ever arrives and dropping returns promptly.
+        let first = driver.events().recv_timeout(Duration::from_millis(500));
+        assert!(!matches!(first, Ok(GamepadEvent::Button { .. })), "{first:?}");
+        let started = std::time::Instant::now();
+        drop(driver);
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn listing_never_panics() {
+        match list_gamepads() {
+            Ok(pads) => assert!(pads.iter().all(|p| !p.is_empty())),
+            Err(e) => assert!(e.to_string().contains("unavailable")),
+        }
+    }
+}
