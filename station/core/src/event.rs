@@ -122,6 +122,18 @@ pub enum Event {
         /// When the peg left its hole.
         t_ms: Millis,
     },
+    /// A piece lifted on a piece-sensing board and put back on its square without
+    /// moving: touch-move evidence for the assistant (D.2.10.5).
+    PieceReturned {
+        /// Where.
+        board: BoardRole,
+        /// The square.
+        square: String,
+        /// FEN letter of the piece.
+        piece: String,
+        /// When it was put back.
+        t_ms: Millis,
+    },
     /// A settled board that the game does not explain; nothing is guessed.
     BoardMismatch {
         /// Where.
@@ -325,6 +337,7 @@ impl Event {
             | Event::Move { t_ms, .. }
             | Event::MoveRevised { t_ms, .. }
             | Event::Touch { t_ms, .. }
+            | Event::PieceReturned { t_ms, .. }
             | Event::BoardMismatch { t_ms, .. }
             | Event::BoardRestored { t_ms, .. }
             | Event::BoardStatus { t_ms, .. }

@@ -42,6 +42,9 @@ pub struct Header {
     /// The occupancy sensed on the sighted player's board then, when it is sensed.
     #[serde(default)]
     pub mirror_occupancy: Option<String>,
+    /// The pieces on the sighted player's board then, when it senses pieces (board FEN).
+    #[serde(default)]
+    pub mirror_board: Option<String>,
     /// The blind player's colour.
     #[serde(default = "white")]
     pub blind_color: String,
@@ -109,6 +112,23 @@ pub enum Input {
     Scoresheet {
         /// The moves, SAN or UCI.
         moves: Vec<String>,
+    },
+    /// A full board from a piece-sensing board (board FEN).
+    Pieces {
+        /// Which board.
+        board: BoardRole,
+        /// The placement, as the board part of a FEN.
+        fen: String,
+    },
+    /// One square of a piece-sensing board changed.
+    Field {
+        /// Which board.
+        board: BoardRole,
+        /// The square.
+        square: String,
+        /// FEN letter of the piece now there, none when emptied.
+        #[serde(default)]
+        piece: Option<char>,
     },
     /// A clock button press.
     ClockPress {
@@ -369,7 +389,8 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         tracker: TrackerConfig { settle_ms: h.settle_ms, debounce_ms: h.debounce_ms, promotion },
         start,
         blind_color,
-        mirror_sensed: h.mirror_occupancy.is_some(),
+        mirror_sensed: h.mirror_occupancy.is_some() || h.mirror_board.is_some(),
+        mirror_pieces: h.mirror_board.is_some(),
         grace_ms: h.grace_ms,
         time_control: match &h.time_control {
             Some(tc) => Some(tc.parse().map_err(|e| JournalError::Invalid(format!("time control: {e}")))?),
@@ -390,8 +411,15 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     if let Some(m) = &h.mirror_occupancy {
         sensed[1] = occ(m)?;
     }
+    let board_of = |fen: &str| {
+        shakmaty::fen::Fen::from_ascii(format!("{fen} w - - 0 1").as_bytes())
+            .map(|f| f.into_setup().board)
+            .map_err(|e| JournalError::Invalid(format!("board {fen}: {e}")))
+    };
+    let mirror_board = h.mirror_board.as_deref().map(board_of).transpose()?;
     let start = cfg.start.clone();
-    let mut table = Table::resume(cfg.clone(), h.game_id.clone(), start.clone(), sensed, h.t_ms);
+    let mut table =
+        Table::resume(cfg.clone(), h.game_id.clone(), start.clone(), sensed, mirror_board.clone(), h.t_ms);
     let mut sink = Vec::new();
     let mut last_t = h.t_ms;
     for r in &contents.records {
@@ -403,6 +431,12 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                 Input::Scoresheet { moves } => {
                     // Refused sheets were refused then too; nothing to redo.
                     let _ = table.scoresheet(moves, *t_ms, &mut sink);
+                }
+                Input::Pieces { fen, .. } => table.on_pieces(*t_ms, &board_of(fen)?, &mut sink),
+                Input::Field { square, piece, .. } => {
+                    let sq = square.parse().map_err(|_| JournalError::Invalid(square.clone()))?;
+                    let piece = piece.and_then(shakmaty::Piece::from_char);
+                    table.on_field(*t_ms, sq, piece, &mut sink);
                 }
                 Input::ClockPress { side } => {
                     let _ = table.clock_press(*side, *t_ms, &mut sink);
@@ -432,7 +466,8 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
         }
     }
     let now = [table.sensed(BoardRole::Blind), table.sensed(BoardRole::Mirror)];
-    let table = Table::resume(cfg, h.game_id.clone(), game, now, last_t);
+    let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
+    let table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
     Ok(Restored { table, reproduced: false })
 }
 
@@ -451,6 +486,7 @@ mod tests {
             board: BoardRole::Blind,
             occupancy: occ_hex(occ),
             mirror_occupancy: None,
+            mirror_board: None,
             blind_color: "white".into(),
             grace_ms: 30_000,
             time_control: None,
@@ -578,6 +614,7 @@ mod fuzz {
                 board: BoardRole::Blind,
                 occupancy: occ_hex(start),
                 mirror_occupancy: None,
+                mirror_board: None,
                 blind_color: "white".into(),
                 grace_ms: 30_000,
                 time_control: None,

@@ -15,8 +15,9 @@ use crate::diff::square_diff;
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::inference::{BoardTracker, Observation, TrackerConfig};
+use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
 use crate::two_boards::{TwoBoards, TwoBoardsConfig};
-use shakmaty::{Bitboard, Color, KnownOutcome, Move, Outcome, Position, uci::UciMove};
+use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square, uci::UciMove};
 
 /// How the table is set.
 #[derive(Clone, Debug)]
@@ -29,6 +30,8 @@ pub struct TableConfig {
     pub blind_color: Color,
     /// Whether the sighted player's board is sensed.
     pub mirror_sensed: bool,
+    /// The sighted player's board senses pieces (a DGT board), not only pegs.
+    pub mirror_pieces: bool,
     /// How long a board may take to execute the agreed position.
     pub grace_ms: Millis,
     /// The time control of the station's own clock (no clock when absent).
@@ -50,6 +53,7 @@ impl TableConfig {
             start: Game::default(),
             blind_color: Color::White,
             mirror_sensed: false,
+            mirror_pieces: false,
             grace_ms: 30_000,
             time_control: None,
             clock_auto_start: true,
@@ -113,6 +117,11 @@ pub struct Table {
     sync: Option<TwoBoards>,
     clock: Option<ChessClock>,
     warnings: WarningSchedule,
+    /// The mirror board's tracker when it senses pieces (then `trackers[1]` is empty).
+    pieces: Option<PieceTracker>,
+    /// The pieces last sensed on the mirror board.
+    mirror_board: Board,
+    piece_scratch: Vec<PieceObservation>,
     /// The last ply whose clock press was accepted.
     pressed_ply: usize,
     scratch: Vec<Observation>,
@@ -172,6 +181,9 @@ impl Table {
             sync: None,
             clock: None,
             warnings: WarningSchedule::new(WarningConfig::default()),
+            pieces: None,
+            mirror_board: Board::empty(),
+            piece_scratch: Vec::new(),
             pressed_ply: 0,
             scratch: Vec::new(),
         }
@@ -179,9 +191,19 @@ impl Table {
 
     /// A table continuing a game started at `t` with the boards sensed as `sensed`
     /// (restoring from a journal), or continuing from `game` when its record is known.
-    pub fn resume(cfg: TableConfig, game_id: String, game: Game, sensed: [Bitboard; 2], t: Millis) -> Self {
+    pub fn resume(
+        cfg: TableConfig,
+        game_id: String,
+        game: Game,
+        sensed: [Bitboard; 2],
+        mirror_board: Option<Board>,
+        t: Millis,
+    ) -> Self {
         let mut table = Table::new(cfg);
         table.sensed = sensed;
+        if let Some(b) = mirror_board {
+            table.mirror_board = b;
+        }
         table.last_change = t;
         table.start(game_id, game, t);
         table
@@ -205,6 +227,16 @@ impl Table {
     /// The tracker of a board.
     pub fn tracker(&self, role: BoardRole) -> Option<&BoardTracker> {
         self.trackers[slot(role)].as_ref()
+    }
+
+    /// The piece tracker of a piece-sensing mirror board.
+    pub fn piece_tracker(&self) -> Option<&PieceTracker> {
+        self.pieces.as_ref()
+    }
+
+    /// The pieces last sensed on the mirror board.
+    pub fn mirror_board(&self) -> &Board {
+        &self.mirror_board
     }
 
     /// The last occupancy sensed on a board.
@@ -237,6 +269,7 @@ impl Table {
                 .filter_map(BoardTracker::deadline)
                 .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
                 .chain(self.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at))
+                .chain(self.pieces.as_ref().and_then(PieceTracker::deadline))
                 .min(),
             Phase::Waiting | Phase::Finished => {
                 (!self.settled).then(|| self.last_change + self.cfg.tracker.settle_ms)
@@ -266,6 +299,31 @@ impl Table {
         }
     }
 
+    /// A full board from the piece-sensing mirror board.
+    pub fn on_pieces(&mut self, t: Millis, board: &Board, out: &mut Vec<Event>) {
+        self.tick(t, out);
+        self.mirror_board = board.clone();
+        self.sensed[1] = board.occupied();
+        if let Some(p) = self.pieces.as_mut() {
+            p.on_board(t, board, &mut self.piece_scratch);
+            self.after_pieces(t, out);
+        }
+    }
+
+    /// One square changed on the piece-sensing mirror board.
+    pub fn on_field(&mut self, t: Millis, square: Square, piece: Option<Piece>, out: &mut Vec<Event>) {
+        self.tick(t, out);
+        match piece {
+            Some(p) => self.mirror_board.set_piece_at(square, p),
+            None => self.mirror_board.discard_piece_at(square),
+        }
+        self.sensed[1] = self.mirror_board.occupied();
+        if let Some(p) = self.pieces.as_mut() {
+            p.on_field_update(t, square, piece, &mut self.piece_scratch);
+            self.after_pieces(t, out);
+        }
+    }
+
     /// Lets time pass up to `t`.
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         match self.phase {
@@ -275,6 +333,10 @@ impl Table {
                         tracker.tick(t, &mut self.scratch);
                         self.after(role, t, out);
                     }
+                }
+                if let Some(p) = self.pieces.as_mut() {
+                    p.tick(t, &mut self.piece_scratch);
+                    self.after_pieces(t, out);
                 }
                 if let Some(sync) = self.sync.as_mut() {
                     sync.tick(t, out);
@@ -420,10 +482,13 @@ impl Table {
 
     fn start(&mut self, game_id: String, game: Game, t: Millis) {
         self.trackers[0] = Some(BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[0], t));
-        self.trackers[1] = self
+        let pegs = self.cfg.mirror_sensed && !self.cfg.mirror_pieces;
+        self.trackers[1] = pegs.then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[1], t));
+        let piece_cfg = PieceTrackerConfig { settle_ms: self.cfg.tracker.settle_ms };
+        self.pieces = self
             .cfg
-            .mirror_sensed
-            .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[1], t));
+            .mirror_pieces
+            .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror_board.clone(), t));
         self.pressed_ply = game.ply();
         self.clock = self.cfg.time_control.clone().map(|tc| {
             let mut clock = ChessClock::with_first_mover(tc, Side::from(game.position().turn()));
@@ -472,9 +537,88 @@ impl Table {
         self.check_game_over(t, out);
     }
 
+    /// The piece tracker's observations as events, and the agreed record kept.
+    fn after_pieces(&mut self, t: Millis, out: &mut Vec<Event>) {
+        if self.piece_scratch.is_empty() {
+            return;
+        }
+        let tracker = self.pieces.as_ref().expect("observations come from the piece tracker");
+        let game = tracker.game();
+        let board = BoardRole::Mirror;
+        let mut record_changed = false;
+        for obs in self.piece_scratch.drain(..) {
+            match obs {
+                PieceObservation::Lifted { square, piece, t } => out.push(Event::Touch {
+                    board,
+                    square: square.to_string(),
+                    piece: piece.char().to_string(),
+                    t_ms: t,
+                }),
+                PieceObservation::PutBack { square, piece, t } => out.push(Event::PieceReturned {
+                    board,
+                    square: square.to_string(),
+                    piece: piece.char().to_string(),
+                    t_ms: t,
+                }),
+                PieceObservation::Moved { ply, mv, t } => {
+                    record_changed = true;
+                    out.push(Event::Move {
+                        ply,
+                        san: san_at(game, ply),
+                        uci: game.uci(mv),
+                        board,
+                        t_ms: t,
+                        fen: fen_at(game, ply),
+                        promotion_assumed: false,
+                    });
+                }
+                PieceObservation::Revised { ply, mv, replaces, t } => {
+                    record_changed = true;
+                    out.push(Event::MoveRevised {
+                        ply,
+                        san: san_at(game, ply),
+                        uci: game.uci(mv),
+                        replaces: game.uci(replaces),
+                        board,
+                        t_ms: t,
+                        fen: fen_at(game, ply),
+                    });
+                }
+                PieceObservation::Mismatch { reason, diff, candidates, takeback_to_ply, t } => {
+                    out.push(Event::BoardMismatch {
+                        board,
+                        reason,
+                        diff: diff.iter().map(|d| d.to_square_diff()).collect(),
+                        candidates: candidates.iter().map(|m| game.uci(*m)).collect(),
+                        takeback_to_ply,
+                        t_ms: t,
+                    })
+                }
+                PieceObservation::Restored { t } => out.push(Event::BoardRestored { board, t_ms: t }),
+            }
+        }
+        let sync = self.sync.as_mut().expect("playing has a sync");
+        if record_changed {
+            sync.board_record(board, tracker.game(), t, out);
+        }
+        self.adopt_targets(t, out);
+        self.check_game_over(t, out);
+    }
+
     /// A board put right shows its target position: its tracker takes the record over.
     fn adopt_targets(&mut self, t: Millis, out: &mut Vec<Event>) {
         let sync = self.sync.as_mut().expect("playing has a sync");
+        if let (Some(p), Some(target)) = (self.pieces.as_mut(), sync.target_for(BoardRole::Mirror)) {
+            if p.sensed() == target.position().board() && p.game().moves() != target.moves() {
+                let common = p.game().moves().iter().zip(target.moves()).take_while(|(a, b)| a == b).count();
+                p.take_back(common, t);
+                let mut silent = Vec::new();
+                for &mv in &target.moves()[common..] {
+                    p.apply_move(mv, t, &mut silent);
+                }
+                sync.board_record(BoardRole::Mirror, p.game(), t, out);
+            }
+        }
         for role in ROLES {
             let Some(tracker) = self.trackers[slot(role)].as_mut() else { continue };
             let Some(target) = sync.target_for(role) else { continue };
