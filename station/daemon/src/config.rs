@@ -249,6 +249,8 @@ pub enum DriverKind {
     Pegboard,
     /// A simulated peg board on a pseudo-terminal, playing a game from a PGN file.
     Sim,
+    /// A DGT e-board (senses pieces) on a serial line; the sighted player's board.
+    Dgt,
     /// No sensed board.
     None,
 }
@@ -465,8 +467,14 @@ impl Config {
             if b.baud == 0 {
                 return Err(invalid(&key("baud"), "must be positive".into()));
             }
-            if b.driver == DriverKind::Pegboard && b.port.is_none() {
-                return Err(invalid(&key("port"), "the pegboard driver needs a serial port".into()));
+            if matches!(b.driver, DriverKind::Pegboard | DriverKind::Dgt) && b.port.is_none() {
+                return Err(invalid(&key("port"), "this driver needs a serial port".into()));
+            }
+            if name == "blind" && b.driver == DriverKind::Dgt {
+                return Err(invalid(
+                    &key("driver"),
+                    "a DGT board for the blind player is not supported yet".into(),
+                ));
             }
             if !(b.speed.is_finite() && b.speed > 0.0) {
                 return Err(invalid(&key("speed"), format!("{} is not a positive number", b.speed)));
@@ -481,6 +489,11 @@ impl Config {
     /// The blind player's colour.
     pub fn blind_color(&self) -> shakmaty::Color {
         if self.game.blind_color == "black" { shakmaty::Color::Black } else { shakmaty::Color::White }
+    }
+
+    /// True when the sighted player's board senses pieces (DGT).
+    pub fn mirror_pieces(&self) -> bool {
+        self.boards.mirror.as_ref().is_some_and(|m| m.driver == DriverKind::Dgt)
     }
 
     /// True when the sighted player's board is sensed.

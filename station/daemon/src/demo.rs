@@ -6,12 +6,14 @@ use crate::config::Config;
 use crate::event_sink::EventSink;
 use crate::hub::Hub;
 use crate::journal_file::JournalDir;
-use crate::run::{BoardLink, WebOptions, serve, start_web, stop_flag};
+use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
+use crate::sim_game::Fault;
 use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
 use station_core::Event;
 use station_core::pgn::{PgnGame, read_games};
+use station_drivers::dgt::{DgtDriver, DgtEmulator, DgtSettings, EmulatorOptions};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
 use std::cell::RefCell;
@@ -57,11 +59,36 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     println!("Annex D station demo: {} – {}, {} {}", tag("White"), tag("Black"), tag("Site"), tag("Date"));
     println!("simulated peg board on {} (a real pseudo-terminal), speed ×{}", link.display(), opts.speed);
 
-    let sim = SimPegBoard::start(SimOptions { speed: opts.speed, ..SimOptions::new(link.clone()) })?;
     let settle = Config::default().game.settle_ms;
-    sim.play_scans(crate::sim_game::schedule(&famous.game, opts.noise, 1500, settle, opts.speed));
+    let fault = if opts.mirror_dgt { Fault::WrongExecution(19) } else { Fault::MisplacedPeg(21) };
+    let (scans, updates) = crate::sim_game::two_boards(
+        &famous.game,
+        shakmaty::Color::White,
+        1500,
+        settle,
+        opts.speed,
+        Some(fault),
+        opts.noise,
+    );
+    let sim = SimPegBoard::start(SimOptions { speed: opts.speed, ..SimOptions::new(link.clone()) })?;
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
-    let links = [BoardLink { role: BoardRole::Blind, driver, _sim: None }];
+    let mut links = vec![BoardLink { role: BoardRole::Blind, driver: Driver::Pegs(driver), _sim: None }];
+    let emulator = if opts.mirror_dgt {
+        let dgt_link = work.join("dgt");
+        let emulator = DgtEmulator::start(EmulatorOptions {
+            speed: opts.speed,
+            ..EmulatorOptions::new(dgt_link.clone())
+        })?;
+        println!("simulated DGT board on {} (the sighted player's)", dgt_link.display());
+        links.push(BoardLink {
+            role: BoardRole::Mirror,
+            driver: Driver::Dgt(DgtDriver::spawn(DgtSettings::new(dgt_link))),
+            _sim: None,
+        });
+        Some(emulator)
+    } else {
+        None
+    };
     let mut config = Config::default();
     config.voice.language = opts.lang.clone();
     config.audio.private.language = opts.lang.clone();
@@ -70,9 +97,16 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     config.clock.auto_press = true;
     config.audio.packs_dir = voice_packs();
     if opts.mirror_dgt {
-        println!(
-            "note: the simulated DGT mirror board is not wired in this version; the mirror display shows the game"
-        );
+        config.boards.mirror = Some(crate::config::BoardConfig {
+            driver: crate::config::DriverKind::Dgt,
+            port: Some(work.join("dgt")),
+            baud: 9600,
+            flipped: false,
+            pgn: None,
+            game: 1,
+            noise_seed: None,
+            speed: 1.0,
+        });
     }
     let (hub, commands) = Hub::new();
     let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
@@ -81,6 +115,11 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
         Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
     station.enable_voices()?;
     station.attach_hub(hub);
+    // Both boards start their hands together, once the station listens.
+    sim.play_scans(scans);
+    if let Some(e) = &emulator {
+        e.play_updates(updates);
+    }
 
     let played = Rc::new(RefCell::new(Vec::<String>::new()));
     let seen = Rc::clone(&played);
@@ -99,6 +138,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     let counted = Rc::clone(&played);
     serve(station, &links, Some(&commands), &stop, move || counted.borrow().len() >= total)?;
     drop(sim);
+    drop(emulator);
     drop(server);
 
     let expected: Vec<String> = famous.moves().iter().map(|m| famous.game.uci(*m)).collect();
@@ -126,14 +166,16 @@ fn voice_packs() -> Option<PathBuf> {
 fn describe(e: &Event) -> Option<String> {
     Some(match e {
         Event::GameStarted { .. } => "game started: the initial position is on the board".into(),
-        Event::Move { ply, san, promotion_assumed, .. } => {
+        Event::GameMove { ply, san, revised, .. } => {
             let number = (ply + 1) / 2;
             let dots = if ply % 2 == 1 { "." } else { "..." };
-            let note = if *promotion_assumed { " (promotion piece assumed)" } else { "" };
+            let note = if *revised { " (revised)" } else { "" };
             format!("{number}{dots} {san}{note}")
         }
-        Event::MoveRevised { ply, san, replaces, .. } => {
-            format!("  move {ply} revised to {san} (was {replaces})")
+        Event::Move { board: BoardRole::Mirror, san, .. } => format!("  sighted player's board: {san}"),
+        Event::Move { promotion_assumed: true, san, .. } => format!("  {san}: promotion piece assumed"),
+        Event::MoveRevised { board, ply, san, replaces, .. } => {
+            format!("  {board} board: move {ply} corrected to {san} (was {replaces})")
         }
         Event::BoardMismatch { reason, diff, .. } => {
             let squares: Vec<&str> = diff.iter().map(|d| d.text.as_str()).collect();
@@ -142,7 +184,25 @@ fn describe(e: &Event) -> Option<String> {
         Event::BoardRestored { .. } => "  board agrees with the game again".into(),
         Event::BoardStatus { status, .. } => format!("  board {status:?}").to_lowercase(),
         Event::Announcement { listener, text, .. } if listener == "private" => format!("    » {text}"),
-        Event::Discrepancy { kind, board, .. } => format!("  discrepancy ({kind:?}) on {board:?}"),
+        Event::Discrepancy { kind, board, fix, .. } => {
+            let steps: Vec<String> = fix
+                .iter()
+                .flat_map(|f| {
+                    f.steps.iter().map(move |s| {
+                        format!(
+                            "{} {} {}→{}",
+                            f.board,
+                            s.piece,
+                            s.from.as_deref().unwrap_or("·"),
+                            s.to.as_deref().unwrap_or("·")
+                        )
+                    })
+                })
+                .collect();
+            let on = board.map_or("both boards".to_owned(), |b| format!("the {b} board"));
+            format!("  discrepancy ({kind:?}) on {on}: {}", steps.join(", "))
+        }
+        Event::DiscrepancyResolved { .. } => "  discrepancy resolved: both boards show the game".into(),
         Event::GameOver { result, reason, .. } => format!("game over: {result} ({reason})"),
         _ => return None,
     })

@@ -9,6 +9,7 @@ use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select};
 use station_core::BoardRole;
+use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
 use station_drivers::pegboard::DriverEvent;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
@@ -30,14 +31,27 @@ pub struct RunOptions {
     pub token: Option<String>,
 }
 
+/// A board's driver.
+pub enum Driver {
+    /// A peg board.
+    Pegs(PegBoardDriver),
+    /// A DGT e-board.
+    Dgt(DgtDriver),
+}
+
 /// A running board: its driver, and the simulator behind it when simulated.
 pub struct BoardLink {
     /// Which board.
     pub role: BoardRole,
     /// Its driver.
-    pub driver: PegBoardDriver,
+    pub driver: Driver,
     /// The simulated board, kept alive while the driver talks to it.
     pub _sim: Option<SimPegBoard>,
+}
+
+enum Feed {
+    Pegs(BoardRole, Receiver<DriverEvent>),
+    Dgt(BoardRole, Receiver<DgtEvent>),
 }
 
 /// Runs until SIGINT or SIGTERM.
@@ -125,11 +139,17 @@ pub fn open_board(
         DriverKind::Pegboard => {
             let port = b.port.clone().with_context(|| format!("boards.{role}.port is required"))?;
             let driver = PegBoardDriver::spawn(SerialSettings { path: port, baud: b.baud });
-            Some(BoardLink { role, driver, _sim: None })
+            Some(BoardLink { role, driver: Driver::Pegs(driver), _sim: None })
+        }
+        DriverKind::Dgt => {
+            let port = b.port.clone().with_context(|| format!("boards.{role}.port is required"))?;
+            let mut settings = DgtSettings::new(port);
+            settings.baud = b.baud;
+            Some(BoardLink { role, driver: Driver::Dgt(DgtDriver::spawn(settings)), _sim: None })
         }
         DriverKind::Sim => {
             let (sim, driver) = start_sim(role, b, settle_ms, work_dir)?;
-            Some(BoardLink { role, driver, _sim: Some(sim) })
+            Some(BoardLink { role, driver: Driver::Pegs(driver), _sim: Some(sim) })
         }
     })
 }
@@ -151,12 +171,20 @@ pub fn serve(
     stop: &AtomicBool,
     mut done: impl FnMut() -> bool,
 ) -> Result<()> {
-    let receivers: Vec<(BoardRole, Receiver<DriverEvent>)> =
-        links.iter().map(|l| (l.role, l.driver.events())).collect();
+    let receivers: Vec<Feed> = links
+        .iter()
+        .map(|l| match &l.driver {
+            Driver::Pegs(d) => Feed::Pegs(l.role, d.events()),
+            Driver::Dgt(d) => Feed::Dgt(l.role, d.events()),
+        })
+        .collect();
     while !stop.load(Ordering::Relaxed) && !done() {
         let mut select = Select::new();
-        for (_, rx) in &receivers {
-            select.recv(rx);
+        for feed in &receivers {
+            match feed {
+                Feed::Pegs(_, rx) => select.recv(rx),
+                Feed::Dgt(_, rx) => select.recv(rx),
+            };
         }
         if let Some(rx) = commands {
             select.recv(rx);
@@ -171,10 +199,15 @@ pub fn serve(
                     }
                     continue;
                 }
-                let (role, rx) = &receivers[i];
-                match op.recv(rx) {
-                    Ok(event) => station.handle(*role, event)?,
-                    Err(_) => bail!("the {role} board's driver stopped"),
+                match &receivers[i] {
+                    Feed::Pegs(role, rx) => match op.recv(rx) {
+                        Ok(event) => station.handle(*role, event)?,
+                        Err(_) => bail!("the {role} board's driver stopped"),
+                    },
+                    Feed::Dgt(role, rx) => match op.recv(rx) {
+                        Ok(event) => station.handle_dgt(*role, event)?,
+                        Err(_) => bail!("the {role} board's driver stopped"),
+                    },
                 }
             }
             Err(_) => station.tick()?,

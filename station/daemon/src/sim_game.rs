@@ -30,3 +30,100 @@ pub fn schedule(
     hands.think(game.occupancy(), think_ms, &mut now, &mut scans);
     scans
 }
+
+/// Which scripted fault the simulated hands make, to show the station at work.
+#[derive(Clone, Copy, Debug)]
+pub enum Fault {
+    /// At this ply the peg board's piece rests on a square no legal move reaches, then goes on.
+    MisplacedPeg(usize),
+    /// At this ply the sighted player executes the blind player's move wrongly on his DGT board, then corrects it.
+    WrongExecution(usize),
+}
+
+/// Both boards' schedules for a game on two boards: each side's move is made on
+/// its owner's board (the blind player's on the peg board), then executed on
+/// the other. Times are simulated; every rest lasts at least twice the real settle time.
+pub fn two_boards(
+    game: &Game,
+    blind: shakmaty::Color,
+    think_ms: u64,
+    settle_ms: u64,
+    speed: f64,
+    fault: Option<Fault>,
+    noise_seed: Option<u64>,
+) -> (Vec<TimedScan>, Vec<station_drivers::dgt::TimedUpdate>) {
+    use station_drivers::dgt::{DgtHands, TimedUpdate, board_after};
+    let rest = think_ms.max((2.0 * settle_ms as f64 * speed).ceil() as u64);
+    let mut pegs = Hands::new(noise_seed);
+    let mut dgt = DgtHands::new(7);
+    let mut now = 0;
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: game.start().board().occupied() }];
+    let mut updates: Vec<TimedUpdate> = Vec::new();
+    for (i, mv) in game.moves().iter().enumerate() {
+        let pos = game.position_at(i).expect("every position exists");
+        let blind_moves = pos.turn() == blind;
+        now += rest;
+        if blind_moves {
+            if let Some(Fault::MisplacedPeg(ply)) =
+                fault.filter(|f| matches!(f, Fault::MisplacedPeg(p) if *p == i + 1))
+            {
+                misplace(pos, mv, ply, rest, &mut now, &mut scans);
+            }
+            pegs.play(pos, mv, &mut now, &mut scans);
+            now += rest;
+            if matches!(fault, Some(Fault::WrongExecution(p)) if p == i + 1) {
+                let wrong = pos
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| m.from() == mv.from() && m.to() != mv.to() && !m.is_capture())
+                    .unwrap_or(*mv);
+                dgt.play(pos, &wrong, &mut now, &mut updates);
+                now += 3 * rest;
+                // The sighted player notices (or is told) and puts it right.
+                let (is, should) = (board_after(pos, &wrong), board_after(pos, mv));
+                for sq in (is.occupied() | should.occupied())
+                    .into_iter()
+                    .filter(|&sq| is.piece_at(sq).is_some() && is.piece_at(sq) != should.piece_at(sq))
+                {
+                    now += 150;
+                    updates.push(TimedUpdate { at_ms: now, square: sq, piece: None });
+                }
+                for sq in should.occupied().into_iter().filter(|&sq| is.piece_at(sq) != should.piece_at(sq)) {
+                    now += 150;
+                    updates.push(TimedUpdate { at_ms: now, square: sq, piece: should.piece_at(sq) });
+                }
+            } else {
+                dgt.play(pos, mv, &mut now, &mut updates);
+            }
+        } else {
+            dgt.play(pos, mv, &mut now, &mut updates);
+            now += rest;
+            pegs.play(pos, mv, &mut now, &mut scans);
+        }
+    }
+    now += rest;
+    scans.push(TimedScan { at_ms: now, occupancy: game.occupancy() });
+    (scans, updates)
+}
+
+/// The peg rests on a square no legal move of it reaches, long enough to be judged, then the hand goes on.
+fn misplace(
+    pos: &shakmaty::Chess,
+    mv: &shakmaty::Move,
+    _ply: usize,
+    rest: u64,
+    now: &mut u64,
+    scans: &mut Vec<TimedScan>,
+) {
+    let occ = pos.board().occupied();
+    let reachable: shakmaty::Bitboard = pos.legal_moves().iter().map(|m| m.to()).collect();
+    let Some(from) = mv.from() else { return };
+    let Some(wrong) = (!occ & !reachable).into_iter().next() else { return };
+    *now += 100;
+    scans.push(TimedScan { at_ms: *now, occupancy: occ.without(from) });
+    *now += 150;
+    scans.push(TimedScan { at_ms: *now, occupancy: occ.without(from).with(wrong) });
+    *now += 2 * rest;
+    scans.push(TimedScan { at_ms: *now, occupancy: occ });
+    *now += rest;
+}

@@ -19,6 +19,7 @@ use station_core::occupancy::Orientation;
 use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig};
 use station_core::{BoardRole, Event, Game, Millis};
+use station_drivers::dgt::{DgtEvent, DgtMessage};
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -59,6 +60,7 @@ impl Station {
             start,
             blind_color: config.blind_color(),
             mirror_sensed: config.mirror_sensed(),
+            mirror_pieces: config.mirror_pieces(),
             grace_ms: config.game.grace_ms,
             time_control: config.time_control(),
             clock_auto_start: config.clock.auto_start,
@@ -210,6 +212,58 @@ impl Station {
         if let Some(j) = self.journal.as_mut() {
             j.input(t, input);
         }
+    }
+
+    /// Handles one event of a DGT board (the sighted player's).
+    pub fn handle_dgt(&mut self, board: BoardRole, event: DgtEvent) -> Result<()> {
+        let t = self.clock.now();
+        let s = slot(board);
+        self.tick_at(t)?;
+        let mut events = Vec::new();
+        match event {
+            DgtEvent::Message(DgtMessage::BoardDump(b)) => {
+                self.record(t, Input::Pieces { board, fen: b.board_fen().to_string() });
+                self.table.on_pieces(t, &b, &mut events);
+            }
+            DgtEvent::Message(DgtMessage::FieldUpdate { square, piece }) => {
+                self.record(
+                    t,
+                    Input::Field { board, square: square.to_string(), piece: piece.map(|p| p.char()) },
+                );
+                self.table.on_field(t, square, piece, &mut events);
+            }
+            DgtEvent::Message(DgtMessage::Trademark(text) | DgtMessage::SerialNumber(text)) => {
+                events.push(Event::BoardIdentity { board, text, t_ms: t });
+            }
+            DgtEvent::Message(_) => {}
+            DgtEvent::OrientationChanged(o) => {
+                events.push(Event::BoardFault { board, text: format!("board orientation: {o:?}"), t_ms: t });
+            }
+            DgtEvent::Connected => {
+                self.connected[s] = true;
+                self.record(t, Input::Link { board, status: LinkStatus::Connected });
+                events.push(Event::BoardStatus {
+                    board,
+                    status: LinkStatus::Connected,
+                    detail: None,
+                    t_ms: t,
+                });
+            }
+            DgtEvent::Disconnected { reason } => {
+                self.connected[s] = false;
+                self.record(t, Input::Link { board, status: LinkStatus::Disconnected });
+                events.push(Event::BoardStatus {
+                    board,
+                    status: LinkStatus::Disconnected,
+                    detail: Some(reason),
+                    t_ms: t,
+                });
+            }
+            DgtEvent::Dropped { error, total } => {
+                events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
+            }
+        }
+        self.commit(events)
     }
 
     /// A button's action.
@@ -407,6 +461,7 @@ impl Station {
             board: BoardRole::Blind,
             occupancy: occ_hex(tracker.sensed()),
             mirror_occupancy: self.table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
+            mirror_board: table.mirror_pieces.then(|| self.table.mirror_board().board_fen().to_string()),
             blind_color: if table.blind_color == shakmaty::Color::White { "white" } else { "black" }.into(),
             grace_ms: table.grace_ms,
             time_control: table.time_control.as_ref().map(ToString::to_string),

@@ -9,9 +9,6 @@
 //! stream are read-only and open to anyone who can reach the (by default loopback)
 //! address.
 
-// Until `station run` / `station demo` call `web::start`, nothing in the binary uses it.
-#![allow(dead_code)]
-
 mod assets;
 mod auth;
 mod routes;
@@ -65,13 +62,4 @@ pub enum WebError {
     /// The runtime or its thread could not be started.
     #[error("cannot start the web server: {0}")]
     Runtime(std::io::Error),
-}
-
-/// A fresh random operator token (32 hex digits from the kernel's random source), for
-/// a daemon started without `--token`; print it so the operator can open the console.
-pub fn random_token() -> std::io::Result<String> {
-    use std::io::Read;
-    let mut bytes = [0u8; 16];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }

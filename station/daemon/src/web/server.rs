@@ -27,6 +27,7 @@ impl WebServer {
 
     /// Stops accepting, closes the event streams, waits (briefly) for open requests,
     /// and joins the server thread.
+    #[allow(dead_code, reason = "the daemon may simply drop the server, which does the same")]
     pub fn shutdown(mut self) {
         self.stop_and_join();
     }

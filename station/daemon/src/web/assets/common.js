@@ -174,6 +174,13 @@ const Station = (() => {
     return { white, black };
   }
 
+  /** An event time: wall-clock epoch milliseconds → local time of day; smaller → elapsed. */
+  function formatTime(tMs) {
+    if (typeof tMs !== 'number' || !isFinite(tMs)) return '';
+    if (tMs > 1e11) return new Date(tMs).toLocaleTimeString();
+    return formatClock(tMs);
+  }
+
   /** Ply 1 → "1.", ply 2 → "1…". */
   function moveNumber(ply) {
     const n = Math.floor((ply + 1) / 2);
@@ -196,7 +203,7 @@ const Station = (() => {
     if (t === 'board_status' && ev.status === 'disconnected') return 'alert';
     if (/flag|premature|illegal|warning|refused|error/.test(t)) return 'alert';
     if (t === 'game_move') return 'move';
-    if (t === 'touch' || t === 'button' || t === 'line_dropped') return 'info';
+    if (['touch', 'button', 'line_dropped', 'announcement', 'clock_pressed', 'board_identity'].includes(t)) return 'info';
     return 'warning';
   }
 
@@ -223,6 +230,16 @@ const Station = (() => {
       case 'line_dropped': return `${board}: line dropped (${ev.reason}), ${ev.total} so far`;
       case 'board_fault': return `${board} fault: ${ev.text}`;
       case 'board_identity': return `${board}: ${ev.text}`;
+      case 'piece_returned': return `Touched and put back: ${pieceName(ev.piece)} on ${ev.square} (${board}) — touch-move evidence`;
+      case 'clock_pressed': return `Clock pressed by ${ev.side} (${formatClock(ev.remaining_ms)} left, ${ev.moves} moves)`;
+      case 'clock_premature': return `Premature clock press by ${ev.side}: still missing ${Array.isArray(ev.missing) ? ev.missing.join(', ').replace(/_/g, ' ') : ev.missing}`;
+      case 'clock_changed': return `Clock ${String(ev.action).replace(/_/g, ' ')}${ev.side ? ' for ' + ev.side : ''}${ev.who ? ' by ' + ev.who : ''}${ev.why ? ' (' + ev.why + ')' : ''}`;
+      case 'clock_warning': {
+        const w = ev.warning && typeof ev.warning === 'object' ? ev.warning : {};
+        return `Clock warning for ${w.side}: ${String(w.warning || '').replace(/_/g, ' ')} (${formatClock(w.remaining_ms)} left)`;
+      }
+      case 'flag_fell': return `FLAG FELL: ${ev.side}`;
+      case 'announcement': return `Said (${ev.listener}): ${ev.text}`;
       case 'button': return `${board}: button ${ev.button} ${ev.pressed ? 'pressed' : 'released'}`;
       default: {
         const rest = Object.entries(ev)
@@ -298,6 +315,6 @@ const Station = (() => {
 
   return {
     pieceName, squareName, squareIndex, parseFen, fenTurn, parseOccupancy, drawBoard,
-    formatClock, speakClock, clockNow, moveNumber, stepText, severity, describe, connect,
+    formatClock, formatTime, speakClock, clockNow, moveNumber, stepText, severity, describe, connect,
   };
 })();

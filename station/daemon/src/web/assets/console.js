@@ -1,1 +1,642 @@
+// The operator console (assistant and arbiter, D.2.10): the state of both boards,
+// the records, the clocks, the event log, and every operator command. Keyboard
+// first: Alt+letter goes to a control, Enter does it; moves and alerts are read out.
+'use strict';
 
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const TOKEN_KEY = 'station-operator-token';
+  const ROLE_NAMES = { blind: "Blind player's board (peg board)", mirror: "Sighted player's board" };
+  let state = null;
+  let receivedAt = Date.now();
+  let online = false;
+  let firstState = true;
+  const localLog = [];
+  const seenDiscrepancies = new Set();
+  const announcedMoves = new Set();
+  const renderedKeys = {};
+
+  // ---- token -------------------------------------------------------------------------
+  (function tokenFromUrlOnce() {
+    const params = new URLSearchParams(location.search);
+    const t = params.get('token');
+    if (t) {
+      sessionStorage.setItem(TOKEN_KEY, t);
+      params.delete('token');
+      const rest = params.toString();
+      history.replaceState(null, '', location.pathname + (rest ? '?' + rest : '') + location.hash);
+    }
+  })();
+  function token() {
+    return sessionStorage.getItem(TOKEN_KEY) || '';
+  }
+  function tokenStatus(ok, text) {
+    const s = $('token-status');
+    s.textContent = text;
+    s.className = ok ? 'ok' : 'bad';
+  }
+  async function checkToken() {
+    const t = token();
+    if (!t) {
+      tokenStatus(false, 'No token yet: commands need it.');
+      return false;
+    }
+    try {
+      const res = await fetch('/api/auth', { headers: { Authorization: 'Bearer ' + t }, cache: 'no-store' });
+      if (res.ok) {
+        tokenStatus(true, 'Token accepted.');
+        return true;
+      }
+      tokenStatus(false, 'Token refused.');
+      return false;
+    } catch (_) {
+      tokenStatus(false, 'Cannot check the token: no connection.');
+      return false;
+    }
+  }
+  $('token-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const value = $('token').value.trim();
+    if (value) sessionStorage.setItem(TOKEN_KEY, value);
+    $('token').value = '';
+    const ok = await checkToken();
+    if (!ok) alertMessage('The operator token was refused.');
+    else announce('Token accepted.');
+  });
+
+  // ---- speaking ------------------------------------------------------------------------
+  function announce(text) {
+    const region = $('announce');
+    region.textContent = '';
+    setTimeout(() => { region.textContent = text; }, 40);
+  }
+  function alertMessage(text, kind) {
+    const box = $('alerts');
+    const div = document.createElement('div');
+    div.className = 'alert' + (kind === 'warning' ? ' warning' : '');
+    const at = new Date().toLocaleTimeString();
+    div.textContent = `${at} — ${text}`;
+    box.prepend(div);
+    while (box.children.length > 3) box.lastChild.remove();
+    setTimeout(() => div.remove(), 60000);
+  }
+
+  // ---- commands ------------------------------------------------------------------------
+  async function send(command, label) {
+    const t = token();
+    if (!t) {
+      alertMessage(`${label}: enter the operator token first (Alt+K).`);
+      $('token').focus();
+      return null;
+    }
+    let res;
+    try {
+      res = await fetch('/api/command', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + t },
+        body: JSON.stringify(command),
+      });
+    } catch (_) {
+      alertMessage(`${label}: the station cannot be reached.`);
+      return null;
+    }
+    let body = null;
+    try { body = await res.json(); } catch (_) { body = null; }
+    if (res.ok) {
+      announce(`${label}: done.`);
+      $('result-line').textContent = `${new Date().toLocaleTimeString()} — ${label}: done.`;
+      return body || {};
+    }
+    const reason = body && typeof body.error === 'string' ? body.error : `HTTP ${res.status}`;
+    if (res.status === 401) {
+      tokenStatus(false, 'Token refused.');
+      alertMessage(`${label}: the operator token was refused. Enter it again (Alt+K).`);
+    } else {
+      alertMessage(`${label} refused: ${reason}`);
+    }
+    $('result-line').textContent = `${new Date().toLocaleTimeString()} — ${label}: ${reason}`;
+    return null;
+  }
+
+  function parseTime(text) {
+    const m = /^\s*(?:(\d+):)?(\d{1,2}):(\d{2})\s*$/.exec(text);
+    if (m) return ((Number(m[1] || 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000;
+    const minutes = /^\s*(\d+)\s*$/.exec(text);
+    if (minutes) return Number(minutes[1]) * 60000;
+    return null;
+  }
+
+  function parseScoresheet(text) {
+    const results = new Set(['1-0', '0-1', '1/2-1/2', '½-½', '*']);
+    const moves = [];
+    for (let token of text.split(/\s+/)) {
+      token = token.replace(/^\d+\.+(\.\.)?/, '').replace(/^…/, '');
+      if (!token || results.has(token) || /^\d+$/.test(token)) continue;
+      moves.push(token);
+    }
+    return moves;
+  }
+
+  function optional(v) {
+    const s = String(v || '').trim();
+    return s ? s : undefined;
+  }
+
+  $('clock-start').addEventListener('click', () => send({ cmd: 'clock_start' }, 'Start clock'));
+  $('clock-pause').addEventListener('click', () => send({ cmd: 'clock_pause' }, 'Pause clock'));
+  $('clock-resume').addEventListener('click', () => send({ cmd: 'clock_resume' }, 'Resume clock'));
+  $('read-status').addEventListener('click', () => announce(statusText()));
+  $('take-back').addEventListener('click', () => send({ cmd: 'take_back' }, 'Take back'));
+  $('resume-adjourned').addEventListener('click', () => send({ cmd: 'resume_adjourned' }, 'Resume adjourned game'));
+  $('form-set-time').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const ms = parseTime($('set-time-value').value);
+    if (ms === null) {
+      alertMessage('Set time: write the time as h:mm:ss, m:ss or whole minutes.');
+      $('set-time-value').focus();
+      return;
+    }
+    const side = $('set-time-side').value;
+    send({ cmd: 'set_time', side, ms, who: optional($('set-time-who').value), why: optional($('set-time-why').value) },
+      `Set ${side}'s time to ${Station.formatClock(ms)}`);
+  });
+  $('form-set-moves').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const moves = Number($('set-moves-value').value);
+    if (!Number.isInteger(moves) || moves < 0) {
+      alertMessage('Set move counter: a whole number, 0 or more.');
+      return;
+    }
+    send({ cmd: 'set_moves', moves, who: optional($('set-moves-who').value), why: optional($('set-moves-why').value) },
+      `Set the move counter to ${moves}`);
+  });
+  $('form-move').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const mv = $('move').value.trim();
+    if (!mv) return;
+    if (await send({ cmd: 'enter_move', move: mv }, `Enter move ${mv}`)) $('move').value = '';
+  });
+  $('form-scoresheet').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const moves = parseScoresheet($('scoresheet').value);
+    if (!moves.length) {
+      alertMessage('Scoresheet: no moves found.');
+      return;
+    }
+    await send({ cmd: 'scoresheet', moves }, `Scoresheet of ${moves.length} half-moves`);
+  });
+  $('form-draw').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const side = $('draw-side').value;
+    send({ cmd: 'draw_offer', side }, `Draw offer by ${side}`);
+  });
+  $('form-flag').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const side = $('flag-side').value;
+    send({ cmd: 'claim_flag', side }, `Flag claim: ${side}'s flag`);
+  });
+  $('form-new').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const kind = document.querySelector('input[name="start"]:checked').value;
+    const command = { cmd: 'new_game' };
+    let what = 'standard position';
+    if (kind === 'fen') {
+      const fen = $('new-fen').value.trim();
+      if (!fen) {
+        alertMessage('New game: write the FEN first.');
+        $('new-fen').focus();
+        return;
+      }
+      command.fen = fen;
+      what = 'the FEN ' + fen;
+    } else if (kind === 'chess960') {
+      const n = Number($('new-960').value);
+      if ($('new-960').value === '' || !Number.isInteger(n) || n < 0 || n > 959) {
+        alertMessage('New game: the Chess960 number is 0 to 959.');
+        $('new-960').focus();
+        return;
+      }
+      command.chess960 = n;
+      what = 'Chess960 position ' + n;
+    }
+    if (!window.confirm(`Start a new game from ${what}? The current game stays in the journal.`)) return;
+    send(command, 'New game');
+  });
+
+  // Adjournment and its envelope (Guidelines I.2).
+  for (const input of document.querySelectorAll('#form-adjourn [data-auto]')) {
+    input.addEventListener('input', () => { input.dataset.dirty = '1'; });
+  }
+  function prefillAdjourn() {
+    if (!state) return;
+    const now = Station.clockNow(state.clock, receivedAt);
+    const values = {
+      'adj-fen': state.fen || '',
+      'adj-white-time': Station.formatClock(now.white),
+      'adj-black-time': Station.formatClock(now.black),
+      'adj-sealer': state.turn === 'black' ? 'black' : 'white',
+      'adj-number': fullMoveNumber(),
+    };
+    for (const [id, value] of Object.entries(values)) {
+      const input = $(id);
+      if (!input.dataset.dirty && document.activeElement !== input) input.value = String(value);
+    }
+  }
+  function fullMoveNumber() {
+    const f = typeof (state && state.fen) === 'string' ? state.fen.trim().split(/\s+/) : [];
+    const n = Number(f[5]);
+    if (Number.isInteger(n) && n > 0) return n;
+    const plies = state && Array.isArray(state.moves) ? state.moves.length : 0;
+    return Math.floor(plies / 2) + 1;
+  }
+  $('form-adjourn').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const sealed = $('adj-sealed').value.trim();
+    if (!sealed) return;
+    const ok = await send({ cmd: 'adjourn', sealed_move: sealed }, 'Adjourn with a sealed move');
+    if (!ok) return;
+    $('adj-sealed').value = '';
+    const v = (id) => $(id).value.trim();
+    const sealer = v('adj-sealer');
+    const sealerName = sealer === 'white' ? v('adj-white') : v('adj-black');
+    const draw = v('adj-draw');
+    const lines = [
+      'SEALED MOVE — ADJOURNED GAME (FIDE Laws of Chess, Guidelines I.2)',
+      '',
+      `Game:                        ${(state && state.game_id) || ''}`,
+      `White (I.2.1):               ${v('adj-white')}`,
+      `Black (I.2.1):               ${v('adj-black')}`,
+      `Position before the sealed move (I.2.2), FEN:`,
+      `  ${v('adj-fen')}`,
+      `Time on the clocks (I.2.3):  White ${v('adj-white-time')}, Black ${v('adj-black-time')}`,
+      `Sealed by (I.2.4):           ${sealer === 'white' ? 'White' : 'Black'}${sealerName ? ' — ' + sealerName : ''}`,
+      `Number of the sealed move (I.2.5): ${v('adj-number')}`,
+      `Draw offer before adjournment (I.2.6): ${draw ? 'by ' + (draw === 'white' ? 'White' : 'Black') : 'none'}`,
+      `Resumption (I.2.7):          ${v('adj-resume-at').replace('T', ' ')}${v('adj-place') ? ', ' + v('adj-place') : ''}`,
+      `Move sealed at:              ${new Date().toLocaleString()}`,
+      '',
+      'Arbiter (I.3): ______________________',
+    ];
+    const text = lines.join('\n');
+    $('envelope').textContent = text;
+    const link = $('download-envelope');
+    if (link.dataset.url) URL.revokeObjectURL(link.dataset.url);
+    link.dataset.url = URL.createObjectURL(new Blob([text + '\n'], { type: 'text/plain' }));
+    link.href = link.dataset.url;
+    $('envelope-box').hidden = false;
+    $('h-envelope').focus();
+  });
+  $('print-envelope').addEventListener('click', () => window.print());
+
+  // ---- keyboard --------------------------------------------------------------------------
+  function go(element, say) {
+    if (!element) return;
+    const details = element.closest('details');
+    if (details && !details.open) details.open = true;
+    element.focus();
+    element.scrollIntoView({ block: 'nearest' });
+    if (say) announce(say);
+  }
+  const SHORTCUTS = {
+    S: () => go($('clock-start')),
+    P: () => go(state && state.clock && state.clock.running === false && state.clock.moves > 0 ? $('clock-resume') : $('clock-pause')),
+    R: () => announce(statusText()),
+    C: () => go($('set-time-side')),
+    M: () => go($('move')),
+    T: () => go($('take-back')),
+    W: () => go($('scoresheet')),
+    X: () => go(document.querySelector('#discrepancies h3') || $('h-disc')),
+    A: () => {
+      const accept = document.querySelector('#discrepancies button.accept');
+      if (accept) go(accept);
+      else go($('h-disc'), 'There is no clock proposal to accept.');
+    },
+    B: () => go($('h-boards')),
+    O: () => go($('draw-side')),
+    G: () => go($('flag-side')),
+    J: () => go($('adj-white')),
+    U: () => go($('resume-adjourned')),
+    V: () => go($('export-pgn')),
+    N: () => go(document.querySelector('input[name="start"]:checked')),
+    L: () => go($('h-log')),
+    K: () => go($('token')),
+    H: () => go($('h-keys')),
+  };
+  document.addEventListener('keydown', (e) => {
+    if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.getModifierState && e.getModifierState('AltGraph')) return;
+    let letter = null;
+    const code = /^Key([A-Z])$/.exec(e.code || '');
+    if (code) letter = code[1];
+    else if (typeof e.key === 'string' && /^[a-z]$/i.test(e.key)) letter = e.key.toUpperCase();
+    const action = letter && SHORTCUTS[letter];
+    if (!action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    action();
+  }, true);
+
+  // ---- rendering -------------------------------------------------------------------------
+  function renderKeyed(id, key, build) {
+    if (renderedKeys[id] === key) return false;
+    const container = $(id);
+    const active = document.activeElement;
+    const focusedId = active && container.contains(active) ? active.id : null;
+    build(container);
+    renderedKeys[id] = key;
+    if (focusedId) {
+      const again = document.getElementById(focusedId);
+      if (again) again.focus();
+      else {
+        const section = container.closest('section');
+        const heading = section && section.querySelector('h2');
+        if (heading) heading.focus();
+      }
+    }
+    return true;
+  }
+
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  function plyText(ply) {
+    if (!ply) return 'the start position';
+    const moves = state && Array.isArray(state.moves) ? state.moves : [];
+    const m = moves.find((x) => x && x.ply === ply) || moves[ply - 1];
+    return `${Station.moveNumber(ply)} ${m && m.san ? m.san : ''}`.trim();
+  }
+
+  function boards() {
+    return state && Array.isArray(state.boards) ? state.boards.filter((b) => b && typeof b === 'object') : [];
+  }
+
+  function statusText() {
+    if (!state) return 'No state from the station yet.';
+    const now = Station.clockNow(state.clock, receivedAt);
+    const parts = [`White ${Station.speakClock(now.white)}, Black ${Station.speakClock(now.black)}.`];
+    if (state.turn) parts.push(`${state.turn === 'white' ? 'White' : 'Black'} to move.`);
+    if (state.clock) parts.push(`Clock ${state.clock.running ? 'running' : 'stopped'}, ${state.clock.moves || 0} moves.`);
+    if (state.last_move) parts.push(`Last move ${plyText(state.last_move.ply)}.`);
+    const open = Array.isArray(state.discrepancies) ? state.discrepancies.length : 0;
+    if (open) parts.push(`${open} open discrepanc${open === 1 ? 'y' : 'ies'}.`);
+    if (state.waiting_for_execution) parts.push('Move announced, waiting for it to be made on the board.');
+    if (state.clock && state.clock.flag) parts.push(`${state.clock.flag} flag has fallen.`);
+    if (state.phase && state.phase !== 'playing') parts.push(`Game ${state.phase}.`);
+    return parts.join(' ');
+  }
+
+  function renderHeader() {
+    const s = state || {};
+    const bits = [];
+    if (s.game_id) bits.push(s.game_id);
+    if (s.phase) bits.push(s.phase);
+    if (s.turn && s.phase === 'playing') bits.push(`${s.turn} to move`);
+    if (s.blind_color) bits.push(`blind player: ${s.blind_color}`);
+    if (s.waiting_for_execution) bits.push('waiting for execution');
+    $('game-line').textContent = state ? bits.join(' · ') : 'no state from the station yet';
+    const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
+    $('last-move').textContent = last ? `${Station.moveNumber(last.ply)} ${last.san}${last.text && last.text.en ? ' (' + last.text.en + ')' : ''}` : '—';
+    const conn = $('conn');
+    conn.textContent = online ? 'live' : 'offline (polling)';
+    conn.className = `conn ${online ? 'up' : 'down'}`;
+  }
+
+  function renderClocks() {
+    const clock = state && state.clock;
+    const now = Station.clockNow(clock, receivedAt);
+    const onMove = (clock && clock.on_move) || (state && state.turn);
+    for (const side of ['white', 'black']) {
+      $(`time-${side}`).textContent = Station.formatClock(now[side]);
+      $(`clock-${side}`).classList.toggle('on-move', onMove === side);
+      $(`onmove-${side}`).textContent = onMove === side ? '▶ on move' : '';
+    }
+    const bits = [];
+    if (clock) {
+      bits.push(clock.running ? 'running' : 'stopped');
+      bits.push(`move counter ${clock.moves || 0}`);
+      if (clock.flag) bits.push(`FLAG FALLEN: ${clock.flag}`);
+    } else bits.push('no clock yet');
+    const line = bits.join(' · ');
+    if ($('clock-line').textContent !== line) $('clock-line').textContent = line;
+  }
+
+  function renderDiscrepancies() {
+    const list = state && Array.isArray(state.discrepancies) ? state.discrepancies.filter((d) => d && typeof d === 'object') : [];
+    renderKeyed('discrepancies', JSON.stringify(list) + JSON.stringify(state && state.moves), (box) => {
+      if (!list.length) {
+        box.replaceChildren(h('p', {}, 'None: the boards and the records agree.'));
+        return;
+      }
+      const nodes = list.map((d) => {
+        const id = Number(d.id);
+        const art = h('article', { class: 'disc', 'aria-labelledby': `disc-h-${id}` });
+        art.append(h('h3', { id: `disc-h-${id}`, tabindex: '-1' },
+          `Discrepancy ${id}: ${d.kind === 'records' ? 'the records differ' : 'a board does not show the game'}`));
+        art.append(h('p', {}, `Every board must show the position after ${plyText(d.agreed_ply)}.`,
+          d.board ? ` Correct the ${ROLE_NAMES[d.board] || d.board}.` : ''));
+        for (const fix of Array.isArray(d.fix) ? d.fix : []) {
+          const steps = Array.isArray(fix.steps) ? fix.steps : [];
+          art.append(h('h4', {}, `${ROLE_NAMES[fix.board] || fix.board}: ${steps.length ? steps.length + ' step' + (steps.length === 1 ? '' : 's') : 'nothing to do'}`));
+          if (steps.length) art.append(h('ol', {}, ...steps.map((s) => h('li', {}, Station.stepText(s)))));
+        }
+        const cp = d.clock_proposal;
+        if (cp && typeof cp === 'object') {
+          art.append(h('p', {}, `Clock proposal — the readings at ${plyText(cp.ply)}: White ${Station.formatClock(cp.white_ms)}, Black ${Station.formatClock(cp.black_ms)}.`));
+          const button = h('button', { type: 'button', class: 'accept', id: `accept-${id}`, 'aria-keyshortcuts': 'Alt+A' },
+            `Accept the clock proposal of discrepancy ${id} `, h('kbd', {}, 'Alt'), '+', h('kbd', {}, 'A'));
+          button.addEventListener('click', () => send({ cmd: 'accept_clock_proposal', id }, `Accept the clock proposal of discrepancy ${id}`));
+          art.append(button);
+        }
+        return art;
+      });
+      box.replaceChildren(...nodes);
+    });
+  }
+
+  function agreementText(a) {
+    return { in_step: 'in step with the game', pending: 'a move still to be made', mismatch: 'does not match' }[a] || (a ? String(a) : '');
+  }
+
+  function renderBoards() {
+    const flipped = $('flip').checked;
+    const list = boards();
+    const last = state && state.last_move ? state.last_move.uci : null;
+    const key = JSON.stringify([list, state && state.fen, flipped, last]);
+    renderKeyed('boards', key, (box) => {
+      const shown = list.length ? list : [{ role: 'agreed', fen: state && state.fen }];
+      box.replaceChildren(...shown.map((b) => {
+        const name = ROLE_NAMES[b.role] || 'Agreed position';
+        const status = [];
+        if (b.role !== 'agreed') {
+          status.push(b.sensed === false ? 'not sensed' : 'sensed');
+          if (b.sensed !== false) status.push(b.connected === false ? 'disconnected' : 'connected');
+          if (b.agreement) status.push(agreementText(b.agreement));
+        }
+        const fig = h('figure', { id: `board-${b.role}` });
+        fig.append(h('figcaption', {}, name, status.length ? h('span', { class: `state agreement-${b.agreement || ''}` }, ` — ${status.join(', ')}`) : null));
+        const holder = h('div', { class: 'board-svg' });
+        Station.drawBoard(holder, {
+          fen: b.fen || (state && state.fen),
+          occupancy: b.occupancy,
+          flipped,
+          diff: b.diff,
+          lastMove: last,
+          label: name,
+        });
+        fig.append(holder);
+        const diff = Array.isArray(b.diff) ? b.diff : [];
+        if (diff.length) fig.append(h('ul', { class: 'diff-list', 'aria-label': `${name}: differences` }, ...diff.map((d) => h('li', {}, d.text || d.square))));
+        return fig;
+      }));
+    });
+  }
+  $('flip').addEventListener('change', renderBoards);
+
+  function renderRecords() {
+    const agreed = state && Array.isArray(state.moves) ? state.moves.map((m) => (m && m.san) || '') : [];
+    const recs = boards().map((b) => ({ role: b.role, moves: Array.isArray(b.moves) ? b.moves.map(String) : null }));
+    const key = JSON.stringify([agreed, recs]);
+    renderKeyed('records', key, (box) => {
+      const columns = [{ name: 'Agreed', moves: agreed }, ...recs.map((r) => ({ name: r.role === 'blind' ? 'Blind board' : r.role === 'mirror' ? 'Mirror board' : String(r.role), moves: r.moves }))];
+      const length = Math.max(0, ...columns.map((c) => (c.moves ? c.moves.length : 0)));
+      let first = -1;
+      for (let i = 0; i < length && first < 0; i++) {
+        const seen = columns.map((c) => (c.moves ? c.moves[i] : undefined)).filter((x) => x !== undefined);
+        if (new Set(seen).size > 1) first = i;
+      }
+      const summary = $('records-summary');
+      if (first >= 0) {
+        const at = columns.map((c) => `${c.name} ${c.moves && c.moves[first] !== undefined ? c.moves[first] : '—'}`).join(', ');
+        summary.textContent = `First disagreement at ${Station.moveNumber(first + 1)}: ${at}.`;
+        summary.className = 'records-summary-bad';
+      } else {
+        summary.textContent = length ? `The records agree (${length} half-moves).` : 'No moves yet.';
+        summary.className = '';
+      }
+      const table = h('table', { class: 'records' });
+      table.append(h('caption', { class: 'visually-hidden' }, 'The agreed record and each board\'s record, one half-move a row'));
+      table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'), ...columns.map((c) => h('th', { scope: 'col' }, c.name)))));
+      const body = h('tbody');
+      for (let i = 0; i < length; i++) {
+        const values = columns.map((c) => (c.moves ? (c.moves[i] !== undefined ? c.moves[i] : '') : 'not sensed'));
+        const present = values.filter((v, k) => columns[k].moves && columns[k].moves[i] !== undefined);
+        const row = h('tr', { class: i === first ? 'disagree' : null, id: i === first ? 'first-disagreement' : null });
+        row.append(h('th', { scope: 'row' }, Station.moveNumber(i + 1), i === first ? h('span', { class: 'visually-hidden' }, ' first disagreement') : null));
+        values.forEach((v, k) => {
+          const differs = i >= first && first >= 0 && columns[k].moves && columns[k].moves[i] !== undefined && new Set(present).size > 1;
+          row.append(h('td', { class: differs ? 'differs' : null }, v));
+        });
+        body.append(row);
+      }
+      table.append(body);
+      box.replaceChildren(table);
+      const row = $('first-disagreement');
+      if (row) box.scrollTop = Math.max(0, row.offsetTop - 40);
+      else box.scrollTop = box.scrollHeight;
+    });
+  }
+
+  function renderLog() {
+    const log = state && Array.isArray(state.log) ? state.log : localLog;
+    const tail = log.slice(-150);
+    const key = tail.length + ':' + JSON.stringify(tail[tail.length - 1] || null);
+    renderKeyed('log', key, (list) => {
+      const items = [];
+      for (let i = tail.length - 1; i >= 0; i--) {
+        const ev = tail[i];
+        const li = h('li', { class: Station.severity(ev) });
+        if (ev && typeof ev.t_ms === 'number') li.append(h('time', {}, Station.formatTime(ev.t_ms)));
+        li.append(Station.describe(ev));
+        items.push(li);
+      }
+      list.replaceChildren(...items);
+    });
+  }
+
+  function noticeChanges() {
+    const s = state || {};
+    const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
+    if (last && last.san) {
+      const key = `${last.ply}:${last.san}`;
+      if (!announcedMoves.has(key)) {
+        announcedMoves.add(key);
+        if (!firstState) announce(`${Station.moveNumber(last.ply)} ${last.san}${last.text && last.text.en ? ' — ' + last.text.en : ''}`);
+      }
+    }
+    const open = new Set();
+    for (const d of Array.isArray(s.discrepancies) ? s.discrepancies : []) {
+      if (!d || typeof d !== 'object') continue;
+      open.add(d.id);
+      if (!seenDiscrepancies.has(d.id)) {
+        seenDiscrepancies.add(d.id);
+        if (!firstState) alertMessage(Station.describe(d) + ' Alt+X shows the steps.');
+      }
+    }
+    for (const id of [...seenDiscrepancies]) {
+      if (!open.has(id)) {
+        seenDiscrepancies.delete(id);
+        announce(`Discrepancy ${id} resolved.`);
+      }
+    }
+  }
+
+  function render() {
+    renderHeader();
+    renderClocks();
+    renderDiscrepancies();
+    renderBoards();
+    renderRecords();
+    renderLog();
+    prefillAdjourn();
+  }
+
+  function onEvent(ev) {
+    localLog.push(ev);
+    if (localLog.length > 300) localLog.splice(0, localLog.length - 300);
+    const kind = Station.severity(ev);
+    if (ev.type === 'game_move') {
+      const key = `${ev.ply}:${ev.san}`;
+      if (!announcedMoves.has(key)) {
+        announcedMoves.add(key);
+        announce(`${Station.moveNumber(ev.ply)} ${ev.san}`);
+      }
+    } else if (ev.type === 'discrepancy') {
+      if (!seenDiscrepancies.has(ev.id)) {
+        seenDiscrepancies.add(ev.id);
+        alertMessage(Station.describe(ev) + ' Alt+X shows the steps.');
+      }
+    } else if (kind === 'alert') {
+      alertMessage(Station.describe(ev));
+    }
+    if (!state || !Array.isArray(state.log)) renderLog();
+  }
+
+  Station.connect({
+    onState(s) {
+      state = s && typeof s === 'object' ? s : null;
+      receivedAt = Date.now();
+      noticeChanges();
+      firstState = false;
+      render();
+    },
+    onEvent,
+    onConnection(up) {
+      if (online && !up) alertMessage('Lost the connection to the station; reconnecting.', 'warning');
+      online = up;
+      renderHeader();
+    },
+  });
+  setInterval(renderClocks, 200);
+  checkToken();
+  render();
+})();
