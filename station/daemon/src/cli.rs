@@ -142,6 +142,33 @@ enum Command {
     },
     /// List audio output devices and gamepads (names for the config).
     Devices,
+    /// Understand a spoken phrase given as text: prints `move UCI SAN`, `ask UCI…`, `command NAME` or `reject REASON`.
+    Understand {
+        /// de, pl or en.
+        #[arg(long, default_value = "de")]
+        lang: String,
+        /// The position (standard start when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// What was said.
+        #[arg(num_args = 1.., required = true)]
+        text: Vec<String>,
+    },
+    /// Run speech recognition on a WAV file with a Vosk model, then understand it.
+    Listen {
+        /// The Vosk model folder.
+        #[arg(long, value_name = "DIR")]
+        model: std::path::PathBuf,
+        /// The recording (any rate, mono or stereo).
+        #[arg(long, value_name = "FILE")]
+        wav: std::path::PathBuf,
+        /// de, pl or en.
+        #[arg(long, default_value = "de")]
+        lang: String,
+        /// The position (standard start when absent).
+        #[arg(long)]
+        fen: Option<String>,
+    },
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
@@ -263,6 +290,16 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             crate::voices_cmd::record(&lang, &out, input.as_deref(), &speaker)
         }
         Command::Devices => crate::voices_cmd::devices(),
+        Command::Understand { lang, fen, text } => {
+            println!("{}", crate::speech_cmd::understand(&lang, fen.as_deref(), &text.join(" "))?);
+            Ok(())
+        }
+        Command::Listen { model, wav, lang, fen } => {
+            for line in crate::speech_cmd::listen(&model, &wav, &lang, fen.as_deref())? {
+                println!("{line}");
+            }
+            Ok(())
+        }
         Command::Export { pgn: _, journal_dir, game, all, output } => {
             export(&ExportOptions { journal_dir, game, all, output })
         }

@@ -16,6 +16,7 @@ mod run;
 mod sim_game;
 mod snapshot;
 mod speaking;
+mod speech_cmd;
 mod station;
 mod voices_cmd;
 mod web;

@@ -288,7 +288,11 @@ mod dgt_mirror {
 
     #[test]
     fn d_2_9_a_piece_sensing_mirror_board_executes_wrongly_and_is_put_right() {
-        let cfg = TableConfig { mirror_sensed: true, mirror_pieces: true, ..TableConfig::single(TrackerConfig::default()) };
+        let cfg = TableConfig {
+            mirror_sensed: true,
+            mirror_pieces: true,
+            ..TableConfig::single(TrackerConfig::default())
+        };
         let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
         h.t += 100;
         h.table.on_pieces(h.t, &Board::default(), &mut h.out);
@@ -303,7 +307,10 @@ mod dgt_mirror {
         h.rest();
         let events = h.take();
         assert!(
-            events.iter().any(|e| matches!(e, Event::Discrepancy { kind: DiscrepancyKind::Execution, board: Some(BoardRole::Mirror), .. })),
+            events.iter().any(|e| matches!(
+                e,
+                Event::Discrepancy { kind: DiscrepancyKind::Execution, board: Some(BoardRole::Mirror), .. }
+            )),
             "{events:?}"
         );
         h.t += 100;

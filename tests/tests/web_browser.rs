@@ -1,0 +1,318 @@
+//! The console and the mirror in a real headless Chromium, driven over WebDriver
+//! (chromedriver), against the real `station demo` binary: a simulated peg board and a
+//! simulated DGT board play a famous game through real pseudo-terminals.
+//!
+//! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
+//! Screenshots go to `target/e2e/screenshots/`.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use station_tests::{scratch, station_bin, workspace};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "browser-test-token-7f3a";
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// WebDriver keys: Alt (held until NULL), Enter, Tab, NULL (releases modifiers).
+const ALT: char = '\u{E00A}';
+const ENTER: char = '\u{E007}';
+const TAB: char = '\u{E004}';
+const NULL: char = '\u{E000}';
+
+fn alt(letter: char) -> String {
+    format!("{ALT}{letter}{NULL}")
+}
+
+/// A child process killed (by its own pid) when dropped.
+struct Kill(Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `station demo` on a loopback port chosen by the system; returns it and its base URL.
+fn start_station(dir: &std::path::Path) -> (Kill, String) {
+    let mut child = Command::new(station_bin())
+        .args(["demo", "--speed", "4", "--mirror", "dgt", "--lang", "de", "--listen", "127.0.0.1:0"])
+        .args(["--token", TOKEN, "--journal-dir"])
+        .arg(dir.join("journal"))
+        .env("STATION_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("station demo starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("console: ") {
+                let url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches("/console");
+                let _ = tx.send(url.to_owned());
+            }
+        }
+    });
+    let base = rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address");
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+    (Kill(child), base)
+}
+
+/// chromedriver on a free loopback port.
+fn start_chromedriver() -> (Kill, String) {
+    for path in [CHROMIUM, CHROMEDRIVER] {
+        assert!(
+            std::path::Path::new(path).exists(),
+            "{path} is missing: run scripts/setup (Debian packages chromium and chromium-driver)"
+        );
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let url = format!("http://127.0.0.1:{port}");
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not listen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Kill(child), url)
+}
+
+async fn browser(driver: &str, profile: &std::path::Path, width: u32, height: u32) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--no-first-run", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+                format!("--user-data-dir={}", profile.display()),
+                format!("--window-size={width},{height}"),
+            ]
+        }),
+    );
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(driver)
+        .await
+        .expect("a Chromium session");
+    client.set_window_size(width, height).await.expect("window size");
+    client
+}
+
+/// Runs `script` (a function body returning a value) in the page.
+async fn js(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.unwrap_or(Value::Null)
+}
+
+async fn text_of(client: &Client, id: &str) -> String {
+    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.textContent : '';"))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Polls `check` every 25 ms until it holds or `limit` passes; returns how long it took.
+async fn within<F, Fut>(limit: Duration, what: &str, mut check: F) -> Duration
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    loop {
+        if check().await {
+            return start.elapsed();
+        }
+        assert!(start.elapsed() < limit, "timed out after {limit:?}: {what}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Types into whatever has the focus (keyboard only: no clicks).
+async fn keys(client: &Client, text: &str) {
+    client.active_element().await.expect("a focused element").send_keys(text).await.expect("keys");
+}
+
+async fn active_id(client: &Client) -> String {
+    js(client, "return document.activeElement ? document.activeElement.id : '';")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn screenshot(client: &Client, name: &str) -> PathBuf {
+    let dir = workspace().join("target/e2e/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = client.screenshot().await.expect("screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).unwrap();
+    eprintln!("screenshot: {}", path.display());
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn console_and_mirror_follow_the_real_station_in_chromium() {
+    let dir = scratch("web-browser");
+    let (_station, base) = start_station(&dir);
+    let (_driver, driver_url) = start_chromedriver();
+    let mirror = browser(&driver_url, &dir.join("profile-mirror"), 1280, 800).await;
+    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
+
+    // The mirror: no controls at all.
+    mirror.goto(&format!("{base}/mirror")).await.unwrap();
+    let controls = mirror.find_all(Locator::Css("button, input, select, textarea, form, a")).await.unwrap();
+    assert!(controls.is_empty(), "the mirror has {} controls", controls.len());
+
+    // The console without a token: commands are refused; a wrong token is refused too.
+    console.goto(&format!("{base}/console")).await.unwrap();
+    within(Duration::from_secs(5), "the console's token status", || async {
+        text_of(&console, "token-status").await.contains("No token")
+    })
+    .await;
+    keys(&console, &alt('s')).await;
+    assert_eq!(active_id(&console).await, "clock-start", "Alt+S goes to Start clock");
+    keys(&console, &ENTER.to_string()).await;
+    within(Duration::from_secs(3), "an alert asking for the token", || async {
+        text_of(&console, "alerts").await.contains("operator token first")
+    })
+    .await;
+    keys(&console, &alt('k')).await;
+    assert_eq!(active_id(&console).await, "token");
+    keys(&console, &format!("wrong-token{ENTER}")).await;
+    within(Duration::from_secs(3), "the wrong token refused", || async {
+        text_of(&console, "token-status").await.contains("refused")
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let res = http.post(format!("{base}/api/command")).body(r#"{"cmd":"clock_pause"}"#).send().await.unwrap();
+    assert_eq!(res.status(), 401, "the real station enforces the token");
+    let res = http
+        .post(format!("{base}/api/command"))
+        .bearer_auth("wrong-token")
+        .body(r#"{"cmd":"clock_pause"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401);
+
+    // `?token=` once: kept in the session, removed from the address bar.
+    console.goto(&format!("{base}/console?token={TOKEN}")).await.unwrap();
+    within(Duration::from_secs(5), "the token accepted", || async {
+        text_of(&console, "token-status").await.contains("accepted")
+    })
+    .await;
+    let url = console.current_url().await.unwrap();
+    assert!(!url.as_str().contains(TOKEN), "the token stays in the address bar: {url}");
+    mirror.refresh().await.unwrap();
+
+    // A move made on the simulated board shows on both pages within 1 s.
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("{}/ws", base.replace("http://", "ws://")))
+        .await
+        .expect("ws");
+    let mut delays = Vec::new();
+    while delays.len() < 3 {
+        let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .expect("the demo keeps moving")
+            .expect("stream open")
+            .expect("a message");
+        let Ok(text) = msg.into_text() else { continue };
+        let Ok(event) = serde_json::from_str::<Value>(&text) else { continue };
+        if event["type"] != "game_move" {
+            continue;
+        }
+        let san = event["san"].as_str().unwrap().to_owned();
+        let ply = event["ply"].as_u64().unwrap();
+        let seen = Instant::now();
+        let number = if ply % 2 == 1 { format!("{}.", ply.div_ceil(2)) } else { format!("{}…", ply / 2) };
+        let on_mirror = within(Duration::from_secs(1), &format!("{number} {san} on the mirror"), || async {
+            text_of(&mirror, "last-text").await.starts_with(&format!("{number} "))
+                && text_of(&mirror, "last-san").await == san
+        })
+        .await;
+        let on_console = within(
+            Duration::from_secs(1).saturating_sub(seen.elapsed()),
+            &format!("{number} {san} on the console"),
+            || async { text_of(&console, "last-move").await.starts_with(&format!("{number} {san}")) },
+        )
+        .await;
+        let total = seen.elapsed();
+        assert!(total < Duration::from_secs(1), "{number} {san}: {total:?}");
+        eprintln!("{number} {san}: mirror {on_mirror:?}, console {on_console:?} after the event");
+        delays.push(total);
+    }
+    // The records table and the boards are drawn.
+    assert!(console.find(Locator::Css("#records table.records tbody tr")).await.is_ok());
+    assert_eq!(console.find_all(Locator::Css("#boards svg.board")).await.unwrap().len(), 2);
+    assert_eq!(mirror.find_all(Locator::Css("#board svg.board")).await.unwrap().len(), 1);
+    screenshot(&console, "console").await;
+    screenshot(&mirror, "mirror").await;
+
+    // A discrepancy, raised from the console with the keyboard alone: a scoresheet
+    // whose first move differs from the game (D.2.9, records).
+    keys(&console, &alt('w')).await;
+    assert_eq!(active_id(&console).await, "scoresheet", "Alt+W goes to the scoresheet");
+    keys(&console, &format!("1. d4{TAB}")).await;
+    keys(&console, &ENTER.to_string()).await;
+    within(Duration::from_secs(3), "the discrepancy on the console", || async {
+        !console.find_all(Locator::Css("#discrepancies article.disc")).await.unwrap_or_default().is_empty()
+    })
+    .await;
+    within(Duration::from_secs(3), "the discrepancy on the mirror", || async {
+        text_of(&mirror, "warnings").await.contains("Bretter stimmen nicht überein")
+    })
+    .await;
+    let disc = text_of(&console, "discrepancies").await;
+    assert!(disc.contains("the records differ"), "{disc}");
+    assert!(disc.contains("start position"), "{disc}");
+    assert!(disc.contains("Clock proposal"), "{disc}");
+    let summary = text_of(&console, "records-summary").await;
+    assert!(summary.is_empty() || summary.contains("agree") || summary.contains("disagreement"), "{summary}");
+    screenshot(&console, "console-discrepancy").await;
+    screenshot(&mirror, "mirror-discrepancy").await;
+
+    // Walking through it with the keyboard: Alt+X reads the steps, Alt+A goes to the
+    // clock proposal, Enter accepts it; the station sets both clocks (arbiter).
+    keys(&console, &alt('x')).await;
+    assert!(active_id(&console).await.starts_with("disc-h-"), "Alt+X goes to the discrepancy");
+    keys(&console, &alt('a')).await;
+    assert!(active_id(&console).await.starts_with("accept-"), "Alt+A goes to the accept button");
+    keys(&console, &ENTER.to_string()).await;
+    within(Duration::from_secs(3), "the clock proposal accepted", || async {
+        text_of(&console, "result-line").await.contains("clock proposal of discrepancy")
+            && text_of(&console, "result-line").await.contains("done")
+    })
+    .await;
+    within(Duration::from_secs(3), "the arbiter's clock correction in the log", || async {
+        text_of(&console, "log").await.contains("by arbiter")
+    })
+    .await;
+
+    // The page still answers the keyboard everywhere: every control takes the focus.
+    let unreachable = js(
+        &console,
+        "return [...document.querySelectorAll('button, input, select, textarea, a[href], summary')]
+            .filter(e => !e.closest('[hidden]') && !e.closest('details:not([open])') && e.tabIndex < 0)
+            .map(e => e.id || e.outerHTML.slice(0, 60));",
+    )
+    .await;
+    assert_eq!(unreachable, json!([]), "controls out of the Tab order");
+
+    console.close().await.unwrap();
+    mirror.close().await.unwrap();
+}
