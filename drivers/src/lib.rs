@@ -13,4 +13,5 @@ pub mod audio;
 pub mod dgt;
 pub mod gamepad;
 pub mod pegboard;
+pub mod sim_game;
 pub mod speech;

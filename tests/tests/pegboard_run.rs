@@ -199,7 +199,7 @@ fn garbage_on_the_line_is_dropped_and_counted_never_a_move() {
     // A scan that would be e2e4 but with a wrong checksum, an over-long line, an unknown type.
     let e4 = u64::from(game.position().board().occupied()) & !(1 << 12) | (1 << 28);
     sim.inject_raw(format!("S {e4:016X}*00\n").as_bytes());
-    sim.inject_raw(&[b'S'; 300]);
+    sim.inject_raw([b'S'; 300]);
     sim.inject_raw(b"\nZ nonsense\n\xff\xfe\n");
     wait_for(Duration::from_secs(10), "drops counted", || {
         let ev = read_events(&events);

@@ -402,6 +402,12 @@ impl Table {
             GateDecision::Accept => {
                 let pressed = clock.press(side, t)?;
                 self.pressed_ply = agreed.ply();
+                // D.2.9: the clock readings of every position, for a later proposal.
+                let (white, black) = (clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+                let ply = agreed.ply();
+                if let Some(sync) = self.sync.as_mut() {
+                    sync.record_clock(ply, white, black);
+                }
                 out.push(Event::ClockPressed {
                     side,
                     remaining_ms: pressed.remaining_ms,
@@ -498,7 +504,11 @@ impl Table {
             clock
         });
         self.warnings = WarningSchedule::new(self.cfg.warnings.clone());
-        self.sync = Some(TwoBoards::new(self.cfg.sync(), game));
+        let mut sync = TwoBoards::new(self.cfg.sync(), game.clone());
+        if let Some(clock) = &self.clock {
+            sync.record_clock(game.ply(), clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+        }
+        self.sync = Some(sync);
         self.game_id = Some(game_id);
         self.phase = Phase::Playing;
     }
@@ -609,7 +619,9 @@ impl Table {
     fn adopt_targets(&mut self, t: Millis, out: &mut Vec<Event>) {
         let sync = self.sync.as_mut().expect("playing has a sync");
         if let (Some(p), Some(target)) = (self.pieces.as_mut(), sync.target_for(BoardRole::Mirror)) {
-            if p.sensed() == target.position().board() && p.game().moves() != target.moves() {
+            // Only a settled board is taken over; a board still settling decides for itself.
+            let settled = p.deadline().is_none();
+            if settled && p.sensed() == target.position().board() && p.game().moves() != target.moves() {
                 let common = p.game().moves().iter().zip(target.moves()).take_while(|(a, b)| a == b).count();
                 p.take_back(common, t);
                 let mut silent = Vec::new();
@@ -622,7 +634,8 @@ impl Table {
         for role in ROLES {
             let Some(tracker) = self.trackers[slot(role)].as_mut() else { continue };
             let Some(target) = sync.target_for(role) else { continue };
-            if tracker.sensed() == target.occupancy() && tracker.game().moves() != target.moves() {
+            let settled = tracker.deadline().is_none();
+            if settled && tracker.sensed() == target.occupancy() && tracker.game().moves() != target.moves() {
                 tracker.adopt(target);
                 sync.board_record(role, tracker.game(), t, out);
             }

@@ -7,7 +7,6 @@ use crate::event_sink::EventSink;
 use crate::hub::Hub;
 use crate::journal_file::JournalDir;
 use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
-use crate::sim_game::Fault;
 use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
@@ -16,6 +15,7 @@ use station_core::pgn::{PgnGame, read_games};
 use station_drivers::dgt::{DgtDriver, DgtEmulator, DgtSettings, EmulatorOptions};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use station_drivers::sim_game::Fault;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -61,8 +61,9 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
 
     let settle = Config::default().game.settle_ms;
     let fault = if opts.mirror_dgt { Fault::WrongExecution(19) } else { Fault::MisplacedPeg(21) };
-    let (scans, updates) = crate::sim_game::two_boards(
-        &famous.game,
+    let (scans, updates) = station_drivers::sim_game::two_boards(
+        famous.game.start(),
+        famous.game.moves(),
         shakmaty::Color::White,
         1500,
         settle,
@@ -167,7 +168,7 @@ fn describe(e: &Event) -> Option<String> {
     Some(match e {
         Event::GameStarted { .. } => "game started: the initial position is on the board".into(),
         Event::GameMove { ply, san, revised, .. } => {
-            let number = (ply + 1) / 2;
+            let number = ply.div_ceil(2);
             let dots = if ply % 2 == 1 { "." } else { "..." };
             let note = if *revised { " (revised)" } else { "" };
             format!("{number}{dots} {san}{note}")

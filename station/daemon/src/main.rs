@@ -13,7 +13,6 @@ mod hub;
 mod journal_file;
 mod replay;
 mod run;
-mod sim_game;
 mod snapshot;
 mod speaking;
 mod speech_cmd;

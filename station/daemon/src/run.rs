@@ -69,10 +69,10 @@ pub fn run(opts: RunOptions) -> Result<()> {
     for (role, board) in
         [(BoardRole::Blind, &config.boards.blind), (BoardRole::Mirror, &config.boards.mirror)]
     {
-        if let Some(b) = board {
-            if let Some(link) = open_board(role, b, config.game.settle_ms, &dir)? {
-                links.push(link);
-            }
+        if let Some(b) = board
+            && let Some(link) = open_board(role, b, config.game.settle_ms, &dir)?
+        {
+            links.push(link);
         }
     }
     if links.is_empty() {
@@ -237,7 +237,14 @@ pub fn start_sim(
     };
     let link = b.port.clone().unwrap_or_else(|| work_dir.join(format!("sim-{role}-pegboard")));
     let sim = SimPegBoard::start(SimOptions { speed: b.speed, ..SimOptions::new(link.clone()) })?;
-    sim.play_scans(crate::sim_game::schedule(&game, b.noise_seed, 2000, settle_ms, b.speed));
+    sim.play_scans(station_drivers::sim_game::schedule(
+        game.start(),
+        game.moves(),
+        b.noise_seed,
+        2000,
+        settle_ms,
+        b.speed,
+    ));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
     Ok((sim, driver))
 }

@@ -47,10 +47,10 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         let mut text = serde_json::Map::new();
         for lang in ["de", "pl", "en"] {
             let settings = VoiceSettings { language: lang.into(), ..config.voice.clone() };
-            if let Ok(w) = Wording::new(&settings) {
-                if let Ok(a) = w.word_move(before, &mv) {
-                    text.insert(lang.into(), Value::String(a.to_string()));
-                }
+            if let Ok(w) = Wording::new(&settings)
+                && let Ok(a) = w.word_move(before, &mv)
+            {
+                text.insert(lang.into(), Value::String(a.to_string()));
             }
         }
         Some(json!({"ply": ply, "san": g.sans()[ply - 1].to_string(), "uci": g.uci(mv), "text": text}))
@@ -58,27 +58,50 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
     let boards: Vec<Value> = [BoardRole::Blind, BoardRole::Mirror]
         .into_iter()
         .enumerate()
-        .filter_map(|(i, role)| {
+        .map(|(i, role)| {
             let tracker = table.tracker(role);
             if role == BoardRole::Mirror && tracker.is_none() && !config.mirror_sensed() {
-                return Some(json!({"role": "mirror", "sensed": false}));
+                return json!({"role": "mirror", "sensed": false});
             }
             let sensed = table.sensed(role);
-            let (fen, board_moves, agreement, diff) = match tracker {
-                Some(tr) => {
-                    let g = tr.game();
-                    let agreement = match tr.agreement() {
-                        Agreement::InStep => "in_step",
-                        Agreement::Pending => "pending",
-                        Agreement::Reported(_) => "mismatch",
+            let pieces = if role == BoardRole::Mirror { table.piece_tracker() } else { None };
+            let (fen, board_moves, agreement, diff) = match (tracker, pieces) {
+                (None, Some(p)) => {
+                    let g = p.game();
+                    let agreement = match p.agreement() {
+                        station_core::piece_tracking::PieceAgreement::InStep => "in_step",
+                        station_core::piece_tracking::PieceAgreement::Pending => "pending",
+                        station_core::piece_tracking::PieceAgreement::Reported => "mismatch",
                     };
-                    let diff = serde_json::to_value(square_diff(g.position().board(), tr.sensed()))
-                        .unwrap_or_default();
+                    let diff: Vec<_> =
+                        station_core::piece_tracking::piece_diff(g.position().board(), p.sensed())
+                            .iter()
+                            .map(|d| d.to_square_diff())
+                            .collect();
+                    let diff = serde_json::to_value(diff).unwrap_or_default();
                     (g.fen(), g.sans().iter().map(ToString::to_string).collect::<Vec<_>>(), agreement, diff)
                 }
-                None => (String::new(), Vec::new(), "in_step", Value::Array(Vec::new())),
+                _ => match tracker {
+                    Some(tr) => {
+                        let g = tr.game();
+                        let agreement = match tr.agreement() {
+                            Agreement::InStep => "in_step",
+                            Agreement::Pending => "pending",
+                            Agreement::Reported(_) => "mismatch",
+                        };
+                        let diff = serde_json::to_value(square_diff(g.position().board(), tr.sensed()))
+                            .unwrap_or_default();
+                        (
+                            g.fen(),
+                            g.sans().iter().map(ToString::to_string).collect::<Vec<_>>(),
+                            agreement,
+                            diff,
+                        )
+                    }
+                    None => (String::new(), Vec::new(), "in_step", Value::Array(Vec::new())),
+                },
             };
-            Some(json!({
+            json!({
                 "role": role.to_string(),
                 "sensed": true,
                 "connected": extras.connected[i],
@@ -87,7 +110,7 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
                 "moves": board_moves,
                 "agreement": agreement,
                 "diff": diff,
-            }))
+            })
         })
         .collect();
     let clock = table.clock().map(|c| {

@@ -27,6 +27,9 @@ use std::time::Duration;
 /// How many recent events the console's log shows.
 const LOG_LEN: usize = 100;
 
+/// Something that watches every event (the demo prints them).
+type Observer = Box<dyn FnMut(&Event)>;
+
 /// The station: the table (both boards), the journal, the event stream.
 pub struct Station {
     config: Config,
@@ -37,7 +40,7 @@ pub struct Station {
     sink: EventSink,
     clock: StationClock,
     last_scan: [Option<Bitboard>; 2],
-    observers: Vec<Box<dyn FnMut(&Event)>>,
+    observers: Vec<Observer>,
     voices: Option<Voices>,
     hub: Option<Hub>,
     connected: [bool; 2],
@@ -168,10 +171,8 @@ impl Station {
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
                 self.record(t, Input::Button { board, button: index, pressed });
                 events.push(Event::Button { board, button: index, pressed, t_ms: t });
-                if pressed {
-                    if let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
-                        self.action(board, action, t, &mut events);
-                    }
+                if pressed && let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
+                    self.action(board, action, t, &mut events);
                 }
             }
             DriverEvent::Message(BoardMessage::Identity(text)) => {
@@ -410,11 +411,11 @@ impl Station {
             if let Some(j) = self.journal.as_mut() {
                 j.event(e);
             }
-            if let Event::GameOver { result, t_ms, .. } = e {
-                if let Some(mut j) = self.journal.take() {
-                    j.end(*t_ms, result);
-                    j.sync()?;
-                }
+            if let Event::GameOver { result, t_ms, .. } = e
+                && let Some(mut j) = self.journal.take()
+            {
+                j.end(*t_ms, result);
+                j.sync()?;
             }
         }
         if let Some(j) = self.journal.as_mut() {

@@ -442,7 +442,8 @@
         const art = h('article', { class: 'disc', 'aria-labelledby': `disc-h-${id}` });
         art.append(h('h3', { id: `disc-h-${id}`, tabindex: '-1' },
           `Discrepancy ${id}: ${d.kind === 'records' ? 'the records differ' : 'a board does not show the game'}`));
-        art.append(h('p', {}, `Every board must show the position after ${plyText(d.agreed_ply)}.`,
+        const target = d.agreed_ply ? `the position after ${plyText(d.agreed_ply)}` : 'the start position';
+        art.append(h('p', {}, `Every board must show ${target}.`,
           d.board ? ` Correct the ${ROLE_NAMES[d.board] || d.board}.` : ''));
         for (const fix of Array.isArray(d.fix) ? d.fix : []) {
           const steps = Array.isArray(fix.steps) ? fix.steps : [];
@@ -451,7 +452,8 @@
         }
         const cp = d.clock_proposal;
         if (cp && typeof cp === 'object') {
-          art.append(h('p', {}, `Clock proposal — the readings at ${plyText(cp.ply)}: White ${Station.formatClock(cp.white_ms)}, Black ${Station.formatClock(cp.black_ms)}.`));
+          const at = cp.ply ? `after ${plyText(cp.ply)}` : 'at the start';
+          art.append(h('p', {}, `Clock proposal — the readings ${at}: White ${Station.formatClock(cp.white_ms)}, Black ${Station.formatClock(cp.black_ms)}.`));
           const button = h('button', { type: 'button', class: 'accept', id: `accept-${id}`, 'aria-keyshortcuts': 'Alt+A' },
             `Accept the clock proposal of discrepancy ${id} `, h('kbd', {}, 'Alt'), '+', h('kbd', {}, 'A'));
           button.addEventListener('click', () => send({ cmd: 'accept_clock_proposal', id }, `Accept the clock proposal of discrepancy ${id}`));

@@ -1,15 +1,30 @@
-//! A whole game as simulated hands would play it on the peg board.
+//! Whole games as simulated hands play them: on the peg board alone, or on
+//! both boards (the peg board and a DGT board), with scripted faults.
+//! Used by the demo, `station run` with a simulated board, and the tests.
 
-use shakmaty::Position;
-use station_core::Game;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
+use crate::dgt::{DgtHands, TimedUpdate, board_after};
+use crate::pegboard::hands::{Hands, TimedScan};
+use shakmaty::{Chess, Color, Move, Position};
+
+/// The positions before each move and after the last.
+fn positions(start: &Chess, moves: &[Move]) -> Vec<Chess> {
+    let mut out = Vec::with_capacity(moves.len() + 1);
+    let mut pos = start.clone();
+    out.push(pos.clone());
+    for &mv in moves {
+        pos.play_unchecked(mv);
+        out.push(pos.clone());
+    }
+    out
+}
 
 /// The scans of `game` played from its start position: the initial position
 /// first (so the station starts a game), then every move after some thought.
 /// Times are simulated; played `speed` times faster, every rest between moves
 /// still lasts at least twice the station's real `settle_ms`.
 pub fn schedule(
-    game: &Game,
+    start: &Chess,
+    moves: &[Move],
     noise_seed: Option<u64>,
     think_ms: u64,
     settle_ms: u64,
@@ -18,16 +33,17 @@ pub fn schedule(
     let think_ms = think_ms.max((2.0 * settle_ms as f64 * speed).ceil() as u64);
     let mut hands = Hands::new(noise_seed);
     let mut now = 0;
-    let mut scans = vec![TimedScan { at_ms: 0, occupancy: game.start().board().occupied() }];
-    for (i, mv) in game.moves().iter().enumerate() {
-        let before = game.position_at(i).expect("every position exists");
+    let positions = positions(start, moves);
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: start.board().occupied() }];
+    for (i, mv) in moves.iter().enumerate() {
+        let before = &positions[i];
         // Thought varies a little so the demo does not tick like a metronome.
         let think = think_ms + (i as u64 * 7919) % (think_ms / 2 + 1);
         hands.think(before.board().occupied(), think, &mut now, &mut scans);
         hands.play(before, mv, &mut now, &mut scans);
     }
     // Rest at the end so the last move settles before the schedule is done.
-    hands.think(game.occupancy(), think_ms, &mut now, &mut scans);
+    hands.think(positions[moves.len()].board().occupied(), think_ms, &mut now, &mut scans);
     scans
 }
 
@@ -43,24 +59,26 @@ pub enum Fault {
 /// Both boards' schedules for a game on two boards: each side's move is made on
 /// its owner's board (the blind player's on the peg board), then executed on
 /// the other. Times are simulated; every rest lasts at least twice the real settle time.
+#[allow(clippy::too_many_arguments)]
 pub fn two_boards(
-    game: &Game,
-    blind: shakmaty::Color,
+    start: &Chess,
+    moves: &[Move],
+    blind: Color,
     think_ms: u64,
     settle_ms: u64,
     speed: f64,
     fault: Option<Fault>,
     noise_seed: Option<u64>,
-) -> (Vec<TimedScan>, Vec<station_drivers::dgt::TimedUpdate>) {
-    use station_drivers::dgt::{DgtHands, TimedUpdate, board_after};
+) -> (Vec<TimedScan>, Vec<TimedUpdate>) {
     let rest = think_ms.max((2.0 * settle_ms as f64 * speed).ceil() as u64);
     let mut pegs = Hands::new(noise_seed);
     let mut dgt = DgtHands::new(7);
     let mut now = 0;
-    let mut scans = vec![TimedScan { at_ms: 0, occupancy: game.start().board().occupied() }];
+    let positions = positions(start, moves);
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: start.board().occupied() }];
     let mut updates: Vec<TimedUpdate> = Vec::new();
-    for (i, mv) in game.moves().iter().enumerate() {
-        let pos = game.position_at(i).expect("every position exists");
+    for (i, mv) in moves.iter().enumerate() {
+        let pos = &positions[i];
         let blind_moves = pos.turn() == blind;
         now += rest;
         if blind_moves {
@@ -102,7 +120,7 @@ pub fn two_boards(
         }
     }
     now += rest;
-    scans.push(TimedScan { at_ms: now, occupancy: game.occupancy() });
+    scans.push(TimedScan { at_ms: now, occupancy: positions[moves.len()].board().occupied() });
     (scans, updates)
 }
 
