@@ -93,6 +93,11 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
         pct(&mut per_decision, 100.0)
     );
     println!("replay_with_hands {}", replay.summary_line());
+    let (n, p50, p99, work) = discrepancy_latency(&games, 2000);
+    println!(
+        "discrepancy_ms cases {n} p50 {p50:.2} p99 {p99:.2} (settle {} ms + processing; processing alone p99 {work:.3} ms)",
+        cfg.settle_ms
+    );
     Ok(())
 }
 
@@ -118,4 +123,83 @@ fn pct(ns: &mut [u64], p: f64) -> f64 {
     ns.sort_unstable();
     let idx = ((p / 100.0) * (ns.len() - 1) as f64).round() as usize;
     ns[idx.min(ns.len() - 1)] as f64 / 1000.0
+}
+
+/// D.2.9 latency: the sighted player's DGT board executes the blind player's
+/// move wrongly; how long from its last field update to the `discrepancy`
+/// event, in the station's time (settle time + processing) and the processing alone.
+pub fn discrepancy_latency(games: &[station_core::pgn::PgnGame], limit: usize) -> (usize, f64, f64, f64) {
+    use shakmaty::Position;
+    use station_core::table::{Table, TableConfig};
+    use station_core::{BoardRole, Event};
+    use station_drivers::dgt::{DgtHands, board_after};
+    let mut processing = Vec::new();
+    let mut total = Vec::new();
+    let settle = TrackerConfig::default().settle_ms;
+    for pgn in games.iter().take(limit) {
+        let game = &pgn.game;
+        // The first blind (White) move that has a quiet alternative from the same square.
+        let Some((i, right, wrong)) = game.moves().iter().enumerate().step_by(2).find_map(|(i, mv)| {
+            let pos = game.position_at(i)?;
+            let wrong = pos.legal_moves().into_iter().find(|m| {
+                m.from() == mv.from() && m.to() != mv.to() && !m.is_capture() && !mv.is_capture()
+            })?;
+            Some((i, *mv, wrong))
+        }) else {
+            continue;
+        };
+        let cfg = TableConfig {
+            mirror_sensed: true,
+            mirror_pieces: true,
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut start = game.clone();
+        while start.ply() > i {
+            start.pop();
+        }
+        let pos = start.position().clone();
+        let occ = pos.board().occupied();
+        let mut table = Table::resume(cfg, "bench".into(), start, [occ, occ], Some(pos.board().clone()), 0);
+        let mut out = Vec::new();
+        let mut t = 1000;
+        // The blind player's move on the peg board.
+        let after = board_after(&pos, &right).occupied();
+        for occ in [occ.without(right.from().unwrap_or(right.to())), after] {
+            t += 100;
+            table.on_scan(BoardRole::Blind, t, occ, &mut out);
+        }
+        t += settle + 100;
+        table.tick(t, &mut out);
+        // The sighted player executes it wrongly on the DGT board.
+        let mut hands = DgtHands::new(i as u64);
+        let mut updates = Vec::new();
+        let mut now = t;
+        hands.play(&pos, &wrong, &mut now, &mut updates);
+        let Some(last) = updates.last().map(|u| u.at_ms) else { continue };
+        for u in &updates {
+            table.on_field(u.at_ms, u.square, u.piece, &mut out);
+        }
+        out.clear();
+        let deadline = table.deadline().unwrap_or(last + settle);
+        let t0 = Instant::now();
+        table.tick(deadline, &mut out);
+        let spent = t0.elapsed().as_secs_f64() * 1000.0;
+        if let Some(Event::Discrepancy { t_ms, .. }) =
+            out.iter().find(|e| matches!(e, Event::Discrepancy { .. }))
+        {
+            processing.push(spent);
+            total.push((t_ms - last) as f64 + spent);
+        }
+    }
+    let p99 = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.get(((v.len().max(1) - 1) as f64 * 0.99).round() as usize).copied().unwrap_or(0.0)
+    };
+    let n = total.len();
+    let p50_total = {
+        let mut v = total.clone();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    };
+    (n, p50_total, p99(&mut total), p99(&mut processing))
 }
