@@ -313,6 +313,21 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// A device other than a board came, went or is unavailable (gamepad, clock, microphone).
+    DeviceStatus {
+        /// `gamepad`, `dgt_clock`, `microphone` ….
+        device: String,
+        /// Its name, if it has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// `connected`, `disconnected` or `unavailable`.
+        status: String,
+        /// Why, for `unavailable`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+        /// When.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
@@ -348,6 +363,7 @@ impl Event {
             | Event::GameMove { t_ms, .. }
             | Event::ClockPressed { t_ms, .. }
             | Event::Announcement { t_ms, .. }
+            | Event::DeviceStatus { t_ms, .. }
             | Event::ClockPremature { t_ms, .. }
             | Event::ClockChanged { t_ms, .. }
             | Event::ClockWarning { t_ms, .. }

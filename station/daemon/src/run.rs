@@ -10,6 +10,7 @@ use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select};
 use station_core::BoardRole;
 use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
+use station_drivers::gamepad::{GamepadDriver, GamepadEvent};
 use station_drivers::pegboard::DriverEvent;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
@@ -52,6 +53,7 @@ pub struct BoardLink {
 enum Feed {
     Pegs(BoardRole, Receiver<DriverEvent>),
     Dgt(BoardRole, Receiver<DgtEvent>),
+    Gamepad(Receiver<GamepadEvent>),
 }
 
 /// Runs until SIGINT or SIGTERM.
@@ -171,12 +173,15 @@ pub fn serve(
     stop: &AtomicBool,
     mut done: impl FnMut() -> bool,
 ) -> Result<()> {
+    // Gamepads and foot switches are watched only when a button is mapped to one.
+    let gamepads = station.uses_gamepads().then(GamepadDriver::spawn);
     let receivers: Vec<Feed> = links
         .iter()
         .map(|l| match &l.driver {
             Driver::Pegs(d) => Feed::Pegs(l.role, d.events()),
             Driver::Dgt(d) => Feed::Dgt(l.role, d.events()),
         })
+        .chain(gamepads.iter().map(|g| Feed::Gamepad(g.events())))
         .collect();
     while !stop.load(Ordering::Relaxed) && !done() {
         let mut select = Select::new();
@@ -184,6 +189,7 @@ pub fn serve(
             match feed {
                 Feed::Pegs(_, rx) => select.recv(rx),
                 Feed::Dgt(_, rx) => select.recv(rx),
+                Feed::Gamepad(rx) => select.recv(rx),
             };
         }
         if let Some(rx) = commands {
@@ -208,6 +214,11 @@ pub fn serve(
                         Ok(event) => station.handle_dgt(*role, event)?,
                         Err(_) => bail!("the {role} board's driver stopped"),
                     },
+                    Feed::Gamepad(rx) => {
+                        if let Ok(event) = op.recv(rx) {
+                            station.handle_gamepad(event)?;
+                        }
+                    }
                 }
             }
             Err(_) => station.tick()?,

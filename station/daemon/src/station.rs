@@ -20,6 +20,7 @@ use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig};
 use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::dgt::{DgtEvent, DgtMessage};
+use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -263,6 +264,40 @@ impl Station {
             DgtEvent::Dropped { error, total } => {
                 events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
             }
+        }
+        self.commit(events)
+    }
+
+    /// True when a button is mapped to a gamepad.
+    pub fn uses_gamepads(&self) -> bool {
+        let b = &self.config.buttons;
+        [&b.clock, &b.time, &b.repeat_last_move, &b.confirm, &b.cancel, &b.push_to_talk, &b.read_position]
+            .iter()
+            .any(|sources| sources.iter().any(|s| s.starts_with("gamepad:")))
+    }
+
+    /// Handles a gamepad or foot switch: its buttons are the blind player's.
+    pub fn handle_gamepad(&mut self, event: GamepadEvent) -> Result<()> {
+        let t = self.clock.now();
+        self.tick_at(t)?;
+        let mut events = Vec::new();
+        let status = |name: Option<String>, status: &str, detail: Option<String>| Event::DeviceStatus {
+            device: "gamepad".into(),
+            name,
+            status: status.into(),
+            detail,
+            t_ms: t,
+        };
+        match event {
+            GamepadEvent::Button { button, pressed: true, .. } => {
+                if let Some(action) = self.config.buttons.action_of(&format!("gamepad:{button}")) {
+                    self.action(BoardRole::Blind, action, t, &mut events);
+                }
+            }
+            GamepadEvent::Button { .. } => {}
+            GamepadEvent::Connected { name } => events.push(status(Some(name), "connected", None)),
+            GamepadEvent::Disconnected { name } => events.push(status(Some(name), "disconnected", None)),
+            GamepadEvent::Unavailable { reason } => events.push(status(None, "unavailable", Some(reason))),
         }
         self.commit(events)
     }
