@@ -10,11 +10,12 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// The simulated hands keep every passing state below 250 sim-ms and rest at
-/// least 400 sim-ms after a move; at speed 2 that is 125 ms and 200 ms of real
-/// time, so the station's settle time for these tests sits between them.
+/// The simulated hands keep every passing state below 250 sim-ms, and these
+/// tests let them think 900 sim-ms between moves; at speed 2 that is 125 ms and
+/// 450 ms of real time, so the station's settle time sits well between them
+/// (room for a loaded machine's scheduling jitter on both sides).
 const SPEED: f64 = 2.0;
-const SETTLE_MS: u64 = 160;
+const SETTLE_MS: u64 = 220;
 
 fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
     let path = dir.join("station.toml");

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const SPEED: f64 = 2.0;
-const SETTLE_MS: u64 = 160;
+const SETTLE_MS: u64 = 220;
 
 fn statuses(events: &std::path::Path, board: &str) -> Vec<String> {
     of_type(&read_events(events), "board_status")
