@@ -572,27 +572,11 @@ impl Table {
                 }),
                 PieceObservation::Moved { ply, mv, t } => {
                     record_changed = true;
-                    out.push(Event::Move {
-                        ply,
-                        san: san_at(game, ply),
-                        uci: game.uci(mv),
-                        board,
-                        t_ms: t,
-                        fen: fen_at(game, ply),
-                        promotion_assumed: false,
-                    });
+                    out.push(move_event(game, board, ply, mv, false, t));
                 }
                 PieceObservation::Revised { ply, mv, replaces, t } => {
                     record_changed = true;
-                    out.push(Event::MoveRevised {
-                        ply,
-                        san: san_at(game, ply),
-                        uci: game.uci(mv),
-                        replaces: game.uci(replaces),
-                        board,
-                        t_ms: t,
-                        fen: fen_at(game, ply),
-                    });
+                    out.push(revised_event(game, board, ply, mv, replaces, t));
                 }
                 PieceObservation::Mismatch { reason, diff, candidates, takeback_to_ply, t } => {
                     out.push(Event::BoardMismatch {
@@ -681,24 +665,12 @@ fn observation_events(
                 piece: piece.char().to_string(),
                 t_ms: t,
             }),
-            Observation::Moved { ply, mv, promotion_assumed, t } => out.push(Event::Move {
-                ply,
-                san: san_at(game, ply),
-                uci: game.uci(mv),
-                board,
-                t_ms: t,
-                fen: fen_at(game, ply),
-                promotion_assumed,
-            }),
-            Observation::Revised { ply, mv, replaces, t, .. } => out.push(Event::MoveRevised {
-                ply,
-                san: san_at(game, ply),
-                uci: game.uci(mv),
-                replaces: game.uci(replaces),
-                board,
-                t_ms: t,
-                fen: fen_at(game, ply),
-            }),
+            Observation::Moved { ply, mv, promotion_assumed, t } => {
+                out.push(move_event(game, board, ply, mv, promotion_assumed, t))
+            }
+            Observation::Revised { ply, mv, replaces, t, .. } => {
+                out.push(revised_event(game, board, ply, mv, replaces, t))
+            }
             Observation::Mismatch { reason, sensed, candidates, takeback_to_ply, t } => {
                 out.push(Event::BoardMismatch {
                     board,
@@ -711,6 +683,39 @@ fn observation_events(
             }
             Observation::Restored { t } => out.push(Event::BoardRestored { board, t_ms: t }),
         }
+    }
+}
+
+/// A move executed on a board, against that board's record.
+fn move_event(
+    game: &Game,
+    board: BoardRole,
+    ply: usize,
+    mv: Move,
+    promotion_assumed: bool,
+    t: Millis,
+) -> Event {
+    Event::Move {
+        ply,
+        san: san_at(game, ply),
+        uci: game.uci(mv),
+        board,
+        t_ms: t,
+        fen: fen_at(game, ply),
+        promotion_assumed,
+    }
+}
+
+/// A board's move replaced by another from the same position.
+fn revised_event(game: &Game, board: BoardRole, ply: usize, mv: Move, replaces: Move, t: Millis) -> Event {
+    Event::MoveRevised {
+        ply,
+        san: san_at(game, ply),
+        uci: game.uci(mv),
+        replaces: game.uci(replaces),
+        board,
+        t_ms: t,
+        fen: fen_at(game, ply),
     }
 }
 

@@ -182,32 +182,25 @@ impl Station {
             DriverEvent::Message(BoardMessage::Fault(text)) => {
                 events.push(Event::BoardFault { board, text, t_ms: t });
             }
-            DriverEvent::Connected => {
-                self.connected[s] = true;
-                self.record(t, Input::Link { board, status: LinkStatus::Connected });
-                events.push(Event::BoardStatus {
-                    board,
-                    status: LinkStatus::Connected,
-                    detail: None,
-                    t_ms: t,
-                });
-            }
-            DriverEvent::Disconnected { reason } => {
-                self.connected[s] = false;
-                self.last_scan[s] = None;
-                self.record(t, Input::Link { board, status: LinkStatus::Disconnected });
-                events.push(Event::BoardStatus {
-                    board,
-                    status: LinkStatus::Disconnected,
-                    detail: Some(reason),
-                    t_ms: t,
-                });
-            }
+            DriverEvent::Connected => self.link(board, None, t, &mut events),
+            DriverEvent::Disconnected { reason } => self.link(board, Some(reason), t, &mut events),
             DriverEvent::Dropped { error, total } => {
                 events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
             }
         }
         self.commit(events)
+    }
+
+    /// A board's link came (`reason` none) or went: journaled, and an event.
+    fn link(&mut self, board: BoardRole, reason: Option<String>, t: Millis, events: &mut Vec<Event>) {
+        let s = slot(board);
+        let status = if reason.is_none() { LinkStatus::Connected } else { LinkStatus::Disconnected };
+        self.connected[s] = reason.is_none();
+        if reason.is_some() {
+            self.last_scan[s] = None;
+        }
+        self.record(t, Input::Link { board, status });
+        events.push(Event::BoardStatus { board, status, detail: reason, t_ms: t });
     }
 
     fn record(&mut self, t: Millis, input: Input) {
@@ -241,26 +234,8 @@ impl Station {
             DgtEvent::OrientationChanged(o) => {
                 events.push(Event::BoardFault { board, text: format!("board orientation: {o:?}"), t_ms: t });
             }
-            DgtEvent::Connected => {
-                self.connected[s] = true;
-                self.record(t, Input::Link { board, status: LinkStatus::Connected });
-                events.push(Event::BoardStatus {
-                    board,
-                    status: LinkStatus::Connected,
-                    detail: None,
-                    t_ms: t,
-                });
-            }
-            DgtEvent::Disconnected { reason } => {
-                self.connected[s] = false;
-                self.record(t, Input::Link { board, status: LinkStatus::Disconnected });
-                events.push(Event::BoardStatus {
-                    board,
-                    status: LinkStatus::Disconnected,
-                    detail: Some(reason),
-                    t_ms: t,
-                });
-            }
+            DgtEvent::Connected => self.link(board, None, t, &mut events),
+            DgtEvent::Disconnected { reason } => self.link(board, Some(reason), t, &mut events),
             DgtEvent::Dropped { error, total } => {
                 events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
             }
