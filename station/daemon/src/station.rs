@@ -212,7 +212,6 @@ impl Station {
     /// Handles one event of a DGT board (the sighted player's).
     pub fn handle_dgt(&mut self, board: BoardRole, event: DgtEvent) -> Result<()> {
         let t = self.clock.now();
-        let s = slot(board);
         self.tick_at(t)?;
         let mut events = Vec::new();
         match event {
