@@ -136,12 +136,16 @@ fn pty_round_trip_with_driver() {
     emu.inject_raw(vec![0x94, 0, 4, 1]);
     emu.inject_raw(vec![0x8e, 0, 5, 99, 1]);
     driver.send(HostCommand::SendVersion).unwrap();
+    // The injected bytes and the version request travel different ways (the
+    // emulator's control queue, the serial line), so either may come out first:
+    // wait for both the five drops and the version.
     let mut dropped = Vec::new();
+    let mut version = false;
     let deadline = Instant::now() + 3 * SECOND;
-    loop {
+    while !(version && dropped.len() >= 5) {
         match events.recv_deadline(deadline) {
             Ok(DgtEvent::Dropped { error, .. }) => dropped.push(error),
-            Ok(DgtEvent::Message(DgtMessage::Version { .. })) => break,
+            Ok(DgtEvent::Message(DgtMessage::Version { .. })) => version = true,
             Ok(DgtEvent::Message(DgtMessage::ClockTime(_))) => {}
             Ok(other) => panic!("unexpected {other:?}"),
             Err(_) => panic!("timed out; dropped so far {dropped:?}"),
