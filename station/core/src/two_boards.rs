@@ -161,6 +161,11 @@ impl TwoBoards {
         concerned.then(|| self.agreed.clone())
     }
 
+    /// The clock readings recorded after `ply`, if any.
+    pub fn clock_at(&self, ply: usize) -> Option<ClockProposal> {
+        self.clocks.get(ply).copied().flatten()
+    }
+
     /// Remembers the clock readings after `ply` (for proposals).
     pub fn record_clock(&mut self, ply: usize, white_ms: u64, black_ms: u64) {
         if self.clocks.len() <= ply {

@@ -2,8 +2,9 @@
 
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
+use shakmaty::Position;
 use station_core::journal::{self, Record};
-use station_core::pgn::write_pgn;
+use station_core::pgn::{write_pgn, write_pgn_with_clocks};
 use std::path::PathBuf;
 
 /// `station export` arguments.
@@ -49,7 +50,8 @@ pub fn export(opts: &ExportOptions) -> Result<()> {
 pub fn pgn_of(found: &Found) -> Result<String> {
     let restored = journal::restore(&found.contents)
         .with_context(|| format!("cannot restore {}", found.path.display()))?;
-    let game = restored.table.agreed().context("the journal holds no game")?;
+    let table = &restored.table;
+    let game = table.agreed().context("the journal holds no game")?;
     let result = found
         .contents
         .records
@@ -59,5 +61,90 @@ pub fn pgn_of(found: &Found) -> Result<String> {
             _ => None,
         })
         .unwrap_or("*");
-    Ok(write_pgn(game, &found.contents.header.tags, result))
+    let tags = &found.contents.header.tags;
+    let Some(time_control) = table.config().time_control.as_ref() else {
+        return Ok(write_pgn(game, tags, result));
+    };
+    // `[%clk]` after every move: the mover's time once his clock was pressed.
+    let sync = table.sync().context("a restored game has its boards")?;
+    let clocks: Vec<Option<u64>> = (1..=game.ply())
+        .map(|ply| {
+            let mover_white = game.position_at(ply - 1).is_some_and(|p| p.turn() == shakmaty::Color::White);
+            sync.clock_at(ply).map(|c| if mover_white { c.white_ms } else { c.black_ms })
+        })
+        .collect();
+    Ok(write_pgn_with_clocks(game, tags, result, &clocks, Some(time_control)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Bitboard, Square};
+    use station_core::BoardRole;
+    use station_core::Game;
+    use station_core::journal::{FORMAT, Header, Input, VERSION, decode, occ_hex};
+    use station_core::pgn::{SevenTags, read_games};
+
+    #[test]
+    fn a_timed_game_exports_its_clock_after_every_move() {
+        let start = Game::default().occupancy();
+        let header = Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            game_id: "game-1".into(),
+            fen: Game::default().fen(),
+            t_ms: 1_000,
+            board: BoardRole::Blind,
+            occupancy: occ_hex(start),
+            mirror_occupancy: None,
+            mirror_board: None,
+            blind_color: "white".into(),
+            grace_ms: 30_000,
+            time_control: Some("300+2".into()),
+            clock_auto_start: true,
+            clock_auto_press: true,
+            warnings: Default::default(),
+            settle_ms: 300,
+            debounce_ms: 40,
+            promotion: 'q',
+            tags: SevenTags::default(),
+        };
+        let mut lines = vec![Record::Header(Box::new(header)).encode()];
+        let mut seq = 0;
+        let mut push = |t_ms: u64, input: Input, agreed: Option<(usize, &str, &str)>| {
+            seq += 1;
+            lines.push(Record::Input { seq, t_ms, input }.encode());
+            if let Some((ply, san, uci)) = agreed {
+                seq += 1;
+                let event = station_core::Event::GameMove {
+                    ply,
+                    san: san.into(),
+                    uci: uci.into(),
+                    by: BoardRole::Blind,
+                    revised: false,
+                    t_ms,
+                };
+                lines.push(Record::Event { seq, event }.encode());
+            }
+        };
+        let scan = |occ: Bitboard| Input::Scan { board: BoardRole::Blind, occ: occ_hex(occ) };
+        let e4 = start.without(Square::E2).with(Square::E4);
+        push(11_000, scan(start.without(Square::E2)), None);
+        push(11_100, scan(e4), None);
+        push(11_400, Input::Tick, Some((1, "e4", "e2e4")));
+        let e5 = e4.without(Square::E7).with(Square::E5);
+        push(21_000, scan(e4.without(Square::E7)), None);
+        push(21_100, scan(e5), None);
+        push(21_400, Input::Tick, Some((2, "e5", "e7e5")));
+        let text = lines.join("\n") + "\n";
+        let found = Found { path: "game-1.jsonl".into(), contents: decode(&text).unwrap() };
+        let pgn = pgn_of(&found).unwrap();
+        assert!(pgn.contains("[TimeControl \"300+2\"]"), "{pgn}");
+        // White thought 10.4 s (1.0 → 11.4) and got 2 s back: 4:51.6 → 0:04:51.
+        assert!(pgn.contains("e4 {[%clk 0:04:51]}"), "{pgn}");
+        // Black's clock ran from White's press (11.4 s) to his own (21.4 s): 4:52.
+        assert!(pgn.contains("e5 {[%clk 0:04:52]}"), "{pgn}");
+        let back = read_games(pgn.as_bytes());
+        assert_eq!(back[0].clocks, [Some(291), Some(292)]);
+    }
 }
