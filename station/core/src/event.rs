@@ -227,6 +227,13 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// The arbiter took the last agreed move back; the boards must follow.
+    TakenBack {
+        /// The ply that was removed.
+        ply: usize,
+        /// When.
+        t_ms: Millis,
+    },
     /// The two boards (or the two records) differ: D.2.9.
     Discrepancy {
         /// Identifier, for `discrepancy_resolved`.
@@ -361,6 +368,7 @@ impl Event {
             | Event::BoardFault { t_ms, .. }
             | Event::LineDropped { t_ms, .. }
             | Event::GameMove { t_ms, .. }
+            | Event::TakenBack { t_ms, .. }
             | Event::ClockPressed { t_ms, .. }
             | Event::Announcement { t_ms, .. }
             | Event::DeviceStatus { t_ms, .. }

@@ -130,6 +130,14 @@ pub enum Input {
         #[serde(default)]
         piece: Option<char>,
     },
+    /// The operator entered a move.
+    EnterMove {
+        /// SAN or UCI.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// The arbiter took the last move back.
+    TakeBack,
     /// A clock button press.
     ClockPress {
         /// The side whose button it was.
@@ -437,6 +445,12 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                     let sq = square.parse().map_err(|_| JournalError::Invalid(square.clone()))?;
                     let piece = piece.and_then(shakmaty::Piece::from_char);
                     table.on_field(*t_ms, sq, piece, &mut sink);
+                }
+                Input::EnterMove { mv } => {
+                    let _ = table.enter_move(mv, *t_ms, &mut sink);
+                }
+                Input::TakeBack => {
+                    let _ = table.take_back(*t_ms, &mut sink);
                 }
                 Input::ClockPress { side } => {
                     let _ = table.clock_press(*side, *t_ms, &mut sink);

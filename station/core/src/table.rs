@@ -88,6 +88,9 @@ pub enum TableError {
     /// No game is in progress.
     #[error("no game is in progress")]
     NoGame,
+    /// No move to take back (or the boards are going back already).
+    #[error("there is no move to take back")]
+    NothingToTakeBack,
     /// The game has no clock.
     #[error("the game has no clock (no time control configured)")]
     NoClock,
@@ -484,6 +487,33 @@ impl Table {
                 out.push(Event::ClockWarning { warning, t_ms: t });
             }
         }
+    }
+
+    /// The operator enters the move of the side to move (SAN or UCI).
+    pub fn enter_move(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let ply = sync.agreed().ply() + 1;
+        let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
+        let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
+        if !sync.enter_move(mv, t, out) {
+            return Err(illegal());
+        }
+        self.adopt_targets(t, out);
+        self.check_game_over(t, out);
+        Ok(())
+    }
+
+    /// The arbiter takes the last agreed move back.
+    pub fn take_back(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        if !sync.take_back(t, out) {
+            return Err(TableError::NothingToTakeBack);
+        }
+        self.pressed_ply = self.pressed_ply.min(sync.agreed().ply());
+        self.adopt_targets(t, out);
+        Ok(())
     }
 
     fn start(&mut self, game_id: String, game: Game, t: Millis) {

@@ -202,6 +202,34 @@ impl TwoBoards {
         self.raise(DiscrepancyKind::Records, boards, d, t, out);
     }
 
+    /// An operator entered the move of the side to move (his board is not
+    /// sensed, or the arbiter decided it); the boards must execute it.
+    /// Refused (`false`) while going back or when the move is illegal.
+    pub fn enter_move(&mut self, mv: Move, t: Millis, out: &mut Vec<Event>) -> bool {
+        if self.rewind_target().is_some() || !self.agreed.position().is_legal(mv) {
+            return false;
+        }
+        let by = self.owner(self.agreed.position().turn());
+        self.agreed.push(mv);
+        out.push(self.agreed_event(self.agreed.ply(), false, by, t));
+        self.review(t, out);
+        true
+    }
+
+    /// The arbiter takes the last agreed move back; boards that show it are
+    /// reminded, after the grace time, to set the position before it.
+    pub fn take_back(&mut self, t: Millis, out: &mut Vec<Event>) -> bool {
+        if self.rewind_target().is_some() || self.agreed.ply() == 0 {
+            return false;
+        }
+        let ply = self.agreed.ply();
+        self.agreed.pop();
+        self.clocks.truncate(ply);
+        out.push(Event::TakenBack { ply, t_ms: t });
+        self.review(t, out);
+        true
+    }
+
     /// When a board's grace time next runs out, if one is waiting.
     pub fn deadline(&self) -> Option<Millis> {
         (0..2)

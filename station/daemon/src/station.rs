@@ -377,11 +377,17 @@ impl Station {
                     json!({"side": if s == Side::White { "white" } else { "black" }, "flag_fell": fallen.is_some(), "at_ms": fallen}),
                 )
             }
-            Command::NewGame { .. }
-            | Command::EnterMove { .. }
-            | Command::TakeBack
-            | Command::Adjourn { .. }
-            | Command::ResumeAdjourned => Err("not available in this version of the station".into()),
+            Command::EnterMove { mv } => {
+                self.record(t, Input::EnterMove { mv: mv.clone() });
+                self.table.enter_move(&mv, t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
+            }
+            Command::TakeBack => {
+                self.record(t, Input::TakeBack);
+                self.table.take_back(t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
+            }
+            Command::NewGame { .. } | Command::Adjourn { .. } | Command::ResumeAdjourned => {
+                Err("not available in this version of the station".into())
+            }
         }
     }
 
