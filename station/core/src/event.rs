@@ -227,6 +227,19 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// The game was adjourned with a sealed move (Guidelines I): the move is in
+    /// the journal (the envelope), never in an event.
+    Adjourned {
+        /// The ply of the sealed move.
+        ply: usize,
+        /// When.
+        t_ms: Millis,
+    },
+    /// An adjourned game resumed; the sealed move follows as a `game_move`.
+    AdjournmentResumed {
+        /// When.
+        t_ms: Millis,
+    },
     /// The arbiter took the last agreed move back; the boards must follow.
     TakenBack {
         /// The ply that was removed.
@@ -369,6 +382,8 @@ impl Event {
             | Event::LineDropped { t_ms, .. }
             | Event::GameMove { t_ms, .. }
             | Event::TakenBack { t_ms, .. }
+            | Event::Adjourned { t_ms, .. }
+            | Event::AdjournmentResumed { t_ms, .. }
             | Event::ClockPressed { t_ms, .. }
             | Event::Announcement { t_ms, .. }
             | Event::DeviceStatus { t_ms, .. }

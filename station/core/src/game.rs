@@ -47,6 +47,53 @@ impl Game {
         Ok(Self::new(pos, mode))
     }
 
+    /// The Chess960 start position with Scharnagl number `n` (0–959; 518 is the
+    /// standard position).
+    pub fn chess960(n: u16) -> Option<Self> {
+        if n > 959 {
+            return None;
+        }
+        let mut rank: [Option<char>; 8] = [None; 8];
+        let mut n = usize::from(n);
+        // Bishops on a light then a dark square, then the queen and the knights
+        // on the free squares; rook, king, rook fill the rest in order.
+        rank[(n % 4) * 2 + 1] = Some('b');
+        n /= 4;
+        rank[(n % 4) * 2] = Some('b');
+        n /= 4;
+        let place = |rank: &mut [Option<char>; 8], mut k: usize, piece: char| {
+            for slot in rank.iter_mut() {
+                if slot.is_none() {
+                    if k == 0 {
+                        *slot = Some(piece);
+                        return;
+                    }
+                    k -= 1;
+                }
+            }
+        };
+        place(&mut rank, n % 6, 'q');
+        n /= 6;
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        let (a, b) = KNIGHTS[n];
+        place(&mut rank, b, 'n');
+        place(&mut rank, a, 'n');
+        for piece in ['r', 'k', 'r'] {
+            place(&mut rank, 0, piece);
+        }
+        let black: String = rank.iter().map(|c| c.unwrap_or('r')).collect();
+        let white = black.to_uppercase();
+        let files: String = rank
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c == Some('r'))
+            .map(|(i, _)| (b'a' + i as u8) as char)
+            .collect();
+        let rights = format!("{}{}", files.to_uppercase(), files);
+        Self::from_fen(&format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {rights} - 0 1")).ok()
+    }
+
     /// Standard castling notation only fits rooks in the corners and kings on the e-file.
     fn needs_chess960(setup: &Fen) -> bool {
         let setup = setup.as_setup();
@@ -170,6 +217,25 @@ mod tests {
         assert_eq!(g.ply(), 1);
         assert_eq!(g.sans().len(), 1);
         assert_eq!(g.last_ply_with_occupancy(Chess::default().board().occupied()), Some(0));
+    }
+
+    #[test]
+    fn chess960_positions_by_number() {
+        assert_eq!(Game::chess960(518).unwrap().start_fen(), Game::default().start_fen());
+        assert!(
+            Game::chess960(0).unwrap().start_fen().starts_with("bbqnnrkr/"),
+            "{}",
+            Game::chess960(0).unwrap().start_fen()
+        );
+        assert!(
+            Game::chess960(959).unwrap().start_fen().starts_with("rkrnnqbb/"),
+            "{}",
+            Game::chess960(959).unwrap().start_fen()
+        );
+        assert!(Game::chess960(960).is_none());
+        let all: std::collections::BTreeSet<String> =
+            (0..960).map(|n| Game::chess960(n).unwrap().start_fen()).collect();
+        assert_eq!(all.len(), 960, "every number a different position");
     }
 
     #[test]

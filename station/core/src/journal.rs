@@ -138,6 +138,13 @@ pub enum Input {
     },
     /// The arbiter took the last move back.
     TakeBack,
+    /// The game was adjourned; the sealed move (the journal is the envelope).
+    Adjourn {
+        /// SAN or UCI.
+        sealed: String,
+    },
+    /// The adjourned game resumed.
+    ResumeAdjourned,
     /// A clock button press.
     ClockPress {
         /// The side whose button it was.
@@ -451,6 +458,12 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                 }
                 Input::TakeBack => {
                     let _ = table.take_back(*t_ms, &mut sink);
+                }
+                Input::Adjourn { sealed } => {
+                    let _ = table.adjourn(sealed, *t_ms, &mut sink);
+                }
+                Input::ResumeAdjourned => {
+                    let _ = table.resume_adjourned(*t_ms, &mut sink);
                 }
                 Input::ClockPress { side } => {
                     let _ = table.clock_press(*side, *t_ms, &mut sink);

@@ -88,6 +88,9 @@ pub enum TableError {
     /// No game is in progress.
     #[error("no game is in progress")]
     NoGame,
+    /// Resume without an adjournment.
+    #[error("the game is not adjourned")]
+    NotAdjourned,
     /// No move to take back (or the boards are going back already).
     #[error("there is no move to take back")]
     NothingToTakeBack,
@@ -127,6 +130,8 @@ pub struct Table {
     piece_scratch: Vec<PieceObservation>,
     /// The last ply whose clock press was accepted.
     pressed_ply: usize,
+    /// The sealed move of an adjourned game.
+    sealed: Option<Move>,
     scratch: Vec<Observation>,
 }
 
@@ -188,6 +193,7 @@ impl Table {
             mirror_board: Board::empty(),
             piece_scratch: Vec::new(),
             pressed_ply: 0,
+            sealed: None,
             scratch: Vec::new(),
         }
     }
@@ -498,6 +504,52 @@ impl Table {
         let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
         if !sync.enter_move(mv, t, out) {
             return Err(illegal());
+        }
+        self.adopt_targets(t, out);
+        self.check_game_over(t, out);
+        Ok(())
+    }
+
+    /// Ends the game in progress (result unknown, `*`) and waits for the boards
+    /// to show `start`: a standard game, one from a FEN, or Chess960.
+    pub fn new_game(&mut self, start: Game, t: Millis, out: &mut Vec<Event>) {
+        self.tick(t, out);
+        if self.phase == Phase::Playing {
+            out.push(Event::GameOver { result: "*".into(), reason: "new_game".into(), t_ms: t });
+        }
+        self.cfg.start = start;
+        self.phase = Phase::Waiting;
+        self.sealed = None;
+        // The boards may already show the new start: judge them after the settle time.
+        self.last_change = t;
+        self.settled = false;
+    }
+
+    /// Adjourns the game: the player to move seals his move (never shown or
+    /// announced); the clock stops (Guidelines I.1–I.2).
+    pub fn adjourn(&mut self, sealed: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
+        let ply = sync.agreed().ply() + 1;
+        let mv = parse_move(sync.agreed().position(), sealed)
+            .ok_or_else(|| TableError::IllegalMove { ply, text: "the sealed move".into() })?;
+        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+            clock.pause(t)?;
+        }
+        self.sealed = Some(mv);
+        out.push(Event::Adjourned { ply, t_ms: t });
+        Ok(())
+    }
+
+    /// Resumes an adjourned game: the sealed move is made and announced, the clock runs again (I.5–I.13).
+    pub fn resume_adjourned(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        let mv = self.sealed.take().ok_or(TableError::NotAdjourned)?;
+        out.push(Event::AdjournmentResumed { t_ms: t });
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        sync.enter_move(mv, t, out);
+        if let Some(clock) = self.clock.as_mut() {
+            let _ = clock.resume(t);
         }
         self.adopt_targets(t, out);
         self.check_game_over(t, out);

@@ -385,8 +385,33 @@ impl Station {
                 self.record(t, Input::TakeBack);
                 self.table.take_back(t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
             }
-            Command::NewGame { .. } | Command::Adjourn { .. } | Command::ResumeAdjourned => {
-                Err("not available in this version of the station".into())
+            Command::Adjourn { sealed_move } => {
+                self.record(t, Input::Adjourn { sealed: sealed_move.clone() });
+                self.table
+                    .adjourn(&sealed_move, t, events)
+                    .map(|()| json!({"ok": true}))
+                    .map_err(|e| e.to_string())
+            }
+            Command::ResumeAdjourned => {
+                self.record(t, Input::ResumeAdjourned);
+                self.table
+                    .resume_adjourned(t, events)
+                    .map(|()| json!({"ok": true}))
+                    .map_err(|e| e.to_string())
+            }
+            Command::NewGame { fen, chess960 } => {
+                let start = match (fen, chess960) {
+                    (Some(fen), _) => Game::from_fen(&fen).map_err(|e| e.to_string())?,
+                    (None, Some(n)) => {
+                        Game::chess960(n).ok_or_else(|| format!("{n} is not a Chess960 number (0-959)"))?
+                    }
+                    (None, None) => Game::default(),
+                };
+                let fen = start.start_fen();
+                self.table.new_game(start, t, events);
+                Ok(
+                    json!({"ok": true, "start_fen": fen, "waiting": "set up the start position on the boards"}),
+                )
             }
         }
     }

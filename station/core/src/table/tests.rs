@@ -429,3 +429,47 @@ mod operator {
         assert_eq!(empty.table.take_back(0, &mut empty.out), Err(TableError::NothingToTakeBack));
     }
 }
+
+mod adjournment {
+    use super::*;
+
+    #[test]
+    fn a_sealed_move_is_never_an_event_until_the_game_resumes() {
+        let cfg = TableConfig {
+            time_control: Some("5400".parse().unwrap()),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.set_up();
+        h.play(BoardRole::Blind, "e2", "e4");
+        h.take();
+        h.table.adjourn("c5", h.t, &mut h.out).unwrap();
+        let events = h.take();
+        assert!(matches!(events[..], [Event::Adjourned { ply: 2, .. }]), "{events:?}");
+        assert!(!format!("{events:?}").contains("c5"), "the sealed move stays sealed");
+        assert!(!h.table.clock().unwrap().is_running());
+        assert_eq!(h.table.resume_adjourned(h.t + 1, &mut Vec::new()).map(|_| ()), Ok(()));
+        assert_eq!(h.agreed(), ["e2e4", "c7c5"]);
+        assert!(h.table.clock().unwrap().is_running());
+        assert_eq!(h.table.resume_adjourned(h.t + 2, &mut h.out), Err(TableError::NotAdjourned));
+        assert!(h.table.adjourn("Ke2", h.t, &mut h.out).is_ok(), "legal for White now");
+    }
+
+    #[test]
+    fn a_new_game_from_a_chess960_position_starts_when_the_board_shows_it() {
+        let mut h = Hands::new(false);
+        h.set_up();
+        h.play(BoardRole::Blind, "e2", "e4");
+        h.take();
+        let start = Game::chess960(0).unwrap();
+        let occ = start.occupancy();
+        h.table.new_game(start, h.t, &mut h.out);
+        assert!(h.take().iter().any(|e| matches!(e, Event::GameOver { result, .. } if result == "*")));
+        assert_eq!(h.table.phase(), Phase::Waiting);
+        // Chess960 starts have the same holes as the standard one: the board is set up.
+        h.play(BoardRole::Blind, "e4", "e2");
+        assert_eq!(h.table.sensed(BoardRole::Blind), occ);
+        assert_eq!(h.table.phase(), Phase::Playing);
+        assert!(h.table.agreed().unwrap().start_fen().starts_with("bbqnnrkr/"));
+    }
+}
