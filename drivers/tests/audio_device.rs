@@ -41,6 +41,7 @@ fn packs() -> Result<PathBuf, String> {
                 "rank.2",
                 "rank.4",
                 "rank.5",
+                "rank.7",
                 "letter.d",
             ];
             let book = Phrasebook::builtin("de").ok_or("no German phrasebook")?;
