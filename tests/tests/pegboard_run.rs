@@ -22,7 +22,7 @@ fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
     std::fs::write(
         &path,
         format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n",
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
             link.display()
         ),
     )

@@ -100,19 +100,29 @@ pub struct WebOptions {
 }
 
 /// Starts the console and mirror server and prints where they are (and the token).
-pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<WebServer> {
+/// A port that is taken does not stop the station: the game is followed and
+/// journaled all the same, and the console is reported missing.
+pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<WebServer>> {
     let listen = opts.listen.clone().unwrap_or_else(|| config.console.listen.clone());
     let listen: std::net::SocketAddr =
         listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?;
     let token = opts.token.clone().or_else(|| config.console.token.clone()).unwrap_or_else(new_token);
-    let server = crate::web::start(
+    let server = match crate::web::start(
         WebConfig { listen, token: token.clone(), allow_remote: config.console.allow_remote },
         hub,
-    )?;
+    ) {
+        Ok(server) => server,
+        Err(e @ crate::web::WebError::Bind { .. }) => {
+            tracing::error!(error = %e, "the console and mirror are not available; the game goes on");
+            eprintln!("station: {e}; the console and mirror are not available, the game goes on");
+            return Ok(None);
+        }
+        Err(e) => return Err(e.into()),
+    };
     let addr = server.addr();
     println!("console: http://{addr}/console  (operator token: {token})");
     println!("mirror:  http://{addr}/mirror");
-    Ok(server)
+    Ok(Some(server))
 }
 
 /// A fresh operator token: 128 bits from the kernel's random source.

@@ -64,3 +64,31 @@ fn export_without_journals_fails_clearly() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no matching game journal"));
 }
+
+#[test]
+fn a_taken_console_port_does_not_stop_the_station() {
+    let dir = scratch("port");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let cfg = dir.join("station.toml");
+    std::fs::write(
+        &cfg,
+        format!("[boards.blind]\ndriver = \"none\"\n\n[console]\nlisten = \"127.0.0.1:{port}\"\n"),
+    )
+    .unwrap();
+    let mut child = station()
+        .args(["run", "--config"])
+        .arg(&cfg)
+        .arg("--journal-dir")
+        .arg(dir.join("journal"))
+        .env("ALSA_CONFIG_PATH", "/dev/null")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "the station stopped");
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the game goes on"), "{err}");
+}

@@ -45,7 +45,7 @@ pub enum WebError {
     /// A non-loopback address without `allow_remote`.
     #[error(
         "refusing to serve the console on {0}: not a loopback address \
-         (set allow_remote = true in the [web] config to serve other machines)"
+         (set allow_remote = true in the [console] config to serve other machines)"
     )]
     NotLoopback(SocketAddr),
     /// No operator token.
