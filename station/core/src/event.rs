@@ -240,6 +240,21 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// The blind player's spoken announcement was checked against his board
+    /// (D.2.3.3); a mismatch is a slip of the tongue or a wrong execution that
+    /// must be corrected before the opponent's clock starts (D.2.8).
+    AnnouncementChecked {
+        /// The ply of the move announced.
+        ply: usize,
+        /// What he said (UCI).
+        said: String,
+        /// What his board shows (UCI).
+        sensed: String,
+        /// They agree.
+        matches: bool,
+        /// When.
+        t_ms: Millis,
+    },
     /// The arbiter took the last agreed move back; the boards must follow.
     TakenBack {
         /// The ply that was removed.
@@ -382,6 +397,7 @@ impl Event {
             | Event::LineDropped { t_ms, .. }
             | Event::GameMove { t_ms, .. }
             | Event::TakenBack { t_ms, .. }
+            | Event::AnnouncementChecked { t_ms, .. }
             | Event::Adjourned { t_ms, .. }
             | Event::AdjournmentResumed { t_ms, .. }
             | Event::ClockPressed { t_ms, .. }

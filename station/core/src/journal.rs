@@ -63,6 +63,9 @@ pub struct Header {
     /// The blind player's spoken time warnings.
     #[serde(default)]
     pub warnings: WarningConfig,
+    /// The blind player's announcements were checked (speech input).
+    #[serde(default)]
+    pub announcement_required: bool,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -138,6 +141,12 @@ pub enum Input {
     },
     /// The arbiter took the last move back.
     TakeBack,
+    /// The blind player announced a move aloud (what was understood, UCI).
+    Announce {
+        /// UCI.
+        #[serde(rename = "move")]
+        mv: String,
+    },
     /// The game was adjourned; the sealed move (the journal is the envelope).
     Adjourn {
         /// SAN or UCI.
@@ -414,6 +423,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         clock_auto_start: h.clock_auto_start,
         clock_auto_press: h.clock_auto_press,
         warnings: h.warnings.clone(),
+        announcement_required: h.announcement_required,
     })
 }
 
@@ -458,6 +468,9 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                 }
                 Input::TakeBack => {
                     let _ = table.take_back(*t_ms, &mut sink);
+                }
+                Input::Announce { mv } => {
+                    let _ = table.announce_uci(mv, *t_ms, &mut sink);
                 }
                 Input::Adjourn { sealed } => {
                     let _ = table.adjourn(sealed, *t_ms, &mut sink);
@@ -520,6 +533,7 @@ mod tests {
             clock_auto_start: false,
             clock_auto_press: false,
             warnings: WarningConfig::default(),
+            announcement_required: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -648,6 +662,7 @@ mod fuzz {
                 clock_auto_start: false,
                 clock_auto_press: false,
                 warnings: WarningConfig::default(),
+                announcement_required: false,
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',

@@ -43,6 +43,9 @@ pub struct TableConfig {
     pub clock_auto_press: bool,
     /// Spoken time warnings for the blind player.
     pub warnings: WarningConfig,
+    /// The blind player announces his moves aloud and the station checks them
+    /// (speech input): his clock press counts only after a matching announcement.
+    pub announcement_required: bool,
 }
 
 impl TableConfig {
@@ -59,6 +62,7 @@ impl TableConfig {
             clock_auto_start: true,
             clock_auto_press: false,
             warnings: WarningConfig::default(),
+            announcement_required: false,
         }
     }
 
@@ -132,6 +136,10 @@ pub struct Table {
     pressed_ply: usize,
     /// The sealed move of an adjourned game.
     sealed: Option<Move>,
+    /// The last ply of the blind player whose announcement matched his board.
+    announced_ply: usize,
+    /// An announcement made before the move was sensed.
+    said_early: Option<(Move, Millis)>,
     scratch: Vec<Observation>,
 }
 
@@ -194,6 +202,8 @@ impl Table {
             piece_scratch: Vec::new(),
             pressed_ply: 0,
             sealed: None,
+            announced_ply: 0,
+            said_early: None,
             scratch: Vec::new(),
         }
     }
@@ -406,7 +416,10 @@ impl Table {
         let made = agreed.ply() > self.pressed_ply && Side::from(!agreed.position().turn()) == side;
         let blind = Side::from(self.cfg.blind_color) == side;
         let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
-        let progress = MoveProgress { placed: made, capture_pending: false, announced: made };
+        // Without speech input the station's own announcement is the announcement.
+        let announced =
+            made && (!blind || !self.cfg.announcement_required || self.announced_ply >= agreed.ply());
+        let progress = MoveProgress { placed: made, capture_pending: false, announced };
         match gate.check(progress) {
             GateDecision::Accept => {
                 let pressed = clock.press(side, t)?;
@@ -556,6 +569,78 @@ impl Table {
         Ok(())
     }
 
+    /// The blind player announced `mv` aloud (speech input, D.2.1/D.2.3.3).
+    /// It is checked against the move his board shows; said before the move is
+    /// sensed, it is checked when the move comes. A promotion piece named in
+    /// the announcement settles the piece the peg board cannot see.
+    pub fn announce(&mut self, mv: Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
+        let blind = Side::from(self.cfg.blind_color);
+        let agreed = sync.agreed();
+        let latest = (self.announced_ply + 1..=agreed.ply())
+            .rev()
+            .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind));
+        match latest {
+            Some(ply) => self.check_announcement(ply, mv, t, out),
+            None => self.said_early = Some((mv, t)),
+        }
+        Ok(())
+    }
+
+    /// [`announce`](Self::announce) from UCI or SAN, in the position before the
+    /// blind player's latest unannounced move (or the current one).
+    pub fn announce_uci(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let pos = self.announce_position().ok_or(TableError::NoGame)?;
+        let mv = parse_move(&pos, text)
+            .ok_or_else(|| TableError::IllegalMove { ply: 0, text: text.to_owned() })?;
+        self.announce(mv, t, out)
+    }
+
+    /// The position an announcement is about: before the blind player's latest
+    /// unannounced move, or the current one when he has not moved yet.
+    pub fn announce_position(&self) -> Option<shakmaty::Chess> {
+        let agreed = self.agreed()?;
+        let blind = Side::from(self.cfg.blind_color);
+        let latest = (self.announced_ply + 1..=agreed.ply())
+            .rev()
+            .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind));
+        Some(match latest {
+            Some(ply) => agreed.position_at(ply - 1)?.clone(),
+            None => agreed.position().clone(),
+        })
+    }
+
+    fn check_announcement(&mut self, ply: usize, said: Move, t: Millis, out: &mut Vec<Event>) {
+        let Some(sync) = self.sync.as_mut() else { return };
+        let mut sensed = sync.agreed().moves()[ply - 1];
+        let same_path = said.from() == sensed.from() && said.to() == sensed.to();
+        if same_path && said.promotion().is_some() && said != sensed && ply == sync.agreed().ply() {
+            // The peg board could not see the piece: the announcement names it.
+            if let (Some(role), Some(tracker)) = (said.promotion(), self.trackers[0].as_mut())
+                && tracker.set_promotion(role).is_some()
+            {
+                sync.board_record(BoardRole::Blind, tracker.game(), t, out);
+                sensed = sync.agreed().moves()[ply - 1];
+            }
+        }
+        let game = sync.agreed();
+        let matches = sensed == said;
+        out.push(Event::AnnouncementChecked {
+            ply,
+            said: game.uci(said),
+            sensed: game.uci(sensed),
+            matches,
+            t_ms: t,
+        });
+        if matches {
+            self.announced_ply = ply;
+            if self.cfg.clock_auto_press {
+                let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
+            }
+        }
+    }
+
     /// The arbiter takes the last agreed move back.
     pub fn take_back(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
@@ -611,7 +696,20 @@ impl Table {
             sync.board_record(role, tracker.game(), t, out);
         }
         self.adopt_targets(t, out);
+        let blind_moved = out[before..].iter().rev().find_map(|e| match e {
+            Event::GameMove { ply, .. } => Some(*ply),
+            _ => None,
+        });
+        if let (Some(ply), Some((said, _))) = (blind_moved, self.said_early) {
+            let mover = self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()));
+            if mover == Some(Side::from(self.cfg.blind_color)) {
+                self.said_early = None;
+                self.check_announcement(ply, said, t, out);
+            }
+        }
         if self.cfg.clock_auto_press {
+            let blind = Side::from(self.cfg.blind_color);
+            let needs_announcement = self.cfg.announcement_required;
             let movers: Vec<Side> = out[before..]
                 .iter()
                 .filter_map(|e| match e {
@@ -621,6 +719,7 @@ impl Table {
                 .filter_map(|ply| {
                     self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()))
                 })
+                .filter(|&side| !(needs_announcement && side == blind))
                 .collect();
             for side in movers {
                 let _ = self.press_now(side, t, out);

@@ -41,6 +41,19 @@ pub struct Config {
     /// Voice packs and the two listeners (earphone, public speaker).
     #[serde(default)]
     pub audio: station_drivers::audio::AudioSettings,
+    /// Spoken moves (`[speech]`).
+    #[serde(default)]
+    pub speech: SpeechSettings,
+}
+
+/// Spoken moves and commands (`[speech]`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeechSettings {
+    /// The blind player announces his moves aloud and the station checks them;
+    /// his clock press counts only after a matching announcement (D.2.3.3).
+    #[serde(default)]
+    pub enabled: bool,
 }
 
 /// The station's clock (`[clock]`).

@@ -104,6 +104,7 @@ mod tests {
             clock_auto_start: true,
             clock_auto_press: true,
             warnings: Default::default(),
+            announcement_required: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',

@@ -81,6 +81,15 @@ pub enum Command {
     },
     /// Resume an adjourned game.
     ResumeAdjourned,
+    /// What the blind player said, as the recogniser (or a helper) heard it: a
+    /// move is checked against his board (D.2.3.3, D.2.8).
+    Spoken {
+        /// The words.
+        text: String,
+        /// The recogniser's confidence (0–1), if any.
+        #[serde(default)]
+        confidence: Option<f32>,
+    },
     /// Start a new game.
     NewGame {
         /// From a FEN.

@@ -82,6 +82,28 @@ impl Voices {
                     say(l, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
                 }
             }
+            Event::AnnouncementChecked { ply, said, sensed, matches: false, .. } => {
+                // D.2.8: name both, so he can correct the board or the announcement.
+                let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
+                let word = |uci: &str| {
+                    self.private.wording.word_uci(pos, uci).map(|a| a.to_string()).unwrap_or_default()
+                };
+                let text = format!(
+                    "{} — {}: {}",
+                    word(said),
+                    self.private.wording.message(Message::BoardMismatch),
+                    word(sensed)
+                );
+                say(
+                    &self.private,
+                    Utterance::text(text.clone()),
+                    text,
+                    "correction",
+                    Priority::Urgent,
+                    t,
+                    out,
+                );
+            }
             Event::DiscrepancyResolved { .. } => {
                 let text = self.private.wording.message(Message::PositionRestored).to_owned();
                 say(

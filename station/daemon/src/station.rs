@@ -70,6 +70,7 @@ impl Station {
             clock_auto_start: config.clock.auto_start,
             clock_auto_press: config.clock.auto_press,
             warnings: config.clock.warnings.clone(),
+            announcement_required: config.speech.enabled,
         });
         let mut station = Station {
             orientation: [flipped(&config.boards.blind), flipped(&config.boards.mirror)],
@@ -385,6 +386,7 @@ impl Station {
                 self.record(t, Input::TakeBack);
                 self.table.take_back(t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
             }
+            Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
             Command::Adjourn { sealed_move } => {
                 self.record(t, Input::Adjourn { sealed: sealed_move.clone() });
                 self.table
@@ -413,6 +415,38 @@ impl Station {
                     json!({"ok": true, "start_fen": fen, "waiting": "set up the start position on the boards"}),
                 )
             }
+        }
+    }
+
+    /// What the blind player said: a move is checked against his board, a
+    /// question goes back to him, a refusal is said why.
+    fn spoken(
+        &mut self,
+        text: &str,
+        confidence: Option<f32>,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        use station_voices::understand::{Understanding, Understood};
+        let understanding = Understanding::new(&self.config.voice).map_err(|e| e.to_string())?;
+        let pos = self.table.announce_position().ok_or("no game in progress")?;
+        match understanding.understand(&pos, text, confidence) {
+            Understood::Move { uci, san, .. } => {
+                self.record(t, Input::Announce { mv: uci.clone() });
+                self.table.announce_uci(&uci, t, events).map_err(|e| e.to_string())?;
+                Ok(json!({"understood": "move", "uci": uci, "san": san}))
+            }
+            Understood::Ask { candidates, .. } => {
+                let question = understanding.confirm_question(&pos, &candidates);
+                events.push(Event::Announcement {
+                    listener: "private".into(),
+                    text: question.clone(),
+                    about: "question".into(),
+                    t_ms: t,
+                });
+                Ok(json!({"understood": "ask", "question": question}))
+            }
+            other => Ok(json!({"understood": other.line()})),
         }
     }
 
@@ -509,6 +543,7 @@ impl Station {
             clock_auto_start: table.clock_auto_start,
             clock_auto_press: table.clock_auto_press,
             warnings: table.warnings.clone(),
+            announcement_required: table.announcement_required,
             settle_ms: cfg.settle_ms,
             debounce_ms: cfg.debounce_ms,
             promotion: Role::char(cfg.promotion),

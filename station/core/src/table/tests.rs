@@ -473,3 +473,81 @@ mod adjournment {
         assert!(h.table.agreed().unwrap().start_fen().starts_with("bbqnnrkr/"));
     }
 }
+
+mod spoken {
+    use super::*;
+    use crate::clock::Side;
+    use shakmaty::Role;
+
+    fn listening() -> Hands {
+        let cfg = TableConfig {
+            time_control: Some("5400".parse().unwrap()),
+            announcement_required: true,
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+    }
+
+    fn checked(events: &[Event]) -> Vec<(String, String, bool)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::AnnouncementChecked { said, sensed, matches, .. } => {
+                    Some((said.clone(), sensed.clone(), *matches))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_it_is_corrected() {
+        let mut h = listening();
+        h.set_up();
+        h.play(BoardRole::Blind, "g1", "f3");
+        h.take();
+        // He says "Springer Hector drei" but his knight stands on f3.
+        h.table.announce_uci("g1h3", h.t, &mut h.out).unwrap();
+        assert_eq!(checked(&h.take()), [("g1h3".into(), "g1f3".into(), false)]);
+        h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();
+        assert!(
+            h.take().iter().any(|e| matches!(e, Event::ClockPremature { .. })),
+            "D.2.4: not made until announced"
+        );
+        // He corrects the announcement: now the move is made and the clock may start.
+        h.table.announce_uci("Nf3", h.t, &mut h.out).unwrap();
+        assert_eq!(checked(&h.take()), [("g1f3".into(), "g1f3".into(), true)]);
+        h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();
+        assert!(h.take().iter().any(|e| matches!(e, Event::ClockPressed { side: Side::White, .. })));
+    }
+
+    #[test]
+    fn an_announcement_before_the_move_is_checked_when_the_move_is_sensed() {
+        let mut h = listening();
+        h.set_up();
+        h.table.announce_uci("e4", h.t, &mut h.out).unwrap();
+        assert!(checked(&h.take()).is_empty());
+        h.play(BoardRole::Blind, "e2", "e4");
+        assert_eq!(checked(&h.take()), [("e2e4".into(), "e2e4".into(), true)]);
+    }
+
+    #[test]
+    fn the_announced_promotion_piece_settles_what_the_pegs_cannot_show() {
+        let cfg = TableConfig {
+            start: Game::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+            announcement_required: true,
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        let occ = Game::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap().occupancy();
+        h.scan(BoardRole::Blind, occ);
+        h.rest();
+        h.play(BoardRole::Blind, "a7", "a8");
+        h.take();
+        h.table.announce_uci("a7a8n", h.t, &mut h.out).unwrap();
+        let events = h.take();
+        assert_eq!(checked(&events), [("a7a8n".into(), "a7a8n".into(), true)], "{events:?}");
+        let last = *h.table.agreed().unwrap().moves().last().unwrap();
+        assert_eq!(last.promotion(), Some(Role::Knight));
+    }
+}
