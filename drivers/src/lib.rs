@@ -13,5 +13,6 @@ pub mod audio;
 pub mod dgt;
 pub mod gamepad;
 pub mod pegboard;
+pub mod serial_link;
 pub mod sim_game;
 pub mod speech;

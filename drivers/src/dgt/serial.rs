@@ -9,19 +9,14 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
-use serialport::{ClearBuffer, DataBits, FlowControl, Parity, SerialPort, StopBits};
 use shakmaty::Board;
 use tracing::{debug, info, trace, warn};
 
 use super::orientation::{Orientation, detect_orientation};
 use super::protocol::{DEFAULT_BAUD, DgtError, DgtMessage, DgtReader, DropCounters, HostCommand};
+use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
+pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
 
-/// How long one blocking read may wait; bounds the latency of commands and shutdown.
-pub const READ_TIMEOUT: Duration = Duration::from_millis(50);
-/// First delay before reopening a lost port; doubles on each failed attempt.
-pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
-/// Longest delay between reopening attempts.
-pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
 /// Silence after which the driver asks for a board dump. A board in update
 /// mode is quiet while nobody moves; the dump doubles as a consistency check.
 pub const SILENCE_POKE: Duration = Duration::from_secs(5);
@@ -158,7 +153,8 @@ impl DgtDriver {
             raw: None,
             orientation,
         };
-        let thread = std::thread::Builder::new().name("dgt-serial".into()).spawn(move || worker.run());
+        let thread =
+            std::thread::Builder::new().name("dgt-serial".into()).spawn(move || serial_link::run(worker));
         let thread = match thread {
             Ok(handle) => Some(handle),
             Err(e) => {
@@ -209,16 +205,6 @@ impl Drop for DgtDriver {
     }
 }
 
-#[cfg(unix)]
-type Port = serialport::TTYPort;
-#[cfg(windows)]
-type Port = serialport::COMPort;
-
-enum SessionEnd {
-    Shutdown,
-    Lost(String),
-}
-
 struct Worker {
     settings: DgtSettings,
     control: Receiver<Control>,
@@ -232,57 +218,9 @@ struct Worker {
 }
 
 impl Worker {
-    fn run(mut self) {
-        let mut delay = BACKOFF_MIN;
-        let mut failures: u32 = 0;
-        loop {
-            match self.open() {
-                Ok(port) => {
-                    delay = BACKOFF_MIN;
-                    failures = 0;
-                    info!(path = %self.settings.path.display(), "DGT board connected");
-                    self.emit(DgtEvent::Connected);
-                    let (reason, shut_down) = match self.session(port) {
-                        SessionEnd::Shutdown => ("driver shut down".to_owned(), true),
-                        SessionEnd::Lost(reason) => (reason, false),
-                    };
-                    info!(%reason, "DGT board disconnected");
-                    self.emit(DgtEvent::Disconnected { reason });
-                    if shut_down {
-                        return;
-                    }
-                }
-                Err(e) => {
-                    if failures == 0 {
-                        info!(path = %self.settings.path.display(), error = %e, "cannot open DGT board, retrying");
-                    } else {
-                        debug!(error = %e, ?delay, "DGT board still not there");
-                    }
-                    failures = failures.saturating_add(1);
-                }
-            }
-            if self.wait(delay).is_err() {
-                return;
-            }
-            if failures > 0 {
-                delay = (delay * 2).min(BACKOFF_MAX);
-            }
-        }
-    }
-
     /// Opens 8N1 without flow control and greets the board.
     fn open(&mut self) -> io::Result<Port> {
-        let path = self.settings.path.to_string_lossy();
-        let mut port = serialport::new(path, self.settings.baud)
-            .data_bits(DataBits::Eight)
-            .parity(Parity::None)
-            .stop_bits(StopBits::One)
-            .flow_control(FlowControl::None)
-            .timeout(READ_TIMEOUT)
-            .open_native()?;
-        if let Err(e) = port.clear(ClearBuffer::Input) {
-            debug!(error = %e, "could not clear input buffer");
-        }
+        let mut port = open_8n1(&self.settings.path, self.settings.baud)?;
         // No reset (it would only cancel update mode): identity, then the full
         // board, then updates, the order DGT software has long used. The board
         // may have changed while we were away, so the dump is always asked for.
@@ -439,10 +377,6 @@ impl Worker {
     }
 }
 
-fn is_idle(e: &io::Error) -> bool {
-    matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted)
-}
-
 /// Drops exclusivity before closing (see the peg-board driver for why).
 fn release(port: &mut Port) {
     #[cfg(unix)]
@@ -451,4 +385,32 @@ fn release(port: &mut Port) {
     }
     #[cfg(not(unix))]
     let _ = port;
+}
+
+impl Link for Worker {
+    const NAME: &'static str = "DGT board";
+
+    fn path(&self) -> &std::path::Path {
+        &self.settings.path
+    }
+
+    fn open(&mut self) -> io::Result<Port> {
+        Worker::open(self)
+    }
+
+    fn session(&mut self, port: Port) -> SessionEnd {
+        Worker::session(self, port)
+    }
+
+    fn wait(&self, delay: Duration) -> Result<(), ()> {
+        Worker::wait(self, delay)
+    }
+
+    fn connected(&self) {
+        self.emit(DgtEvent::Connected);
+    }
+
+    fn disconnected(&self, reason: String) {
+        self.emit(DgtEvent::Disconnected { reason });
+    }
 }

@@ -8,17 +8,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
-use serialport::{ClearBuffer, DataBits, FlowControl, Parity, SerialPort, StopBits};
-use tracing::{debug, info, trace, warn};
+use tracing::{debug, trace, warn};
 
 use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
+use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
+pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
 
-/// How long one blocking read may wait; bounds the latency of commands and shutdown.
-pub const READ_TIMEOUT: Duration = Duration::from_millis(50);
-/// First delay before reopening a lost port; doubles on each failed attempt.
-pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
-/// Longest delay between reopening attempts.
-pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
 /// Silence after which the driver asks for a scan (the board promises one per second).
 pub const SILENCE_POKE: Duration = Duration::from_secs(3);
 /// How often the device path is checked for existence while connected.
@@ -97,7 +92,9 @@ impl PegBoardDriver {
             reader: LineReader::new(),
             results: Vec::new(),
         };
-        let thread = std::thread::Builder::new().name("pegboard-serial".into()).spawn(move || worker.run());
+        let thread = std::thread::Builder::new()
+            .name("pegboard-serial".into())
+            .spawn(move || serial_link::run(worker));
         let thread = match thread {
             Ok(handle) => Some(handle),
             Err(e) => {
@@ -144,16 +141,6 @@ impl Drop for PegBoardDriver {
     }
 }
 
-#[cfg(unix)]
-type Port = serialport::TTYPort;
-#[cfg(windows)]
-type Port = serialport::COMPort;
-
-enum SessionEnd {
-    Shutdown,
-    Lost(String),
-}
-
 struct Worker {
     settings: SerialSettings,
     control: Receiver<Control>,
@@ -164,60 +151,10 @@ struct Worker {
 }
 
 impl Worker {
-    fn run(mut self) {
-        let mut delay = BACKOFF_MIN;
-        let mut failures: u32 = 0;
-        loop {
-            match self.open() {
-                Ok(port) => {
-                    delay = BACKOFF_MIN;
-                    failures = 0;
-                    info!(path = %self.settings.path.display(), "peg board connected");
-                    self.emit(DriverEvent::Connected);
-                    let (reason, shut_down) = match self.session(port) {
-                        SessionEnd::Shutdown => ("driver shut down".to_owned(), true),
-                        SessionEnd::Lost(reason) => (reason, false),
-                    };
-                    info!(%reason, "peg board disconnected");
-                    self.emit(DriverEvent::Disconnected { reason });
-                    if shut_down {
-                        return;
-                    }
-                }
-                Err(e) => {
-                    // The first failure is news; the retries every 2 s are not.
-                    if failures == 0 {
-                        info!(path = %self.settings.path.display(), error = %e, "cannot open peg board, retrying");
-                    } else {
-                        debug!(error = %e, ?delay, "peg board still not there");
-                    }
-                    failures = failures.saturating_add(1);
-                }
-            }
-            if self.wait(delay).is_err() {
-                return;
-            }
-            if failures > 0 {
-                delay = (delay * 2).min(BACKOFF_MAX);
-            }
-        }
-    }
-
     /// Opens 8N1 without flow control and greets the board; a port that
     /// cannot even take the greeting counts as not opened.
     fn open(&mut self) -> io::Result<Port> {
-        let path = self.settings.path.to_string_lossy();
-        let mut port = serialport::new(path, self.settings.baud)
-            .data_bits(DataBits::Eight)
-            .parity(Parity::None)
-            .stop_bits(StopBits::One)
-            .flow_control(FlowControl::None)
-            .timeout(READ_TIMEOUT)
-            .open_native()?;
-        // Bytes queued before we opened are stale; the greeting asks for fresh ones.
-        if let Err(e) = port.clear(ClearBuffer::Input) {
-            debug!(error = %e, "could not clear input buffer");
-        }
+        let mut port = open_8n1(&self.settings.path, self.settings.baud)?;
         let greeting =
             [StationCommand::RequestIdentity.to_line(), StationCommand::RequestScan.to_line()].concat();
         port.write_all(greeting.as_bytes())?;
@@ -324,10 +261,6 @@ impl Worker {
     }
 }
 
-fn is_idle(e: &io::Error) -> bool {
-    matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted)
-}
-
 /// Drops exclusivity before closing: on a pseudo-terminal whose other side
 /// stays open, a leftover TIOCEXCL would lock out the next (non-root) opener.
 fn release(port: &mut Port) {
@@ -337,4 +270,32 @@ fn release(port: &mut Port) {
     }
     #[cfg(not(unix))]
     let _ = port;
+}
+
+impl Link for Worker {
+    const NAME: &'static str = "peg board";
+
+    fn path(&self) -> &std::path::Path {
+        &self.settings.path
+    }
+
+    fn open(&mut self) -> io::Result<Port> {
+        Worker::open(self)
+    }
+
+    fn session(&mut self, port: Port) -> SessionEnd {
+        Worker::session(self, port)
+    }
+
+    fn wait(&self, delay: Duration) -> Result<(), ()> {
+        Worker::wait(self, delay)
+    }
+
+    fn connected(&self) {
+        self.emit(DriverEvent::Connected);
+    }
+
+    fn disconnected(&self, reason: String) {
+        self.emit(DriverEvent::Disconnected { reason });
+    }
 }

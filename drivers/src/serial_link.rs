@@ -1,0 +1,111 @@
+//! What every serial-board driver does alike: open the port 8N1 without flow
+//! control, and when it is lost, say so and keep reopening it with back-off.
+//! The protocols (what to send on connect, how to read) stay in each driver.
+
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+use serialport::{ClearBuffer, DataBits, FlowControl, Parity, SerialPort, StopBits};
+use tracing::{debug, info};
+
+/// How long one blocking read may wait; bounds the latency of commands and shutdown.
+pub const READ_TIMEOUT: Duration = Duration::from_millis(50);
+/// First delay before reopening a lost port; doubles on each failed attempt.
+pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
+/// Longest delay between reopening attempts.
+pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
+
+/// The native serial port type.
+#[cfg(unix)]
+pub(crate) type Port = serialport::TTYPort;
+/// The native serial port type.
+#[cfg(windows)]
+pub(crate) type Port = serialport::COMPort;
+
+/// Why a connected session ended.
+pub(crate) enum SessionEnd {
+    /// The driver was asked to stop.
+    Shutdown,
+    /// The port failed or vanished.
+    Lost(String),
+}
+
+/// Opens `path` 8N1 without flow control, dropping bytes queued before we
+/// opened (they are stale; the caller's greeting asks for fresh ones).
+pub(crate) fn open_8n1(path: &Path, baud: u32) -> io::Result<Port> {
+    let port = serialport::new(path.to_string_lossy(), baud)
+        .data_bits(DataBits::Eight)
+        .parity(Parity::None)
+        .stop_bits(StopBits::One)
+        .flow_control(FlowControl::None)
+        .timeout(READ_TIMEOUT)
+        .open_native()?;
+    if let Err(e) = port.clear(ClearBuffer::Input) {
+        debug!(error = %e, "could not clear input buffer");
+    }
+    Ok(port)
+}
+
+/// A read that only timed out or was interrupted.
+pub(crate) fn is_idle(e: &io::Error) -> bool {
+    matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted)
+}
+
+/// One driver's side of the reconnect loop.
+pub(crate) trait Link {
+    /// "peg board", "DGT board": for logs.
+    const NAME: &'static str;
+    /// The device path.
+    fn path(&self) -> &Path;
+    /// Opens the port and greets the board; a port that cannot take the greeting counts as not opened.
+    fn open(&mut self) -> io::Result<Port>;
+    /// Runs until the port fails or a shutdown is requested.
+    fn session(&mut self, port: Port) -> SessionEnd;
+    /// Sleeps for `delay` while still honouring shutdown; `Err` means shut down.
+    fn wait(&self, delay: Duration) -> Result<(), ()>;
+    /// Reports a connection.
+    fn connected(&self);
+    /// Reports a lost connection.
+    fn disconnected(&self, reason: String);
+}
+
+/// Opens, serves, and reopens with exponential back-off until shut down.
+pub(crate) fn run<L: Link>(mut link: L) {
+    let mut delay = BACKOFF_MIN;
+    let mut failures: u32 = 0;
+    loop {
+        match link.open() {
+            Ok(port) => {
+                delay = BACKOFF_MIN;
+                failures = 0;
+                info!(path = %link.path().display(), "{} connected", L::NAME);
+                link.connected();
+                let (reason, shut_down) = match link.session(port) {
+                    SessionEnd::Shutdown => ("driver shut down".to_owned(), true),
+                    SessionEnd::Lost(reason) => (reason, false),
+                };
+                info!(%reason, "{} disconnected", L::NAME);
+                link.disconnected(reason);
+                if shut_down {
+                    return;
+                }
+            }
+            Err(e) => {
+                // The first failure is news; the retries every 2 s are not.
+                if failures == 0 {
+                    info!(path = %link.path().display(), error = %e, "cannot open {}, retrying", L::NAME);
+                } else {
+                    debug!(error = %e, ?delay, "{} still not there", L::NAME);
+                }
+                failures = failures.saturating_add(1);
+            }
+        }
+        if link.wait(delay).is_err() {
+            return;
+        }
+        if failures > 0 {
+            delay = (delay * 2).min(BACKOFF_MAX);
+        }
+    }
+}
