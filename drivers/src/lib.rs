@@ -15,4 +15,6 @@ pub mod gamepad;
 pub mod pegboard;
 pub mod serial_link;
 pub mod sim_game;
+#[cfg(unix)]
+mod sim_pty;
 pub mod speech;

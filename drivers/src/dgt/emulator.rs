@@ -19,7 +19,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
-use serialport::{SerialPort, TTYPort};
+use serialport::SerialPort;
 use shakmaty::{Board, Square};
 use tracing::{debug, info, trace, warn};
 
@@ -28,6 +28,7 @@ use super::orientation::Orientation;
 use super::protocol::{
     BwTime, ClockAck, ClockCommand, ClockRun, DgtMessage, HostCommand, HostCommandReader, SideTime,
 };
+use crate::sim_pty::{Pty, after, remove_link};
 
 /// A simulated DGT 3000 attached to the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,7 +177,7 @@ pub struct DgtEmulator {
 impl DgtEmulator {
     /// Creates the pty and the symlink, then starts the board thread.
     pub fn start(opts: EmulatorOptions) -> io::Result<DgtEmulator> {
-        let pty = Pty::plug(&opts.link)?;
+        let pty = Pty::plug(&opts.link, "emulated DGT board")?;
         let shared = Arc::new(Mutex::new(Shared {
             board: opts.initial.clone(),
             clock: opts.clock,
@@ -313,46 +314,6 @@ impl Drop for DgtEmulator {
     }
 }
 
-/// `start + delay`, saturating at about a century instead of panicking.
-fn after(start: Instant, delay: Duration) -> Instant {
-    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
-    start.checked_add(delay.min(CENTURY)).unwrap_or(start)
-}
-
-struct Pty {
-    master: TTYPort,
-    // Held only so the master never sees a hang-up between station connections.
-    _slave: TTYPort,
-}
-
-impl Pty {
-    fn plug(link: &Path) -> io::Result<Pty> {
-        let (master, slave) = TTYPort::pair()?;
-        let slave_path = slave.name().ok_or_else(|| io::Error::other("pty slave has no path"))?;
-        point_link(link, Path::new(&slave_path))?;
-        info!(link = %link.display(), slave = %slave_path, "emulated DGT board plugged in");
-        Ok(Pty { master, _slave: slave })
-    }
-}
-
-/// Replaces `link` atomically so the station never sees it missing during a re-point.
-fn point_link(link: &Path, target: &Path) -> io::Result<()> {
-    let mut tmp = link.as_os_str().to_owned();
-    tmp.push(".emu-new");
-    let tmp = PathBuf::from(tmp);
-    remove_link(&tmp);
-    std::os::unix::fs::symlink(target, &tmp)?;
-    std::fs::rename(&tmp, link)
-}
-
-fn remove_link(link: &Path) {
-    match std::fs::remove_file(link) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => warn!(link = %link.display(), error = %e, "could not remove link"),
-    }
-}
-
 struct Emu {
     opts: EmulatorOptions,
     speed: f64,
@@ -436,7 +397,7 @@ impl Emu {
                 EmuControl::Replug(done) => {
                     let result = match self.pty {
                         Some(_) => Ok(()),
-                        None => Pty::plug(&self.opts.link).map(|pty| {
+                        None => Pty::plug(&self.opts.link, "emulated DGT board").map(|pty| {
                             self.pty = Some(pty);
                             // A board that lost power comes back idle.
                             self.mode = BoardMode::Idle;

@@ -19,12 +19,13 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
-use serialport::{SerialPort, TTYPort};
+use serialport::SerialPort;
 use shakmaty::{Bitboard, Chess, Position};
 use tracing::{debug, info, trace, warn};
 
 use super::hands::TimedScan;
 use super::protocol::{BoardMessage, StationCommand};
+use crate::sim_pty::{Pty, after, remove_link};
 
 /// How the simulated board behaves.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,7 +111,7 @@ impl std::fmt::Debug for SimControl {
 impl SimPegBoard {
     /// Creates the pty and the symlink, then starts the board thread.
     pub fn start(opts: SimOptions) -> io::Result<SimPegBoard> {
-        let pty = Pty::plug(&opts.link)?;
+        let pty = Pty::plug(&opts.link, "simulated peg board")?;
         let shared = Arc::new(Shared::default());
         shared.occupancy.store(opts.initial.0, Ordering::Relaxed);
         let (control, rx) = crossbeam_channel::unbounded();
@@ -225,47 +226,6 @@ impl Drop for SimPegBoard {
     }
 }
 
-/// `start + delay`, saturating at about a century instead of panicking on huge delays.
-fn after(start: Instant, delay: Duration) -> Instant {
-    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
-    start.checked_add(delay.min(CENTURY)).unwrap_or(start)
-}
-
-/// One plugged-in pty pair and the link pointing at it.
-struct Pty {
-    master: TTYPort,
-    // Held only so the master never sees a hang-up between station connections.
-    _slave: TTYPort,
-}
-
-impl Pty {
-    fn plug(link: &Path) -> io::Result<Pty> {
-        let (master, slave) = TTYPort::pair()?;
-        let slave_path = slave.name().ok_or_else(|| io::Error::other("pty slave has no path"))?;
-        point_link(link, Path::new(&slave_path))?;
-        info!(link = %link.display(), slave = %slave_path, "simulated peg board plugged in");
-        Ok(Pty { master, _slave: slave })
-    }
-}
-
-/// Replaces `link` atomically so the station never sees it missing during a re-point.
-fn point_link(link: &Path, target: &Path) -> io::Result<()> {
-    let mut tmp = link.as_os_str().to_owned();
-    tmp.push(".sim-new");
-    let tmp = PathBuf::from(tmp);
-    remove_link(&tmp);
-    std::os::unix::fs::symlink(target, &tmp)?;
-    std::fs::rename(&tmp, link)
-}
-
-fn remove_link(link: &Path) {
-    match std::fs::remove_file(link) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => warn!(link = %link.display(), error = %e, "could not remove link"),
-    }
-}
-
 struct Board {
     opts: SimOptions,
     speed: f64,
@@ -343,7 +303,7 @@ impl Board {
                 SimControl::Replug(done) => {
                     let result = match self.pty {
                         Some(_) => Ok(()),
-                        None => Pty::plug(&self.opts.link).map(|pty| {
+                        None => Pty::plug(&self.opts.link, "simulated peg board").map(|pty| {
                             self.pty = Some(pty);
                             self.command.clear();
                         }),
