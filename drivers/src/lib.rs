@@ -12,6 +12,7 @@
 pub mod audio;
 pub mod dgt;
 pub mod gamepad;
+mod jitter;
 pub mod pegboard;
 pub mod serial_link;
 pub mod sim_game;

@@ -27,7 +27,8 @@
 //! back. The caller lets the final state stand (e.g. [`DgtHands::think`] with
 //! at least `settle_ms + 100` ms) before the next move.
 
-use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Piece, Position, Role, Square, attacks};
+use crate::jitter::SplitMix64;
+use shakmaty::{Board, CastlingSide, Chess, Move, Piece, Position, Role, Square, attacks};
 
 /// One field update as the board would send it, in standard square numbering
 /// (a1 = 0) of the real board.
@@ -79,40 +80,6 @@ impl DgtHandTiming {
 
 /// Sim times are clamped below this so the arithmetic cannot overflow.
 const SIM_TIME_LIMIT_MS: u64 = u64::MAX / 4;
-
-/// Tiny deterministic PRNG (SplitMix64), no dependency.
-#[derive(Debug, Clone)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-
-    fn between(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi.saturating_sub(lo).saturating_add(1))
-    }
-
-    fn percent(&mut self, p: u64) -> bool {
-        self.below(100) < p
-    }
-
-    fn pick(&mut self, squares: Bitboard) -> Option<Square> {
-        let n = squares.count() as u64;
-        if n == 0 {
-            return None;
-        }
-        squares.into_iter().nth(self.below(n) as usize)
-    }
-}
 
 /// How long after the previous report an update comes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -24,6 +24,7 @@
 //! the rest that lets the station settle (typically by calling `think` with a
 //! thinking time of at least `settle_ms + 100` ms before the next `play`).
 
+use crate::jitter::SplitMix64;
 use shakmaty::{Bitboard, Chess, Move, Position, Square, attacks};
 
 /// One scan as the board would send it: the full occupancy after one change
@@ -90,42 +91,6 @@ impl HandTiming {
         self.max_bounce_ms = self.max_bounce_ms.clamp(1, BOUNCE_LIMIT_MS - 1);
         self.heartbeat_ms = self.heartbeat_ms.max(2);
         self
-    }
-}
-
-/// Tiny deterministic PRNG (SplitMix64): good enough for hand jitter, no dependency.
-#[derive(Debug, Clone)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`; 0 when `n == 0`.
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// Uniform in `lo..=hi` (`lo` when the range is empty).
-    fn between(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi.saturating_sub(lo).saturating_add(1))
-    }
-
-    fn percent(&mut self, p: u64) -> bool {
-        self.below(100) < p
-    }
-
-    fn pick(&mut self, squares: Bitboard) -> Option<Square> {
-        let n = squares.count() as u64;
-        if n == 0 {
-            return None;
-        }
-        squares.into_iter().nth(self.below(n) as usize)
     }
 }
 
