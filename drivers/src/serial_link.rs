@@ -2,12 +2,14 @@
 //! control, and when it is lost, say so and keep reopening it with back-off.
 //! The protocols (what to send on connect, how to read) stay in each driver.
 
+use std::fmt::Debug;
 use std::io;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crossbeam_channel::{Receiver, RecvTimeoutError};
 use serialport::{ClearBuffer, DataBits, FlowControl, Parity, SerialPort, StopBits};
-use tracing::{debug, info};
+use tracing::{debug, info, trace};
 
 /// How long one blocking read may wait; bounds the latency of commands and shutdown.
 pub const READ_TIMEOUT: Duration = Duration::from_millis(50);
@@ -45,6 +47,40 @@ pub(crate) fn open_8n1(path: &Path, baud: u32) -> io::Result<Port> {
         debug!(error = %e, "could not clear input buffer");
     }
     Ok(port)
+}
+
+/// What a driver's handle asks of its worker thread.
+#[derive(Debug)]
+pub(crate) enum Control<C> {
+    /// Something to send to the board.
+    Command(C),
+    /// Stop the thread.
+    Shutdown,
+}
+
+/// Sleeps for `delay` while still honouring shutdown; `Err` means shut down.
+/// Commands given while no board is connected are discarded: a command meant
+/// for a board that is gone would be stale by the time one comes back.
+pub(crate) fn wait<C: Debug>(control: &Receiver<Control<C>>, delay: Duration) -> Result<(), ()> {
+    let deadline = Instant::now() + delay;
+    loop {
+        match control.recv_deadline(deadline) {
+            Ok(Control::Command(cmd)) => debug!(?cmd, "not connected, command discarded"),
+            Ok(Control::Shutdown) | Err(RecvTimeoutError::Disconnected) => return Err(()),
+            Err(RecvTimeoutError::Timeout) => return Ok(()),
+        }
+    }
+}
+
+/// Drops exclusivity before closing: on a pseudo-terminal whose other side
+/// stays open, a leftover TIOCEXCL would lock out the next (non-root) opener.
+pub(crate) fn release(port: &mut Port) {
+    #[cfg(unix)]
+    if let Err(e) = port.set_exclusive(false) {
+        trace!(error = %e, "could not drop exclusivity (port probably gone)");
+    }
+    #[cfg(not(unix))]
+    let _ = port;
 }
 
 /// A read that only timed out or was interrupted.

@@ -403,7 +403,8 @@ mod tests {
                     assert_eq!(out.last().map(|u| u.at_ms), Some(now));
                     assert!(out.iter().all(|u| u.at_ms > 1_000));
                     check_timing(&out, hands.timing()).unwrap();
-                    let moved: shakmaty::Bitboard = [mv.from(), Some(mv.to())].into_iter().flatten().collect();
+                    let moved: shakmaty::Bitboard =
+                        [mv.from(), Some(mv.to())].into_iter().flatten().collect();
                     saw_intermediate |= out.iter().any(|u| !moved.contains(u.square) && u.piece.is_some());
                     saw_place_before_lift |= mv.from().is_some_and(|from| {
                         out.first().is_some_and(|u| u.square == mv.to() && u.piece.is_some())

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use shakmaty::Board;
 use tracing::{debug, info, trace, warn};
 
@@ -110,11 +110,7 @@ pub enum DgtEvent {
 #[error("the DGT board driver has stopped")]
 pub struct DgtDriverStopped;
 
-#[derive(Debug)]
-enum Control {
-    Command(HostCommand),
-    Shutdown,
-}
+type Control = serial_link::Control<HostCommand>;
 
 #[derive(Debug, Default)]
 struct Shared {
@@ -241,7 +237,7 @@ impl Worker {
 
     fn session(&mut self, mut port: Port) -> SessionEnd {
         let end = self.pump(&mut port);
-        release(&mut port);
+        serial_link::release(&mut port);
         end
     }
 
@@ -361,30 +357,9 @@ impl Worker {
         true
     }
 
-    fn wait(&self, delay: Duration) -> Result<(), ()> {
-        let deadline = Instant::now() + delay;
-        loop {
-            match self.control.recv_deadline(deadline) {
-                Ok(Control::Command(cmd)) => debug!(?cmd, "not connected, command discarded"),
-                Ok(Control::Shutdown) | Err(RecvTimeoutError::Disconnected) => return Err(()),
-                Err(RecvTimeoutError::Timeout) => return Ok(()),
-            }
-        }
-    }
-
     fn emit(&self, event: DgtEvent) {
         let _ = self.events.send(event);
     }
-}
-
-/// Drops exclusivity before closing (see the peg-board driver for why).
-fn release(port: &mut Port) {
-    #[cfg(unix)]
-    if let Err(e) = port.set_exclusive(false) {
-        trace!(error = %e, "could not drop exclusivity (port probably gone)");
-    }
-    #[cfg(not(unix))]
-    let _ = port;
 }
 
 impl Link for Worker {
@@ -403,7 +378,7 @@ impl Link for Worker {
     }
 
     fn wait(&self, delay: Duration) -> Result<(), ()> {
-        Worker::wait(self, delay)
+        serial_link::wait(&self.control, delay)
     }
 
     fn connected(&self) {

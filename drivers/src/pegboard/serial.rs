@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use tracing::{debug, trace, warn};
 
 use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
@@ -61,11 +61,7 @@ pub enum DriverEvent {
 #[error("the peg-board driver has stopped")]
 pub struct DriverStopped;
 
-#[derive(Debug)]
-enum Control {
-    Command(StationCommand),
-    Shutdown,
-}
+type Control = serial_link::Control<StationCommand>;
 
 /// Handle to the background thread that owns the peg board's serial port.
 ///
@@ -165,7 +161,7 @@ impl Worker {
     /// Runs until the port fails or a shutdown is requested.
     fn session(&mut self, mut port: Port) -> SessionEnd {
         let end = self.pump(&mut port);
-        release(&mut port);
+        serial_link::release(&mut port);
         end
     }
 
@@ -243,33 +239,10 @@ impl Worker {
         self.results = results;
     }
 
-    /// Sleeps for `delay` while still honouring shutdown; `Err` means shut down.
-    fn wait(&self, delay: Duration) -> Result<(), ()> {
-        let deadline = Instant::now() + delay;
-        loop {
-            match self.control.recv_deadline(deadline) {
-                Ok(Control::Command(cmd)) => debug!(?cmd, "not connected, command discarded"),
-                Ok(Control::Shutdown) | Err(RecvTimeoutError::Disconnected) => return Err(()),
-                Err(RecvTimeoutError::Timeout) => return Ok(()),
-            }
-        }
-    }
-
     fn emit(&self, event: DriverEvent) {
         // Nobody listening is not an error for a driver.
         let _ = self.events.send(event);
     }
-}
-
-/// Drops exclusivity before closing: on a pseudo-terminal whose other side
-/// stays open, a leftover TIOCEXCL would lock out the next (non-root) opener.
-fn release(port: &mut Port) {
-    #[cfg(unix)]
-    if let Err(e) = port.set_exclusive(false) {
-        trace!(error = %e, "could not drop exclusivity (port probably gone)");
-    }
-    #[cfg(not(unix))]
-    let _ = port;
 }
 
 impl Link for Worker {
@@ -288,7 +261,7 @@ impl Link for Worker {
     }
 
     fn wait(&self, delay: Duration) -> Result<(), ()> {
-        Worker::wait(self, delay)
+        serial_link::wait(&self.control, delay)
     }
 
     fn connected(&self) {
