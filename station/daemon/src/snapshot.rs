@@ -118,11 +118,26 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
             "white_ms": c.remaining(Side::White, t),
             "black_ms": c.remaining(Side::Black, t),
             "running": c.is_running(),
+            "started": c.is_started(),
             "on_move": if c.on_move() == Side::White { "white" } else { "black" },
             "moves": c.moves_made(Side::White),
             "flag": c.flagged(t).map(|f| if f.side == Side::White { "white" } else { "black" }),
         })
     });
+    let discrepancy_progress = discrepancy_progress(table, extras.discrepancies);
+    // Adjourned until resumed or a new game: the latest of those events in the log says.
+    let adjourned = extras
+        .log
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Adjourned { .. } => Some(true),
+            Event::AdjournmentResumed { .. } | Event::GameStarted { .. } | Event::GameOver { .. } => {
+                Some(false)
+            }
+            _ => None,
+        })
+        .unwrap_or(false);
     let turn = agreed.map(|g| if g.position().turn() == Color::White { "white" } else { "black" });
     let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
     json!({
@@ -138,7 +153,37 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         "boards": boards,
         "clock": clock,
         "discrepancies": extras.discrepancies,
+        "discrepancy_progress": discrepancy_progress,
+        "adjourned": adjourned,
         "waiting_for_execution": waiting_for_execution,
         "log": extras.log,
     })
+}
+
+/// For each open discrepancy, the position every board must show and whether
+/// each board concerned shows it already: what the console walks the operator
+/// through while the boards are put right (D.2.9).
+fn discrepancy_progress(table: &Table, open: &[Event]) -> Vec<Value> {
+    let Some(agreed) = table.agreed() else { return Vec::new() };
+    open.iter()
+        .filter_map(|e| match e {
+            Event::Discrepancy { id, agreed_ply, fix, .. } => {
+                // After a take-back the position may be gone: then nothing to show.
+                let target = agreed.position_at(*agreed_ply)?;
+                let boards: Vec<Value> = fix
+                    .iter()
+                    .map(|f| {
+                        let shows = match (f.board, table.piece_tracker()) {
+                            (BoardRole::Mirror, Some(p)) => p.sensed() == target.board(),
+                            (role, _) => table.sensed(role) == target.board().occupied(),
+                        };
+                        json!({"board": f.board.to_string(), "shows_target": shows})
+                    })
+                    .collect();
+                let fen = Fen::from_position(target, EnPassantMode::Legal).to_string();
+                Some(json!({"id": id, "agreed_ply": agreed_ply, "target_fen": fen, "boards": boards}))
+            }
+            _ => None,
+        })
+        .collect()
 }
