@@ -160,6 +160,11 @@
     send({ cmd: 'set_time', side, ms, who: optional($('set-time-who').value), why: optional($('set-time-why').value) },
       `Set ${side}'s time to ${Station.formatClock(ms)}`);
   });
+  $('form-press').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const side = $('press-side').value;
+    send({ cmd: 'clock_press', side }, `Clock pressed for ${side}`);
+  });
   $('form-set-moves').addEventListener('submit', (e) => {
     e.preventDefault();
     const moves = Number($('set-moves-value').value);
@@ -333,6 +338,7 @@
   const SHORTCUTS = {
     S: () => go($('clock-start')),
     P: () => go(paused() ? $('clock-resume') : $('clock-pause')),
+    Q: () => go($('press-side')),
     R: () => announce(statusText()),
     C: () => go($('set-time-side')),
     M: () => go($('move')),
@@ -530,6 +536,14 @@
     });
   }
 
+  // A discrepancy in one line, the position named by its move ("after 2. Nf3").
+  function discText(d) {
+    const target = d.agreed_ply ? `the position after ${plyText(d.agreed_ply)}` : 'the start position';
+    const kind = d.kind === 'records' ? 'the records differ' : 'a board does not show the game';
+    const board = d.board ? `; correct the ${ROLE_NAMES[d.board] || d.board}` : '';
+    return `Discrepancy ${d.id}: ${kind} — every board back to ${target}${board}.`;
+  }
+
   const walkAt = new Map();
   function walkText(id, all) {
     const at = walkAt.get(id) || 0;
@@ -654,7 +668,7 @@
       open.add(d.id);
       if (!seenDiscrepancies.has(d.id)) {
         seenDiscrepancies.add(d.id);
-        if (!firstState) alertMessage(Station.describe(d) + ' Alt+X shows the steps.');
+        if (!firstState) alertMessage(discText(d) + ' Alt+X shows the steps.');
       }
     }
     for (const id of [...seenDiscrepancies]) {
@@ -688,7 +702,7 @@
     } else if (ev.type === 'discrepancy') {
       if (!seenDiscrepancies.has(ev.id)) {
         seenDiscrepancies.add(ev.id);
-        alertMessage(Station.describe(ev) + ' Alt+X shows the steps.');
+        alertMessage(discText(ev) + ' Alt+X shows the steps.');
       }
     } else if (kind === 'alert') {
       alertMessage(Station.describe(ev));
