@@ -187,3 +187,91 @@ fn discrepancy_progress(table: &Table, open: &[Event]) -> Vec<Value> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Bitboard, Square};
+    use station_core::game::Game;
+    use station_core::inference::TrackerConfig;
+    use station_core::table::TableConfig;
+
+    /// Two peg boards; returns the table and the time after the start position settled.
+    fn two_boards() -> (Table, Millis, Vec<Event>) {
+        let cfg = TableConfig { mirror_sensed: true, ..TableConfig::single(TrackerConfig::default()) };
+        let mut table = Table::new(cfg);
+        let mut out = Vec::new();
+        let start = Game::default().occupancy();
+        table.on_scan(BoardRole::Mirror, 100, start, &mut out);
+        table.on_scan(BoardRole::Blind, 200, start, &mut out);
+        table.tick(1200, &mut out);
+        assert_eq!(table.phase(), Phase::Playing);
+        (table, 1200, out)
+    }
+
+    fn play(
+        table: &mut Table,
+        role: BoardRole,
+        t: &mut Millis,
+        from: Square,
+        to: Square,
+        out: &mut Vec<Event>,
+    ) {
+        let mut occ: Bitboard = table.sensed(role);
+        occ.discard(from);
+        *t += 120;
+        table.on_scan(role, *t, occ, out);
+        occ.add(to);
+        *t += 120;
+        table.on_scan(role, *t, occ, out);
+        *t += 1000;
+        table.tick(*t, out);
+    }
+
+    fn extras<'a>(discrepancies: &'a [Event], log: &'a [Event]) -> Extras<'a> {
+        Extras { connected: [true, true], discrepancies, log }
+    }
+
+    #[test]
+    fn the_progress_of_a_discrepancy_says_which_boards_show_the_position() {
+        let (mut table, mut t, mut out) = two_boards();
+        play(&mut table, BoardRole::Blind, &mut t, Square::E2, Square::E4, &mut out);
+        play(&mut table, BoardRole::Mirror, &mut t, Square::E2, Square::E3, &mut out);
+        let disc: Vec<Event> =
+            out.iter().filter(|e| matches!(e, Event::Discrepancy { .. })).cloned().collect();
+        assert_eq!(disc.len(), 1, "{out:?}");
+        let config = Config::default();
+        let s = build(&table, &config, &extras(&disc, &[]), t);
+        let progress = &s["discrepancy_progress"][0];
+        assert_eq!(progress["agreed_ply"], 1);
+        assert_eq!(progress["target_fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(progress["boards"], json!([{"board": "mirror", "shows_target": false}]));
+        // The sighted player moves the pawn on to e4: his board shows the position now.
+        play(&mut table, BoardRole::Mirror, &mut t, Square::E3, Square::E4, &mut out);
+        let s = build(&table, &config, &extras(&disc, &[]), t);
+        assert_eq!(
+            s["discrepancy_progress"][0]["boards"],
+            json!([{"board": "mirror", "shows_target": true}])
+        );
+        // No open discrepancy, no progress.
+        assert_eq!(build(&table, &config, &extras(&[], &[]), t)["discrepancy_progress"], json!([]));
+    }
+
+    #[test]
+    fn adjourned_until_resumed_or_a_new_game() {
+        let (table, t, _) = two_boards();
+        let config = Config::default();
+        let adjourned = Event::Adjourned { ply: 1, t_ms: t };
+        let resumed = Event::AdjournmentResumed { t_ms: t + 1 };
+        let over = Event::GameOver { result: "*".into(), reason: "new_game".into(), t_ms: t + 2 };
+        for (log, expected) in [
+            (vec![], false),
+            (vec![adjourned.clone()], true),
+            (vec![adjourned.clone(), resumed], false),
+            (vec![adjourned, over], false),
+        ] {
+            assert_eq!(build(&table, &config, &extras(&[], &log), t)["adjourned"], expected, "{log:?}");
+        }
+        assert_eq!(build(&table, &config, &extras(&[], &[]), t)["clock"], Value::Null, "no time control");
+    }
+}

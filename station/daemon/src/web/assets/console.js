@@ -511,7 +511,8 @@
           // Walking through the fix one step at a time: Enter reads the next step aloud
           // (and shows it), so the operator need not leave the button.
           const walk = h('button', { type: 'button', class: 'walk', id: `disc-next-${id}` }, 'Read the next correction step');
-          const line = h('p', { class: 'walk-step', id: `disc-step-${id}`, 'aria-live': 'polite' }, walkText(id, all));
+          // Read out through the one polite region (announce), so it is not said twice.
+          const line = h('p', { class: 'walk-step', id: `disc-step-${id}` }, walkText(id, all));
           walk.addEventListener('click', () => {
             const at = walkAt.get(id) || 0;
             walkAt.set(id, at >= all.length ? 1 : at + 1);

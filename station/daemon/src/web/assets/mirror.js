@@ -136,12 +136,17 @@
   // The steps that put the sighted player's own board right, in his language,
   // with piece symbols and squares (readable from a distance).
   const SYMBOLS = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
+  // One step as a list item: the piece drawn on a light square, as on the board
+  // (an outlined glyph is a white piece, a filled one a black piece).
   function stepLine(st) {
-    const piece = SYMBOLS[st.piece] || String(st.piece || '');
-    if (st.action === 'move') return `${t('step_move')} ${piece} ${st.from} → ${st.to}`;
-    if (st.action === 'remove') return `${t('step_remove')} ${piece} ${st.from}`;
-    if (st.action === 'place') return `${t('step_place')} ${piece} ${st.to}`;
-    return `${st.action} ${piece}`;
+    const li = document.createElement('li');
+    const piece = document.createElement('span');
+    piece.className = 'piece';
+    piece.textContent = SYMBOLS[st.piece] || String(st.piece || '');
+    const verb = { move: t('step_move'), remove: t('step_remove'), place: t('step_place') }[st.action] || String(st.action);
+    const where = st.action === 'move' ? `${st.from} → ${st.to}` : st.action === 'remove' ? String(st.from) : String(st.to);
+    li.append(`${verb} `, piece, ` ${where}`);
+    return li;
   }
   function renderFix(s) {
     const steps = [];
@@ -150,17 +155,13 @@
         if (fix && fix.board === 'mirror' && Array.isArray(fix.steps)) steps.push(...fix.steps);
       }
     }
-    const lines = steps.filter((st) => st && typeof st === 'object').map(stepLine);
-    const key = lines.join('|') + lang();
+    const valid = steps.filter((st) => st && typeof st === 'object');
+    const key = JSON.stringify(valid) + lang();
     if ($('fix').dataset.key === key) return;
     $('fix').dataset.key = key;
-    $('fix').hidden = lines.length === 0;
-    $('fix-title').textContent = lines.length ? t('fix_title') : '';
-    $('fix-steps').replaceChildren(...lines.map((l) => {
-      const li = document.createElement('li');
-      li.textContent = l;
-      return li;
-    }));
+    $('fix').hidden = valid.length === 0;
+    $('fix-title').textContent = valid.length ? t('fix_title') : '';
+    $('fix-steps').replaceChildren(...valid.map(stepLine));
   }
 
   Station.connect({
