@@ -1,5 +1,8 @@
 //! Helpers for the end-to-end tests: find the real `station` binary, make
-//! scratch directories, read the event stream, locate the shared test data.
+//! scratch directories, read the event stream, locate the shared test data;
+//! [`browser`] drives headless Chromium for the web tests.
+
+pub mod browser;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

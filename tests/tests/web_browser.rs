@@ -5,173 +5,29 @@
 //! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
 //! Screenshots go to `target/e2e/screenshots/`.
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::Locator;
 use futures_util::StreamExt;
-use serde_json::{Value, json};
-use station_tests::{scratch, station_bin, workspace};
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use serde_json::Value;
+use station_tests::browser::{
+    ENTER, TAB, active_id, alt, browser, js, keys, screenshot, spawn_station, start_chromedriver, text_of,
+    within,
+};
+use station_tests::{scratch, station_bin};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "browser-test-token-7f3a";
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// WebDriver keys: Alt (held until NULL), Enter, Tab, NULL (releases modifiers).
-const ALT: char = '\u{E00A}';
-const ENTER: char = '\u{E007}';
-const TAB: char = '\u{E004}';
-const NULL: char = '\u{E000}';
-
-fn alt(letter: char) -> String {
-    format!("{ALT}{letter}{NULL}")
-}
-
-/// A child process killed (by its own pid) when dropped.
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// `station demo` on a loopback port chosen by the system; returns it and its base URL.
-fn start_station(dir: &std::path::Path) -> (Kill, String) {
-    let mut child = Command::new(station_bin())
+fn start_station(dir: &std::path::Path) -> (station_tests::browser::Kill, String) {
+    let mut command = Command::new(station_bin());
+    command
         .args(["demo", "--speed", "4", "--mirror", "dgt", "--lang", "de", "--listen", "127.0.0.1:0"])
         .args(["--token", TOKEN, "--journal-dir"])
         .arg(dir.join("journal"))
         .env("STATION_LOG", "error")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("station demo starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("console: ") {
-                let url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches("/console");
-                let _ = tx.send(url.to_owned());
-            }
-        }
-    });
-    let base = rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address");
-    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
-    (Kill(child), base)
-}
-
-/// chromedriver on a free loopback port.
-fn start_chromedriver() -> (Kill, String) {
-    for path in [CHROMIUM, CHROMEDRIVER] {
-        assert!(
-            std::path::Path::new(path).exists(),
-            "{path} is missing: run scripts/setup (Debian packages chromium and chromium-driver)"
-        );
-    }
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let url = format!("http://127.0.0.1:{port}");
-    let start = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not listen");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (Kill(child), url)
-}
-
-async fn browser(driver: &str, profile: &std::path::Path, width: u32, height: u32) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--no-first-run", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
-                format!("--user-data-dir={}", profile.display()),
-                format!("--window-size={width},{height}"),
-            ]
-        }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(driver)
-        .await
-        .expect("a Chromium session");
-    client.set_window_size(width, height).await.expect("window size");
-    client
-}
-
-/// Runs `script` (a function body returning a value) in the page.
-async fn js(client: &Client, script: &str) -> Value {
-    client.execute(script, vec![]).await.unwrap_or(Value::Null)
-}
-
-async fn text_of(client: &Client, id: &str) -> String {
-    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.textContent : '';"))
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-/// Polls `check` every 25 ms until it holds or `limit` passes; returns how long it took.
-async fn within<F, Fut>(limit: Duration, what: &str, mut check: F) -> Duration
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let start = Instant::now();
-    loop {
-        if check().await {
-            return start.elapsed();
-        }
-        assert!(start.elapsed() < limit, "timed out after {limit:?}: {what}");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-}
-
-/// Types into whatever has the focus (keyboard only: no clicks).
-async fn keys(client: &Client, text: &str) {
-    client.active_element().await.expect("a focused element").send_keys(text).await.expect("keys");
-}
-
-async fn active_id(client: &Client) -> String {
-    js(client, "return document.activeElement ? document.activeElement.id : '';")
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-/// Saves a PNG of the page; `full_height` enlarges the window first to take the whole page.
-async fn screenshot(client: &Client, name: &str, full_height: Option<u32>) -> PathBuf {
-    let before = client.get_window_size().await.ok();
-    if let Some(height) = full_height {
-        let _ = client.set_window_size(before.map_or(1400, |(w, _)| w as u32), height).await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
-    let dir = workspace().join("target/e2e/screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    let png = client.screenshot().await.expect("screenshot");
-    assert!(png.starts_with(b"\x89PNG"), "a PNG");
-    let path = dir.join(format!("{name}.png"));
-    std::fs::write(&path, png).unwrap();
-    eprintln!("screenshot: {}", path.display());
-    if let (Some(_), Some((w, h))) = (full_height, before) {
-        let _ = client.set_window_size(w as u32, h as u32).await;
-    }
-    path
+        .stderr(Stdio::null());
+    spawn_station(command)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -332,7 +188,7 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
             .map(e => e.id || e.outerHTML.slice(0, 60));",
     )
     .await;
-    assert_eq!(unreachable, json!([]), "controls out of the Tab order");
+    assert_eq!(unreachable, serde_json::json!([]), "controls out of the Tab order");
 
     console.close().await.unwrap();
     mirror.close().await.unwrap();

@@ -20,6 +20,13 @@ pub enum Command {
     ClockPause,
     /// Resume after a pause.
     ClockResume,
+    /// Press a player's clock for him: the assistant's hand (D.2.10) when the
+    /// player has no lever of his own (a sighted player on a DGT board without a
+    /// clock). The same D.2.4 gate as a lever: it counts only after his move.
+    ClockPress {
+        /// `white` or `black`.
+        side: String,
+    },
     /// Set a side's remaining time (Article 6.14), logged with who and why.
     SetTime {
         /// `white` or `black`.

@@ -118,11 +118,26 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
             "white_ms": c.remaining(Side::White, t),
             "black_ms": c.remaining(Side::Black, t),
             "running": c.is_running(),
+            "started": c.is_started(),
             "on_move": if c.on_move() == Side::White { "white" } else { "black" },
             "moves": c.moves_made(Side::White),
             "flag": c.flagged(t).map(|f| if f.side == Side::White { "white" } else { "black" }),
         })
     });
+    let discrepancy_progress = discrepancy_progress(table, extras.discrepancies);
+    // Adjourned until resumed or a new game: the latest of those events in the log says.
+    let adjourned = extras
+        .log
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Adjourned { .. } => Some(true),
+            Event::AdjournmentResumed { .. } | Event::GameStarted { .. } | Event::GameOver { .. } => {
+                Some(false)
+            }
+            _ => None,
+        })
+        .unwrap_or(false);
     let turn = agreed.map(|g| if g.position().turn() == Color::White { "white" } else { "black" });
     let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
     json!({
@@ -138,7 +153,125 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         "boards": boards,
         "clock": clock,
         "discrepancies": extras.discrepancies,
+        "discrepancy_progress": discrepancy_progress,
+        "adjourned": adjourned,
         "waiting_for_execution": waiting_for_execution,
         "log": extras.log,
     })
+}
+
+/// For each open discrepancy, the position every board must show and whether
+/// each board concerned shows it already: what the console walks the operator
+/// through while the boards are put right (D.2.9).
+fn discrepancy_progress(table: &Table, open: &[Event]) -> Vec<Value> {
+    let Some(agreed) = table.agreed() else { return Vec::new() };
+    open.iter()
+        .filter_map(|e| match e {
+            Event::Discrepancy { id, agreed_ply, fix, .. } => {
+                // After a take-back the position may be gone: then nothing to show.
+                let target = agreed.position_at(*agreed_ply)?;
+                let boards: Vec<Value> = fix
+                    .iter()
+                    .map(|f| {
+                        let shows = match (f.board, table.piece_tracker()) {
+                            (BoardRole::Mirror, Some(p)) => p.sensed() == target.board(),
+                            (role, _) => table.sensed(role) == target.board().occupied(),
+                        };
+                        json!({"board": f.board.to_string(), "shows_target": shows})
+                    })
+                    .collect();
+                let fen = Fen::from_position(target, EnPassantMode::Legal).to_string();
+                Some(json!({"id": id, "agreed_ply": agreed_ply, "target_fen": fen, "boards": boards}))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Bitboard, Square};
+    use station_core::game::Game;
+    use station_core::inference::TrackerConfig;
+    use station_core::table::TableConfig;
+
+    /// Two peg boards; returns the table and the time after the start position settled.
+    fn two_boards() -> (Table, Millis, Vec<Event>) {
+        let cfg = TableConfig { mirror_sensed: true, ..TableConfig::single(TrackerConfig::default()) };
+        let mut table = Table::new(cfg);
+        let mut out = Vec::new();
+        let start = Game::default().occupancy();
+        table.on_scan(BoardRole::Mirror, 100, start, &mut out);
+        table.on_scan(BoardRole::Blind, 200, start, &mut out);
+        table.tick(1200, &mut out);
+        assert_eq!(table.phase(), Phase::Playing);
+        (table, 1200, out)
+    }
+
+    fn play(
+        table: &mut Table,
+        role: BoardRole,
+        t: &mut Millis,
+        from: Square,
+        to: Square,
+        out: &mut Vec<Event>,
+    ) {
+        let mut occ: Bitboard = table.sensed(role);
+        occ.discard(from);
+        *t += 120;
+        table.on_scan(role, *t, occ, out);
+        occ.add(to);
+        *t += 120;
+        table.on_scan(role, *t, occ, out);
+        *t += 1000;
+        table.tick(*t, out);
+    }
+
+    fn extras<'a>(discrepancies: &'a [Event], log: &'a [Event]) -> Extras<'a> {
+        Extras { connected: [true, true], discrepancies, log }
+    }
+
+    #[test]
+    fn the_progress_of_a_discrepancy_says_which_boards_show_the_position() {
+        let (mut table, mut t, mut out) = two_boards();
+        play(&mut table, BoardRole::Blind, &mut t, Square::E2, Square::E4, &mut out);
+        play(&mut table, BoardRole::Mirror, &mut t, Square::E2, Square::E3, &mut out);
+        let disc: Vec<Event> =
+            out.iter().filter(|e| matches!(e, Event::Discrepancy { .. })).cloned().collect();
+        assert_eq!(disc.len(), 1, "{out:?}");
+        let config = Config::default();
+        let s = build(&table, &config, &extras(&disc, &[]), t);
+        let progress = &s["discrepancy_progress"][0];
+        assert_eq!(progress["agreed_ply"], 1);
+        assert_eq!(progress["target_fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(progress["boards"], json!([{"board": "mirror", "shows_target": false}]));
+        // The sighted player moves the pawn on to e4: his board shows the position now.
+        play(&mut table, BoardRole::Mirror, &mut t, Square::E3, Square::E4, &mut out);
+        let s = build(&table, &config, &extras(&disc, &[]), t);
+        assert_eq!(
+            s["discrepancy_progress"][0]["boards"],
+            json!([{"board": "mirror", "shows_target": true}])
+        );
+        // No open discrepancy, no progress.
+        assert_eq!(build(&table, &config, &extras(&[], &[]), t)["discrepancy_progress"], json!([]));
+    }
+
+    #[test]
+    fn adjourned_until_resumed_or_a_new_game() {
+        let (table, t, _) = two_boards();
+        let config = Config::default();
+        let adjourned = Event::Adjourned { ply: 1, t_ms: t };
+        let resumed = Event::AdjournmentResumed { t_ms: t + 1 };
+        let over = Event::GameOver { result: "*".into(), reason: "new_game".into(), t_ms: t + 2 };
+        for (log, expected) in [
+            (vec![], false),
+            (vec![adjourned.clone()], true),
+            (vec![adjourned.clone(), resumed], false),
+            (vec![adjourned, over], false),
+        ] {
+            assert_eq!(build(&table, &config, &extras(&[], &log), t)["adjourned"], expected, "{log:?}");
+        }
+        assert_eq!(build(&table, &config, &extras(&[], &[]), t)["clock"], Value::Null, "no time control");
+    }
 }

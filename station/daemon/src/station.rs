@@ -327,6 +327,14 @@ impl Station {
             Command::ClockStart => clock(self, ClockCommand::Start, events),
             Command::ClockPause => clock(self, ClockCommand::Pause, events),
             Command::ClockResume => clock(self, ClockCommand::Resume, events),
+            Command::ClockPress { side: s } => {
+                let side = side(&s)?;
+                self.record(t, Input::ClockPress { side });
+                self.table
+                    .clock_press(side, t, events)
+                    .map(|()| json!({"ok": true}))
+                    .map_err(|e| e.to_string())
+            }
             Command::SetTime { side: s, ms, who: w, why } => {
                 let cmd =
                     ClockCommand::SetTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };

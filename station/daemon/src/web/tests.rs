@@ -24,6 +24,7 @@ fn server() -> (WebServer, Hub) {
                     Ok(json!(null))
                 }
                 Command::ClockStart => Ok(json!({ "running": true })),
+                Command::ClockPress { side } => Ok(json!({ "pressed": side })),
                 other => Err(format!("not now: {other:?}")),
             };
             let _ = request.reply.send(answer);
@@ -109,6 +110,39 @@ async fn pages_and_assets_are_served_with_their_content_types() {
 }
 
 #[tokio::test]
+async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
+    let (server, _hub) = server();
+    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    // A new game is confirmed in the page (keyboard and screen reader), not in a browser dialog.
+    for needle in [
+        r#"id="new-confirm""#,
+        r#"id="new-confirm-yes""#,
+        r#"id="new-confirm-no""#,
+        r#"id="press-side""#,
+        r#"aria-keyshortcuts="Alt+Q""#,
+        r#"id="alerts" class="alerts" role="alert" aria-live="assertive""#,
+    ] {
+        assert!(html.contains(needle), "the console lacks {needle}");
+    }
+    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    assert!(!js.contains("window.confirm"), "no browser dialogs: they take the keyboard away from the page");
+    for needle in ["discrepancy_progress", "disc-next-", "Read the next correction step", "clock_press"] {
+        assert!(js.contains(needle), "console.js lacks {needle}");
+    }
+}
+
+#[tokio::test]
+async fn the_mirror_shows_its_own_correction_steps_without_controls() {
+    let (server, _hub) = server();
+    let html = reqwest::get(url(&server, "/mirror")).await.unwrap().text().await.unwrap();
+    assert!(html.contains(r#"id="fix-steps""#), "the mirror has a place for its correction steps");
+    let js = reqwest::get(url(&server, "/assets/mirror.js")).await.unwrap().text().await.unwrap();
+    for needle in ["fix.board === 'mirror'", "draw_offer", "s.adjourned"] {
+        assert!(js.contains(needle), "mirror.js lacks {needle}");
+    }
+}
+
+#[tokio::test]
 async fn the_mirror_page_has_no_controls() {
     let (server, _hub) = server();
     let html = reqwest::get(url(&server, "/mirror")).await.unwrap().text().await.unwrap().to_lowercase();
@@ -177,6 +211,9 @@ async fn a_command_makes_the_round_trip() {
     assert_eq!(v, json!({ "ok": true, "result": { "ply": 1, "san": "e4" } }));
     let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"clock_start"}"#).await;
     assert_eq!((status, v["result"]["running"].as_bool()), (200, Some(true)));
+    // The assistant presses a player's clock for him (no lever of his own).
+    let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"clock_press","side":"black"}"#).await;
+    assert_eq!((status, v["result"]["pressed"].as_str()), (200, Some("black")), "{v}");
     // The station refused it: 422 with its reason.
     let (status, v) = command(&server, Some(TOKEN), r#"{"cmd":"take_back"}"#).await;
     assert_eq!(status, 422);
@@ -194,6 +231,8 @@ async fn bad_json_is_refused_with_a_reason() {
         r#"{"cmd":"set_time","side":"white"}"#,
         r#"{"cmd":"enter_move","move":"e4","x":1}"#,
         r#"{"cmd":"new_game","chess960":70000}"#,
+        r#"{"cmd":"clock_press"}"#,
+        r#"{"cmd":"clock_press","side":1}"#,
     ] {
         let (status, v) = command(&server, Some(TOKEN), body).await;
         assert_eq!(status, 400, "{body}: {v}");

@@ -160,6 +160,11 @@
     send({ cmd: 'set_time', side, ms, who: optional($('set-time-who').value), why: optional($('set-time-why').value) },
       `Set ${side}'s time to ${Station.formatClock(ms)}`);
   });
+  $('form-press').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const side = $('press-side').value;
+    send({ cmd: 'clock_press', side }, `Clock pressed for ${side}`);
+  });
   $('form-set-moves').addEventListener('submit', (e) => {
     e.preventDefault();
     const moves = Number($('set-moves-value').value);
@@ -219,8 +224,36 @@
       command.chess960 = n;
       what = 'Chess960 position ' + n;
     }
-    if (!window.confirm(`Start a new game from ${what}? The current game stays in the journal.`)) return;
-    send(command, 'New game');
+    // Asked in the page, not in a browser dialog: a screen reader reads it in place
+    // and the keyboard stays on the page (Enter on "Yes", Escape or "No" to keep the game).
+    pendingNewGame = command;
+    $('new-confirm-text').textContent = `Start a new game from ${what}? The current game stays in the journal.`;
+    $('new-confirm').hidden = false;
+    $('new-confirm-yes').focus();
+    announce($('new-confirm-text').textContent);
+  });
+  let pendingNewGame = null;
+  function closeNewConfirm(focusId) {
+    pendingNewGame = null;
+    $('new-confirm').hidden = true;
+    $(focusId).focus();
+  }
+  $('new-confirm-yes').addEventListener('click', async () => {
+    const command = pendingNewGame;
+    if (!command) return;
+    closeNewConfirm('h-new');
+    await send(command, 'New game');
+  });
+  $('new-confirm-no').addEventListener('click', () => {
+    closeNewConfirm('h-new');
+    announce('No new game.');
+  });
+  $('new-confirm').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      closeNewConfirm('h-new');
+      announce('No new game.');
+    }
   });
 
   // Adjournment and its envelope (Guidelines I.2).
@@ -297,9 +330,15 @@
     element.scrollIntoView({ block: 'nearest' });
     if (say) announce(say);
   }
+  // Paused, not merely not started yet: Alt+P then offers Resume.
+  function paused() {
+    const c = state && state.clock;
+    return Boolean(c && c.running === false && !c.flag && (c.started === true || c.moves > 0));
+  }
   const SHORTCUTS = {
     S: () => go($('clock-start')),
-    P: () => go(state && state.clock && state.clock.running === false && state.clock.moves > 0 ? $('clock-resume') : $('clock-pause')),
+    P: () => go(paused() ? $('clock-resume') : $('clock-pause')),
+    Q: () => go($('press-side')),
     R: () => announce(statusText()),
     C: () => go($('set-time-side')),
     M: () => go($('move')),
@@ -403,6 +442,7 @@
     if (s.turn && s.phase === 'playing') bits.push(`${s.turn} to move`);
     if (s.blind_color) bits.push(`blind player: ${s.blind_color}`);
     if (s.waiting_for_execution) bits.push('waiting for execution');
+    if (s.adjourned === true) bits.push('adjourned (sealed move in the envelope)');
     $('game-line').textContent = state ? bits.join(' · ') : 'no state from the station yet';
     const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
     $('last-move').textContent = last ? `${Station.moveNumber(last.ply)} ${last.san}${last.text && last.text.en ? ' (' + last.text.en + ')' : ''}` : '—';
@@ -432,7 +472,9 @@
 
   function renderDiscrepancies() {
     const list = state && Array.isArray(state.discrepancies) ? state.discrepancies.filter((d) => d && typeof d === 'object') : [];
-    renderKeyed('discrepancies', JSON.stringify(list) + JSON.stringify(state && state.moves), (box) => {
+    const progress = state && Array.isArray(state.discrepancy_progress) ? state.discrepancy_progress : [];
+    const progressOf = (id) => progress.find((p) => p && p.id === id) || null;
+    renderKeyed('discrepancies', JSON.stringify(list) + JSON.stringify(state && state.moves) + JSON.stringify(progress), (box) => {
       if (!list.length) {
         box.replaceChildren(h('p', {}, 'None: the boards and the records agree.'));
         return;
@@ -443,12 +485,42 @@
         art.append(h('h3', { id: `disc-h-${id}`, tabindex: '-1' },
           `Discrepancy ${id}: ${d.kind === 'records' ? 'the records differ' : 'a board does not show the game'}`));
         const target = d.agreed_ply ? `the position after ${plyText(d.agreed_ply)}` : 'the start position';
-        art.append(h('p', {}, `Every board must show ${target}.`,
-          d.board ? ` Correct the ${ROLE_NAMES[d.board] || d.board}.` : ''));
+        if (d.kind === 'records') {
+          art.append(h('p', {}, `The records differ: go back to the last position where they agree, ${target}. `,
+            'Every board must show it; the game goes on from there once they do.'));
+        } else {
+          art.append(h('p', {}, `Every board must show ${target}.`,
+            d.board ? ` Correct the ${ROLE_NAMES[d.board] || d.board}.` : ''));
+        }
+        const p = progressOf(id);
+        if (p && Array.isArray(p.boards) && p.boards.length) {
+          art.append(h('ul', { class: 'progress', id: `disc-progress-${id}`, 'aria-label': 'Which boards show it' },
+            ...p.boards.map((b) => h('li', { class: b.shows_target ? 'done' : 'todo' },
+              `${ROLE_NAMES[b.board] || b.board}: ${b.shows_target ? 'shows it ✓' : 'not yet'}`))));
+        }
         for (const fix of Array.isArray(d.fix) ? d.fix : []) {
           const steps = Array.isArray(fix.steps) ? fix.steps : [];
           art.append(h('h4', {}, `${ROLE_NAMES[fix.board] || fix.board}: ${steps.length ? steps.length + ' step' + (steps.length === 1 ? '' : 's') : 'nothing to do'}`));
           if (steps.length) art.append(h('ol', {}, ...steps.map((s) => h('li', {}, Station.stepText(s)))));
+        }
+        const all = [];
+        for (const fix of Array.isArray(d.fix) ? d.fix : []) {
+          for (const st of Array.isArray(fix.steps) ? fix.steps : []) all.push(`${ROLE_NAMES[fix.board] || fix.board}: ${Station.stepText(st)}`);
+        }
+        if (all.length) {
+          // Walking through the fix one step at a time: Enter reads the next step aloud
+          // (and shows it), so the operator need not leave the button.
+          const walk = h('button', { type: 'button', class: 'walk', id: `disc-next-${id}` }, 'Read the next correction step');
+          // Read out through the one polite region (announce), so it is not said twice.
+          const line = h('p', { class: 'walk-step', id: `disc-step-${id}` }, walkText(id, all));
+          walk.addEventListener('click', () => {
+            const at = walkAt.get(id) || 0;
+            walkAt.set(id, at >= all.length ? 1 : at + 1);
+            const text = walkText(id, all);
+            $(`disc-step-${id}`).textContent = text;
+            announce(text);
+          });
+          art.append(walk, line);
         }
         const cp = d.clock_proposal;
         if (cp && typeof cp === 'object') {
@@ -463,6 +535,22 @@
       });
       box.replaceChildren(...nodes);
     });
+  }
+
+  // A discrepancy in one line, the position named by its move ("after 2. Nf3").
+  function discText(d) {
+    const target = d.agreed_ply ? `the position after ${plyText(d.agreed_ply)}` : 'the start position';
+    const kind = d.kind === 'records' ? 'the records differ' : 'a board does not show the game';
+    const board = d.board ? `; correct the ${ROLE_NAMES[d.board] || d.board}` : '';
+    return `Discrepancy ${d.id}: ${kind} — every board back to ${target}${board}.`;
+  }
+
+  const walkAt = new Map();
+  function walkText(id, all) {
+    const at = walkAt.get(id) || 0;
+    if (!at) return `${all.length} correction step${all.length === 1 ? '' : 's'}; Enter on the button reads them one by one.`;
+    const done = at >= all.length ? ' That was the last step: the discrepancy closes once every board shows the position.' : '';
+    return `Step ${at} of ${all.length} — ${all[at - 1]}.${done}`;
   }
 
   function agreementText(a) {
@@ -581,7 +669,7 @@
       open.add(d.id);
       if (!seenDiscrepancies.has(d.id)) {
         seenDiscrepancies.add(d.id);
-        if (!firstState) alertMessage(Station.describe(d) + ' Alt+X shows the steps.');
+        if (!firstState) alertMessage(discText(d) + ' Alt+X shows the steps.');
       }
     }
     for (const id of [...seenDiscrepancies]) {
@@ -615,7 +703,7 @@
     } else if (ev.type === 'discrepancy') {
       if (!seenDiscrepancies.has(ev.id)) {
         seenDiscrepancies.add(ev.id);
-        alertMessage(Station.describe(ev) + ' Alt+X shows the steps.');
+        alertMessage(discText(ev) + ' Alt+X shows the steps.');
       }
     } else if (kind === 'alert') {
       alertMessage(Station.describe(ev));

@@ -11,6 +11,7 @@
       mismatch: 'Your board does not match the game', waiting: 'Waiting for the start position',
       finished: 'Game over', paused: 'Clock stopped', flag: 'Flag fallen', offline: 'No connection to the station',
       connected: 'live', board: 'Board, seen from your side', adjourned: 'Game adjourned',
+      fix_title: 'To put your board right:', draw_offer: 'Draw offer by', step_move: 'move', step_remove: 'remove', step_place: 'place',
     },
     de: {
       white: 'Weiß', black: 'Schwarz', to_move: '▶ am Zug', last_move: 'Letzter Zug', none: '—',
@@ -20,6 +21,7 @@
       finished: 'Partie beendet', paused: 'Uhr angehalten', flag: 'Zeit überschritten',
       offline: 'Keine Verbindung zur Station', connected: 'live', board: 'Brett aus Ihrer Sicht',
       adjourned: 'Partie abgebrochen (Hängepartie)',
+      fix_title: 'So stellen Sie Ihr Brett richtig:', draw_offer: 'Remisangebot von', step_move: 'ziehen', step_remove: 'entfernen', step_place: 'setzen',
     },
     pl: {
       white: 'Białe', black: 'Czarne', to_move: '▶ na posunięciu', last_move: 'Ostatnie posunięcie', none: '—',
@@ -29,6 +31,7 @@
       finished: 'Koniec partii', paused: 'Zegar zatrzymany', flag: 'Przekroczenie czasu',
       offline: 'Brak połączenia ze stacją', connected: 'na żywo', board: 'Szachownica z Twojej strony',
       adjourned: 'Partia odłożona',
+      fix_title: 'Jak poprawić szachownicę:', draw_offer: 'Propozycja remisu:', step_move: 'przestaw', step_remove: 'zdejmij', step_place: 'postaw',
     },
   };
 
@@ -88,13 +91,16 @@
     if (Array.isArray(s.discrepancies) && s.discrepancies.length) warnings.push(['alert', t('discrepancy')]);
     else if (mirrorBoard && mirrorBoard.agreement === 'mismatch') warnings.push(['alert', t('mismatch')]);
     if (s.waiting_for_execution) warnings.push(['warning', t('waiting_exec')]);
+    const offer = drawOffer(s);
+    if (offer) warnings.push(['warning', `${t('draw_offer')} ${t(offer)}`]);
     if (s.clock && s.clock.flag) warnings.push(['alert', `${t('flag')}: ${t(s.clock.flag)}`]);
     if (s.phase === 'waiting') warnings.push(['warning', t('waiting')]);
-    if (s.phase === 'adjourned') warnings.push(['warning', t('adjourned')]);
+    if (s.phase === 'adjourned' || s.adjourned === true) warnings.push(['warning', t('adjourned')]);
     if (s.phase === 'finished') warnings.push(['warning', t('finished') + (s.result ? `: ${s.result}` : '')]);
     if (s.phase === 'playing' && s.clock && s.clock.running === false && s.clock.moves > 0 && !s.clock.flag) {
       warnings.push(['warning', t('paused')]);
     }
+    renderFix(s);
     const box = $('warnings');
     const nodes = warnings.map(([kind, text]) => {
       const div = document.createElement('div');
@@ -109,6 +115,53 @@
     conn.textContent = online ? t('connected') : t('offline');
     conn.className = `conn ${online ? 'up' : 'down'}`;
     renderClocks();
+  }
+
+  // A draw offer recorded by the operator stands until the next move (which
+  // declines it); the sighted player may not hear it made (D.2.11).
+  function drawOffer(s) {
+    const log = Array.isArray(s.log) ? s.log : [];
+    for (let i = log.length - 1; i >= 0; i--) {
+      const ev = log[i];
+      if (!ev || typeof ev !== 'object') continue;
+      if (ev.type === 'game_move' || ev.type === 'game_started' || ev.type === 'game_over') return null;
+      if (ev.type === 'announcement' && ev.about === 'draw_offer') {
+        const m = /by (white|black)/.exec(String(ev.text));
+        return m ? m[1] : null;
+      }
+    }
+    return null;
+  }
+
+  // The steps that put the sighted player's own board right, in his language,
+  // with piece symbols and squares (readable from a distance).
+  const SYMBOLS = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
+  // One step as a list item: the piece drawn on a light square, as on the board
+  // (an outlined glyph is a white piece, a filled one a black piece).
+  function stepLine(st) {
+    const li = document.createElement('li');
+    const piece = document.createElement('span');
+    piece.className = 'piece';
+    piece.textContent = SYMBOLS[st.piece] || String(st.piece || '');
+    const verb = { move: t('step_move'), remove: t('step_remove'), place: t('step_place') }[st.action] || String(st.action);
+    const where = st.action === 'move' ? `${st.from} → ${st.to}` : st.action === 'remove' ? String(st.from) : String(st.to);
+    li.append(`${verb} `, piece, ` ${where}`);
+    return li;
+  }
+  function renderFix(s) {
+    const steps = [];
+    for (const d of Array.isArray(s.discrepancies) ? s.discrepancies : []) {
+      for (const fix of d && Array.isArray(d.fix) ? d.fix : []) {
+        if (fix && fix.board === 'mirror' && Array.isArray(fix.steps)) steps.push(...fix.steps);
+      }
+    }
+    const valid = steps.filter((st) => st && typeof st === 'object');
+    const key = JSON.stringify(valid) + lang();
+    if ($('fix').dataset.key === key) return;
+    $('fix').dataset.key = key;
+    $('fix').hidden = valid.length === 0;
+    $('fix-title').textContent = valid.length ? t('fix_title') : '';
+    $('fix-steps').replaceChildren(...valid.map(stepLine));
   }
 
   Station.connect({

@@ -1,0 +1,223 @@
+//! The browser harness of the web tests: chromedriver and headless Chromium
+//! (Debian `chromium` + `chromium-driver`) driven over WebDriver, keyboard
+//! helpers, polling with a limit, and screenshots into `target/e2e/screenshots/`.
+
+use crate::workspace;
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+/// The Chromium binary (Debian package `chromium`).
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// The WebDriver server (Debian package `chromium-driver`).
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// WebDriver key: Alt, held until [`NULL`].
+pub const ALT: char = '\u{E00A}';
+/// WebDriver key: Enter.
+pub const ENTER: char = '\u{E007}';
+/// WebDriver key: Tab.
+pub const TAB: char = '\u{E004}';
+/// WebDriver key: releases every held modifier.
+pub const NULL: char = '\u{E000}';
+/// WebDriver key: arrow down.
+pub const DOWN: char = '\u{E015}';
+/// WebDriver key: space.
+pub const SPACE: char = '\u{E00D}';
+
+/// Alt+`letter`, the console's shortcuts.
+pub fn alt(letter: char) -> String {
+    format!("{ALT}{letter}{NULL}")
+}
+
+/// A child process killed (by its own pid) when dropped.
+pub struct Kill(pub Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Spawns a `station` command (stdout must be piped) and waits for the console
+/// address it prints (`console: http://…/console`); returns the base URL.
+pub fn spawn_station(mut command: Command) -> (Kill, String) {
+    let mut child = command.stdout(std::process::Stdio::piped()).spawn().expect("the station starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("console: ") {
+                let url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches("/console");
+                let _ = tx.send(url.to_owned());
+            }
+        }
+    });
+    let child = Kill(child);
+    let base = rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address");
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+    (child, base)
+}
+
+/// chromedriver on a free loopback port; returns it and its URL.
+pub fn start_chromedriver() -> (Kill, String) {
+    for path in [CHROMIUM, CHROMEDRIVER] {
+        assert!(
+            Path::new(path).exists(),
+            "{path} is missing: run scripts/setup (Debian packages chromium and chromium-driver)"
+        );
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let child = Kill(child);
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not listen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (child, format!("http://127.0.0.1:{port}"))
+}
+
+/// A headless Chromium session of the given window size with its own profile.
+pub async fn browser(driver: &str, profile: &Path, width: u32, height: u32) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--no-first-run", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+                format!("--user-data-dir={}", profile.display()),
+                format!("--window-size={width},{height}"),
+            ]
+        }),
+    );
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(driver)
+        .await
+        .expect("a Chromium session");
+    client.set_window_size(width, height).await.expect("window size");
+    client
+}
+
+/// Runs `script` (a function body returning a value) in the page.
+pub async fn js(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.unwrap_or(Value::Null)
+}
+
+/// The text content of the element `id` ("" when there is none).
+pub async fn text_of(client: &Client, id: &str) -> String {
+    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.textContent : '';"))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The value of the form control `id` ("" when there is none).
+pub async fn value_of(client: &Client, id: &str) -> String {
+    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.value : '';"))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Everything the page shows and holds: its text, its markup and the values of its fields.
+pub async fn page_content(client: &Client) -> String {
+    js(
+        client,
+        "return document.body.innerText + '\\n' + document.documentElement.outerHTML + '\\n' +
+            [...document.querySelectorAll('input, textarea, select')].map(e => e.value).join('\\n');",
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_owned()
+}
+
+/// Polls `check` every 25 ms until it holds or `limit` passes (then panics with
+/// `what`); returns how long it took.
+pub async fn within<F, Fut>(limit: Duration, what: &str, mut check: F) -> Duration
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    loop {
+        if check().await {
+            return start.elapsed();
+        }
+        assert!(start.elapsed() < limit, "timed out after {limit:?}: {what}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Types into whatever has the focus (keyboard only: no clicks).
+pub async fn keys(client: &Client, text: &str) {
+    client.active_element().await.expect("a focused element").send_keys(text).await.expect("keys");
+}
+
+/// The id of the focused element.
+pub async fn active_id(client: &Client) -> String {
+    js(client, "return document.activeElement ? document.activeElement.id : '';")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Presses Tab until the element `id` has the focus (at most `max` times).
+pub async fn tab_to(client: &Client, id: &str, max: usize) {
+    for _ in 0..max {
+        if active_id(client).await == id {
+            return;
+        }
+        keys(client, &TAB.to_string()).await;
+    }
+    assert_eq!(active_id(client).await, id, "Tab did not reach #{id} in {max} presses");
+}
+
+/// Saves a PNG of the page as `target/e2e/screenshots/<name>.png`; `full_height`
+/// enlarges the window first to take the whole page.
+pub async fn screenshot(client: &Client, name: &str, full_height: Option<u32>) -> PathBuf {
+    let before = client.get_window_size().await.ok();
+    if let Some(height) = full_height {
+        let _ = client.set_window_size(before.map_or(1400, |(w, _)| w as u32), height).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let dir = workspace().join("target/e2e/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = client.screenshot().await.expect("screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).unwrap();
+    eprintln!("screenshot: {}", path.display());
+    if let (Some(_), Some((w, h))) = (full_height, before) {
+        let _ = client.set_window_size(w as u32, h as u32).await;
+    }
+    path
+}
+
+/// Gives the console the operator token with the keyboard: Alt+K, the token, Enter.
+pub async fn enter_token(console: &Client, token: &str) {
+    keys(console, &alt('k')).await;
+    assert_eq!(active_id(console).await, "token", "Alt+K goes to the token field");
+    keys(console, &format!("{token}{ENTER}")).await;
+    within(Duration::from_secs(5), "the token accepted", || async {
+        text_of(console, "token-status").await.contains("accepted")
+    })
+    .await;
+}

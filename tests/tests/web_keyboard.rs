@@ -1,0 +1,371 @@
+//! The operator console driven with the keyboard alone (focus and key presses,
+//! no clicks) in a real headless Chromium, against a real `station run` with the
+//! blind player's peg board simulated on a pseudo-terminal: a move entered,
+//! taken back, a draw offer, the clock started, paused and corrected, an
+//! adjournment with a sealed move that nobody sees (Guidelines I.2) and its
+//! resumption, new games (standard, Chess960, FEN). Each result is checked on
+//! the console and, where the sighted player needs it, on the mirror within 1 s.
+//!
+//! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
+
+use fantoccini::Client;
+use futures_util::StreamExt;
+use serde_json::Value;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_tests::browser::{
+    DOWN, ENTER, TAB, active_id, alt, browser, enter_token, js, keys, page_content, screenshot,
+    spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
+};
+use station_tests::{scratch, station_bin};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const TOKEN: &str = "keyboard-test-token-51c2";
+const SETTLE_MS: u64 = 200;
+const SECOND: Duration = Duration::from_secs(1);
+
+async fn state(http: &reqwest::Client, base: &str) -> Value {
+    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
+}
+
+/// The mirror shows `number san` as the last move (its words in its language, the SAN beneath).
+async fn mirror_shows(mirror: &Client, number: &str, san: &str) -> bool {
+    let text = text_of(mirror, "last-text").await;
+    let small = text_of(mirror, "last-san").await;
+    text.starts_with(&format!("{number} ")) && (small == san || text == format!("{number} {san}"))
+}
+
+/// Presses Alt+`letter` and checks where the focus went.
+async fn shortcut(console: &Client, letter: char, expect_id: &str) {
+    keys(console, &alt(letter)).await;
+    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
+}
+
+/// Alt+N, the start kind chosen with the arrow keys (`standard`, `fen` or
+/// `chess960`), its field typed, Enter, and "Yes" in the page's own
+/// confirmation (Enter again).
+async fn new_game_by_keyboard(console: &Client, kind: &str, field: Option<(&str, &str)>) {
+    keys(console, &alt('n')).await;
+    let focused = || async {
+        js(console, "return document.activeElement.name + ':' + document.activeElement.value;").await
+    };
+    assert!(
+        focused().await.as_str().is_some_and(|f| f.starts_with("start:")),
+        "Alt+N goes to the start kind"
+    );
+    for _ in 0..3 {
+        if focused().await == format!("start:{kind}") {
+            break;
+        }
+        keys(console, &DOWN.to_string()).await;
+    }
+    assert_eq!(focused().await, format!("start:{kind}"), "the arrow keys choose {kind}");
+    match field {
+        Some((id, text)) => {
+            tab_to(console, id, 4).await;
+            keys(console, &format!("{text}{ENTER}")).await;
+        }
+        None => {
+            keys(console, &format!("{TAB}{TAB}{TAB}")).await;
+            let label = js(console, "return document.activeElement.textContent;").await;
+            assert_eq!(label, "Start a new game", "three Tabs reach the submit button");
+            keys(console, &ENTER.to_string()).await;
+        }
+    }
+    within(SECOND, "the confirmation in the page", || async {
+        active_id(console).await == "new-confirm-yes"
+    })
+    .await;
+    assert!(text_of(console, "new-confirm-text").await.starts_with("Start a new game from"));
+    keys(console, &ENTER.to_string()).await;
+}
+
+/// Waits until the station plays a game other than `previous`; returns its id and state.
+async fn next_game(http: &reqwest::Client, base: &str, previous: &str) -> (String, Value) {
+    let start = std::time::Instant::now();
+    loop {
+        let s = state(http, base).await;
+        let id = s["game_id"].as_str().unwrap_or_default().to_owned();
+        if s["phase"] == "playing" && !id.is_empty() && id != previous {
+            return (id, s);
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "no new game after {previous}: {s}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_is_operated_with_the_keyboard_alone() {
+    let dir = scratch("web-keyboard");
+    let peg_link = dir.join("pegboard");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
+             debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
+             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n\
+             mirror_language = \"en\"\n",
+            peg_link.display()
+        ),
+    )
+    .unwrap();
+    let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    let mut command = Command::new(station_bin());
+    command
+        .args(["run", "--config"])
+        .arg(&config)
+        .arg("--journal-dir")
+        .arg(dir.join("journal"))
+        .args(["--token", TOKEN])
+        .env("STATION_LOG", "error")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null());
+    let (_station, base) = spawn_station(command);
+    let http = reqwest::Client::new();
+    let (first_game, _) = next_game(&http, &base, "").await;
+
+    let (_driver, driver_url) = start_chromedriver();
+    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
+    let mirror = browser(&driver_url, &dir.join("profile-mirror"), 1280, 800).await;
+    mirror.goto(&format!("{base}/mirror")).await.unwrap();
+    console.goto(&format!("{base}/console")).await.unwrap();
+    within(Duration::from_secs(5), "the console's token status", || async {
+        text_of(&console, "token-status").await.contains("No token")
+    })
+    .await;
+    enter_token(&console, TOKEN).await;
+
+    // The clock: Alt+S, Enter starts it; both pages see it run.
+    let mirror_white = text_of(&mirror, "time-white").await;
+    assert_eq!(mirror_white, "1:30:00", "the mirror shows the time control before the start");
+    shortcut(&console, 's', "clock-start").await;
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "the clock running on the console", || async {
+        text_of(&console, "clock-line").await.starts_with("running")
+    })
+    .await;
+    within(Duration::from_millis(2500), "White's clock running on the mirror", || async {
+        text_of(&mirror, "time-white").await != "1:30:00"
+    })
+    .await;
+
+    // A move entered: Alt+M, the move, Enter.
+    for (san, number) in [("e4", "1."), ("e5", "1…")] {
+        shortcut(&console, 'm', "move").await;
+        keys(&console, &format!("{san}{ENTER}")).await;
+        within(SECOND, &format!("{number} {san} on the console"), || async {
+            text_of(&console, "last-move").await.starts_with(&format!("{number} {san}"))
+        })
+        .await;
+        within(SECOND, &format!("{number} {san} on the mirror"), || mirror_shows(&mirror, number, san)).await;
+        assert_eq!(value_of(&console, "move").await, "", "the field is emptied for the next move");
+    }
+
+    // Take back: Alt+T, Enter.
+    shortcut(&console, 't', "take-back").await;
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "1. e4 the last move again on the console", || async {
+        text_of(&console, "last-move").await.starts_with("1. e4")
+    })
+    .await;
+    within(SECOND, "1. e4 the last move again on the mirror", || mirror_shows(&mirror, "1.", "e4")).await;
+    assert_eq!(state(&http, &base).await["moves"].as_array().unwrap().len(), 1);
+
+    // A draw offer by White (after his move): Alt+O, Tab, Enter. It shows on the mirror
+    // (the sighted player may be deaf) until the next move.
+    shortcut(&console, 'o', "draw-side").await;
+    keys(&console, &format!("{TAB}{ENTER}")).await;
+    within(SECOND, "the draw offer in the console's log", || async {
+        text_of(&console, "log").await.contains("draw offer by white after ply 1")
+    })
+    .await;
+    within(SECOND, "the draw offer on the mirror", || async {
+        text_of(&mirror, "warnings").await.contains("Draw offer by White")
+    })
+    .await;
+
+    // Pause: Alt+P, Enter; then a time correction: Alt+C, side, time, who, why, Enter.
+    shortcut(&console, 'p', "clock-pause").await;
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "the clock stopped on the console", || async {
+        text_of(&console, "clock-line").await.starts_with("stopped")
+    })
+    .await;
+    shortcut(&console, 'c', "set-time-side").await;
+    keys(&console, &format!("{TAB}1:23:45{TAB}Arbiter Keys{TAB}keyboard test{ENTER}")).await;
+    within(SECOND, "White's corrected time on the console", || async {
+        text_of(&console, "time-white").await == "1:23:45"
+    })
+    .await;
+    within(SECOND, "White's corrected time on the mirror", || async {
+        text_of(&mirror, "time-white").await == "1:23:45"
+    })
+    .await;
+    within(SECOND, "the correction logged with who and why", || async {
+        let log = text_of(&console, "log").await;
+        log.contains("by Arbiter Keys") && log.contains("keyboard test")
+    })
+    .await;
+    shortcut(&console, 'p', "clock-resume").await;
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "the clock running again", || async {
+        text_of(&console, "clock-line").await.starts_with("running")
+    })
+    .await;
+
+    // Adjourn: Black seals 1… Nc6. Nobody may see it: not the console, not the mirror,
+    // not /api/state, /game.pgn or the event stream; only the journal keeps it.
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("{}/ws?state=1", base.replace("http://", "ws://")))
+            .await
+            .expect("ws");
+    let collector = {
+        let seen = seen.clone();
+        tokio::spawn(async move {
+            while let Some(Ok(msg)) = ws.next().await {
+                if let Ok(text) = msg.into_text() {
+                    seen.lock().unwrap().push(text.to_string());
+                }
+            }
+        })
+    };
+    shortcut(&console, 'j', "adj-white").await;
+    keys(&console, &format!("Anna Blind{TAB}Bert Sighted")).await;
+    tab_to(&console, "adj-sealed", 40).await;
+    keys(&console, "Nc6").await;
+    let typed = js(&console, "return document.getElementById('adj-sealed').type;").await;
+    assert_eq!(typed, "password", "the sealed move is hidden as it is typed");
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "the envelope on the console", || async { active_id(&console).await == "h-envelope" })
+        .await;
+    let envelope = text_of(&console, "envelope").await;
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    for needle in [
+        "White (I.2.1):               Anna Blind",
+        "Black (I.2.1):               Bert Sighted",
+        after_e4,
+        "Sealed by (I.2.4):           Black — Bert Sighted",
+        "Number of the sealed move (I.2.5): 1",
+        "Draw offer before adjournment (I.2.6): none",
+        "Time on the clocks (I.2.3):  White 1:23:",
+    ] {
+        assert!(envelope.contains(needle), "the envelope lacks {needle:?}:\n{envelope}");
+    }
+    within(SECOND, "the adjournment on the mirror", || async {
+        text_of(&mirror, "warnings").await.contains("Game adjourned")
+    })
+    .await;
+    within(SECOND, "the adjournment on the console", || async {
+        text_of(&console, "game-line").await.contains("adjourned")
+    })
+    .await;
+    within(SECOND, "the clock stopped by the adjournment", || async {
+        text_of(&console, "clock-line").await.starts_with("stopped")
+    })
+    .await;
+    screenshot(&console, "keyboard-console-adjourned", Some(2400)).await;
+    screenshot(&mirror, "keyboard-mirror-adjourned", None).await;
+    let st = http.get(format!("{base}/api/state")).send().await.unwrap().text().await.unwrap();
+    let pgn = http.get(format!("{base}/game.pgn")).send().await.unwrap().text().await.unwrap();
+    assert!(pgn.contains("1. e4"), "{pgn}");
+    let console_page = page_content(&console).await;
+    let mirror_page = page_content(&mirror).await;
+    let stream = seen.lock().unwrap().join("\n");
+    assert!(stream.contains("\"adjourned\""), "the stream carried the adjournment: {stream}");
+    for (place, text) in [
+        ("console", &console_page),
+        ("mirror", &mirror_page),
+        ("/api/state", &st),
+        ("/game.pgn", &pgn),
+        ("ws", &stream),
+    ] {
+        for secret in ["Nc6", "b8c6"] {
+            assert!(!text.contains(secret), "the sealed move {secret} shows in {place}");
+        }
+    }
+    collector.abort();
+    let journal: String = std::fs::read_dir(dir.join("journal"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .collect();
+    assert!(journal.contains("Nc6"), "the journal keeps the sealed move");
+
+    // Resume: Alt+U, Enter; the sealed move is made and shown.
+    shortcut(&console, 'u', "resume-adjourned").await;
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "1… Nc6 on the console", || async {
+        text_of(&console, "last-move").await.starts_with("1… Nc6")
+    })
+    .await;
+    within(SECOND, "1… Nc6 on the mirror", || mirror_shows(&mirror, "1…", "Nc6")).await;
+    within(SECOND, "the adjournment gone from the mirror", || async {
+        !text_of(&mirror, "warnings").await.contains("adjourned")
+    })
+    .await;
+    assert!(text_of(&console, "clock-line").await.starts_with("running"), "the clock runs again");
+
+    // New game, standard: the boards already show it, so it starts at once.
+    new_game_by_keyboard(&console, "standard", None).await;
+    let (second_game, s) = next_game(&http, &base, &first_game).await;
+    assert_eq!(s["moves"], serde_json::json!([]));
+    within(SECOND, "the new game on the mirror", || async {
+        text_of(&mirror, "phase").await == second_game && text_of(&mirror, "last-text").await == "—"
+    })
+    .await;
+    within(SECOND, "the new game on the console", || async {
+        text_of(&console, "game-line").await.starts_with(&second_game)
+            && text_of(&console, "last-move").await == "—"
+    })
+    .await;
+
+    // New game, Chess960 number 0 (BBQNNRKR): the same pegs, so it starts at once.
+    new_game_by_keyboard(&console, "chess960", Some(("new-960", "0"))).await;
+    let (third_game, s) = next_game(&http, &base, &second_game).await;
+    let fen960 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR";
+    assert!(s["start_fen"].as_str().unwrap().starts_with(fen960), "{}", s["start_fen"]);
+    within(SECOND, "the Chess960 position on the console", || async {
+        value_of(&console, "adj-fen").await.starts_with(fen960)
+    })
+    .await;
+    within(SECOND, "the Chess960 game on the mirror", || async {
+        text_of(&mirror, "phase").await == third_game
+    })
+    .await;
+
+    // New game from a FEN: it waits until the peg board shows that position.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    new_game_by_keyboard(&console, "fen", Some(("new-fen", fen))).await;
+    within(Duration::from_secs(3), "the console waiting for the position", || async {
+        text_of(&console, "game-line").await.contains("waiting")
+    })
+    .await;
+    within(Duration::from_secs(3), "the mirror waiting for the position", || async {
+        text_of(&mirror, "warnings").await.contains("Waiting for the start position")
+    })
+    .await;
+    let start: Chess =
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).expect("a legal position");
+    pegs.set_occupancy(start.board().occupied());
+    let (fourth_game, s) = next_game(&http, &base, &third_game).await;
+    assert_eq!(s["start_fen"], fen);
+    within(SECOND, "the FEN game on the console", || async {
+        value_of(&console, "adj-fen").await == fen
+            && text_of(&console, "game-line").await.starts_with(&fourth_game)
+    })
+    .await;
+    within(SECOND, "the FEN game on the mirror", || async {
+        text_of(&mirror, "phase").await == fourth_game
+            && !text_of(&mirror, "warnings").await.contains("Waiting")
+    })
+    .await;
+    screenshot(&console, "keyboard-console-fen-game", Some(2400)).await;
+
+    console.close().await.unwrap();
+    mirror.close().await.unwrap();
+}
