@@ -55,6 +55,9 @@ pub struct Station {
     clock_watch: Option<ClockWatch>,
     /// The last DGT clock reading given to the table (only changes are).
     last_reading: Option<ClockReading>,
+    /// A game started while the DGT board was away: its clock is set when the
+    /// board connects, unless a move has been made by then.
+    dgt_clock_pending: bool,
     /// A simulated gamepad's events, in place of gilrs (tests).
     gamepad_feed: Option<Receiver<GamepadEvent>>,
 }
@@ -103,6 +106,7 @@ impl Station {
             dgt_clock: None,
             clock_watch,
             last_reading: None,
+            dgt_clock_pending: false,
             gamepad_feed: None,
         };
         station.resume()?;
@@ -274,6 +278,16 @@ impl Station {
                 events.push(Event::BoardIdentity { board, text, t_ms: t });
             }
             DgtEvent::Message(DgtMessage::ClockTime(time)) => self.clock_time(&time, t, &mut events),
+            DgtEvent::Message(DgtMessage::ClockAck(ack)) => {
+                if ack.ack0 != 0x10 {
+                    // 0x40: e.g. SetNRun while the DGT 3000 is not in mode 23.
+                    tracing::warn!(?ack, "the DGT clock refused a command");
+                }
+                if let Some(WatchChange::Answering) = self.clock_watch.as_mut().and_then(|w| w.on_reading(t))
+                {
+                    events.push(dgt_clock_status("connected", "answering again".into(), t));
+                }
+            }
             DgtEvent::Message(_) => {}
             DgtEvent::OrientationChanged(o) => {
                 events.push(Event::BoardFault { board, text: format!("board orientation: {o:?}"), t_ms: t });
@@ -282,7 +296,12 @@ impl Station {
                 if let Some(w) = self.clock_watch.as_mut() {
                     w.link(true, t);
                 }
-                self.link(board, None, t, &mut events)
+                self.link(board, None, t, &mut events);
+                if std::mem::take(&mut self.dgt_clock_pending)
+                    && self.table.agreed().is_some_and(|g| g.ply() == 0)
+                {
+                    self.set_dgt_clock();
+                }
             }
             DgtEvent::Disconnected { reason } => {
                 if let Some(w) = self.clock_watch.as_mut() {
@@ -319,11 +338,16 @@ impl Station {
     /// Sets the DGT clock for a new game: both displays to the time control's
     /// initial time, the first mover's running when the clock starts with the
     /// game. SetNRun carries no increment or delay: those are set on the clock.
-    fn set_dgt_clock(&self) {
-        let Some(commands) = &self.dgt_clock else { return };
+    fn set_dgt_clock(&mut self) {
         if self.config.clock.source != ClockSource::Dgt {
             return;
         }
+        if !self.connected[slot(BoardRole::Mirror)] {
+            // Commands to an absent board are lost: set it when it comes.
+            self.dgt_clock_pending = true;
+            return;
+        }
+        let Some(commands) = &self.dgt_clock else { return };
         let (Some(tc), Some(clock)) = (self.table.config().time_control.as_ref(), self.table.clock()) else {
             return;
         };
@@ -681,7 +705,7 @@ fn reading_of(time: &BwTime, white: DgtDisplay) -> ClockReading {
         (false, true) => false,
         _ => !time.lever_right_high,
     };
-    let running = time.running.then(|| if left_runs == white_left { Side::White } else { Side::Black });
+    let running = time.running.then_some(if left_runs == white_left { Side::White } else { Side::Black });
     ClockReading {
         white_ms: u64::from(w.total_secs()) * 1000,
         black_ms: u64::from(b.total_secs()) * 1000,

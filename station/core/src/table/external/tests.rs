@@ -151,15 +151,15 @@ fn the_clock_follows_the_master_and_runs_on_between_readings() {
     let start = d.t;
     assert!(matches!(&d.take()[..], [Event::ClockChanged { action, .. }] if action == "started"));
     let clock = d.table.clock().unwrap();
-    assert_eq!(clock.remaining(Side::White, start + 400), 5400_000 - 400, "runs on between readings");
+    assert_eq!(clock.remaining(Side::White, start + 400), 5_400_000 - 400, "runs on between readings");
     // The master is a little slow: its reading wins.
     d.read(1000, reading(5399, 5400, Some(Side::White)));
-    assert_eq!(d.table.clock().unwrap().remaining(Side::White, d.t), 5399_000);
-    assert_eq!(d.table.clock().unwrap().remaining(Side::Black, d.t + 5000), 5400_000);
+    assert_eq!(d.table.clock().unwrap().remaining(Side::White, d.t), 5_399_000);
+    assert_eq!(d.table.clock().unwrap().remaining(Side::Black, d.t + 5000), 5_400_000);
     // The master stands still: so does the clock.
     d.read(1000, reading(5398, 5400, None));
     assert!(matches!(&d.take()[..], [Event::ClockChanged { action, .. }] if action == "paused"));
-    assert_eq!(d.table.clock().unwrap().remaining(Side::White, d.t + 60_000), 5398_000);
+    assert_eq!(d.table.clock().unwrap().remaining(Side::White, d.t + 60_000), 5_398_000);
     // Neither the station's lever nor the console moves a master clock.
     assert_eq!(d.table.clock_press(Side::White, d.t, &mut d.out), Err(TableError::ExternalClock));
     assert_eq!(d.table.clock_command(ClockCommand::Resume, d.t, &mut d.out), Err(TableError::ExternalClock));
@@ -192,7 +192,7 @@ fn d_2_4_a_switch_of_the_master_before_the_move_is_made_is_premature_and_recorde
     assert!(
         events.iter().any(|e| matches!(
             e,
-            Event::ClockPressed { side: Side::White, remaining_ms: 5427_000, moves: 2, .. }
+            Event::ClockPressed { side: Side::White, remaining_ms: 5_427_000, moves: 2, .. }
         )),
         "{events:?}"
     );
