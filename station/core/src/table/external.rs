@@ -4,7 +4,7 @@
 //! except that the master cannot be held, so a premature press is recorded
 //! (and the blind player told) while the clock runs on as the master shows it.
 
-use super::{Table, TableError};
+use super::{Phase, Table, TableError};
 use crate::Millis;
 use crate::clock::{ClockGate, ClockReading, GateDecision, MoveProgress, Pressed, Side};
 use crate::event::Event;
@@ -26,6 +26,10 @@ impl Table {
         self.tick(t, out);
         if !self.cfg.external_clock {
             return Err(TableError::NoClock);
+        }
+        if self.phase != Phase::Playing {
+            // Between games the master is set and tried out: nothing to judge.
+            return Err(TableError::NoGame);
         }
         let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
         let before = [Side::White, Side::Black].map(|side| clock.remaining(side, t));
