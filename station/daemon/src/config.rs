@@ -676,6 +676,26 @@ mod tests {
         let err = parse("[boards.blind]\ndriver = \"teleport\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
     }
+
+    #[test]
+    fn the_dgt_clock_needs_the_dgt_board_and_a_time_control() {
+        let dgt = "[boards.mirror]\ndriver = \"dgt\"\nport = \"/dev/x\"\n";
+        let err = parse("[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\n").unwrap_err().to_string();
+        assert!(err.contains("clock.source"), "{err}");
+        let err = parse(&format!("{dgt}[clock]\nsource = \"dgt\"\n")).unwrap_err().to_string();
+        assert!(err.contains("clock.source"), "{err}");
+        let err = parse("[clock]\nsource = \"sundial\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+        let c = parse(&format!(
+            "{dgt}[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\ndgt_white = \"right\"\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            (c.clock.source, c.clock.dgt_white, c.clock.dgt_silent_ms),
+            (ClockSource::Dgt, DgtDisplay::Right, 3000)
+        );
+        assert_eq!(parse("").unwrap().clock.source, ClockSource::Station);
+    }
 }
 
 #[cfg(test)]
