@@ -32,11 +32,19 @@ pub enum Message {
     CallArbiter,
     /// The game has ended.
     GameOver,
+    /// The DGT clock stopped answering (its times are not read any more).
+    ClockNotAnswering,
+    /// The DGT clock answers again.
+    ClockAnswering,
+    /// The gamepad or foot switch was unplugged.
+    GamepadDisconnected,
+    /// The gamepad or foot switch is back.
+    GamepadConnected,
 }
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 13] = [
+    pub const ALL: [Message; 17] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -50,6 +58,10 @@ impl Message {
         Message::PositionRestored,
         Message::CallArbiter,
         Message::GameOver,
+        Message::ClockNotAnswering,
+        Message::ClockAnswering,
+        Message::GamepadDisconnected,
+        Message::GamepadConnected,
     ];
 
     /// The key of this message in a phrasebook's `[messages]` table.
@@ -68,6 +80,10 @@ impl Message {
             Message::PositionRestored => "position_restored",
             Message::CallArbiter => "call_arbiter",
             Message::GameOver => "game_over",
+            Message::ClockNotAnswering => "clock_not_answering",
+            Message::ClockAnswering => "clock_answering",
+            Message::GamepadDisconnected => "gamepad_disconnected",
+            Message::GamepadConnected => "gamepad_connected",
         }
     }
 

@@ -134,6 +134,10 @@ correct_position = "korektu la pozicion"
 position_restored = "pozicio restarigita"
 call_arbiter = "voku la arbitracianton"
 game_over = "ludo finita"
+clock_not_answering = "la horloĝo ne respondas"
+clock_answering = "la horloĝo respondas denove"
+gamepad_disconnected = "ludregilo malkonektita"
+gamepad_connected = "ludregilo rekonektita"
 "#;
 
 #[test]

@@ -57,6 +57,10 @@ pub fn message_key(message: Message) -> &'static str {
         Message::PositionRestored => "message.position_restored",
         Message::CallArbiter => "message.call_arbiter",
         Message::GameOver => "message.game_over",
+        Message::ClockNotAnswering => "message.clock_not_answering",
+        Message::ClockAnswering => "message.clock_answering",
+        Message::GamepadDisconnected => "message.gamepad_disconnected",
+        Message::GamepadConnected => "message.gamepad_connected",
     }
 }
 

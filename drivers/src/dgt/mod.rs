@@ -24,4 +24,6 @@ pub use protocol::{
     BwTime, ClockAck, ClockCommand, ClockRun, DEFAULT_BAUD, DgtError, DgtMessage, DgtReader, DropCounters,
     HostCommand, HostCommandReader, SideTime,
 };
-pub use serial::{DgtDriver, DgtDriverStopped, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
+pub use serial::{
+    DgtCommands, DgtDriver, DgtDriverStopped, DgtEvent, DgtSettings, OrientationSetting, UpdateMode,
+};

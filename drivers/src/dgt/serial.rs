@@ -118,6 +118,19 @@ struct Shared {
     orientation: Orientation,
 }
 
+/// Queues commands for a DGT board's driver (see [`DgtDriver::commands`]).
+#[derive(Debug, Clone)]
+pub struct DgtCommands {
+    control: Sender<Control>,
+}
+
+impl DgtCommands {
+    /// Queues a command, as [`DgtDriver::send`] does.
+    pub fn send(&self, command: HostCommand) -> Result<(), DgtDriverStopped> {
+        self.control.send(Control::Command(command)).map_err(|_| DgtDriverStopped)
+    }
+}
+
 /// Handle to the background thread that owns a DGT board's serial port.
 ///
 /// Dropping the handle shuts the thread down (within about one read timeout).
@@ -172,6 +185,12 @@ impl DgtDriver {
     /// while disconnected are discarded: every (re)connect asks for a full board anyway.
     pub fn send(&self, command: HostCommand) -> Result<(), DgtDriverStopped> {
         self.control.send(Control::Command(command)).map_err(|_| DgtDriverStopped)
+    }
+
+    /// A handle that queues commands from elsewhere (the station setting the
+    /// DGT clock when a game starts), valid as long as the driver runs.
+    pub fn commands(&self) -> DgtCommands {
+        DgtCommands { control: self.control.clone() }
     }
 
     /// Drop counts by reason since the driver started.

@@ -8,7 +8,7 @@
 //! are fed again and must reproduce the recorded moves.
 
 use crate::Millis;
-use crate::clock::{Side, WarningConfig};
+use crate::clock::{ClockReading, Side, WarningConfig};
 use crate::event::{BoardRole, Event, LinkStatus};
 use crate::game::Game;
 use crate::inference::TrackerConfig;
@@ -66,6 +66,9 @@ pub struct Header {
     /// The blind player's announcements were checked (speech input).
     #[serde(default)]
     pub announcement_required: bool,
+    /// The clock followed an external master (a DGT 3000).
+    #[serde(default)]
+    pub external_clock: bool,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -176,12 +179,39 @@ pub enum Input {
         #[serde(default)]
         why: Option<String>,
     },
+    /// A reading of the external master clock that differs from the one before.
+    ClockReading {
+        /// White's display, ms.
+        white_ms: Millis,
+        /// Black's display, ms.
+        black_ms: Millis,
+        /// The side whose time runs; none when the clock stands.
+        #[serde(default)]
+        running: Option<Side>,
+        /// White's flag shown.
+        #[serde(default)]
+        white_flag: bool,
+        /// Black's flag shown.
+        #[serde(default)]
+        black_flag: bool,
+    },
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
 }
 
 impl Input {
+    /// The journal form of a master clock reading.
+    pub fn from_clock_reading(r: &ClockReading) -> Input {
+        Input::ClockReading {
+            white_ms: r.white_ms,
+            black_ms: r.black_ms,
+            running: r.running,
+            white_flag: r.white_flag,
+            black_flag: r.black_flag,
+        }
+    }
+
     /// The journal form of an operator's clock command.
     pub fn from_clock_command(cmd: &ClockCommand) -> Input {
         let (action, side, value, who, why) = match cmd {
@@ -424,6 +454,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         clock_auto_press: h.clock_auto_press,
         warnings: h.warnings.clone(),
         announcement_required: h.announcement_required,
+        external_clock: h.external_clock,
     })
 }
 
@@ -486,6 +517,10 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                         let _ = table.clock_command(cmd, *t_ms, &mut sink);
                     }
                 }
+                &Input::ClockReading { white_ms, black_ms, running, white_flag, black_flag } => {
+                    let reading = ClockReading { white_ms, black_ms, running, white_flag, black_flag };
+                    let _ = table.on_clock_reading(reading, *t_ms, &mut sink);
+                }
                 Input::Button { .. } | Input::Link { .. } => {}
             }
         }
@@ -534,6 +569,7 @@ mod tests {
             clock_auto_press: false,
             warnings: WarningConfig::default(),
             announcement_required: false,
+            external_clock: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -663,6 +699,7 @@ mod fuzz {
                 clock_auto_press: false,
                 warnings: WarningConfig::default(),
                 announcement_required: false,
+                external_clock: false,
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',

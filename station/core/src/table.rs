@@ -46,6 +46,9 @@ pub struct TableConfig {
     /// The blind player announces his moves aloud and the station checks them
     /// (speech input): his clock press counts only after a matching announcement.
     pub announcement_required: bool,
+    /// The clock is an external master (a DGT 3000): the table's clock follows
+    /// its readings ([`Table::on_clock_reading`]) instead of being pressed.
+    pub external_clock: bool,
 }
 
 impl TableConfig {
@@ -63,6 +66,7 @@ impl TableConfig {
             clock_auto_press: false,
             warnings: WarningConfig::default(),
             announcement_required: false,
+            external_clock: false,
         }
     }
 
@@ -101,6 +105,9 @@ pub enum TableError {
     /// The game has no clock.
     #[error("the game has no clock (no time control configured)")]
     NoClock,
+    /// The clock is an external master: it is set and pressed on the device itself.
+    #[error("the clock is the DGT clock: set, start and press it on the clock itself")]
+    ExternalClock,
     /// The clock refused.
     #[error("clock: {0}")]
     Clock(#[from] ClockError),
@@ -409,6 +416,9 @@ impl Table {
     }
 
     fn press_now(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        if self.cfg.external_clock {
+            return Err(TableError::ExternalClock);
+        }
         let (Some(clock), Some(sync)) = (self.clock.as_mut(), self.sync.as_ref()) else {
             return Err(TableError::NoClock);
         };
@@ -451,6 +461,9 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.tick(t, out);
+        if self.cfg.external_clock {
+            return Err(TableError::ExternalClock);
+        }
         let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
         let changed = |action: &str, side: Option<Side>, who: Option<String>, why: Option<String>| {
             Event::ClockChanged { action: action.into(), side, who, why, t_ms: t }
@@ -665,6 +678,10 @@ impl Table {
         self.pressed_ply = game.ply();
         self.clock = self.cfg.time_control.clone().map(|tc| {
             let mut clock = ChessClock::with_first_mover(tc, Side::from(game.position().turn()));
+            if self.cfg.external_clock {
+                // The master clock starts it: its first reading that runs.
+                return clock.following();
+            }
             if self.cfg.clock_auto_start {
                 let _ = clock.start(t);
             }
@@ -910,5 +927,6 @@ fn fen_at(game: &Game, ply: usize) -> String {
         .unwrap_or_default()
 }
 
+mod external;
 #[cfg(test)]
 mod tests;

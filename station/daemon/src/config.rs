@@ -73,6 +73,44 @@ pub struct ClockSettings {
     /// The blind player's spoken warnings.
     #[serde(default)]
     pub warnings: station_core::clock::WarningConfig,
+    /// Which clock keeps the time: `station` (the station's own, pressed with a
+    /// lever) or `dgt` (a DGT 3000 on the sighted player's DGT board: the
+    /// master, set when a game starts; the station reads and voices it).
+    #[serde(default)]
+    pub source: ClockSource,
+    /// Which display of the DGT clock is White's: `left` or `right`.
+    #[serde(default)]
+    pub dgt_white: DgtDisplay,
+    /// After this long without a reading of the DGT clock (while the DGT board
+    /// is connected) the blind player is told, once, that it is not answering.
+    #[serde(default = "default_dgt_silent")]
+    pub dgt_silent_ms: u64,
+}
+
+/// Which clock keeps the time (`[clock] source`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClockSource {
+    /// The station's own clock.
+    #[default]
+    Station,
+    /// A DGT 3000 read through the DGT board.
+    Dgt,
+}
+
+/// A display of the DGT clock, seen from its front.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DgtDisplay {
+    /// The left display.
+    #[default]
+    Left,
+    /// The right display.
+    Right,
+}
+
+fn default_dgt_silent() -> u64 {
+    3000
 }
 
 impl Default for ClockSettings {
@@ -82,6 +120,9 @@ impl Default for ClockSettings {
             auto_start: true,
             auto_press: false,
             warnings: Default::default(),
+            source: ClockSource::Station,
+            dgt_white: DgtDisplay::Left,
+            dgt_silent_ms: default_dgt_silent(),
         }
     }
 }
@@ -467,6 +508,26 @@ impl Config {
             tc.parse::<station_core::clock::TimeControl>()
                 .map_err(|e| invalid("clock.time_control", e.to_string()))?;
         }
+        if self.clock.source == ClockSource::Dgt {
+            if !self.mirror_pieces() {
+                return Err(invalid(
+                    "clock.source",
+                    "`dgt` needs the DGT board: boards.mirror.driver = \"dgt\"".into(),
+                ));
+            }
+            if self.clock.time_control.is_none() {
+                return Err(invalid(
+                    "clock.source",
+                    "`dgt` needs clock.time_control (the times the DGT clock is set to)".into(),
+                ));
+            }
+        }
+        if !(500..=600_000).contains(&self.clock.dgt_silent_ms) {
+            return Err(invalid(
+                "clock.dgt_silent_ms",
+                format!("{} is outside 500..=600000", self.clock.dgt_silent_ms),
+            ));
+        }
         self.buttons.check().map_err(|(key, message)| invalid(&key, message))?;
         if self.console.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(invalid("console.listen", format!("`{}` is not ADDRESS:PORT", self.console.listen)));
@@ -614,6 +675,26 @@ mod tests {
         assert!(err.contains("game.promotion"), "{err}");
         let err = parse("[boards.blind]\ndriver = \"teleport\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn the_dgt_clock_needs_the_dgt_board_and_a_time_control() {
+        let dgt = "[boards.mirror]\ndriver = \"dgt\"\nport = \"/dev/x\"\n";
+        let err = parse("[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\n").unwrap_err().to_string();
+        assert!(err.contains("clock.source"), "{err}");
+        let err = parse(&format!("{dgt}[clock]\nsource = \"dgt\"\n")).unwrap_err().to_string();
+        assert!(err.contains("clock.source"), "{err}");
+        let err = parse("[clock]\nsource = \"sundial\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+        let c = parse(&format!(
+            "{dgt}[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\ndgt_white = \"right\"\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            (c.clock.source, c.clock.dgt_white, c.clock.dgt_silent_ms),
+            (ClockSource::Dgt, DgtDisplay::Right, 3000)
+        );
+        assert_eq!(parse("").unwrap().clock.source, ClockSource::Station);
     }
 }
 

@@ -84,6 +84,11 @@ pub fn run(opts: RunOptions) -> Result<()> {
     let (hub, commands) = Hub::new();
     let server = start_web(&config, &web, hub.clone())?;
     let mut station = Station::start(config, journals, sink)?;
+    for link in &links {
+        if let Driver::Dgt(d) = &link.driver {
+            station.attach_dgt_clock(d.commands());
+        }
+    }
     station.enable_voices()?;
     station.attach_hub(hub);
     let result = serve(station, &links, Some(&commands), &stop, || false);
@@ -184,7 +189,9 @@ pub fn serve(
     mut done: impl FnMut() -> bool,
 ) -> Result<()> {
     // Gamepads and foot switches are watched only when a button is mapped to one.
-    let gamepads = station.uses_gamepads().then(GamepadDriver::spawn);
+    // A simulated pad's feed (tests) stands in for gilrs.
+    let sim_pad = station.gamepad_feed();
+    let gamepads = (sim_pad.is_none() && station.uses_gamepads()).then(GamepadDriver::spawn);
     let receivers: Vec<Feed> = links
         .iter()
         .map(|l| match &l.driver {
@@ -192,6 +199,7 @@ pub fn serve(
             Driver::Dgt(d) => Feed::Dgt(l.role, d.events()),
         })
         .chain(gamepads.iter().map(|g| Feed::Gamepad(g.events())))
+        .chain(sim_pad.map(Feed::Gamepad))
         .collect();
     while !stop.load(Ordering::Relaxed) && !done() {
         let mut select = Select::new();

@@ -23,6 +23,9 @@ pub struct Voices {
     private: Listener,
     public: Option<Listener>,
     last_move: Option<(String, Option<String>)>,
+    /// Devices the blind player was told are gone (`device:name`), so he is
+    /// told once when one goes and once when it comes back.
+    lost: std::collections::HashSet<String>,
 }
 
 impl Voices {
@@ -42,6 +45,7 @@ impl Voices {
             private: Listener { name: "private", speaker: listeners.private, wording: private_wording },
             public,
             last_move: None,
+            lost: Default::default(),
         })
     }
 
@@ -127,6 +131,22 @@ impl Voices {
                 };
                 let text = self.private.wording.message(m).to_owned();
                 say(&self.private, Utterance::text(text.clone()), text, "status", Priority::Urgent, t, out);
+            }
+            Event::DeviceStatus { device, name, status, .. } => {
+                let key = format!("{device}:{}", name.as_deref().unwrap_or(""));
+                let message = match (device.as_str(), status.as_str()) {
+                    ("dgt_clock", "disconnected") if self.lost.insert(key.clone()) => {
+                        Message::ClockNotAnswering
+                    }
+                    ("dgt_clock", "connected") if self.lost.remove(&key) => Message::ClockAnswering,
+                    ("gamepad", "disconnected") if self.lost.insert(key.clone()) => {
+                        Message::GamepadDisconnected
+                    }
+                    ("gamepad", "connected") if self.lost.remove(&key) => Message::GamepadConnected,
+                    _ => return,
+                };
+                let text = self.private.wording.message(message).to_owned();
+                say(&self.private, Utterance::text(text.clone()), text, "device", Priority::Urgent, t, out);
             }
             Event::ClockPremature { side, .. } if *side == blind => {
                 let text = self.private.wording.message(Message::WaitingForMove).to_owned();

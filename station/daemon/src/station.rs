@@ -4,22 +4,24 @@
 
 use crate::clock::{StationClock, pgn_date};
 use crate::config::Action;
-use crate::config::Config;
+use crate::config::{ClockSource, Config, DgtDisplay};
 use crate::event_sink::EventSink;
 use crate::hub::{Command, CommandRequest, Hub};
 use crate::journal_file::{JournalDir, JournalWriter};
 use crate::speaking::Voices;
 use anyhow::Result;
+use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
 use shakmaty::{Bitboard, Role};
 use station_core::clock::Side;
+use station_core::clock::{ClockReading, ClockWatch, WatchChange};
 use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input, occ_hex};
 use station_core::occupancy::Orientation;
 use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig};
 use station_core::{BoardRole, Event, Game, Millis};
-use station_drivers::dgt::{DgtEvent, DgtMessage};
+use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand, SideTime};
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
 use std::collections::VecDeque;
@@ -47,6 +49,17 @@ pub struct Station {
     connected: [bool; 2],
     log: VecDeque<Event>,
     discrepancies: Vec<Event>,
+    /// Sets the DGT clock when a game starts (clock source `dgt`).
+    dgt_clock: Option<DgtCommands>,
+    /// Whether the DGT clock still answers (clock source `dgt`).
+    clock_watch: Option<ClockWatch>,
+    /// The last DGT clock reading given to the table (only changes are).
+    last_reading: Option<ClockReading>,
+    /// A game started while the DGT board was away: its clock is set when the
+    /// board connects, unless a move has been made by then.
+    dgt_clock_pending: bool,
+    /// A simulated gamepad's events, in place of gilrs (tests).
+    gamepad_feed: Option<Receiver<GamepadEvent>>,
 }
 
 impl Station {
@@ -71,7 +84,10 @@ impl Station {
             clock_auto_press: config.clock.auto_press,
             warnings: config.clock.warnings.clone(),
             announcement_required: config.speech.enabled,
+            external_clock: config.clock.source == ClockSource::Dgt,
         });
+        let clock_watch =
+            (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
         let mut station = Station {
             orientation: [flipped(&config.boards.blind), flipped(&config.boards.mirror)],
             config,
@@ -87,6 +103,11 @@ impl Station {
             connected: [false, false],
             log: VecDeque::with_capacity(LOG_LEN),
             discrepancies: Vec::new(),
+            dgt_clock: None,
+            clock_watch,
+            last_reading: None,
+            dgt_clock_pending: false,
+            gamepad_feed: None,
         };
         station.resume()?;
         Ok(station)
@@ -102,6 +123,23 @@ impl Station {
     pub fn attach_hub(&mut self, hub: Hub) {
         self.hub = Some(hub);
         self.publish_state();
+    }
+
+    /// The DGT board's command queue: with clock source `dgt`, the DGT clock is
+    /// set through it (SetNRun) when a game starts.
+    pub fn attach_dgt_clock(&mut self, commands: DgtCommands) {
+        self.dgt_clock = Some(commands);
+    }
+
+    /// Takes gamepad events from `feed` (a simulated pad) instead of gilrs.
+    #[cfg(test)]
+    pub fn use_gamepad_feed(&mut self, feed: Receiver<GamepadEvent>) {
+        self.gamepad_feed = Some(feed);
+    }
+
+    /// The simulated gamepad's events, when one is used instead of gilrs.
+    pub fn gamepad_feed(&self) -> Option<Receiver<GamepadEvent>> {
+        self.gamepad_feed.clone()
     }
 
     /// Calls `f` with every event as it is emitted (the demo prints them).
@@ -134,7 +172,11 @@ impl Station {
     /// How long the loop may wait for the driver before the session needs a tick.
     pub fn timeout(&self) -> Duration {
         let now = self.clock.now();
-        let wait = self.table.deadline().map_or(250, |d| d.saturating_sub(now).min(250));
+        let deadline = [self.table.deadline(), self.clock_watch.as_ref().and_then(ClockWatch::deadline)]
+            .into_iter()
+            .flatten()
+            .min();
+        let wait = deadline.map_or(250, |d| d.saturating_sub(now).min(250));
         Duration::from_millis(wait)
     }
 
@@ -150,6 +192,11 @@ impl Station {
         self.table.tick(t, &mut events);
         if !events.is_empty() {
             self.record(t, Input::Tick);
+        }
+        // Device liveness decides nothing about the game: not a table input.
+        if let Some(WatchChange::Silent { since }) = self.clock_watch.as_mut().and_then(|w| w.tick(t)) {
+            let detail = format!("no reading for {} ms", t.saturating_sub(since));
+            events.push(dgt_clock_status("disconnected", detail, t));
         }
         self.commit(events)
     }
@@ -230,17 +277,93 @@ impl Station {
             DgtEvent::Message(DgtMessage::Trademark(text) | DgtMessage::SerialNumber(text)) => {
                 events.push(Event::BoardIdentity { board, text, t_ms: t });
             }
+            DgtEvent::Message(DgtMessage::ClockTime(time)) => self.clock_time(&time, t, &mut events),
+            DgtEvent::Message(DgtMessage::ClockAck(ack)) => {
+                if ack.ack0 != 0x10 {
+                    // 0x40: e.g. SetNRun while the DGT 3000 is not in mode 23.
+                    tracing::warn!(?ack, "the DGT clock refused a command");
+                }
+                if let Some(WatchChange::Answering) = self.clock_watch.as_mut().and_then(|w| w.on_reading(t))
+                {
+                    events.push(dgt_clock_status("connected", "answering again".into(), t));
+                }
+            }
             DgtEvent::Message(_) => {}
             DgtEvent::OrientationChanged(o) => {
                 events.push(Event::BoardFault { board, text: format!("board orientation: {o:?}"), t_ms: t });
             }
-            DgtEvent::Connected => self.link(board, None, t, &mut events),
-            DgtEvent::Disconnected { reason } => self.link(board, Some(reason), t, &mut events),
+            DgtEvent::Connected => {
+                if let Some(w) = self.clock_watch.as_mut() {
+                    w.link(true, t);
+                }
+                self.link(board, None, t, &mut events);
+                if std::mem::take(&mut self.dgt_clock_pending)
+                    && self.table.agreed().is_some_and(|g| g.ply() == 0)
+                {
+                    self.set_dgt_clock();
+                }
+            }
+            DgtEvent::Disconnected { reason } => {
+                if let Some(w) = self.clock_watch.as_mut() {
+                    w.link(false, t);
+                }
+                self.link(board, Some(reason), t, &mut events)
+            }
             DgtEvent::Dropped { error, total } => {
                 events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
             }
         }
         self.commit(events)
+    }
+
+    /// A DGT clock reading relayed by the DGT board. With clock source `dgt` the
+    /// table's clock follows it; a reading that differs from the last one is journaled.
+    fn clock_time(&mut self, time: &BwTime, t: Millis, events: &mut Vec<Event>) {
+        let Some(watch) = self.clock_watch.as_mut() else { return };
+        if time.no_clock {
+            // The board says no clock is attached: that is no answer from the clock.
+            return;
+        }
+        if let Some(WatchChange::Answering) = watch.on_reading(t) {
+            events.push(dgt_clock_status("connected", "answering again".into(), t));
+        }
+        let reading = reading_of(time, self.config.clock.dgt_white);
+        if self.last_reading != Some(reading) && self.table.clock().is_some() {
+            self.last_reading = Some(reading);
+            self.record(t, Input::from_clock_reading(&reading));
+            let _ = self.table.on_clock_reading(reading, t, events);
+        }
+    }
+
+    /// Sets the DGT clock for a new game: both displays to the time control's
+    /// initial time, the first mover's running when the clock starts with the
+    /// game. SetNRun carries no increment or delay: those are set on the clock.
+    fn set_dgt_clock(&mut self) {
+        if self.config.clock.source != ClockSource::Dgt {
+            return;
+        }
+        if !self.connected[slot(BoardRole::Mirror)] {
+            // Commands to an absent board are lost: set it when it comes.
+            self.dgt_clock_pending = true;
+            return;
+        }
+        let Some(commands) = &self.dgt_clock else { return };
+        let (Some(tc), Some(clock)) = (self.table.config().time_control.as_ref(), self.table.clock()) else {
+            return;
+        };
+        let initial = SideTime::from_secs(u32::try_from(tc.initial_ms() / 1000).unwrap_or(u32::MAX));
+        let first_left =
+            (clock.on_move() == Side::White) == (self.config.clock.dgt_white == DgtDisplay::Left);
+        let run = match (self.config.clock.auto_start, first_left) {
+            (false, _) => ClockRun::Paused,
+            (true, true) => ClockRun::LeftRunning,
+            (true, false) => ClockRun::RightRunning,
+        };
+        let command = station_drivers::dgt::ClockCommand::SetAndRun { left: initial, right: initial, run };
+        tracing::info!(?command, "setting the DGT clock for the new game");
+        if let Err(e) = commands.send(HostCommand::Clock(command)) {
+            tracing::warn!(error = %e, "the DGT clock could not be set");
+        }
     }
 
     /// True when a button is mapped to a gamepad.
@@ -503,6 +626,11 @@ impl Station {
         if let Some(j) = self.journal.as_mut() {
             j.sync()?;
         }
+        if events.iter().any(|e| matches!(e, Event::GameStarted { .. })) {
+            // The new game's first reading goes to the table whatever the last one was.
+            self.last_reading = None;
+            self.set_dgt_clock();
+        }
         for e in &events {
             for f in &mut self.observers {
                 f(e);
@@ -552,6 +680,7 @@ impl Station {
             clock_auto_press: table.clock_auto_press,
             warnings: table.warnings.clone(),
             announcement_required: table.announcement_required,
+            external_clock: table.external_clock,
             settle_ms: cfg.settle_ms,
             debounce_ms: cfg.debounce_ms,
             promotion: Role::char(cfg.promotion),
@@ -563,9 +692,43 @@ impl Station {
     }
 }
 
+/// The `device_status` event of the DGT clock.
+fn dgt_clock_status(status: &str, detail: String, t: Millis) -> Event {
+    Event::DeviceStatus {
+        device: "dgt_clock".into(),
+        name: None,
+        status: status.into(),
+        detail: Some(detail),
+        t_ms: t,
+    }
+}
+
+/// A DGT clock reading as White's and Black's times.
+fn reading_of(time: &BwTime, white: DgtDisplay) -> ClockReading {
+    let white_left = white == DgtDisplay::Left;
+    let (w, b) = if white_left { (time.left, time.right) } else { (time.right, time.left) };
+    // The side to move; the raised lever tells it when the clock sets no to-move bit.
+    let left_runs = match (time.left_to_move, time.right_to_move) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => !time.lever_right_high,
+    };
+    let running = time.running.then_some(if left_runs == white_left { Side::White } else { Side::Black });
+    ClockReading {
+        white_ms: u64::from(w.total_secs()) * 1000,
+        black_ms: u64::from(b.total_secs()) * 1000,
+        running,
+        white_flag: w.flag_blocked || w.flag_shown,
+        black_flag: b.flag_blocked || b.flag_shown,
+    }
+}
+
 fn slot(role: BoardRole) -> usize {
     match role {
         BoardRole::Blind => 0,
         BoardRole::Mirror => 1,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -15,6 +15,7 @@
 use super::Side;
 use super::correction::{Correction, CorrectionChange};
 use super::move_time::{charged, earned, time_to_flag};
+use super::reading::ClockReading;
 use super::time_control::{PeriodPosition, TimeControl};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
@@ -126,6 +127,10 @@ pub struct ChessClock {
     flags: [Option<Millis>; 2],
     corrections: Vec<Correction>,
     events: Vec<ClockEvent>,
+    /// The clock follows an external master clock ([`ChessClock::follow`]): it
+    /// applies no bonuses and never decides a flag by itself.
+    #[serde(default)]
+    followed: bool,
 }
 
 impl ChessClock {
@@ -149,7 +154,86 @@ impl ChessClock {
             flags: [None; 2],
             corrections: Vec::new(),
             events: Vec::new(),
+            followed: false,
         }
+    }
+
+    /// This clock, made to follow an external master clock (a DGT 3000): the
+    /// master keeps the time, applies bonuses and period times and shows flags;
+    /// this clock shows its readings, runs on between them, and counts moves.
+    pub fn following(mut self) -> Self {
+        self.followed = true;
+        self
+    }
+
+    /// Whether the clock follows an external master clock.
+    pub fn is_followed(&self) -> bool {
+        self.followed
+    }
+
+    /// Takes a reading of the master clock at `t`: both displays read as the
+    /// master shows them from `t` on, the running side is the master's, and a
+    /// flag the master shows is latched (one [`ClockEvent::FlagFell`]).
+    ///
+    /// A switch of the running side is the running player's press (his move is
+    /// counted and returned) unless the side that starts running gained time:
+    /// a press never gives the opponent time, so that is the clock being set
+    /// (SetNRun at a game's start, an arbiter's correction), not a press.
+    pub fn follow(&mut self, reading: &ClockReading, t: Millis) -> Option<Pressed> {
+        let t = self.settle(t);
+        let mut pressed = None;
+        self.run = match (self.run, reading.running) {
+            (RunState::Running { turn, .. }, None) => {
+                RunState::Paused { turn: Turn { used_ms: self.used(t), ..turn } }
+            }
+            (run, None) => run,
+            (RunState::Running { turn, .. }, Some(side)) if turn.side == side => {
+                RunState::Running { turn: Turn { used_ms: self.used(t), ..turn }, since: t }
+            }
+            (RunState::Running { turn, .. }, Some(side)) => {
+                // One second of slack: displays are whole seconds, rounded up.
+                let set = reading.ms(side) > self.remaining(side, t).saturating_add(1000);
+                if !set {
+                    let presser = turn.side;
+                    let think_ms = self.used(t);
+                    let clock = &mut self.sides[presser.index()];
+                    clock.moves_made = clock.moves_made.saturating_add(1);
+                    clock.position = self.control.locate(clock.moves_made);
+                    pressed = Some(Pressed {
+                        side: presser,
+                        at: t,
+                        think_ms,
+                        remaining_ms: reading.ms(presser),
+                        moves_made: clock.moves_made,
+                    });
+                }
+                RunState::Running { turn: Turn { side, used_ms: 0 }, since: t }
+            }
+            (RunState::Paused { turn }, Some(side)) => {
+                let used_ms = if turn.side == side { turn.used_ms } else { 0 };
+                RunState::Running { turn: Turn { side, used_ms }, since: t }
+            }
+            (RunState::NotStarted { .. }, Some(side)) => {
+                RunState::Running { turn: Turn { side, used_ms: 0 }, since: t }
+            }
+        };
+        for side in [Side::White, Side::Black] {
+            // What makes the display read the master's time now.
+            let used = match self.turn() {
+                Some(turn) if turn.side == side => charged(self.bonus_now(side), self.used(t)),
+                _ => 0,
+            };
+            self.sides[side.index()].remaining_ms = reading.ms(side).saturating_add(used);
+            match (reading.flag(side), self.flags[side.index()]) {
+                (true, None) => {
+                    self.flags[side.index()] = Some(t);
+                    self.events.push(ClockEvent::FlagFell(FlagFall { side, at: t }));
+                }
+                (false, Some(_)) => self.flags[side.index()] = None,
+                _ => {}
+            }
+        }
+        pressed
     }
 
     /// The time control the clock was set for.
@@ -296,7 +380,8 @@ impl ChessClock {
         let RunState::Running { turn, since } = self.run else {
             return None;
         };
-        if self.flags[turn.side.index()].is_some() {
+        // A followed clock's flags are the master's.
+        if self.followed || self.flags[turn.side.index()].is_some() {
             return None;
         }
         let budget = time_to_flag(self.bonus_now(turn.side), self.sides[turn.side.index()].remaining_ms);
@@ -423,6 +508,10 @@ impl ChessClock {
     }
 
     fn bonus_now(&self, side: Side) -> super::Bonus {
+        if self.followed {
+            // The master clock applies its bonuses; between readings time just runs.
+            return super::Bonus::None;
+        }
         self.control.period(self.sides[side.index()].position.period).bonus
     }
 }

@@ -8,6 +8,7 @@
 //! - [`schedule`]: which spoken time warnings are due for a listener.
 //! - [`replay`]: checks the engine against the `[%clk]` comments of real games.
 //! - [`correction`]: the arbiter corrections the clock logs.
+//! - [`reading`]: an external master clock (DGT 3000): its readings and its liveness.
 //!
 //! Like the rest of the core, nothing here reads a clock: every time is a
 //! [`Millis`] the caller passes in.
@@ -16,6 +17,7 @@ pub mod correction;
 pub mod engine;
 pub mod gate;
 mod move_time;
+pub mod reading;
 pub mod replay;
 pub mod schedule;
 mod side;
@@ -24,6 +26,7 @@ pub mod time_control;
 pub use correction::{Correction, CorrectionChange};
 pub use engine::{ChessClock, ClockError, ClockEvent, FlagFall, Pressed};
 pub use gate::{ClockGate, GateDecision, Missing, MoveProgress};
+pub use reading::{ClockReading, ClockWatch, WatchChange};
 pub use replay::{ClockMismatch, ClockReplayReport, replay_clock};
 pub use schedule::{Warning, WarningConfig, WarningSchedule};
 pub use side::Side;

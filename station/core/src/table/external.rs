@@ -1,0 +1,95 @@
+//! The table with an external master clock (a DGT 3000 read through the DGT
+//! board): the clock follows the readings; a switch of the running side is a
+//! press, judged by the D.2.4 gate like a press of the station's own lever —
+//! except that the master cannot be held, so a premature press is recorded
+//! (and the blind player told) while the clock runs on as the master shows it.
+
+use super::{Phase, Table, TableError};
+use crate::Millis;
+use crate::clock::{ClockGate, ClockReading, GateDecision, MoveProgress, Pressed, Side};
+use crate::event::Event;
+use shakmaty::Position;
+
+/// A side whose time rose by more than this was set (period time, an arbiter),
+/// so its spoken warnings start again.
+const WARNINGS_AGAIN_MS: Millis = 60_000;
+
+impl Table {
+    /// A reading of the external master clock at `t`. The daemon feeds (and
+    /// journals) only readings that differ from the previous one.
+    pub fn on_clock_reading(
+        &mut self,
+        reading: ClockReading,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        self.tick(t, out);
+        if !self.cfg.external_clock {
+            return Err(TableError::NoClock);
+        }
+        if self.phase != Phase::Playing {
+            // Between games the master is set and tried out: nothing to judge.
+            return Err(TableError::NoGame);
+        }
+        let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
+        let before = [Side::White, Side::Black].map(|side| clock.remaining(side, t));
+        let (was_started, was_running) = (clock.is_started(), clock.is_running());
+        let pressed = clock.follow(&reading, t);
+        let action = match (was_started, was_running, clock.is_running()) {
+            (false, _, true) => Some("started"),
+            (true, true, false) => Some("paused"),
+            (true, false, true) => Some("resumed"),
+            _ => None,
+        };
+        for side in [Side::White, Side::Black] {
+            if reading.ms(side) > before[side.index()].saturating_add(WARNINGS_AGAIN_MS) {
+                self.warnings.reset(side);
+            }
+        }
+        if let Some(action) = action {
+            out.push(Event::ClockChanged {
+                action: action.into(),
+                side: None,
+                who: Some("dgt_clock".into()),
+                why: None,
+                t_ms: t,
+            });
+        }
+        if let Some(pressed) = pressed {
+            self.judge_reading_press(pressed, t, out);
+        }
+        self.clock_events(t, out);
+        Ok(())
+    }
+
+    /// D.2.4 for a press seen on the master clock.
+    fn judge_reading_press(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
+        let side = pressed.side;
+        let Some(sync) = self.sync.as_ref() else { return };
+        let agreed = sync.agreed();
+        let made = agreed.ply() > self.pressed_ply && Side::from(!agreed.position().turn()) == side;
+        let blind = Side::from(self.cfg.blind_color) == side;
+        let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
+        let announced =
+            made && (!blind || !self.cfg.announcement_required || self.announced_ply >= agreed.ply());
+        match gate.check(MoveProgress { placed: made, capture_pending: false, announced }) {
+            GateDecision::Accept => {
+                let ply = agreed.ply();
+                self.pressed_ply = ply;
+                if let (Some(clock), Some(sync)) = (self.clock.as_ref(), self.sync.as_mut()) {
+                    sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+                }
+                out.push(Event::ClockPressed {
+                    side,
+                    remaining_ms: pressed.remaining_ms,
+                    moves: pressed.moves_made,
+                    t_ms: t,
+                });
+            }
+            GateDecision::Premature { missing } => out.push(Event::ClockPremature { side, missing, t_ms: t }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

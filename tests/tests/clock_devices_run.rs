@@ -1,0 +1,187 @@
+//! The DGT 3000 as the master clock, through the real `station run`: the
+//! blind player's peg board and the sighted player's DGT board with a clock,
+//! each simulated on its own pseudo-terminal. The station sets the clock when
+//! the game starts, follows its readings, judges a premature press (D.2.4),
+//! and when the clock stops answering the blind player is told once, the game
+//! goes on, and the clock's return is told once.
+
+use shakmaty::{Chess, Color, Position};
+use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::sim_game::two_boards;
+use station_tests::{of_type, read_events, scratch, station_bin, wait_for};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SPEED: f64 = 2.0;
+const SETTLE_MS: u64 = 220;
+const SILENT_MS: u64 = 2000;
+
+fn dgt_clock_statuses(events: &std::path::Path) -> Vec<(String, String)> {
+    of_type(&read_events(events), "device_status")
+        .iter()
+        .filter(|e| e["device"] == "dgt_clock")
+        .map(|e| (e["status"].as_str().unwrap().to_owned(), e["detail"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+fn board_statuses(events: &std::path::Path, board: &str) -> Vec<String> {
+    of_type(&read_events(events), "board_status")
+        .iter()
+        .filter(|e| e["board"] == board)
+        .map(|e| e["status"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The emulated clock, its lever pressed: the other side runs now.
+fn pressed(clock: SimClock) -> SimClock {
+    let run = match clock.run {
+        ClockRun::LeftRunning => ClockRun::RightRunning,
+        ClockRun::RightRunning | ClockRun::Paused => ClockRun::LeftRunning,
+    };
+    SimClock { run, ..clock }
+}
+
+#[test]
+fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
+    let dir = scratch("clock-devices");
+    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
+    let events = dir.join("events.jsonl");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[clock]\ntime_control = \"300+2\"\nsource = \"dgt\"\ndgt_white = \"left\"\ndgt_silent_ms = {SILENT_MS}\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+            peg_link.display(),
+            dgt_link.display()
+        ),
+    )
+    .unwrap();
+    // The clock still shows an old game, stopped.
+    let old = SimClock { left_ms: 12_000, right_ms: 34_000, run: ClockRun::Paused };
+    let dgt = DgtEmulator::start(EmulatorOptions {
+        speed: SPEED,
+        clock: Some(old),
+        ..EmulatorOptions::new(&dgt_link)
+    })
+    .unwrap();
+    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    let mut station = Command::new(station_bin())
+        .args(["run", "--config"])
+        .arg(&config)
+        .arg("--events")
+        .arg(&events)
+        .arg("--journal-dir")
+        .arg(dir.join("journal"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ev = || read_events(&events);
+
+    // The game starts: the station sets the clock (SetNRun), White's side running.
+    wait_for(Duration::from_secs(15), "the game started", || {
+        (!of_type(&ev(), "game_started").is_empty()).then_some(())
+    });
+    let five_minutes = SideTime::from_secs(300);
+    let set = ClockCommand::SetAndRun { left: five_minutes, right: five_minutes, run: ClockRun::LeftRunning };
+    wait_for(Duration::from_secs(10), "SetNRun received by the clock", || {
+        dgt.clock_commands().contains(&set).then_some(())
+    });
+    assert_eq!(dgt.clock_commands(), [set], "set once");
+    wait_for(Duration::from_secs(10), "the station follows the running clock", || {
+        of_type(&ev(), "clock_changed")
+            .iter()
+            .any(|e| e["action"] == "started" && e["who"] == "dgt_clock")
+            .then_some(())
+    });
+
+    // D.2.4: White presses before making his move: recorded, and he is told privately.
+    dgt.set_clock(Some(pressed(dgt.clock().unwrap())));
+    wait_for(Duration::from_secs(10), "the premature press", || {
+        of_type(&ev(), "clock_premature").iter().any(|e| e["side"] == "white").then_some(())
+    });
+    dgt.set_clock(Some(pressed(dgt.clock().unwrap())));
+
+    let play = |start: &Chess, part: &[shakmaty::Move]| {
+        let (scans, updates) = two_boards(start, part, Color::White, 900, SETTLE_MS, SPEED, None, None);
+        pegs.play_scans(scans);
+        dgt.play_updates(updates);
+        pegs.wait_idle();
+        dgt.wait_idle();
+    };
+    let agreed = || of_type(&ev(), "game_move").len();
+    let mut pos = Chess::default();
+    let moves: Vec<shakmaty::Move> = ["e2e4", "e7e5", "g1f3", "b8c6"]
+        .iter()
+        .map(|u| {
+            let mv = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+            pos = pos.clone().play(mv).unwrap();
+            mv
+        })
+        .collect();
+
+    // White moves, then presses: the press is his, with the clock's own time.
+    play(&Chess::default(), &moves[..1]);
+    wait_for(Duration::from_secs(15), "1. e4 agreed", || (agreed() >= 1).then_some(()));
+    let before_press = dgt.clock().unwrap();
+    dgt.set_clock(Some(pressed(before_press)));
+    let press = wait_for(Duration::from_secs(10), "White's press", || {
+        of_type(&ev(), "clock_pressed").iter().find(|e| e["side"] == "white").map(|e| (*e).clone())
+    });
+    let shown = press["remaining_ms"].as_u64().unwrap();
+    assert!(
+        shown.abs_diff(before_press.left_ms) <= 2000,
+        "the station shows the clock's time ({shown} ms, the clock {} ms)",
+        before_press.left_ms
+    );
+
+    // The clock stops answering.
+    let last_clock = dgt.clock().unwrap();
+    let silenced = Instant::now();
+    dgt.set_clock(None);
+    let detail = wait_for(Duration::from_secs(10), "the silent clock reported", || {
+        dgt_clock_statuses(&events).first().filter(|(s, _)| s == "disconnected").map(|(_, d)| d.clone())
+    });
+    let noticed = silenced.elapsed();
+    eprintln!("clock silenced → told after {noticed:?} (station: {detail})");
+    assert!(noticed >= Duration::from_millis(SILENT_MS - 1000), "not before the silence ({noticed:?})");
+
+    // The game goes on without the clock.
+    play(&pos_after(&moves[..1]), &moves[1..3]);
+    wait_for(Duration::from_secs(20), "moves recorded while the clock is silent", || {
+        (agreed() >= 3).then_some(())
+    });
+
+    // The clock answers again.
+    dgt.set_clock(Some(last_clock));
+    wait_for(Duration::from_secs(10), "the clock answering again", || {
+        (dgt_clock_statuses(&events).len() >= 2).then_some(())
+    });
+    play(&pos_after(&moves[..3]), &moves[3..]);
+    wait_for(Duration::from_secs(20), "every move agreed", || (agreed() >= moves.len()).then_some(()));
+    std::thread::sleep(Duration::from_millis(SILENT_MS + 1000));
+    station.kill().unwrap();
+    station.wait().unwrap();
+
+    let all = ev();
+    let statuses: Vec<String> = dgt_clock_statuses(&events).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(statuses, ["disconnected", "connected"], "told once, recovered once");
+    let told: Vec<&str> = of_type(&all, "announcement")
+        .iter()
+        .filter(|e| e["about"] == "device")
+        .map(|e| {
+            assert_eq!(e["listener"], "private");
+            e["text"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(told.len(), 2, "the blind player was told once each way: {told:?}");
+    let record: Vec<&str> = of_type(&all, "game_move").iter().map(|e| e["uci"].as_str().unwrap()).collect();
+    assert_eq!(record, ["e2e4", "e7e5", "g1f3", "b8c6"]);
+    assert_eq!(board_statuses(&events, "mirror"), ["connected"], "the DGT board itself never went away");
+    assert!(of_type(&all, "flag_fell").is_empty());
+}
+
+fn pos_after(moves: &[shakmaty::Move]) -> Chess {
+    moves.iter().fold(Chess::default(), |p, m| p.play(*m).unwrap())
+}
