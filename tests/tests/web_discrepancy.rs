@@ -352,10 +352,9 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     screenshot(&console, "discrepancy-records-resolved-console", Some(2400)).await;
     screenshot(&mirror, "discrepancy-records-resolved-mirror", None).await;
 
-    // The game goes on from there: 2… d6 on the DGT board shows on both pages. (Not
-    // pressed: after a rewind the station's clock still has the side on move of the
-    // later position, and no command sets it; reported, left to the clock's owners.)
-    game.play_unpressed("d6").await;
+    // The game goes on from there: 2… d6 on the DGT board shows on both pages, and
+    // Black's press counts (the clock followed the record back to Black on move).
+    game.play("d6").await;
     within(SECOND, "2… d6 on the console", || async {
         text_of(&console, "last-move").await.starts_with("2… d6")
     })

@@ -661,7 +661,6 @@ impl Table {
         if !sync.take_back(t, out) {
             return Err(TableError::NothingToTakeBack);
         }
-        self.pressed_ply = self.pressed_ply.min(sync.agreed().ply());
         self.adopt_targets(t, out);
         Ok(())
     }
@@ -821,6 +820,58 @@ impl Table {
                 tracker.adopt(target);
                 sync.board_record(role, tracker.game(), t, out);
             }
+        }
+        self.clock_follows_record(t, out);
+    }
+
+    /// When the record goes back below the last counted press (a take-back,
+    /// the D.2.9 records procedure), the clock follows it: the side to move runs
+    /// and each side's counter is its moves on the record. The times are the
+    /// arbiter's (the clock proposal); this only keeps the clock's turn right,
+    /// so the next press is judged against the right side. A master clock (DGT)
+    /// is set by hand and is left alone.
+    fn clock_follows_record(&mut self, t: Millis, out: &mut Vec<Event>) {
+        let Some(sync) = self.sync.as_ref() else { return };
+        let agreed = sync.agreed();
+        let ply = agreed.ply();
+        if ply >= self.pressed_ply {
+            return;
+        }
+        self.pressed_ply = ply;
+        let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed()) else { return };
+        let to_move = Side::from(agreed.position().turn());
+        let why = format!("the record went back to ply {ply}");
+        let who = "station";
+        if clock.set_on_move(to_move, t, who, why.clone()).is_some() {
+            out.push(Event::ClockChanged {
+                action: "on_move_set".into(),
+                side: Some(to_move),
+                who: Some(who.into()),
+                why: Some(why.clone()),
+                t_ms: t,
+            });
+        }
+        let mut counted = [0u32; 2];
+        for i in 0..ply {
+            if let Some(p) = agreed.position_at(i) {
+                counted[Side::from(p.turn()).index()] += 1;
+            }
+        }
+        let mut changed = false;
+        for side in [Side::White, Side::Black] {
+            if clock.moves_made(side) != counted[side.index()] {
+                clock.set_moves(side, counted[side.index()], t, who, why.clone());
+                changed = true;
+            }
+        }
+        if changed {
+            out.push(Event::ClockChanged {
+                action: "moves_set".into(),
+                side: None,
+                who: Some(who.into()),
+                why: Some(why),
+                t_ms: t,
+            });
         }
     }
 

@@ -32,6 +32,13 @@ pub enum CorrectionChange {
         /// Remaining time set.
         to_ms: Millis,
     },
+    /// Whose clock runs (the record went back: a take-back or D.2.9).
+    OnMove {
+        /// The side whose clock ran.
+        from: Side,
+        /// The side whose clock runs now.
+        to: Side,
+    },
     /// A side's move counter.
     Moves {
         /// Whose counter.

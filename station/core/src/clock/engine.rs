@@ -457,6 +457,37 @@ impl ChessClock {
         self.log(t, who, why, CorrectionChange::Moves { side, from, to: moves })
     }
 
+    /// Correction when the record goes back (a take-back, D.2.9): `side`'s
+    /// clock is the one that runs (or will run, paused or not started yet).
+    /// The side whose clock ran is charged the time it ran (its move is not
+    /// counted and earns no increment: the move it was thinking about is not
+    /// on the record). `None` when `side` is already on move.
+    pub fn set_on_move(
+        &mut self,
+        side: Side,
+        t: Millis,
+        who: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Option<Correction> {
+        let t = self.settle(t);
+        let from = self.on_move();
+        if from == side {
+            return None;
+        }
+        if let Some(turn) = self.turn() {
+            let charged = charged(self.bonus_now(turn.side), turn.used_ms);
+            let clock = &mut self.sides[turn.side.index()];
+            clock.remaining_ms = clock.remaining_ms.saturating_sub(charged);
+        }
+        let turn = Turn { side, used_ms: 0 };
+        self.run = match self.run {
+            RunState::NotStarted { .. } => RunState::NotStarted { first: side },
+            RunState::Running { .. } => RunState::Running { turn, since: t },
+            RunState::Paused { .. } => RunState::Paused { turn },
+        };
+        Some(self.log(t, who, why, CorrectionChange::OnMove { from, to: side }))
+    }
+
     /// Every correction so far, oldest first.
     pub fn corrections(&self) -> &[Correction] {
         &self.corrections

@@ -225,6 +225,91 @@ mod clock {
         assert!(clock.remaining(Side::White, h.t) <= 5_400_000 + 30_000 - used + 1000);
     }
 
+    /// Both boards sensed and a lever for each side: the D.2.9 set-up.
+    fn timed_two_boards() -> Hands {
+        let cfg = TableConfig {
+            time_control: Some("5400+30".parse().unwrap()),
+            mirror_sensed: true,
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+    }
+
+    fn press(h: &mut Hands, side: Side) {
+        h.table.clock_press(side, h.t, &mut h.out).unwrap();
+        assert!(
+            h.take().iter().any(|e| matches!(e, Event::ClockPressed { side: s, .. } if *s == side)),
+            "{side:?}'s press after a made move counts"
+        );
+    }
+
+    #[test]
+    fn d_2_9_after_going_back_the_clock_runs_for_the_side_to_move_and_counts_the_record() {
+        let mut h = timed_two_boards();
+        h.set_up();
+        let moves = [
+            ("e2", "e4", Side::White),
+            ("e7", "e5", Side::Black),
+            ("g1", "f3", Side::White),
+            ("b8", "c6", Side::Black),
+        ];
+        for (from, to, side) in moves {
+            h.play(BoardRole::Blind, from, to);
+            h.play(BoardRole::Mirror, from, to);
+            press(&mut h, side);
+        }
+        assert_eq!(h.table.clock().unwrap().on_move(), Side::White);
+        // The sighted player's scoresheet says 1... c5: back to the position after 1. e4.
+        h.table.scoresheet(&["e4".into(), "c5".into()], h.t, &mut h.out).unwrap();
+        for role in [BoardRole::Blind, BoardRole::Mirror] {
+            h.play(role, "c6", "b8");
+            h.play(role, "f3", "g1");
+            h.play(role, "e5", "e7");
+        }
+        let events = h.take();
+        assert!(events.iter().any(|e| matches!(e, Event::DiscrepancyResolved { .. })), "{events:?}");
+        assert!(events.iter().any(|e| matches!(
+            e,
+            Event::ClockChanged { action, side: Some(Side::Black), .. } if action == "on_move_set"
+        )));
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.on_move(), Side::Black, "Black is to move after 1. e4");
+        assert_eq!((clock.moves_made(Side::White), clock.moves_made(Side::Black)), (1, 0));
+        let who = clock.corrections().iter().map(|c| c.who.as_str()).collect::<Vec<_>>();
+        assert!(who.iter().all(|w| *w == "station"), "logged: {who:?}");
+        // Play goes on with the presses judged against the right side.
+        h.play(BoardRole::Mirror, "c7", "c5");
+        h.play(BoardRole::Blind, "c7", "c5");
+        press(&mut h, Side::Black);
+        assert_eq!(h.table.clock().unwrap().on_move(), Side::White);
+        assert_eq!(h.table.clock().unwrap().moves_made(Side::Black), 1);
+    }
+
+    #[test]
+    fn a_take_back_after_the_press_gives_the_clock_back_to_the_mover() {
+        let mut h = timed(false);
+        h.set_up();
+        h.play(BoardRole::Blind, "e2", "e4");
+        press(&mut h, Side::White);
+        let black_before = h.table.clock().unwrap().remaining(Side::Black, h.t);
+        h.t += 5_000;
+        h.table.take_back(h.t, &mut h.out).unwrap();
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.on_move(), Side::White);
+        assert_eq!(clock.moves_made(Side::White), 0);
+        // Black's clock ran for those 5 s and keeps them spent.
+        assert_eq!(clock.remaining(Side::Black, h.t), black_before - 5_000);
+        h.play(BoardRole::Blind, "e4", "e2");
+        h.play(BoardRole::Blind, "d2", "d4");
+        press(&mut h, Side::White);
+        // A take-back before the press changes nothing on the clock.
+        h.play(BoardRole::Blind, "d7", "d5");
+        h.take();
+        h.table.take_back(h.t, &mut h.out).unwrap();
+        assert!(!h.take().iter().any(|e| matches!(e, Event::ClockChanged { .. })));
+        assert_eq!(h.table.clock().unwrap().on_move(), Side::Black);
+    }
+
     #[test]
     fn arbiter_corrections_are_events_with_who_and_why() {
         let mut h = timed(false);
