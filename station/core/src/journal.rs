@@ -66,6 +66,9 @@ pub struct Header {
     /// The blind player's announcements were checked (speech input).
     #[serde(default)]
     pub announcement_required: bool,
+    /// The blind player had no sensor board: his spoken moves were his moves.
+    #[serde(default)]
+    pub blind_unsensed: bool,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -424,6 +427,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         clock_auto_press: h.clock_auto_press,
         warnings: h.warnings.clone(),
         announcement_required: h.announcement_required,
+        blind_unsensed: h.blind_unsensed,
     })
 }
 
@@ -534,6 +538,7 @@ mod tests {
             clock_auto_press: false,
             warnings: WarningConfig::default(),
             announcement_required: false,
+            blind_unsensed: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -663,6 +668,7 @@ mod fuzz {
                 clock_auto_press: false,
                 warnings: WarningConfig::default(),
                 announcement_required: false,
+                blind_unsensed: false,
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',

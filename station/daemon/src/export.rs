@@ -105,6 +105,7 @@ mod tests {
             clock_auto_press: true,
             warnings: Default::default(),
             announcement_required: false,
+            blind_unsensed: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',

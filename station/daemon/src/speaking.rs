@@ -45,6 +45,14 @@ impl Voices {
         })
     }
 
+    /// The microphone is muted while either listener's speaker talks.
+    pub fn mute_while_speaking(&self, flag: &station_drivers::speech::MuteFlag) {
+        self.private.speaker.mute_while_speaking(flag.clone());
+        if let Some(public) = &self.public {
+            public.speaker.mute_while_speaking(flag.clone());
+        }
+    }
+
     /// Says what an event calls for; the announcements are pushed to `out`.
     pub fn on_event(&mut self, event: &Event, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let blind = Side::from(table.config().blind_color);
@@ -162,6 +170,12 @@ impl Voices {
             None => say_moves(book, moves),
         };
         say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
+    }
+
+    /// One of the station's messages, privately.
+    pub fn say_message(&self, message: Message, about: &str, t: Millis, out: &mut Vec<Event>) {
+        let text = self.private.wording.message(message).to_owned();
+        say(&self.private, Utterance::text(text.clone()), text, about, Priority::Urgent, t, out);
     }
 
     /// The last move again.

@@ -8,8 +8,10 @@ use crate::config::Config;
 use crate::event_sink::EventSink;
 use crate::hub::{Command, CommandRequest, Hub};
 use crate::journal_file::{JournalDir, JournalWriter};
+use crate::listening::{Heard, Listening};
 use crate::speaking::Voices;
 use anyhow::Result;
+use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
 use shakmaty::{Bitboard, Role};
 use station_core::clock::Side;
@@ -22,6 +24,7 @@ use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::dgt::{DgtEvent, DgtMessage};
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
+use station_voices::understand::{Understanding, Understood};
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -47,6 +50,11 @@ pub struct Station {
     connected: [bool; 2],
     log: VecDeque<Event>,
     discrepancies: Vec<Event>,
+    /// Speech input: the listening thread, the understanding of the blind
+    /// player's language, and the position whose grammar it listens with.
+    listening: Option<Listening>,
+    understanding: Option<Understanding>,
+    grammar_fen: Option<String>,
 }
 
 impl Station {
@@ -71,6 +79,7 @@ impl Station {
             clock_auto_press: config.clock.auto_press,
             warnings: config.clock.warnings.clone(),
             announcement_required: config.speech.enabled,
+            blind_unsensed: config.blind_unsensed(),
         });
         let mut station = Station {
             orientation: [flipped(&config.boards.blind), flipped(&config.boards.mirror)],
@@ -87,6 +96,9 @@ impl Station {
             connected: [false, false],
             log: VecDeque::with_capacity(LOG_LEN),
             discrepancies: Vec::new(),
+            listening: None,
+            understanding: None,
+            grammar_fen: None,
         };
         station.resume()?;
         Ok(station)
@@ -173,6 +185,7 @@ impl Station {
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
                 self.record(t, Input::Button { board, button: index, pressed });
                 events.push(Event::Button { board, button: index, pressed, t_ms: t });
+                self.push_to_talk_source(&format!("{board}:{index}"), pressed);
                 if pressed && let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
                     self.action(board, action, t, &mut events);
                 }
@@ -263,6 +276,9 @@ impl Station {
             detail,
             t_ms: t,
         };
+        if let GamepadEvent::Button { button, pressed, .. } = &event {
+            self.push_to_talk_source(&format!("gamepad:{button}"), *pressed);
+        }
         match event {
             GamepadEvent::Button { button, pressed: true, .. } => {
                 if let Some(action) = self.config.buttons.action_of(&format!("gamepad:{button}")) {
@@ -427,13 +443,17 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        use station_voices::understand::{Understanding, Understood};
-        let understanding = Understanding::new(&self.config.voice).map_err(|e| e.to_string())?;
+        let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
         let pos = self.table.announce_position().ok_or("no game in progress")?;
         match understanding.understand(&pos, text, confidence) {
             Understood::Move { uci, san, .. } => {
                 self.record(t, Input::Announce { mv: uci.clone() });
-                self.table.announce_uci(&uci, t, events).map_err(|e| e.to_string())?;
+                if let Err(e) = self.table.announce_uci(&uci, t, events) {
+                    if let Some(v) = &self.voices {
+                        v.say_message(station_voices::Message::IllegalMove, "refused", t, events);
+                    }
+                    return Err(e.to_string());
+                }
                 Ok(json!({"understood": "move", "uci": uci, "san": san}))
             }
             Understood::Ask { candidates, .. } => {
@@ -448,6 +468,117 @@ impl Station {
             }
             other => Ok(json!({"understood": other.line()})),
         }
+    }
+
+    /// The understanding of the blind player's language, built once.
+    fn understanding(&mut self) -> Result<&Understanding> {
+        if self.understanding.is_none() {
+            self.understanding = Some(Understanding::new(&self.config.voice)?);
+        }
+        Ok(self.understanding.as_ref().expect("just built"))
+    }
+
+    /// Starts listening when speech input is enabled (microphone, or the
+    /// test WAV input): the speakers mute it while they talk.
+    pub fn enable_listening(&mut self) -> Result<()> {
+        let speech = &self.config.speech;
+        if !speech.enabled || !speech.microphone {
+            return Ok(());
+        }
+        let mute = station_drivers::speech::MuteFlag::new();
+        if let Some(v) = &self.voices {
+            v.mute_while_speaking(&mute);
+        }
+        let lang = speech.model_language(&self.config.voice).to_owned();
+        let settings = speech.clone();
+        let (fen, grammar) = self.grammar()?;
+        self.grammar_fen = Some(fen);
+        self.listening = Some(Listening::start(&settings, &lang, mute, grammar));
+        tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
+        Ok(())
+    }
+
+    /// The position the blind player speaks about and its grammar (plus the
+    /// configured extra phrases).
+    fn grammar(&mut self) -> Result<(String, Vec<String>)> {
+        let pos =
+            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+        let mut phrases = self.understanding()?.grammar(&pos).into_phrases();
+        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
+        Ok((fen, phrases))
+    }
+
+    /// After every change, the recogniser listens for the moves of the new position.
+    fn refresh_grammar(&mut self) {
+        if self.listening.is_none() {
+            return;
+        }
+        let pos =
+            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+        if self.grammar_fen.as_deref() == Some(fen.as_str()) {
+            return;
+        }
+        match self.grammar() {
+            Ok((fen, phrases)) => {
+                if let Some(l) = &self.listening {
+                    l.set_grammar(phrases);
+                }
+                self.grammar_fen = Some(fen);
+            }
+            Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
+        }
+    }
+
+    /// What the listening thread heard, for the loop to select on.
+    pub fn heard_events(&self) -> Option<Receiver<Heard>> {
+        self.listening.as_ref().map(Listening::heard)
+    }
+
+    /// A push-to-talk source (`blind:N`, `gamepad:NAME`) was pressed or released.
+    fn push_to_talk_source(&self, source: &str, pressed: bool) {
+        if let (Some(l), Some(Action::PushToTalk)) = (&self.listening, self.config.buttons.action_of(source))
+        {
+            l.push_to_talk(pressed);
+        }
+    }
+
+    /// Something the listening thread reported: an utterance goes the way of
+    /// the `spoken` command (journaled announcement, checked by the table),
+    /// after a `heard` event; a missing model or microphone is said once.
+    pub fn handle_heard(&mut self, heard: Heard) -> Result<()> {
+        let t = self.clock.now();
+        self.tick_at(t)?;
+        let mut events = Vec::new();
+        let status = |device: &str, name: Option<String>, status: &str, detail: Option<String>| {
+            Event::DeviceStatus { device: device.into(), name, status: status.into(), detail, t_ms: t }
+        };
+        match heard {
+            Heard::Ready { device } => events.push(status("microphone", Some(device), "connected", None)),
+            Heard::Unavailable { device, detail } => {
+                tracing::error!(device, "{detail}; the station runs on without speech input");
+                eprintln!("station: {detail}; the station runs on without speech input");
+                events.push(status(device, None, "unavailable", Some(detail)));
+            }
+            Heard::Utterance { text, confidence, latency } => {
+                let understood = match self.table.announce_position() {
+                    Some(pos) => self.understanding()?.understand(&pos, &text, Some(confidence)).line(),
+                    None => "reject no game in progress".into(),
+                };
+                events.push(Event::Heard {
+                    text: text.clone(),
+                    confidence,
+                    understood,
+                    latency_ms: Some(latency.as_millis() as u64),
+                    t_ms: t,
+                });
+                if let Err(e) = self.spoken(&text, Some(confidence), t, &mut events) {
+                    tracing::info!(text, error = %e, "spoken input refused");
+                }
+            }
+        }
+        self.commit(events)
     }
 
     fn publish_state(&self) {
@@ -519,14 +650,14 @@ impl Station {
         }
         if !events.is_empty() {
             self.publish_state();
+            self.refresh_grammar();
         }
         Ok(())
     }
 
     fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) -> Result<()> {
-        let tracker = self.table.tracker(BoardRole::Blind).expect("a started game has a tracker");
-        let cfg = tracker.config();
         let table = self.table.config();
+        let cfg = table.tracker;
         let header = Header {
             format: journal::FORMAT.into(),
             version: journal::VERSION,
@@ -534,7 +665,7 @@ impl Station {
             fen: fen.to_owned(),
             t_ms,
             board: BoardRole::Blind,
-            occupancy: occ_hex(tracker.sensed()),
+            occupancy: occ_hex(self.table.sensed(BoardRole::Blind)),
             mirror_occupancy: self.table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
             mirror_board: table.mirror_pieces.then(|| self.table.mirror_board().board_fen().to_string()),
             blind_color: if table.blind_color == shakmaty::Color::White { "white" } else { "black" }.into(),
@@ -544,6 +675,7 @@ impl Station {
             clock_auto_press: table.clock_auto_press,
             warnings: table.warnings.clone(),
             announcement_required: table.announcement_required,
+            blind_unsensed: table.blind_unsensed,
             settle_ms: cfg.settle_ms,
             debounce_ms: cfg.debounce_ms,
             promotion: Role::char(cfg.promotion),
