@@ -22,7 +22,7 @@
 //! # Ok::<(), station_voices::VoiceError>(())
 //! ```
 
-mod command_words;
+pub(crate) mod command_words;
 mod grammar;
 mod lexicon;
 mod matching;
@@ -282,9 +282,9 @@ impl Understanding {
         Understanding::new(&VoiceSettings::language(code))
     }
 
-    /// Understanding choosing from `books`; command words are the built-in
-    /// ones of the sentence language, or none (moves only) for a language
-    /// without them — see [`Understanding::with_command_words`].
+    /// Understanding choosing from `books`; command words are those of the
+    /// sentence language's phrasebook, or none (moves only) when it has no
+    /// `[commands]` — see [`Understanding::with_command_words`].
     ///
     /// # Errors
     /// [`VoiceError::UnknownLanguage`] if a code in `settings` is not in `books`.
@@ -292,7 +292,10 @@ impl Understanding {
         settings: &VoiceSettings,
         books: &Phrasebooks,
     ) -> Result<Understanding, VoiceError> {
-        let commands = CommandWords::builtin(&settings.language)
+        let commands = books
+            .get(&settings.language)?
+            .command_words()
+            .cloned()
             .unwrap_or_else(|| CommandWords::none(&settings.language));
         Understanding::with_command_words(settings, books, &commands)
     }
