@@ -287,14 +287,26 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     let dir = scratch("speech-noboard-pl");
     let events = dir.join("events.jsonl");
     let config = no_board_config(&dir, "pl", "black");
-    let moves = real_opening("games/Capablanca.pgn", 12);
+    let moves = real_opening("games/Capablanca.pgn", 14);
     let station = Station::start(&config, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
     });
-    play_by_voice(&station, "pl", false, &moves, 0, 12);
-    wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 12).then_some(()));
+    play_by_voice(&station, "pl", false, &moves, 0, 13);
+    wait_for(Duration::from_secs(5), "thirteen moves", || (game_moves(&events).len() == 13).then_some(()));
+    // Heard with little confidence: never committed, asked back privately; "tak" makes it.
+    let said = &words("pl", &moves)[13];
+    let (_, answer) = station.command(&serde_json::json!({"cmd": "spoken", "text": said, "confidence": 0.3}));
+    assert_eq!(answer["result"]["understood"], "ask", "{answer}");
+    let question = answer["result"]["question"].as_str().unwrap().to_owned();
+    assert!(question.starts_with(said.as_str()) && question.ends_with('?'), "{question:?} for {said:?}");
+    assert_eq!(game_moves(&events).len(), 13, "a low-confidence move is not made");
+    let (_, answer) = station.spoken("tak");
+    assert_eq!(answer["result"]["uci"], moves[13].as_str(), "{answer}");
+    wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 14).then_some(()));
     assert_eq!(game_moves(&events), moves);
+    let ev = read_events(&events);
+    assert!(of_type(&ev, "announcement").iter().any(|a| a["about"] == "question" && a["text"] == question));
     let by: Vec<String> = of_type(&read_events(&events), "game_move")
         .iter()
         .map(|e| e["by"].as_str().unwrap().to_owned())

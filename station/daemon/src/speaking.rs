@@ -172,9 +172,8 @@ impl Voices {
         say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
     }
 
-    /// One of the station's messages, privately.
-    pub fn say_message(&self, message: Message, about: &str, t: Millis, out: &mut Vec<Event>) {
-        let text = self.private.wording.message(message).to_owned();
+    /// Words for the blind player alone (questions, refusals).
+    pub fn say_private(&self, text: String, about: &str, t: Millis, out: &mut Vec<Event>) {
         say(&self.private, Utterance::text(text.clone()), text, about, Priority::Urgent, t, out);
     }
 

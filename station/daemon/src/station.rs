@@ -24,7 +24,7 @@ use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::dgt::{DgtEvent, DgtMessage};
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
-use station_voices::understand::{Understanding, Understood};
+use station_voices::understand::{Command as SpokenCommand, Understanding, Understood};
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -55,6 +55,8 @@ pub struct Station {
     listening: Option<Listening>,
     understanding: Option<Understanding>,
     grammar_fen: Option<String>,
+    /// The one move the blind player was asked to confirm, in the position (FEN) it was asked in.
+    asked: Option<(String, shakmaty::Move)>,
 }
 
 impl Station {
@@ -99,6 +101,7 @@ impl Station {
             listening: None,
             understanding: None,
             grammar_fen: None,
+            asked: None,
         };
         station.resume()?;
         Ok(station)
@@ -445,28 +448,64 @@ impl Station {
     ) -> Result<Value, String> {
         let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
         let pos = self.table.announce_position().ok_or("no game in progress")?;
-        match understanding.understand(&pos, text, confidence) {
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+        let mut understood = understanding.understand(&pos, text, confidence);
+        // "Ja" to "Springer Felix drei?" in the same position is that move.
+        if let Understood::Command(SpokenCommand::Yes | SpokenCommand::No) = understood
+            && let Some((asked_fen, mv)) = self.asked.take()
+            && understood == Understood::Command(SpokenCommand::Yes)
+            && asked_fen == fen
+        {
+            let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+            let san = shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string();
+            understood = Understood::Move { mv, uci, san };
+        }
+        match understood {
             Understood::Move { uci, san, .. } => {
+                self.asked = None;
                 self.record(t, Input::Announce { mv: uci.clone() });
                 if let Err(e) = self.table.announce_uci(&uci, t, events) {
-                    if let Some(v) = &self.voices {
-                        v.say_message(station_voices::Message::IllegalMove, "refused", t, events);
-                    }
+                    let refused = understanding.wording().message(station_voices::Message::IllegalMove);
+                    self.say_private(refused.to_owned(), "refused", t, events);
                     return Err(e.to_string());
                 }
                 Ok(json!({"understood": "move", "uci": uci, "san": san}))
             }
             Understood::Ask { candidates, .. } => {
                 let question = understanding.confirm_question(&pos, &candidates);
-                events.push(Event::Announcement {
-                    listener: "private".into(),
-                    text: question.clone(),
-                    about: "question".into(),
-                    t_ms: t,
-                });
+                // Only a question about one move can be answered with yes.
+                self.asked = match candidates.as_slice() {
+                    [one] => Some((fen, *one)),
+                    _ => None,
+                };
+                self.say_private(question.clone(), "question", t, events);
                 Ok(json!({"understood": "ask", "question": question}))
             }
+            Understood::Command(command) => {
+                // Questions are answered from his own board's state only (no analysis).
+                if let Some(v) = &self.voices {
+                    match command {
+                        SpokenCommand::Time => v.say_time(&self.table, t, events),
+                        SpokenCommand::Repeat => v.repeat_last_move(t, events),
+                        _ => {}
+                    }
+                }
+                Ok(json!({"understood": "command", "command": command.to_string()}))
+            }
             other => Ok(json!({"understood": other.line()})),
+        }
+    }
+
+    /// Says `text` to the blind player (or, without voices, only records it as an event).
+    fn say_private(&self, text: String, about: &str, t: Millis, events: &mut Vec<Event>) {
+        match &self.voices {
+            Some(v) => v.say_private(text, about, t, events),
+            None => events.push(Event::Announcement {
+                listener: "private".into(),
+                text,
+                about: about.into(),
+                t_ms: t,
+            }),
         }
     }
 
