@@ -690,6 +690,25 @@ mod tests {
         let err = parse("[boards.blind]\ndriver = \"teleport\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
     }
+
+    #[test]
+    fn speech_input_keys_and_the_board_without_sensors() {
+        let c = parse(
+            "[boards.blind]\ndriver = \"none\"\n[voice]\nlanguage = \"pl\"\n[speech]\nenabled = true\nmode = \"push_to_talk\"\nmodels = { pl = \"/m/pl\" }\ninput_device = \"USB\"\n",
+        )
+        .unwrap();
+        assert!(c.blind_unsensed());
+        assert_eq!(c.speech.mode, ListenMode::PushToTalk);
+        assert!(c.speech.microphone);
+        let lang = c.speech.model_language(&c.voice);
+        assert_eq!(lang, "pl");
+        assert_eq!(c.speech.model_dir(lang), Path::new("/m/pl"));
+        assert!(c.speech.model_dir("de").ends_with("vosk-model-small-de-0.15"));
+        // Speech off: a board without sensors is no speech-only game.
+        assert!(!parse("[boards.blind]\ndriver = \"none\"\n").unwrap().blind_unsensed());
+        let err = parse("[speech]\nmode = \"always\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
 }
 
 #[cfg(test)]
