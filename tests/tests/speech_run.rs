@@ -245,10 +245,18 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
         answer["result"]["understood"].as_str().is_some_and(|u| u.starts_with("reject no king")),
         "{answer}"
     );
-    station.command(&serde_json::json!({"cmd": "enter_move", "move": moves[8]}));
+    let (status, answer) = station.command(&serde_json::json!({"cmd": "enter_move", "move": moves[8]}));
+    assert_eq!(status, 200, "{answer}");
     let out_of_turn = &words("de", &moves[..10])[9];
     let (status, answer) = station.spoken(out_of_turn);
-    assert!(status != 200 || answer["result"]["understood"] != "move", "{answer}");
+    assert_ne!(status, 200, "{answer}");
+    assert!(answer.to_string().contains("not the blind player's turn"), "{answer}");
+    wait_for(Duration::from_secs(5), "the refusal said privately", || {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .any(|a| a["about"] == "refused" && a["listener"] == "private")
+            .then_some(())
+    });
     assert_eq!(game_moves(&events), moves[..9], "nothing refused entered the record");
     // Every spoken move was repeated back to him privately.
     let ev = read_events(&events);

@@ -536,8 +536,13 @@ impl Table {
         let ply = sync.agreed().ply() + 1;
         let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
         let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
+        let blinds_move = sync.agreed().position().turn() == self.cfg.blind_color;
         if !sync.enter_move(mv, t, out) {
             return Err(illegal());
+        }
+        if self.cfg.blind_unsensed && blinds_move {
+            // No board to check it against: the operator enters what he announced.
+            self.announced_ply = ply;
         }
         self.adopt_targets(t, out);
         self.check_game_over(t, out);
@@ -625,6 +630,10 @@ impl Table {
     /// unannounced move, or the current one when he has not moved yet.
     pub fn announce_position(&self) -> Option<shakmaty::Chess> {
         let agreed = self.agreed()?;
+        if self.cfg.blind_unsensed {
+            // Without a board, announcing is moving: always about the position now.
+            return Some(agreed.position().clone());
+        }
         let blind = Side::from(self.cfg.blind_color);
         let latest = (self.announced_ply + 1..=agreed.ply())
             .rev()

@@ -490,7 +490,7 @@ impl Station {
                         _ => {}
                     }
                 }
-                Ok(json!({"understood": "command", "command": command.to_string()}))
+                Ok(json!({"understood": format!("command {command}"), "command": command.name()}))
             }
             other => Ok(json!({"understood": other.line()})),
         }
@@ -601,9 +601,10 @@ impl Station {
                 events.push(status(device, None, "unavailable", Some(detail)));
             }
             Heard::Utterance { text, confidence, latency } => {
-                let understood = match self.table.announce_position() {
-                    Some(pos) => self.understanding()?.understand(&pos, &text, Some(confidence)).line(),
-                    None => "reject no game in progress".into(),
+                let understood = match (self.table.announce_position(), self.understanding()) {
+                    (Some(pos), Ok(u)) => u.understand(&pos, &text, Some(confidence)).line(),
+                    (None, _) => "reject no game in progress".into(),
+                    (_, Err(e)) => format!("reject {e}"),
                 };
                 events.push(Event::Heard {
                     text: text.clone(),

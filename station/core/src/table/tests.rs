@@ -597,6 +597,13 @@ mod spoken_only {
         assert!(h.table.announce_uci("e4e5", h.t, &mut h.out).is_err());
         h.table.announce_uci("Nf3", h.t, &mut h.out).unwrap();
         assert_eq!(h.agreed(), ["e2e4", "e7e5", "g1f3"]);
+        // The operator enters a move for him; what is spoken next is about the position now.
+        h.table.enter_move("Nc6", h.t, &mut h.out).unwrap();
+        h.table.enter_move("Bb5", h.t, &mut h.out).unwrap();
+        assert_eq!(h.table.announce_position().unwrap(), *h.table.agreed().unwrap().position());
+        h.table.announce_uci("a6", h.t, &mut h.out).unwrap_err();
+        h.table.enter_move("a6", h.t, &mut h.out).unwrap();
+        h.table.announce_uci("Ba4", h.t, &mut h.out).unwrap();
         // Nothing waits for a board that does not exist.
         h.t += 120_000;
         h.rest();
