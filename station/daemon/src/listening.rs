@@ -178,8 +178,12 @@ fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>,
         // A new position's grammar is taken between utterances only.
         if !talking && let Some(latest) = grammar_rx.try_iter().last() {
             grammar = latest;
+            let started = Instant::now();
             match Listener::new(&model, &grammar, mono16k) {
-                Ok(l) => listener = l,
+                Ok(l) => {
+                    listener = l;
+                    tracing::debug!(phrases = grammar.len(), took = ?started.elapsed(), "grammar of the new position");
+                }
                 Err(e) => tracing::warn!(error = %e, "grammar refused; the previous one stays"),
             }
         }
@@ -199,7 +203,10 @@ fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>,
                 VadEvent::End => {
                     talking = false;
                     let ended = Instant::now();
+                    // Cut off by the station's own voice: half a move must never count as one.
+                    let cut_off = setup.mute.is_set();
                     match listener.finish() {
+                        Ok(_) if cut_off => tracing::debug!("an utterance cut off by the station speaking"),
                         Ok(t) if !t.is_empty() => {
                             let heard = Heard::Utterance {
                                 text: t.text,
@@ -362,6 +369,25 @@ mod tests {
         let listening = Listening::start(&settings(&model, &wav, ListenMode::Vad), "ko", mute, grammar());
         assert!(heard_within(&listening, Duration::from_secs(4)).is_empty());
         drop(speaking);
+        let _ = std::fs::remove_file(wav);
+    }
+
+    #[test]
+    fn an_utterance_cut_off_by_the_station_speaking_is_dropped() {
+        let long = format!("{} {}", PHRASES[0], PHRASES[1]);
+        let Some((model, wav)) = korean(&long, "cut") else { return };
+        let mute = MuteFlag::new();
+        let mut phrases = grammar();
+        phrases.push(long);
+        let listening =
+            Listening::start(&settings(&model, &wav, ListenMode::Vad), "ko", mute.clone(), phrases);
+        let rx = listening.heard();
+        assert!(matches!(rx.recv_timeout(Duration::from_secs(60)), Ok(Heard::Ready { .. })));
+        // The station starts speaking in the middle of the player's words.
+        std::thread::sleep(Duration::from_millis(900));
+        let _speaking = mute.mute();
+        let heard = rx.recv_timeout(Duration::from_secs(4));
+        assert!(heard.is_err(), "half an utterance was passed on: {heard:?}");
         let _ = std::fs::remove_file(wav);
     }
 
