@@ -315,6 +315,23 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     assert_eq!(game_moves(&events), moves);
     let ev = read_events(&events);
     assert!(of_type(&ev, "announcement").iter().any(|a| a["about"] == "question" && a["text"] == question));
+    // Questions are answered from the board: his king, after the game so far.
+    let (_, answer) = station.spoken("gdzie jest mój król");
+    assert_eq!(answer["result"]["understood"], "command where_is mine king", "{answer}");
+    let said = wait_for(Duration::from_secs(5), "the answer said privately", || {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .find(|a| a["about"] == "answer" && a["listener"] == "private")
+            .map(|a| a["text"].as_str().unwrap().to_owned())
+    });
+    // His king has castled short in this game: "król Gustaw osiem".
+    let mut game = Game::default();
+    for m in &moves {
+        game.push_uci(m).unwrap();
+    }
+    let king = game.position().board().king_of(shakmaty::Color::Black).unwrap();
+    assert_eq!(king, shakmaty::Square::G8, "the game of the test");
+    assert_eq!(said, "król Gustaw osiem");
     let by: Vec<String> = of_type(&read_events(&events), "game_move")
         .iter()
         .map(|e| e["by"].as_str().unwrap().to_owned())

@@ -61,6 +61,8 @@ pub(crate) struct PhrasebookFile {
 #[serde(deny_unknown_fields)]
 struct QuestionFile {
     or: String,
+    empty: String,
+    none: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -247,10 +249,15 @@ impl Checker<'_> {
         if let Some(extra) = table.keys().next() {
             return self.fail(format!("[commands] has unknown key {extra:?}"));
         }
-        let Some(question) = question.filter(|q| !q.or.trim().is_empty()) else {
-            return self.fail("[commands] needs [question] or (the word between candidates)".to_owned());
+        let Some(q) = question else {
+            return self.fail("[commands] needs [question] with or, empty and none".to_owned());
         };
-        Ok(Some(CommandWords::new(code, words, question.or)))
+        for (key, word) in [("or", &q.or), ("empty", &q.empty), ("none", &q.none)] {
+            if word.trim().is_empty() {
+                return self.fail(format!("[question] {key:?} is empty"));
+            }
+        }
+        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none])))
     }
 }
 

@@ -13,7 +13,7 @@ use crate::speaking::Voices;
 use anyhow::Result;
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
-use shakmaty::{Bitboard, Role};
+use shakmaty::{Bitboard, Position, Role};
 use station_core::clock::Side;
 use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input, occ_hex};
@@ -482,7 +482,17 @@ impl Station {
                 Ok(json!({"understood": "ask", "question": question}))
             }
             Understood::Command(command) => {
-                // Questions are answered from his own board's state only (no analysis).
+                // Questions are answered from his own board's state only (no analysis):
+                // the record his board follows, or the agreed one when he has no board.
+                let board = match (self.table.tracker(BoardRole::Blind), self.table.agreed()) {
+                    (Some(tracker), _) => Some(tracker.game().position().board().clone()),
+                    (None, Some(agreed)) => Some(agreed.position().board().clone()),
+                    (None, None) => None,
+                };
+                let me = self.table.config().blind_color;
+                if let Some(text) = board.and_then(|b| understanding.answer(&b, me, &command)) {
+                    self.say_private(text, "answer", t, events);
+                }
                 if let Some(v) = &self.voices {
                     match command {
                         SpokenCommand::Time => v.say_time(&self.table, t, events),

@@ -61,6 +61,8 @@ pub struct CommandWords {
     code: String,
     words: Vec<(CommandWord, Entry)>,
     or: String,
+    /// "leer" (an empty square) and "keine" (no such piece), for answers.
+    answers: [String; 2],
 }
 
 impl CommandWords {
@@ -72,12 +74,22 @@ impl CommandWords {
     /// No command words at all: moves are still understood (for a language
     /// whose phrasebook has no `[commands]` table).
     pub fn none(code: &str) -> CommandWords {
-        CommandWords { code: code.to_owned(), words: Vec::new(), or: "/".to_owned() }
+        CommandWords {
+            code: code.to_owned(),
+            words: Vec::new(),
+            or: "/".to_owned(),
+            answers: ["-".to_owned(), "-".to_owned()],
+        }
     }
 
     /// Command words as a phrasebook's reader checked them.
-    pub(crate) fn new(code: &str, words: Vec<(CommandWord, Entry)>, or: String) -> CommandWords {
-        CommandWords { code: code.to_owned(), words, or }
+    pub(crate) fn new(
+        code: &str,
+        words: Vec<(CommandWord, Entry)>,
+        or: String,
+        answers: [String; 2],
+    ) -> CommandWords {
+        CommandWords { code: code.to_owned(), words, or, answers }
     }
 
     /// The language code.
@@ -99,6 +111,16 @@ impl CommandWords {
     /// The word between the candidates of a confirm question ("oder").
     pub fn or(&self) -> &str {
         &self.or
+    }
+
+    /// The answer for an empty square ("leer").
+    pub fn empty(&self) -> &str {
+        &self.answers[0]
+    }
+
+    /// The answer when no piece of the kind asked for is there ("keine").
+    pub fn no_such_piece(&self) -> &str {
+        &self.answers[1]
     }
 }
 
@@ -124,9 +146,11 @@ mod tests {
         assert!(err.contains("time"), "{err}");
         let empty = de.replace("no = { say = \"Nein\"", "no = { say = \" \"");
         assert!(Phrasebook::from_toml_str(&empty, "x").is_err());
-        let no_or = de.replace("[question]\nor = \"oder\"\n", "");
-        let err = Phrasebook::from_toml_str(&no_or, "x").unwrap_err().to_string();
+        let no_or = &de[..de.find("[question]").unwrap()];
+        let err = Phrasebook::from_toml_str(no_or, "x").unwrap_err().to_string();
         assert!(err.contains("question"), "{err}");
+        let no_empty = de.replace("empty = \"leer\"", "");
+        assert!(Phrasebook::from_toml_str(&no_empty, "x").is_err());
     }
 
     #[test]

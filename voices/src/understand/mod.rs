@@ -22,6 +22,7 @@
 //! # Ok::<(), station_voices::VoiceError>(())
 //! ```
 
+mod answer;
 pub(crate) mod command_words;
 mod grammar;
 mod lexicon;
@@ -262,6 +263,8 @@ pub struct Understanding {
     lexicon: Lexicon,
     forms: Forms,
     or: String,
+    empty: String,
+    none: String,
     min_confidence: f32,
 }
 
@@ -319,6 +322,8 @@ impl Understanding {
             lexicon: Lexicon::new(&sentence, &letters, &ranks, commands),
             forms: Forms::new(&sentence, &letters, &ranks, commands),
             or: commands.or().to_owned(),
+            empty: commands.empty().to_owned(),
+            none: commands.no_such_piece().to_owned(),
             min_confidence: DEFAULT_MIN_CONFIDENCE,
         })
     }
