@@ -277,6 +277,22 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     play_by_voice(&station, "de", true, &moves, 9, 16);
     wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 16).then_some(()));
     assert_eq!(game_moves(&events), moves, "the agreed record is the game");
+    // A draw offer and a resignation are never taken on one word: each needs a yes.
+    let (_, answer) = station.spoken("Remis");
+    assert_eq!(answer["result"]["question"], "Remisangebot?", "{answer}");
+    let (_, answer) = station.spoken("Nein");
+    assert_eq!(answer["result"]["understood"], "command no", "{answer}");
+    let (_, answer) = station.spoken("Ich gebe auf");
+    assert_eq!(answer["result"]["question"], "Ich gebe auf?", "{answer}");
+    std::thread::sleep(Duration::from_millis(300));
+    let ev = read_events(&events);
+    assert!(of_type(&ev, "game_over").is_empty() && !ev.iter().any(|e| e["about"] == "draw_offer"));
+    let (_, answer) = station.spoken("Ja");
+    assert_eq!(answer["result"]["confirmed"], "resign", "{answer}");
+    let over = wait_for(Duration::from_secs(5), "the game over", || {
+        of_type(&read_events(&events), "game_over").first().map(|e| (*e).clone())
+    });
+    assert_eq!((over["result"].as_str(), over["reason"].as_str()), (Some("0-1"), Some("resignation")));
     drop(station);
 
     let out = Command::new(station_bin())
@@ -286,6 +302,7 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let reread = read_games(&out.stdout);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0-1"), "the resignation is the result");
     let exported: Vec<String> = reread[0].moves().iter().map(|m| reread[0].game.uci(*m)).collect();
     assert_eq!(exported, moves);
 }
@@ -332,6 +349,19 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     let king = game.position().board().king_of(shakmaty::Color::Black).unwrap();
     assert_eq!(king, shakmaty::Square::G8, "the game of the test");
     assert_eq!(said, "król Gustaw osiem");
+    // He offers a draw, and confirms it: the arbiter's log has it.
+    let (_, answer) = station.spoken("remis");
+    assert_eq!(answer["result"]["question"], "propozycja remisu?", "{answer}");
+    let (_, answer) = station.spoken("tak");
+    assert_eq!(answer["result"]["confirmed"], "draw_offer", "{answer}");
+    let ev = read_events(&events);
+    assert!(
+        of_type(&ev, "announcement")
+            .iter()
+            .any(|a| a["listener"] == "log" && a["text"] == "draw offer by black after ply 14"),
+        "{:?}",
+        of_type(&ev, "announcement")
+    );
     let by: Vec<String> = of_type(&read_events(&events), "game_move")
         .iter()
         .map(|e| e["by"].as_str().unwrap().to_owned())

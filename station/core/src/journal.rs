@@ -157,6 +157,11 @@ pub enum Input {
     },
     /// The adjourned game resumed.
     ResumeAdjourned,
+    /// A player resigned (confirmed).
+    Resign {
+        /// Who.
+        side: Side,
+    },
     /// A clock button press.
     ClockPress {
         /// The side whose button it was.
@@ -484,6 +489,9 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                 }
                 Input::ClockPress { side } => {
                     let _ = table.clock_press(*side, *t_ms, &mut sink);
+                }
+                Input::Resign { side } => {
+                    let _ = table.resign(*side, *t_ms, &mut sink);
                 }
                 Input::Clock { .. } => {
                     if let Some(cmd) = input.clock_command() {

@@ -667,6 +667,23 @@ impl Table {
         Ok(())
     }
 
+    /// A player resigned (Article 5.1.2; a spoken resignation is confirmed
+    /// first): the game ends, his opponent wins, the clock stops.
+    pub fn resign(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        if self.phase != Phase::Playing {
+            return Err(TableError::NoGame);
+        }
+        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+            let _ = clock.pause(t);
+        }
+        let result = if side == Side::White { "0-1" } else { "1-0" };
+        out.push(Event::GameOver { result: result.into(), reason: "resignation".into(), t_ms: t });
+        self.phase = Phase::Finished;
+        self.settled = true;
+        Ok(())
+    }
+
     /// The board whose settled position starts a game: the blind player's,
     /// or the sighted player's when the blind player has none.
     fn start_board(&self) -> BoardRole {

@@ -177,6 +177,14 @@ impl Voices {
         say(&self.private, Utterance::text(text.clone()), text, about, Priority::Urgent, t, out);
     }
 
+    /// The blind player offers a draw: the opponent hears it on the public speaker.
+    pub fn say_public_draw_offer(&self, t: Millis, out: &mut Vec<Event>) {
+        if let Some(l) = &self.public {
+            let text = l.wording.word_draw_offer().to_owned();
+            say(l, Utterance::text(text.clone()), text, "draw_offer", Priority::Urgent, t, out);
+        }
+    }
+
     /// The last move again.
     pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some((text, _)) = &self.last_move {

@@ -28,6 +28,16 @@ use station_voices::understand::{Command as SpokenCommand, Understanding, Unders
 use std::collections::VecDeque;
 use std::time::Duration;
 
+/// A question the blind player answers with yes or no.
+enum Asked {
+    /// "Springer Felix drei?": this move, in the position (FEN) it was asked in.
+    Move { fen: String, mv: shakmaty::Move },
+    /// "Remis?": he offers a draw.
+    DrawOffer,
+    /// "Ich gebe auf?": he resigns.
+    Resign,
+}
+
 /// How many recent events the console's log shows.
 const LOG_LEN: usize = 100;
 
@@ -55,8 +65,8 @@ pub struct Station {
     listening: Option<Listening>,
     understanding: Option<Understanding>,
     grammar_fen: Option<String>,
-    /// The one move the blind player was asked to confirm, in the position (FEN) it was asked in.
-    asked: Option<(String, shakmaty::Move)>,
+    /// What the blind player was asked to confirm with yes.
+    asked: Option<Asked>,
 }
 
 impl Station {
@@ -450,15 +460,42 @@ impl Station {
         let pos = self.table.announce_position().ok_or("no game in progress")?;
         let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
         let mut understood = understanding.understand(&pos, text, confidence);
-        // "Ja" to "Springer Felix drei?" in the same position is that move.
-        if let Understood::Command(SpokenCommand::Yes | SpokenCommand::No) = understood
-            && let Some((asked_fen, mv)) = self.asked.take()
-            && understood == Understood::Command(SpokenCommand::Yes)
-            && asked_fen == fen
-        {
-            let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
-            let san = shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string();
-            understood = Understood::Move { mv, uci, san };
+        let answer = match understood {
+            Understood::Command(SpokenCommand::Yes) => self.asked.take(),
+            Understood::Command(SpokenCommand::No) => {
+                self.asked = None;
+                None
+            }
+            _ => None,
+        };
+        let blind = Side::from(self.table.config().blind_color);
+        match answer {
+            // "Ja" to "Springer Felix drei?" in the same position is that move.
+            Some(Asked::Move { fen: asked_fen, mv }) if asked_fen == fen => {
+                let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                let san = shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string();
+                understood = Understood::Move { mv, uci, san };
+            }
+            Some(Asked::DrawOffer) => {
+                let ply = self.table.agreed().map_or(0, |g| g.ply());
+                let by = if blind == Side::White { "white" } else { "black" };
+                events.push(Event::Announcement {
+                    listener: "log".into(),
+                    text: format!("draw offer by {by} after ply {ply}"),
+                    about: "draw_offer".into(),
+                    t_ms: t,
+                });
+                if let Some(v) = &self.voices {
+                    v.say_public_draw_offer(t, events);
+                }
+                return Ok(json!({"understood": "command yes", "confirmed": "draw_offer", "ply": ply}));
+            }
+            Some(Asked::Resign) => {
+                self.record(t, Input::Resign { side: blind });
+                self.table.resign(blind, t, events).map_err(|e| e.to_string())?;
+                return Ok(json!({"understood": "command yes", "confirmed": "resign"}));
+            }
+            _ => {}
         }
         match understood {
             Understood::Move { uci, san, .. } => {
@@ -475,11 +512,30 @@ impl Station {
                 let question = understanding.confirm_question(&pos, &candidates);
                 // Only a question about one move can be answered with yes.
                 self.asked = match candidates.as_slice() {
-                    [one] => Some((fen, *one)),
+                    [one] => Some(Asked::Move { fen, mv: *one }),
                     _ => None,
                 };
                 self.say_private(question.clone(), "question", t, events);
                 Ok(json!({"understood": "ask", "question": question}))
+            }
+            Understood::Command(command @ (SpokenCommand::DrawOffer | SpokenCommand::Resign)) => {
+                // Never on one word: a draw offer and a resignation need a yes.
+                let book = understanding.wording().phrasebook();
+                let (asked, words) = match command {
+                    SpokenCommand::DrawOffer => (Asked::DrawOffer, book.words().draw_offer.say().to_owned()),
+                    _ => (
+                        Asked::Resign,
+                        book.command_words()
+                            .and_then(|c| c.entry(station_voices::understand::CommandWord::Resign))
+                            .map_or_else(|| "resign".to_owned(), |e| e.say().to_owned()),
+                    ),
+                };
+                let question = format!("{words}?");
+                self.asked = Some(asked);
+                self.say_private(question.clone(), "question", t, events);
+                Ok(
+                    json!({"understood": format!("command {command}"), "command": command.name(), "question": question}),
+                )
             }
             Understood::Command(command) => {
                 // Questions are answered from his own board's state only (no analysis):

@@ -611,6 +611,24 @@ mod spoken_only {
     }
 
     #[test]
+    fn a_resignation_ends_the_game_and_stops_the_clock() {
+        let mut h = Hands { table: Table::new(config(false)), t: 0, out: Vec::new() };
+        h.t = 5_000;
+        h.rest();
+        h.table.announce_uci("e4", h.t, &mut h.out).unwrap();
+        h.take();
+        h.table.resign(Side::Black, h.t, &mut h.out).unwrap();
+        let out = h.take();
+        assert!(
+            matches!(&out[..], [Event::GameOver { result, reason, .. }] if result == "1-0" && reason == "resignation"),
+            "{out:?}"
+        );
+        assert_eq!(h.table.phase(), Phase::Finished);
+        assert!(!h.table.clock().unwrap().is_running());
+        assert_eq!(h.table.resign(Side::White, h.t, &mut h.out), Err(TableError::NoGame));
+    }
+
+    #[test]
     fn with_a_sensed_mirror_the_game_starts_on_its_initial_position() {
         let mut h = Hands { table: Table::new(config(true)), t: 0, out: Vec::new() };
         h.rest();
