@@ -262,10 +262,21 @@ fn child_speaks_a_move() -> TestResult {
     let Some(packs) = child_packs() else { return Ok(()) };
     let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
     ready(&speaker, VoiceKind::Pack)?;
+    // The microphone's mute flag is held while the move is being said, and only then.
+    let mute = station_drivers::speech::MuteFlag::new();
+    speaker.mute_while_speaking(mute.clone());
     let id = speaker.say(knight_move()?, Priority::Move);
-    let events =
-        events_until(&speaker, |e| matches!(e, SpeakerEvent::Finished { .. } | SpeakerEvent::Cut { .. }));
+    let mut muted_while_speaking = None;
+    let events = events_until(&speaker, |e| {
+        if matches!(e, SpeakerEvent::FirstSample { .. }) {
+            muted_while_speaking = Some(mute.is_set());
+        }
+        matches!(e, SpeakerEvent::Finished { .. } | SpeakerEvent::Cut { .. })
+    });
     eprintln!("{events:?}");
+    assert_eq!(muted_while_speaking, Some(true), "the microphone must not hear the station");
+    assert!(speaker.wait_idle(Duration::from_secs(2)));
+    assert!(!mute.is_set(), "listening again once the station is silent");
     assert!(events.contains(&SpeakerEvent::Started {
         id,
         voice: VoiceKind::Pack,

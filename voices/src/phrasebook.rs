@@ -82,6 +82,8 @@ pub struct Phrasebook {
     pub(crate) clock: ClockWords,
     pub(crate) numbers: NumberWords,
     pub(crate) messages: Messages,
+    /// What the station listens for besides moves (`[commands]`, `[question]`).
+    pub(crate) commands: Option<crate::understand::CommandWords>,
 }
 
 impl Phrasebook {
@@ -110,6 +112,12 @@ impl Phrasebook {
         let text = std::fs::read_to_string(path)
             .map_err(|source| VoiceError::Io { path: path.to_owned(), source })?;
         Phrasebook::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// The command words the station listens for in this language (`None`
+    /// when the phrasebook has no `[commands]` table: moves only).
+    pub fn command_words(&self) -> Option<&crate::understand::CommandWords> {
+        self.commands.as_ref()
     }
 
     /// Language code, e.g. "de".

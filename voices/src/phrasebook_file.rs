@@ -12,6 +12,8 @@ use crate::error::VoiceError;
 use crate::message::{Message, Messages};
 use crate::numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralRule, gender_index};
 use crate::phrasebook::{ClockWords, Phrasebook, Words};
+use crate::understand::CommandWords;
+use crate::understand::command_words::KEYS as COMMAND_KEYS;
 
 /// A word as written in the file: plain, or with accepted alternatives.
 #[derive(Debug, Deserialize)]
@@ -46,6 +48,21 @@ pub(crate) struct PhrasebookFile {
     clock: ClockFile,
     numbers: NumbersFile,
     messages: BTreeMap<String, EntryFile>,
+    /// Listening only: the command words (speech input). Optional, so a
+    /// phrasebook made for speaking alone still reads.
+    #[serde(default)]
+    commands: Option<BTreeMap<String, EntryFile>>,
+    /// Listening only: the word between the candidates of a confirm question.
+    #[serde(default)]
+    question: Option<QuestionFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuestionFile {
+    or: String,
+    empty: String,
+    none: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -203,6 +220,47 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// The `[commands]` table: every key required, none unknown, no empty form;
+    /// with it, `[question] or`.
+    fn commands(
+        &self,
+        code: &str,
+        table: Option<BTreeMap<String, EntryFile>>,
+        question: Option<QuestionFile>,
+    ) -> Result<Option<CommandWords>, VoiceError> {
+        let Some(mut table) = table else {
+            return match question {
+                Some(_) => self.fail("[question] without [commands]".to_owned()),
+                None => Ok(None),
+            };
+        };
+        let mut words = Vec::with_capacity(COMMAND_KEYS.len());
+        for (key, word) in COMMAND_KEYS {
+            let Some(entry) = table.remove(key) else {
+                return self.fail(format!("[commands] lacks {key:?}"));
+            };
+            let entry = Entry::from(entry);
+            if entry.accepted().any(|form| form.trim().is_empty()) {
+                return self.fail(format!("[commands] {key:?} has an empty form"));
+            }
+            words.push((word, entry));
+        }
+        if let Some(extra) = table.keys().next() {
+            return self.fail(format!("[commands] has unknown key {extra:?}"));
+        }
+        let Some(q) = question else {
+            return self.fail("[commands] needs [question] with or, empty and none".to_owned());
+        };
+        for (key, word) in [("or", &q.or), ("empty", &q.empty), ("none", &q.none)] {
+            if word.trim().is_empty() {
+                return self.fail(format!("[question] {key:?} is empty"));
+            }
+        }
+        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none])))
+    }
+}
+
 fn noun(file: NounFile) -> CountedNoun {
     CountedNoun { gender: file.gender, one: file.one, few: file.few, other: file.other }
 }
@@ -278,6 +336,7 @@ impl PhrasebookFile {
             },
             numbers: check.numbers(self.numbers)?,
             messages: check.messages(self.messages)?,
+            commands: check.commands(&self.code, self.commands, self.question)?,
             code: self.code,
             name: self.name,
         })

@@ -121,6 +121,8 @@ struct Shared {
     wake: Condvar,
     status: Mutex<SpeakerStatus>,
     events: Sender<SpeakerEvent>,
+    /// Held while speaking, so the microphone does not hear the station.
+    mute: Mutex<Option<crate::speech::MuteFlag>>,
 }
 
 impl Shared {
@@ -184,6 +186,7 @@ impl Speaker {
                 ..SpeakerStatus::default()
             }),
             events: events_tx,
+            mute: Mutex::new(None),
         });
         let (exited_tx, exited) = crossbeam_channel::bounded(1);
         let thread_shared = shared.clone();
@@ -226,6 +229,12 @@ impl Speaker {
             self.shared.emit(SpeakerEvent::Dropped { id });
         }
         id
+    }
+
+    /// Holds `flag` while anything is being said (the microphone drops what
+    /// it hears meanwhile: the station's own voice is never a move).
+    pub fn mute_while_speaking(&self, flag: crate::speech::MuteFlag) {
+        *self.shared.mute.lock().unwrap_or_else(PoisonError::into_inner) = Some(flag);
     }
 
     /// Drops everything queued and cuts off what is being said.
@@ -365,7 +374,9 @@ fn run(shared: &Shared, settings: &ListenerSettings, packs_dir: Option<PathBuf>)
                     .0;
             }
         };
+        let muted = shared.mute.lock().unwrap_or_else(PoisonError::into_inner).as_ref().map(|f| f.mute());
         voices.say(shared, &item, &stop);
+        drop(muted);
         shared.state().playing = None;
     }
 }

@@ -7,11 +7,13 @@
 //! hears "Springer Felix drei" from the loudspeaker as the player's move.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Set while the station speaks; cheap to clone and share across threads.
+/// Guards count, so two speakers talking at once (earphone and public
+/// speaker) keep it set until both are done.
 #[derive(Debug, Clone, Default)]
-pub struct MuteFlag(Arc<AtomicBool>);
+pub struct MuteFlag(Arc<AtomicBool>, Arc<AtomicUsize>);
 
 impl MuteFlag {
     /// A cleared flag.
@@ -26,12 +28,12 @@ impl MuteFlag {
 
     /// Whether the station is speaking.
     pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Acquire)
+        self.0.load(Ordering::Acquire) || self.1.load(Ordering::Acquire) > 0
     }
 
-    /// Sets the flag until the guard is dropped.
+    /// Sets the flag until the guard (and every other guard) is dropped.
     pub fn mute(&self) -> MuteGuard {
-        self.set(true);
+        self.1.fetch_add(1, Ordering::AcqRel);
         MuteGuard(self.clone())
     }
 }
@@ -42,7 +44,7 @@ pub struct MuteGuard(MuteFlag);
 
 impl Drop for MuteGuard {
     fn drop(&mut self) {
-        self.0.set(false);
+        self.0.1.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -96,5 +98,16 @@ mod tests {
         assert_eq!(gate.pass(&[1, 2, 3]), (&[][..], true));
         assert_eq!(gate.pass(&[4, 5, 6]), (&[6][..], true));
         assert_eq!(gate.pass(&[7]), (&[7][..], false));
+    }
+
+    #[test]
+    fn two_speakers_keep_it_muted_until_both_are_done() {
+        let flag = MuteFlag::new();
+        let earphone = flag.mute();
+        let public = flag.mute();
+        drop(earphone);
+        assert!(flag.is_set());
+        drop(public);
+        assert!(!flag.is_set());
     }
 }

@@ -363,6 +363,22 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// The recogniser heard the blind player (speech input): what it heard,
+    /// how sure it was, and what the station understood.
+    Heard {
+        /// The words heard, lower-case ("" when nothing).
+        text: String,
+        /// The weakest word's confidence (0–1).
+        confidence: f32,
+        /// What it means: `move UCI SAN`, `ask UCI…`, `command NAME`, `reject REASON`
+        /// (the `station understand` line).
+        understood: String,
+        /// Recognition time after the end of the utterance, ms.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        latency_ms: Option<u64>,
+        /// When.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
@@ -403,6 +419,7 @@ impl Event {
             | Event::ClockPressed { t_ms, .. }
             | Event::Announcement { t_ms, .. }
             | Event::DeviceStatus { t_ms, .. }
+            | Event::Heard { t_ms, .. }
             | Event::ClockPremature { t_ms, .. }
             | Event::ClockChanged { t_ms, .. }
             | Event::ClockWarning { t_ms, .. }

@@ -69,6 +69,9 @@ pub struct Header {
     /// The clock followed an external master (a DGT 3000).
     #[serde(default)]
     pub external_clock: bool,
+    /// The blind player had no sensor board: his spoken moves were his moves.
+    #[serde(default)]
+    pub blind_unsensed: bool,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -157,6 +160,11 @@ pub enum Input {
     },
     /// The adjourned game resumed.
     ResumeAdjourned,
+    /// A player resigned (confirmed).
+    Resign {
+        /// Who.
+        side: Side,
+    },
     /// A clock button press.
     ClockPress {
         /// The side whose button it was.
@@ -455,6 +463,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         warnings: h.warnings.clone(),
         announcement_required: h.announcement_required,
         external_clock: h.external_clock,
+        blind_unsensed: h.blind_unsensed,
     })
 }
 
@@ -511,6 +520,9 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
                 }
                 Input::ClockPress { side } => {
                     let _ = table.clock_press(*side, *t_ms, &mut sink);
+                }
+                Input::Resign { side } => {
+                    let _ = table.resign(*side, *t_ms, &mut sink);
                 }
                 Input::Clock { .. } => {
                     if let Some(cmd) = input.clock_command() {
@@ -570,6 +582,7 @@ mod tests {
             warnings: WarningConfig::default(),
             announcement_required: false,
             external_clock: false,
+            blind_unsensed: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -700,6 +713,7 @@ mod fuzz {
                 warnings: WarningConfig::default(),
                 announcement_required: false,
                 external_clock: false,
+                blind_unsensed: false,
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',

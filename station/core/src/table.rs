@@ -49,6 +49,11 @@ pub struct TableConfig {
     /// The clock is an external master (a DGT 3000): the table's clock follows
     /// its readings ([`Table::on_clock_reading`]) instead of being pressed.
     pub external_clock: bool,
+    /// The blind player has no sensor board (speech input only): his spoken
+    /// move is his move, checked for legality; a game starts when the
+    /// sighted player's board shows the start position, or at once when that
+    /// board is not sensed either.
+    pub blind_unsensed: bool,
 }
 
 impl TableConfig {
@@ -67,6 +72,7 @@ impl TableConfig {
             warnings: WarningConfig::default(),
             announcement_required: false,
             external_clock: false,
+            blind_unsensed: false,
         }
     }
 
@@ -102,6 +108,12 @@ pub enum TableError {
     /// No move to take back (or the boards are going back already).
     #[error("there is no move to take back")]
     NothingToTakeBack,
+    /// A spoken move while it is the opponent's turn (no sensor board).
+    #[error("{text}: it is not the blind player's turn")]
+    NotYourTurn {
+        /// What was said (UCI).
+        text: String,
+    },
     /// The game has no clock.
     #[error("the game has no clock (no time control configured)")]
     NoClock,
@@ -193,6 +205,8 @@ const ROLES: [BoardRole; 2] = [BoardRole::Blind, BoardRole::Mirror];
 impl Table {
     /// A table waiting for the initial position.
     pub fn new(cfg: TableConfig) -> Self {
+        // With no board to show the start position, nothing would ever unsettle it.
+        let no_board = cfg.blind_unsensed && !cfg.mirror_sensed;
         Table {
             cfg,
             phase: Phase::Waiting,
@@ -200,7 +214,7 @@ impl Table {
             trackers: [None, None],
             sensed: [Bitboard::EMPTY; 2],
             last_change: 0,
-            settled: true,
+            settled: !no_board,
             sync: None,
             clock: None,
             warnings: WarningSchedule::new(WarningConfig::default()),
@@ -317,7 +331,7 @@ impl Table {
                 }
             }
             Phase::Waiting | Phase::Finished => {
-                if role == BoardRole::Blind && changed {
+                if role == self.start_board() && changed {
                     self.last_change = t.max(self.last_change);
                     self.settled = false;
                 }
@@ -329,7 +343,9 @@ impl Table {
     pub fn on_pieces(&mut self, t: Millis, board: &Board, out: &mut Vec<Event>) {
         self.tick(t, out);
         self.mirror_board = board.clone();
+        let changed = self.sensed[1] != board.occupied();
         self.sensed[1] = board.occupied();
+        self.waiting_change(BoardRole::Mirror, changed, t);
         if let Some(p) = self.pieces.as_mut() {
             p.on_board(t, board, &mut self.piece_scratch);
             self.after_pieces(t, out);
@@ -343,7 +359,9 @@ impl Table {
             Some(p) => self.mirror_board.set_piece_at(square, p),
             None => self.mirror_board.discard_piece_at(square),
         }
+        let changed = self.sensed[1] != self.mirror_board.occupied();
         self.sensed[1] = self.mirror_board.occupied();
+        self.waiting_change(BoardRole::Mirror, changed, t);
         if let Some(p) = self.pieces.as_mut() {
             p.on_field_update(t, square, piece, &mut self.piece_scratch);
             self.after_pieces(t, out);
@@ -373,7 +391,10 @@ impl Table {
                 let settle_at = self.last_change + self.cfg.tracker.settle_ms;
                 if !self.settled && t >= settle_at {
                     self.settled = true;
-                    if self.sensed[0] == self.cfg.start.occupancy() {
+                    // No board at all: the game starts now (its id must differ from the last one's).
+                    let no_board = self.cfg.blind_unsensed && !self.cfg.mirror_sensed;
+                    let settle_at = if no_board { t } else { settle_at };
+                    if self.sensed[slot(self.start_board())] == self.cfg.start.occupancy() || no_board {
                         let game_id = format!("game-{settle_at}");
                         out.push(Event::GameStarted {
                             game_id: game_id.clone(),
@@ -528,8 +549,13 @@ impl Table {
         let ply = sync.agreed().ply() + 1;
         let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
         let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
+        let blinds_move = sync.agreed().position().turn() == self.cfg.blind_color;
         if !sync.enter_move(mv, t, out) {
             return Err(illegal());
+        }
+        if self.cfg.blind_unsensed && blinds_move {
+            // No board to check it against: the operator enters what he announced.
+            self.announced_ply = ply;
         }
         self.adopt_targets(t, out);
         self.check_game_over(t, out);
@@ -588,6 +614,9 @@ impl Table {
     /// the announcement settles the piece the peg board cannot see.
     pub fn announce(&mut self, mv: Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
+        if self.cfg.blind_unsensed {
+            return self.spoken_move(mv, t, out);
+        }
         let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
         let blind = Side::from(self.cfg.blind_color);
         let agreed = sync.agreed();
@@ -614,6 +643,10 @@ impl Table {
     /// unannounced move, or the current one when he has not moved yet.
     pub fn announce_position(&self) -> Option<shakmaty::Chess> {
         let agreed = self.agreed()?;
+        if self.cfg.blind_unsensed {
+            // Without a board, announcing is moving: always about the position now.
+            return Some(agreed.position().clone());
+        }
         let blind = Side::from(self.cfg.blind_color);
         let latest = (self.announced_ply + 1..=agreed.ply())
             .rev()
@@ -622,6 +655,60 @@ impl Table {
             Some(ply) => agreed.position_at(ply - 1)?.clone(),
             None => agreed.position().clone(),
         })
+    }
+
+    /// Without a sensor board the blind player's announcement is his move
+    /// (D.2.3.3 with nothing to check it against): legal and his turn, it is
+    /// made at once and the boards execute it; otherwise it is refused.
+    fn spoken_move(&mut self, mv: Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let agreed = sync.agreed();
+        let ply = agreed.ply() + 1;
+        let text = agreed.uci(mv);
+        if agreed.position().turn() != self.cfg.blind_color {
+            return Err(TableError::NotYourTurn { text });
+        }
+        if !sync.enter_move(mv, t, out) {
+            return Err(TableError::IllegalMove { ply, text });
+        }
+        self.announced_ply = ply;
+        if self.cfg.clock_auto_press {
+            let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
+        }
+        self.adopt_targets(t, out);
+        self.check_game_over(t, out);
+        Ok(())
+    }
+
+    /// A player resigned (Article 5.1.2; a spoken resignation is confirmed
+    /// first): the game ends, his opponent wins, the clock stops.
+    pub fn resign(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        if self.phase != Phase::Playing {
+            return Err(TableError::NoGame);
+        }
+        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+            let _ = clock.pause(t);
+        }
+        let result = if side == Side::White { "0-1" } else { "1-0" };
+        out.push(Event::GameOver { result: result.into(), reason: "resignation".into(), t_ms: t });
+        self.phase = Phase::Finished;
+        self.settled = true;
+        Ok(())
+    }
+
+    /// The board whose settled position starts a game: the blind player's,
+    /// or the sighted player's when the blind player has none.
+    fn start_board(&self) -> BoardRole {
+        if self.cfg.blind_unsensed { BoardRole::Mirror } else { BoardRole::Blind }
+    }
+
+    /// While waiting, a change on the board that starts games restarts its settle time.
+    fn waiting_change(&mut self, role: BoardRole, changed: bool, t: Millis) {
+        if self.phase != Phase::Playing && changed && role == self.start_board() {
+            self.last_change = t.max(self.last_change);
+            self.settled = false;
+        }
     }
 
     fn check_announcement(&mut self, ply: usize, said: Move, t: Millis, out: &mut Vec<Event>) {
@@ -666,7 +753,8 @@ impl Table {
     }
 
     fn start(&mut self, game_id: String, game: Game, t: Millis) {
-        self.trackers[0] = Some(BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[0], t));
+        self.trackers[0] = (!self.cfg.blind_unsensed)
+            .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[0], t));
         let pegs = self.cfg.mirror_sensed && !self.cfg.mirror_pieces;
         self.trackers[1] = pegs.then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[1], t));
         let piece_cfg = PieceTrackerConfig { settle_ms: self.cfg.tracker.settle_ms };
@@ -688,6 +776,9 @@ impl Table {
         });
         self.warnings = WarningSchedule::new(self.cfg.warnings.clone());
         let mut sync = TwoBoards::new(self.cfg.sync(), game.clone());
+        if self.cfg.blind_unsensed {
+            sync = sync.without_blind_board();
+        }
         if let Some(clock) = &self.clock {
             sync.record_clock(game.ply(), clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
         }

@@ -120,6 +120,15 @@ impl TwoBoards {
         }
     }
 
+    /// The blind player's board is not sensed (his moves are spoken): it
+    /// keeps no record and is never reminded; his moves come through
+    /// [`enter_move`](Self::enter_move).
+    pub fn without_blind_board(mut self) -> Self {
+        self.records[0] = None;
+        self.positions[0] = None;
+        self
+    }
+
     /// The agreed record.
     pub fn agreed(&self) -> &Game {
         &self.agreed

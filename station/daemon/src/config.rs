@@ -47,13 +47,82 @@ pub struct Config {
 }
 
 /// Spoken moves and commands (`[speech]`).
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpeechSettings {
     /// The blind player announces his moves aloud and the station checks them;
     /// his clock press counts only after a matching announcement (D.2.3.3).
     #[serde(default)]
     pub enabled: bool,
+    /// Listen through a microphone (or `input_wav`) when speech is enabled;
+    /// off: heard text comes only through the `spoken` operator command.
+    #[serde(default = "yes")]
+    pub microphone: bool,
+    /// The language of the acoustic model (default: `[voice] language`).
+    #[serde(default)]
+    pub language: Option<String>,
+    /// Vosk model folder per language, e.g. `de = "/var/lib/annexd/vosk/vosk-model-small-de-0.15"`
+    /// (default: `/var/lib/annexd/vosk/<the language's small model>`).
+    #[serde(default)]
+    pub models: std::collections::BTreeMap<String, PathBuf>,
+    /// Input device by name (exactly, or the only one containing it); the default device if absent.
+    #[serde(default)]
+    pub input_device: Option<String>,
+    /// `vad` (always listening, voice activity detection) or `push_to_talk`
+    /// (only while a `push_to_talk` button is held).
+    #[serde(default)]
+    pub mode: ListenMode,
+    /// Phrases added to the recogniser's grammar besides the moves and
+    /// commands of the position (diagnostics: proves the path with a model of
+    /// another language).
+    #[serde(default)]
+    pub extra_phrases: Vec<String>,
+    /// TEST ONLY: read this WAV file (any rate) in real time instead of a
+    /// microphone, then silence; it goes through the same mute gate,
+    /// resampler, detector and recogniser as the microphone.
+    #[serde(default)]
+    pub input_wav: Option<PathBuf>,
+}
+
+/// How the station knows the blind player is speaking.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListenMode {
+    /// Always listening; voice activity detection finds the utterances.
+    #[default]
+    Vad,
+    /// Listening only while the push-to-talk button is held.
+    PushToTalk,
+}
+
+impl Default for SpeechSettings {
+    fn default() -> Self {
+        SpeechSettings {
+            enabled: false,
+            microphone: true,
+            language: None,
+            models: Default::default(),
+            input_device: None,
+            mode: ListenMode::Vad,
+            extra_phrases: Vec::new(),
+            input_wav: None,
+        }
+    }
+}
+
+impl SpeechSettings {
+    /// The language of the acoustic model.
+    pub fn model_language<'a>(&'a self, voice: &'a station_voices::VoiceSettings) -> &'a str {
+        self.language.as_deref().unwrap_or(&voice.language)
+    }
+
+    /// Where the model of `lang` is expected.
+    pub fn model_dir(&self, lang: &str) -> PathBuf {
+        self.models.get(lang).cloned().unwrap_or_else(|| {
+            let name = station_drivers::speech::expected_model(lang).unwrap_or("vosk-model");
+            PathBuf::from("/var/lib/annexd/vosk").join(name)
+        })
+    }
 }
 
 /// The station's clock (`[clock]`).
@@ -570,6 +639,12 @@ impl Config {
         self.boards.mirror.as_ref().is_some_and(|m| m.driver == DriverKind::Dgt)
     }
 
+    /// True when the blind player speaks his moves without a sensor board
+    /// (`[boards.blind]` absent or `driver = "none"`, `[speech] enabled`).
+    pub fn blind_unsensed(&self) -> bool {
+        self.speech.enabled && self.boards.blind.as_ref().is_none_or(|b| b.driver == DriverKind::None)
+    }
+
     /// True when the sighted player's board is sensed.
     pub fn mirror_sensed(&self) -> bool {
         self.boards.mirror.as_ref().is_some_and(|m| m.driver != DriverKind::None)
@@ -695,6 +770,25 @@ mod tests {
             (ClockSource::Dgt, DgtDisplay::Right, 3000)
         );
         assert_eq!(parse("").unwrap().clock.source, ClockSource::Station);
+    }
+
+    #[test]
+    fn speech_input_keys_and_the_board_without_sensors() {
+        let c = parse(
+            "[boards.blind]\ndriver = \"none\"\n[voice]\nlanguage = \"pl\"\n[speech]\nenabled = true\nmode = \"push_to_talk\"\nmodels = { pl = \"/m/pl\" }\ninput_device = \"USB\"\n",
+        )
+        .unwrap();
+        assert!(c.blind_unsensed());
+        assert_eq!(c.speech.mode, ListenMode::PushToTalk);
+        assert!(c.speech.microphone);
+        let lang = c.speech.model_language(&c.voice);
+        assert_eq!(lang, "pl");
+        assert_eq!(c.speech.model_dir(lang), Path::new("/m/pl"));
+        assert!(c.speech.model_dir("de").ends_with("vosk-model-small-de-0.15"));
+        // Speech off: a board without sensors is no speech-only game.
+        assert!(!parse("[boards.blind]\ndriver = \"none\"\n").unwrap().blind_unsensed());
+        let err = parse("[speech]\nmode = \"always\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
     }
 }
 

@@ -106,6 +106,7 @@ mod tests {
             warnings: Default::default(),
             announcement_required: false,
             external_clock: false,
+            blind_unsensed: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',

@@ -11,6 +11,7 @@ mod event_sink;
 mod export;
 mod hub;
 mod journal_file;
+mod listening;
 mod replay;
 mod run;
 mod snapshot;

@@ -54,6 +54,7 @@ enum Feed {
     Pegs(BoardRole, Receiver<DriverEvent>),
     Dgt(BoardRole, Receiver<DgtEvent>),
     Gamepad(Receiver<GamepadEvent>),
+    Heard(Receiver<crate::listening::Heard>),
 }
 
 /// Runs until SIGINT or SIGTERM.
@@ -90,6 +91,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
         }
     }
     station.enable_voices()?;
+    station.enable_listening()?;
     station.attach_hub(hub);
     let result = serve(station, &links, Some(&commands), &stop, || false);
     drop(server);
@@ -200,6 +202,7 @@ pub fn serve(
         })
         .chain(gamepads.iter().map(|g| Feed::Gamepad(g.events())))
         .chain(sim_pad.map(Feed::Gamepad))
+        .chain(station.heard_events().map(Feed::Heard))
         .collect();
     while !stop.load(Ordering::Relaxed) && !done() {
         let mut select = Select::new();
@@ -208,6 +211,7 @@ pub fn serve(
                 Feed::Pegs(_, rx) => select.recv(rx),
                 Feed::Dgt(_, rx) => select.recv(rx),
                 Feed::Gamepad(rx) => select.recv(rx),
+                Feed::Heard(rx) => select.recv(rx),
             };
         }
         if let Some(rx) = commands {
@@ -235,6 +239,11 @@ pub fn serve(
                     Feed::Gamepad(rx) => {
                         if let Ok(event) = op.recv(rx) {
                             station.handle_gamepad(event)?;
+                        }
+                    }
+                    Feed::Heard(rx) => {
+                        if let Ok(heard) = op.recv(rx) {
+                            station.handle_heard(heard)?;
                         }
                     }
                 }

@@ -49,6 +49,14 @@ impl Voices {
         })
     }
 
+    /// The microphone is muted while either listener's speaker talks.
+    pub fn mute_while_speaking(&self, flag: &station_drivers::speech::MuteFlag) {
+        self.private.speaker.mute_while_speaking(flag.clone());
+        if let Some(public) = &self.public {
+            public.speaker.mute_while_speaking(flag.clone());
+        }
+    }
+
     /// Says what an event calls for; the announcements are pushed to `out`.
     pub fn on_event(&mut self, event: &Event, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let blind = Side::from(table.config().blind_color);
@@ -182,6 +190,19 @@ impl Voices {
             None => say_moves(book, moves),
         };
         say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
+    }
+
+    /// Words for the blind player alone (questions, refusals).
+    pub fn say_private(&self, text: String, about: &str, t: Millis, out: &mut Vec<Event>) {
+        say(&self.private, Utterance::text(text.clone()), text, about, Priority::Urgent, t, out);
+    }
+
+    /// The blind player offers a draw: the opponent hears it on the public speaker.
+    pub fn say_public_draw_offer(&self, t: Millis, out: &mut Vec<Event>) {
+        if let Some(l) = &self.public {
+            let text = l.wording.word_draw_offer().to_owned();
+            say(l, Utterance::text(text.clone()), text, "draw_offer", Priority::Urgent, t, out);
+        }
     }
 
     /// The last move again.

@@ -8,11 +8,12 @@ use crate::config::{ClockSource, Config, DgtDisplay};
 use crate::event_sink::EventSink;
 use crate::hub::{Command, CommandRequest, Hub};
 use crate::journal_file::{JournalDir, JournalWriter};
+use crate::listening::{Heard, Listening};
 use crate::speaking::Voices;
 use anyhow::Result;
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
-use shakmaty::{Bitboard, Role};
+use shakmaty::{Bitboard, Position, Role};
 use station_core::clock::Side;
 use station_core::clock::{ClockReading, ClockWatch, WatchChange};
 use station_core::event::LinkStatus;
@@ -24,8 +25,19 @@ use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand, SideTime};
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
+use station_voices::understand::{Command as SpokenCommand, Understanding, Understood};
 use std::collections::VecDeque;
 use std::time::Duration;
+
+/// A question the blind player answers with yes or no.
+enum Asked {
+    /// "Springer Felix drei?": this move, in the position (FEN) it was asked in.
+    Move { fen: String, mv: shakmaty::Move },
+    /// "Remis?": he offers a draw.
+    DrawOffer,
+    /// "Ich gebe auf?": he resigns.
+    Resign,
+}
 
 /// How many recent events the console's log shows.
 const LOG_LEN: usize = 100;
@@ -60,6 +72,13 @@ pub struct Station {
     dgt_clock_pending: bool,
     /// A simulated gamepad's events, in place of gilrs (tests).
     gamepad_feed: Option<Receiver<GamepadEvent>>,
+    /// Speech input: the listening thread, the understanding of the blind
+    /// player's language, and the position whose grammar it listens with.
+    listening: Option<Listening>,
+    understanding: Option<Understanding>,
+    grammar_fen: Option<String>,
+    /// What the blind player was asked to confirm with yes.
+    asked: Option<Asked>,
 }
 
 impl Station {
@@ -85,6 +104,7 @@ impl Station {
             warnings: config.clock.warnings.clone(),
             announcement_required: config.speech.enabled,
             external_clock: config.clock.source == ClockSource::Dgt,
+            blind_unsensed: config.blind_unsensed(),
         });
         let clock_watch =
             (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
@@ -108,6 +128,10 @@ impl Station {
             last_reading: None,
             dgt_clock_pending: false,
             gamepad_feed: None,
+            listening: None,
+            understanding: None,
+            grammar_fen: None,
+            asked: None,
         };
         station.resume()?;
         Ok(station)
@@ -220,6 +244,7 @@ impl Station {
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
                 self.record(t, Input::Button { board, button: index, pressed });
                 events.push(Event::Button { board, button: index, pressed, t_ms: t });
+                self.push_to_talk_source(&format!("{board}:{index}"), pressed);
                 if pressed && let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
                     self.action(board, action, t, &mut events);
                 }
@@ -386,6 +411,9 @@ impl Station {
             detail,
             t_ms: t,
         };
+        if let GamepadEvent::Button { button, pressed, .. } = &event {
+            self.push_to_talk_source(&format!("gamepad:{button}"), *pressed);
+        }
         match event {
             GamepadEvent::Button { button, pressed: true, .. } => {
                 if let Some(action) = self.config.buttons.action_of(&format!("gamepad:{button}")) {
@@ -558,27 +586,235 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        use station_voices::understand::{Understanding, Understood};
-        let understanding = Understanding::new(&self.config.voice).map_err(|e| e.to_string())?;
+        let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
         let pos = self.table.announce_position().ok_or("no game in progress")?;
-        match understanding.understand(&pos, text, confidence) {
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+        let mut understood = understanding.understand(&pos, text, confidence);
+        let answer = match understood {
+            Understood::Command(SpokenCommand::Yes) => self.asked.take(),
+            Understood::Command(SpokenCommand::No) => {
+                self.asked = None;
+                None
+            }
+            _ => None,
+        };
+        let blind = Side::from(self.table.config().blind_color);
+        match answer {
+            // "Ja" to "Springer Felix drei?" in the same position is that move.
+            Some(Asked::Move { fen: asked_fen, mv }) if asked_fen == fen => {
+                let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                let san = shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string();
+                understood = Understood::Move { mv, uci, san };
+            }
+            Some(Asked::DrawOffer) => {
+                let ply = self.table.agreed().map_or(0, |g| g.ply());
+                let by = if blind == Side::White { "white" } else { "black" };
+                events.push(Event::Announcement {
+                    listener: "log".into(),
+                    text: format!("draw offer by {by} after ply {ply}"),
+                    about: "draw_offer".into(),
+                    t_ms: t,
+                });
+                if let Some(v) = &self.voices {
+                    v.say_public_draw_offer(t, events);
+                }
+                return Ok(json!({"understood": "command yes", "confirmed": "draw_offer", "ply": ply}));
+            }
+            Some(Asked::Resign) => {
+                self.record(t, Input::Resign { side: blind });
+                self.table.resign(blind, t, events).map_err(|e| e.to_string())?;
+                return Ok(json!({"understood": "command yes", "confirmed": "resign"}));
+            }
+            _ => {}
+        }
+        match understood {
             Understood::Move { uci, san, .. } => {
+                self.asked = None;
                 self.record(t, Input::Announce { mv: uci.clone() });
-                self.table.announce_uci(&uci, t, events).map_err(|e| e.to_string())?;
+                if let Err(e) = self.table.announce_uci(&uci, t, events) {
+                    let refused = understanding.wording().message(station_voices::Message::IllegalMove);
+                    self.say_private(refused.to_owned(), "refused", t, events);
+                    return Err(e.to_string());
+                }
                 Ok(json!({"understood": "move", "uci": uci, "san": san}))
             }
             Understood::Ask { candidates, .. } => {
                 let question = understanding.confirm_question(&pos, &candidates);
-                events.push(Event::Announcement {
-                    listener: "private".into(),
-                    text: question.clone(),
-                    about: "question".into(),
-                    t_ms: t,
-                });
+                // Only a question about one move can be answered with yes.
+                self.asked = match candidates.as_slice() {
+                    [one] => Some(Asked::Move { fen, mv: *one }),
+                    _ => None,
+                };
+                self.say_private(question.clone(), "question", t, events);
                 Ok(json!({"understood": "ask", "question": question}))
+            }
+            Understood::Command(command @ (SpokenCommand::DrawOffer | SpokenCommand::Resign)) => {
+                // Never on one word: a draw offer and a resignation need a yes.
+                let book = understanding.wording().phrasebook();
+                let (asked, words) = match command {
+                    SpokenCommand::DrawOffer => (Asked::DrawOffer, book.words().draw_offer.say().to_owned()),
+                    _ => (
+                        Asked::Resign,
+                        book.command_words()
+                            .and_then(|c| c.entry(station_voices::understand::CommandWord::Resign))
+                            .map_or_else(|| "resign".to_owned(), |e| e.say().to_owned()),
+                    ),
+                };
+                let question = format!("{words}?");
+                self.asked = Some(asked);
+                self.say_private(question.clone(), "question", t, events);
+                Ok(
+                    json!({"understood": format!("command {command}"), "command": command.name(), "question": question}),
+                )
+            }
+            Understood::Command(command) => {
+                // Questions are answered from his own board's state only (no analysis):
+                // the record his board follows, or the agreed one when he has no board.
+                let board = match (self.table.tracker(BoardRole::Blind), self.table.agreed()) {
+                    (Some(tracker), _) => Some(tracker.game().position().board().clone()),
+                    (None, Some(agreed)) => Some(agreed.position().board().clone()),
+                    (None, None) => None,
+                };
+                let me = self.table.config().blind_color;
+                if let Some(text) = board.and_then(|b| understanding.answer(&b, me, &command)) {
+                    self.say_private(text, "answer", t, events);
+                }
+                if let Some(v) = &self.voices {
+                    match command {
+                        SpokenCommand::Time => v.say_time(&self.table, t, events),
+                        SpokenCommand::Repeat => v.repeat_last_move(t, events),
+                        _ => {}
+                    }
+                }
+                Ok(json!({"understood": format!("command {command}"), "command": command.name()}))
             }
             other => Ok(json!({"understood": other.line()})),
         }
+    }
+
+    /// Says `text` to the blind player (or, without voices, only records it as an event).
+    fn say_private(&self, text: String, about: &str, t: Millis, events: &mut Vec<Event>) {
+        match &self.voices {
+            Some(v) => v.say_private(text, about, t, events),
+            None => events.push(Event::Announcement {
+                listener: "private".into(),
+                text,
+                about: about.into(),
+                t_ms: t,
+            }),
+        }
+    }
+
+    /// The understanding of the blind player's language, built once.
+    fn understanding(&mut self) -> Result<&Understanding> {
+        if self.understanding.is_none() {
+            self.understanding = Some(Understanding::new(&self.config.voice)?);
+        }
+        Ok(self.understanding.as_ref().expect("just built"))
+    }
+
+    /// Starts listening when speech input is enabled (microphone, or the
+    /// test WAV input): the speakers mute it while they talk.
+    pub fn enable_listening(&mut self) -> Result<()> {
+        let speech = &self.config.speech;
+        if !speech.enabled || !speech.microphone {
+            return Ok(());
+        }
+        let mute = station_drivers::speech::MuteFlag::new();
+        if let Some(v) = &self.voices {
+            v.mute_while_speaking(&mute);
+        }
+        let lang = speech.model_language(&self.config.voice).to_owned();
+        let settings = speech.clone();
+        let (fen, grammar) = self.grammar()?;
+        self.grammar_fen = Some(fen);
+        self.listening = Some(Listening::start(&settings, &lang, mute, grammar));
+        tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
+        Ok(())
+    }
+
+    /// The position the blind player speaks about and its grammar (plus the
+    /// configured extra phrases).
+    fn grammar(&mut self) -> Result<(String, Vec<String>)> {
+        let pos =
+            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+        let mut phrases = self.understanding()?.grammar(&pos).into_phrases();
+        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
+        Ok((fen, phrases))
+    }
+
+    /// After every change, the recogniser listens for the moves of the new position.
+    fn refresh_grammar(&mut self) {
+        if self.listening.is_none() {
+            return;
+        }
+        let pos =
+            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+        if self.grammar_fen.as_deref() == Some(fen.as_str()) {
+            return;
+        }
+        match self.grammar() {
+            Ok((fen, phrases)) => {
+                if let Some(l) = &self.listening {
+                    l.set_grammar(phrases);
+                }
+                self.grammar_fen = Some(fen);
+            }
+            Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
+        }
+    }
+
+    /// What the listening thread heard, for the loop to select on.
+    pub fn heard_events(&self) -> Option<Receiver<Heard>> {
+        self.listening.as_ref().map(Listening::heard)
+    }
+
+    /// A push-to-talk source (`blind:N`, `gamepad:NAME`) was pressed or released.
+    fn push_to_talk_source(&self, source: &str, pressed: bool) {
+        if let (Some(l), Some(Action::PushToTalk)) = (&self.listening, self.config.buttons.action_of(source))
+        {
+            l.push_to_talk(pressed);
+        }
+    }
+
+    /// Something the listening thread reported: an utterance goes the way of
+    /// the `spoken` command (journaled announcement, checked by the table),
+    /// after a `heard` event; a missing model or microphone is said once.
+    pub fn handle_heard(&mut self, heard: Heard) -> Result<()> {
+        let t = self.clock.now();
+        self.tick_at(t)?;
+        let mut events = Vec::new();
+        let status = |device: &str, name: Option<String>, status: &str, detail: Option<String>| {
+            Event::DeviceStatus { device: device.into(), name, status: status.into(), detail, t_ms: t }
+        };
+        match heard {
+            Heard::Ready { device } => events.push(status("microphone", Some(device), "connected", None)),
+            Heard::Unavailable { device, detail } => {
+                tracing::error!(device, "{detail}; the station runs on without speech input");
+                eprintln!("station: {detail}; the station runs on without speech input");
+                events.push(status(device, None, "unavailable", Some(detail)));
+            }
+            Heard::Utterance { text, confidence, latency } => {
+                let understood = match (self.table.announce_position(), self.understanding()) {
+                    (Some(pos), Ok(u)) => u.understand(&pos, &text, Some(confidence)).line(),
+                    (None, _) => "reject no game in progress".into(),
+                    (_, Err(e)) => format!("reject {e}"),
+                };
+                events.push(Event::Heard {
+                    text: text.clone(),
+                    confidence,
+                    understood,
+                    latency_ms: Some(latency.as_millis() as u64),
+                    t_ms: t,
+                });
+                if let Err(e) = self.spoken(&text, Some(confidence), t, &mut events) {
+                    tracing::info!(text, error = %e, "spoken input refused");
+                }
+            }
+        }
+        self.commit(events)
     }
 
     fn publish_state(&self) {
@@ -655,14 +891,14 @@ impl Station {
         }
         if !events.is_empty() {
             self.publish_state();
+            self.refresh_grammar();
         }
         Ok(())
     }
 
     fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) -> Result<()> {
-        let tracker = self.table.tracker(BoardRole::Blind).expect("a started game has a tracker");
-        let cfg = tracker.config();
         let table = self.table.config();
+        let cfg = table.tracker;
         let header = Header {
             format: journal::FORMAT.into(),
             version: journal::VERSION,
@@ -670,7 +906,7 @@ impl Station {
             fen: fen.to_owned(),
             t_ms,
             board: BoardRole::Blind,
-            occupancy: occ_hex(tracker.sensed()),
+            occupancy: occ_hex(self.table.sensed(BoardRole::Blind)),
             mirror_occupancy: self.table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
             mirror_board: table.mirror_pieces.then(|| self.table.mirror_board().board_fen().to_string()),
             blind_color: if table.blind_color == shakmaty::Color::White { "white" } else { "black" }.into(),
@@ -681,6 +917,7 @@ impl Station {
             warnings: table.warnings.clone(),
             announcement_required: table.announcement_required,
             external_clock: table.external_clock,
+            blind_unsensed: table.blind_unsensed,
             settle_ms: cfg.settle_ms,
             debounce_ms: cfg.debounce_ms,
             promotion: Role::char(cfg.promotion),

@@ -1,22 +1,11 @@
 //! The words the station listens for besides moves: commands such as "time"
-//! or "where is my queen", one small TOML file per language.
-//!
-//! They live beside this module rather than in the phrasebooks because a
-//! phrasebook rejects unknown keys (a typo must not silently drop a word),
-//! and these words are only ever heard, never spoken.
-
-use std::collections::BTreeMap;
-
-use serde::Deserialize;
+//! or "where is my queen". They are the `[commands]` and `[question]` tables
+//! of each language's phrasebook (`voices/phrasebooks/*.toml`), read and
+//! checked by the phrasebook's own reader: one source of truth for speaking
+//! and listening.
 
 use crate::entry::Entry;
-use crate::error::VoiceError;
-
-const BUILTIN_SOURCES: [(&str, &str); 3] = [
-    ("de", include_str!("commands/de.toml")),
-    ("pl", include_str!("commands/pl.toml")),
-    ("en", include_str!("commands/en.toml")),
-];
+use crate::phrasebook::Phrasebook;
 
 /// What a command word stands for, independent of language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -49,9 +38,9 @@ pub enum CommandWord {
     ReadHisPieces,
 }
 
-/// Keys of the `[commands]` table, in a fixed order (draw offer excluded:
-/// it comes from the phrasebook).
-const KEYS: [(&str, CommandWord); 12] = [
+/// Keys of the phrasebook's `[commands]` table, in a fixed order (draw
+/// offer excluded: it is the phrasebook's `words.draw_offer`).
+pub(crate) const KEYS: [(&str, CommandWord); 12] = [
     ("time", CommandWord::Time),
     ("repeat", CommandWord::Repeat),
     ("correction", CommandWord::Correction),
@@ -66,85 +55,41 @@ const KEYS: [(&str, CommandWord); 12] = [
     ("read_his_pieces", CommandWord::ReadHisPieces),
 ];
 
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum EntryFile {
-    Plain(String),
-    Full {
-        say: String,
-        #[serde(default)]
-        also: Vec<String>,
-    },
-}
-
-impl From<EntryFile> for Entry {
-    fn from(file: EntryFile) -> Self {
-        match file {
-            EntryFile::Plain(say) => Entry::new(say, Vec::new()),
-            EntryFile::Full { say, also } => Entry::new(say, also),
-        }
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    code: String,
-    commands: BTreeMap<String, EntryFile>,
-    question: QuestionFile,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct QuestionFile {
-    or: String,
-}
-
 /// The listening words of one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandWords {
     code: String,
     words: Vec<(CommandWord, Entry)>,
     or: String,
+    /// "leer" (an empty square) and "keine" (no such piece), for answers.
+    answers: [String; 2],
 }
 
 impl CommandWords {
-    /// The built-in command words for a language code ("de", "pl", "en").
+    /// The command words of a built-in language ("de", "pl", "en").
     pub fn builtin(code: &str) -> Option<CommandWords> {
-        let (_, text) = BUILTIN_SOURCES.iter().find(|(c, _)| *c == code)?;
-        CommandWords::from_toml_str(text, &format!("built-in commands {code}")).ok()
+        Phrasebook::builtin(code).and_then(|book| book.command_words().cloned())
     }
 
     /// No command words at all: moves are still understood (for a language
-    /// that has a phrasebook but no command file yet).
+    /// whose phrasebook has no `[commands]` table).
     pub fn none(code: &str) -> CommandWords {
-        CommandWords { code: code.to_owned(), words: Vec::new(), or: "/".to_owned() }
+        CommandWords {
+            code: code.to_owned(),
+            words: Vec::new(),
+            or: "/".to_owned(),
+            answers: ["-".to_owned(), "-".to_owned()],
+        }
     }
 
-    /// Parses a command-words file; `origin` names it in errors. Every key
-    /// of the `[commands]` table is required and unknown keys are errors.
-    ///
-    /// # Errors
-    /// [`VoiceError::PhrasebookSyntax`] or [`VoiceError::PhrasebookInvalid`].
-    pub fn from_toml_str(text: &str, origin: &str) -> Result<CommandWords, VoiceError> {
-        let mut file: File = toml::from_str(text).map_err(|source| VoiceError::PhrasebookSyntax {
-            origin: origin.to_owned(),
-            source: Box::new(source),
-        })?;
-        let invalid = |problem: String| VoiceError::PhrasebookInvalid { origin: origin.to_owned(), problem };
-        let mut words = Vec::with_capacity(KEYS.len());
-        for (key, word) in KEYS {
-            let entry: Entry =
-                file.commands.remove(key).ok_or_else(|| invalid(format!("[commands] lacks {key:?}")))?.into();
-            if entry.accepted().any(|form| form.trim().is_empty()) {
-                return Err(invalid(format!("[commands] {key:?} has an empty form")));
-            }
-            words.push((word, entry));
-        }
-        if let Some(extra) = file.commands.keys().next() {
-            return Err(invalid(format!("[commands] has unknown key {extra:?}")));
-        }
-        Ok(CommandWords { code: file.code, words, or: file.question.or })
+    /// Command words as a phrasebook's reader checked them.
+    pub(crate) fn new(
+        code: &str,
+        words: Vec<(CommandWord, Entry)>,
+        or: String,
+        answers: [String; 2],
+    ) -> CommandWords {
+        CommandWords { code: code.to_owned(), words, or, answers }
     }
 
     /// The language code.
@@ -167,6 +112,16 @@ impl CommandWords {
     pub fn or(&self) -> &str {
         &self.or
     }
+
+    /// The answer for an empty square ("leer").
+    pub fn empty(&self) -> &str {
+        &self.answers[0]
+    }
+
+    /// The answer when no piece of the kind asked for is there ("keine").
+    pub fn no_such_piece(&self) -> &str {
+        &self.answers[1]
+    }
 }
 
 #[cfg(test)]
@@ -174,18 +129,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builtin_command_files_parse() {
-        for (code, text) in BUILTIN_SOURCES {
-            let words = CommandWords::from_toml_str(text, code).unwrap();
+    fn every_builtin_phrasebook_has_every_command_word() {
+        for code in crate::phrasebook::BUILTIN_LANGUAGES {
+            let words = CommandWords::builtin(code).unwrap();
             assert_eq!(words.code(), code);
             assert_eq!(words.words().len(), KEYS.len());
+            assert!(!words.or().is_empty());
         }
     }
 
     #[test]
-    fn unknown_and_missing_keys_are_errors() {
-        let text = BUILTIN_SOURCES[0].1.replace("time =", "tiem =");
-        let err = CommandWords::from_toml_str(&text, "x").unwrap_err().to_string();
+    fn unknown_and_missing_command_keys_are_errors() {
+        let de = include_str!("../../phrasebooks/de.toml");
+        let typo = de.replace("time =", "tiem =");
+        let err = Phrasebook::from_toml_str(&typo, "x").unwrap_err().to_string();
         assert!(err.contains("time"), "{err}");
+        let empty = de.replace("no = { say = \"Nein\"", "no = { say = \" \"");
+        assert!(Phrasebook::from_toml_str(&empty, "x").is_err());
+        let no_or = &de[..de.find("[question]").unwrap()];
+        let err = Phrasebook::from_toml_str(no_or, "x").unwrap_err().to_string();
+        assert!(err.contains("question"), "{err}");
+        let no_empty = de.replace("empty = \"leer\"", "");
+        assert!(Phrasebook::from_toml_str(&no_empty, "x").is_err());
+    }
+
+    #[test]
+    fn a_phrasebook_without_commands_still_reads() {
+        let de = include_str!("../../phrasebooks/de.toml");
+        let cut = &de[..de.find("[commands]").unwrap()];
+        let book = Phrasebook::from_toml_str(cut, "x").unwrap();
+        assert!(book.command_words().is_none());
     }
 }

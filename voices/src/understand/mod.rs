@@ -22,7 +22,8 @@
 //! # Ok::<(), station_voices::VoiceError>(())
 //! ```
 
-mod command_words;
+mod answer;
+pub(crate) mod command_words;
 mod grammar;
 mod lexicon;
 mod matching;
@@ -262,6 +263,8 @@ pub struct Understanding {
     lexicon: Lexicon,
     forms: Forms,
     or: String,
+    empty: String,
+    none: String,
     min_confidence: f32,
 }
 
@@ -282,9 +285,9 @@ impl Understanding {
         Understanding::new(&VoiceSettings::language(code))
     }
 
-    /// Understanding choosing from `books`; command words are the built-in
-    /// ones of the sentence language, or none (moves only) for a language
-    /// without them — see [`Understanding::with_command_words`].
+    /// Understanding choosing from `books`; command words are those of the
+    /// sentence language's phrasebook, or none (moves only) when it has no
+    /// `[commands]` — see [`Understanding::with_command_words`].
     ///
     /// # Errors
     /// [`VoiceError::UnknownLanguage`] if a code in `settings` is not in `books`.
@@ -292,7 +295,10 @@ impl Understanding {
         settings: &VoiceSettings,
         books: &Phrasebooks,
     ) -> Result<Understanding, VoiceError> {
-        let commands = CommandWords::builtin(&settings.language)
+        let commands = books
+            .get(&settings.language)?
+            .command_words()
+            .cloned()
             .unwrap_or_else(|| CommandWords::none(&settings.language));
         Understanding::with_command_words(settings, books, &commands)
     }
@@ -316,6 +322,8 @@ impl Understanding {
             lexicon: Lexicon::new(&sentence, &letters, &ranks, commands),
             forms: Forms::new(&sentence, &letters, &ranks, commands),
             or: commands.or().to_owned(),
+            empty: commands.empty().to_owned(),
+            none: commands.no_such_piece().to_owned(),
             min_confidence: DEFAULT_MIN_CONFIDENCE,
         })
     }

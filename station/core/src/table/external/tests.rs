@@ -112,6 +112,7 @@ impl Desk {
             warnings: Default::default(),
             announcement_required: false,
             external_clock: true,
+            blind_unsensed: false,
             settle_ms: TrackerConfig::default().settle_ms,
             debounce_ms: TrackerConfig::default().debounce_ms,
             promotion: 'q',

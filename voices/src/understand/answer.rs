@@ -1,0 +1,102 @@
+//! Answers to the blind player's questions — where is a piece, what stands on
+//! a square, his or his opponent's pieces — read from the board he asked
+//! about and nothing else: no analysis, ever.
+
+use shakmaty::{Board, Color, Role, Square};
+
+use super::{Command, Side, Understanding};
+
+impl Understanding {
+    /// The answer to a question command about `board`, seen by the player of
+    /// colour `me`: "Dame David eins, Turm Anna eins", "Eva vier: Springer,
+    /// Gegner", "Gegner: Dame: keine". `None` for commands that are not
+    /// questions about the board.
+    pub fn answer(&self, board: &Board, me: Color, command: &Command) -> Option<String> {
+        let clock = self.wording.phrasebook().clock();
+        let label = |color: Color| if color == me { clock.own.as_str() } else { clock.opponent.as_str() };
+        let color_of = |side: Side| if side == Side::Mine { me } else { !me };
+        Some(match *command {
+            Command::ReadPieces(side) => self.listed(board, color_of(side), None),
+            Command::WhereIs { role, side: Some(side) } => self.listed(board, color_of(side), Some(role)),
+            Command::WhereIs { role, side: None } => [me, !me]
+                .iter()
+                .map(|&c| format!("{}: {}", label(c), self.listed(board, c, Some(role))))
+                .collect::<Vec<_>>()
+                .join(". "),
+            Command::WhatStandsOn(square) => {
+                let [letter, rank] = self.wording.word_square(square);
+                match board.piece_at(square) {
+                    Some(piece) => format!(
+                        "{} {}: {}, {}",
+                        letter.text,
+                        rank.text,
+                        self.wording.word_piece(piece.role).text,
+                        label(piece.color)
+                    ),
+                    None => format!("{} {}: {}", letter.text, rank.text, self.empty),
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// The pieces of `color` (of one kind, or all), king first, each with its
+    /// square; "Dame: keine" when there is none of the kind.
+    fn listed(&self, board: &Board, color: Color, role: Option<Role>) -> String {
+        let roles: Vec<Role> = match role {
+            Some(r) => vec![r],
+            None => Role::ALL.iter().rev().copied().collect(),
+        };
+        let mut out = Vec::new();
+        for r in roles {
+            for square in board.by_piece(r.of(color)) {
+                out.push(self.piece_on(r, square));
+            }
+        }
+        if out.is_empty() {
+            let what = role.map_or(String::new(), |r| format!("{}: ", self.wording.word_piece(r).text));
+            return format!("{what}{}", self.none);
+        }
+        out.join(", ")
+    }
+
+    fn piece_on(&self, role: Role, square: Square) -> String {
+        let [letter, rank] = self.wording.word_square(square);
+        format!("{} {} {}", self.wording.word_piece(role).text, letter.text, rank.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::position_from_fen;
+    use shakmaty::Position;
+
+    fn answer(lang: &str, fen: &str, text: &str, me: Color) -> String {
+        let u = Understanding::language(lang).unwrap();
+        let pos = position_from_fen(fen).unwrap();
+        let super::super::Understood::Command(command) = u.understand(&pos, text, None) else {
+            panic!("{text:?} is not a command")
+        };
+        u.answer(pos.board(), me, &command).unwrap_or_default()
+    }
+
+    #[test]
+    fn questions_are_answered_from_the_board() {
+        let fen = "4k3/8/8/8/4N3/8/8/3QK2R w K - 0 1";
+        assert_eq!(answer("de", fen, "Wo ist meine Dame", Color::White), "Dame David eins");
+        assert_eq!(answer("de", fen, "Wo ist seine Dame", Color::White), "Dame: keine");
+        assert_eq!(answer("de", fen, "Was steht auf Eva vier", Color::White), "Eva vier: Springer, Sie");
+        assert_eq!(answer("de", fen, "Was steht auf Eva vier", Color::Black), "Eva vier: Springer, Gegner");
+        assert_eq!(answer("de", fen, "Was steht auf Anna eins", Color::White), "Anna eins: leer");
+        assert_eq!(
+            answer("de", fen, "meine Figuren", Color::White),
+            "König Eva eins, Dame David eins, Turm Hector eins, Springer Eva vier"
+        );
+        assert_eq!(answer("pl", fen, "bierki przeciwnika", Color::White), "król Ewa osiem");
+        assert_eq!(
+            answer("en", fen, "where is queen", Color::Black),
+            "You: Queen: none. Opponent: Queen David one"
+        );
+    }
+}
