@@ -6,8 +6,26 @@ pub mod browser;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// `station run --config CONFIG --journal-dir JOURNAL [--events EVENTS]` with
+/// stdin closed: what every end-to-end test starts; the test adds its own
+/// flags and decides what to do with the output. On a machine without a sound
+/// card the null ALSA device of `scripts/setup` is used unless one is set.
+pub fn station_run(config: &Path, journal: &Path, events: Option<&Path>) -> Command {
+    let mut cmd = Command::new(station_bin());
+    cmd.args(["run", "--config"]).arg(config).arg("--journal-dir").arg(journal);
+    if let Some(events) = events {
+        cmd.arg("--events").arg(events);
+    }
+    cmd.stdin(Stdio::null());
+    let alsa = workspace().join(".deps/alsa/null.conf");
+    if alsa.exists() && std::env::var_os("ALSA_CONFIG_PATH").is_none() {
+        cmd.env("ALSA_CONFIG_PATH", alsa);
+    }
+    cmd
+}
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {

@@ -9,8 +9,8 @@ use shakmaty::{Chess, Color, Position};
 use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::{of_type, read_events, scratch, station_bin, wait_for};
-use std::process::{Command, Stdio};
+use station_tests::{of_type, read_events, scratch, station_run, wait_for};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const SPEED: f64 = 2.0;
@@ -66,17 +66,8 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     })
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let mut station = Command::new(station_bin())
-        .args(["run", "--config"])
-        .arg(&config)
-        .arg("--events")
-        .arg(&events)
-        .arg("--journal-dir")
-        .arg(dir.join("journal"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut station =
+        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap();
     let ev = || read_events(&events);
 
     // The game starts: the station sets the clock (SetNRun), White's side running.

@@ -5,9 +5,11 @@ use station_core::Game;
 use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_tests::{of_type, read_events, record_from_events, scratch, shared_pgn, station_bin, wait_for};
+use station_tests::{
+    of_type, read_events, record_from_events, scratch, shared_pgn, station_bin, station_run, wait_for,
+};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 /// The simulated hands keep every passing state below 250 sim-ms, and these
@@ -31,16 +33,7 @@ fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
 }
 
 fn start_station(config: &Path, events: &Path, journal: &Path) -> Child {
-    Command::new(station_bin())
-        .args(["run", "--config"])
-        .arg(config)
-        .arg("--events")
-        .arg(events)
-        .arg("--journal-dir")
-        .arg(journal)
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("station starts")
+    station_run(config, journal, Some(events)).spawn().expect("station starts")
 }
 
 /// A real game of at least 60 plies from the shared collection.

@@ -10,7 +10,9 @@ use station_core::Game;
 use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_tests::{of_type, read_events, scratch, shared_pgn, station_bin, wait_for, workspace};
+use station_tests::{
+    of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for, workspace,
+};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -36,16 +38,8 @@ impl Drop for Station {
 impl Station {
     /// `station run` with `config`; waits until it prints its console address.
     fn start(config: &Path, events: &Path, journal: &Path) -> Station {
-        let mut cmd = Command::new(station_bin());
-        cmd.args(["run", "--listen", "127.0.0.1:0", "--token", TOKEN, "--config"])
-            .arg(config)
-            .arg("--events")
-            .arg(events)
-            .arg("--journal-dir")
-            .arg(journal)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+        let mut cmd = station_run(config, journal, Some(events));
+        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN]).stdout(Stdio::piped()).stderr(Stdio::null());
         let alsa = workspace().join(".deps/alsa/null.conf");
         if alsa.exists() {
             cmd.env("ALSA_CONFIG_PATH", alsa);

@@ -23,9 +23,9 @@ use station_tests::browser::{
     ENTER, TAB, active_id, alt, browser, enter_token, keys, screenshot, spawn_station, start_chromedriver,
     text_of, within,
 };
-use station_tests::{of_type, read_events, scratch, station_bin};
+use station_tests::{of_type, read_events, scratch, station_run};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "discrepancy-test-token-9d07";
@@ -190,18 +190,8 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
     let dgt =
         DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
-    let mut command = Command::new(station_bin());
-    command
-        .args(["run", "--config"])
-        .arg(&config)
-        .arg("--events")
-        .arg(&events)
-        .arg("--journal-dir")
-        .arg(dir.join("journal"))
-        .args(["--token", TOKEN])
-        .env("STATION_LOG", "error")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null());
+    let mut command = station_run(&config, &dir.join("journal"), Some(&events));
+    command.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(Stdio::null());
     let (_station, base) = spawn_station(command);
     let mut game = Game {
         pegs,

@@ -18,8 +18,8 @@ use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, browser, enter_token, js, keys, page_content, screenshot,
     spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
 };
-use station_tests::{scratch, station_bin};
-use std::process::{Command, Stdio};
+use station_tests::{scratch, station_run};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -114,16 +114,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     )
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
-    let mut command = Command::new(station_bin());
-    command
-        .args(["run", "--config"])
-        .arg(&config)
-        .arg("--journal-dir")
-        .arg(dir.join("journal"))
-        .args(["--token", TOKEN])
-        .env("STATION_LOG", "error")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null());
+    let mut command = station_run(&config, &dir.join("journal"), None);
+    command.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(Stdio::null());
     let (_station, base) = spawn_station(command);
     let http = reqwest::Client::new();
     let (first_game, _) = next_game(&http, &base, "").await;
