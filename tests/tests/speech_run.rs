@@ -516,5 +516,13 @@ fn a_missing_model_is_named_once_and_the_game_goes_on() {
     assert_eq!(status, 200, "{answer}");
     wait_for(Duration::from_secs(5), "the move", || (game_moves(&events) == ["e2e4"]).then_some(()));
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(of_type(&read_events(&events), "device_status").len(), 1, "said once");
+    let all = read_events(&events);
+    assert_eq!(of_type(&all, "device_status").len(), 1, "reported once");
+    // And the blind player heard it once, privately: announce to the assistant.
+    let told: Vec<_> = of_type(&all, "announcement")
+        .into_iter()
+        .filter(|a| a["listener"] == "private" && a["about"] == "device")
+        .filter_map(|a| a["text"].as_str())
+        .collect();
+    assert_eq!(told, ["Spracheingabe nicht verfügbar, bitte Züge dem Assistenten ansagen"]);
 }

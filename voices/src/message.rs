@@ -40,11 +40,16 @@ pub enum Message {
     GamepadDisconnected,
     /// The gamepad or foot switch is back.
     GamepadConnected,
+    /// Spoken moves are not heard (no model, no microphone): announce to the
+    /// assistant instead.
+    SpeechUnavailable,
+    /// The microphone is back: spoken moves are heard again.
+    SpeechAvailable,
 }
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 17] = [
+    pub const ALL: [Message; 19] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -62,6 +67,8 @@ impl Message {
         Message::ClockAnswering,
         Message::GamepadDisconnected,
         Message::GamepadConnected,
+        Message::SpeechUnavailable,
+        Message::SpeechAvailable,
     ];
 
     /// The key of this message in a phrasebook's `[messages]` table.
@@ -84,6 +91,8 @@ impl Message {
             Message::ClockAnswering => "clock_answering",
             Message::GamepadDisconnected => "gamepad_disconnected",
             Message::GamepadConnected => "gamepad_connected",
+            Message::SpeechUnavailable => "speech_unavailable",
+            Message::SpeechAvailable => "speech_available",
         }
     }
 

@@ -138,6 +138,8 @@ clock_not_answering = "la horloĝo ne respondas"
 clock_answering = "la horloĝo respondas denove"
 gamepad_disconnected = "ludregilo malkonektita"
 gamepad_connected = "ludregilo rekonektita"
+speech_unavailable = "parolado ne aŭdata"
+speech_available = "parolado denove aŭdata"
 "#;
 
 #[test]

@@ -61,6 +61,8 @@ pub fn message_key(message: Message) -> &'static str {
         Message::ClockAnswering => "message.clock_answering",
         Message::GamepadDisconnected => "message.gamepad_disconnected",
         Message::GamepadConnected => "message.gamepad_connected",
+        Message::SpeechUnavailable => "message.speech_unavailable",
+        Message::SpeechAvailable => "message.speech_available",
     }
 }
 

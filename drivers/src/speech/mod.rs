@@ -36,4 +36,6 @@ pub use model::{ModelError, expected_model, load_model};
 pub use mute::{MuteFlag, MuteGate, MuteGuard};
 pub use pcm::{InputFormat, Resampler, Samples, TARGET_RATE, resample_to_16k_mono};
 pub use vad::{EnergyVad, PushToTalk, VadEvent, VadSettings};
+/// A loaded Vosk model (what [`load_model`] returns).
+pub use vosk::Model;
 pub use wav::{WavAudio, WavSamples, read_wav};

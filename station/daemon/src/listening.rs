@@ -5,8 +5,9 @@
 //! as the `spoken` operator command does.
 //!
 //! Nothing here decides anything about the game: the thread only turns sound
-//! into words. A missing model or microphone is reported once and the thread
-//! ends; the station runs on without speech input.
+//! into words. A missing model is reported once and the thread ends; a
+//! missing microphone, or one that goes away, is reported once and looked for
+//! again until it is back. The station runs on without speech input meanwhile.
 
 use crate::config::{ListenMode, SpeechSettings};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
@@ -139,7 +140,26 @@ impl Drop for Listening {
     }
 }
 
-/// The thread: model, source, then utterance after utterance until `stop`.
+/// How long a microphone may deliver no sound at all before it counts as gone:
+/// a live capture stream delivers chunks all the time, silence included.
+const MIC_SILENT_MS: u64 = 2_000;
+/// How often a microphone that is gone (or was never there) is looked for again.
+const REOPEN_EVERY: Duration = Duration::from_secs(2);
+
+/// Why listening to one source ended.
+enum Ended {
+    /// The station is stopping.
+    Stopped,
+    /// The microphone went away; it is looked for again.
+    Lost(String),
+    /// Listening cannot work with this model or grammar; reported, no retry.
+    Fatal(String),
+}
+
+/// The thread: model, then the source, utterance after utterance, until
+/// `stop`. A microphone that is missing or goes away is reported once and
+/// looked for again every [`REOPEN_EVERY`] (a USB headset plugged back in
+/// works again without a restart); its return is reported as `Ready`.
 fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>, stop: &AtomicBool) {
     let model = match load_model(&setup.model_dir, &setup.lang) {
         Ok(m) => m,
@@ -151,35 +171,71 @@ fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>,
     let unavailable = |detail: String| {
         let _ = out.send(Heard::Unavailable { device: "microphone", detail });
     };
-    let mut source = match &setup.source {
-        Source::Microphone(name) => match Microphone::open(name.as_deref()) {
-            Ok(mic) => Input::Mic(mic),
-            Err(e) => return unavailable(e.to_string()),
-        },
-        Source::Wav(path) => match read_wav(path) {
-            Ok(audio) => Input::Wav(WavPlayer::new(audio, path.display().to_string())),
-            Err(e) => return unavailable(format!("test input {}: {e}", path.display())),
-        },
-    };
+    let mut grammar = setup.grammar.clone();
+    let mut told = false;
+    while !stop.load(Ordering::Relaxed) {
+        let source = match &setup.source {
+            Source::Microphone(name) => {
+                Microphone::open(name.as_deref()).map(Input::Mic).map_err(|e| e.to_string())
+            }
+            Source::Wav(path) => read_wav(path)
+                .map(|audio| Input::Wav(WavPlayer::new(audio, path.display().to_string())))
+                .map_err(|e| format!("test input {}: {e}", path.display())),
+        };
+        let ended = match source {
+            Ok(source) => {
+                told = false;
+                listen_to(source, &setup, &model, &mut grammar, grammar_rx, out, stop)
+            }
+            Err(detail) if matches!(setup.source, Source::Wav(_)) => Ended::Fatal(detail),
+            Err(detail) => Ended::Lost(detail),
+        };
+        match ended {
+            Ended::Stopped => return,
+            Ended::Fatal(detail) => return unavailable(detail),
+            Ended::Lost(detail) => {
+                if !told {
+                    told = true;
+                    unavailable(detail);
+                }
+                let again = Instant::now() + REOPEN_EVERY;
+                while !stop.load(Ordering::Relaxed) && Instant::now() < again {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+        }
+    }
+}
+
+/// Listens to one source until the station stops or the microphone goes away.
+fn listen_to(
+    mut source: Input,
+    setup: &Setup,
+    model: &station_drivers::speech::Model,
+    grammar: &mut Vec<String>,
+    grammar_rx: &Receiver<Vec<String>>,
+    out: &Sender<Heard>,
+    stop: &AtomicBool,
+) -> Ended {
     let mut utterances = match Utterances::new(source.format(), setup.mute.clone(), setup.capture.clone()) {
         Ok(u) => u,
-        Err(e) => return unavailable(e.to_string()),
+        Err(e) => return Ended::Fatal(e.to_string()),
     };
     let mono16k = InputFormat { rate: 16_000, channels: 1 };
-    let mut grammar = setup.grammar;
-    let mut listener = match Listener::new(&model, &grammar, mono16k) {
+    let mut listener = match Listener::new(model, grammar, mono16k) {
         Ok(l) => l,
-        Err(e) => return unavailable(format!("the recogniser refused the grammar: {e}")),
+        Err(e) => return Ended::Fatal(format!("the recogniser refused the grammar: {e}")),
     };
     let _ = out.send(Heard::Ready { device: source.name() });
     let mut talking = false;
     let mut events = Vec::new();
+    let mut last_sound = Instant::now();
     while !stop.load(Ordering::Relaxed) {
         // A new position's grammar is taken between utterances only.
         if !talking && let Some(latest) = grammar_rx.try_iter().last() {
-            grammar = latest;
+            *grammar = latest;
             let started = Instant::now();
-            match Listener::new(&model, &grammar, mono16k) {
+            match Listener::new(model, grammar, mono16k) {
                 Ok(l) => {
                     listener = l;
                     tracing::debug!(phrases = grammar.len(), took = ?started.elapsed(), "grammar of the new position");
@@ -188,10 +244,17 @@ fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>,
             }
         }
         match source.next_chunk() {
-            Some(Chunk::F32(chunk)) => utterances.push(Samples::F32(&chunk), |e| events.push(e)),
-            Some(Chunk::I16(chunk)) => utterances.push(Samples::I16(&chunk), |e| events.push(e)),
-            None => continue,
+            Next::Chunk(Chunk::F32(chunk)) => utterances.push(Samples::F32(&chunk), |e| events.push(e)),
+            Next::Chunk(Chunk::I16(chunk)) => utterances.push(Samples::I16(&chunk), |e| events.push(e)),
+            Next::Idle if last_sound.elapsed() < Duration::from_millis(MIC_SILENT_MS) => continue,
+            Next::Idle | Next::Gone => {
+                return Ended::Lost(format!(
+                    "the microphone {} stopped delivering sound; it is used again when it is back",
+                    source.name()
+                ));
+            }
         }
+        last_sound = Instant::now();
         for event in events.drain(..) {
             match event {
                 VadEvent::Start(samples) | VadEvent::Speech(samples) => {
@@ -223,6 +286,16 @@ fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>,
             }
         }
     }
+    Ended::Stopped
+}
+
+/// What a source gave.
+enum Next {
+    Chunk(Chunk),
+    /// Nothing for 100 ms.
+    Idle,
+    /// The capture stream is gone.
+    Gone,
 }
 
 enum Chunk {
@@ -250,14 +323,15 @@ impl Input {
         }
     }
 
-    /// The next chunk, or `None` after 100 ms without one.
-    fn next_chunk(&mut self) -> Option<Chunk> {
+    /// The next chunk, waiting at most 100 ms for it.
+    fn next_chunk(&mut self) -> Next {
         match self {
             Input::Mic(m) => match m.chunks().recv_timeout(Duration::from_millis(100)) {
-                Ok(chunk) => Some(Chunk::F32(chunk)),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+                Ok(chunk) => Next::Chunk(Chunk::F32(chunk)),
+                Err(RecvTimeoutError::Timeout) => Next::Idle,
+                Err(RecvTimeoutError::Disconnected) => Next::Gone,
             },
-            Input::Wav(w) => Some(w.next()),
+            Input::Wav(w) => Next::Chunk(w.next()),
         }
     }
 }

@@ -151,6 +151,11 @@ impl Voices {
                         Message::GamepadDisconnected
                     }
                     ("gamepad", "connected") if self.lost.remove(&key) => Message::GamepadConnected,
+                    // Speech input: the model or the microphone, whatever its name, is one thing to him.
+                    ("speech_model" | "microphone", "unavailable") if self.lost.insert("speech".into()) => {
+                        Message::SpeechUnavailable
+                    }
+                    ("microphone", "connected") if self.lost.remove("speech") => Message::SpeechAvailable,
                     _ => return,
                 };
                 let text = self.private.wording.message(message).to_owned();
