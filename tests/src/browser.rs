@@ -5,7 +5,6 @@
 use crate::workspace;
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
@@ -47,18 +46,8 @@ impl Drop for Kill {
 /// address it prints (`console: http://…/console`); returns the base URL.
 pub fn spawn_station(mut command: Command) -> (Kill, String) {
     let mut child = command.stdout(std::process::Stdio::piped()).spawn().expect("the station starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("console: ") {
-                let url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches("/console");
-                let _ = tx.send(url.to_owned());
-            }
-        }
-    });
+    let base = crate::console_address(&mut child);
     let child = Kill(child);
-    let base = rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address");
     assert!(base.starts_with("http://127.0.0.1:"), "{base}");
     (child, base)
 }

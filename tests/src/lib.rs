@@ -5,8 +5,9 @@
 pub mod browser;
 
 use serde_json::Value;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// `station run --config CONFIG --journal-dir JOURNAL [--events EVENTS]` with
@@ -25,6 +26,28 @@ pub fn station_run(config: &Path, journal: &Path, events: Option<&Path>) -> Comm
         cmd.env("ALSA_CONFIG_PATH", alsa);
     }
     cmd
+}
+
+/// Waits for the console address a starting `station` prints on its piped
+/// stdout (`console: http://…/console`) and returns the base URL
+/// (`http://127.0.0.1:PORT`); the rest of its output is read and dropped.
+pub fn console_address(child: &mut Child) -> String {
+    let stdout = child.stdout.take().expect("the station's stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("console: ") {
+                let url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches("/console");
+                let _ = tx.send(url.to_owned());
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address")
+}
+
+/// `station export --pgn --journal-dir JOURNAL`: the games of a journal as PGN.
+pub fn export_pgn(journal: &Path) -> std::process::Output {
+    Command::new(station_bin()).args(["export", "--pgn", "--journal-dir"]).arg(journal).output().unwrap()
 }
 
 /// The workspace root.

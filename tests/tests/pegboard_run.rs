@@ -6,10 +6,10 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    of_type, read_events, record_from_events, scratch, shared_pgn, station_bin, station_run, wait_for,
+    export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run, wait_for,
 };
 use std::path::Path;
-use std::process::{Child, Command};
+use std::process::Child;
 use std::time::Duration;
 
 /// The simulated hands keep every passing state below 250 sim-ms, and these
@@ -132,11 +132,7 @@ fn a_full_real_game_survives_a_kill_9_in_the_middle() {
     assert_eq!(of_type(&ev, "game_started").len(), 1);
 
     // The journal exports the whole game as PGN.
-    let out = Command::new(station_bin())
-        .args(["export", "--pgn", "--journal-dir"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let out = export_pgn(&journal);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let pgn = String::from_utf8(out.stdout).unwrap();
     let reread = read_games(pgn.as_bytes());

@@ -11,9 +11,10 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for, workspace,
+    console_address, export_pgn, of_type, read_events, scratch, shared_pgn, station_bin, station_run,
+    wait_for, workspace,
 };
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -45,17 +46,7 @@ impl Station {
             cmd.env("ALSA_CONFIG_PATH", alsa);
         }
         let mut child = cmd.spawn().expect("station starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(rest) = line.strip_prefix("console: ") {
-                    let url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches("/console");
-                    let _ = tx.send(url.trim_start_matches("http://").to_owned());
-                }
-            }
-        });
-        let base = rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address");
+        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
         Station { child, base }
     }
 
@@ -289,11 +280,7 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     assert_eq!((over["result"].as_str(), over["reason"].as_str()), (Some("0-1"), Some("resignation")));
     drop(station);
 
-    let out = Command::new(station_bin())
-        .args(["export", "--pgn", "--journal-dir"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let out = export_pgn(&journal);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let reread = read_games(&out.stdout);
     assert!(String::from_utf8_lossy(&out.stdout).contains("0-1"), "the resignation is the result");
