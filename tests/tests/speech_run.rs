@@ -17,7 +17,7 @@ use station_tests::{
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const TOKEN: &str = "speech-test-token-91c2";
 const SPEED: f64 = 2.0;
@@ -468,6 +468,72 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
         after_end[after_end.len() - 1]
     );
     assert!(of_type(&read_events(&events), "game_move").is_empty(), "no Korean word is ever a move");
+}
+
+/// Push-to-talk through the daemon: the blind player holds a board button
+/// while he speaks. Of two phrases only the one spoken with the button held
+/// reaches the recogniser; the one spoken without it is never heard.
+#[test]
+fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
+    let Some(model) = korean_model() else { return };
+    let dir = scratch("speech-ptt");
+    const RATE: u64 = 22_050;
+    let phrases = ["서울", "김치"];
+    // Each phrase starts on a whole second: 1 s, then 5 s (3 s of silence between).
+    let mut stream: Vec<i16> = Vec::new();
+    let mut spans_ms = Vec::new();
+    for (i, phrase) in phrases.iter().enumerate() {
+        let part = dir.join(format!("phrase-{i}.wav"));
+        let Some(()) = korean_wav(phrase, &part) else { return };
+        let samples = wav_samples(&part);
+        let start = (1 + 4 * i) * RATE as usize;
+        stream.resize(start, 0);
+        spans_ms.push((1000 + 4000 * i as u64, (start + samples.len()) as u64 * 1000 / RATE));
+        stream.extend_from_slice(&samples);
+    }
+    stream.extend(std::iter::repeat_n(0, RATE as usize * 3));
+    let wav = dir.join("speech.wav");
+    write_wav(&wav, RATE as u32, &stream);
+    let link = dir.join("pegboard");
+    let sim = SimPegBoard::start(SimOptions::new(link.clone())).unwrap();
+    let events = dir.join("events.jsonl");
+    let config = write_config(
+        &dir,
+        &format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[buttons]\npush_to_talk = [\"blind:3\"]\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmode = \"push_to_talk\"\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"서울\", \"김치\", \"학교\"]\ninput_wav = \"{}\"\n",
+            link.display(),
+            model.display(),
+            wav.display()
+        ),
+    );
+    let _station = Station::start(&config, &events, &dir.join("journal"));
+    wait_for(Duration::from_secs(60), "listening", || {
+        of_type(&read_events(&events), "device_status")
+            .into_iter()
+            .find(|e| e["device"] == "microphone" && e["status"] == "connected")
+            .map(|_| ())
+    });
+    // The file starts playing when listening starts; the event is seen a little later.
+    let playing = Instant::now();
+    let (start, end) = spans_ms[1];
+    std::thread::sleep(Duration::from_millis(start - 500).saturating_sub(playing.elapsed()));
+    sim.hold_button(3, true);
+    std::thread::sleep(Duration::from_millis(end + 400).saturating_sub(playing.elapsed()));
+    sim.hold_button(3, false);
+    let heard = wait_for(Duration::from_secs(20), "the phrase said with the button held", || {
+        let heard: Vec<String> = of_type(&read_events(&events), "heard")
+            .into_iter()
+            .filter_map(|h| h["text"].as_str().map(str::to_owned))
+            .collect();
+        (!heard.is_empty()).then_some(heard)
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    let all: Vec<String> = of_type(&read_events(&events), "heard")
+        .into_iter()
+        .filter_map(|h| h["text"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(heard, [phrases[1]], "only what was said with the button held");
+    assert_eq!(all, [phrases[1]], "the phrase said without the button is never heard");
 }
 
 #[test]

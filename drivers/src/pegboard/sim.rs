@@ -68,6 +68,7 @@ const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
 enum SimControl {
     Play(Vec<TimedScan>),
     Button(u8),
+    ButtonState(u8, bool),
     SetOccupancy(Bitboard),
     Raw(Vec<u8>),
     Unplug(Sender<()>),
@@ -98,6 +99,7 @@ impl std::fmt::Debug for SimControl {
         f.write_str(match self {
             SimControl::Play(_) => "Play",
             SimControl::Button(_) => "Button",
+            SimControl::ButtonState(..) => "ButtonState",
             SimControl::SetOccupancy(_) => "SetOccupancy",
             SimControl::Raw(_) => "Raw",
             SimControl::Unplug(_) => "Unplug",
@@ -156,6 +158,12 @@ impl SimPegBoard {
     /// Presses button `index` (sends `K n 1`, then `K n 0` after 60 ms).
     pub fn press_button(&self, index: u8) {
         self.send(SimControl::Button(index));
+    }
+
+    /// Holds button `index` down (`K n 1`) or lets it go (`K n 0`): a
+    /// push-to-talk button is held for as long as the player speaks.
+    pub fn hold_button(&self, index: u8, pressed: bool) {
+        self.send(SimControl::ButtonState(index, pressed));
     }
 
     /// Changes the occupancy at once and reports it, like a hand would.
@@ -285,6 +293,9 @@ impl Board {
                 SimControl::Button(index) => {
                     self.send(&BoardMessage::Button { index, pressed: true });
                     self.releases.push_back((Instant::now() + BUTTON_HOLD, index));
+                }
+                SimControl::ButtonState(index, pressed) => {
+                    self.send(&BoardMessage::Button { index, pressed });
                 }
                 SimControl::SetOccupancy(occupancy) => {
                     self.set_occupancy(occupancy);

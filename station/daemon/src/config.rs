@@ -289,6 +289,7 @@ impl Buttons {
     }
 
     fn check(&self) -> Result<(), (String, String)> {
+        let mut taken: Vec<(&str, &str)> = Vec::new();
         for (name, sources) in [
             ("clock", &self.clock),
             ("time", &self.time),
@@ -310,6 +311,15 @@ impl Buttons {
                         format!("`{s}` is not blind:N, mirror:N (0-15) or gamepad:NAME"),
                     ));
                 }
+                // One button, one action: a press must never do two things at once
+                // (the defaults are clock blind:0, time blind:1, repeat_last_move blind:2).
+                if let Some((other, _)) = taken.iter().find(|(_, t)| *t == s.as_str()) {
+                    return Err((
+                        format!("buttons.{name}"),
+                        format!("`{s}` is already the `{other}` button; map `{other}` to another button"),
+                    ));
+                }
+                taken.push((name, s));
             }
         }
         Ok(())
@@ -750,6 +760,17 @@ mod tests {
         assert!(err.contains("game.promotion"), "{err}");
         let err = parse("[boards.blind]\ndriver = \"teleport\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn a_button_has_one_action() {
+        let err = parse("[buttons]\npush_to_talk = [\"blind:1\"]\n").unwrap_err().to_string();
+        assert!(err.contains("buttons.push_to_talk") && err.contains("`time`"), "{err}");
+        let err =
+            parse("[buttons]\nconfirm = [\"gamepad:South\", \"gamepad:South\"]\n").unwrap_err().to_string();
+        assert!(err.contains("buttons.confirm"), "{err}");
+        let ok = parse("[buttons]\ntime = [\"blind:4\"]\npush_to_talk = [\"blind:1\"]\n").unwrap();
+        assert_eq!(ok.buttons.action_of("blind:1"), Some(Action::PushToTalk));
     }
 
     #[test]
