@@ -830,4 +830,21 @@ mod shipped_configs {
         }
         assert!(seen >= 3, "config/ holds the default, minimal and sim configs");
     }
+
+    /// `config/station.toml` documents the defaults: what it sets for the
+    /// game, clock, buttons, voice and audio is what a config without them gets.
+    #[test]
+    fn the_documented_config_holds_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/station.toml");
+        let documented = Config::load(&path).unwrap();
+        let defaults = Config::parse("", Path::new("empty.toml")).unwrap();
+        let shown = |c: &Config| {
+            let mut game = c.game.clone();
+            game.start_fen = None;
+            let mut clock = c.clock.clone();
+            clock.time_control = None;
+            format!("{game:?}\n{clock:?}\n{:?}\n{:?}\n{:?}", c.buttons, c.voice, c.audio)
+        };
+        assert_eq!(shown(&documented), shown(&defaults));
+    }
 }
