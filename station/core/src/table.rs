@@ -8,7 +8,7 @@
 
 use crate::Millis;
 use crate::clock::{
-    ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Side, TimeControl,
+    ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Pressed, Side, TimeControl,
     WarningConfig, WarningSchedule,
 };
 use crate::diff::square_diff;
@@ -57,6 +57,12 @@ pub struct TableConfig {
 }
 
 impl TableConfig {
+    /// Neither player's board is sensed (speech and entered moves only): no
+    /// board can show the start position, so a game starts at once.
+    pub fn no_board(&self) -> bool {
+        self.blind_unsensed && !self.mirror_sensed
+    }
+
     /// A peg board alone, standard start, the blind player with White.
     pub fn single(tracker: TrackerConfig) -> Self {
         TableConfig {
@@ -206,7 +212,7 @@ impl Table {
     /// A table waiting for the initial position.
     pub fn new(cfg: TableConfig) -> Self {
         // With no board to show the start position, nothing would ever unsettle it.
-        let no_board = cfg.blind_unsensed && !cfg.mirror_sensed;
+        let no_board = cfg.no_board();
         Table {
             cfg,
             phase: Phase::Waiting,
@@ -392,7 +398,7 @@ impl Table {
                 if !self.settled && t >= settle_at {
                     self.settled = true;
                     // No board at all: the game starts now (its id must differ from the last one's).
-                    let no_board = self.cfg.blind_unsensed && !self.cfg.mirror_sensed;
+                    let no_board = self.cfg.no_board();
                     let settle_at = if no_board { t } else { settle_at };
                     if self.sensed[slot(self.start_board())] == self.cfg.start.occupancy() || no_board {
                         let game_id = format!("game-{settle_at}");
@@ -440,38 +446,47 @@ impl Table {
         if self.cfg.external_clock {
             return Err(TableError::ExternalClock);
         }
-        let (Some(clock), Some(sync)) = (self.clock.as_mut(), self.sync.as_ref()) else {
-            return Err(TableError::NoClock);
-        };
-        let agreed = sync.agreed();
+        let Some(decision) = self.gate(side) else { return Err(TableError::NoClock) };
+        match decision {
+            GateDecision::Accept => {
+                let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
+                let pressed = clock.press(side, t)?;
+                self.press_counted(pressed, t, out);
+                self.clock_events(t, out);
+            }
+            GateDecision::Premature { missing } => out.push(Event::ClockPremature { side, missing, t_ms: t }),
+        }
+        Ok(())
+    }
+
+    /// D.2.4: whether `side` may press now — his move is made (placed, the
+    /// captured piece removed) and, for the blind player, announced. `None`
+    /// without a game or a clock.
+    fn gate(&self, side: Side) -> Option<GateDecision> {
+        self.clock.as_ref()?;
+        let agreed = self.sync.as_ref()?.agreed();
         let made = agreed.ply() > self.pressed_ply && Side::from(!agreed.position().turn()) == side;
         let blind = Side::from(self.cfg.blind_color) == side;
         let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
         // Without speech input the station's own announcement is the announcement.
         let announced =
             made && (!blind || !self.cfg.announcement_required || self.announced_ply >= agreed.ply());
-        let progress = MoveProgress { placed: made, capture_pending: false, announced };
-        match gate.check(progress) {
-            GateDecision::Accept => {
-                let pressed = clock.press(side, t)?;
-                self.pressed_ply = agreed.ply();
-                // D.2.9: the clock readings of every position, for a later proposal.
-                let (white, black) = (clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
-                let ply = agreed.ply();
-                if let Some(sync) = self.sync.as_mut() {
-                    sync.record_clock(ply, white, black);
-                }
-                out.push(Event::ClockPressed {
-                    side,
-                    remaining_ms: pressed.remaining_ms,
-                    moves: pressed.moves_made,
-                    t_ms: t,
-                });
-                self.clock_events(t, out);
-            }
-            GateDecision::Premature { missing } => out.push(Event::ClockPremature { side, missing, t_ms: t }),
-        }
-        Ok(())
+        Some(gate.check(MoveProgress { placed: made, capture_pending: false, announced }))
+    }
+
+    /// A press that counted: the move it closed is the last pressed one, and
+    /// (D.2.9) the clock readings of this position are kept for a later proposal.
+    fn press_counted(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
+        let (Some(clock), Some(sync)) = (self.clock.as_ref(), self.sync.as_mut()) else { return };
+        let ply = sync.agreed().ply();
+        self.pressed_ply = ply;
+        sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+        out.push(Event::ClockPressed {
+            side: pressed.side,
+            remaining_ms: pressed.remaining_ms,
+            moves: pressed.moves_made,
+            t_ms: t,
+        });
     }
 
     /// An operator's clock command.
@@ -942,12 +957,11 @@ impl Table {
                 t_ms: t,
             });
         }
+        // The first mover made every other ply from the start, rounding up.
+        let first = Side::from(agreed.start().turn());
         let mut counted = [0u32; 2];
-        for i in 0..ply {
-            if let Some(p) = agreed.position_at(i) {
-                counted[Side::from(p.turn()).index()] += 1;
-            }
-        }
+        counted[first.index()] = u32::try_from(ply.div_ceil(2)).unwrap_or(u32::MAX);
+        counted[first.opponent().index()] = u32::try_from(ply / 2).unwrap_or(u32::MAX);
         let mut changed = false;
         for side in [Side::White, Side::Black] {
             if clock.moves_made(side) != counted[side.index()] {

@@ -6,9 +6,8 @@
 
 use super::{Phase, Table, TableError};
 use crate::Millis;
-use crate::clock::{ClockGate, ClockReading, GateDecision, MoveProgress, Pressed, Side};
+use crate::clock::{ClockReading, GateDecision, Pressed, Side};
 use crate::event::Event;
-use shakmaty::Position;
 
 /// A side whose time rose by more than this was set (period time, an arbiter),
 /// so its spoken warnings start again.
@@ -62,31 +61,15 @@ impl Table {
         Ok(())
     }
 
-    /// D.2.4 for a press seen on the master clock.
+    /// D.2.4 for a press seen on the master clock: the same gate as the
+    /// station's own lever, but the master has already switched.
     fn judge_reading_press(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
-        let side = pressed.side;
-        let Some(sync) = self.sync.as_ref() else { return };
-        let agreed = sync.agreed();
-        let made = agreed.ply() > self.pressed_ply && Side::from(!agreed.position().turn()) == side;
-        let blind = Side::from(self.cfg.blind_color) == side;
-        let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
-        let announced =
-            made && (!blind || !self.cfg.announcement_required || self.announced_ply >= agreed.ply());
-        match gate.check(MoveProgress { placed: made, capture_pending: false, announced }) {
-            GateDecision::Accept => {
-                let ply = agreed.ply();
-                self.pressed_ply = ply;
-                if let (Some(clock), Some(sync)) = (self.clock.as_ref(), self.sync.as_mut()) {
-                    sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
-                }
-                out.push(Event::ClockPressed {
-                    side,
-                    remaining_ms: pressed.remaining_ms,
-                    moves: pressed.moves_made,
-                    t_ms: t,
-                });
+        match self.gate(pressed.side) {
+            Some(GateDecision::Accept) => self.press_counted(pressed, t, out),
+            Some(GateDecision::Premature { missing }) => {
+                out.push(Event::ClockPremature { side: pressed.side, missing, t_ms: t })
             }
-            GateDecision::Premature { missing } => out.push(Event::ClockPremature { side, missing, t_ms: t }),
+            None => {}
         }
     }
 }
