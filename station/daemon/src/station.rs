@@ -13,7 +13,7 @@ use crate::speaking::Voices;
 use anyhow::Result;
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
-use shakmaty::{Bitboard, Position, Role};
+use shakmaty::{Bitboard, Chess, Position, Role};
 use station_core::clock::Side;
 use station_core::clock::{ClockReading, ClockWatch, WatchChange};
 use station_core::event::LinkStatus;
@@ -308,10 +308,7 @@ impl Station {
                     // 0x40: e.g. SetNRun while the DGT 3000 is not in mode 23.
                     tracing::warn!(?ack, "the DGT clock refused a command");
                 }
-                if let Some(WatchChange::Answering) = self.clock_watch.as_mut().and_then(|w| w.on_reading(t))
-                {
-                    events.push(dgt_clock_status("connected", "answering again".into(), t));
-                }
+                self.clock_answered(t, &mut events);
             }
             DgtEvent::Message(_) => {}
             DgtEvent::OrientationChanged(o) => {
@@ -344,19 +341,24 @@ impl Station {
     /// A DGT clock reading relayed by the DGT board. With clock source `dgt` the
     /// table's clock follows it; a reading that differs from the last one is journaled.
     fn clock_time(&mut self, time: &BwTime, t: Millis, events: &mut Vec<Event>) {
-        let Some(watch) = self.clock_watch.as_mut() else { return };
-        if time.no_clock {
-            // The board says no clock is attached: that is no answer from the clock.
+        if self.clock_watch.is_none() || time.no_clock {
+            // Not our clock source, or the board says no clock is attached: no answer from a clock.
             return;
         }
-        if let Some(WatchChange::Answering) = watch.on_reading(t) {
-            events.push(dgt_clock_status("connected", "answering again".into(), t));
-        }
+        self.clock_answered(t, events);
         let reading = reading_of(time, self.config.clock.dgt_white);
         if self.last_reading != Some(reading) && self.table.clock().is_some() {
             self.last_reading = Some(reading);
             self.record(t, Input::from_clock_reading(&reading));
             let _ = self.table.on_clock_reading(reading, t, events);
+        }
+    }
+
+    /// The DGT clock answered (a reading or an acknowledgement): if it had been
+    /// silent, it is reported back.
+    fn clock_answered(&mut self, t: Millis, events: &mut Vec<Event>) {
+        if let Some(WatchChange::Answering) = self.clock_watch.as_mut().and_then(|w| w.on_reading(t)) {
+            events.push(dgt_clock_status("connected", "answering again".into(), t));
         }
     }
 
@@ -404,13 +406,7 @@ impl Station {
         let t = self.clock.now();
         self.tick_at(t)?;
         let mut events = Vec::new();
-        let status = |name: Option<String>, status: &str, detail: Option<String>| Event::DeviceStatus {
-            device: "gamepad".into(),
-            name,
-            status: status.into(),
-            detail,
-            t_ms: t,
-        };
+        let status = |name, status, detail| device_status("gamepad", name, status, detail, t);
         if let GamepadEvent::Button { button, pressed, .. } = &event {
             self.push_to_talk_source(&format!("gamepad:{button}"), *pressed);
         }
@@ -586,10 +582,29 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
+        let (understanding, pos) = self.spoken_context()?;
+        let understood = understanding.understand(&pos, text, confidence);
+        self.act_on_spoken(&understanding, &pos, understood, t, events)
+    }
+
+    /// What spoken words are understood with: his language, and the position
+    /// he speaks about.
+    fn spoken_context(&mut self) -> Result<(Understanding, Chess), String> {
         let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
         let pos = self.table.announce_position().ok_or("no game in progress")?;
-        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
-        let mut understood = understanding.understand(&pos, text, confidence);
+        Ok((understanding, pos))
+    }
+
+    /// Acts on what the blind player was understood to say in `pos`.
+    fn act_on_spoken(
+        &mut self,
+        understanding: &Understanding,
+        pos: &Chess,
+        mut understood: Understood,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let fen = fen_of(pos);
         let answer = match understood {
             Understood::Command(SpokenCommand::Yes) => self.asked.take(),
             Understood::Command(SpokenCommand::No) => {
@@ -639,7 +654,7 @@ impl Station {
                 Ok(json!({"understood": "move", "uci": uci, "san": san}))
             }
             Understood::Ask { candidates, .. } => {
-                let question = understanding.confirm_question(&pos, &candidates);
+                let question = understanding.confirm_question(pos, &candidates);
                 // Only a question about one move can be answered with yes.
                 self.asked = match candidates.as_slice() {
                     [one] => Some(Asked::Move { fen, mv: *one }),
@@ -726,22 +741,28 @@ impl Station {
         }
         let lang = speech.model_language(&self.config.voice).to_owned();
         let settings = speech.clone();
-        let (fen, grammar) = self.grammar()?;
+        let (pos, fen) = self.listening_position();
+        let grammar = self.grammar(&pos)?;
         self.grammar_fen = Some(fen);
         self.listening = Some(Listening::start(&settings, &lang, mute, grammar));
         tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
         Ok(())
     }
 
-    /// The position the blind player speaks about and its grammar (plus the
-    /// configured extra phrases).
-    fn grammar(&mut self) -> Result<(String, Vec<String>)> {
+    /// The position the blind player speaks about (the start position before
+    /// a game), and its FEN.
+    fn listening_position(&self) -> (Chess, String) {
         let pos =
             self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
-        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
-        let mut phrases = self.understanding()?.grammar(&pos).into_phrases();
+        let fen = fen_of(&pos);
+        (pos, fen)
+    }
+
+    /// The grammar of `pos` (plus the configured extra phrases).
+    fn grammar(&mut self, pos: &Chess) -> Result<Vec<String>> {
+        let mut phrases = self.understanding()?.grammar(pos).into_phrases();
         phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
-        Ok((fen, phrases))
+        Ok(phrases)
     }
 
     /// After every change, the recogniser listens for the moves of the new position.
@@ -749,14 +770,12 @@ impl Station {
         if self.listening.is_none() {
             return;
         }
-        let pos =
-            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
-        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+        let (pos, fen) = self.listening_position();
         if self.grammar_fen.as_deref() == Some(fen.as_str()) {
             return;
         }
-        match self.grammar() {
-            Ok((fen, phrases)) => {
+        match self.grammar(&pos) {
+            Ok(phrases) => {
                 if let Some(l) = &self.listening {
                     l.set_grammar(phrases);
                 }
@@ -786,31 +805,34 @@ impl Station {
         let t = self.clock.now();
         self.tick_at(t)?;
         let mut events = Vec::new();
-        let status = |device: &str, name: Option<String>, status: &str, detail: Option<String>| {
-            Event::DeviceStatus { device: device.into(), name, status: status.into(), detail, t_ms: t }
-        };
         match heard {
-            Heard::Ready { device } => events.push(status("microphone", Some(device), "connected", None)),
+            Heard::Ready { device } => {
+                events.push(device_status("microphone", Some(device), "connected", None, t))
+            }
             Heard::Unavailable { device, detail } => {
                 tracing::error!(device, "{detail}; the station runs on without speech input");
                 eprintln!("station: {detail}; the station runs on without speech input");
-                events.push(status(device, None, "unavailable", Some(detail)));
+                events.push(device_status(device, None, "unavailable", Some(detail), t));
             }
             Heard::Utterance { text, confidence, latency } => {
-                let understood = match (self.table.announce_position(), self.understanding()) {
-                    (Some(pos), Ok(u)) => u.understand(&pos, &text, Some(confidence)).line(),
-                    (None, _) => "reject no game in progress".into(),
-                    (_, Err(e)) => format!("reject {e}"),
-                };
-                events.push(Event::Heard {
+                let heard = |understood| Event::Heard {
                     text: text.clone(),
                     confidence,
                     understood,
                     latency_ms: Some(latency.as_millis() as u64),
                     t_ms: t,
-                });
-                if let Err(e) = self.spoken(&text, Some(confidence), t, &mut events) {
-                    tracing::info!(text, error = %e, "spoken input refused");
+                };
+                // Understood once: the `heard` event says what, then it is acted on.
+                match self.spoken_context() {
+                    Ok((understanding, pos)) => {
+                        let understood = understanding.understand(&pos, &text, Some(confidence));
+                        events.push(heard(understood.line()));
+                        let acted = self.act_on_spoken(&understanding, &pos, understood, t, &mut events);
+                        if let Err(e) = acted {
+                            tracing::info!(text, error = %e, "spoken input refused");
+                        }
+                    }
+                    Err(e) => events.push(heard(format!("reject {e}"))),
                 }
             }
         }
@@ -931,13 +953,24 @@ impl Station {
 
 /// The `device_status` event of the DGT clock.
 fn dgt_clock_status(status: &str, detail: String, t: Millis) -> Event {
-    Event::DeviceStatus {
-        device: "dgt_clock".into(),
-        name: None,
-        status: status.into(),
-        detail: Some(detail),
-        t_ms: t,
-    }
+    device_status("dgt_clock", None, status, Some(detail), t)
+}
+
+/// A position as FEN (the key a question and a grammar belong to).
+fn fen_of(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// A device came, went or is missing (`device_status`): the gamepad, the DGT
+/// clock, the microphone or the speech model.
+fn device_status(
+    device: &str,
+    name: Option<String>,
+    status: &str,
+    detail: Option<String>,
+    t: Millis,
+) -> Event {
+    Event::DeviceStatus { device: device.into(), name, status: status.into(), detail, t_ms: t }
 }
 
 /// A DGT clock reading as White's and Black's times.
