@@ -437,6 +437,39 @@ pub struct Restored {
     pub reproduced: bool,
 }
 
+impl Header {
+    /// The header of the game `table` has just started (`game_id`, from `fen`
+    /// at `t_ms`): its configuration and its boards as they stand now, which is
+    /// what [`restore`] rebuilds the table from ([`table_config`] is the inverse).
+    pub fn of_table(table: &Table, game_id: &str, fen: &str, t_ms: Millis, tags: SevenTags) -> Header {
+        let cfg = table.config();
+        Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            game_id: game_id.to_owned(),
+            fen: fen.to_owned(),
+            t_ms,
+            board: BoardRole::Blind,
+            occupancy: occ_hex(table.sensed(BoardRole::Blind)),
+            mirror_occupancy: table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
+            mirror_board: cfg.mirror_pieces.then(|| table.mirror_board().board_fen().to_string()),
+            blind_color: if cfg.blind_color == Color::White { "white" } else { "black" }.into(),
+            grace_ms: cfg.grace_ms,
+            time_control: cfg.time_control.as_ref().map(ToString::to_string),
+            clock_auto_start: cfg.clock_auto_start,
+            clock_auto_press: cfg.clock_auto_press,
+            warnings: cfg.warnings.clone(),
+            announcement_required: cfg.announcement_required,
+            external_clock: cfg.external_clock,
+            blind_unsensed: cfg.blind_unsensed,
+            settle_ms: cfg.tracker.settle_ms,
+            debounce_ms: cfg.tracker.debounce_ms,
+            promotion: cfg.tracker.promotion.char(),
+            tags,
+        }
+    }
+}
+
 /// The table configuration a journal was written with.
 pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
     let start = Game::from_fen(&h.fen).map_err(|e| JournalError::Invalid(e.to_string()))?;

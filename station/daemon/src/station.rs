@@ -13,7 +13,7 @@ use crate::speaking::Voices;
 use anyhow::Result;
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
-use shakmaty::{Bitboard, Chess, Position, Role};
+use shakmaty::{Bitboard, Chess, Position};
 use station_core::clock::Side;
 use station_core::clock::{ClockReading, ClockWatch, WatchChange};
 use station_core::event::LinkStatus;
@@ -919,32 +919,8 @@ impl Station {
     }
 
     fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) -> Result<()> {
-        let table = self.table.config();
-        let cfg = table.tracker;
-        let header = Header {
-            format: journal::FORMAT.into(),
-            version: journal::VERSION,
-            game_id: game_id.to_owned(),
-            fen: fen.to_owned(),
-            t_ms,
-            board: BoardRole::Blind,
-            occupancy: occ_hex(self.table.sensed(BoardRole::Blind)),
-            mirror_occupancy: self.table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
-            mirror_board: table.mirror_pieces.then(|| self.table.mirror_board().board_fen().to_string()),
-            blind_color: if table.blind_color == shakmaty::Color::White { "white" } else { "black" }.into(),
-            grace_ms: table.grace_ms,
-            time_control: table.time_control.as_ref().map(ToString::to_string),
-            clock_auto_start: table.clock_auto_start,
-            clock_auto_press: table.clock_auto_press,
-            warnings: table.warnings.clone(),
-            announcement_required: table.announcement_required,
-            external_clock: table.external_clock,
-            blind_unsensed: table.blind_unsensed,
-            settle_ms: cfg.settle_ms,
-            debounce_ms: cfg.debounce_ms,
-            promotion: Role::char(cfg.promotion),
-            tags: self.config.seven_tags(pgn_date(t_ms)),
-        };
+        let tags = self.config.seven_tags(pgn_date(t_ms));
+        let header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
         tracing::info!(game_id, "new game");
         self.journal = Some(self.journals.create(header)?);
         Ok(())

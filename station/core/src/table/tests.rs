@@ -742,31 +742,10 @@ mod spoken_only {
         table.announce_uci("c4", 3_000, &mut out).unwrap();
         table.enter_move("e5", 4_000, &mut out).unwrap();
         table.announce_uci("Nc3", 5_000, &mut out).unwrap();
-        let cfg = table.config();
-        let header = Header {
-            format: journal::FORMAT.into(),
-            version: journal::VERSION,
-            game_id: table.game_id().unwrap().into(),
-            fen: Game::default().fen(),
-            t_ms: 2_000,
-            board: BoardRole::Blind,
-            occupancy: journal::occ_hex(Bitboard::EMPTY),
-            mirror_occupancy: None,
-            mirror_board: None,
-            blind_color: "white".into(),
-            grace_ms: cfg.grace_ms,
-            time_control: Some("5400".into()),
-            clock_auto_start: true,
-            clock_auto_press: false,
-            warnings: cfg.warnings.clone(),
-            announcement_required: true,
-            external_clock: false,
-            blind_unsensed: true,
-            settle_ms: cfg.tracker.settle_ms,
-            debounce_ms: cfg.tracker.debounce_ms,
-            promotion: 'q',
-            tags: Default::default(),
-        };
+        let id = table.game_id().unwrap();
+        let header = Header::of_table(&table, id, &Game::default().fen(), 2_000, Default::default());
+        // No sensor board: the blind player's holes were never sensed.
+        assert!(header.blind_unsensed && header.occupancy == journal::occ_hex(Bitboard::EMPTY));
         let mut text = Record::Header(Box::new(header)).encode() + "\n";
         let inputs = [
             (3_000, Input::Announce { mv: "c2c4".into() }),

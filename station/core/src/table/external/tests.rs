@@ -20,7 +20,8 @@ struct Desk {
     t: Millis,
     out: Vec<Event>,
     inputs: Vec<(Millis, In)>,
-    started_at: Millis,
+    /// The journal header the daemon writes when the game starts.
+    header: Option<Header>,
 }
 
 fn reading(white_s: u64, black_s: u64, running: Option<Side>) -> ClockReading {
@@ -41,11 +42,13 @@ impl Desk {
             ..TableConfig::single(TrackerConfig::default())
         };
         let mut desk =
-            Desk { table: Table::new(cfg), t: 0, out: Vec::new(), inputs: Vec::new(), started_at: 0 };
+            Desk { table: Table::new(cfg), t: 0, out: Vec::new(), inputs: Vec::new(), header: None };
         desk.scan(Game::default().occupancy());
         desk.rest();
         assert_eq!(desk.table.phase(), Phase::Playing);
-        desk.started_at = desk.table.agreed().map(|_| desk.t).unwrap();
+        let id = desk.table.game_id().unwrap();
+        desk.header =
+            Some(Header::of_table(&desk.table, id, &Game::default().fen(), desk.t, Default::default()));
         desk.inputs.clear();
         desk.out.clear();
         desk
@@ -94,30 +97,7 @@ impl Desk {
 
     /// The journal the daemon would have written.
     fn journal(&self) -> String {
-        let header = Header {
-            format: journal::FORMAT.into(),
-            version: journal::VERSION,
-            game_id: self.table.game_id().unwrap().into(),
-            fen: Game::default().fen(),
-            t_ms: self.started_at,
-            board: BoardRole::Blind,
-            occupancy: occ_hex(Game::default().occupancy()),
-            mirror_occupancy: None,
-            mirror_board: None,
-            blind_color: "white".into(),
-            grace_ms: 30_000,
-            time_control: Some("5400+30".into()),
-            clock_auto_start: true,
-            clock_auto_press: false,
-            warnings: Default::default(),
-            announcement_required: false,
-            external_clock: true,
-            blind_unsensed: false,
-            settle_ms: TrackerConfig::default().settle_ms,
-            debounce_ms: TrackerConfig::default().debounce_ms,
-            promotion: 'q',
-            tags: Default::default(),
-        };
+        let header = self.header.clone().expect("taken when the game started");
         let mut text = Record::Header(Box::new(header)).encode() + "\n";
         for (seq, (t_ms, input)) in (1..).zip(&self.inputs) {
             let input = match input {
