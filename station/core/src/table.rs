@@ -592,6 +592,12 @@ impl Table {
         self.settled = false;
     }
 
+    /// Whether the game in progress is adjourned (a move sealed, not yet
+    /// resumed). The sealed move itself is never shown.
+    pub fn is_adjourned(&self) -> bool {
+        self.phase == Phase::Playing && self.sealed.is_some()
+    }
+
     /// Adjourns the game: the player to move seals his move (never shown or
     /// announced); the clock stops (Guidelines I.1–I.2).
     pub fn adjourn(&mut self, sealed: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {

@@ -125,19 +125,7 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         })
     });
     let discrepancy_progress = discrepancy_progress(table, extras.discrepancies);
-    // Adjourned until resumed or a new game: the latest of those events in the log says.
-    let adjourned = extras
-        .log
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            Event::Adjourned { .. } => Some(true),
-            Event::AdjournmentResumed { .. } | Event::GameStarted { .. } | Event::GameOver { .. } => {
-                Some(false)
-            }
-            _ => None,
-        })
-        .unwrap_or(false);
+    let adjourned = table.is_adjourned();
     let turn = agreed.map(|g| if g.position().turn() == Color::White { "white" } else { "black" });
     let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
     json!({
@@ -259,19 +247,17 @@ mod tests {
 
     #[test]
     fn adjourned_until_resumed_or_a_new_game() {
-        let (table, t, _) = two_boards();
+        let (mut table, t, mut out) = two_boards();
         let config = Config::default();
-        let adjourned = Event::Adjourned { ply: 1, t_ms: t };
-        let resumed = Event::AdjournmentResumed { t_ms: t + 1 };
-        let over = Event::GameOver { result: "*".into(), reason: "new_game".into(), t_ms: t + 2 };
-        for (log, expected) in [
-            (vec![], false),
-            (vec![adjourned.clone()], true),
-            (vec![adjourned.clone(), resumed], false),
-            (vec![adjourned, over], false),
-        ] {
-            assert_eq!(build(&table, &config, &extras(&[], &log), t)["adjourned"], expected, "{log:?}");
-        }
+        let adjourned = |table: &Table| build(table, &config, &extras(&[], &[]), t)["adjourned"].clone();
+        assert_eq!(adjourned(&table), false, "not adjourned");
+        table.adjourn("e4", t + 1, &mut out).unwrap();
+        assert_eq!(adjourned(&table), true, "sealed");
+        table.resume_adjourned(t + 2, &mut out).unwrap();
+        assert_eq!(adjourned(&table), false, "resumed");
+        table.adjourn("e5", t + 3, &mut out).unwrap();
+        table.new_game(Game::default(), t + 4, &mut out);
+        assert_eq!(adjourned(&table), false, "a new game");
         assert_eq!(build(&table, &config, &extras(&[], &[]), t)["clock"], Value::Null, "no time control");
     }
 }
