@@ -6,28 +6,9 @@
 use crate::Millis;
 use crate::clock::{Missing, Side, Warning};
 use crate::diff::SquareDiff;
-use crate::two_boards::{BoardFix, ClockProposal, DiscrepancyKind};
+use crate::discrepancy::{BoardFix, ClockProposal, DiscrepancyKind};
+pub use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// Which board an event concerns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BoardRole {
-    /// The blind player's board (the peg board).
-    Blind,
-    /// The sighted opponent's board (mirror).
-    Mirror,
-}
-
-impl fmt::Display for BoardRole {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BoardRole::Blind => "blind",
-            BoardRole::Mirror => "mirror",
-        })
-    }
-}
 
 /// Why a settled board is reported as not matching the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

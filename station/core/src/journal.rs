@@ -8,12 +8,13 @@
 //! are fed again and must reproduce the recorded moves.
 
 use crate::Millis;
-use crate::clock::{ClockReading, Side, WarningConfig};
-use crate::event::{BoardRole, Event, LinkStatus};
+use crate::clock::WarningConfig;
+use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::inference::TrackerConfig;
 use crate::pgn::SevenTags;
-use crate::table::{ClockCommand, Table, TableConfig};
+pub use crate::input::Input;
+use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Color, Role};
 
@@ -88,168 +89,6 @@ fn white() -> String {
 
 fn default_grace() -> Millis {
     30_000
-}
-
-/// An input the core consumed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Input {
-    /// An occupancy scan (standard numbering, 16 hex digits).
-    Scan {
-        /// Which board.
-        board: BoardRole,
-        /// Occupancy.
-        occ: String,
-    },
-    /// A button.
-    Button {
-        /// Which board.
-        board: BoardRole,
-        /// Button number.
-        button: u8,
-        /// Pressed or released.
-        pressed: bool,
-    },
-    /// A link came or went.
-    Link {
-        /// Which board.
-        board: BoardRole,
-        /// Connected or not.
-        status: LinkStatus,
-    },
-    /// An operator entered a player's scoresheet (D.2.9).
-    Scoresheet {
-        /// The moves, SAN or UCI.
-        moves: Vec<String>,
-    },
-    /// A full board from a piece-sensing board (board FEN).
-    Pieces {
-        /// Which board.
-        board: BoardRole,
-        /// The placement, as the board part of a FEN.
-        fen: String,
-    },
-    /// One square of a piece-sensing board changed.
-    Field {
-        /// Which board.
-        board: BoardRole,
-        /// The square.
-        square: String,
-        /// FEN letter of the piece now there, none when emptied.
-        #[serde(default)]
-        piece: Option<char>,
-    },
-    /// The operator entered a move.
-    EnterMove {
-        /// SAN or UCI.
-        #[serde(rename = "move")]
-        mv: String,
-    },
-    /// The arbiter took the last move back.
-    TakeBack,
-    /// The blind player announced a move aloud (what was understood, UCI).
-    Announce {
-        /// UCI.
-        #[serde(rename = "move")]
-        mv: String,
-    },
-    /// The game was adjourned; the sealed move (the journal is the envelope).
-    Adjourn {
-        /// SAN or UCI.
-        sealed: String,
-    },
-    /// The adjourned game resumed.
-    ResumeAdjourned,
-    /// A player resigned (confirmed).
-    Resign {
-        /// Who.
-        side: Side,
-    },
-    /// A clock button press.
-    ClockPress {
-        /// The side whose button it was.
-        side: Side,
-    },
-    /// An operator's clock command.
-    Clock {
-        /// `start`, `pause`, `resume`, `set_time`, `set_moves`.
-        action: String,
-        /// For `set_time`.
-        #[serde(default)]
-        side: Option<Side>,
-        /// For `set_time` (ms) and `set_moves` (moves).
-        #[serde(default)]
-        value: Option<u64>,
-        /// Who.
-        #[serde(default)]
-        who: Option<String>,
-        /// Why.
-        #[serde(default)]
-        why: Option<String>,
-    },
-    /// A reading of the external master clock that differs from the one before.
-    ClockReading {
-        /// White's display, ms.
-        white_ms: Millis,
-        /// Black's display, ms.
-        black_ms: Millis,
-        /// The side whose time runs; none when the clock stands.
-        #[serde(default)]
-        running: Option<Side>,
-        /// White's flag shown.
-        #[serde(default)]
-        white_flag: bool,
-        /// Black's flag shown.
-        #[serde(default)]
-        black_flag: bool,
-    },
-    /// Time passed and the core decided something (journaled only when it did),
-    /// so a restore reproduces decisions at the moments they were taken.
-    Tick,
-}
-
-impl Input {
-    /// The journal form of a master clock reading.
-    pub fn from_clock_reading(r: &ClockReading) -> Input {
-        Input::ClockReading {
-            white_ms: r.white_ms,
-            black_ms: r.black_ms,
-            running: r.running,
-            white_flag: r.white_flag,
-            black_flag: r.black_flag,
-        }
-    }
-
-    /// The journal form of an operator's clock command.
-    pub fn from_clock_command(cmd: &ClockCommand) -> Input {
-        let (action, side, value, who, why) = match cmd {
-            ClockCommand::Start => ("start", None, None, None, None),
-            ClockCommand::Pause => ("pause", None, None, None, None),
-            ClockCommand::Resume => ("resume", None, None, None, None),
-            ClockCommand::SetTime { side, ms, who, why } => {
-                ("set_time", Some(*side), Some(*ms), Some(who.clone()), Some(why.clone()))
-            }
-            ClockCommand::SetMoves { moves, who, why } => {
-                ("set_moves", None, Some(u64::from(*moves)), Some(who.clone()), Some(why.clone()))
-            }
-        };
-        Input::Clock { action: action.into(), side, value, who, why }
-    }
-
-    /// The operator's clock command a `Clock` input records.
-    pub fn clock_command(&self) -> Option<ClockCommand> {
-        let Input::Clock { action, side, value, who, why } = self else { return None };
-        let who = who.clone().unwrap_or_default();
-        let why = why.clone().unwrap_or_default();
-        Some(match action.as_str() {
-            "start" => ClockCommand::Start,
-            "pause" => ClockCommand::Pause,
-            "resume" => ClockCommand::Resume,
-            "set_time" => ClockCommand::SetTime { side: (*side)?, ms: (*value)?, who, why },
-            "set_moves" => ClockCommand::SetMoves { moves: u32::try_from((*value)?).ok()?, who, why },
-            _ => return None,
-        })
-    }
 }
 
 /// One line of a journal.
@@ -390,28 +229,31 @@ impl Contents {
     }
 }
 
-/// Decodes a journal file's text. A damaged last line is tolerated (and
-/// reported through `torn_tail`), damage anywhere else is an error.
-pub fn decode(text: &str) -> Result<Contents, JournalError> {
+/// Decodes a journal file's bytes. A damaged last line is tolerated (and
+/// reported through `torn_tail`), damage anywhere else is an error. Lines are
+/// cut on the raw bytes, so `valid_len` is a byte offset into the file even
+/// when a power loss left invalid UTF-8 behind.
+pub fn decode(bytes: impl AsRef<[u8]>) -> Result<Contents, JournalError> {
+    let bytes = bytes.as_ref();
     let mut lines = Vec::new();
     let mut offset = 0;
-    for piece in text.split_inclusive('\n') {
+    for piece in bytes.split_inclusive(|&b| b == b'\n') {
         lines.push((offset, piece));
         offset += piece.len();
     }
     let Some(&(_, first)) = lines.first() else { return Err(JournalError::Empty) };
-    let header = match serde_json::from_str::<Record>(first.trim_end()) {
+    let header = match serde_json::from_slice::<Record>(trim_newline(first)) {
         Ok(Record::Header(h)) if h.format == FORMAT && h.version == VERSION => *h,
         Ok(_) => return Err(JournalError::BadHeader("not a header".into())),
         Err(e) => return Err(JournalError::BadHeader(e.to_string())),
     };
     let mut records = Vec::with_capacity(lines.len());
     let mut valid_len = first.len();
-    let mut torn_tail = !first.ends_with('\n');
+    let mut torn_tail = !first.ends_with(b"\n");
     for (i, &(start, line)) in lines.iter().enumerate().skip(1) {
         let last = i + 1 == lines.len();
-        let complete = line.ends_with('\n');
-        match serde_json::from_str::<Record>(line.trim_end()) {
+        let complete = line.ends_with(b"\n");
+        match serde_json::from_slice::<Record>(trim_newline(line)) {
             Ok(Record::Header(_)) => {
                 return Err(JournalError::Corrupt { line: i + 1, reason: "a second header".into() });
             }
@@ -427,6 +269,35 @@ pub fn decode(text: &str) -> Result<Contents, JournalError> {
     Ok(Contents { header, records, valid_len, torn_tail })
 }
 
+/// Decodes what can be read of a damaged journal: the header and every record
+/// that decodes, in order, skipping the damaged lines (counted in the second
+/// value). The arbiter's copy of the damaged file is kept by the daemon; this
+/// is what the game goes on from.
+pub fn decode_salvage(bytes: impl AsRef<[u8]>) -> Result<(Contents, usize), JournalError> {
+    let bytes = bytes.as_ref();
+    let mut lines = bytes.split_inclusive(|&b| b == b'\n');
+    let first = lines.next().ok_or(JournalError::Empty)?;
+    let header = match serde_json::from_slice::<Record>(trim_newline(first)) {
+        Ok(Record::Header(h)) if h.format == FORMAT && h.version == VERSION => *h,
+        Ok(_) => return Err(JournalError::BadHeader("not a header".into())),
+        Err(e) => return Err(JournalError::BadHeader(e.to_string())),
+    };
+    let mut records = Vec::new();
+    let mut skipped = 0;
+    for line in lines {
+        match serde_json::from_slice::<Record>(trim_newline(line)) {
+            Ok(Record::Header(_)) | Err(_) => skipped += 1,
+            Ok(record) => records.push(record),
+        }
+    }
+    Ok((Contents { header, records, valid_len: bytes.len(), torn_tail: false }, skipped))
+}
+
+fn trim_newline(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
 /// A game brought back from its journal.
 #[derive(Debug)]
 pub struct Restored {
@@ -435,6 +306,9 @@ pub struct Restored {
     /// True when feeding the inputs again reproduced the recorded moves exactly.
     /// When false, the recorded moves were taken as the record.
     pub reproduced: bool,
+    /// What was wrong with the journal, when something was (the game goes on
+    /// from what could be trusted).
+    pub damage: Option<String>,
 }
 
 impl Header {
@@ -500,6 +374,10 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
     })
 }
 
+fn invalid(e: crate::table::TableError) -> JournalError {
+    JournalError::Invalid(e.to_string())
+}
+
 /// Rebuilds the table of an unfinished game: the inputs are fed again in order.
 pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let h = &contents.header;
@@ -509,86 +387,38 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     if let Some(m) = &h.mirror_occupancy {
         sensed[1] = occ(m)?;
     }
-    let board_of = |fen: &str| {
-        shakmaty::fen::Fen::from_ascii(format!("{fen} w - - 0 1").as_bytes())
-            .map(|f| f.into_setup().board)
-            .map_err(|e| JournalError::Invalid(format!("board {fen}: {e}")))
-    };
-    let mirror_board = h.mirror_board.as_deref().map(board_of).transpose()?;
+    let mirror_board = h.mirror_board.as_deref().map(crate::table::board_of).transpose().map_err(invalid)?;
     let start = cfg.start.clone();
     let mut table =
         Table::resume(cfg.clone(), h.game_id.clone(), start.clone(), sensed, mirror_board.clone(), h.t_ms);
-    let mut sink = Vec::new();
     let mut last_t = h.t_ms;
     for r in &contents.records {
         if let Record::Input { t_ms, input, .. } = r {
             last_t = *t_ms;
-            match input {
-                Input::Scan { board, occ: o } => table.on_scan(*board, *t_ms, occ(o)?, &mut sink),
-                Input::Tick => table.tick(*t_ms, &mut sink),
-                Input::Scoresheet { moves } => {
-                    // Refused sheets were refused then too; nothing to redo.
-                    let _ = table.scoresheet(moves, *t_ms, &mut sink);
-                }
-                Input::Pieces { fen, .. } => table.on_pieces(*t_ms, &board_of(fen)?, &mut sink),
-                Input::Field { square, piece, .. } => {
-                    let sq = square.parse().map_err(|_| JournalError::Invalid(square.clone()))?;
-                    let piece = piece.and_then(shakmaty::Piece::from_char);
-                    table.on_field(*t_ms, sq, piece, &mut sink);
-                }
-                Input::EnterMove { mv } => {
-                    let _ = table.enter_move(mv, *t_ms, &mut sink);
-                }
-                Input::TakeBack => {
-                    let _ = table.take_back(*t_ms, &mut sink);
-                }
-                Input::Announce { mv } => {
-                    let _ = table.announce_uci(mv, *t_ms, &mut sink);
-                }
-                Input::Adjourn { sealed } => {
-                    let _ = table.adjourn(sealed, *t_ms, &mut sink);
-                }
-                Input::ResumeAdjourned => {
-                    let _ = table.resume_adjourned(*t_ms, &mut sink);
-                }
-                Input::ClockPress { side } => {
-                    let _ = table.clock_press(*side, *t_ms, &mut sink);
-                }
-                Input::Resign { side } => {
-                    let _ = table.resign(*side, *t_ms, &mut sink);
-                }
-                Input::Clock { .. } => {
-                    if let Some(cmd) = input.clock_command() {
-                        let _ = table.clock_command(cmd, *t_ms, &mut sink);
-                    }
-                }
-                &Input::ClockReading { white_ms, black_ms, running, white_flag, black_flag } => {
-                    let reading = ClockReading { white_ms, black_ms, running, white_flag, black_flag };
-                    let _ = table.on_clock_reading(reading, *t_ms, &mut sink);
-                }
-                Input::Button { .. } | Input::Link { .. } => {}
-            }
+            // The same call the daemon made; a refusal then is a refusal now.
+            let _ = table.apply(*t_ms, input);
         }
-        sink.clear();
     }
     let recorded = contents.recorded_moves();
     let replayed: Vec<String> =
         table.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect()).unwrap_or_default();
     if replayed == recorded {
-        return Ok(Restored { table, reproduced: true });
+        return Ok(Restored { table, reproduced: true, damage: None });
     }
     // The inputs no longer reproduce the record (a different settle time, a
     // changed rule): the recorded moves are the game; the boards are judged anew.
     let mut game = start;
     for uci in &recorded {
         if game.push_uci(uci).is_none() {
-            return Err(JournalError::Invalid(format!("recorded move {uci} is illegal")));
+            // A damaged record (a flipped byte): the inputs are the evidence.
+            let damage = Some(format!("recorded move {uci} is illegal; the game follows the journaled inputs"));
+            return Ok(Restored { table, reproduced: false, damage });
         }
     }
     let now = [table.sensed(BoardRole::Blind), table.sensed(BoardRole::Mirror)];
     let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
     let table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
-    Ok(Restored { table, reproduced: false })
+    Ok(Restored { table, reproduced: false, damage: None })
 }
 
 #[cfg(test)]

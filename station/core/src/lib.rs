@@ -16,18 +16,24 @@
 //! - [`pgn`]: PGN export and import.
 //! - [`correction`]: the steps that put a board right.
 //! - [`two_boards`]: one game on two boards, the D.2.9 discrepancy procedure.
+//! - [`discrepancy`]: the D.2.9 vocabulary (kinds, board fixes, clock proposals) shared by `two_boards` and `event`.
+//! - [`role`]: which board (the blind player's or the sighted player's).
+//! - [`input`]: every input a table consumes, as the daemon feeds it and the journal records it.
 //! - [`clock`]: the chess clock.
 //! - [`piece_tracking`]: the tracker for boards that sense pieces (DGT).
 
 pub mod clock;
 pub mod correction;
 pub mod diff;
+pub mod discrepancy;
 pub mod event;
 pub mod game;
 pub mod inference;
+pub mod input;
 pub mod journal;
 pub mod occupancy;
 pub mod pgn;
+pub mod role;
 pub mod piece_tracking;
 pub mod table;
 pub mod two_boards;

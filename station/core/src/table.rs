@@ -15,6 +15,7 @@ use crate::diff::square_diff;
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::inference::{BoardTracker, Observation, TrackerConfig};
+pub use crate::input::ClockCommand;
 use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
 use crate::two_boards::{TwoBoards, TwoBoardsConfig};
 use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square, uci::UciMove};
@@ -129,6 +130,9 @@ pub enum TableError {
     /// The clock refused.
     #[error("clock: {0}")]
     Clock(#[from] ClockError),
+    /// An input that does not make sense (a damaged journal, a bad value).
+    #[error("invalid input: {0}")]
+    Invalid(String),
     /// A move in a scoresheet is not legal at its place.
     #[error("move {ply} ({text}) is not legal there")]
     IllegalMove {
@@ -166,37 +170,11 @@ pub struct Table {
     /// An announcement made before the move was sensed.
     said_early: Option<(Move, Millis)>,
     scratch: Vec<Observation>,
-}
-
-/// An operator's clock command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ClockCommand {
-    /// Start the clock.
-    Start,
-    /// Pause it.
-    Pause,
-    /// Resume it.
-    Resume,
-    /// Set a side's remaining time (Article 6.14).
-    SetTime {
-        /// Whose.
-        side: Side,
-        /// Remaining ms.
-        ms: Millis,
-        /// Who.
-        who: String,
-        /// Why.
-        why: String,
-    },
-    /// Set the moves made by both sides (the move counter).
-    SetMoves {
-        /// Full moves made.
-        moves: u32,
-        /// Who.
-        who: String,
-        /// Why.
-        why: String,
-    },
+    /// What time decided before an input that was then refused: the next
+    /// [`apply`](Self::apply) returns it first.
+    deferred: Vec<Event>,
+    /// Inputs refused so far.
+    refused: u64,
 }
 
 fn slot(role: BoardRole) -> usize {
@@ -232,6 +210,8 @@ impl Table {
             announced_ply: 0,
             said_early: None,
             scratch: Vec::new(),
+            deferred: Vec::new(),
+            refused: 0,
         }
     }
 
@@ -1089,6 +1069,8 @@ fn fen_at(game: &Game, ply: usize) -> String {
         .unwrap_or_default()
 }
 
+mod apply;
+pub(crate) use apply::board_of;
 mod external;
 #[cfg(test)]
 mod tests;

@@ -18,9 +18,9 @@
 
 use crate::Millis;
 use crate::correction::{StepRecord, steps_between};
+pub use crate::discrepancy::{BoardFix, ClockProposal, DiscrepancyKind};
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
-use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Color, Move, Position};
 
 /// Settings.
@@ -32,36 +32,6 @@ pub struct TwoBoardsConfig {
     pub mirror_sensed: bool,
     /// How long a board may take to execute the agreed position before it is reminded.
     pub grace_ms: Millis,
-}
-
-/// Clock readings at a ply, for the arbiter's correction (D.2.9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClockProposal {
-    /// The position's ply.
-    pub ply: usize,
-    /// White's remaining time then.
-    pub white_ms: u64,
-    /// Black's remaining time then.
-    pub black_ms: u64,
-}
-
-/// One board's correction.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoardFix {
-    /// Which board.
-    pub board: BoardRole,
-    /// What to do, in order.
-    pub steps: Vec<StepRecord>,
-}
-
-/// Which kind of discrepancy (D.2.9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DiscrepancyKind {
-    /// The records agree; a board executed a move wrongly (or not yet).
-    Execution,
-    /// The records differ; back to the last position where they agree.
-    Records,
 }
 
 #[derive(Clone, Debug)]

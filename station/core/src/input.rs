@@ -1,0 +1,243 @@
+//! Every input a table consumes: what the daemon feeds [`Table::apply`] and
+//! what the journal records, in one vocabulary, so a restore is the same
+//! calls in the same order.
+//!
+//! [`Table::apply`]: crate::table::Table::apply
+
+use crate::Millis;
+use crate::clock::{ClockReading, Side};
+use crate::event::LinkStatus;
+use crate::role::BoardRole;
+use serde::{Deserialize, Serialize};
+
+/// An operator's clock command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClockCommand {
+    /// Start the clock.
+    Start,
+    /// Pause it.
+    Pause,
+    /// Resume it.
+    Resume,
+    /// Set a side's remaining time (Article 6.14).
+    SetTime {
+        /// Whose.
+        side: Side,
+        /// Remaining ms.
+        ms: Millis,
+        /// Who.
+        who: String,
+        /// Why.
+        why: String,
+    },
+    /// Set the moves made by both sides (the move counter).
+    SetMoves {
+        /// Full moves made.
+        moves: u32,
+        /// Who.
+        who: String,
+        /// Why.
+        why: String,
+    },
+}
+
+/// An input the core consumed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Input {
+    /// An occupancy scan (standard numbering, 16 hex digits).
+    Scan {
+        /// Which board.
+        board: BoardRole,
+        /// Occupancy.
+        occ: String,
+    },
+    /// A button.
+    Button {
+        /// Which board.
+        board: BoardRole,
+        /// Button number.
+        button: u8,
+        /// Pressed or released.
+        pressed: bool,
+    },
+    /// A link came or went.
+    Link {
+        /// Which board.
+        board: BoardRole,
+        /// Connected or not.
+        status: LinkStatus,
+    },
+    /// An operator entered a player's scoresheet (D.2.9).
+    Scoresheet {
+        /// The moves, SAN or UCI.
+        moves: Vec<String>,
+    },
+    /// A full board from a piece-sensing board (board FEN).
+    Pieces {
+        /// Which board.
+        board: BoardRole,
+        /// The placement, as the board part of a FEN.
+        fen: String,
+    },
+    /// One square of a piece-sensing board changed.
+    Field {
+        /// Which board.
+        board: BoardRole,
+        /// The square.
+        square: String,
+        /// FEN letter of the piece now there, none when emptied.
+        #[serde(default)]
+        piece: Option<char>,
+    },
+    /// The operator entered a move.
+    EnterMove {
+        /// SAN or UCI.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// The arbiter took the last move back.
+    TakeBack,
+    /// The blind player announced a move aloud (what was understood, UCI).
+    Announce {
+        /// UCI.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// The game was adjourned; the sealed move (the journal is the envelope).
+    Adjourn {
+        /// SAN or UCI.
+        sealed: String,
+    },
+    /// The adjourned game resumed.
+    ResumeAdjourned,
+    /// A player resigned (confirmed).
+    Resign {
+        /// Who.
+        side: Side,
+    },
+    /// A clock button press.
+    ClockPress {
+        /// The side whose button it was.
+        side: Side,
+    },
+    /// An operator's clock command.
+    Clock {
+        /// `start`, `pause`, `resume`, `set_time`, `set_moves`.
+        action: String,
+        /// For `set_time`.
+        #[serde(default)]
+        side: Option<Side>,
+        /// For `set_time` (ms) and `set_moves` (moves).
+        #[serde(default)]
+        value: Option<u64>,
+        /// Who.
+        #[serde(default)]
+        who: Option<String>,
+        /// Why.
+        #[serde(default)]
+        why: Option<String>,
+    },
+    /// A reading of the external master clock that differs from the one before.
+    ClockReading {
+        /// White's display, ms.
+        white_ms: Millis,
+        /// Black's display, ms.
+        black_ms: Millis,
+        /// The side whose time runs; none when the clock stands.
+        #[serde(default)]
+        running: Option<Side>,
+        /// White's flag shown.
+        #[serde(default)]
+        white_flag: bool,
+        /// Black's flag shown.
+        #[serde(default)]
+        black_flag: bool,
+    },
+    /// The operator ended the game and set up a new start (standard, a FEN
+    /// or a Chess960 number); the table waits for the boards to show it.
+    NewGame {
+        /// The start position as FEN.
+        #[serde(default)]
+        fen: Option<String>,
+        /// The Chess960 start position number (0–959).
+        #[serde(default)]
+        chess960: Option<u16>,
+    },
+    /// Time passed and the core decided something (journaled only when it did),
+    /// so a restore reproduces decisions at the moments they were taken.
+    Tick,
+}
+
+impl Input {
+    /// The scan of a board (standard square numbering).
+    pub fn scan(board: BoardRole, occ: shakmaty::Bitboard) -> Input {
+        Input::Scan { board, occ: crate::journal::occ_hex(occ) }
+    }
+
+    /// A short name of the input's kind, for logs and refusals.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Input::Scan { .. } => "scan",
+            Input::Button { .. } => "button",
+            Input::Link { .. } => "link",
+            Input::Scoresheet { .. } => "scoresheet",
+            Input::Pieces { .. } => "pieces",
+            Input::Field { .. } => "field",
+            Input::EnterMove { .. } => "enter_move",
+            Input::TakeBack => "take_back",
+            Input::Announce { .. } => "announce",
+            Input::Adjourn { .. } => "adjourn",
+            Input::ResumeAdjourned => "resume_adjourned",
+            Input::Resign { .. } => "resign",
+            Input::ClockPress { .. } => "clock_press",
+            Input::Clock { .. } => "clock",
+            Input::ClockReading { .. } => "clock_reading",
+            Input::NewGame { .. } => "new_game",
+            Input::Tick => "tick",
+        }
+    }
+
+    /// The journal form of a master clock reading.
+    pub fn from_clock_reading(r: &ClockReading) -> Input {
+        Input::ClockReading {
+            white_ms: r.white_ms,
+            black_ms: r.black_ms,
+            running: r.running,
+            white_flag: r.white_flag,
+            black_flag: r.black_flag,
+        }
+    }
+
+    /// The journal form of an operator's clock command.
+    pub fn from_clock_command(cmd: &ClockCommand) -> Input {
+        let (action, side, value, who, why) = match cmd {
+            ClockCommand::Start => ("start", None, None, None, None),
+            ClockCommand::Pause => ("pause", None, None, None, None),
+            ClockCommand::Resume => ("resume", None, None, None, None),
+            ClockCommand::SetTime { side, ms, who, why } => {
+                ("set_time", Some(*side), Some(*ms), Some(who.clone()), Some(why.clone()))
+            }
+            ClockCommand::SetMoves { moves, who, why } => {
+                ("set_moves", None, Some(u64::from(*moves)), Some(who.clone()), Some(why.clone()))
+            }
+        };
+        Input::Clock { action: action.into(), side, value, who, why }
+    }
+
+    /// The operator's clock command a `Clock` input records.
+    pub fn clock_command(&self) -> Option<ClockCommand> {
+        let Input::Clock { action, side, value, who, why } = self else { return None };
+        let who = who.clone().unwrap_or_default();
+        let why = why.clone().unwrap_or_default();
+        Some(match action.as_str() {
+            "start" => ClockCommand::Start,
+            "pause" => ClockCommand::Pause,
+            "resume" => ClockCommand::Resume,
+            "set_time" => ClockCommand::SetTime { side: (*side)?, ms: (*value)?, who, why },
+            "set_moves" => ClockCommand::SetMoves { moves: u32::try_from((*value)?).ok()?, who, why },
+            _ => return None,
+        })
+    }
+}
+
