@@ -19,3 +19,4 @@ pub mod sim_game;
 #[cfg(unix)]
 mod sim_pty;
 pub mod speech;
+pub mod stamp;

@@ -45,11 +45,19 @@ pub enum Message {
     SpeechUnavailable,
     /// The microphone is back: spoken moves are heard again.
     SpeechAvailable,
+    /// The blind player's board differs from the game (one board, no second to compare).
+    BoardDiffers,
+    /// A square that should hold a piece is empty: `{square}` and `{piece}` are filled in.
+    SquareMissing,
+    /// A square holds a peg it should not: `{square}` is filled in.
+    SquareExtra,
+    /// The game's journal was damaged; it was kept aside and the game goes on.
+    JournalDamaged,
 }
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 19] = [
+    pub const ALL: [Message; 23] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -69,6 +77,10 @@ impl Message {
         Message::GamepadConnected,
         Message::SpeechUnavailable,
         Message::SpeechAvailable,
+        Message::BoardDiffers,
+        Message::SquareMissing,
+        Message::SquareExtra,
+        Message::JournalDamaged,
     ];
 
     /// The key of this message in a phrasebook's `[messages]` table.
@@ -93,6 +105,10 @@ impl Message {
             Message::GamepadConnected => "gamepad_connected",
             Message::SpeechUnavailable => "speech_unavailable",
             Message::SpeechAvailable => "speech_available",
+            Message::BoardDiffers => "board_differs",
+            Message::SquareMissing => "square_missing",
+            Message::SquareExtra => "square_extra",
+            Message::JournalDamaged => "journal_damaged",
         }
     }
 

@@ -63,6 +63,10 @@ pub fn message_key(message: Message) -> &'static str {
         Message::GamepadConnected => "message.gamepad_connected",
         Message::SpeechUnavailable => "message.speech_unavailable",
         Message::SpeechAvailable => "message.speech_available",
+        Message::BoardDiffers => "message.board_differs",
+        Message::SquareMissing => "message.square_missing",
+        Message::SquareExtra => "message.square_extra",
+        Message::JournalDamaged => "message.journal_damaged",
     }
 }
 
@@ -121,7 +125,8 @@ pub fn pack_words(book: &Phrasebook) -> Vec<PackWord> {
     ] {
         add(key.to_owned(), entry.say());
     }
-    for message in Message::ALL {
+    // Templates (`{square}: …`) are filled in at run time and spoken as text.
+    for message in Message::ALL.into_iter().filter(|m| !book.message(*m).say().contains('{')) {
         add(message_key(message).to_owned(), book.message(message).say());
     }
     let clock = book.clock();

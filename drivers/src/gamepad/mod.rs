@@ -5,6 +5,7 @@
 //! gilrs names them (`South`, `East`, `LeftTrigger`, …), which is what the
 //! `[buttons]` config uses (`gamepad:South`).
 
+use crate::stamp::Stamped;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,7 +62,7 @@ pub fn list_gamepads() -> Result<Vec<String>, GamepadError> {
 
 /// The background thread that watches the gamepads.
 pub struct GamepadDriver {
-    events: Receiver<GamepadEvent>,
+    events: Receiver<Stamped<GamepadEvent>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -78,7 +79,7 @@ impl GamepadDriver {
     }
 
     /// The events.
-    pub fn events(&self) -> Receiver<GamepadEvent> {
+    pub fn events(&self) -> Receiver<Stamped<GamepadEvent>> {
         self.events.clone()
     }
 }
@@ -92,14 +93,14 @@ impl Drop for GamepadDriver {
     }
 }
 
-fn watch(tx: &Sender<GamepadEvent>, stop: &AtomicBool) {
+fn watch(tx: &Sender<Stamped<GamepadEvent>>, stop: &AtomicBool) {
     let mut told_unavailable = false;
     while !stop.load(Ordering::Relaxed) {
         let mut gilrs = match gilrs::Gilrs::new() {
             Ok(g) => g,
             Err(e) => {
                 if !told_unavailable {
-                    let _ = tx.send(GamepadEvent::Unavailable { reason: e.to_string() });
+                    let _ = tx.send(Stamped::now(GamepadEvent::Unavailable { reason: e.to_string() }));
                     told_unavailable = true;
                 }
                 sleep_unless(stop, RETRY);
@@ -108,10 +109,12 @@ fn watch(tx: &Sender<GamepadEvent>, stop: &AtomicBool) {
         };
         told_unavailable = false;
         for (_, pad) in gilrs.gamepads() {
-            let _ = tx.send(GamepadEvent::Connected { name: pad.name().to_owned() });
+            let _ = tx.send(Stamped::now(GamepadEvent::Connected { name: pad.name().to_owned() }));
         }
         while !stop.load(Ordering::Relaxed) {
             while let Some(gilrs::Event { id, event, .. }) = gilrs.next_event() {
+                // Polled every few ms: the poll that saw it is its arrival.
+                let at = std::time::Instant::now();
                 let pad = gilrs.gamepad(id).name().to_owned();
                 let out = match event {
                     gilrs::EventType::ButtonPressed(b, _) => {
@@ -124,7 +127,7 @@ fn watch(tx: &Sender<GamepadEvent>, stop: &AtomicBool) {
                     gilrs::EventType::Disconnected => GamepadEvent::Disconnected { name: pad },
                     _ => continue,
                 };
-                if tx.send(out).is_err() {
+                if tx.send(Stamped::new(at, out)).is_err() {
                     return;
                 }
             }
@@ -139,8 +142,8 @@ fn watch(tx: &Sender<GamepadEvent>, stop: &AtomicBool) {
 #[derive(Debug, Clone)]
 pub struct SimGamepad {
     name: String,
-    tx: Sender<GamepadEvent>,
-    events: Receiver<GamepadEvent>,
+    tx: Sender<Stamped<GamepadEvent>>,
+    events: Receiver<Stamped<GamepadEvent>>,
 }
 
 impl SimGamepad {
@@ -151,7 +154,7 @@ impl SimGamepad {
     }
 
     /// The events, as [`GamepadDriver::events`] gives them.
-    pub fn events(&self) -> Receiver<GamepadEvent> {
+    pub fn events(&self) -> Receiver<Stamped<GamepadEvent>> {
         self.events.clone()
     }
 
@@ -179,7 +182,7 @@ impl SimGamepad {
 
     fn emit(&self, event: GamepadEvent) {
         // The receiver half lives in `self`: sending cannot fail.
-        let _ = self.tx.send(event);
+        let _ = self.tx.send(Stamped::now(event));
     }
 }
 
@@ -202,7 +205,7 @@ mod tests {
         // Either the subsystem is unavailable (reported once) or there are no pads:
         // in both cases no button ever arrives and dropping returns promptly.
         let first = driver.events().recv_timeout(Duration::from_millis(500));
-        assert!(!matches!(first, Ok(GamepadEvent::Button { .. })), "{first:?}");
+        assert!(!matches!(first.map(Stamped::into_event), Ok(GamepadEvent::Button { .. })), "first event");
         let started = std::time::Instant::now();
         drop(driver);
         assert!(started.elapsed() < Duration::from_secs(2));
@@ -215,7 +218,7 @@ mod tests {
         pad.plug();
         pad.press("South");
         pad.unplug();
-        let got: Vec<GamepadEvent> = rx.try_iter().collect();
+        let got: Vec<GamepadEvent> = rx.try_iter().map(Stamped::into_event).collect();
         let name = "Foot switch".to_owned();
         let button = |pressed| GamepadEvent::Button { pad: name.clone(), button: "South".into(), pressed };
         assert_eq!(

@@ -12,6 +12,7 @@ use tracing::{debug, trace, warn};
 
 use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
 use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
+use crate::stamp::{QUEUE_CAPACITY, Stamped};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
 
 /// Silence after which the driver asks for a scan (the board promises one per second).
@@ -68,7 +69,7 @@ type Control = serial_link::Control<StationCommand>;
 /// Dropping the handle shuts the thread down (within about one read timeout).
 #[derive(Debug)]
 pub struct PegBoardDriver {
-    events: Receiver<DriverEvent>,
+    events: Receiver<Stamped<DriverEvent>>,
     control: Sender<Control>,
     counters: Arc<Mutex<DropCounters>>,
     thread: Option<JoinHandle<()>>,
@@ -77,7 +78,7 @@ pub struct PegBoardDriver {
 impl PegBoardDriver {
     /// Starts the driver thread; it keeps trying to open `settings.path` until shut down.
     pub fn spawn(settings: SerialSettings) -> PegBoardDriver {
-        let (event_tx, events) = crossbeam_channel::unbounded();
+        let (event_tx, events) = crossbeam_channel::bounded(QUEUE_CAPACITY);
         let (control, control_rx) = crossbeam_channel::unbounded();
         let counters = Arc::new(Mutex::new(DropCounters::default()));
         let worker = Worker {
@@ -95,17 +96,18 @@ impl PegBoardDriver {
             Ok(handle) => Some(handle),
             Err(e) => {
                 warn!(error = %e, "could not start the peg-board driver thread");
-                let _ = event_tx.send(DriverEvent::Disconnected {
+                let _ = event_tx.send(Stamped::now(DriverEvent::Disconnected {
                     reason: format!("could not start driver thread: {e}"),
-                });
+                }));
                 None
             }
         };
         PegBoardDriver { events, control, counters, thread }
     }
 
-    /// The event stream (a cheap clone of the receiver; all clones share one queue).
-    pub fn events(&self) -> Receiver<DriverEvent> {
+    /// The event stream, each event stamped with the moment its line was read
+    /// (a cheap clone of the receiver; all clones share one queue).
+    pub fn events(&self) -> Receiver<Stamped<DriverEvent>> {
         self.events.clone()
     }
 
@@ -140,7 +142,7 @@ impl Drop for PegBoardDriver {
 struct Worker {
     settings: SerialSettings,
     control: Receiver<Control>,
-    events: Sender<DriverEvent>,
+    events: Sender<Stamped<DriverEvent>>,
     counters: Arc<Mutex<DropCounters>>,
     reader: LineReader,
     results: Vec<Result<BoardMessage, LineError>>,
@@ -188,11 +190,13 @@ impl Worker {
             match port.read(&mut buf) {
                 Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
                 Ok(n) => {
+                    // The arrival time of every line completed by these bytes.
+                    let at = Instant::now();
                     self.reader.push(&buf[..n], &mut self.results);
                     if !self.results.is_empty() {
-                        last_line = Instant::now();
+                        last_line = at;
                     }
-                    self.forward_results();
+                    self.forward_results(at);
                 }
                 Err(e) if is_idle(&e) => {}
                 Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),
@@ -214,7 +218,7 @@ impl Worker {
         }
     }
 
-    fn forward_results(&mut self) {
+    fn forward_results(&mut self, at: Instant) {
         let mut results = std::mem::take(&mut self.results);
         for result in results.drain(..) {
             let event = match result {
@@ -233,15 +237,20 @@ impl Worker {
                     DriverEvent::Dropped { error, total }
                 }
             };
-            self.emit(event);
+            self.emit_at(at, event);
         }
         // Hand the allocation back so steady state does not allocate.
         self.results = results;
     }
 
+    fn emit_at(&self, at: Instant, event: DriverEvent) {
+        // Nobody listening is not an error for a driver. A full queue waits:
+        // the stamp is already taken, so waiting changes no decision.
+        let _ = self.events.send(Stamped::new(at, event));
+    }
+
     fn emit(&self, event: DriverEvent) {
-        // Nobody listening is not an error for a driver.
-        let _ = self.events.send(event);
+        self.emit_at(Instant::now(), event);
     }
 }
 

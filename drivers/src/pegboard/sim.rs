@@ -443,6 +443,7 @@ mod tests {
     use crate::pegboard::protocol::LineError;
     use crate::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
     use shakmaty::{Chess, Move, Position, san::San};
+    use crate::stamp::Stamped;
 
     struct TempDir(PathBuf);
 
@@ -465,12 +466,12 @@ mod tests {
     }
 
     fn wait_for(
-        events: &Receiver<DriverEvent>,
+        events: &Receiver<Stamped<DriverEvent>>,
         timeout: Duration,
         mut wanted: impl FnMut(&DriverEvent) -> bool,
     ) -> Option<DriverEvent> {
         let deadline = Instant::now() + timeout;
-        while let Ok(event) = events.recv_deadline(deadline) {
+        while let Ok(Stamped { event, .. }) = events.recv_deadline(deadline) {
             if wanted(&event) {
                 return Some(event);
             }
@@ -539,7 +540,7 @@ mod tests {
         let mut buttons = Vec::new();
         let deadline = Instant::now() + 3 * second;
         while buttons.len() < 2 {
-            match events.recv_deadline(deadline) {
+            match events.recv_deadline(deadline).map(Stamped::into_event) {
                 Ok(DriverEvent::Message(BoardMessage::Scan(bb))) => received.push(bb),
                 Ok(DriverEvent::Message(BoardMessage::Button { index, pressed })) => {
                     buttons.push((index, pressed));
@@ -560,7 +561,7 @@ mod tests {
         let mut dropped = Vec::new();
         let deadline = Instant::now() + 3 * second;
         loop {
-            match events.recv_deadline(deadline) {
+            match events.recv_deadline(deadline).map(Stamped::into_event) {
                 Ok(DriverEvent::Dropped { error, total }) => dropped.push((error, total)),
                 Ok(DriverEvent::Message(BoardMessage::Button { index: 7, .. })) => break,
                 Ok(_) => {}

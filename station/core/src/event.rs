@@ -329,6 +329,16 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// An input the table refused (an illegal entered move, a press without a
+    /// clock, a damaged value): journaled with its reason, counted, never dropped.
+    InputRefused {
+        /// The input's kind (`enter_move`, `clock_press`, `scan` …).
+        input: String,
+        /// Why.
+        reason: String,
+        /// When.
+        t_ms: Millis,
+    },
     /// A device other than a board came, went or is unavailable (gamepad, clock, microphone).
     DeviceStatus {
         /// `gamepad`, `dgt_clock`, `microphone` ….
@@ -400,6 +410,7 @@ impl Event {
             | Event::ClockPressed { t_ms, .. }
             | Event::Announcement { t_ms, .. }
             | Event::DeviceStatus { t_ms, .. }
+            | Event::InputRefused { t_ms, .. }
             | Event::Heard { t_ms, .. }
             | Event::ClockPremature { t_ms, .. }
             | Event::ClockChanged { t_ms, .. }

@@ -28,7 +28,15 @@ impl StationClock {
 
     /// Now.
     pub fn now(&self) -> u64 {
-        (self.base_ms + self.started.elapsed().as_millis() as u64).max(self.floor)
+        self.at(Instant::now())
+    }
+
+    /// The time of a monotonic instant (a driver's arrival stamp): the same
+    /// time line as [`now`](Self::now), so a stamp taken before a stall of
+    /// the loop keeps its place.
+    pub fn at(&self, instant: Instant) -> u64 {
+        let since = instant.saturating_duration_since(self.started).as_millis() as u64;
+        (self.base_ms + since).max(self.floor)
     }
 }
 

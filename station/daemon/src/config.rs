@@ -226,6 +226,9 @@ pub struct Buttons {
     /// Read the position aloud.
     #[serde(default)]
     pub read_position: Vec<String>,
+    /// Say again what differs between his board and the game.
+    #[serde(default)]
+    pub read_difference: Vec<String>,
 }
 
 fn default_clock_buttons() -> Vec<String> {
@@ -248,6 +251,7 @@ impl Default for Buttons {
             cancel: Vec::new(),
             push_to_talk: Vec::new(),
             read_position: Vec::new(),
+            read_difference: Vec::new(),
         }
     }
 }
@@ -269,6 +273,8 @@ pub enum Action {
     PushToTalk,
     /// Read the position.
     ReadPosition,
+    /// Say what differs between his board and the game.
+    ReadDifference,
 }
 
 impl Buttons {
@@ -282,6 +288,7 @@ impl Buttons {
             (&self.cancel, Action::Cancel),
             (&self.push_to_talk, Action::PushToTalk),
             (&self.read_position, Action::ReadPosition),
+            (&self.read_difference, Action::ReadDifference),
         ]
         .into_iter()
         .find(|(sources, _)| sources.iter().any(|s| s == source))
@@ -298,6 +305,7 @@ impl Buttons {
             ("cancel", &self.cancel),
             ("push_to_talk", &self.push_to_talk),
             ("read_position", &self.read_position),
+            ("read_difference", &self.read_difference),
         ] {
             for s in sources {
                 let ok = match s.split_once(':') {

@@ -1,14 +1,28 @@
-//! The journal on disk: one append-only file per game, fsync'd after every batch.
+//! The journal on disk: one append-only file per game, written by its own
+//! thread with group commit, so the loop keeps taking input while the disk
+//! works.
 //!
-//! A record reaches the event stream only after it is on disk, so a kill -9 or a
-//! power loss can lose at most a torn last line, which the next start cuts off.
+//! The loop queues records ([`Journal`]) and closes a batch once per turn;
+//! the writer thread takes every batch that is waiting, writes them at once
+//! and fsyncs once, then tells the loop how far it is durable ([`Durable`]).
+//! An event reaches the player, the event stream and the console only after
+//! that (invariant 3). A kill -9 or a power loss can lose at most a torn last
+//! line, which the next start cuts off (on the raw bytes).
+//!
+//! The writer keeps the current game's bytes in memory: a journal file
+//! deleted in the middle of a game is noticed after the next batch and
+//! written again from memory.
 
 use anyhow::{Context, Result};
+use crossbeam_channel::{Receiver, Sender};
 use station_core::journal::{self, Contents, Header, Input, Record};
 use station_core::{Event, Millis};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// The directory holding the journals.
 #[derive(Clone, Debug)]
@@ -24,6 +38,23 @@ pub struct Found {
     pub contents: Contents,
 }
 
+/// A journal that could not be read as it is.
+pub struct Damaged {
+    /// Its file.
+    pub path: PathBuf,
+    /// What is wrong.
+    pub error: String,
+}
+
+/// What a look at the directory found.
+#[derive(Default)]
+pub struct Listing {
+    /// Readable journals, oldest first.
+    pub found: Vec<Found>,
+    /// Damaged ones (left untouched on disk).
+    pub damaged: Vec<Damaged>,
+}
+
 impl JournalDir {
     /// Opens (creating if needed) the directory.
     pub fn open(dir: &Path) -> Result<Self> {
@@ -37,10 +68,9 @@ impl JournalDir {
         self.dir.join(format!("{game_id}.jsonl"))
     }
 
-    /// Every readable journal, oldest first. Damaged ones are reported and skipped
-    /// (left untouched on disk for the arbiter).
-    pub fn all(&self) -> Result<Vec<Found>> {
-        let mut found = Vec::new();
+    /// Every journal, the readable ones oldest first and the damaged ones apart.
+    pub fn list(&self) -> Result<Listing> {
+        let mut listing = Listing::default();
         let entries =
             std::fs::read_dir(&self.dir).with_context(|| format!("cannot list {}", self.dir.display()))?;
         for entry in entries {
@@ -48,111 +78,423 @@ impl JournalDir {
             if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
                 continue;
             }
-            let text = match std::fs::read(&path) {
-                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            let bytes = match std::fs::read(&path) {
+                Ok(bytes) => bytes,
                 Err(e) => {
-                    tracing::warn!(path = %path.display(), error = %e, "journal unreadable, skipped");
+                    listing.damaged.push(Damaged { path, error: format!("unreadable: {e}") });
                     continue;
                 }
             };
-            match journal::decode(&text) {
-                Ok(contents) => found.push(Found { path, contents }),
-                Err(e) => tracing::error!(path = %path.display(), error = %e, "journal damaged, skipped"),
+            match journal::decode(&bytes) {
+                Ok(contents) => listing.found.push(Found { path, contents }),
+                Err(e) => listing.damaged.push(Damaged { path, error: e.to_string() }),
             }
         }
-        found.sort_by_key(|f| (f.contents.header.t_ms, f.path.clone()));
-        Ok(found)
+        listing.found.sort_by_key(|f| (f.contents.header.t_ms, f.path.clone()));
+        Ok(listing)
     }
 
-    /// The newest game without an end record.
-    pub fn newest_unfinished(&self) -> Result<Option<Found>> {
-        Ok(self.all()?.into_iter().rev().find(|f| !f.contents.finished()))
-    }
-
-    /// Starts the journal of a new game.
-    pub fn create(&self, header: Header) -> Result<JournalWriter> {
-        let path = self.file_for(&header.game_id);
-        let file = OpenOptions::new()
-            .create_new(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot create journal {}", path.display()))?;
-        let mut writer = JournalWriter { file, path, next_seq: 1, pending: String::new() };
-        writer.push(&Record::Header(Box::new(header)));
-        writer.sync()?;
-        // The new file's name must survive a power loss too.
-        File::open(&self.dir).and_then(|d| d.sync_all()).ok();
-        Ok(writer)
-    }
-}
-
-/// Appends records to one game's journal.
-pub struct JournalWriter {
-    file: File,
-    path: PathBuf,
-    next_seq: u64,
-    pending: String,
-}
-
-impl JournalWriter {
-    /// Continues a journal found on disk, cutting off a torn last line.
-    pub fn reopen(found: &Found) -> Result<Self> {
-        let file = OpenOptions::new()
-            .append(true)
-            .open(&found.path)
-            .with_context(|| format!("cannot open journal {}", found.path.display()))?;
-        if found.contents.torn_tail {
-            tracing::warn!(path = %found.path.display(), "cutting off a torn last line");
-            file.set_len(found.contents.valid_len as u64)?;
-            file.sync_all()?;
+    /// Every readable journal, oldest first. Damaged ones are reported and skipped
+    /// (left untouched on disk for the arbiter).
+    pub fn all(&self) -> Result<Vec<Found>> {
+        let listing = self.list()?;
+        for d in &listing.damaged {
+            tracing::error!(path = %d.path.display(), error = %d.error, "journal damaged, skipped");
         }
-        Ok(JournalWriter {
-            file,
-            path: found.path.clone(),
-            next_seq: found.contents.next_seq(),
+        Ok(listing.found)
+    }
+
+    /// Moves a damaged journal out of the way (it keeps every byte, under a
+    /// name the station never reads again) and returns where it went.
+    pub fn set_aside(&self, path: &Path) -> Result<PathBuf> {
+        let mut aside = path.with_extension("jsonl.damaged");
+        let mut n = 1;
+        while aside.exists() {
+            aside = path.with_extension(format!("jsonl.damaged.{n}"));
+            n += 1;
+        }
+        std::fs::rename(path, &aside)
+            .with_context(|| format!("cannot set {} aside as {}", path.display(), aside.display()))?;
+        File::open(&self.dir).and_then(|d| d.sync_all()).ok();
+        Ok(aside)
+    }
+}
+
+/// Sequence numbers of one game's journal, handed out by the loop.
+#[derive(Debug, Default)]
+struct Seq(u64);
+
+impl Seq {
+    fn take(&mut self) -> u64 {
+        let s = self.0;
+        self.0 += 1;
+        s
+    }
+}
+
+/// What the loop asks of the writer thread, in order.
+enum Op {
+    /// Start a new game's file with its header.
+    Create { path: PathBuf, header: Box<Header> },
+    /// Go on writing an existing file (cut to `valid_len`: a torn last line).
+    Reopen { path: PathBuf, bytes: Vec<u8>, valid_len: usize },
+    /// Rewrite a salvaged game into a fresh file.
+    Rewrite { path: PathBuf, bytes: Vec<u8> },
+    /// Records for the current file.
+    Append(String),
+    /// The game is over: nothing more goes to its file.
+    Close,
+    /// Everything before this is one batch; acknowledge it as `ticket`.
+    Commit { ticket: u64 },
+}
+
+/// How far the journal is on disk, from the writer thread.
+#[derive(Clone, Debug)]
+pub struct Durable {
+    /// Every batch up to this ticket is on disk (or could not be written: see `error`).
+    pub ticket: u64,
+    /// How many batches this fsync covered.
+    pub batches: u64,
+    /// How long the write and the fsync took.
+    pub sync_time: Duration,
+    /// The batch could not be written (disk full, device gone); it is kept in
+    /// memory and written with the next batch.
+    pub error: Option<String>,
+    /// The journal file had been deleted and was written again from memory.
+    pub rewritten: Option<PathBuf>,
+}
+
+/// Test and benchmark knobs of the writer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WriterOptions {
+    /// Added to every fsync (a slow disk, in tests and `station bench`).
+    pub extra_sync_delay: Duration,
+}
+
+/// The loop's side of the journal: queues records, closes batches, and
+/// learns from [`Journal::durable`] what is on disk.
+pub struct Journal {
+    ops: Sender<Op>,
+    durable: Receiver<Durable>,
+    thread: Option<JoinHandle<()>>,
+    seq: Seq,
+    open: bool,
+    pending: String,
+    next_ticket: u64,
+    committed: u64,
+}
+
+impl Journal {
+    /// Starts the writer thread.
+    pub fn start(options: WriterOptions) -> Result<Journal> {
+        let (ops, ops_rx) = crossbeam_channel::unbounded();
+        let (durable_tx, durable) = crossbeam_channel::unbounded();
+        let thread = std::thread::Builder::new()
+            .name("journal-writer".into())
+            .spawn(move || Writer::new(options).run(&ops_rx, &durable_tx))
+            .context("cannot start the journal writer thread")?;
+        Ok(Journal {
+            ops,
+            durable,
+            thread: Some(thread),
+            seq: Seq(1),
+            open: false,
             pending: String::new(),
+            next_ticket: 1,
+            committed: 0,
         })
     }
 
-    /// Queues an input.
-    pub fn input(&mut self, t_ms: Millis, input: Input) {
-        let seq = self.take_seq();
-        self.push(&Record::Input { seq, t_ms, input });
+    /// Starts a new game's journal.
+    pub fn create(&mut self, dir: &JournalDir, header: Header) {
+        self.flush_pending();
+        let path = dir.file_for(&header.game_id);
+        self.send(Op::Create { path, header: Box::new(header) });
+        self.seq = Seq(1);
+        self.open = true;
     }
 
-    /// Queues an event.
-    pub fn event(&mut self, event: &Event) {
-        let seq = self.take_seq();
-        self.push(&Record::Event { seq, event: event.clone() });
+    /// Continues a journal found on disk.
+    pub fn reopen(&mut self, found: &Found, bytes: Vec<u8>) {
+        self.flush_pending();
+        self.send(Op::Reopen { path: found.path.clone(), bytes, valid_len: found.contents.valid_len });
+        self.seq = Seq(found.contents.next_seq());
+        self.open = true;
     }
 
-    /// Queues the end record.
-    pub fn end(&mut self, t_ms: Millis, result: &str) {
-        let seq = self.take_seq();
-        self.push(&Record::End { seq, t_ms, result: result.to_owned() });
-    }
-
-    /// Writes the queued records and waits until they are on disk.
-    pub fn sync(&mut self) -> Result<()> {
-        if self.pending.is_empty() {
-            return Ok(());
+    /// Writes a salvaged game into a fresh file: its header and `records`,
+    /// renumbered; what follows continues it.
+    pub fn rewrite(&mut self, path: PathBuf, header: Header, records: &[Record]) {
+        self.flush_pending();
+        let mut text = Record::Header(Box::new(header)).encode();
+        text.push('\n');
+        self.seq = Seq(1);
+        for r in records {
+            let seq = self.seq.take();
+            let renumbered = match r.clone() {
+                Record::Input { t_ms, input, .. } => Record::Input { seq, t_ms, input },
+                Record::Event { event, .. } => Record::Event { seq, event },
+                Record::End { t_ms, result, .. } => Record::End { seq, t_ms, result },
+                Record::Header(h) => Record::Header(h),
+            };
+            text.push_str(&renumbered.encode());
+            text.push('\n');
         }
-        self.file
-            .write_all(self.pending.as_bytes())
-            .and_then(|()| self.file.sync_data())
-            .with_context(|| format!("cannot write journal {}", self.path.display()))?;
-        self.pending.clear();
-        Ok(())
+        self.send(Op::Rewrite { path, bytes: text.into_bytes() });
+        self.open = true;
     }
 
-    fn take_seq(&mut self) -> u64 {
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        seq
+    /// Queues an input; returns its sequence number.
+    pub fn input(&mut self, t_ms: Millis, input: Input) -> Option<u64> {
+        self.open.then(|| {
+            let seq = self.seq.take();
+            self.push(&Record::Input { seq, t_ms, input });
+            seq
+        })
+    }
+
+    /// Queues an event; returns its sequence number.
+    pub fn event(&mut self, event: &Event) -> Option<u64> {
+        self.open.then(|| {
+            let seq = self.seq.take();
+            self.push(&Record::Event { seq, event: event.clone() });
+            seq
+        })
+    }
+
+    /// Queues the end record and closes the game's journal.
+    pub fn end(&mut self, t_ms: Millis, result: &str) {
+        if !self.open {
+            return;
+        }
+        let seq = self.seq.take();
+        self.push(&Record::End { seq, t_ms, result: result.to_owned() });
+        self.flush_pending();
+        self.send(Op::Close);
+        self.open = false;
+    }
+
+    /// Closes the batch of everything queued since the last one and returns
+    /// its ticket: the writer acknowledges it once it is on disk.
+    pub fn commit(&mut self) -> u64 {
+        self.flush_pending();
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        self.send(Op::Commit { ticket });
+        self.committed = ticket;
+        ticket
+    }
+
+    /// The last ticket handed out.
+    pub fn last_ticket(&self) -> u64 {
+        self.committed
+    }
+
+    /// The writer's acknowledgements, for the loop to select on.
+    pub fn durable(&self) -> &Receiver<Durable> {
+        &self.durable
+    }
+
+    /// Waits until everything committed so far is on disk (shutdown, tests).
+    pub fn wait_durable(&mut self, timeout: Duration) -> Vec<Durable> {
+        let target = self.commit();
+        let deadline = Instant::now() + timeout;
+        let mut acks = Vec::new();
+        while let Ok(d) = self.durable.recv_deadline(deadline) {
+            let done = d.ticket >= target;
+            acks.push(d);
+            if done {
+                break;
+            }
+        }
+        acks
     }
 
     fn push(&mut self, record: &Record) {
         self.pending.push_str(&record.encode());
         self.pending.push('\n');
     }
+
+    fn flush_pending(&mut self) {
+        if !self.pending.is_empty() {
+            let text = std::mem::take(&mut self.pending);
+            self.send(Op::Append(text));
+        }
+    }
+
+    fn send(&self, op: Op) {
+        if self.ops.send(op).is_err() {
+            tracing::error!("the journal writer thread is gone");
+        }
+    }
 }
+
+impl Drop for Journal {
+    fn drop(&mut self) {
+        self.flush_pending();
+        let (ops, _) = crossbeam_channel::unbounded();
+        drop(std::mem::replace(&mut self.ops, ops));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The writer thread's state: the open file, and its bytes kept in memory.
+struct Writer {
+    options: WriterOptions,
+    file: Option<(PathBuf, File)>,
+    /// Everything the current file should hold.
+    memory: Vec<u8>,
+    /// How much of `memory` is in the file.
+    written: usize,
+}
+
+impl Writer {
+    fn new(options: WriterOptions) -> Self {
+        Writer { options, file: None, memory: Vec::new(), written: 0 }
+    }
+
+    fn run(mut self, ops: &Receiver<Op>, durable: &Sender<Durable>) {
+        while let Ok(first) = ops.recv() {
+            // Group commit: everything waiting now goes out with one fsync.
+            let mut batch = vec![first];
+            batch.extend(ops.try_iter());
+            let mut ticket = None;
+            let mut batches = 0;
+            let mut error = None;
+            for op in batch {
+                match op {
+                    Op::Commit { ticket: t } => {
+                        ticket = Some(t);
+                        batches += 1;
+                    }
+                    other => {
+                        if let Err(e) = self.apply(other) {
+                            error = Some(format!("{e:#}"));
+                        }
+                    }
+                }
+            }
+            let started = Instant::now();
+            let mut rewritten = None;
+            if let Err(e) = self.sync(&mut rewritten) {
+                error = Some(format!("{e:#}"));
+            }
+            let sync_time = started.elapsed();
+            if let Some(ticket) = ticket {
+                let ack = Durable { ticket, batches, sync_time, error, rewritten };
+                if durable.send(ack).is_err() {
+                    return;
+                }
+            }
+        }
+        let mut rewritten = None;
+        let _ = self.sync(&mut rewritten);
+    }
+
+    fn apply(&mut self, op: Op) -> Result<()> {
+        match op {
+            Op::Create { path, header } => {
+                self.close();
+                let file = OpenOptions::new()
+                    .create_new(true)
+                    .append(true)
+                    .open(&path)
+                    .with_context(|| format!("cannot create journal {}", path.display()))?;
+                self.memory = Record::Header(header).encode().into_bytes();
+                self.memory.push(b'\n');
+                self.written = 0;
+                self.file = Some((path.clone(), file));
+                self.sync(&mut None)?;
+                // The new file's name must survive a power loss too.
+                sync_dir(&path);
+            }
+            Op::Reopen { path, mut bytes, valid_len } => {
+                self.close();
+                let file = OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .with_context(|| format!("cannot open journal {}", path.display()))?;
+                if bytes.len() > valid_len {
+                    tracing::warn!(path = %path.display(), "cutting off a torn last line");
+                    file.set_len(valid_len as u64)?;
+                    file.sync_all()?;
+                    bytes.truncate(valid_len);
+                }
+                self.written = bytes.len();
+                self.memory = bytes;
+                self.file = Some((path, file));
+            }
+            Op::Rewrite { path, bytes } => {
+                self.close();
+                let file = OpenOptions::new()
+                    .create(true)
+                    .truncate(true)
+                    .write(true)
+                    .open(&path)
+                    .with_context(|| format!("cannot create journal {}", path.display()))?;
+                self.memory = bytes;
+                self.written = 0;
+                self.file = Some((path.clone(), file));
+                self.sync(&mut None)?;
+                sync_dir(&path);
+            }
+            Op::Append(text) => self.memory.extend_from_slice(text.as_bytes()),
+            Op::Close => {
+                self.sync(&mut None)?;
+                self.close();
+            }
+            Op::Commit { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Writes what is not in the file yet and waits for the disk. A file that
+    /// was deleted meanwhile is created again from memory.
+    fn sync(&mut self, rewritten: &mut Option<PathBuf>) -> Result<()> {
+        let Some((path, file)) = self.file.as_mut() else { return Ok(()) };
+        if file.metadata().map(|m| m.nlink() == 0).unwrap_or(false) || !path.exists() {
+            tracing::error!(path = %path.display(), "the journal file was deleted; writing it again from memory");
+            *file = OpenOptions::new()
+                .create(true)
+                .truncate(true)
+                .write(true)
+                .open(&*path)
+                .with_context(|| format!("cannot create journal {}", path.display()))?;
+            self.written = 0;
+            *rewritten = Some(path.clone());
+        }
+        if self.written == self.memory.len() {
+            return Ok(());
+        }
+        if let Err(e) = file.write_all(&self.memory[self.written..]).and_then(|()| file.sync_data()) {
+            // A partial write must not leave half a line before the retry.
+            let _ = file.set_len(self.written as u64);
+            return Err(e).with_context(|| format!("cannot write journal {}", path.display()));
+        }
+        if !self.options.extra_sync_delay.is_zero() {
+            std::thread::sleep(self.options.extra_sync_delay);
+        }
+        self.written = self.memory.len();
+        if rewritten.is_some() {
+            sync_dir(path);
+        }
+        Ok(())
+    }
+
+    fn close(&mut self) {
+        self.file = None;
+        self.memory.clear();
+        self.written = 0;
+    }
+}
+
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent() {
+        File::open(dir).and_then(|d| d.sync_all()).ok();
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -6,6 +6,7 @@ mod bench;
 mod cli;
 mod clock;
 mod config;
+mod delivery;
 mod demo;
 mod event_sink;
 mod export;

@@ -7,16 +7,18 @@ use crate::journal_file::JournalDir;
 use crate::station::Station;
 use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
-use crossbeam_channel::{Receiver, Select};
+use crossbeam_channel::{Receiver, Select, TryRecvError};
 use station_core::BoardRole;
 use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
 use station_drivers::gamepad::{GamepadDriver, GamepadEvent};
 use station_drivers::pegboard::DriverEvent;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use station_drivers::stamp::Stamped;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// `station run` arguments.
 pub struct RunOptions {
@@ -51,10 +53,61 @@ pub struct BoardLink {
 }
 
 enum Feed {
-    Pegs(BoardRole, Receiver<DriverEvent>),
+    Pegs(BoardRole, Receiver<Stamped<DriverEvent>>),
     Dgt(BoardRole, Receiver<DgtEvent>),
-    Gamepad(Receiver<GamepadEvent>),
+    Gamepad(Receiver<Stamped<GamepadEvent>>),
     Heard(Receiver<crate::listening::Heard>),
+    Commands(Receiver<CommandRequest>),
+}
+
+/// One input of any feed, with its arrival time.
+enum Arrival {
+    Pegs(BoardRole, DriverEvent),
+    Dgt(BoardRole, DgtEvent),
+    Gamepad(GamepadEvent),
+    Heard(crate::listening::Heard),
+    Command(CommandRequest),
+}
+
+/// At most this many inputs are taken in one turn of the loop, so the
+/// journal's acknowledgements and the timers are never starved by a flood.
+const TURN_LIMIT: usize = 512;
+
+impl Feed {
+    /// Whatever this feed has waiting now (up to `limit`), stamped. A feed
+    /// whose driver stopped reports it.
+    fn drain(&self, limit: usize, out: &mut Vec<(Instant, Arrival)>) -> Result<()> {
+        // Feeds that carry no stamp of their own are stamped as they are taken.
+        let now = Instant::now();
+        for _ in 0..limit {
+            let next = match self {
+                Feed::Pegs(role, rx) => match rx.try_recv() {
+                    Ok(s) => (s.at, Arrival::Pegs(*role, s.event)),
+                    Err(TryRecvError::Empty) => return Ok(()),
+                    Err(TryRecvError::Disconnected) => bail!("the {role} board's driver stopped"),
+                },
+                Feed::Dgt(role, rx) => match rx.try_recv() {
+                    Ok(e) => (now, Arrival::Dgt(*role, e)),
+                    Err(TryRecvError::Empty) => return Ok(()),
+                    Err(TryRecvError::Disconnected) => bail!("the {role} board's driver stopped"),
+                },
+                Feed::Gamepad(rx) => match rx.try_recv() {
+                    Ok(s) => (s.at, Arrival::Gamepad(s.event)),
+                    Err(_) => return Ok(()),
+                },
+                Feed::Heard(rx) => match rx.try_recv() {
+                    Ok(h) => (now, Arrival::Heard(h)),
+                    Err(_) => return Ok(()),
+                },
+                Feed::Commands(rx) => match rx.try_recv() {
+                    Ok(c) => (now, Arrival::Command(c)),
+                    Err(_) => return Ok(()),
+                },
+            };
+            out.push(next);
+        }
+        Ok(())
+    }
 }
 
 /// Runs until SIGINT or SIGTERM.
@@ -183,6 +236,12 @@ pub fn stop_flag() -> Result<Arc<AtomicBool>> {
 }
 
 /// Feeds every board's driver events to the station until `stop` or `done()`.
+///
+/// Each turn takes everything waiting on every feed, puts it in the order of
+/// arrival (the drivers' stamps) and gives it to the station, lets time pass
+/// up to now, and closes the turn's batch for the journal writer; the
+/// writer's acknowledgements deliver the events. A stall anywhere in a turn
+/// delays decisions but cannot change them: they are taken at the stamps.
 pub fn serve(
     mut station: Station,
     links: &[BoardLink],
@@ -194,7 +253,7 @@ pub fn serve(
     // A simulated pad's feed (tests) stands in for gilrs.
     let sim_pad = station.gamepad_feed();
     let gamepads = (sim_pad.is_none() && station.uses_gamepads()).then(GamepadDriver::spawn);
-    let receivers: Vec<Feed> = links
+    let feeds: Vec<Feed> = links
         .iter()
         .map(|l| match &l.driver {
             Driver::Pegs(d) => Feed::Pegs(l.role, d.events()),
@@ -203,55 +262,62 @@ pub fn serve(
         .chain(gamepads.iter().map(|g| Feed::Gamepad(g.events())))
         .chain(sim_pad.map(Feed::Gamepad))
         .chain(station.heard_events().map(Feed::Heard))
+        .chain(commands.cloned().map(Feed::Commands))
         .collect();
+    let durable = station.durable_feed();
+    let mut arrivals: Vec<(Instant, Arrival)> = Vec::new();
     while !stop.load(Ordering::Relaxed) && !done() {
-        let mut select = Select::new();
-        for feed in &receivers {
-            match feed {
-                Feed::Pegs(_, rx) => select.recv(rx),
-                Feed::Dgt(_, rx) => select.recv(rx),
-                Feed::Gamepad(rx) => select.recv(rx),
-                Feed::Heard(rx) => select.recv(rx),
-            };
-        }
-        if let Some(rx) = commands {
-            select.recv(rx);
-        }
-        match select.select_timeout(station.timeout()) {
-            Ok(op) => {
-                let i = op.index();
-                if i == receivers.len() {
-                    let rx = commands.expect("the last operation is the command queue");
-                    if let Ok(request) = op.recv(rx) {
-                        station.command(request)?;
-                    }
-                    continue;
-                }
-                match &receivers[i] {
-                    Feed::Pegs(role, rx) => match op.recv(rx) {
-                        Ok(event) => station.handle(*role, event)?,
-                        Err(_) => bail!("the {role} board's driver stopped"),
-                    },
-                    Feed::Dgt(role, rx) => match op.recv(rx) {
-                        Ok(event) => station.handle_dgt(*role, event)?,
-                        Err(_) => bail!("the {role} board's driver stopped"),
-                    },
-                    Feed::Gamepad(rx) => {
-                        if let Ok(event) = op.recv(rx) {
-                            station.handle_gamepad(event)?;
-                        }
-                    }
-                    Feed::Heard(rx) => {
-                        if let Ok(heard) = op.recv(rx) {
-                            station.handle_heard(heard)?;
-                        }
-                    }
-                }
+        {
+            let mut select = Select::new();
+            for feed in &feeds {
+                match feed {
+                    Feed::Pegs(_, rx) => select.recv(rx),
+                    Feed::Dgt(_, rx) => select.recv(rx),
+                    Feed::Gamepad(rx) => select.recv(rx),
+                    Feed::Heard(rx) => select.recv(rx),
+                    Feed::Commands(rx) => select.recv(rx),
+                };
             }
-            Err(_) => station.tick()?,
+            select.recv(&durable);
+            // Only readiness is wanted here: the turn below takes what is waiting.
+            let _ = select.ready_timeout(station.timeout());
         }
+        let turn = Instant::now();
+        for ack in durable.try_iter() {
+            station.on_durable(ack)?;
+        }
+        let now = Instant::now();
+        for feed in &feeds {
+            feed.drain(TURN_LIMIT, &mut arrivals)?;
+        }
+        // In the order of arrival; the sort is stable, so one feed keeps its own order.
+        arrivals.sort_by_key(|(at, _)| *at);
+        for (at, arrival) in arrivals.drain(..) {
+            match arrival {
+                Arrival::Pegs(role, event) => station.handle(role, event, at)?,
+                Arrival::Dgt(role, event) => station.handle_dgt(role, event, at)?,
+                Arrival::Gamepad(event) => station.handle_gamepad(event, at)?,
+                Arrival::Heard(heard) => station.handle_heard(heard, at)?,
+                Arrival::Command(request) => station.command(request, at)?,
+            }
+        }
+        // Time passes only up to the moment the feeds were looked at: an
+        // input read after that is taken in the next turn, before any later time.
+        station.tick_until(now)?;
+        station.flush();
+        station.turn_took(turn.elapsed());
     }
-    station.tick()
+    station.tick()?;
+    station.drain(Duration::from_secs(5))?;
+    let stats = station.stats;
+    tracing::info!(
+        batches = stats.batches,
+        longest_sync_ms = stats.longest_sync.as_secs_f64() * 1000.0,
+        longest_turn_ms = stats.longest_turn.as_secs_f64() * 1000.0,
+        refused = stats.refused,
+        "decision pipeline"
+    );
+    Ok(())
 }
 
 /// Starts a simulated peg board playing the configured game, and a driver on it.

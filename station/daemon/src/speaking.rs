@@ -23,6 +23,8 @@ pub struct Voices {
     private: Listener,
     public: Option<Listener>,
     last_move: Option<(String, Option<String>)>,
+    /// What differs between his board and the game now, as last said.
+    difference: Option<String>,
     /// Devices the blind player was told are gone (`device:name`), so he is
     /// told once when one goes and once when it comes back.
     lost: std::collections::HashSet<String>,
@@ -45,6 +47,7 @@ impl Voices {
             private: Listener { name: "private", speaker: listeners.private, wording: private_wording },
             public,
             last_move: None,
+            difference: None,
             lost: Default::default(),
         })
     }
@@ -128,10 +131,17 @@ impl Voices {
                     out,
                 );
             }
-            Event::BoardMismatch { board: BoardRole::Blind, .. } => {
-                let text = self.private.wording.message(Message::BoardMismatch).to_owned();
-                say(&self.private, Utterance::text(text.clone()), text, "status", Priority::Urgent, t, out);
+            Event::BoardMismatch { board: BoardRole::Blind, diff, .. } => {
+                // Said once per new difference, never again after every move;
+                // the `read_difference` button or word says it again.
+                let text = difference_text(&self.private.wording, diff);
+                if self.difference.as_deref() == Some(text.as_str()) {
+                    return;
+                }
+                self.difference = Some(text.clone());
+                say(&self.private, Utterance::text(text.clone()), text, "difference", Priority::Urgent, t, out);
             }
+            Event::BoardRestored { board: BoardRole::Blind, .. } => self.difference = None,
             Event::BoardStatus { board: BoardRole::Blind, status, .. } => {
                 let m = match status {
                     station_core::event::LinkStatus::Connected => Message::BoardConnected,
@@ -156,6 +166,7 @@ impl Voices {
                         Message::SpeechUnavailable
                     }
                     ("microphone", "connected") if self.lost.remove("speech") => Message::SpeechAvailable,
+                    ("journal", "damaged") if self.lost.insert("journal".into()) => Message::JournalDamaged,
                     _ => return,
                 };
                 let text = self.private.wording.message(message).to_owned();
@@ -210,6 +221,16 @@ impl Voices {
         }
     }
 
+    /// What differs between his board and the game, again (`read_difference`);
+    /// nothing differing is said as such.
+    pub fn read_difference(&self, t: Millis, out: &mut Vec<Event>) {
+        let text = match &self.difference {
+            Some(text) => text.clone(),
+            None => self.private.wording.message(Message::PositionRestored).to_owned(),
+        };
+        say(&self.private, Utterance::text(text.clone()), text, "difference", Priority::Urgent, t, out);
+    }
+
     /// The last move again.
     pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some((text, _)) = &self.last_move {
@@ -229,6 +250,33 @@ fn say(
 ) {
     l.speaker.say(utterance, priority);
     out.push(Event::Announcement { listener: l.name.into(), text, about: about.into(), t_ms: t });
+}
+
+/// At most this many squares are named: a board knocked over is a matter for the arbiter.
+const DIFFERENCE_SQUARES: usize = 6;
+
+/// "Ihr Brett weicht von der Partie ab. Eva eins: König fehlt. David drei: Stift zu viel".
+fn difference_text(wording: &Wording, diff: &[station_core::diff::SquareDiff]) -> String {
+    let mut parts = vec![wording.message(Message::BoardDiffers).to_owned()];
+    for d in diff.iter().take(DIFFERENCE_SQUARES) {
+        let Ok(sq) = d.square.parse::<Square>() else { continue };
+        let [letter, rank] = wording.word_square(sq);
+        let square = format!("{} {}", letter.text, rank.text);
+        let piece = d.expected.and_then(|c| Role::from_char(c.to_ascii_lowercase()));
+        let part = match (piece, d.peg) {
+            (Some(role), false) => wording
+                .message(Message::SquareMissing)
+                .replace("{square}", &square)
+                .replace("{piece}", &wording.word_piece(role).text),
+            (None, true) => wording.message(Message::SquareExtra).replace("{square}", &square),
+            _ => continue,
+        };
+        parts.push(part);
+    }
+    if diff.len() > DIFFERENCE_SQUARES {
+        parts.push(wording.message(Message::CallArbiter).to_owned());
+    }
+    parts.join(". ")
 }
 
 /// "Springer von Eva fünf zurück nach Felix drei", or a removal/placement in words.

@@ -5,29 +5,31 @@
 use crate::clock::{StationClock, pgn_date};
 use crate::config::Action;
 use crate::config::{ClockSource, Config, DgtDisplay};
+use crate::delivery::{HubEvents, Observer, Pending, Subscriber, VoicesHandle};
 use crate::event_sink::EventSink;
 use crate::hub::{Command, CommandRequest, Hub};
-use crate::journal_file::{JournalDir, JournalWriter};
+use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
 use crate::listening::{Heard, Listening};
 use crate::speaking::Voices;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
 use shakmaty::{Bitboard, Chess, Position};
 use station_core::clock::Side;
 use station_core::clock::{ClockReading, ClockWatch, WatchChange};
 use station_core::event::LinkStatus;
-use station_core::journal::{self, Header, Input, occ_hex};
+use station_core::journal::{self, Header, Input};
 use station_core::occupancy::Orientation;
 use station_core::table::ClockCommand;
-use station_core::table::{Table, TableConfig};
+use station_core::table::{Table, TableConfig, TableError};
 use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand, SideTime};
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
+use station_drivers::stamp::Stamped;
 use station_voices::understand::{Command as SpokenCommand, Understanding, Understood};
 use std::collections::VecDeque;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A question the blind player answers with yes or no.
 enum Asked {
@@ -42,8 +44,21 @@ enum Asked {
 /// How many recent events the console's log shows.
 const LOG_LEN: usize = 100;
 
-/// Something that watches every event (the demo prints them).
-type Observer = Box<dyn FnMut(&Event)>;
+
+/// Figures of the decision pipeline, for the log and `station bench`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PipelineStats {
+    /// Journal batches made durable.
+    pub batches: u64,
+    /// The longest write + fsync of one batch.
+    pub longest_sync: Duration,
+    /// The sum of all batches' write + fsync time.
+    pub total_sync: Duration,
+    /// The longest time the loop spent on one turn (it takes no input meanwhile).
+    pub longest_turn: Duration,
+    /// Inputs the table refused (journaled with their reason).
+    pub refused: u64,
+}
 
 /// The station: the table (both boards), the journal, the event stream.
 pub struct Station {
@@ -51,13 +66,27 @@ pub struct Station {
     orientation: [Orientation; 2],
     table: Table,
     journals: JournalDir,
-    journal: Option<JournalWriter>,
-    sink: EventSink,
+    /// The journal writer (its own thread, group commit).
+    journal: Journal,
     clock: StationClock,
     last_scan: [Option<Bitboard>; 2],
-    observers: Vec<Observer>,
-    voices: Option<Voices>,
+    /// Who hears of durable events: the event stream, the console's live
+    /// feed, the demo's printer (the voices come first, on their own).
+    subscribers: Vec<Box<dyn Subscriber>>,
+    voices: Option<VoicesHandle>,
     hub: Option<Hub>,
+    /// Events decided in this turn of the loop, not yet committed.
+    decided: Vec<Event>,
+    /// Committed batches waiting for the disk, oldest first.
+    pending: Pending,
+    /// Drops per board since the last `line_dropped` summary, and when it went.
+    drops: [(u64, Option<Millis>); 2],
+    /// The last drop's reason and the driver's total, per board.
+    drop_reason: [Option<(String, u64)>; 2],
+    /// The journal could not be written (told once).
+    journal_failed: bool,
+    /// Figures of the pipeline: the longest fsync batch and loop stall.
+    pub stats: PipelineStats,
     connected: [bool; 2],
     log: VecDeque<Event>,
     discrepancies: Vec<Event>,
@@ -71,7 +100,7 @@ pub struct Station {
     /// board connects, unless a move has been made by then.
     dgt_clock_pending: bool,
     /// A simulated gamepad's events, in place of gilrs (tests).
-    gamepad_feed: Option<Receiver<GamepadEvent>>,
+    gamepad_feed: Option<Receiver<Stamped<GamepadEvent>>>,
     /// Speech input: the listening thread, the understanding of the blind
     /// player's language, and the position whose grammar it listens with.
     listening: Option<Listening>,
@@ -84,6 +113,16 @@ pub struct Station {
 impl Station {
     /// Starts the station, resuming the newest unfinished game in the journal directory.
     pub fn start(config: Config, journals: JournalDir, sink: EventSink) -> Result<Self> {
+        Self::start_with(config, journals, sink, WriterOptions::default())
+    }
+
+    /// [`start`](Self::start) with the journal writer's test knobs (a slow disk).
+    pub fn start_with(
+        config: Config,
+        journals: JournalDir,
+        sink: EventSink,
+        writer: WriterOptions,
+    ) -> Result<Self> {
         let flipped = |b: &Option<crate::config::BoardConfig>| {
             Orientation::from_flipped(b.as_ref().is_some_and(|b| b.flipped))
         };
@@ -113,13 +152,18 @@ impl Station {
             config,
             table,
             journals,
-            journal: None,
-            sink,
+            journal: Journal::start(writer)?,
             clock: StationClock::new(),
             last_scan: [None, None],
-            observers: Vec::new(),
+            subscribers: vec![Box::new(sink)],
             voices: None,
             hub: None,
+            decided: Vec::new(),
+            pending: Pending::default(),
+            drops: [(0, None); 2],
+            drop_reason: [None, None],
+            journal_failed: false,
+            stats: PipelineStats::default(),
             connected: [false, false],
             log: VecDeque::with_capacity(LOG_LEN),
             discrepancies: Vec::new(),
@@ -139,12 +183,13 @@ impl Station {
 
     /// Speaks through the configured listeners from now on.
     pub fn enable_voices(&mut self) -> Result<()> {
-        self.voices = Some(Voices::start(&self.config)?);
+        self.voices = Some(VoicesHandle::new(Voices::start(&self.config)?));
         Ok(())
     }
 
     /// Publishes state and events to the web hub from now on.
     pub fn attach_hub(&mut self, hub: Hub) {
+        self.subscribers.push(Box::new(HubEvents(hub.clone())));
         self.hub = Some(hub);
         self.publish_state();
     }
@@ -157,92 +202,186 @@ impl Station {
 
     /// Takes gamepad events from `feed` (a simulated pad) instead of gilrs.
     #[cfg(test)]
-    pub fn use_gamepad_feed(&mut self, feed: Receiver<GamepadEvent>) {
+    pub fn use_gamepad_feed(&mut self, feed: Receiver<Stamped<GamepadEvent>>) {
         self.gamepad_feed = Some(feed);
     }
 
     /// The simulated gamepad's events, when one is used instead of gilrs.
-    pub fn gamepad_feed(&self) -> Option<Receiver<GamepadEvent>> {
+    pub fn gamepad_feed(&self) -> Option<Receiver<Stamped<GamepadEvent>>> {
         self.gamepad_feed.clone()
     }
 
     /// Calls `f` with every event as it is emitted (the demo prints them).
     pub fn observe(&mut self, f: impl FnMut(&Event) + 'static) {
-        self.observers.push(Box::new(f));
+        self.subscribers.push(Box::new(Observer(Box::new(f))));
     }
 
+    /// Resumes the newest unfinished game. A damaged journal is set aside
+    /// (kept, renamed) and what can be read of it is salvaged; the station
+    /// starts either way, and the console and the player are told.
     fn resume(&mut self) -> Result<()> {
-        let Some(found) = self.journals.newest_unfinished()? else { return Ok(()) };
-        let restored = journal::restore(&found.contents)?;
+        let listing = self.journals.list()?;
+        let t = self.clock.now();
+        let mut notices = Vec::new();
+        let mut candidates: Vec<(crate::journal_file::Found, bool)> =
+            listing.found.into_iter().map(|f| (f, false)).collect();
+        for damaged in listing.damaged {
+            let aside = self.journals.set_aside(&damaged.path)?;
+            let detail = format!(
+                "journal {} damaged ({}); kept as {}",
+                damaged.path.display(),
+                damaged.error,
+                aside.display()
+            );
+            tracing::error!("{detail}");
+            notices.push(detail);
+            let salvaged = std::fs::read(&aside).ok().and_then(|b| journal::decode_salvage(b).ok());
+            if let Some((contents, skipped)) = salvaged {
+                tracing::warn!(skipped, "salvaged the readable records of the damaged journal");
+                candidates.push((crate::journal_file::Found { path: damaged.path, contents }, true));
+            }
+        }
+        candidates.sort_by_key(|(f, _)| (f.contents.header.t_ms, f.path.clone()));
+        let newest = candidates.into_iter().rev().find(|(f, _)| !f.contents.finished());
+        let mut events: Vec<Event> =
+            notices.iter().map(|d| device_status("journal", None, "damaged", Some(d.clone()), t)).collect();
+        let Some((found, salvaged)) = newest else {
+            self.decide(events);
+            return Ok(());
+        };
+        let restored = match journal::restore(&found.contents) {
+            Ok(r) => r,
+            Err(e) => {
+                let detail = format!("journal {} cannot be restored: {e}", found.path.display());
+                tracing::error!("{detail}");
+                if !salvaged {
+                    let aside = self.journals.set_aside(&found.path)?;
+                    tracing::error!(aside = %aside.display(), "set aside");
+                }
+                events.push(device_status("journal", None, "damaged", Some(detail), t));
+                self.decide(events);
+                return Ok(());
+            }
+        };
         if !restored.reproduced {
             tracing::warn!(path = %found.path.display(), "journal inputs did not reproduce the record; the recorded moves were kept");
         }
+        if let Some(damage) = &restored.damage {
+            events.push(device_status("journal", None, "damaged", Some(damage.clone()), t));
+        }
         self.table = restored.table;
         self.clock.not_before(found.contents.last_t_ms());
-        self.journal = Some(JournalWriter::reopen(&found)?);
+        if salvaged {
+            self.journal.rewrite(found.path.clone(), found.contents.header.clone(), &found.contents.records);
+        } else {
+            let bytes = std::fs::read(&found.path)
+                .with_context(|| format!("cannot read journal {}", found.path.display()))?;
+            self.journal.reopen(&found, bytes);
+        }
         let t = self.clock.now();
         let game = self.table.agreed().expect("a restored table has a game");
-        let resumed = Event::GameResumed {
+        events.push(Event::GameResumed {
             game_id: found.contents.header.game_id.clone(),
             ply: game.ply(),
             moves: game.moves().iter().map(|m| game.uci(*m)).collect(),
             t_ms: t,
-        };
+        });
         tracing::info!(path = %found.path.display(), ply = game.ply(), "resumed unfinished game");
-        self.commit(vec![resumed])?;
+        self.decide(events);
+        // Decided before the stop but never said: said now (already journaled).
+        let unsaid = found.contents.unsaid_moves();
+        if !unsaid.is_empty() {
+            tracing::info!(moves = unsaid.len(), "saying the moves decided but not said before the stop");
+            self.pending.push(self.journal.last_ticket(), unsaid);
+        }
         self.tick()
     }
 
-    /// How long the loop may wait for the driver before the session needs a tick.
+    /// How long the loop may wait for input before the table needs a tick.
     pub fn timeout(&self) -> Duration {
         let now = self.clock.now();
+        let drops = self.drops.iter().filter(|(n, _)| *n > 0).filter_map(|(_, last)| last.map(|l| l + 1000));
         let deadline = [self.table.deadline(), self.clock_watch.as_ref().and_then(ClockWatch::deadline)]
             .into_iter()
             .flatten()
+            .chain(drops)
             .min();
         let wait = deadline.map_or(250, |d| d.saturating_sub(now).min(250));
         Duration::from_millis(wait)
     }
 
-    /// Lets the session judge whatever has settled.
+    /// Lets the table judge whatever has settled by now.
     pub fn tick(&mut self) -> Result<()> {
         self.tick_at(self.clock.now())
+    }
+
+    /// Lets the table judge whatever had settled by `instant`.
+    pub fn tick_until(&mut self, instant: Instant) -> Result<()> {
+        self.tick_at(self.time_of(instant))
     }
 
     /// A tick that decided something is journaled as an input, so a restore
     /// takes the same decisions at the same moments.
     fn tick_at(&mut self, t: Millis) -> Result<()> {
-        let mut events = Vec::new();
-        self.table.tick(t, &mut events);
-        if !events.is_empty() {
-            self.record(t, Input::Tick);
+        if let Ok(events) = self.table.apply(t, &Input::Tick)
+            && !events.is_empty()
+        {
+            self.journal.input(t, Input::Tick);
+            self.decide(events);
         }
+        let mut events = Vec::new();
         // Device liveness decides nothing about the game: not a table input.
         if let Some(WatchChange::Silent { since }) = self.clock_watch.as_mut().and_then(|w| w.tick(t)) {
             let detail = format!("no reading for {} ms", t.saturating_sub(since));
             events.push(dgt_clock_status("disconnected", detail, t));
         }
-        self.commit(events)
+        for board in [BoardRole::Blind, BoardRole::Mirror] {
+            self.drop_summary(board, None, t, &mut events);
+        }
+        self.decide(events);
+        Ok(())
     }
 
-    /// Handles one driver event of a board.
-    pub fn handle(&mut self, board: BoardRole, event: DriverEvent) -> Result<()> {
-        let t = self.clock.now();
+    /// Journals `input` and gives it to the table: its events are decided; a
+    /// refusal is journaled (the input and an `input_refused` event) and counted.
+    fn apply(&mut self, t: Millis, input: Input, events: &mut Vec<Event>) -> Result<(), TableError> {
+        self.journal.input(t, input.clone());
+        match self.table.apply(t, &input) {
+            Ok(decided) => {
+                events.extend(decided);
+                Ok(())
+            }
+            Err(e) => {
+                self.stats.refused = self.table.refused();
+                tracing::info!(input = input.kind(), error = %e, "input refused");
+                events.push(Event::InputRefused { input: input.kind().into(), reason: e.to_string(), t_ms: t });
+                Err(e)
+            }
+        }
+    }
+
+    /// The station's time of an arrival stamp.
+    fn time_of(&self, at: Instant) -> Millis {
+        self.clock.at(at)
+    }
+
+    /// Handles one driver event of a board, read at `at`.
+    pub fn handle(&mut self, board: BoardRole, event: DriverEvent, at: Instant) -> Result<()> {
+        let t = self.time_of(at);
         let s = slot(board);
-        // Whatever settled before this event is decided (and journaled) first.
-        self.tick_at(t)?;
         let mut events = Vec::new();
         match event {
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
                 let occ = self.orientation[s].to_standard(raw);
-                if self.last_scan[s] != Some(occ) {
-                    self.last_scan[s] = Some(occ);
-                    self.record(t, Input::Scan { board, occ: occ_hex(occ) });
+                if self.last_scan[s] == Some(occ) {
+                    // A heartbeat: only time passes.
+                    return self.tick_at(t);
                 }
-                self.table.on_scan(board, t, occ, &mut events);
+                self.last_scan[s] = Some(occ);
+                let _ = self.apply(t, Input::scan(board, occ), &mut events);
             }
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
-                self.record(t, Input::Button { board, button: index, pressed });
+                let _ = self.apply(t, Input::Button { board, button: index, pressed }, &mut events);
                 events.push(Event::Button { board, button: index, pressed, t_ms: t });
                 self.push_to_talk_source(&format!("{board}:{index}"), pressed);
                 if pressed && let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
@@ -258,10 +397,36 @@ impl Station {
             DriverEvent::Connected => self.link(board, None, t, &mut events),
             DriverEvent::Disconnected { reason } => self.link(board, Some(reason), t, &mut events),
             DriverEvent::Dropped { error, total } => {
-                events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
+                self.drop_summary(board, Some((error.to_string(), total)), t, &mut events);
             }
         }
-        self.commit(events)
+        self.decide(events);
+        Ok(())
+    }
+
+    /// Dropped lines are counted; a `line_dropped` summary is journaled and
+    /// published at most once a second per board (a flood of garbage must not
+    /// become a flood of records).
+    fn drop_summary(
+        &mut self,
+        board: BoardRole,
+        dropped: Option<(String, u64)>,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        let s = slot(board);
+        if let Some((reason, total)) = dropped {
+            self.drop_reason[s] = Some((reason, total));
+            self.drops[s].0 += 1;
+        }
+        let (count, last) = self.drops[s];
+        if count == 0 || last.is_some_and(|l| t < l + 1000) {
+            return;
+        }
+        if let Some((reason, total)) = self.drop_reason[s].clone() {
+            events.push(Event::LineDropped { board, reason, total, t_ms: t });
+        }
+        self.drops[s] = (0, Some(t));
     }
 
     /// A board's link came (`reason` none) or went: journaled, and an event.
@@ -272,32 +437,21 @@ impl Station {
         if reason.is_some() {
             self.last_scan[s] = None;
         }
-        self.record(t, Input::Link { board, status });
+        let _ = self.apply(t, Input::Link { board, status }, events);
         events.push(Event::BoardStatus { board, status, detail: reason, t_ms: t });
     }
 
-    fn record(&mut self, t: Millis, input: Input) {
-        if let Some(j) = self.journal.as_mut() {
-            j.input(t, input);
-        }
-    }
-
-    /// Handles one event of a DGT board (the sighted player's).
-    pub fn handle_dgt(&mut self, board: BoardRole, event: DgtEvent) -> Result<()> {
-        let t = self.clock.now();
-        self.tick_at(t)?;
+    /// Handles one event of a DGT board (the sighted player's), read at `at`.
+    pub fn handle_dgt(&mut self, board: BoardRole, event: DgtEvent, at: Instant) -> Result<()> {
+        let t = self.time_of(at);
         let mut events = Vec::new();
         match event {
             DgtEvent::Message(DgtMessage::BoardDump(b)) => {
-                self.record(t, Input::Pieces { board, fen: b.board_fen().to_string() });
-                self.table.on_pieces(t, &b, &mut events);
+                let _ = self.apply(t, Input::Pieces { board, fen: b.board_fen().to_string() }, &mut events);
             }
             DgtEvent::Message(DgtMessage::FieldUpdate { square, piece }) => {
-                self.record(
-                    t,
-                    Input::Field { board, square: square.to_string(), piece: piece.map(|p| p.char()) },
-                );
-                self.table.on_field(t, square, piece, &mut events);
+                let input = Input::Field { board, square: square.to_string(), piece: piece.map(|p| p.char()) };
+                let _ = self.apply(t, input, &mut events);
             }
             DgtEvent::Message(DgtMessage::Trademark(text) | DgtMessage::SerialNumber(text)) => {
                 events.push(Event::BoardIdentity { board, text, t_ms: t });
@@ -332,10 +486,11 @@ impl Station {
                 self.link(board, Some(reason), t, &mut events)
             }
             DgtEvent::Dropped { error, total } => {
-                events.push(Event::LineDropped { board, reason: error.to_string(), total, t_ms: t });
+                self.drop_summary(board, Some((error.to_string(), total)), t, &mut events);
             }
         }
-        self.commit(events)
+        self.decide(events);
+        Ok(())
     }
 
     /// A DGT clock reading relayed by the DGT board. With clock source `dgt` the
@@ -349,8 +504,7 @@ impl Station {
         let reading = reading_of(time, self.config.clock.dgt_white);
         if self.last_reading != Some(reading) && self.table.clock().is_some() {
             self.last_reading = Some(reading);
-            self.record(t, Input::from_clock_reading(&reading));
-            let _ = self.table.on_clock_reading(reading, t, events);
+            let _ = self.apply(t, Input::from_clock_reading(&reading), events);
         }
     }
 
@@ -396,15 +550,23 @@ impl Station {
     /// True when a button is mapped to a gamepad.
     pub fn uses_gamepads(&self) -> bool {
         let b = &self.config.buttons;
-        [&b.clock, &b.time, &b.repeat_last_move, &b.confirm, &b.cancel, &b.push_to_talk, &b.read_position]
+        [
+            &b.clock,
+            &b.time,
+            &b.repeat_last_move,
+            &b.confirm,
+            &b.cancel,
+            &b.push_to_talk,
+            &b.read_position,
+            &b.read_difference,
+        ]
             .iter()
             .any(|sources| sources.iter().any(|s| s.starts_with("gamepad:")))
     }
 
     /// Handles a gamepad or foot switch: its buttons are the blind player's.
-    pub fn handle_gamepad(&mut self, event: GamepadEvent) -> Result<()> {
-        let t = self.clock.now();
-        self.tick_at(t)?;
+    pub fn handle_gamepad(&mut self, event: GamepadEvent, at: Instant) -> Result<()> {
+        let t = self.time_of(at);
         let mut events = Vec::new();
         let status = |name, status, detail| device_status("gamepad", name, status, detail, t);
         if let GamepadEvent::Button { button, pressed, .. } = &event {
@@ -421,7 +583,8 @@ impl Station {
             GamepadEvent::Disconnected { name } => events.push(status(Some(name), "disconnected", None)),
             GamepadEvent::Unavailable { reason } => events.push(status(None, "unavailable", Some(reason))),
         }
-        self.commit(events)
+        self.decide(events);
+        Ok(())
     }
 
     /// A button's action.
@@ -430,17 +593,21 @@ impl Station {
             Action::Clock => {
                 let blind = Side::from(self.table.config().blind_color);
                 let side = if board == BoardRole::Blind { blind } else { blind.opponent() };
-                self.record(t, Input::ClockPress { side });
-                let _ = self.table.clock_press(side, t, events);
+                let _ = self.apply(t, Input::ClockPress { side }, events);
             }
             Action::Time => {
                 if let Some(v) = &self.voices {
-                    v.say_time(&self.table, t, events);
+                    v.get().say_time(&self.table, t, events);
                 }
             }
             Action::RepeatLastMove => {
                 if let Some(v) = &self.voices {
-                    v.repeat_last_move(t, events);
+                    v.get().repeat_last_move(t, events);
+                }
+            }
+            Action::ReadDifference => {
+                if let Some(v) = &self.voices {
+                    v.get().read_difference(t, events);
                 }
             }
             // Questions and answers come with spoken input; reading the position aloud comes later.
@@ -449,12 +616,11 @@ impl Station {
     }
 
     /// Executes an operator command (from the web console) and answers it.
-    pub fn command(&mut self, request: CommandRequest) -> Result<()> {
-        let t = self.clock.now();
-        self.tick_at(t)?;
+    pub fn command(&mut self, request: CommandRequest, at: Instant) -> Result<()> {
+        let t = self.time_of(at);
         let mut events = Vec::new();
         let answer = self.execute(request.command, t, &mut events);
-        self.commit(events)?;
+        self.decide(events);
         let _ = request.reply.send(answer);
         Ok(())
     }
@@ -467,20 +633,18 @@ impl Station {
         };
         let who = |w: Option<String>| w.unwrap_or_else(|| "operator".into());
         let clock = |this: &mut Station, cmd: ClockCommand, events: &mut Vec<Event>| {
-            this.record(t, Input::from_clock_command(&cmd));
-            this.table.clock_command(cmd, t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
+            this.apply(t, Input::from_clock_command(&cmd), events)
+                .map(|()| json!({"ok": true}))
+                .map_err(|e| e.to_string())
         };
+        let ok = |r: Result<(), TableError>| r.map(|()| json!({"ok": true})).map_err(|e| e.to_string());
         match command {
             Command::ClockStart => clock(self, ClockCommand::Start, events),
             Command::ClockPause => clock(self, ClockCommand::Pause, events),
             Command::ClockResume => clock(self, ClockCommand::Resume, events),
             Command::ClockPress { side: s } => {
                 let side = side(&s)?;
-                self.record(t, Input::ClockPress { side });
-                self.table
-                    .clock_press(side, t, events)
-                    .map(|()| json!({"ok": true}))
-                    .map_err(|e| e.to_string())
+                ok(self.apply(t, Input::ClockPress { side }, events))
             }
             Command::SetTime { side: s, ms, who: w, why } => {
                 let cmd =
@@ -493,11 +657,7 @@ impl Station {
                 events,
             ),
             Command::Scoresheet { moves } => {
-                self.record(t, Input::Scoresheet { moves: moves.clone() });
-                self.table
-                    .scoresheet(&moves, t, events)
-                    .map(|()| json!({"ok": true}))
-                    .map_err(|e| e.to_string())
+                ok(self.apply(t, Input::Scoresheet { moves }, events))
             }
             Command::AcceptClockProposal { id } => {
                 let proposal = self.discrepancies.iter().find_map(|e| match e {
@@ -534,38 +694,29 @@ impl Station {
                 )
             }
             Command::EnterMove { mv } => {
-                self.record(t, Input::EnterMove { mv: mv.clone() });
-                self.table.enter_move(&mv, t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
+                ok(self.apply(t, Input::EnterMove { mv }, events))
             }
             Command::TakeBack => {
-                self.record(t, Input::TakeBack);
-                self.table.take_back(t, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string())
+                ok(self.apply(t, Input::TakeBack, events))
             }
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
             Command::Adjourn { sealed_move } => {
-                self.record(t, Input::Adjourn { sealed: sealed_move.clone() });
-                self.table
-                    .adjourn(&sealed_move, t, events)
-                    .map(|()| json!({"ok": true}))
-                    .map_err(|e| e.to_string())
+                ok(self.apply(t, Input::Adjourn { sealed: sealed_move }, events))
             }
             Command::ResumeAdjourned => {
-                self.record(t, Input::ResumeAdjourned);
-                self.table
-                    .resume_adjourned(t, events)
-                    .map(|()| json!({"ok": true}))
-                    .map_err(|e| e.to_string())
+                ok(self.apply(t, Input::ResumeAdjourned, events))
             }
             Command::NewGame { fen, chess960 } => {
-                let start = match (fen, chess960) {
+                let start = match (fen.clone(), chess960) {
                     (Some(fen), _) => Game::from_fen(&fen).map_err(|e| e.to_string())?,
                     (None, Some(n)) => {
                         Game::chess960(n).ok_or_else(|| format!("{n} is not a Chess960 number (0-959)"))?
                     }
                     (None, None) => Game::default(),
                 };
-                let fen = start.start_fen();
-                self.table.new_game(start, t, events);
+                let start_fen = start.start_fen();
+                self.apply(t, Input::NewGame { fen, chess960 }, events).map_err(|e| e.to_string())?;
+                let fen = start_fen;
                 Ok(
                     json!({"ok": true, "start_fen": fen, "waiting": "set up the start position on the boards"}),
                 )
@@ -631,13 +782,12 @@ impl Station {
                     t_ms: t,
                 });
                 if let Some(v) = &self.voices {
-                    v.say_public_draw_offer(t, events);
+                    v.get().say_public_draw_offer(t, events);
                 }
                 return Ok(json!({"understood": "command yes", "confirmed": "draw_offer", "ply": ply}));
             }
             Some(Asked::Resign) => {
-                self.record(t, Input::Resign { side: blind });
-                self.table.resign(blind, t, events).map_err(|e| e.to_string())?;
+                self.apply(t, Input::Resign { side: blind }, events).map_err(|e| e.to_string())?;
                 return Ok(json!({"understood": "command yes", "confirmed": "resign"}));
             }
             _ => {}
@@ -645,8 +795,7 @@ impl Station {
         match understood {
             Understood::Move { uci, san, .. } => {
                 self.asked = None;
-                self.record(t, Input::Announce { mv: uci.clone() });
-                if let Err(e) = self.table.announce_uci(&uci, t, events) {
+                if let Err(e) = self.apply(t, Input::Announce { mv: uci.clone() }, events) {
                     let refused = understanding.wording().message(station_voices::Message::IllegalMove);
                     self.say_private(refused.to_owned(), "refused", t, events);
                     return Err(e.to_string());
@@ -696,8 +845,8 @@ impl Station {
                 }
                 if let Some(v) = &self.voices {
                     match command {
-                        SpokenCommand::Time => v.say_time(&self.table, t, events),
-                        SpokenCommand::Repeat => v.repeat_last_move(t, events),
+                        SpokenCommand::Time => v.get().say_time(&self.table, t, events),
+                        SpokenCommand::Repeat => v.get().repeat_last_move(t, events),
                         _ => {}
                     }
                 }
@@ -710,7 +859,7 @@ impl Station {
     /// Says `text` to the blind player (or, without voices, only records it as an event).
     fn say_private(&self, text: String, about: &str, t: Millis, events: &mut Vec<Event>) {
         match &self.voices {
-            Some(v) => v.say_private(text, about, t, events),
+            Some(v) => v.get().say_private(text, about, t, events),
             None => events.push(Event::Announcement {
                 listener: "private".into(),
                 text,
@@ -737,7 +886,7 @@ impl Station {
         }
         let mute = station_drivers::speech::MuteFlag::new();
         if let Some(v) = &self.voices {
-            v.mute_while_speaking(&mute);
+            v.get().mute_while_speaking(&mute);
         }
         let lang = speech.model_language(&self.config.voice).to_owned();
         let settings = speech.clone();
@@ -801,9 +950,8 @@ impl Station {
     /// Something the listening thread reported: an utterance goes the way of
     /// the `spoken` command (journaled announcement, checked by the table),
     /// after a `heard` event; a missing model or microphone is said once.
-    pub fn handle_heard(&mut self, heard: Heard) -> Result<()> {
-        let t = self.clock.now();
-        self.tick_at(t)?;
+    pub fn handle_heard(&mut self, heard: Heard, at: Instant) -> Result<()> {
+        let t = self.time_of(at);
         let mut events = Vec::new();
         match heard {
             Heard::Ready { device } => {
@@ -836,7 +984,8 @@ impl Station {
                 }
             }
         }
-        self.commit(events)
+        self.decide(events);
+        Ok(())
     }
 
     fn publish_state(&self) {
@@ -856,43 +1005,106 @@ impl Station {
         hub.publish_state(snapshot, pgn);
     }
 
-    /// Journals the events (opening and closing game journals as games start
-    /// and end), makes them durable, and only then publishes them.
-    fn commit(&mut self, mut events: Vec<Event>) -> Result<()> {
-        if let Some(voices) = self.voices.as_mut() {
-            let t = self.clock.now();
-            let mut said = Vec::new();
-            for e in &events {
-                voices.on_event(e, &self.table, t, &mut said);
-            }
-            events.extend(said);
+    /// Journals what the table decided (opening and closing game journals as
+    /// games start and end); it reaches the world once it is durable.
+    fn decide(&mut self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
         }
+        let mut started = false;
         for e in &events {
             if let Event::GameStarted { game_id, fen, t_ms } = e {
-                self.open_journal(game_id, fen, *t_ms)?;
+                self.open_journal(game_id, fen, *t_ms);
+                started = true;
             }
-            if let Some(j) = self.journal.as_mut() {
-                j.event(e);
-            }
-            if let Event::GameOver { result, t_ms, .. } = e
-                && let Some(mut j) = self.journal.take()
-            {
-                j.end(*t_ms, result);
-                j.sync()?;
+            self.journal.event(e);
+            if let Event::GameOver { result, t_ms, .. } = e {
+                self.journal.end(*t_ms, result);
             }
         }
-        if let Some(j) = self.journal.as_mut() {
-            j.sync()?;
-        }
-        if events.iter().any(|e| matches!(e, Event::GameStarted { .. })) {
+        if started {
             // The new game's first reading goes to the table whatever the last one was.
             self.last_reading = None;
             self.set_dgt_clock();
         }
-        for e in &events {
-            for f in &mut self.observers {
-                f(e);
+        self.decided.extend(events);
+    }
+
+    /// Ends a turn of the loop: what was decided in it is one batch for the
+    /// journal writer, delivered when the writer says it is on disk.
+    pub fn flush(&mut self) {
+        if self.decided.is_empty() {
+            return;
+        }
+        let ticket = self.journal.commit();
+        self.pending.push(ticket, std::mem::take(&mut self.decided));
+    }
+
+    /// The journal writer's acknowledgements, for the loop to select on.
+    pub fn durable_feed(&self) -> Receiver<Durable> {
+        self.journal.durable().clone()
+    }
+
+    /// The writer made batches durable: their events go out.
+    pub fn on_durable(&mut self, d: Durable) -> Result<()> {
+        self.stats.batches += d.batches;
+        self.stats.total_sync += d.sync_time;
+        self.stats.longest_sync = self.stats.longest_sync.max(d.sync_time);
+        let t = self.clock.now();
+        let mut notes = Vec::new();
+        match &d.error {
+            Some(e) if !self.journal_failed => {
+                self.journal_failed = true;
+                tracing::error!(error = %e, "the journal cannot be written; the game goes on from memory");
+                notes.push(device_status("journal", None, "failed", Some(e.clone()), t));
             }
+            None if self.journal_failed => {
+                self.journal_failed = false;
+                notes.push(device_status("journal", None, "connected", Some("written again".into()), t));
+            }
+            _ => {}
+        }
+        if let Some(path) = &d.rewritten {
+            let detail = format!("{} was deleted and written again from memory", path.display());
+            notes.push(device_status("journal", None, "rewritten", Some(detail), t));
+        }
+        self.decide(notes);
+        let ready = self.pending.ready(d.ticket);
+        self.deliver(ready)
+    }
+
+    /// Waits (at most `timeout`) until everything decided so far is durable
+    /// and delivered (shutdown, tests).
+    pub fn drain(&mut self, timeout: Duration) -> Result<()> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            self.flush();
+            if self.pending.is_empty() {
+                return Ok(());
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            for d in self.journal.wait_durable(left) {
+                self.on_durable(d)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Durable events to the voices first (what they say is decided in turn),
+    /// then to every subscriber; the console's state follows.
+    fn deliver(&mut self, events: Vec<Event>) -> Result<()> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let t = self.clock.now();
+        let mut said = Vec::new();
+        if let Some(voices) = &self.voices {
+            let mut v = voices.get_mut();
+            for e in &events {
+                v.on_event(e, &self.table, t, &mut said);
+            }
+        }
+        for e in &events {
             match e {
                 Event::Discrepancy { .. } => self.discrepancies.push(e.clone()),
                 Event::DiscrepancyResolved { id, .. } => {
@@ -905,25 +1117,25 @@ impl Station {
             }
             self.log.push_back(e.clone());
         }
-        self.sink.write(&events)?;
-        if let Some(hub) = &self.hub {
-            for e in &events {
-                hub.publish_event(&e.to_json());
-            }
+        for subscriber in &mut self.subscribers {
+            subscriber.deliver(&events)?;
         }
-        if !events.is_empty() {
-            self.publish_state();
-            self.refresh_grammar();
-        }
+        self.decide(said);
+        self.publish_state();
+        self.refresh_grammar();
         Ok(())
     }
 
-    fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) -> Result<()> {
+    /// Notes how long a turn of the loop took (no input is taken meanwhile).
+    pub fn turn_took(&mut self, took: Duration) {
+        self.stats.longest_turn = self.stats.longest_turn.max(took);
+    }
+
+    fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) {
         let tags = self.config.seven_tags(pgn_date(t_ms));
         let header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
         tracing::info!(game_id, "new game");
-        self.journal = Some(self.journals.create(header)?);
-        Ok(())
+        self.journal.create(&self.journals, header);
     }
 }
 

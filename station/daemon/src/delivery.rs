@@ -1,0 +1,99 @@
+//! Who hears of durable events, behind one small trait: the event stream
+//! file, the console's live feed, the demo's printer (and later a broker).
+//! The loop hands them each batch only once the journal writer has it on
+//! disk (ARCHITECTURE invariant 3), so none of them sits on the decision path.
+
+use crate::event_sink::EventSink;
+use crate::hub::Hub;
+use crate::speaking::Voices;
+use anyhow::Result;
+use station_core::Event;
+use std::cell::{Ref, RefCell, RefMut};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// Something that takes durable events, in order.
+pub trait Subscriber {
+    /// A batch of events that are on disk.
+    fn deliver(&mut self, events: &[Event]) -> Result<()>;
+}
+
+impl Subscriber for EventSink {
+    fn deliver(&mut self, events: &[Event]) -> Result<()> {
+        self.write(events)
+    }
+}
+
+/// The console's and the mirror's live event feed.
+pub struct HubEvents(pub Hub);
+
+impl Subscriber for HubEvents {
+    fn deliver(&mut self, events: &[Event]) -> Result<()> {
+        for e in events {
+            self.0.publish_event(&e.to_json());
+        }
+        Ok(())
+    }
+}
+
+/// A closure that sees every event (the demo prints them, tests collect them).
+pub struct Observer(pub Box<dyn FnMut(&Event)>);
+
+impl Subscriber for Observer {
+    fn deliver(&mut self, events: &[Event]) -> Result<()> {
+        for e in events {
+            (self.0)(e);
+        }
+        Ok(())
+    }
+}
+
+/// The station's voices, shared by the delivery (moves, corrections) and
+/// the loop's own answers (time, repeat, questions): one thread, one owner
+/// at a time.
+#[derive(Clone)]
+pub struct VoicesHandle(Rc<RefCell<Voices>>);
+
+impl VoicesHandle {
+    /// Shares `voices`.
+    pub fn new(voices: Voices) -> Self {
+        VoicesHandle(Rc::new(RefCell::new(voices)))
+    }
+
+    /// To speak.
+    pub fn get(&self) -> Ref<'_, Voices> {
+        self.0.borrow()
+    }
+
+    /// To follow events (the last move, the devices told of).
+    pub fn get_mut(&self) -> RefMut<'_, Voices> {
+        self.0.borrow_mut()
+    }
+}
+
+/// Batches decided but not yet on disk, oldest first, with their tickets.
+#[derive(Default)]
+pub struct Pending(VecDeque<(u64, Vec<Event>)>);
+
+impl Pending {
+    /// A batch committed as `ticket`.
+    pub fn push(&mut self, ticket: u64, events: Vec<Event>) {
+        self.0.push_back((ticket, events));
+    }
+
+    /// Every event of the batches up to `ticket`, in order.
+    pub fn ready(&mut self, ticket: u64) -> Vec<Event> {
+        let mut out = Vec::new();
+        while self.0.front().is_some_and(|(t, _)| *t <= ticket) {
+            if let Some((_, events)) = self.0.pop_front() {
+                out.extend(events);
+            }
+        }
+        out
+    }
+
+    /// Nothing is waiting.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
