@@ -545,6 +545,7 @@ impl Table {
         let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
         let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
         let blinds_move = sync.agreed().position().turn() == self.cfg.blind_color;
+        let before = out.len();
         if !sync.enter_move(mv, t, out) {
             return Err(illegal());
         }
@@ -553,6 +554,9 @@ impl Table {
             self.announced_ply = ply;
         }
         self.adopt_targets(t, out);
+        if !blinds_move || self.cfg.blind_unsensed {
+            self.auto_press(before, t, out);
+        }
         self.check_game_over(t, out);
         Ok(())
     }
@@ -815,25 +819,33 @@ impl Table {
                 self.check_announcement(ply, said, t, out);
             }
         }
-        if self.cfg.clock_auto_press {
-            let blind = Side::from(self.cfg.blind_color);
-            let needs_announcement = self.cfg.announcement_required;
-            let movers: Vec<Side> = out[before..]
-                .iter()
-                .filter_map(|e| match e {
-                    Event::GameMove { ply, revised: false, .. } => Some(*ply),
-                    _ => None,
-                })
-                .filter_map(|ply| {
-                    self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()))
-                })
-                .filter(|&side| !(needs_announcement && side == blind))
-                .collect();
-            for side in movers {
-                let _ = self.press_now(side, t, out);
-            }
-        }
+        self.auto_press(before, t, out);
         self.check_game_over(t, out);
+    }
+
+    /// Without a lever (`clock_auto_press`), the station presses for each
+    /// player whose move was agreed in `out[from..]`, whichever board or hand
+    /// made it: the blind player's once he has announced it when his
+    /// announcements are checked. Every agreed move presses, so the clock
+    /// and its move counter follow the game on one board or two.
+    fn auto_press(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+        if !self.cfg.clock_auto_press {
+            return;
+        }
+        let blind = Side::from(self.cfg.blind_color);
+        let needs_announcement = self.cfg.announcement_required;
+        let movers: Vec<Side> = out[from..]
+            .iter()
+            .filter_map(|e| match e {
+                Event::GameMove { ply, revised: false, .. } => Some(*ply),
+                _ => None,
+            })
+            .filter_map(|ply| self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn())))
+            .filter(|&side| !(needs_announcement && side == blind))
+            .collect();
+        for side in movers {
+            let _ = self.press_now(side, t, out);
+        }
     }
 
     /// The piece tracker's observations as events, and the agreed record kept.
@@ -881,10 +893,12 @@ impl Table {
             }
         }
         let sync = self.sync.as_mut().expect("playing has a sync");
+        let before = out.len();
         if record_changed {
             sync.board_record(board, tracker.game(), t, out);
         }
         self.adopt_targets(t, out);
+        self.auto_press(before, t, out);
         self.check_game_over(t, out);
     }
 
