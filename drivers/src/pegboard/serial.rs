@@ -12,8 +12,8 @@ use tracing::{debug, trace, warn};
 
 use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
 use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
-use crate::stamp::{QUEUE_CAPACITY, Stamped};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
+use crate::stamp::{QUEUE_CAPACITY, Stamped};
 
 /// Silence after which the driver asks for a scan (the board promises one per second).
 pub const SILENCE_POKE: Duration = Duration::from_secs(3);

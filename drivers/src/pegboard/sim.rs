@@ -442,8 +442,8 @@ mod tests {
     use crate::pegboard::hands::Hands;
     use crate::pegboard::protocol::LineError;
     use crate::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
-    use shakmaty::{Chess, Move, Position, san::San};
     use crate::stamp::Stamped;
+    use shakmaty::{Chess, Move, Position, san::San};
 
     struct TempDir(PathBuf);
 

@@ -34,4 +34,3 @@ pub enum DiscrepancyKind {
     /// The records differ; back to the last position where they agree.
     Records,
 }
-

@@ -12,8 +12,8 @@ use crate::clock::WarningConfig;
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::inference::TrackerConfig;
-use crate::pgn::SevenTags;
 pub use crate::input::Input;
+use crate::pgn::SevenTags;
 use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Color, Role};
@@ -430,7 +430,8 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     for uci in &recorded {
         if game.push_uci(uci).is_none() {
             // A damaged record (a flipped byte): the inputs are the evidence.
-            let damage = Some(format!("recorded move {uci} is illegal; the game follows the journaled inputs"));
+            let damage =
+                Some(format!("recorded move {uci} is illegal; the game follows the journaled inputs"));
             return Ok(Restored { table, reproduced: false, damage });
         }
     }

@@ -33,8 +33,8 @@ pub mod input;
 pub mod journal;
 pub mod occupancy;
 pub mod pgn;
-pub mod role;
 pub mod piece_tracking;
+pub mod role;
 pub mod table;
 pub mod two_boards;
 

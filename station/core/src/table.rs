@@ -840,7 +840,9 @@ impl Table {
                 Event::GameMove { ply, revised: false, .. } => Some(*ply),
                 _ => None,
             })
-            .filter_map(|ply| self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn())))
+            .filter_map(|ply| {
+                self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()))
+            })
             .filter(|&side| !(needs_announcement && side == blind))
             .collect();
         for side in movers {

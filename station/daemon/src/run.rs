@@ -4,7 +4,7 @@ use crate::config::{BoardConfig, Config, DriverKind};
 use crate::event_sink::EventSink;
 use crate::hub::{CommandRequest, Hub};
 use crate::journal_file::JournalDir;
-use crate::station::Station;
+use crate::station::{PipelineStats, Station};
 use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select, TryRecvError};
@@ -148,7 +148,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
     station.attach_hub(hub);
     let result = serve(station, &links, Some(&commands), &stop, || false);
     drop(server);
-    result
+    result.map(|_| ())
 }
 
 /// `--listen` and `--token` of `run` and `demo`.
@@ -248,7 +248,7 @@ pub fn serve(
     commands: Option<&Receiver<CommandRequest>>,
     stop: &AtomicBool,
     mut done: impl FnMut() -> bool,
-) -> Result<()> {
+) -> Result<PipelineStats> {
     // Gamepads and foot switches are watched only when a button is mapped to one.
     // A simulated pad's feed (tests) stands in for gilrs.
     let sim_pad = station.gamepad_feed();
@@ -317,7 +317,7 @@ pub fn serve(
         refused = stats.refused,
         "decision pipeline"
     );
-    Ok(())
+    Ok(stats)
 }
 
 /// Starts a simulated peg board playing the configured game, and a driver on it.

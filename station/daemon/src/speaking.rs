@@ -139,7 +139,15 @@ impl Voices {
                     return;
                 }
                 self.difference = Some(text.clone());
-                say(&self.private, Utterance::text(text.clone()), text, "difference", Priority::Urgent, t, out);
+                say(
+                    &self.private,
+                    Utterance::text(text.clone()),
+                    text,
+                    "difference",
+                    Priority::Urgent,
+                    t,
+                    out,
+                );
             }
             Event::BoardRestored { board: BoardRole::Blind, .. } => self.difference = None,
             Event::BoardStatus { board: BoardRole::Blind, status, .. } => {
@@ -267,7 +275,7 @@ fn difference_text(wording: &Wording, diff: &[station_core::diff::SquareDiff]) -
             (Some(role), false) => wording
                 .message(Message::SquareMissing)
                 .replace("{square}", &square)
-                .replace("{piece}", &wording.word_piece(role).text),
+                .replace("{piece}", wording.word_piece(role).text),
             (None, true) => wording.message(Message::SquareExtra).replace("{square}", &square),
             _ => continue,
         };

@@ -44,6 +44,11 @@ enum Asked {
 /// How many recent events the console's log shows.
 const LOG_LEN: usize = 100;
 
+/// An operator command's answer, sent once what it decided is out.
+struct Reply {
+    to: crossbeam_channel::Sender<Result<Value, String>>,
+    answer: Result<Value, String>,
+}
 
 /// Figures of the decision pipeline, for the log and `station bench`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -85,6 +90,10 @@ pub struct Station {
     drop_reason: [Option<(String, u64)>; 2],
     /// The journal could not be written (told once).
     journal_failed: bool,
+    /// Operator commands whose answer waits for the next batch.
+    unanswered: Vec<Reply>,
+    /// Answers waiting for their batch (by ticket) to be durable and delivered.
+    answers: Vec<(u64, Reply)>,
     /// Figures of the pipeline: the longest fsync batch and loop stall.
     pub stats: PipelineStats,
     connected: [bool; 2],
@@ -163,6 +172,8 @@ impl Station {
             drops: [(0, None); 2],
             drop_reason: [None, None],
             journal_failed: false,
+            unanswered: Vec::new(),
+            answers: Vec::new(),
             stats: PipelineStats::default(),
             connected: [false, false],
             log: VecDeque::with_capacity(LOG_LEN),
@@ -354,7 +365,11 @@ impl Station {
             Err(e) => {
                 self.stats.refused = self.table.refused();
                 tracing::info!(input = input.kind(), error = %e, "input refused");
-                events.push(Event::InputRefused { input: input.kind().into(), reason: e.to_string(), t_ms: t });
+                events.push(Event::InputRefused {
+                    input: input.kind().into(),
+                    reason: e.to_string(),
+                    t_ms: t,
+                });
                 Err(e)
             }
         }
@@ -450,7 +465,8 @@ impl Station {
                 let _ = self.apply(t, Input::Pieces { board, fen: b.board_fen().to_string() }, &mut events);
             }
             DgtEvent::Message(DgtMessage::FieldUpdate { square, piece }) => {
-                let input = Input::Field { board, square: square.to_string(), piece: piece.map(|p| p.char()) };
+                let input =
+                    Input::Field { board, square: square.to_string(), piece: piece.map(|p| p.char()) };
                 let _ = self.apply(t, input, &mut events);
             }
             DgtEvent::Message(DgtMessage::Trademark(text) | DgtMessage::SerialNumber(text)) => {
@@ -560,8 +576,8 @@ impl Station {
             &b.read_position,
             &b.read_difference,
         ]
-            .iter()
-            .any(|sources| sources.iter().any(|s| s.starts_with("gamepad:")))
+        .iter()
+        .any(|sources| sources.iter().any(|s| s.starts_with("gamepad:")))
     }
 
     /// Handles a gamepad or foot switch: its buttons are the blind player's.
@@ -621,7 +637,8 @@ impl Station {
         let mut events = Vec::new();
         let answer = self.execute(request.command, t, &mut events);
         self.decide(events);
-        let _ = request.reply.send(answer);
+        // Answered once what it decided is durable and delivered.
+        self.unanswered.push(Reply { to: request.reply, answer });
         Ok(())
     }
 
@@ -656,9 +673,7 @@ impl Station {
                 ClockCommand::SetMoves { moves, who: who(w), why: why.unwrap_or_default() },
                 events,
             ),
-            Command::Scoresheet { moves } => {
-                ok(self.apply(t, Input::Scoresheet { moves }, events))
-            }
+            Command::Scoresheet { moves } => ok(self.apply(t, Input::Scoresheet { moves }, events)),
             Command::AcceptClockProposal { id } => {
                 let proposal = self.discrepancies.iter().find_map(|e| match e {
                     Event::Discrepancy { id: i, clock_proposal: Some(p), .. } if *i == id => Some(*p),
@@ -693,19 +708,13 @@ impl Station {
                     json!({"side": if s == Side::White { "white" } else { "black" }, "flag_fell": fallen.is_some(), "at_ms": fallen}),
                 )
             }
-            Command::EnterMove { mv } => {
-                ok(self.apply(t, Input::EnterMove { mv }, events))
-            }
-            Command::TakeBack => {
-                ok(self.apply(t, Input::TakeBack, events))
-            }
+            Command::EnterMove { mv } => ok(self.apply(t, Input::EnterMove { mv }, events)),
+            Command::TakeBack => ok(self.apply(t, Input::TakeBack, events)),
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
             Command::Adjourn { sealed_move } => {
                 ok(self.apply(t, Input::Adjourn { sealed: sealed_move }, events))
             }
-            Command::ResumeAdjourned => {
-                ok(self.apply(t, Input::ResumeAdjourned, events))
-            }
+            Command::ResumeAdjourned => ok(self.apply(t, Input::ResumeAdjourned, events)),
             Command::NewGame { fen, chess960 } => {
                 let start = match (fen.clone(), chess960) {
                     (Some(fen), _) => Game::from_fen(&fen).map_err(|e| e.to_string())?,
@@ -1033,11 +1042,12 @@ impl Station {
     /// Ends a turn of the loop: what was decided in it is one batch for the
     /// journal writer, delivered when the writer says it is on disk.
     pub fn flush(&mut self) {
-        if self.decided.is_empty() {
+        if self.decided.is_empty() && self.unanswered.is_empty() {
             return;
         }
         let ticket = self.journal.commit();
         self.pending.push(ticket, std::mem::take(&mut self.decided));
+        self.answers.extend(self.unanswered.drain(..).map(|r| (ticket, r)));
     }
 
     /// The journal writer's acknowledgements, for the loop to select on.
@@ -1070,7 +1080,20 @@ impl Station {
         }
         self.decide(notes);
         let ready = self.pending.ready(d.ticket);
-        self.deliver(ready)
+        self.deliver(ready)?;
+        // An answer goes once its events are out, and what was said because of
+        // them too (journaled now, so it waits for the next batch).
+        let (due, later): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.answers).into_iter().partition(|(t, _)| *t <= d.ticket);
+        self.answers = later;
+        for (_, reply) in due {
+            if self.decided.is_empty() {
+                let _ = reply.to.send(reply.answer);
+            } else {
+                self.unanswered.push(reply);
+            }
+        }
+        Ok(())
     }
 
     /// Waits (at most `timeout`) until everything decided so far is durable
@@ -1079,7 +1102,7 @@ impl Station {
         let deadline = Instant::now() + timeout;
         while Instant::now() < deadline {
             self.flush();
-            if self.pending.is_empty() {
+            if self.pending.is_empty() && self.answers.is_empty() {
                 return Ok(());
             }
             let left = deadline.saturating_duration_since(Instant::now());

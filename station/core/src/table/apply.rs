@@ -41,7 +41,8 @@ impl Table {
         match input {
             Input::Tick | Input::Button { .. } | Input::Link { .. } => Ok(()),
             Input::Scan { board, occ } => {
-                let occ = parse_occ_hex(occ).ok_or_else(|| TableError::Invalid(format!("occupancy `{occ}`")))?;
+                let occ =
+                    parse_occ_hex(occ).ok_or_else(|| TableError::Invalid(format!("occupancy `{occ}`")))?;
                 self.on_scan(*board, t, occ, out);
                 Ok(())
             }
@@ -83,8 +84,9 @@ impl Table {
             Input::NewGame { fen, chess960 } => {
                 let start = match (fen, chess960) {
                     (Some(fen), _) => Game::from_fen(fen).map_err(|e| TableError::Invalid(e.to_string()))?,
-                    (None, Some(n)) => Game::chess960(*n)
-                        .ok_or_else(|| TableError::Invalid(format!("{n} is not a Chess960 number (0-959)")))?,
+                    (None, Some(n)) => Game::chess960(*n).ok_or_else(|| {
+                        TableError::Invalid(format!("{n} is not a Chess960 number (0-959)"))
+                    })?,
                     (None, None) => Game::default(),
                 };
                 self.new_game(start, t, out);

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::event_sink::EventSink;
-use crate::journal_file::JournalDir;
+use crate::journal_file::{JournalDir, WriterOptions};
 use crate::run::{open_board, serve};
 use station_drivers::gamepad::SimGamepad;
 use station_voices::{Message, Wording};
@@ -142,4 +142,190 @@ fn dgt_clock_readings_map_to_white_and_black() {
     let r = reading_of(&stopped, DgtDisplay::Left);
     assert_eq!(r.running, None);
     assert!(r.black_flag && !r.white_flag);
+}
+
+/// A stall of the loop (500 ms, in the middle of a move: a peg just lifted)
+/// on top of a slow disk (every fsync 200 ms) delays decisions but changes
+/// none: every move of a real game once, in order, and nothing else.
+#[test]
+fn a_stalled_loop_and_a_slow_disk_lose_nothing() {
+    let dir = scratch("stall");
+    let text = format!(
+        "[boards.blind]\ndriver = \"sim\"\nport = \"{}\"\nspeed = 4.0\n\n[game]\nsettle_ms = 300\ndebounce_ms = 40\n\n[audio.private]\nvoices = [\"text\"]\n",
+        dir.join("pegboard").display()
+    );
+    let config = Config::parse(&text, Path::new("test.toml")).unwrap();
+    let board = config.boards.blind.clone().unwrap();
+    let link = open_board(BoardRole::Blind, &board, config.game.settle_ms, &dir).unwrap().unwrap();
+    let slow = WriterOptions { extra_sync_delay: Duration::from_millis(200) };
+    let mut station = Station::start_with(
+        config,
+        JournalDir::open(&dir.join("journal")).unwrap(),
+        EventSink::open(None).unwrap(),
+        slow,
+    )
+    .unwrap();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+    let game = crate::demo::famous_game().game;
+    let expected: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
+    let stop = AtomicBool::new(false);
+    let give_up = Instant::now() + Duration::from_secs(240);
+    let mut stalls = 0;
+    let stats = serve(station, std::slice::from_ref(&link), None, &stop, || {
+        let (moves, lifted) = {
+            let events = events.lock().unwrap();
+            let moves = events.iter().filter(|e| matches!(e, Event::GameMove { .. })).count();
+            (moves, matches!(events.last(), Some(Event::Touch { .. })))
+        };
+        // Mid-move, every tenth ply: the loop takes no input for 500 ms.
+        if lifted && moves / 10 > stalls {
+            stalls += 1;
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        moves >= expected.len() || Instant::now() > give_up
+    })
+    .unwrap();
+    eprintln!(
+        "pipeline with 200 ms fsyncs: {} batches, fsync mean {:.1} ms, longest {:.1} ms; longest loop turn {:.1} ms (stalls of 500 ms injected: {stalls})",
+        stats.batches,
+        stats.total_sync.as_secs_f64() * 1000.0 / stats.batches.max(1) as f64,
+        stats.longest_sync.as_secs_f64() * 1000.0,
+        stats.longest_turn.as_secs_f64() * 1000.0,
+    );
+    let events = events.lock().unwrap();
+    let agreed: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameMove { uci, revised: false, .. } => Some(uci.as_str()),
+            _ => None,
+        })
+        .collect();
+    let trouble: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(e, Event::BoardMismatch { .. } | Event::MoveRevised { .. } | Event::InputRefused { .. })
+        })
+        .collect();
+    assert!(stalls >= 2, "the loop was stalled mid-move ({stalls} times)");
+    assert_eq!(agreed, expected, "every move once, in order; trouble: {trouble:?}");
+    assert!(trouble.is_empty(), "{trouble:?}");
+}
+
+mod restore {
+    use super::*;
+    use shakmaty::Square;
+    use station_core::journal::{Header, Input, Record};
+
+    /// A journal of 1. e4 as the daemon writes it: the inputs and the events
+    /// they decided, the announcement of the move missing (the station was
+    /// killed between deciding and saying it).
+    fn journal_of_e4(dir: &Path) -> std::path::PathBuf {
+        let start = Game::default().occupancy();
+        let mut table = Table::new(TableConfig::single(Default::default()));
+        let mut records = Vec::new();
+        let mut seq = 0;
+        let mut header = None;
+        let lifted = start.without(Square::E2);
+        let inputs = [
+            (1000, Input::scan(BoardRole::Blind, start)),
+            (1400, Input::Tick),
+            (2000, Input::scan(BoardRole::Blind, lifted)),
+            (2100, Input::scan(BoardRole::Blind, lifted.with(Square::E4))),
+            (2500, Input::Tick),
+        ];
+        for (t, input) in inputs {
+            let events = table.apply(t, &input).unwrap();
+            if header.is_some() {
+                seq += 1;
+                records.push(Record::Input { seq, t_ms: t, input });
+            }
+            for e in events {
+                if let Event::GameStarted { game_id, fen, t_ms } = &e {
+                    header = Some(Header::of_table(&table, game_id, fen, *t_ms, Default::default()));
+                }
+                seq += 1;
+                records.push(Record::Event { seq, event: e });
+            }
+        }
+        assert_eq!(table.agreed().unwrap().ply(), 1);
+        let header = header.expect("the game started");
+        let path = dir.join(format!("{}.jsonl", header.game_id));
+        let mut text = Record::Header(Box::new(header)).encode() + "\n";
+        for r in records {
+            text.push_str(&r.encode());
+            text.push('\n');
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn start(dir: &Path) -> (Station, Arc<Mutex<Vec<Event>>>) {
+        let config = Config::parse("[audio.private]\nvoices = [\"text\"]\n", Path::new("test.toml")).unwrap();
+        let mut station =
+            Station::start(config, JournalDir::open(dir).unwrap(), EventSink::open(None).unwrap()).unwrap();
+        station.enable_voices().unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+        station.drain(Duration::from_secs(5)).unwrap();
+        (station, events)
+    }
+
+    #[test]
+    fn a_move_decided_but_never_said_before_a_kill_is_said_after_the_restart() {
+        let dir = scratch("unsaid");
+        journal_of_e4(&dir);
+        let (station, events) = start(&dir);
+        assert_eq!(station.table.agreed().unwrap().ply(), 1);
+        let events = events.lock().unwrap();
+        let said: Vec<&Event> = events
+            .iter()
+            .filter(|e| matches!(e, Event::Announcement { about, listener, .. } if about == "move" && listener == "private"))
+            .collect();
+        assert_eq!(said.len(), 1, "{events:?}");
+    }
+
+    #[test]
+    fn a_flipped_byte_in_a_recorded_move_never_stops_the_station_the_inputs_carry_the_game() {
+        let dir = scratch("flipped");
+        let path = journal_of_e4(&dir);
+        let text = std::fs::read_to_string(&path).unwrap().replace("\"uci\":\"e2e4\"", "\"uci\":\"e2e5\"");
+        std::fs::write(&path, text).unwrap();
+        let (station, events) = start(&dir);
+        let game = station.table.agreed().unwrap();
+        assert_eq!(game.uci(game.moves()[0]), "e2e4");
+        let events = events.lock().unwrap();
+        assert!(
+            events.iter().any(|e| matches!(e, Event::DeviceStatus { device, status, .. } if device == "journal" && status == "damaged")),
+            "reported: {events:?}"
+        );
+    }
+
+    #[test]
+    fn a_journal_damaged_in_the_middle_is_set_aside_and_the_game_goes_on_from_what_can_be_read() {
+        let dir = scratch("damaged");
+        let path = journal_of_e4(&dir);
+        let mut lines: Vec<String> =
+            std::fs::read_to_string(&path).unwrap().lines().map(String::from).collect();
+        // A torn write in the middle of the file: one event line cut short.
+        let touch = lines.iter().position(|l| l.contains("\"touch\"")).unwrap();
+        lines[touch].truncate(20);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let (mut station, events) = start(&dir);
+        assert_eq!(station.table.agreed().unwrap().ply(), 1, "the game goes on from the readable records");
+        assert!(dir.join(format!("{}.damaged", path.file_name().unwrap().to_str().unwrap())).exists());
+        assert!(
+            events.lock().unwrap().iter().any(|e| matches!(e, Event::DeviceStatus { device, status, .. } if device == "journal" && status == "damaged"))
+        );
+        // The journal was written again, readable, and is what a later start restores.
+        station.drain(Duration::from_secs(5)).unwrap();
+        drop(station);
+        let found = JournalDir::open(&dir).unwrap().list().unwrap();
+        assert!(found.damaged.is_empty());
+        assert_eq!(found.found.len(), 1);
+        let restored = station_core::journal::restore(&found.found[0].contents).unwrap();
+        assert_eq!(restored.table.agreed().unwrap().ply(), 1);
+    }
 }
