@@ -1,0 +1,75 @@
+//! The decision pipeline as a newcomer meets it on a busy machine: another
+//! process writes and fsyncs a file in a loop while the station plays, and
+//! every move must come out once, in order, and nothing else.
+
+use station_tests::{scratch, station_bin, workspace};
+use std::process::{Child, Command, Stdio};
+
+/// A process that writes 2 MiB and fsyncs it, over and over, until dropped.
+struct DiskHog(Child);
+
+impl DiskHog {
+    fn start(dir: &std::path::Path) -> DiskHog {
+        let file = dir.join("hog.bin");
+        let script = format!(
+            "while :; do dd if=/dev/zero of={} bs=64k count=32 conv=fsync 2>/dev/null; done",
+            file.display()
+        );
+        DiskHog(Command::new("sh").arg("-c").arg(script).spawn().expect("sh"))
+    }
+}
+
+impl Drop for DiskHog {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The demo's famous game, as SAN.
+fn famous_sans() -> Vec<String> {
+    let pgn = std::fs::read(workspace().join("station/daemon/assets/kasparov-topalov-1999.pgn"));
+    let games = station_core::pgn::read_games(&pgn.expect("the demo's game"));
+    let game = &games[0].game;
+    game.sans().iter().map(ToString::to_string).collect()
+}
+
+/// The move lines the demo printed ("12. Nf3", "12... Nc6"), as SAN.
+fn printed_moves(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            let (number, san) = l.split_once(' ')?;
+            let n = number.trim_end_matches('.');
+            (number.ends_with('.') && n.parse::<u32>().is_ok() && !l.starts_with(' ')).then(|| san.to_owned())
+        })
+        .collect()
+}
+
+fn demo_under_load(mirror: &str) {
+    let dir = scratch(&format!("pipeline-demo-{mirror}"));
+    let _hog = DiskHog::start(&dir);
+    let out = Command::new(station_bin())
+        .args(["demo", "--speed", "20", "--mirror", mirror, "--listen", "127.0.0.1:0", "--journal-dir"])
+        .arg(dir.join("journal"))
+        .env("ALSA_CONFIG_PATH", workspace().join(".deps/alsa/null.conf"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("station demo");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "demo failed: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    let expected = famous_sans();
+    let printed = printed_moves(&stdout);
+    assert_eq!(printed, expected, "every move once, in order, nothing else");
+    assert!(!stdout.contains("(revised)"), "{stdout}");
+}
+
+#[test]
+fn the_demo_at_speed_20_on_a_busy_disk_plays_every_move_once_in_order() {
+    demo_under_load("none");
+}
+
+#[test]
+fn the_two_board_demo_at_speed_20_on_a_busy_disk_plays_every_move_once_in_order() {
+    demo_under_load("dgt");
+}
