@@ -76,6 +76,19 @@ pub fn start_chromedriver() -> (Kill, String) {
     (child, format!("http://127.0.0.1:{port}"))
 }
 
+/// Resizes the window so that the page's viewport is `width`×`height` CSS pixels.
+pub async fn set_viewport(client: &Client, width: u32, height: u32) {
+    client.set_window_size(width, height).await.expect("window size");
+    let inner = js(client, "return [window.innerWidth, window.innerHeight];").await;
+    let (w, h) = (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
+    let (dw, dh) = (width.saturating_sub(w), height.saturating_sub(h));
+    if dw > 0 || dh > 0 {
+        client.set_window_size(width + dw, height + dh).await.expect("window size");
+    }
+    let inner = js(client, "return [window.innerWidth, window.innerHeight];").await;
+    assert_eq!(inner, json!([width, height]), "the viewport");
+}
+
 /// A headless Chromium session of the given window size with its own profile.
 pub async fn browser(driver: &str, profile: &Path, width: u32, height: u32) -> Client {
     let mut caps = serde_json::Map::new();
@@ -209,4 +222,104 @@ pub async fn enter_token(console: &Client, token: &str) {
         text_of(console, "token-status").await.contains("accepted")
     })
     .await;
+}
+
+/// The pinned axe-core that `scripts/setup` installs from npm
+/// (`.deps/axe/node_modules/axe-core/axe.min.js`; `STATION_AXE` names another file).
+pub fn axe_source() -> String {
+    let path = std::env::var_os("STATION_AXE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join(".deps/axe/node_modules/axe-core/axe.min.js"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{}: {e}: run scripts/setup (it installs axe-core from npm)", path.display())
+    })
+}
+
+/// Runs axe-core on the page as it is now (WCAG 2.0–2.2 A and AA rules and
+/// best practices) and fails on any serious or critical violation, naming the
+/// rule, the elements and `state` (what the page showed).
+pub async fn assert_accessible(client: &Client, state: &str) {
+    let loaded = js(client, "return typeof window.axe === 'object';").await;
+    if loaded != Value::Bool(true) {
+        // Injected over WebDriver: the pages' CSP allows no script from elsewhere.
+        let source = axe_source();
+        client.execute(&format!("{source}\nreturn true;"), vec![]).await.expect("axe-core injected");
+    }
+    let result = client
+        .execute(
+            "return window.axe.run(document, {
+                 runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+                 resultTypes: ['violations'],
+             }).then(r => r.violations
+                 .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                 .map(v => ({ id: v.id, impact: v.impact, help: v.help,
+                              nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary) })));",
+            vec![],
+        )
+        .await
+        .expect("axe-core ran");
+    let checked = js(client, "return window.axe.version;").await;
+    assert_eq!(checked, json!("4.14.1"), "the pinned axe-core");
+    assert_eq!(result, json!([]), "axe-core: serious or critical violations on {state}");
+    eprintln!("axe-core {checked}: no serious or critical violation on {state}");
+}
+
+/// Fails unless the element `id` and every line of its text lie whole inside
+/// the viewport and inside the element's own box (measured with
+/// `getBoundingClientRect` on the element and on a range over its text).
+pub async fn assert_whole(client: &Client, id: &str, what: &str) {
+    let layout = js(
+        client,
+        &format!(
+            "const e = document.getElementById('{id}');
+             if (!e) return {{ error: 'no element' }};
+             const b = e.getBoundingClientRect();
+             const range = document.createRange();
+             range.selectNodeContents(e);
+             const t = range.getBoundingClientRect();
+             return {{ box: [b.left, b.top, b.right, b.bottom], text: [t.left, t.top, t.right, t.bottom],
+                       view: [window.innerWidth, window.innerHeight], clipped: e.scrollWidth > e.clientWidth + 1,
+                       words: e.textContent }};"
+        ),
+    )
+    .await;
+    let n = |k: &str, i: usize| layout[k][i].as_f64().unwrap_or(f64::NAN);
+    let (vw, vh) = (n("view", 0), n("view", 1));
+    let inside = |k: &str, l: f64, t: f64, r: f64, b: f64| {
+        n(k, 0) >= l - 0.5 && n(k, 1) >= t - 0.5 && n(k, 2) <= r + 0.5 && n(k, 3) <= b + 0.5
+    };
+    assert!(layout["error"].is_null(), "#{id} on {what}: {layout}");
+    assert!(n("text", 2) > n("text", 0), "#{id} on {what} shows no text: {layout}");
+    assert!(inside("box", 0.0, 0.0, vw, vh), "#{id} on {what} is not inside the window: {layout}");
+    // Sideways exactly (that is where a long name pushes a clock out); up and
+    // down the glyphs' line box may overhang a tight line-height a little.
+    let slack = (n("text", 3) - n("text", 1)) * 0.1;
+    assert!(
+        inside("text", n("box", 0), n("box", 1) - slack, n("box", 2), n("box", 3) + slack),
+        "the text of #{id} on {what} spills out of its box: {layout}"
+    );
+    assert_eq!(layout["clipped"], json!(false), "#{id} on {what} is clipped: {layout}");
+}
+
+/// Fails when the page needs horizontal scrolling at its current width
+/// (WCAG 1.4.10 reflow): the document is no wider than the window, and no
+/// element reaches past it except inside a scroll box of its own.
+pub async fn assert_reflows(client: &Client, what: &str) {
+    let report = js(
+        client,
+        "const w = document.documentElement.clientWidth;
+         const scrolls = (e) => { for (let p = e.parentElement; p; p = p.parentElement) {
+             const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+         const wide = [...document.body.querySelectorAll('*')]
+             .filter(e => e.getClientRects().length && !e.closest('.visually-hidden, [hidden]'))
+             .filter(e => { const r = e.getBoundingClientRect(); return r.right > w + 1 && !scrolls(e); })
+             .slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + e.className : '')
+                 + ' right=' + Math.round(e.getBoundingClientRect().right));
+         return { width: w, scroll: document.documentElement.scrollWidth, wide };",
+    )
+    .await;
+    assert!(
+        report["scroll"].as_f64() <= report["width"].as_f64().map(|w| w + 1.0) && report["wide"] == json!([]),
+        "{what} does not reflow: {report}"
+    );
 }

@@ -144,6 +144,13 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         "last_move": last_move,
         "blind_color": if table.config().blind_color == Color::White { "white" } else { "black" },
         "mirror_language": config.console.mirror_language,
+        // The language of what each listener hears and of the blind player's speech
+        // (the console marks those words with it: they are not English).
+        "languages": {
+            "private": config.audio.private.language,
+            "public": config.audio.public.language,
+            "speech": config.speech.model_language(&config.voice),
+        },
         "boards": boards,
         "clock": clock,
         "discrepancies": extras.discrepancies,
