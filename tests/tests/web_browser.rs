@@ -43,7 +43,7 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     let controls = mirror.find_all(Locator::Css("button, input, select, textarea, form, a")).await.unwrap();
     assert!(controls.is_empty(), "the mirror has {} controls", controls.len());
     within(Duration::from_secs(5), "the mirror's first state", || async {
-        text_of(&mirror, "phase").await.len() > 0
+        !text_of(&mirror, "phase").await.is_empty()
     })
     .await;
     assert_accessible(&mirror, "the mirror at the start").await;

@@ -19,7 +19,6 @@ use station_tests::browser::{
     screenshot, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
 };
 use station_tests::{scratch, station_run};
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

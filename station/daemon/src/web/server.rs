@@ -63,7 +63,7 @@ impl Limits {
             |divisor: u64, floor: u64, ceiling: u64| (budget / divisor).clamp(floor, ceiling) as usize;
         Limits {
             http_connections: share(4, 8, 256),
-            viewer_streams: share(8, 2, 32),
+            viewer_streams: share(8, 2, 64),
             operator_streams: share(16, 2, 8),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
@@ -290,10 +290,13 @@ struct Slot {
     evict: Arc<Notify>,
 }
 
-/// The open HTTP connections, oldest first.
+/// What the registry keeps of an open connection: its requests in flight and its close signal.
+type Open = (Arc<AtomicUsize>, Arc<Notify>);
+
+/// The open HTTP connections, oldest first, and the last number given.
 #[derive(Default)]
 struct Connections {
-    inner: Mutex<(u64, BTreeMap<u64, (Arc<AtomicUsize>, Arc<Notify>)>)>,
+    inner: Mutex<(u64, BTreeMap<u64, Open>)>,
 }
 
 impl Connections {
@@ -335,7 +338,7 @@ mod tests {
         assert!(total as u64 + FD_RESERVE <= 64, "{tight:?}");
         assert!(tight.operator_streams >= 2 && tight.viewer_streams >= 2, "{tight:?}");
         let roomy = Limits::for_open_files(Some(65_536));
-        assert_eq!((roomy.http_connections, roomy.viewer_streams, roomy.operator_streams), (256, 32, 8));
+        assert_eq!((roomy.http_connections, roomy.viewer_streams, roomy.operator_streams), (256, 64, 8));
         assert!(open_files_limit().is_some_and(|n| n > 0), "/proc/self/limits names the open-files limit");
     }
 
