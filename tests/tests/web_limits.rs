@@ -224,3 +224,40 @@ async fn the_station_holds_against_hostile_web_clients() {
     eprintln!("station RSS at the end: {final_rss} KiB");
     assert!(final_rss < RSS_LIMIT_KIB, "{final_rss} KiB");
 }
+
+/// A board whose port is missing is said on the console (its caption and an
+/// alert naming the port), not only in a log nobody reads at the default level.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_board_port_is_said_on_the_console() {
+    use station_tests::browser::{assert_accessible, browser, start_chromedriver, text_of, within};
+    let dir = scratch("web-missing-port");
+    let port = dir.join("no-such-pegboard");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+            port.display()
+        ),
+    )
+    .unwrap();
+    let mut command_line = station_run(&config, &dir.join("journal"), None);
+    command_line.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(std::process::Stdio::null());
+    let (_station, base) = spawn_station(command_line);
+    let (_driver, driver_url) = start_chromedriver();
+    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
+    console.goto(&format!("{base}/console")).await.unwrap();
+    let shown = port.display().to_string();
+    within(Duration::from_secs(3), "the board's caption names the missing port", || async {
+        let caption = text_of(&console, "board-blind").await;
+        caption.contains("NOT CONNECTED") && caption.contains(&shown)
+    })
+    .await;
+    within(Duration::from_secs(6), "an alert names the missing port", || async {
+        let alerts = text_of(&console, "alerts").await;
+        alerts.contains("is not connected") && alerts.contains(&shown) && alerts.contains("boards.blind.port")
+    })
+    .await;
+    assert_accessible(&console, "the console with its board missing").await;
+    console.close().await.unwrap();
+}

@@ -708,7 +708,33 @@
     return ['Heard: ', words, ev.understood ? ` — ${ev.understood}` : ''];
   }
 
+  // A board that is not there is said once (an alert), and again after it came
+  // and went: a missing or wrong port must not be silent. A board gets 3 s to
+  // connect first (a station just started is still opening its ports).
+  const missingBoards = new Set();
+  const absentSince = new Map();
+  function noticeBoards() {
+    for (const b of boards()) {
+      if (b.sensed === false || b.role === 'agreed') continue;
+      if (b.connected === false) {
+        if (missingBoards.has(b.role)) continue;
+        if (!absentSince.has(b.role)) {
+          absentSince.set(b.role, Date.now());
+          setTimeout(noticeBoards, 3100);
+          continue;
+        }
+        if (Date.now() - absentSince.get(b.role) < 3000) continue;
+        missingBoards.add(b.role);
+        alertMessage(`${ROLE_NAMES[b.role] || b.role} is not connected${b.port ? ` (port ${b.port})` : ''}: check the cable and boards.${b.role}.port in the config.`);
+      } else {
+        absentSince.delete(b.role);
+        if (missingBoards.delete(b.role)) announce(`${ROLE_NAMES[b.role] || b.role} connected.`);
+      }
+    }
+  }
+
   function noticeChanges() {
+    noticeBoards();
     const s = state || {};
     const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
     if (last && last.san) {
