@@ -279,3 +279,39 @@ impl Hub {
         let _ = self.events.send(Arc::from(json));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_without_fields_refuses_an_extra_one() {
+        for cmd in BARE_COMMANDS {
+            assert!(Command::from_json(format!(r#"{{"cmd":"{cmd}"}}"#).as_bytes()).is_ok(), "{cmd}");
+            let err = Command::from_json(format!(r#"{{"cmd":"{cmd}","ply":1}}"#).as_bytes()).unwrap_err();
+            assert!(err.contains("unknown field `ply`"), "{cmd}: {err}");
+        }
+        // Commands with fields: serde's own rule.
+        let err = Command::from_json(br#"{"cmd":"claim_flag","side":"white","ply":1}"#).unwrap_err();
+        assert!(err.contains("unknown field `ply`"), "{err}");
+    }
+
+    #[test]
+    fn texts_are_bounded_at_their_limit() {
+        let at = |n: usize| format!(r#"{{"cmd":"spoken","text":"{}"}}"#, "ä".repeat(n));
+        assert!(Command::from_json(at(MAX_SPOKEN).as_bytes()).is_ok(), "characters, not bytes");
+        assert!(Command::from_json(at(MAX_SPOKEN + 1).as_bytes()).is_err());
+        let moves = vec!["e4"; MAX_SCORESHEET + 1];
+        let body = serde_json::json!({"cmd": "scoresheet", "moves": moves}).to_string();
+        assert!(Command::from_json(body.as_bytes()).unwrap_err().contains("at most"));
+    }
+
+    #[test]
+    fn the_sealed_move_is_never_loggable() {
+        let sealed = Command::from_json(br#"{"cmd":"adjourn","sealed_move":"Qxf7+"}"#).unwrap();
+        assert!(!sealed.loggable().contains("Qxf7"), "{}", sealed.loggable());
+        assert!(sealed.loggable().contains("Adjourn"));
+        let other = Command::from_json(br#"{"cmd":"enter_move","move":"Nf3"}"#).unwrap();
+        assert!(other.loggable().contains("Nf3"));
+    }
+}
