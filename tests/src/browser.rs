@@ -24,6 +24,8 @@ pub const TAB: char = '\u{E004}';
 pub const NULL: char = '\u{E000}';
 /// WebDriver key: arrow down.
 pub const DOWN: char = '\u{E015}';
+/// WebDriver key: Shift, held until [`NULL`].
+pub const SHIFT: char = '\u{E008}';
 /// WebDriver key: space.
 pub const SPACE: char = '\u{E00D}';
 
@@ -322,4 +324,95 @@ pub async fn assert_reflows(client: &Client, what: &str) {
         report["scroll"].as_f64() <= report["width"].as_f64().map(|w| w + 1.0) && report["wide"] == json!([]),
         "{what} does not reflow: {report}"
     );
+}
+
+/// Tabs through every focus stop of the page (from the top down, then with
+/// Shift+Tab from the bottom up, at most `max` each way) and fails when one is
+/// hidden under something else (a sticky box: WCAG 2.4.11) or its focus ring
+/// has less than 3:1 contrast against what is around it (the ring's outer
+/// colour against the background, or a two-tone ring's inner colour against
+/// the outer one). Returns how many stops it checked going down.
+pub async fn assert_focus_stops_visible(client: &Client, what: &str, max: usize) -> usize {
+    let down = focus_pass(client, what, max, false).await;
+    let up = focus_pass(client, what, max, true).await;
+    eprintln!("{what}: {down} focus stops down, {up} up, each visible with a ring of at least 3:1");
+    assert!(up + 2 >= down, "Shift+Tab reached {up} of {down} stops on {what}");
+    down
+}
+
+async fn focus_pass(client: &Client, what: &str, max: usize, backward: bool) -> usize {
+    let start = if backward {
+        // From an anchor at the very end: Shift+Tab goes to the last stop.
+        "const end = document.createElement('span'); end.id = '__focus_end'; end.tabIndex = -1;
+         document.body.append(end); end.focus(); window.scrollTo(0, document.documentElement.scrollHeight);"
+    } else {
+        "document.body.tabIndex = -1; document.body.focus(); document.body.removeAttribute('tabindex');
+         window.scrollTo(0, 0);"
+    };
+    js(
+        client,
+        &format!("window.__focusStops = new WeakSet(); window.__lastStop = null; {start} return true;"),
+    )
+    .await;
+    let key = if backward { format!("{SHIFT}{TAB}{NULL}") } else { TAB.to_string() };
+    let mut seen = Vec::new();
+    for _ in 0..max {
+        client.active_element().await.expect("an element").send_keys(&key).await.expect("Tab");
+        let stop = js(
+            client,
+            "const e = document.activeElement;
+             if (!e || e === document.body || e.id === '__focus_end') return null;
+             // A control with parts of its own (a date and time field) takes several Tabs.
+             if (e === window.__lastStop) return { same: true };
+             if (window.__focusStops.has(e)) return { again: true };
+             window.__focusStops.add(e);
+             window.__lastStop = e;
+             const luminance = (c) => {
+                 const m = /rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)(?:, ([\\d.]+))?/.exec(c || '');
+                 if (!m || (m[4] !== undefined && Number(m[4]) === 0)) return null;
+                 const ch = [m[1], m[2], m[3]].map(Number).map(v => v / 255)
+                     .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+                 return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+             };
+             const contrast = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+             let bg = null;
+             for (let p = e.parentElement; p && bg === null; p = p.parentElement) bg = luminance(getComputedStyle(p).backgroundColor);
+             if (bg === null) bg = 1;
+             const style = getComputedStyle(e);
+             const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 ? luminance(style.outlineColor) : null;
+             const halo = luminance((/rgba?\\([^)]*\\)/.exec(style.boxShadow) || [''])[0]);
+             const ringContrast = ring === null ? 0 : Math.max(contrast(ring, bg), halo === null ? 0 : Math.min(contrast(ring, halo), contrast(halo, bg)));
+             const r = e.getClientRects()[0] || e.getBoundingClientRect();
+             const x = Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1);
+             const y = Math.min(Math.max(r.top + Math.min(r.height, 20) / 2, 0), window.innerHeight - 1);
+             const hit = document.elementFromPoint(x, y);
+             const label = e.labels && e.labels[0];
+             const visible = Boolean(hit && (e.contains(hit) || hit.contains(e) || (label && label.contains(hit))));
+             return { id: e.id || (e.tagName.toLowerCase() + ':' + (e.textContent || '').trim().slice(0, 30)),
+                      visible, covered_by: visible || !hit ? null : (hit.id || hit.className || hit.tagName),
+                      ring_contrast: Math.round(ringContrast * 100) / 100,
+                      ring: [style.outlineStyle, style.outlineWidth, style.outlineColor, style.boxShadow].join(' ') };",
+        )
+        .await;
+        if stop["same"] == json!(true) {
+            continue;
+        }
+        if stop.is_null() || stop["again"] == json!(true) {
+            break;
+        }
+        let id = stop["id"].as_str().unwrap_or_default().to_owned();
+        assert_eq!(
+            stop["visible"],
+            json!(true),
+            "focus stop {} ({}) on {what} is hidden: {stop}",
+            seen.len() + 1,
+            if backward { "up" } else { "down" }
+        );
+        let ring = stop["ring_contrast"].as_f64().unwrap_or(0.0);
+        assert!(ring >= 3.0, "the focus ring of {id} on {what} has {ring}:1 contrast: {stop}");
+        seen.push(id);
+    }
+    js(client, "const end = document.getElementById('__focus_end'); if (end) end.remove(); return true;")
+        .await;
+    seen.len()
 }

@@ -9,8 +9,8 @@ use fantoccini::Locator;
 use futures_util::StreamExt;
 use serde_json::Value;
 use station_tests::browser::{
-    ENTER, TAB, active_id, alt, assert_accessible, assert_reflows, assert_whole, browser, js, keys,
-    screenshot, set_viewport, spawn_station, start_chromedriver, text_of, within,
+    ENTER, TAB, active_id, alt, assert_accessible, assert_focus_stops_visible, assert_reflows, assert_whole,
+    browser, js, keys, screenshot, set_viewport, spawn_station, start_chromedriver, text_of, within,
 };
 use station_tests::{scratch, station_bin};
 use std::process::{Command, Stdio};
@@ -204,6 +204,10 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     .await;
     assert_eq!(unreachable, serde_json::json!([]), "controls out of the Tab order");
     assert_accessible(&console, "the console after the clock proposal").await;
+    // With alerts showing, every focus stop is in sight and ringed at 3:1 or more.
+    assert!(!text_of(&console, "alerts").await.is_empty(), "the alerts show");
+    let stops = assert_focus_stops_visible(&console, "the console with alerts", 120).await;
+    assert!(stops >= 40, "{stops} focus stops");
 
     // Reflow (WCAG 1.4.10): at 320 CSS pixels the console needs no sideways scrolling.
     console.set_window_size(320, 900).await.unwrap();
