@@ -706,3 +706,24 @@ async fn slow_headers_time_out_and_idle_connections_make_room() {
     let res = tokio::time::timeout(Duration::from_secs(1), reqwest::get(url(&server, "/console"))).await;
     assert_eq!(res.expect("an answer while idle connections fill the cap").unwrap().status(), 200);
 }
+
+#[tokio::test]
+async fn a_command_body_that_never_ends_is_408() {
+    let server = server_with(tight());
+    let mut stream = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    let head = format!(
+        "POST /api/command HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"cmd\":",
+        server.addr()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let start = Instant::now();
+    let mut answer = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(3), stream.read(&mut answer))
+        .await
+        .expect("an answer")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(start.elapsed() >= Duration::from_millis(250), "{:?}", start.elapsed());
+}
