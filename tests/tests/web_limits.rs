@@ -261,3 +261,86 @@ async fn a_missing_board_port_is_said_on_the_console() {
     assert_accessible(&console, "the console with its board missing").await;
     console.close().await.unwrap();
 }
+
+/// With only 64 descriptors (the issue's set-up), 80 idle connections neither
+/// lock the console out nor take the descriptors a replugged board needs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_64_descriptors_idle_connections_leave_room_for_a_replugged_board() {
+    let dir = scratch("web-64-fds");
+    let peg_link = dir.join("pegboard");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
+             [console]\nlisten = \"127.0.0.1:0\"\n",
+            peg_link.display()
+        ),
+    )
+    .unwrap();
+    let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    // `station run` under a 64-descriptor limit (soft and hard), as the issue found it.
+    let run = station_run(&config, &dir.join("journal"), None);
+    let log = dir.join("station.log");
+    let mut command_line = std::process::Command::new("prlimit");
+    command_line.arg("--nofile=64:64").arg(run.get_program()).args(run.get_args());
+    for (k, v) in run.get_envs() {
+        if let Some(v) = v {
+            command_line.env(k, v);
+        }
+    }
+    command_line
+        .stdin(std::process::Stdio::null())
+        .args(["--token", TOKEN])
+        .env("STATION_LOG", "info")
+        .stderr(std::fs::File::create(&log).unwrap());
+    let (station, base) = spawn_station(command_line);
+    let pid = station.0.id();
+    let addr: SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let http = reqwest::Client::new();
+    let connected = |s: &Value| s["boards"][0]["connected"] == json!(true);
+    // The state, or the station's log when it does not answer.
+    let state = |http: &reqwest::Client, base: &str| {
+        let (http, url, log) = (http.clone(), format!("{base}/api/state"), log.clone());
+        async move {
+            match http.get(url).send().await {
+                Ok(res) => res.json::<Value>().await.unwrap(),
+                Err(e) => {
+                    panic!("{e}; the station's log:\n{}", std::fs::read_to_string(&log).unwrap_or_default())
+                }
+            }
+        }
+    };
+    let start = Instant::now();
+    while !connected(&state(&http, &base).await) {
+        assert!(start.elapsed() < Duration::from_secs(10), "the board connects");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    let idle: Vec<TcpStream> = (0..80).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let fds = open_fds(pid);
+    let console = tokio::time::timeout(Duration::from_secs(5), http.get(format!("{base}/console")).send())
+        .await
+        .expect("the console answers while 80 connections idle")
+        .unwrap();
+    assert_eq!(console.status(), 200);
+    eprintln!("64-descriptor limit, 80 idle connections: the station holds {fds} descriptors");
+    assert!(fds <= 48, "room is left for boards, journal and audio: {fds} of 64 in use");
+
+    // The board is unplugged and plugged in again: it is opened again.
+    drop(pegs);
+    let start = Instant::now();
+    while connected(&state(&http, &base).await) {
+        assert!(start.elapsed() < Duration::from_secs(10), "the unplugged board is noticed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    let start = Instant::now();
+    while !connected(&state(&http, &base).await) {
+        assert!(start.elapsed() < Duration::from_secs(15), "the replugged board is opened again");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!("the replugged board reconnected in {:?} with 80 idle connections", start.elapsed());
+    drop(idle);
+}
