@@ -171,7 +171,19 @@ where
 
 /// Types into whatever has the focus (keyboard only: no clicks).
 pub async fn keys(client: &Client, text: &str) {
-    client.active_element().await.expect("a focused element").send_keys(text).await.expect("keys");
+    // The pages redraw as the game goes on: an element can be replaced (and the
+    // focus moved to its successor) between finding it and typing; then once more.
+    for attempt in 0..3 {
+        let sent = client.active_element().await.expect("a focused element").send_keys(text).await;
+        match sent {
+            Ok(()) => return,
+            Err(e) if attempt < 2 => {
+                eprintln!("keys: {e}; once more");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("keys: {e}"),
+        }
+    }
 }
 
 /// The id of the focused element.
@@ -181,6 +193,21 @@ pub async fn active_id(client: &Client) -> String {
         .as_str()
         .unwrap_or_default()
         .to_owned()
+}
+
+/// Presses `chord` on the keyboard of the page (WebDriver actions: no element
+/// is targeted, so a redraw of the focused element cannot get in the way):
+/// every key down in order, then up in reverse.
+pub async fn press(client: &Client, chord: &[char]) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let mut actions = KeyActions::new("keyboard".into());
+    for &value in chord {
+        actions = actions.then(KeyAction::Down { value });
+    }
+    for &value in chord.iter().rev() {
+        actions = actions.then(KeyAction::Up { value });
+    }
+    client.perform_actions(actions).await.expect("keys pressed");
 }
 
 /// Presses Tab until the element `id` has the focus (at most `max` times).
@@ -351,22 +378,25 @@ async fn focus_pass(client: &Client, what: &str, max: usize, backward: bool) -> 
     };
     js(
         client,
-        &format!("window.__focusStops = new WeakSet(); window.__lastStop = null; {start} return true;"),
+        &format!("window.__focusStops = new WeakSet(); window.__focusIds = new Set(); window.__lastStop = null; {start} return true;"),
     )
     .await;
-    let key = if backward { format!("{SHIFT}{TAB}{NULL}") } else { TAB.to_string() };
+    let chord: &[char] = if backward { &[SHIFT, TAB] } else { &[TAB] };
     let mut seen = Vec::new();
     for _ in 0..max {
-        client.active_element().await.expect("an element").send_keys(&key).await.expect("Tab");
+        press(client, chord).await;
         let stop = js(
             client,
             "const e = document.activeElement;
              if (!e || e === document.body || e.id === '__focus_end') return null;
              // A control with parts of its own (a date and time field) takes several Tabs.
-             if (e === window.__lastStop) return { same: true };
-             if (window.__focusStops.has(e)) return { again: true };
-             window.__focusStops.add(e);
-             window.__lastStop = e;
+             // By id where there is one: a page that redraws keeps the focus on a new
+             // element of the same id, which is the same stop.
+             const key = e.id || e;
+             if (key === window.__lastStop) return { same: true };
+             if (e.id ? window.__focusIds.has(e.id) : window.__focusStops.has(e)) return { again: true };
+             if (e.id) window.__focusIds.add(e.id); else window.__focusStops.add(e);
+             window.__lastStop = key;
              const luminance = (c) => {
                  const m = /rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)(?:, ([\\d.]+))?/.exec(c || '');
                  if (!m || (m[4] !== undefined && Number(m[4]) === 0)) return null;

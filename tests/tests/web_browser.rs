@@ -135,10 +135,32 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     screenshot(&mirror, "mirror", None).await;
     assert_accessible(&console, "the console during the game").await;
     assert_accessible(&mirror, "the mirror during the game").await;
+    // What the blind player hears is German: the English console marks it so.
+    let marked =
+        js(&console, "return [...document.querySelectorAll('#log li [lang]')].map(e => e.lang);").await;
+    assert!(
+        marked.as_array().is_some_and(|m| m.iter().any(|l| l == "de")),
+        "German words in the log: {marked}"
+    );
     // The boards in words: each side's pieces and a rank table.
     let board_text = text_of(&console, "board-blind").await;
     assert!(board_text.contains("White: king"), "{board_text}");
     assert!(board_text.contains("rank by rank"), "{board_text}");
+    // Opened with the keyboard, the text stays open and keeps the focus while moves come.
+    js(&console, "document.getElementById('board-blind-text-summary').focus(); return true;").await;
+    press(&console, &[ENTER]).await;
+    let move_before = text_of(&console, "last-move").await;
+    within(Duration::from_secs(30), "the next move on the console", || async {
+        text_of(&console, "last-move").await != move_before
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(active_id(&console).await, "board-blind-text-summary", "the focus stays on the board's text");
+    let open = js(&console, "return document.getElementById('board-blind-text').open;").await;
+    assert_eq!(open, serde_json::json!(true), "the board's text stays open after a move");
+    let ranks = text_of(&console, "board-blind-ranks").await;
+    assert!(ranks.contains("white king"), "{ranks}");
+    assert_accessible(&console, "the console with a board open as text").await;
 
     // A discrepancy, raised from the console with the keyboard alone: a scoresheet
     // whose second move differs from the game (D.2.9, records).

@@ -130,8 +130,8 @@ const Station = (() => {
       svg.appendChild(el('text', { x: M / 2, y: k * 100 + 58, 'text-anchor': 'middle', class: 'coord' }, String(rank)));
     }
     const nodes = [svg];
-    if (opts.text === 'details') nodes.push(boardText(squares, occupied, summary, true));
-    else if (opts.text === 'hidden') nodes.push(boardText(squares, occupied, summary, false));
+    if (opts.text === 'details') nodes.push(boardText(squares, occupied, summary, true, opts.id));
+    else if (opts.text === 'hidden') nodes.push(boardText(squares, occupied, summary, false, opts.id));
     container.replaceChildren(...nodes);
   }
 
@@ -164,7 +164,10 @@ const Station = (() => {
    * side's pieces with their squares, and (with `interactive`) a table rank by
    * rank in a folding section whose scroll box takes the focus.
    */
-  function boardText(squares, occupied, label, interactive) {
+  function boardText(squares, occupied, label, interactive, id) {
+    // Ids let a page that redraws the board after every move keep the focus
+    // and the open section where they were.
+    const idOf = (part) => (id ? `${id}-${part}` : null);
     const lists = squares
       ? html('ul', {}, html('li', {}, pieceList(squares, true)), html('li', {}, pieceList(squares, false)))
       : html('p', {}, 'No position yet.');
@@ -182,7 +185,8 @@ const Station = (() => {
       // The piece names are English words; the label is in the page's language.
       return html('div', { class: 'visually-hidden' }, html('p', {}, `${label}:`), html('div', { lang: 'en' }, lists));
     }
-    const box = html('details', { class: 'board-text' }, html('summary', {}, `${label}: the pieces as text`), lists);
+    const box = html('details', { class: 'board-text', id: idOf('text') },
+      html('summary', { id: idOf('text-summary') }, `${label}: the pieces as text`), lists);
     if (squares) {
       const table = html('table', { class: 'ranks' }, html('caption', {}, `${label}, rank by rank`));
       table.append(html('thead', {}, html('tr', {}, html('td', {}), ...[...'abcdefgh'].map((f) => html('th', { scope: 'col' }, f)))));
@@ -196,7 +200,7 @@ const Station = (() => {
         body.append(row);
       }
       table.append(body);
-      box.append(html('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': `${label}, rank by rank` }, table));
+      box.append(html('div', { class: 'table-wrap', id: idOf('ranks'), tabindex: '0', role: 'region', 'aria-label': `${label}, rank by rank` }, table));
     }
     return box;
   }

@@ -592,6 +592,8 @@
     const toCorrect = boardsToCorrect();
     const key = JSON.stringify([list, state && state.fen, flipped, last, [...toCorrect]]);
     renderKeyed('boards', key, (box) => {
+      // A board read as text stays open while the game goes on.
+      const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.id));
       const shown = list.length ? list : [{ role: 'agreed', fen: state && state.fen }];
       box.replaceChildren(...shown.map((b) => {
         const name = ROLE_NAMES[b.role] || 'Agreed position';
@@ -621,7 +623,9 @@
           lastMove: last,
           label: name,
           text: 'details',
+          id: `board-${b.role}`,
         });
+        for (const d of holder.querySelectorAll('details')) if (open.has(d.id)) d.open = true;
         fig.append(holder);
         const diff = Array.isArray(b.diff) ? b.diff : [];
         if (diff.length) fig.append(h('ul', { class: 'diff-list', 'aria-label': `${name}: differences` }, ...diff.map((d) => h('li', {}, d.text || d.square))));
