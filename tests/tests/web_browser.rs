@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, assert_focus_stops_visible, assert_reflows, assert_whole,
-    browser, js, keys, screenshot, set_viewport, spawn_station, start_chromedriver, text_of, within,
+    browser, js, keys, press, screenshot, set_viewport, spawn_station, start_chromedriver, text_of, within,
 };
 use station_tests::{scratch, station_bin};
 use std::process::{Command, Stdio};
