@@ -151,7 +151,7 @@ async fn the_station_holds_against_hostile_web_clients() {
     .unwrap();
     let after_frames = rss_kib(pid);
     eprintln!(
-        "25 clients with a 10 MiB frame: {} cut off, {} KiB of payload taken before, station RSS {after_frames} KiB",
+        "25 clients with a 10 MiB frame: {} cut off ({} KiB written into socket buffers before the cut), station RSS {after_frames} KiB",
         attackers.0,
         attackers.1 / 1024
     );
