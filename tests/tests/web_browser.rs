@@ -9,8 +9,8 @@ use fantoccini::Locator;
 use futures_util::StreamExt;
 use serde_json::Value;
 use station_tests::browser::{
-    ENTER, TAB, active_id, alt, browser, js, keys, screenshot, spawn_station, start_chromedriver, text_of,
-    within,
+    ENTER, TAB, active_id, alt, assert_accessible, assert_focus_stops_visible, assert_reflows, assert_whole,
+    browser, js, keys, press, screenshot, set_viewport, spawn_station, start_chromedriver, text_of, within,
 };
 use station_tests::{scratch, station_bin};
 use std::process::{Command, Stdio};
@@ -42,6 +42,11 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     mirror.goto(&format!("{base}/mirror")).await.unwrap();
     let controls = mirror.find_all(Locator::Css("button, input, select, textarea, form, a")).await.unwrap();
     assert!(controls.is_empty(), "the mirror has {} controls", controls.len());
+    within(Duration::from_secs(5), "the mirror's first state", || async {
+        !text_of(&mirror, "phase").await.is_empty()
+    })
+    .await;
+    assert_accessible(&mirror, "the mirror at the start").await;
 
     // The console without a token: commands are refused; a wrong token is refused too.
     console.goto(&format!("{base}/console")).await.unwrap();
@@ -49,6 +54,7 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
         text_of(&console, "token-status").await.contains("No token")
     })
     .await;
+    assert_accessible(&console, "the console without a token").await;
     keys(&console, &alt('s')).await;
     assert_eq!(active_id(&console).await, "clock-start", "Alt+S goes to Start clock");
     keys(&console, &ENTER.to_string()).await;
@@ -127,6 +133,34 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     assert_eq!(mirror.find_all(Locator::Css("#board svg.board")).await.unwrap().len(), 1);
     screenshot(&console, "console", Some(2400)).await;
     screenshot(&mirror, "mirror", None).await;
+    assert_accessible(&console, "the console during the game").await;
+    assert_accessible(&mirror, "the mirror during the game").await;
+    // What the blind player hears is German: the English console marks it so.
+    let marked =
+        js(&console, "return [...document.querySelectorAll('#log li [lang]')].map(e => e.lang);").await;
+    assert!(
+        marked.as_array().is_some_and(|m| m.iter().any(|l| l == "de")),
+        "German words in the log: {marked}"
+    );
+    // The boards in words: each side's pieces and a rank table.
+    let board_text = text_of(&console, "board-blind").await;
+    assert!(board_text.contains("White: king"), "{board_text}");
+    assert!(board_text.contains("rank by rank"), "{board_text}");
+    // Opened with the keyboard, the text stays open and keeps the focus while moves come.
+    js(&console, "document.getElementById('board-blind-text-summary').focus(); return true;").await;
+    press(&console, &[ENTER]).await;
+    let move_before = text_of(&console, "last-move").await;
+    within(Duration::from_secs(30), "the next move on the console", || async {
+        text_of(&console, "last-move").await != move_before
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(active_id(&console).await, "board-blind-text-summary", "the focus stays on the board's text");
+    let open = js(&console, "return document.getElementById('board-blind-text').open;").await;
+    assert_eq!(open, serde_json::json!(true), "the board's text stays open after a move");
+    let ranks = text_of(&console, "board-blind-ranks").await;
+    assert!(ranks.contains("white king"), "{ranks}");
+    assert_accessible(&console, "the console with a board open as text").await;
 
     // A discrepancy, raised from the console with the keyboard alone: a scoresheet
     // whose second move differs from the game (D.2.9, records).
@@ -149,6 +183,8 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     assert!(summary.is_empty() || summary.contains("agree") || summary.contains("disagreement"), "{summary}");
     screenshot(&console, "console-discrepancy", Some(2400)).await;
     screenshot(&mirror, "mirror-discrepancy", None).await;
+    assert_accessible(&console, "the console during a discrepancy").await;
+    assert_accessible(&mirror, "the mirror during a discrepancy").await;
 
     // Walking through it with the keyboard: Alt+X reads the steps, Alt+A goes to the
     // clock proposal, Enter accepts it; the station sets both clocks (arbiter).
@@ -189,6 +225,37 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     )
     .await;
     assert_eq!(unreachable, serde_json::json!([]), "controls out of the Tab order");
+    assert_accessible(&console, "the console after the clock proposal").await;
+    // With alerts showing, every focus stop is in sight and ringed at 3:1 or more.
+    assert!(!text_of(&console, "alerts").await.is_empty(), "the alerts show");
+    let stops = assert_focus_stops_visible(&console, "the console with alerts", 120).await;
+    assert!(stops >= 40, "{stops} focus stops");
+
+    // Reflow (WCAG 1.4.10): at 320 CSS pixels the console needs no sideways scrolling.
+    console.set_window_size(320, 900).await.unwrap();
+    let width = js(&console, "return window.innerWidth;").await;
+    eprintln!("the console at a window 320 wide: innerWidth {width}");
+    assert_reflows(&console, &format!("the console {width} CSS pixels wide")).await;
+    screenshot(&console, "console-320", None).await;
+    assert_accessible(&console, "the console 320 pixels wide").await;
+
+    // The mirror at 1280×800 in each language: both clocks whole, and an h1.
+    set_viewport(&mirror, 1280, 800).await;
+    for lang in ["de", "pl", "en"] {
+        mirror.goto(&format!("{base}/mirror?lang={lang}")).await.unwrap();
+        within(Duration::from_secs(5), &format!("the mirror in {lang}"), || async {
+            js(&mirror, "return document.documentElement.lang;").await == serde_json::json!(lang)
+                && !text_of(&mirror, "time-black").await.starts_with('–')
+        })
+        .await;
+        let h1 = js(&mirror, "return [...document.querySelectorAll('h1')].map(h => h.textContent);").await;
+        assert_eq!(h1.as_array().map(Vec::len), Some(1), "one h1 in {lang}: {h1}");
+        for id in ["clock-white", "clock-black", "time-white", "time-black", "name-white", "name-black"] {
+            assert_whole(&mirror, id, &format!("the mirror at 1280×800 in {lang}")).await;
+        }
+        screenshot(&mirror, &format!("mirror-{lang}"), None).await;
+        assert_accessible(&mirror, &format!("the mirror in {lang}")).await;
+    }
 
     console.close().await.unwrap();
     mirror.close().await.unwrap();

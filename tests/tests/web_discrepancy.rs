@@ -20,8 +20,8 @@ use station_drivers::dgt::{DgtEmulator, EmulatorOptions, board_after};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::browser::{
-    ENTER, TAB, active_id, alt, browser, enter_token, keys, screenshot, spawn_station, start_chromedriver,
-    text_of, within,
+    ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
+    start_chromedriver, text_of, within,
 };
 use station_tests::{of_type, read_events, scratch, station_run};
 use std::path::Path;
@@ -240,6 +240,12 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     assert!(text.contains("a board does not show the game"), "{text}");
     assert!(text.contains("Sighted player's board: not yet"), "{text}");
     assert!(text.contains("move the white bishop from c4 to b5"), "{text}");
+    // The board to be corrected is not "in step", whatever its own record says.
+    let caption = text_of(&console, "board-mirror").await;
+    assert!(caption.contains(&format!("to be corrected (discrepancy {id}")), "{caption}");
+    assert!(!caption.contains("in step"), "{caption}");
+    assert_accessible(&console, "the console during an execution discrepancy").await;
+    assert_accessible(&mirror, "the mirror during an execution discrepancy").await;
     let step = walk_steps(&console, id, 1).await;
     assert!(step.contains("Sighted player's board: move the white bishop from c4 to b5"), "{step}");
     assert!(step.contains("That was the last step"), "{step}");
@@ -256,6 +262,11 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     })
     .await;
     game.in_step(5).await;
+    within(SECOND, "the sighted board in step again on the console", || async {
+        text_of(&console, "board-mirror").await.contains("in step with the game")
+    })
+    .await;
+    assert_accessible(&console, "the console after the execution discrepancy").await;
     screenshot(&console, "discrepancy-execution-resolved-console", Some(2400)).await;
     screenshot(&mirror, "discrepancy-execution-resolved-mirror", None).await;
     game.press(Color::White).await;
@@ -294,6 +305,12 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     assert!(steps >= 6, "three moves back on each board: {disc}");
     let last = walk_steps(&console, id, steps).await;
     assert!(last.contains("That was the last step"), "{last}");
+    for board in ["board-blind", "board-mirror"] {
+        let caption = text_of(&console, board).await;
+        assert!(caption.contains("to be corrected") && !caption.contains("in step"), "{board}: {caption}");
+    }
+    assert_accessible(&console, "the console during a records discrepancy").await;
+    assert_accessible(&mirror, "the mirror during a records discrepancy").await;
     let summary = text_of(&console, "records-summary").await;
     assert!(summary.contains("agree") || summary.contains("disagreement"), "{summary}");
     screenshot(&console, "discrepancy-records-console", Some(2400)).await;
@@ -350,6 +367,8 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     })
     .await;
     within(SECOND, "2… d6 on the mirror", || async { text_of(&mirror, "last-san").await == "d6" }).await;
+    assert_accessible(&console, "the console after both discrepancies").await;
+    assert_accessible(&mirror, "the mirror after both discrepancies").await;
 
     console.close().await.unwrap();
     mirror.close().await.unwrap();

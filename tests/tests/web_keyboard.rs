@@ -15,11 +15,10 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
-    DOWN, ENTER, TAB, active_id, alt, browser, enter_token, js, keys, page_content, screenshot,
-    spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
+    DOWN, ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, page_content,
+    screenshot, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
 };
 use station_tests::{scratch, station_run};
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -80,6 +79,7 @@ async fn new_game_by_keyboard(console: &Client, kind: &str, field: Option<(&str,
     })
     .await;
     assert!(text_of(console, "new-confirm-text").await.starts_with("Start a new game from"));
+    assert_accessible(console, &format!("the console asking to confirm a new {kind} game")).await;
     keys(console, &ENTER.to_string()).await;
 }
 
@@ -115,7 +115,10 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     let mut command = station_run(&config, &dir.join("journal"), None);
-    command.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(Stdio::null());
+    // The log at info level, as journald gets it from the systemd unit: it must
+    // never hold the sealed move.
+    let log = dir.join("station.log");
+    command.args(["--token", TOKEN]).env("STATION_LOG", "info").stderr(std::fs::File::create(&log).unwrap());
     let (_station, base) = spawn_station(command);
     let http = reqwest::Client::new();
     let (first_game, _) = next_game(&http, &base, "").await;
@@ -130,6 +133,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     })
     .await;
     enter_token(&console, TOKEN).await;
+    assert_accessible(&console, "the console with its token, before the clock starts").await;
+    assert_accessible(&mirror, "the mirror before the clock starts").await;
 
     // The clock: Alt+S, Enter starts it; both pages see it run.
     let mirror_white = text_of(&mirror, "time-white").await;
@@ -287,6 +292,16 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
         .filter_map(|e| std::fs::read_to_string(e.path()).ok())
         .collect();
     assert!(journal.contains("Nc6"), "the journal keeps the sealed move");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("operator command") && logged.contains("(sealed)"),
+        "the adjournment is logged: {logged}"
+    );
+    for secret in ["Nc6", "b8c6"] {
+        assert!(!logged.contains(secret), "the sealed move {secret} is in the log");
+    }
+    assert_accessible(&console, "the console of an adjourned game").await;
+    assert_accessible(&mirror, "the mirror of an adjourned game").await;
 
     // Resume: Alt+U, Enter; the sealed move is made and shown.
     shortcut(&console, 'u', "resume-adjourned").await;
@@ -357,6 +372,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     })
     .await;
     screenshot(&console, "keyboard-console-fen-game", Some(2400)).await;
+    assert_accessible(&console, "the console of a game from a FEN").await;
+    assert_accessible(&mirror, "the mirror of a game from a FEN").await;
 
     console.close().await.unwrap();
     mirror.close().await.unwrap();

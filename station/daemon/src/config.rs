@@ -506,6 +506,22 @@ pub struct Tags {
     pub black: Option<String>,
 }
 
+/// The longest PGN tag value the config may set.
+const MAX_TAG: usize = 255;
+
+impl Tags {
+    /// Every tag by its key.
+    fn named(&self) -> [(&'static str, &Option<String>); 5] {
+        [
+            ("event", &self.event),
+            ("site", &self.site),
+            ("round", &self.round),
+            ("white", &self.white),
+            ("black", &self.black),
+        ]
+    }
+}
+
 /// Journal settings.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -533,11 +549,14 @@ pub enum ConfigError {
         /// What the parser said, with line, column and key.
         message: String,
     },
-    /// Values that parse but do not fit together.
-    #[error("{path}: key `{key}`: {message}")]
+    /// Values that parse but do not fit together; the line is the key's own,
+    /// or its table's when the key is absent.
+    #[error("{path}: {}key `{key}`: {message}", .line.map(|l| format!("line {l}, ")).unwrap_or_default())]
     Invalid {
         /// The file.
         path: PathBuf,
+        /// The line of the key (1-based), when the file names it or its table.
+        line: Option<usize>,
         /// The dotted key.
         key: String,
         /// Why.
@@ -559,13 +578,19 @@ impl Config {
             path: path.to_owned(),
             message: describe_toml_error(text, &e),
         })?;
-        config.check(path)?;
+        config.check(path).map_err(|e| match e {
+            ConfigError::Invalid { path, key, message, .. } => {
+                ConfigError::Invalid { line: line_of(text, &key), path, key, message }
+            }
+            other => other,
+        })?;
         Ok(config)
     }
 
     fn check(&self, path: &Path) -> Result<(), ConfigError> {
         let invalid = |key: &str, message: String| ConfigError::Invalid {
             path: path.to_owned(),
+            line: None,
             key: key.to_owned(),
             message,
         };
@@ -616,6 +641,28 @@ impl Config {
             ));
         }
         self.buttons.check().map_err(|(key, message)| invalid(&key, message))?;
+        for (name, listener) in [("private", &self.audio.private), ("public", &self.audio.public)] {
+            let v = listener.volume;
+            if !(v.is_finite() && (0.0..=4.0).contains(&v)) {
+                return Err(invalid(
+                    &format!("audio.{name}.volume"),
+                    format!("{v} is not a number from 0 to 4"),
+                ));
+            }
+        }
+        for (name, value) in self.tags.named() {
+            if let Some(v) = value
+                && (v.chars().any(char::is_control) || v.chars().count() > MAX_TAG)
+            {
+                return Err(invalid(
+                    &format!("tags.{name}"),
+                    format!(
+                        "a PGN tag is one line of at most {MAX_TAG} characters without control characters \
+                         (a newline would break the exported PGN)"
+                    ),
+                ));
+            }
+        }
         if self.console.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(invalid("console.listen", format!("`{}` is not ADDRESS:PORT", self.console.listen)));
         }
@@ -694,8 +741,15 @@ impl Config {
     }
 
     /// The PGN Seven Tag Roster for a game started on `date` (`YYYY.MM.DD`).
+    /// A checked config holds no control characters in its tags; one built
+    /// otherwise has them turned into spaces, so a tag stays one PGN line.
     pub fn seven_tags(&self, date: String) -> SevenTags {
-        let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+        let or_unknown = |v: &Option<String>| {
+            v.as_deref().map_or_else(
+                || "?".into(),
+                |v| v.chars().map(|c| if c.is_control() { ' ' } else { c }).collect(),
+            )
+        };
         SevenTags {
             event: or_unknown(&self.tags.event),
             site: or_unknown(&self.tags.site),
@@ -705,6 +759,24 @@ impl Config {
             black: or_unknown(&self.tags.black),
         }
     }
+}
+
+/// The line of a dotted key (`boards.blind.port`) in the TOML text, from the
+/// parser's spans: the key's own line, or when it is absent the line of its
+/// nearest enclosing table that the file names. `None` when the file names none.
+fn line_of(text: &str, dotted: &str) -> Option<usize> {
+    let root = toml::de::DeTable::parse(text).ok()?;
+    let mut table = root.get_ref();
+    let mut start = None;
+    for part in dotted.split('.') {
+        let Some((key, value)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == part) else { break };
+        start = Some(key.span().start);
+        match value.get_ref() {
+            toml::de::DeValue::Table(inner) => table = inner,
+            _ => break,
+        }
+    }
+    start.map(|s| text[..s.min(text.len())].matches('\n').count() + 1)
 }
 
 /// "line L, column C: message" from a toml error, with the key path the parser reports.
@@ -768,6 +840,51 @@ mod tests {
         assert!(err.contains("game.promotion"), "{err}");
         let err = parse("[boards.blind]\ndriver = \"teleport\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn every_semantic_error_names_its_line() {
+        for (text, key, line) in [
+            ("[game]\nsettle_ms = 100\ndebounce_ms = 200\n", "game.debounce_ms", 3),
+            ("# a comment\n[game]\nsettle_ms = 0\n", "game.settle_ms", 3),
+            ("[game]\npromotion = \"king\"\n", "game.promotion", 2),
+            ("[game]\nstart_fen = \"8/8\"\n", "game.start_fen", 2),
+            ("\n\n[game]\nblind_color = \"green\"\n", "game.blind_color", 4),
+            ("[clock]\ntime_control = \"soon\"\n", "clock.time_control", 2),
+            ("[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\n", "clock.source", 2),
+            ("[clock]\ndgt_silent_ms = 1\n", "clock.dgt_silent_ms", 2),
+            ("[buttons]\n\nconfirm = [\"elbow:1\"]\n", "buttons.confirm", 3),
+            ("[console]\nlisten = \"nowhere\"\n", "console.listen", 2),
+            ("[boards.blind]\ndriver = \"pegboard\"\n", "boards.blind.port", 1),
+            ("[boards.blind]\nport = \"/dev/x\"\nbaud = 0\n", "boards.blind.baud", 3),
+            ("[boards.mirror]\ndriver = \"sim\"\nspeed = -1.0\n", "boards.mirror.speed", 3),
+            ("[boards.mirror]\ndriver = \"sim\"\ngame = 0\n", "boards.mirror.game", 3),
+            ("[boards.blind]\ndriver = \"dgt\"\nport = \"/dev/x\"\n", "boards.blind.driver", 2),
+            ("[voice]\nlanguage = \"xx\"\n", "voice", 1),
+            ("[audio.private]\nvolume = nan\n", "audio.private.volume", 2),
+            ("[audio.public]\nenabled = true\nvolume = inf\n", "audio.public.volume", 3),
+            ("[audio.private]\nvolume = -inf\n", "audio.private.volume", 2),
+            ("[tags]\nevent = \"Open\\n[Result \\\"1-0\\\"]\"\n", "tags.event", 2),
+            ("[tags]\nwhite = \"\"\"\nMüller\nHans\"\"\"\n", "tags.white", 2),
+        ] {
+            let err = parse(text).err().unwrap_or_else(|| panic!("{key} accepted:\n{text}")).to_string();
+            assert!(err.contains(&format!("`{key}`")), "{key}: {err}");
+            assert!(err.starts_with(&format!("station.toml: line {line}, key")), "{key}: {err}");
+        }
+        // A check that needs another key names the line of the key it is about.
+        let err = parse("[boards.mirror]\ndriver = \"dgt\"\nport = \"/x\"\n[clock]\nsource = \"dgt\"\n")
+            .unwrap_err();
+        assert!(err.to_string().contains("line 5, key `clock.source`"), "{err}");
+    }
+
+    #[test]
+    fn volumes_and_tags_within_bounds_are_accepted() {
+        let c = parse("[audio.private]\nvolume = 0.5\n[tags]\nwhite = \"Müller, Hans\"\n").unwrap();
+        assert_eq!(c.audio.private.volume, 0.5);
+        assert_eq!(c.seven_tags("2026.01.01".into()).white, "Müller, Hans");
+        let mut c = Config::default();
+        c.tags.event = Some("Open\n[Result \"1-0\"]".into());
+        assert_eq!(c.seven_tags("?".into()).event, "Open [Result \"1-0\"]", "one line");
     }
 
     #[test]

@@ -108,6 +108,104 @@ pub enum Command {
     },
 }
 
+/// The longest `who` or `why` of a clock or counter correction, in characters.
+pub const MAX_NOTE: usize = 200;
+/// The longest move (`move`, `sealed_move`, a scoresheet entry), in characters.
+pub const MAX_MOVE: usize = 16;
+/// The most moves a scoresheet may hold (plies).
+pub const MAX_SCORESHEET: usize = 1200;
+/// The longest spoken text, in characters.
+pub const MAX_SPOKEN: usize = 500;
+/// The longest FEN, in characters.
+pub const MAX_FEN: usize = 100;
+
+/// The commands that take no field besides `cmd`: serde does not hold a unit
+/// variant of an internally tagged enum to `deny_unknown_fields`, so
+/// [`Command::from_json`] does.
+const BARE_COMMANDS: &[&str] =
+    &["clock_start", "clock_pause", "clock_resume", "take_back", "resume_adjourned"];
+
+impl Command {
+    /// Parses a command as `POST /api/command` takes it and checks its bounds:
+    /// an unknown command or field, a field of the wrong type, an over-long
+    /// text or a control character in one is an error that says which.
+    pub fn from_json(body: &[u8]) -> Result<Command, String> {
+        let value: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+        if let Value::Object(fields) = &value
+            && let Some(Value::String(cmd)) = fields.get("cmd")
+            && BARE_COMMANDS.contains(&cmd.as_str())
+            && let Some(extra) = fields.keys().find(|k| *k != "cmd")
+        {
+            return Err(format!("unknown field `{extra}`: `{cmd}` takes no fields"));
+        }
+        let command: Command = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        command.check_bounds()?;
+        Ok(command)
+    }
+
+    /// Every text field within its bound and free of control characters.
+    fn check_bounds(&self) -> Result<(), String> {
+        let side = |s: &String| text("side", s, 5);
+        let note = |name: &str, s: &Option<String>| s.as_ref().map_or(Ok(()), |s| text(name, s, MAX_NOTE));
+        match self {
+            Command::ClockPress { side: s }
+            | Command::DrawOffer { side: s }
+            | Command::ClaimFlag { side: s } => side(s),
+            Command::SetTime { side: s, who, why, .. } => {
+                side(s)?;
+                note("who", who)?;
+                note("why", why)
+            }
+            Command::SetMoves { who, why, .. } => {
+                note("who", who)?;
+                note("why", why)
+            }
+            Command::EnterMove { mv } => text("move", mv, MAX_MOVE),
+            Command::Adjourn { sealed_move } => text("sealed_move", sealed_move, MAX_MOVE),
+            Command::Scoresheet { moves } => {
+                if moves.len() > MAX_SCORESHEET {
+                    return Err(format!("`moves` holds {} moves; at most {MAX_SCORESHEET}", moves.len()));
+                }
+                moves.iter().try_for_each(|m| text("moves", m, MAX_MOVE))
+            }
+            Command::Spoken { text: t, confidence } => {
+                if confidence.is_some_and(|c| !(0.0..=1.0).contains(&c)) {
+                    return Err("`confidence` is not between 0 and 1".into());
+                }
+                text("text", t, MAX_SPOKEN)
+            }
+            Command::NewGame { fen, .. } => fen.as_ref().map_or(Ok(()), |f| text("fen", f, MAX_FEN)),
+            Command::ClockStart
+            | Command::ClockPause
+            | Command::ClockResume
+            | Command::TakeBack
+            | Command::AcceptClockProposal { .. }
+            | Command::ResumeAdjourned => Ok(()),
+        }
+    }
+
+    /// The command as it may be logged: the sealed move of an adjournment is a
+    /// secret (Guidelines I.2) and never leaves the journal.
+    pub fn loggable(&self) -> String {
+        match self {
+            Command::Adjourn { .. } => r#"Adjourn { sealed_move: "(sealed)" }"#.to_owned(),
+            other => format!("{other:?}"),
+        }
+    }
+}
+
+/// A text field of at most `max` characters without control characters.
+fn text(name: &str, value: &str, max: usize) -> Result<(), String> {
+    let chars = value.chars().count();
+    if chars > max {
+        return Err(format!("`{name}` is {chars} characters long; at most {max}"));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(format!("`{name}` holds a control character"));
+    }
+    Ok(())
+}
+
 /// A command with the channel its answer goes back on.
 pub struct CommandRequest {
     /// The command.
@@ -179,5 +277,41 @@ impl Hub {
     /// Daemon side: publishes one event (JSON). Nobody listening is fine.
     pub fn publish_event(&self, json: &str) {
         let _ = self.events.send(Arc::from(json));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_without_fields_refuses_an_extra_one() {
+        for cmd in BARE_COMMANDS {
+            assert!(Command::from_json(format!(r#"{{"cmd":"{cmd}"}}"#).as_bytes()).is_ok(), "{cmd}");
+            let err = Command::from_json(format!(r#"{{"cmd":"{cmd}","ply":1}}"#).as_bytes()).unwrap_err();
+            assert!(err.contains("unknown field `ply`"), "{cmd}: {err}");
+        }
+        // Commands with fields: serde's own rule.
+        let err = Command::from_json(br#"{"cmd":"claim_flag","side":"white","ply":1}"#).unwrap_err();
+        assert!(err.contains("unknown field `ply`"), "{err}");
+    }
+
+    #[test]
+    fn texts_are_bounded_at_their_limit() {
+        let at = |n: usize| format!(r#"{{"cmd":"spoken","text":"{}"}}"#, "ä".repeat(n));
+        assert!(Command::from_json(at(MAX_SPOKEN).as_bytes()).is_ok(), "characters, not bytes");
+        assert!(Command::from_json(at(MAX_SPOKEN + 1).as_bytes()).is_err());
+        let moves = vec!["e4"; MAX_SCORESHEET + 1];
+        let body = serde_json::json!({"cmd": "scoresheet", "moves": moves}).to_string();
+        assert!(Command::from_json(body.as_bytes()).unwrap_err().contains("at most"));
+    }
+
+    #[test]
+    fn the_sealed_move_is_never_loggable() {
+        let sealed = Command::from_json(br#"{"cmd":"adjourn","sealed_move":"Qxf7+"}"#).unwrap();
+        assert!(!sealed.loggable().contains("Qxf7"), "{}", sealed.loggable());
+        assert!(sealed.loggable().contains("Adjourn"));
+        let other = Command::from_json(br#"{"cmd":"enter_move","move":"Nf3"}"#).unwrap();
+        assert!(other.loggable().contains("Nf3"));
     }
 }

@@ -185,16 +185,14 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
     Ok(Some(server))
 }
 
-/// A fresh operator token: 128 bits from the kernel's random source.
+/// A fresh operator token: 128 bits from the operating system's random source
+/// (`getrandom`). Without one the station does not start: a guessable token
+/// would hand the game to anyone on the machine.
 fn new_token() -> String {
-    use std::io::Read;
     let mut bytes = [0u8; 16];
-    let ok = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes)).is_ok();
-    if !ok {
-        // No urandom: the time and pid still make a token nobody can guess from outside.
-        let seed =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        bytes = (seed ^ u128::from(std::process::id())).to_le_bytes();
+    if let Err(e) = getrandom::fill(&mut bytes) {
+        eprintln!("station: no random source for the operator token ({e}); set [console] token");
+        std::process::exit(1);
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

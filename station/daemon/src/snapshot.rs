@@ -101,10 +101,16 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
                     None => (String::new(), Vec::new(), "in_step", Value::Array(Vec::new())),
                 },
             };
+            let board_config =
+                if role == BoardRole::Mirror { &config.boards.mirror } else { &config.boards.blind };
+            // Where the board is expected: the console says it when the board is
+            // not there (a missing or wrong port must not be silent).
+            let port = board_config.as_ref().and_then(|b| b.port.as_ref()).map(|p| p.display().to_string());
             json!({
                 "role": role.to_string(),
                 "sensed": true,
                 "connected": extras.connected[i],
+                "port": port,
                 "fen": fen,
                 "occupancy": occ_hex(sensed),
                 "moves": board_moves,
@@ -138,6 +144,13 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         "last_move": last_move,
         "blind_color": if table.config().blind_color == Color::White { "white" } else { "black" },
         "mirror_language": config.console.mirror_language,
+        // The language of what each listener hears and of the blind player's speech
+        // (the console marks those words with it: they are not English).
+        "languages": {
+            "private": config.audio.private.language,
+            "public": config.audio.public.language,
+            "speech": config.speech.model_language(&config.voice),
+        },
         "boards": boards,
         "clock": clock,
         "discrepancies": extras.discrepancies,
@@ -243,6 +256,21 @@ mod tests {
         );
         // No open discrepancy, no progress.
         assert_eq!(build(&table, &config, &extras(&[], &[]), t)["discrepancy_progress"], json!([]));
+    }
+
+    #[test]
+    fn each_board_names_its_port() {
+        let (table, t, _) = two_boards();
+        let config = Config::parse(
+            "[boards.blind]\nport = \"/dev/annexd-pegboard\"\n[boards.mirror]\ndriver = \"sim\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let extras = Extras { connected: [false, true], discrepancies: &[], log: &[] };
+        let s = build(&table, &config, &extras, t);
+        assert_eq!(s["boards"][0]["port"], "/dev/annexd-pegboard");
+        assert_eq!(s["boards"][0]["connected"], false);
+        assert_eq!(s["boards"][1]["port"], Value::Null, "a simulated board has no port of its own");
     }
 
     #[test]

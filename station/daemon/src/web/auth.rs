@@ -1,5 +1,5 @@
-//! Who may do what: the operator's bearer token, and the same-origin rule for
-//! WebSockets.
+//! Who may do what: the operator's bearer token, the same-origin rule for
+//! WebSockets, and the Host rule against DNS rebinding.
 
 use axum::http::HeaderMap;
 use axum::http::header::{AUTHORIZATION, HOST, ORIGIN};
@@ -12,7 +12,54 @@ pub fn authorized(headers: &HeaderMap, token: &str) -> bool {
     let Some((scheme, given)) = value.trim().split_once(' ') else {
         return false;
     };
-    scheme.eq_ignore_ascii_case("bearer") && !token.is_empty() && constant_time_eq(given.trim(), token)
+    scheme.eq_ignore_ascii_case("bearer") && token_matches(given.trim(), token)
+}
+
+/// True when `given` is the (non-empty) operator token.
+pub fn token_matches(given: &str, token: &str) -> bool {
+    !token.is_empty() && constant_time_eq(given, token)
+}
+
+/// The Host rule against DNS rebinding: a page of another site whose name was
+/// made to resolve to this machine sends its own name as `Host`, so only
+/// names that cannot be rebound are served: an IP address (`127.0.0.1:8040`,
+/// `[::1]:8040`, the LAN address of a station with `allow_remote`), `localhost`
+/// and `*.localhost`. No `Host` at all (HTTP/1.0 tools) is fine: browsers
+/// always send one.
+pub fn host_allowed(headers: &HeaderMap) -> bool {
+    let Some(host) = headers.get(HOST) else {
+        return true;
+    };
+    let Ok(host) = host.to_str() else {
+        return false;
+    };
+    let host = host.trim().to_ascii_lowercase();
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        // [v6]:port
+        match rest.split_once(']') {
+            Some((v6, port)) if port.is_empty() || port.starts_with(':') => {
+                return v6.parse::<std::net::Ipv6Addr>().is_ok() && port_ok(port);
+            }
+            _ => return false,
+        }
+    } else {
+        match host.rsplit_once(':') {
+            Some((name, port)) => {
+                if !port_ok(&format!(":{port}")) {
+                    return false;
+                }
+                name.to_owned()
+            }
+            None => host.clone(),
+        }
+    };
+    let name = name.strip_suffix('.').unwrap_or(&name);
+    name.parse::<std::net::Ipv4Addr>().is_ok() || name == "localhost" || name.ends_with(".localhost")
+}
+
+/// An empty port or `:N` with N a port number.
+fn port_ok(port: &str) -> bool {
+    port.is_empty() || port.strip_prefix(':').is_some_and(|p| p.parse::<u16>().is_ok())
 }
 
 /// Compares without an early exit on the first differing byte.
@@ -79,6 +126,37 @@ mod tests {
         assert!(!authorized(&headers(&[(AUTHORIZATION, "Basic s3cret")]), "s3cret"));
         assert!(!authorized(&headers(&[]), "s3cret"));
         assert!(!authorized(&headers(&[(AUTHORIZATION, "Bearer ")]), ""));
+    }
+
+    #[test]
+    fn only_hosts_that_cannot_be_rebound_are_served() {
+        for ok in [
+            "127.0.0.1:8040",
+            "127.0.0.1",
+            "localhost:8040",
+            "LOCALHOST",
+            "[::1]:8040",
+            "[::1]",
+            "192.168.1.20:8040",
+            "station.localhost:80",
+            "localhost.:8040",
+        ] {
+            assert!(host_allowed(&headers(&[(HOST, ok)])), "{ok}");
+        }
+        for bad in [
+            "evil.example:8040",
+            "evil.example",
+            "127.0.0.1.evil.example:8040",
+            "localhost.evil:8040",
+            "[::1",
+            "[evil]:80",
+            "127.0.0.1:port",
+            "1.2.3.4:99999",
+            "",
+        ] {
+            assert!(!host_allowed(&headers(&[(HOST, bad)])), "{bad}");
+        }
+        assert!(host_allowed(&headers(&[])), "no Host (HTTP/1.0)");
     }
 
     #[test]

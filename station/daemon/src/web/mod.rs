@@ -18,7 +18,8 @@ mod ws;
 #[cfg(test)]
 mod tests;
 
-pub use server::{WebServer, start};
+#[allow(unused_imports, reason = "the tests and other callers choose their own limits")]
+pub use server::{Limits, WebServer, start, start_with_limits};
 
 use std::net::SocketAddr;
 

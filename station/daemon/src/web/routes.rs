@@ -1,11 +1,11 @@
 //! The routes: pages, assets, PGN, state, commands; errors as `{"error": "…"}`.
 
+use super::server::Limits;
 use super::{COMMAND_TIMEOUT, MAX_BODY, assets, auth, ws};
 use crate::hub::{Command, Hub};
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
@@ -13,7 +13,7 @@ use axum::routing::{get, post};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{Semaphore, broadcast, watch};
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -26,6 +26,12 @@ pub struct AppState {
     pub stop: watch::Receiver<bool>,
     /// `{"type":"state","state":…}` messages whenever the snapshot changed (for `/ws?state=1`).
     pub states: broadcast::Sender<Arc<str>>,
+    /// The server's limits.
+    pub limits: Limits,
+    /// The event streams without the operator token (mirrors, viewers).
+    pub viewers: Arc<Semaphore>,
+    /// The event streams with the operator token (consoles).
+    pub operators: Arc<Semaphore>,
 }
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -46,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         .route("/ws", get(ws::handler))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(known_host))
         .layer(middleware::map_response(security_headers))
         .with_state(state)
 }
@@ -58,6 +65,19 @@ pub fn error(status: StatusCode, reason: &str) -> Response {
 fn json_response(value: &Value) -> Response {
     ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], value.to_string())
         .into_response()
+}
+
+/// Refuses a request whose `Host` is a name that could have been rebound to
+/// this machine (see [`auth::host_allowed`]).
+async fn known_host(request: Request, next: middleware::Next) -> Response {
+    if auth::host_allowed(request.headers()) {
+        next.run(request).await
+    } else {
+        error(
+            StatusCode::MISDIRECTED_REQUEST,
+            "unknown Host: open the console by its IP address (127.0.0.1:PORT) or localhost",
+        )
+    }
 }
 
 async fn security_headers(mut res: Response) -> Response {
@@ -116,7 +136,8 @@ async fn api_state(State(app): State<AppState>) -> Response {
     json_response(&app.hub.snapshot())
 }
 
-fn unauthorized() -> Response {
+/// 401 with `WWW-Authenticate: Bearer`.
+pub fn unauthorized() -> Response {
     let mut res =
         error(StatusCode::UNAUTHORIZED, "operator token missing or wrong (Authorization: Bearer TOKEN)");
     res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
@@ -133,31 +154,33 @@ async fn api_auth(State(app): State<AppState>, headers: HeaderMap) -> Response {
 }
 
 /// `POST /api/command`: a [`Command`] as JSON; the daemon loop's answer or an error.
-async fn api_command(
-    State(app): State<AppState>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
+/// The body must arrive whole within the limits' body time-out and size.
+async fn api_command(State(app): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     if !auth::authorized(&headers, &app.token) {
         return unauthorized();
     }
-    let body = match body {
-        Ok(body) => body,
-        Err(rejection) => {
-            let status = rejection.status();
-            let reason = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                format!("the command is larger than {} KiB", MAX_BODY / 1024)
-            } else {
-                rejection.body_text()
-            };
-            return error(status, &reason);
+    let body = match tokio::time::timeout(app.limits.body_timeout, axum::body::to_bytes(body, MAX_BODY)).await
+    {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("the command is larger than {} KiB", MAX_BODY / 1024),
+            );
+        }
+        Err(_) => {
+            return error(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!("the command did not arrive within {} s", app.limits.body_timeout.as_secs()),
+            );
         }
     };
-    let command: Command = match serde_json::from_slice(&body) {
+    let command = match Command::from_json(&body) {
         Ok(command) => command,
         Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad command: {e}")),
     };
-    tracing::info!(?command, "operator command");
+    // Never `?command`: the sealed move of an adjournment is a secret.
+    tracing::info!(command = %command.loggable(), "operator command");
     let reply = match app.hub.command(command) {
         Ok(reply) => reply,
         Err(reason) => return error(StatusCode::SERVICE_UNAVAILABLE, &reason),

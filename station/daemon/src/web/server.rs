@@ -1,16 +1,90 @@
-//! The server's life: bind, run on its own runtime thread, shut down cleanly.
+//! The server's life: bind, accept within the limits, run on its own runtime
+//! thread, shut down cleanly.
+//!
+//! The accept loop is our own (hyper's HTTP/1 connection under axum's router)
+//! because the limits live at the connection: a request's headers must arrive
+//! within [`Limits::header_timeout`] (which also closes a kept-alive connection
+//! that sends nothing), and at most [`Limits::http_connections`] are open. When
+//! the cap is reached the oldest connection without a request in flight is
+//! closed to make room, so idle connections never lock the operator out.
 
 use super::routes::{self, AppState};
 use super::{WebConfig, WebError};
 use crate::hub::Hub;
+use hyper::service::Service as _;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{Notify, Semaphore, broadcast, watch};
 
 /// How long open connections get to finish after a shutdown was asked for.
 const GRACE: Duration = Duration::from_secs(2);
+
+/// File descriptors kept free for everything else the station opens (boards,
+/// journal, audio, the microphone), whatever the process's limit.
+const FD_RESERVE: u64 = 32;
+
+/// How much the web server may hold open, and for how long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// HTTP connections open at once (WebSockets not counted: they have their own caps).
+    pub http_connections: usize,
+    /// `/ws` streams without the operator token (mirrors, viewers).
+    pub viewer_streams: usize,
+    /// `/ws` streams with the operator token (consoles): a budget of their own,
+    /// so viewers cannot take the operator's place.
+    pub operator_streams: usize,
+    /// A request's headers must have arrived this long after the connection
+    /// opened or the last answer; otherwise the connection is closed.
+    pub header_timeout: Duration,
+    /// A request body must have arrived within this.
+    pub body_timeout: Duration,
+    /// How often a `/ws` client is pinged.
+    pub ws_ping: Duration,
+    /// A `/ws` client that sends nothing (not even a pong) this long is closed.
+    pub ws_idle: Duration,
+    /// A `/ws` client that does not take a message within this is closed.
+    pub ws_send_timeout: Duration,
+}
+
+impl Limits {
+    /// The limits for a process that may open `open_files` descriptors: a
+    /// quarter of them for HTTP connections, an eighth for viewers' streams and
+    /// a sixteenth for consoles' (each within a fixed ceiling), so the web
+    /// server can never take the descriptors a replugged board needs.
+    pub fn for_open_files(open_files: Option<u64>) -> Limits {
+        let budget = open_files.unwrap_or(1024).saturating_sub(FD_RESERVE).max(32);
+        let share =
+            |divisor: u64, floor: u64, ceiling: u64| (budget / divisor).clamp(floor, ceiling) as usize;
+        Limits {
+            http_connections: share(4, 8, 256),
+            viewer_streams: share(8, 2, 64),
+            operator_streams: share(16, 2, 8),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            ws_ping: Duration::from_secs(20),
+            ws_idle: Duration::from_secs(60),
+            ws_send_timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// The limits for this process's `RLIMIT_NOFILE` (read from `/proc/self/limits`).
+    pub fn for_this_process() -> Limits {
+        Limits::for_open_files(open_files_limit())
+    }
+}
+
+/// The soft limit of open files, from `/proc/self/limits` (no unsafe `getrlimit`).
+fn open_files_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+    line["Max open files".len()..].split_whitespace().next()?.parse().ok()
+}
 
 /// A running web server. Dropping it shuts it down too.
 pub struct WebServer {
@@ -48,10 +122,16 @@ impl Drop for WebServer {
     }
 }
 
-/// Starts the web server in a background thread with its own tokio runtime.
+/// Starts the web server in a background thread with its own tokio runtime,
+/// with the limits for this process's open-files limit.
 ///
 /// Refuses a non-loopback `listen` address unless `allow_remote`, and an empty token.
 pub fn start(config: WebConfig, hub: Hub) -> Result<WebServer, WebError> {
+    start_with_limits(config, Limits::for_this_process(), hub)
+}
+
+/// [`start`] with the given limits (tests use short ones).
+pub fn start_with_limits(config: WebConfig, limits: Limits, hub: Hub) -> Result<WebServer, WebError> {
     if !config.listen.ip().is_loopback() && !config.allow_remote {
         return Err(WebError::NotLoopback(config.listen));
     }
@@ -70,12 +150,25 @@ pub fn start(config: WebConfig, hub: Hub) -> Result<WebServer, WebError> {
         .map_err(WebError::Runtime)?;
     let (stop, stopped) = watch::channel(false);
     let (states, _) = broadcast::channel(64);
-    let state = AppState { hub, token: Arc::from(config.token.trim()), stop: stopped.clone(), states };
+    let state = AppState {
+        hub,
+        token: Arc::from(config.token.trim()),
+        stop: stopped.clone(),
+        states,
+        limits,
+        viewers: Arc::new(Semaphore::new(limits.viewer_streams)),
+        operators: Arc::new(Semaphore::new(limits.operator_streams)),
+    };
     let thread = std::thread::Builder::new()
         .name("station-web".into())
         .spawn(move || serve(runtime, listener, state, stopped))
         .map_err(WebError::Runtime)?;
-    tracing::info!("web console on http://{addr}/console, mirror on http://{addr}/mirror");
+    tracing::info!(
+        http_connections = limits.http_connections,
+        viewer_streams = limits.viewer_streams,
+        operator_streams = limits.operator_streams,
+        "web console on http://{addr}/console, mirror on http://{addr}/mirror"
+    );
     Ok(WebServer { addr, stop, thread: Some(thread) })
 }
 
@@ -94,20 +187,175 @@ fn serve(
             }
         };
         tokio::spawn(routes::publish_states(state.clone()));
+        let limits = state.limits;
         let app = routes::router(state);
-        let mut graceful = stopped.clone();
-        let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-            let _ = graceful.wait_for(|s| *s).await;
-        });
-        let mut deadline = stopped;
-        let hard_stop = async move {
-            let _ = deadline.wait_for(|s| *s).await;
-            tokio::time::sleep(GRACE).await;
-        };
-        tokio::select! {
-            r = server => if let Err(e) = r { tracing::error!("web server: {e}") },
-            () = hard_stop => tracing::warn!("web server: connections still open after {GRACE:?}, closing them"),
+        let open = Arc::new(Connections::default());
+        let mut stop = stopped.clone();
+        loop {
+            let accepted = tokio::select! {
+                biased;
+                () = super::ws::stopped(&mut stop) => break,
+                accepted = listener.accept() => accepted,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of descriptors (or a connection reset before we took it): wait
+                    // a little rather than spin; the caps make this rare.
+                    tracing::warn!("web server: cannot accept a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            let Some(slot) = open.admit(limits.http_connections) else {
+                tracing::debug!("web server: every connection is busy; one more refused");
+                continue;
+            };
+            let _ = stream.set_nodelay(true);
+            tokio::spawn(connection(stream, app.clone(), slot, Arc::clone(&open), limits, stopped.clone()));
+        }
+        // Stopping: the connections close themselves (gracefully, within GRACE).
+        let deadline = tokio::time::Instant::now() + GRACE + Duration::from_millis(200);
+        while open.len() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        if open.len() > 0 {
+            tracing::warn!("web server: connections still open after {GRACE:?}, closing them");
         }
     });
     runtime.shutdown_timeout(Duration::from_millis(500));
+}
+
+/// One HTTP connection, until it closes, is evicted, or the server stops.
+async fn connection(
+    stream: tokio::net::TcpStream,
+    app: axum::Router,
+    slot: Slot,
+    open: Arc<Connections>,
+    limits: Limits,
+    mut stop: watch::Receiver<bool>,
+) {
+    let router = TowerToHyperService::new(app);
+    let busy = Arc::clone(&slot.busy);
+    let service = hyper::service::service_fn(move |request| {
+        let guard = Busy::new(Arc::clone(&busy));
+        let answer = router.call(request);
+        async move {
+            let response = answer.await;
+            drop(guard);
+            response
+        }
+    });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(16 * 1024)
+        .keep_alive(true);
+    let conn = http.serve_connection(TokioIo::new(stream), service).with_upgrades();
+    tokio::pin!(conn);
+    tokio::select! {
+        result = conn.as_mut() => if let Err(e) = result {
+            tracing::debug!("web connection: {e}");
+        },
+        () = slot.evict.notified() => tracing::debug!("web connection closed to make room"),
+        () = super::ws::stopped(&mut stop) => {
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(GRACE, conn).await;
+        }
+    }
+    open.remove(slot.id);
+}
+
+/// Counts a request in flight on its connection while it lives.
+struct Busy(Arc<AtomicUsize>);
+
+impl Busy {
+    fn new(count: Arc<AtomicUsize>) -> Busy {
+        count.fetch_add(1, Ordering::SeqCst);
+        Busy(count)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// An admitted connection: its number (older ones have smaller numbers), its
+/// requests in flight, and the signal that closes it.
+struct Slot {
+    id: u64,
+    busy: Arc<AtomicUsize>,
+    evict: Arc<Notify>,
+}
+
+/// What the registry keeps of an open connection: its requests in flight and its close signal.
+type Open = (Arc<AtomicUsize>, Arc<Notify>);
+
+/// The open HTTP connections, oldest first, and the last number given.
+#[derive(Default)]
+struct Connections {
+    inner: Mutex<(u64, BTreeMap<u64, Open>)>,
+}
+
+impl Connections {
+    /// Admits one more connection; at the cap the oldest idle one is closed to
+    /// make room, and when every one is busy the newcomer is refused (`None`).
+    fn admit(&self, cap: usize) -> Option<Slot> {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (next, open) = &mut *guard;
+        if open.len() >= cap {
+            let idle =
+                open.iter().find(|(_, (busy, _))| busy.load(Ordering::SeqCst) == 0).map(|(id, _)| *id)?;
+            if let Some((_, evict)) = open.remove(&idle) {
+                evict.notify_one();
+            }
+        }
+        *next += 1;
+        let slot = Slot { id: *next, busy: Arc::default(), evict: Arc::default() };
+        open.insert(slot.id, (Arc::clone(&slot.busy), Arc::clone(&slot.evict)));
+        Some(slot)
+    }
+
+    fn remove(&self, id: u64) {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).1.remove(&id);
+    }
+
+    fn len(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).1.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_follow_the_open_files_limit() {
+        let tight = Limits::for_open_files(Some(64));
+        let total = tight.http_connections + tight.viewer_streams + tight.operator_streams;
+        assert!(total as u64 + FD_RESERVE <= 64, "{tight:?}");
+        assert!(tight.operator_streams >= 2 && tight.viewer_streams >= 2, "{tight:?}");
+        let roomy = Limits::for_open_files(Some(65_536));
+        assert_eq!((roomy.http_connections, roomy.viewer_streams, roomy.operator_streams), (256, 64, 8));
+        assert!(open_files_limit().is_some_and(|n| n > 0), "/proc/self/limits names the open-files limit");
+    }
+
+    #[test]
+    fn at_the_cap_the_oldest_idle_connection_makes_room() {
+        let open = Connections::default();
+        let first = open.admit(2).unwrap();
+        let second = open.admit(2).unwrap();
+        first.busy.fetch_add(1, Ordering::SeqCst);
+        // The first is busy: the second (idle) is closed for the third.
+        let third = open.admit(2).unwrap();
+        assert_eq!(open.len(), 2);
+        assert!(third.id > second.id);
+        // Both busy: a fourth is refused.
+        third.busy.fetch_add(1, Ordering::SeqCst);
+        assert!(open.admit(2).is_none());
+        open.remove(first.id);
+        assert!(open.admit(2).is_some());
+    }
 }

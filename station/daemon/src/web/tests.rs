@@ -1,11 +1,12 @@
 //! HTTP and WebSocket tests of every endpoint, against a real server on a loopback
 //! port with a hub whose commands a test thread answers.
 
-use super::{WebConfig, WebError, WebServer, start};
+use super::{Limits, WebConfig, WebError, WebServer, start, start_with_limits};
 use crate::hub::{Command, Hub};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
@@ -253,12 +254,17 @@ async fn bodies_over_64_kib_are_refused() {
     let (status, v) = command(&server, Some(TOKEN), big).await;
     assert_eq!(status, 413, "{v}");
     assert!(v["error"].as_str().unwrap().contains("64 KiB"), "{v}");
-    // Just under the limit is read (and answered by the station).
+    // Under the size limit the body is read, and its moves counted.
     let moves: Vec<String> = (0..6_000).map(|_| "e4".to_owned()).collect();
     let fits = json!({ "cmd": "scoresheet", "moves": moves }).to_string();
     assert!(fits.len() < 64 * 1024);
-    let (status, _) = command(&server, Some(TOKEN), fits).await;
-    assert_eq!(status, 422);
+    let (status, v) = command(&server, Some(TOKEN), fits).await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("at most 1200"), "{v}");
+    let moves: Vec<String> = (0..1_200).map(|_| "e4".to_owned()).collect();
+    let (status, _) =
+        command(&server, Some(TOKEN), json!({ "cmd": "scoresheet", "moves": moves }).to_string()).await;
+    assert_eq!(status, 422, "answered by the station");
 }
 
 #[tokio::test]
@@ -501,4 +507,223 @@ async fn load_fifty_viewers_and_a_pgn_poller() {
     assert!(p99 < 50_000, "p99 delivery {p99} µs");
     assert_eq!(pgn_failures, 0);
     assert!(pgn_times.len() as u64 >= secs * 20 * 9 / 10, "the poller managed {} requests", pgn_times.len());
+}
+
+/// A server like [`server`] with the given limits.
+fn server_with(limits: Limits) -> WebServer {
+    let (hub, commands) = Hub::new();
+    std::thread::spawn(move || {
+        for request in commands {
+            let _ = request.reply.send(Ok(json!(null)));
+        }
+    });
+    let config =
+        WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    start_with_limits(config, limits, hub).expect("server starts")
+}
+
+/// Short limits: small caps, time-outs in fractions of a second.
+fn tight() -> Limits {
+    Limits {
+        http_connections: 4,
+        viewer_streams: 2,
+        operator_streams: 1,
+        header_timeout: Duration::from_millis(300),
+        body_timeout: Duration::from_millis(300),
+        ws_ping: Duration::from_millis(100),
+        ws_idle: Duration::from_millis(300),
+        ws_send_timeout: Duration::from_millis(500),
+    }
+}
+
+/// Reads until the server closes the connection (or `limit` passes: `false`).
+async fn closed_within(stream: &mut tokio::net::TcpStream, limit: Duration) -> bool {
+    let mut buf = vec![0u8; 64 * 1024];
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => continue,
+            Err(_) => return false,
+        }
+    }
+}
+
+/// A raw WebSocket handshake on `/ws{query}`; returns the stream after the 101.
+async fn raw_ws(server: &WebServer, query: &str) -> tokio::net::TcpStream {
+    let mut stream = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    let request = format!(
+        "GET /ws{query} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.addr()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(stream.read(&mut byte).await.unwrap(), 1, "the handshake answer");
+        head.push(byte[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    stream
+}
+
+#[tokio::test]
+async fn unknown_fields_and_overlong_texts_are_400() {
+    let (server, _hub) = server();
+    let long = "x".repeat(30_000);
+    for (body, reason) in [
+        (r#"{"cmd":"take_back","ply":1}"#.to_owned(), "unknown field `ply`"),
+        (r#"{"cmd":"clock_start","force":true}"#.to_owned(), "unknown field `force`"),
+        (r#"{"cmd":"resume_adjourned","x":null}"#.to_owned(), "unknown field `x`"),
+        (r#"{"cmd":"adjourn","sealed_move":"e4","show":true}"#.to_owned(), "unknown field `show`"),
+        (json!({"cmd":"set_time","side":"white","ms":1,"who":long}).to_string(), "`who` is 30000 characters"),
+        (json!({"cmd":"set_moves","moves":1,"why":long}).to_string(), "`why` is 30000 characters"),
+        (json!({"cmd":"spoken","text":long}).to_string(), "`text` is 30000 characters"),
+        (json!({"cmd":"enter_move","move":"e4\nx"}).to_string(), "control character"),
+        (json!({"cmd":"set_time","side":"white","ms":1,"who":"A\u{1b}[2J"}).to_string(), "control character"),
+        (json!({"cmd":"draw_offer","side":"white-ish"}).to_string(), "`side`"),
+        (json!({"cmd":"spoken","text":"e4","confidence":7.0}).to_string(), "confidence"),
+    ] {
+        let (status, v) = command(&server, Some(TOKEN), body.clone()).await;
+        assert_eq!(status, 400, "{}: {v}", &body[..body.len().min(80)]);
+        assert!(v["error"].as_str().unwrap().contains(reason), "{reason}: {v}");
+    }
+    // Within the bounds they pass on to the station.
+    let ok = json!({"cmd":"set_time","side":"white","ms":1,"who":"Arbiter Ägidius","why":"Article 6.14"});
+    assert_eq!(command(&server, Some(TOKEN), ok.to_string()).await.0, 422);
+}
+
+#[tokio::test]
+async fn foreign_host_names_are_refused() {
+    let (server, _hub) = server();
+    let port = server.addr().port();
+    let get =
+        |host: String| reqwest::Client::new().get(url(&server, "/api/state")).header("host", host).send();
+    for host in [format!("evil.example:{port}"), format!("127.0.0.1.nip.example:{port}"), "rebind.me".into()]
+    {
+        let res = get(host.clone()).await.unwrap();
+        assert_eq!(res.status(), 421, "{host}");
+    }
+    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")] {
+        assert_eq!(get(host.clone()).await.unwrap().status(), 200, "{host}");
+    }
+    // The pages and the event stream too.
+    let res =
+        reqwest::Client::new().get(url(&server, "/console")).header("host", "evil.example").send().await;
+    assert_eq!(res.unwrap().status(), 421);
+    let mut req = ws_request(&server, "", None);
+    req.headers_mut().insert("host", "evil.example".parse().unwrap());
+    match tokio_tungstenite::connect_async(req).await {
+        Err(tungstenite::Error::Http(res)) => assert_eq!(res.status(), 421),
+        other => panic!("expected 421, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_frame_over_1_kib_cuts_the_client_off() {
+    let server = server_with(Limits { ws_ping: Duration::from_secs(60), ..tight() });
+    let mut stream = raw_ws(&server, "").await;
+    // A masked binary frame announcing 10 MiB, then the start of its payload.
+    let mut frame = vec![0x82, 0x80 | 127];
+    frame.extend_from_slice(&(10u64 << 20).to_be_bytes());
+    frame.extend_from_slice(&[1, 2, 3, 4]);
+    frame.extend_from_slice(&[0u8; 4096]);
+    let _ = stream.write_all(&frame).await;
+    assert!(closed_within(&mut stream, Duration::from_secs(2)).await, "the client is cut off");
+    // A small message is fine (and ignored); the stream stays open.
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_request(&server, "", None)).await.unwrap();
+    ws.send(tungstenite::Message::Text("hello".into())).await.unwrap();
+    let over = "x".repeat(1025);
+    ws.send(tungstenite::Message::Text(over.into())).await.unwrap();
+    let end =
+        tokio::time::timeout(Duration::from_secs(2), async { while let Some(Ok(_)) = ws.next().await {} })
+            .await;
+    assert!(end.is_ok(), "a 1025-byte message closes the stream");
+}
+
+#[tokio::test]
+async fn event_streams_are_capped_per_kind_and_the_token_is_checked() {
+    let server = server_with(Limits { ws_ping: Duration::from_secs(60), ..tight() });
+    let connect = |query: &str| tokio_tungstenite::connect_async(ws_request(&server, query, None));
+    let _a = connect("").await.unwrap();
+    let _b = connect("").await.unwrap();
+    match connect("").await {
+        Err(tungstenite::Error::Http(res)) => assert_eq!(res.status(), 503, "a third viewer"),
+        other => panic!("expected 503, got {other:?}"),
+    }
+    // The console (with the token) has a budget of its own.
+    let console = connect(&format!("?state=1&token={TOKEN}")).await;
+    assert!(console.is_ok(), "the operator's stream while the viewers' budget is full");
+    match connect("?token=wrong").await {
+        Err(tungstenite::Error::Http(res)) => assert_eq!(res.status(), 401),
+        other => panic!("expected 401, got {other:?}"),
+    }
+    // A closed stream gives its place back.
+    drop(_a);
+    let start = Instant::now();
+    while connect("").await.is_err() {
+        assert!(start.elapsed() < Duration::from_secs(2), "the place is given back");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_answers_no_ping_is_closed() {
+    let server = server_with(tight());
+    // Never reads, so never answers a ping.
+    let mut silent = raw_ws(&server, "").await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(closed_within(&mut silent, Duration::from_secs(2)).await, "closed as idle");
+    // A client that reads answers the pings (tungstenite does) and stays.
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_request(&server, "", None)).await.unwrap();
+    let pings = tokio::time::timeout(Duration::from_millis(900), async {
+        let mut pings = 0;
+        while let Some(Ok(m)) = ws.next().await {
+            pings += usize::from(m.is_ping());
+        }
+        pings
+    })
+    .await;
+    assert!(pings.is_err(), "the answering client is still open after 900 ms: {pings:?}");
+}
+
+#[tokio::test]
+async fn slow_headers_time_out_and_idle_connections_make_room() {
+    let server = server_with(tight());
+    // Headers that never end are cut after the header time-out.
+    let mut slow = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    slow.write_all(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n").await.unwrap();
+    let start = Instant::now();
+    assert!(closed_within(&mut slow, Duration::from_secs(3)).await, "closed");
+    assert!(start.elapsed() >= Duration::from_millis(250), "{:?}", start.elapsed());
+    // More idle connections than the cap: the console still answers at once.
+    let mut idle = Vec::new();
+    for _ in 0..20 {
+        idle.push(tokio::net::TcpStream::connect(server.addr()).await.unwrap());
+    }
+    let res = tokio::time::timeout(Duration::from_secs(1), reqwest::get(url(&server, "/console"))).await;
+    assert_eq!(res.expect("an answer while idle connections fill the cap").unwrap().status(), 200);
+}
+
+#[tokio::test]
+async fn a_command_body_that_never_ends_is_408() {
+    let server = server_with(tight());
+    let mut stream = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    let head = format!(
+        "POST /api/command HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"cmd\":",
+        server.addr()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let start = Instant::now();
+    let mut answer = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(3), stream.read(&mut answer))
+        .await
+        .expect("an answer")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(start.elapsed() >= Duration::from_millis(250), "{:?}", start.elapsed());
 }

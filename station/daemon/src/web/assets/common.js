@@ -129,7 +129,80 @@ const Station = (() => {
       svg.appendChild(el('text', { x: M + k * 100 + 50, y: 800 + M - 8, 'text-anchor': 'middle', class: 'coord' }, 'abcdefgh'[file]));
       svg.appendChild(el('text', { x: M / 2, y: k * 100 + 58, 'text-anchor': 'middle', class: 'coord' }, String(rank)));
     }
-    container.replaceChildren(svg);
+    const nodes = [svg];
+    if (opts.text === 'details') nodes.push(boardText(squares, occupied, summary, true, opts.id));
+    else if (opts.text === 'hidden') nodes.push(boardText(squares, occupied, summary, false, opts.id));
+    container.replaceChildren(...nodes);
+  }
+
+  function html(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) e.setAttribute(k, String(v));
+    for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+
+  /** "White: king e1, queen d1, rooks a1 and h1, …" for one colour of a FEN's pieces. */
+  function pieceList(squares, white) {
+    const order = ['k', 'q', 'r', 'b', 'n', 'p'];
+    const plural = { k: 'kings', q: 'queens', r: 'rooks', b: 'bishops', n: 'knights', p: 'pawns' };
+    const parts = [];
+    for (const kind of order) {
+      const letter = white ? kind.toUpperCase() : kind;
+      const where = [];
+      // Rank by rank from the player's own side, file by file.
+      for (let i = 0; i < 64; i++) if (squares[i] === letter) where.push(squareName(i));
+      if (!where.length) continue;
+      const list = where.length === 1 ? where[0] : where.slice(0, -1).join(', ') + ' and ' + where[where.length - 1];
+      parts.push(`${where.length === 1 ? NAMES[kind] : plural[kind]} ${list}`);
+    }
+    return `${white ? 'White' : 'Black'}: ${parts.length ? parts.join(', ') : 'no pieces'}`;
+  }
+
+  /**
+   * The board as text, for a screen reader (and anyone who prefers words): each
+   * side's pieces with their squares, and (with `interactive`) a table rank by
+   * rank in a folding section whose scroll box takes the focus.
+   */
+  function boardText(squares, occupied, label, interactive, id) {
+    // Ids let a page that redraws the board after every move keep the focus
+    // and the open section where they were.
+    const idOf = (part) => (id ? `${id}-${part}` : null);
+    const lists = squares
+      ? html('ul', {}, html('li', {}, pieceList(squares, true)), html('li', {}, pieceList(squares, false)))
+      : html('p', {}, 'No position yet.');
+    if (occupied && squares) {
+      const extra = [];
+      const missing = [];
+      for (let i = 0; i < 64; i++) {
+        if (occupied[i] && !squares[i]) extra.push(squareName(i));
+        if (!occupied[i] && squares[i]) missing.push(squareName(i));
+      }
+      if (extra.length) lists.append(html('li', {}, `Pegs where the game has no piece: ${extra.join(', ')}`));
+      if (missing.length) lists.append(html('li', {}, `No peg where the game has a piece: ${missing.join(', ')}`));
+    }
+    if (!interactive) {
+      // The piece names are English words; the label is in the page's language.
+      return html('div', { class: 'visually-hidden' }, html('p', {}, `${label}:`), html('div', { lang: 'en' }, lists));
+    }
+    const box = html('details', { class: 'board-text', id: idOf('text') },
+      html('summary', { id: idOf('text-summary') }, `${label}: the pieces as text`), lists);
+    if (squares) {
+      const table = html('table', { class: 'ranks' }, html('caption', {}, `${label}, rank by rank`));
+      table.append(html('thead', {}, html('tr', {}, html('td', {}), ...[...'abcdefgh'].map((f) => html('th', { scope: 'col' }, f)))));
+      const body = html('tbody');
+      for (let rank = 7; rank >= 0; rank--) {
+        const row = html('tr', {}, html('th', { scope: 'row' }, String(rank + 1)));
+        for (let file = 0; file < 8; file++) {
+          const piece = squares[rank * 8 + file];
+          row.append(html('td', {}, piece ? pieceName(piece) : '–'));
+        }
+        body.append(row);
+      }
+      table.append(body);
+      box.append(html('div', { class: 'table-wrap', id: idOf('ranks'), tabindex: '0', role: 'region', 'aria-label': `${label}, rank by rank` }, table));
+    }
+    return box;
   }
 
   /** 5400000 → "1:30:00", 299000 → "4:59", 9800 → "0:09.8". */
@@ -258,6 +331,8 @@ const Station = (() => {
    */
   function connect(handlers) {
     let pollTimer = null;
+    // The console's stream carries its operator token (its own connection budget).
+    const tokenOf = handlers.token || (() => '');
     let backoff = 500;
     let socket = null;
     const onState = handlers.onState || (() => {});
@@ -280,7 +355,9 @@ const Station = (() => {
     function open() {
       const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
       try {
-        socket = new WebSocket(`${proto}//${location.host}/ws?state=1`);
+        const t = tokenOf();
+        const query = t ? `?state=1&token=${encodeURIComponent(t)}` : '?state=1';
+        socket = new WebSocket(`${proto}//${location.host}/ws${query}`);
       } catch (_) {
         startPolling();
         setTimeout(open, backoff);
@@ -311,6 +388,17 @@ const Station = (() => {
     open();
     // A slow safety net even while the socket is up.
     setInterval(() => { if (pollTimer === null) poll(); }, 15000);
+    return {
+      /** Opens the stream again (the console after its token was accepted). */
+      reconnect() {
+        if (socket) {
+          socket.onclose = null;
+          socket.onerror = null;
+          try { socket.close(); } catch (_) { /* replaced below */ }
+        }
+        open();
+      },
+    };
   }
 
   return {

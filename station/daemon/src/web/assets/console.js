@@ -35,6 +35,10 @@
     s.textContent = text;
     s.className = ok ? 'ok' : 'bad';
   }
+  // The token the station accepted: the event stream carries it (the consoles'
+  // own connection budget); a refused one is not sent there.
+  let streamToken = '';
+  let live = null;
   async function checkToken() {
     const t = token();
     if (!t) {
@@ -45,6 +49,10 @@
       const res = await fetch('/api/auth', { headers: { Authorization: 'Bearer ' + t }, cache: 'no-store' });
       if (res.ok) {
         tokenStatus(true, 'Token accepted.');
+        if (streamToken !== t) {
+          streamToken = t;
+          if (live) live.reconnect();
+        }
         return true;
       }
       tokenStatus(false, 'Token refused.');
@@ -557,23 +565,55 @@
     return { in_step: 'in step with the game', pending: 'a move still to be made', mismatch: 'does not match' }[a] || (a ? String(a) : '');
   }
 
+  // The open discrepancies that ask a board to be corrected, by board: while one
+  // is open the board is not "in step", whatever its own record says.
+  function boardsToCorrect() {
+    const out = new Map();
+    const progress = state && Array.isArray(state.discrepancy_progress) ? state.discrepancy_progress : [];
+    for (const d of state && Array.isArray(state.discrepancies) ? state.discrepancies : []) {
+      if (!d || typeof d !== 'object') continue;
+      const p = progress.find((x) => x && x.id === d.id);
+      for (const fix of Array.isArray(d.fix) ? d.fix : []) {
+        if (!fix || !fix.board) continue;
+        const shown = p && Array.isArray(p.boards) ? p.boards.find((b) => b && b.board === fix.board) : null;
+        const steps = Array.isArray(fix.steps) ? fix.steps.length : 0;
+        if (shown && shown.shows_target) continue;
+        if (!shown && !steps) continue;
+        if (!out.has(fix.board)) out.set(fix.board, { id: d.id, steps });
+      }
+    }
+    return out;
+  }
+
   function renderBoards() {
     const flipped = $('flip').checked;
     const list = boards();
     const last = state && state.last_move ? state.last_move.uci : null;
-    const key = JSON.stringify([list, state && state.fen, flipped, last]);
+    const toCorrect = boardsToCorrect();
+    const key = JSON.stringify([list, state && state.fen, flipped, last, [...toCorrect]]);
     renderKeyed('boards', key, (box) => {
+      // A board read as text stays open while the game goes on.
+      const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.id));
       const shown = list.length ? list : [{ role: 'agreed', fen: state && state.fen }];
       box.replaceChildren(...shown.map((b) => {
         const name = ROLE_NAMES[b.role] || 'Agreed position';
         const status = [];
+        const fix = toCorrect.get(b.role);
+        let agreement = b.agreement || '';
         if (b.role !== 'agreed') {
           status.push(b.sensed === false ? 'not sensed' : 'sensed');
-          if (b.sensed !== false) status.push(b.connected === false ? 'disconnected' : 'connected');
-          if (b.agreement) status.push(agreementText(b.agreement));
+          if (b.sensed !== false) {
+            status.push(b.connected === false
+              ? `NOT CONNECTED${b.port ? ` (port ${b.port}: check the cable and boards.${b.role}.port)` : ''}`
+              : 'connected');
+          }
+          if (fix) {
+            agreement = 'mismatch';
+            status.push(`to be corrected (discrepancy ${fix.id}${fix.steps ? `, ${fix.steps} step${fix.steps === 1 ? '' : 's'}` : ''})`);
+          } else if (b.agreement) status.push(agreementText(b.agreement));
         }
         const fig = h('figure', { id: `board-${b.role}` });
-        fig.append(h('figcaption', {}, name, status.length ? h('span', { class: `state agreement-${b.agreement || ''}` }, ` — ${status.join(', ')}`) : null));
+        fig.append(h('figcaption', {}, name, status.length ? h('span', { class: `state agreement-${agreement}` }, ` — ${status.join(', ')}`) : null));
         const holder = h('div', { class: 'board-svg' });
         Station.drawBoard(holder, {
           fen: b.fen || (state && state.fen),
@@ -582,7 +622,10 @@
           diff: b.diff,
           lastMove: last,
           label: name,
+          text: 'details',
+          id: `board-${b.role}`,
         });
+        for (const d of holder.querySelectorAll('details')) if (open.has(d.id)) d.open = true;
         fig.append(holder);
         const diff = Array.isArray(b.diff) ? b.diff : [];
         if (diff.length) fig.append(h('ul', { class: 'diff-list', 'aria-label': `${name}: differences` }, ...diff.map((d) => h('li', {}, d.text || d.square))));
@@ -646,14 +689,56 @@
         const ev = tail[i];
         const li = h('li', { class: Station.severity(ev) });
         if (ev && typeof ev.t_ms === 'number') li.append(h('time', {}, Station.formatTime(ev.t_ms)));
-        li.append(Station.describe(ev));
+        li.append(...describeInLanguage(ev));
         items.push(li);
       }
       list.replaceChildren(...items);
     });
   }
 
+  // What a listener heard or the blind player said is in their language, not
+  // the console's English: marked with `lang` so a screen reader speaks it right.
+  function languageOf(ev) {
+    const langs = state && state.languages && typeof state.languages === 'object' ? state.languages : {};
+    const l = ev.type === 'announcement' ? langs[ev.listener] : ev.type === 'heard' ? langs.speech : null;
+    return typeof l === 'string' && /^[a-z]{2,3}(-[A-Za-z0-9]+)*$/.test(l) ? l : null;
+  }
+  function describeInLanguage(ev) {
+    if (!ev || typeof ev !== 'object' || typeof ev.text !== 'string') return [Station.describe(ev)];
+    const lang = languageOf(ev);
+    if (!lang || lang === 'en') return [Station.describe(ev)];
+    const words = h('span', { lang }, ev.text);
+    if (ev.type === 'announcement') return [`Said (${ev.listener}): `, words];
+    return ['Heard: ', words, ev.understood ? ` — ${ev.understood}` : ''];
+  }
+
+  // A board that is not there is said once (an alert), and again after it came
+  // and went: a missing or wrong port must not be silent. A board gets 3 s to
+  // connect first (a station just started is still opening its ports).
+  const missingBoards = new Set();
+  const absentSince = new Map();
+  function noticeBoards() {
+    for (const b of boards()) {
+      if (b.sensed === false || b.role === 'agreed') continue;
+      if (b.connected === false) {
+        if (missingBoards.has(b.role)) continue;
+        if (!absentSince.has(b.role)) {
+          absentSince.set(b.role, Date.now());
+          setTimeout(noticeBoards, 3100);
+          continue;
+        }
+        if (Date.now() - absentSince.get(b.role) < 3000) continue;
+        missingBoards.add(b.role);
+        alertMessage(`${ROLE_NAMES[b.role] || b.role} is not connected${b.port ? ` (port ${b.port})` : ''}: check the cable and boards.${b.role}.port in the config.`);
+      } else {
+        absentSince.delete(b.role);
+        if (missingBoards.delete(b.role)) announce(`${ROLE_NAMES[b.role] || b.role} connected.`);
+      }
+    }
+  }
+
   function noticeChanges() {
+    noticeBoards();
     const s = state || {};
     const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
     if (last && last.san) {
@@ -711,7 +796,8 @@
     if (!state || !Array.isArray(state.log)) renderLog();
   }
 
-  Station.connect({
+  live = Station.connect({
+    token: () => streamToken,
     onState(s) {
       state = s && typeof s === 'object' ? s : null;
       receivedAt = Date.now();

@@ -12,6 +12,7 @@
       finished: 'Game over', paused: 'Clock stopped', flag: 'Flag fallen', offline: 'No connection to the station',
       connected: 'live', board: 'Board, seen from your side', adjourned: 'Game adjourned',
       fix_title: 'To put your board right:', draw_offer: 'Draw offer by', step_move: 'move', step_remove: 'remove', step_place: 'place',
+      title: 'Mirror display of the Annex D station',
     },
     de: {
       white: 'Weiß', black: 'Schwarz', to_move: '▶ am Zug', last_move: 'Letzter Zug', none: '—',
@@ -22,6 +23,7 @@
       offline: 'Keine Verbindung zur Station', connected: 'live', board: 'Brett aus Ihrer Sicht',
       adjourned: 'Partie abgebrochen (Hängepartie)',
       fix_title: 'So stellen Sie Ihr Brett richtig:', draw_offer: 'Remisangebot von', step_move: 'ziehen', step_remove: 'entfernen', step_place: 'setzen',
+      title: 'Spiegelanzeige der Annex-D-Station',
     },
     pl: {
       white: 'Białe', black: 'Czarne', to_move: '▶ na posunięciu', last_move: 'Ostatnie posunięcie', none: '—',
@@ -32,6 +34,7 @@
       offline: 'Brak połączenia ze stacją', connected: 'na żywo', board: 'Szachownica z Twojej strony',
       adjourned: 'Partia odłożona',
       fix_title: 'Jak poprawić szachownicę:', draw_offer: 'Propozycja remisu:', step_move: 'przestaw', step_remove: 'zdejmij', step_place: 'postaw',
+      title: 'Ekran lustrzany stacji Annex D',
     },
   };
 
@@ -40,7 +43,10 @@
   let online = false;
   const $ = (id) => document.getElementById(id);
 
+  // `?lang=de|pl|en` shows the mirror in another language than the configured one.
+  const chosen = new URLSearchParams(location.search).get('lang');
   function lang() {
+    if (chosen && TEXT[chosen]) return chosen;
     const l = state && typeof state.mirror_language === 'string' ? state.mirror_language : 'en';
     return TEXT[l] ? l : 'en';
   }
@@ -66,6 +72,7 @@
 
   function render() {
     document.documentElement.lang = lang();
+    $('title').textContent = t('title');
     const s = state || {};
     const blindIsWhite = s.blind_color !== 'black';
     const mirrorBoard = Array.isArray(s.boards) ? s.boards.find((b) => b && b.role === 'mirror') : null;
@@ -76,6 +83,7 @@
       diff: mirrorBoard && Array.isArray(mirrorBoard.diff) ? mirrorBoard.diff : [],
       lastMove: last ? last.uci : null,
       label: t('board'),
+      text: 'hidden',
     });
     $('last-label').textContent = t('last_move');
     if (last) {
