@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use serialport::{ClearBuffer, DataBits, FlowControl, Parity, SerialPort, StopBits};
-use tracing::{debug, info, trace};
+use tracing::{debug, info, trace, warn};
 
 /// How long one blocking read may wait; bounds the latency of commands and shutdown.
 pub const READ_TIMEOUT: Duration = Duration::from_millis(50);
@@ -110,11 +110,13 @@ pub(crate) trait Link {
 pub(crate) fn run<L: Link>(mut link: L) {
     let mut delay = BACKOFF_MIN;
     let mut failures: u32 = 0;
+    let mut ever_connected = false;
     loop {
         match link.open() {
             Ok(port) => {
                 delay = BACKOFF_MIN;
                 failures = 0;
+                ever_connected = true;
                 info!(path = %link.path().display(), "{} connected", L::NAME);
                 link.connected();
                 let (reason, shut_down) = match link.session(port) {
@@ -129,7 +131,12 @@ pub(crate) fn run<L: Link>(mut link: L) {
             }
             Err(e) => {
                 // The first failure is news; the retries every 2 s are not.
-                if failures == 0 {
+                if failures == 0 && !ever_connected {
+                    // A missing or wrong port at start: said at the default log
+                    // level and reported, so the console and the player hear it.
+                    warn!(path = %link.path().display(), error = %e, "cannot open {}, retrying", L::NAME);
+                    link.disconnected(format!("cannot open {}: {e}", link.path().display()));
+                } else if failures == 0 {
                     info!(path = %link.path().display(), error = %e, "cannot open {}, retrying", L::NAME);
                 } else {
                     debug!(error = %e, ?delay, "{} still not there", L::NAME);
