@@ -45,11 +45,13 @@ pub enum Message {
     SpeechUnavailable,
     /// The microphone is back: spoken moves are heard again.
     SpeechAvailable,
+    /// The DGT clock refused to be set: it is not in mode 23 (the arbiter switches it).
+    ClockNotInMode23,
 }
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 19] = [
+    pub const ALL: [Message; 20] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -69,6 +71,7 @@ impl Message {
         Message::GamepadConnected,
         Message::SpeechUnavailable,
         Message::SpeechAvailable,
+        Message::ClockNotInMode23,
     ];
 
     /// The key of this message in a phrasebook's `[messages]` table.
@@ -93,6 +96,7 @@ impl Message {
             Message::GamepadConnected => "gamepad_connected",
             Message::SpeechUnavailable => "speech_unavailable",
             Message::SpeechAvailable => "speech_available",
+            Message::ClockNotInMode23 => "clock_not_in_mode_23",
         }
     }
 
