@@ -63,6 +63,7 @@ pub fn message_key(message: Message) -> &'static str {
         Message::GamepadConnected => "message.gamepad_connected",
         Message::SpeechUnavailable => "message.speech_unavailable",
         Message::SpeechAvailable => "message.speech_available",
+        Message::ClockNotInMode23 => "message.clock_not_in_mode_23",
     }
 }
 

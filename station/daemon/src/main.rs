@@ -7,6 +7,7 @@ mod cli;
 mod clock;
 mod config;
 mod demo;
+mod dgt_clock;
 mod event_sink;
 mod export;
 mod hub;
