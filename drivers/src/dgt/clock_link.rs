@@ -278,7 +278,10 @@ mod tests {
         let error = ClockAck { ack0: 0x40, ack1: 0x0a, ack2: 0, ack3: 0 };
         assert_eq!(ack(&mut link, error, t0 + RETRY_PAUSE), []);
         // A button report in between changes nothing.
-        assert_eq!(ack(&mut link, ClockAck { ack0: 0x10, ack1: 0x88, ack2: 5, ack3: 49 }, t0 + RETRY_PAUSE), []);
+        assert_eq!(
+            ack(&mut link, ClockAck { ack0: 0x10, ack1: 0x88, ack2: 5, ack3: 49 }, t0 + RETRY_PAUSE),
+            []
+        );
         assert_eq!(poll(&mut link, t0 + RETRY_PAUSE * 2), [ClockStep::Send(set())]);
         assert_eq!(ack(&mut link, not_23, t0 + RETRY_PAUSE * 2), []);
         assert_eq!(

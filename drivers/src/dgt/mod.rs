@@ -18,9 +18,9 @@ pub mod orientation;
 pub mod protocol;
 pub mod serial;
 
+pub use clock_link::{ClockFailure, ClockLink, ClockReport};
 #[cfg(unix)]
 pub use emulator::{BoardMode, DgtEmulator, EmulatorOptions, SimClock};
-pub use clock_link::{ClockFailure, ClockLink, ClockReport};
 pub use hands::{DgtHandTiming, DgtHands, TimedUpdate, apply_updates, board_after};
 pub use orientation::{Orientation, detect_orientation, is_start_arrangement};
 pub use protocol::{

@@ -15,7 +15,9 @@ use tracing::{debug, info, trace, warn};
 
 use super::clock_link::{ClockLink, ClockReport, ClockStep};
 use super::orientation::{Orientation, detect_orientation};
-use super::protocol::{ClockCommand, DEFAULT_BAUD, DgtError, DgtMessage, DgtReader, DropCounters, HostCommand};
+use super::protocol::{
+    ClockCommand, DEFAULT_BAUD, DgtError, DgtMessage, DgtReader, DropCounters, HostCommand,
+};
 use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
 

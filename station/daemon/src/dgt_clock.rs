@@ -54,7 +54,10 @@ impl DgtClock {
         if let Some(advice) = advice(tc, bonus) {
             self.pending.push(status("setup", advice, t));
         }
-        vec![ClockCommand::SetAndRun { left: initial, right: initial, run, lever: true }, ClockCommand::EndDisplay]
+        vec![
+            ClockCommand::SetAndRun { left: initial, right: initial, run, lever: true },
+            ClockCommand::EndDisplay,
+        ]
     }
 
     /// Events made since the last call (the advice when the clock was set).
@@ -135,7 +138,9 @@ fn advice(tc: &TimeControl, bonus: Bonus) -> Option<String> {
     match bonus {
         Bonus::None => {}
         Bonus::Increment(ms) => parts.push(format!("set the increment on the clock: {}", plus_seconds(ms))),
-        Bonus::SimpleDelay(ms) => parts.push(format!("set the delay on the clock: {} (simple delay)", secs(ms))),
+        Bonus::SimpleDelay(ms) => {
+            parts.push(format!("set the delay on the clock: {} (simple delay)", secs(ms)))
+        }
         Bonus::Bronstein(ms) => parts.push(format!("set the delay on the clock: {} (Bronstein)", secs(ms))),
     }
     if tc.periods().len() > 1 {
@@ -219,7 +224,11 @@ mod tests {
         let checks = details(&out);
         assert_eq!(checks.len(), 2, "{checks:?}");
         assert!(checks[0].1.starts_with("increment confirmed"), "{checks:?}");
-        assert!(checks[1].1.contains("no increment after Black's first move: set the increment on the clock: +30 s"));
+        assert!(
+            checks[1]
+                .1
+                .contains("no increment after Black's first move: set the increment on the clock: +30 s")
+        );
     }
 
     #[test]

@@ -315,7 +315,9 @@ impl Station {
                 self.clock_answered(t, &mut events);
             }
             DgtEvent::Message(_) => {}
-            DgtEvent::Clock(report) if self.clock_watch.is_some() => self.dgt.on_report(&report, t, &mut events),
+            DgtEvent::Clock(report) if self.clock_watch.is_some() => {
+                self.dgt.on_report(&report, t, &mut events)
+            }
             DgtEvent::Clock(_) => {}
             DgtEvent::OrientationChanged(o) => {
                 events.push(Event::BoardFault { board, text: format!("board orientation: {o:?}"), t_ms: t });

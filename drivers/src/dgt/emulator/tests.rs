@@ -1,6 +1,6 @@
 use super::*;
-use crate::dgt::hands::{DgtHands, apply_updates};
 use crate::dgt::clock_link::{self, ClockFailure, ClockReport};
+use crate::dgt::hands::{DgtHands, apply_updates};
 use crate::dgt::protocol::{ClockModel, DgtError};
 use crate::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
 use shakmaty::{Chess, Move, Piece, Position, san::San};
@@ -118,9 +118,11 @@ fn pty_round_trip_with_driver() {
         lever: true,
     };
     driver.send(HostCommand::Clock(set.clone())).unwrap();
-    let ack = wait_for(&events, 3 * SECOND, |e| {
-        matches!(e, DgtEvent::Message(DgtMessage::ClockAck(a)) if a.ack1 == 0x0a)
-    });
+    let ack = wait_for(
+        &events,
+        3 * SECOND,
+        |e| matches!(e, DgtEvent::Message(DgtMessage::ClockAck(a)) if a.ack1 == 0x0a),
+    );
     assert!(matches!(
         ack,
         Some(DgtEvent::Message(DgtMessage::ClockAck(ClockAck { ack0: 0x10, ack1: 0x0a, .. })))
@@ -151,7 +153,9 @@ fn pty_round_trip_with_driver() {
         match events.recv_deadline(deadline) {
             Ok(DgtEvent::Dropped { error, .. }) => dropped.push(error),
             Ok(DgtEvent::Message(DgtMessage::Version { .. })) => version = true,
-            Ok(DgtEvent::Message(DgtMessage::ClockTime(_) | DgtMessage::ClockAck(_)) | DgtEvent::Clock(_)) => {}
+            Ok(
+                DgtEvent::Message(DgtMessage::ClockTime(_) | DgtMessage::ClockAck(_)) | DgtEvent::Clock(_),
+            ) => {}
             Ok(other) => panic!("unexpected {other:?}"),
             Err(_) => panic!("timed out; dropped so far {dropped:?}"),
         }
@@ -379,9 +383,11 @@ fn the_lever_switches_sides_only_when_set_n_run_set_the_lever_bit() {
     emu.press_lever();
     emu.wait_idle();
     assert_eq!(emu.clock().unwrap().run, ClockRun::RightRunning, "with the lever bit the press switches");
-    let relayed = wait_for(&events, 3 * SECOND, |e| {
-        matches!(e, DgtEvent::Message(DgtMessage::ClockTime(t)) if t.right_to_move && !t.left_to_move)
-    });
+    let relayed = wait_for(
+        &events,
+        3 * SECOND,
+        |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(t)) if t.right_to_move && !t.left_to_move),
+    );
     assert!(relayed.is_some(), "the station reads the switch");
 }
 
@@ -389,7 +395,8 @@ fn the_lever_switches_sides_only_when_set_n_run_set_the_lever_bit() {
 fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
     let (_dir, emu, driver) = connected("empty", None, UpdateMode::WithClock);
     let events = driver.events();
-    let no_clock = wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(_))));
+    let no_clock =
+        wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(_))));
     let Some(DgtEvent::Message(DgtMessage::ClockTime(reading))) = no_clock else { panic!("no reading") };
     assert!(reading.no_clock, "without a clock the board sets the no-clock bit: {reading:?}");
 
@@ -400,8 +407,12 @@ fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
     loop {
         match events.recv_deadline(deadline) {
             Ok(DgtEvent::Message(DgtMessage::Version { major: 7, minor: 7 })) => break,
-            Ok(DgtEvent::Message(DgtMessage::ClockTime(t))) => assert!(!t.is_empty(), "empty reading forwarded"),
-            Ok(DgtEvent::Dropped { error, .. }) => panic!("the empty reading is ignored, not dropped: {error}"),
+            Ok(DgtEvent::Message(DgtMessage::ClockTime(t))) => {
+                assert!(!t.is_empty(), "empty reading forwarded")
+            }
+            Ok(DgtEvent::Dropped { error, .. }) => {
+                panic!("the empty reading is ignored, not dropped: {error}")
+            }
             Ok(_) => {}
             Err(_) => panic!("the marker never came"),
         }
@@ -410,7 +421,11 @@ fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
     let report = clock_report(&events, 10 * SECOND);
     assert_eq!(
         report,
-        Some(ClockReport::Failed { command: ClockCommand::Version, failure: ClockFailure::NoAnswer, tries: 3 })
+        Some(ClockReport::Failed {
+            command: ClockCommand::Version,
+            failure: ClockFailure::NoAnswer,
+            tries: 3
+        })
     );
 }
 
@@ -426,7 +441,10 @@ fn a_dgt_xl_is_told_by_its_version_and_gets_no_text() {
     let events = driver.events();
     let model = wait_for(&events, 5 * SECOND, |e| matches!(e, DgtEvent::Clock(ClockReport::Model { .. })));
     assert!(
-        matches!(model, Some(DgtEvent::Clock(ClockReport::Model { model: ClockModel::DgtXl, version: (1, _) }))),
+        matches!(
+            model,
+            Some(DgtEvent::Clock(ClockReport::Model { model: ClockModel::DgtXl, version: (1, _) }))
+        ),
         "{model:?}"
     );
     driver.send(HostCommand::Clock(ClockCommand::Display { text: "e4".into(), beep: false })).unwrap();
