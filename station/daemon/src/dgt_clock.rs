@@ -154,7 +154,7 @@ fn plus_seconds(ms: Millis) -> String {
 }
 
 fn secs(ms: Millis) -> String {
-    if ms % 1000 == 0 { format!("{} s", ms / 1000) } else { format!("{:.1} s", ms as f64 / 1000.0) }
+    if ms.is_multiple_of(1000) { format!("{} s", ms / 1000) } else { format!("{:.1} s", ms as f64 / 1000.0) }
 }
 
 /// A `device_status` event of the DGT clock.
