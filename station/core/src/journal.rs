@@ -229,6 +229,9 @@ impl Input {
             ClockCommand::SetTime { side, ms, who, why } => {
                 ("set_time", Some(*side), Some(*ms), Some(who.clone()), Some(why.clone()))
             }
+            ClockCommand::AddTime { side, ms, who, why } => {
+                ("add_time", Some(*side), Some(*ms), Some(who.clone()), Some(why.clone()))
+            }
             ClockCommand::SetMoves { moves, who, why } => {
                 ("set_moves", None, Some(u64::from(*moves)), Some(who.clone()), Some(why.clone()))
             }
@@ -246,6 +249,7 @@ impl Input {
             "pause" => ClockCommand::Pause,
             "resume" => ClockCommand::Resume,
             "set_time" => ClockCommand::SetTime { side: (*side)?, ms: (*value)?, who, why },
+            "add_time" => ClockCommand::AddTime { side: (*side)?, ms: (*value)?, who, why },
             "set_moves" => ClockCommand::SetMoves { moves: u32::try_from((*value)?).ok()?, who, why },
             _ => return None,
         })

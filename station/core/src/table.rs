@@ -188,6 +188,18 @@ pub enum ClockCommand {
         /// Why.
         why: String,
     },
+    /// Add time to a side's clock: an arbiter's two minutes after an illegal
+    /// move (Art. 7.5.5), time given after a disturbance.
+    AddTime {
+        /// Whose.
+        side: Side,
+        /// Added ms.
+        ms: Millis,
+        /// Who.
+        who: String,
+        /// Why.
+        why: String,
+    },
     /// Set the moves made by both sides (the move counter).
     SetMoves {
         /// Full moves made.
@@ -521,6 +533,12 @@ impl Table {
                 clock.set_remaining(side, ms, t, who.clone(), why.clone());
                 self.warnings.reset(side);
                 changed("time_set", Some(side), Some(who), Some(why))
+            }
+            ClockCommand::AddTime { side, ms, who, why } => {
+                let to = clock.remaining(side, t).saturating_add(ms);
+                clock.set_remaining(side, to, t, who.clone(), why.clone());
+                self.warnings.reset(side);
+                changed("time_added", Some(side), Some(who), Some(why))
             }
             ClockCommand::SetMoves { moves, who, why } => {
                 for side in [Side::White, Side::Black] {

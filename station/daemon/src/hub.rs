@@ -27,6 +27,20 @@ pub enum Command {
         /// `white` or `black`.
         side: String,
     },
+    /// Add time to a side's clock (Art. 7.5.5: two minutes after an illegal
+    /// move), journaled with who and why.
+    AddTime {
+        /// `white` or `black`.
+        side: String,
+        /// Milliseconds added.
+        ms: u64,
+        /// Who gave the time.
+        #[serde(default)]
+        who: Option<String>,
+        /// Why.
+        #[serde(default)]
+        why: Option<String>,
+    },
     /// Set a side's remaining time (Article 6.14), logged with who and why.
     SetTime {
         /// `white` or `black`.
@@ -179,5 +193,26 @@ impl Hub {
     /// Daemon side: publishes one event (JSON). Nobody listening is fine.
     pub fn publish_event(&self, json: &str) {
         let _ = self.events.send(Arc::from(json));
+    }
+}
+
+#[cfg(test)]
+mod add_time_tests {
+    use super::Command;
+
+    #[test]
+    fn add_time_is_an_operator_command_with_who_and_why() {
+        let json = r#"{"cmd":"add_time","side":"black","ms":120000,"who":"arbiter","why":"Art. 7.5.5"}"#;
+        let cmd: Command = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            cmd,
+            Command::AddTime {
+                side: "black".into(),
+                ms: 120_000,
+                who: Some("arbiter".into()),
+                why: Some("Art. 7.5.5".into())
+            }
+        );
+        assert!(serde_json::from_str::<Command>(r#"{"cmd":"add_time","side":"black"}"#).is_err());
     }
 }

@@ -496,6 +496,11 @@ impl Station {
                     ClockCommand::SetTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };
                 clock(self, cmd, events)
             }
+            Command::AddTime { side: s, ms, who: w, why } => {
+                let cmd =
+                    ClockCommand::AddTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };
+                clock(self, cmd, events)
+            }
             Command::SetMoves { moves, who: w, why } => clock(
                 self,
                 ClockCommand::SetMoves { moves, who: who(w), why: why.unwrap_or_default() },
