@@ -367,6 +367,10 @@ impl Worker {
                 ClockStep::Send(cmd) => send = Some(cmd),
                 ClockStep::Report(report) => {
                     match &report {
+                        // A board without a clock never answers the version query: no warning.
+                        ClockReport::Failed { command: ClockCommand::Version, .. } => {
+                            info!("no DGT clock answered the version query");
+                        }
                         ClockReport::Failed { command, failure, tries } => {
                             warn!(?command, tries, "DGT clock: {}", failure.describe());
                         }
