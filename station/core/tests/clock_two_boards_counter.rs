@@ -24,12 +24,10 @@ impl Hands {
     /// The blind player moves a peg on his board.
     fn pegs(&mut self, from: Square, to: Square) {
         let mut occ: Bitboard = self.table.sensed(BoardRole::Blind);
-        for step in [Some(to).filter(|s| occ.contains(*s)), Some(from)] {
-            if let Some(sq) = step {
-                occ.discard(sq);
-                self.t += 100;
-                self.table.on_scan(BoardRole::Blind, self.t, occ, &mut Vec::new());
-            }
+        for sq in [Some(to).filter(|s| occ.contains(*s)), Some(from)].into_iter().flatten() {
+            occ.discard(sq);
+            self.t += 100;
+            self.table.on_scan(BoardRole::Blind, self.t, occ, &mut Vec::new());
         }
         occ.add(to);
         self.t += 100;
