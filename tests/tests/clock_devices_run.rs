@@ -11,6 +11,7 @@ use shakmaty::{Chess, Color, Position};
 use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
+use station_tests::browser::Kill;
 use station_tests::{of_type, read_events, scratch, station_run, wait_for};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -68,8 +69,10 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     })
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let mut station =
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap();
+    // Killed on drop too: a failed wait must not leave the station running.
+    let station = Kill(
+        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
+    );
     let ev = || read_events(&events);
 
     // The game starts: the station sets the clock (SetNRun), White's side running.
@@ -182,8 +185,7 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     play(&pos_after(&moves[..3]), &moves[3..]);
     wait_for(Duration::from_secs(20), "every move agreed", || (agreed() >= moves.len()).then_some(()));
     std::thread::sleep(Duration::from_millis(SILENT_MS + 1000));
-    station.kill().unwrap();
-    station.wait().unwrap();
+    drop(station);
 
     let all = ev();
     let statuses: Vec<String> = dgt_clock_statuses(&events).into_iter().map(|(s, _)| s).collect();
@@ -222,13 +224,14 @@ fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
     })
     .unwrap();
     let _pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let mut station =
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap();
+    // Killed on drop too: a failed wait must not leave the station running.
+    let station = Kill(
+        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
+    );
     let detail = wait_for(Duration::from_secs(30), "the refusal reported", || {
         all_dgt_clock_statuses(&events).into_iter().find(|(s, _)| s == "not_in_mode_23").map(|(_, d)| d)
     });
-    station.kill().unwrap();
-    station.wait().unwrap();
+    drop(station);
     assert!(detail.contains("SetNRun") && detail.contains("3 tries"), "{detail}");
     let set_n_runs =
         dgt.clock_commands().iter().filter(|c| matches!(c, ClockCommand::SetAndRun { .. })).count();
