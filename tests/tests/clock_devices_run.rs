@@ -3,12 +3,15 @@
 //! each simulated on its own pseudo-terminal. The station sets the clock when
 //! the game starts, follows its readings, judges a premature press (D.2.4),
 //! and when the clock stops answering the blind player is told once, the game
-//! goes on, and the clock's return is told once.
+//! goes on, and the clock's return is told once. The clock switches sides by
+//! its lever only because the station's SetNRun set the lever bit; a clock not
+//! in mode 23 is reported with that reason, to the console and the blind player.
 
 use shakmaty::{Chess, Color, Position};
 use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
+use station_tests::browser::Kill;
 use station_tests::{of_type, read_events, scratch, station_run, wait_for};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -17,12 +20,29 @@ const SPEED: f64 = 2.0;
 const SETTLE_MS: u64 = 220;
 const SILENT_MS: u64 = 2000;
 
-fn dgt_clock_statuses(events: &std::path::Path) -> Vec<(String, String)> {
+/// The DGT clock's `device_status` events: status and detail.
+fn all_dgt_clock_statuses(events: &std::path::Path) -> Vec<(String, String)> {
     of_type(&read_events(events), "device_status")
         .iter()
         .filter(|e| e["device"] == "dgt_clock")
         .map(|e| (e["status"].as_str().unwrap().to_owned(), e["detail"].as_str().unwrap_or("").to_owned()))
         .collect()
+}
+
+/// Whether the clock answers (the watch): not the link's model and setup news.
+fn dgt_clock_statuses(events: &std::path::Path) -> Vec<(String, String)> {
+    all_dgt_clock_statuses(events)
+        .into_iter()
+        .filter(|(s, d)| (s == "disconnected" || s == "connected") && !d.starts_with("DGT"))
+        .collect()
+}
+
+fn config_text(peg_link: &std::path::Path, dgt_link: &std::path::Path) -> String {
+    format!(
+        "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[clock]\ntime_control = \"300+2\"\nsource = \"dgt\"\ndgt_white = \"left\"\ndgt_silent_ms = {SILENT_MS}\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+        peg_link.display(),
+        dgt_link.display()
+    )
 }
 
 fn board_statuses(events: &std::path::Path, board: &str) -> Vec<String> {
@@ -33,32 +53,15 @@ fn board_statuses(events: &std::path::Path, board: &str) -> Vec<String> {
         .collect()
 }
 
-/// The emulated clock, its lever pressed: the other side runs now.
-fn pressed(clock: SimClock) -> SimClock {
-    let run = match clock.run {
-        ClockRun::LeftRunning => ClockRun::RightRunning,
-        ClockRun::RightRunning | ClockRun::Paused => ClockRun::LeftRunning,
-    };
-    SimClock { run, ..clock }
-}
-
 #[test]
 fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     let dir = scratch("clock-devices");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
     let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[clock]\ntime_control = \"300+2\"\nsource = \"dgt\"\ndgt_white = \"left\"\ndgt_silent_ms = {SILENT_MS}\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            peg_link.display(),
-            dgt_link.display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&config, config_text(&peg_link, &dgt_link)).unwrap();
     // The clock still shows an old game, stopped.
-    let old = SimClock { left_ms: 12_000, right_ms: 34_000, run: ClockRun::Paused };
+    let old = SimClock::new(12_000, 34_000, ClockRun::Paused);
     let dgt = DgtEmulator::start(EmulatorOptions {
         speed: SPEED,
         clock: Some(old),
@@ -66,8 +69,10 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     })
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let mut station =
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap();
+    // Killed on drop too: a failed wait must not leave the station running.
+    let station = Kill(
+        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
+    );
     let ev = || read_events(&events);
 
     // The game starts: the station sets the clock (SetNRun), White's side running.
@@ -75,11 +80,29 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
         (!of_type(&ev(), "game_started").is_empty()).then_some(())
     });
     let five_minutes = SideTime::from_secs(300);
-    let set = ClockCommand::SetAndRun { left: five_minutes, right: five_minutes, run: ClockRun::LeftRunning };
-    wait_for(Duration::from_secs(10), "SetNRun received by the clock", || {
-        dgt.clock_commands().contains(&set).then_some(())
+    let set = ClockCommand::SetAndRun {
+        left: five_minutes,
+        right: five_minutes,
+        run: ClockRun::LeftRunning,
+        lever: true,
+    };
+    wait_for(Duration::from_secs(10), "SetNRun and end display received by the clock", || {
+        dgt.clock_commands().contains(&ClockCommand::EndDisplay).then_some(())
     });
-    assert_eq!(dgt.clock_commands(), [set], "set once");
+    // The version query on connect, then the clock set once (acknowledged, not resent), end display.
+    assert_eq!(dgt.clock_commands(), [ClockCommand::Version, set, ClockCommand::EndDisplay]);
+    // The console is told what SetNRun cannot set.
+    wait_for(Duration::from_secs(5), "the increment stated", || {
+        all_dgt_clock_statuses(&events)
+            .iter()
+            .any(|(s, d)| s == "setup" && d == "set the increment on the clock: +2 s")
+            .then_some(())
+    });
+    assert!(
+        all_dgt_clock_statuses(&events).iter().any(|(s, d)| s == "connected" && d.starts_with("DGT 3000")),
+        "the model is reported: {:?}",
+        all_dgt_clock_statuses(&events)
+    );
     wait_for(Duration::from_secs(10), "the station follows the running clock", || {
         of_type(&ev(), "clock_changed")
             .iter()
@@ -87,12 +110,15 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
             .then_some(())
     });
 
-    // D.2.4: White presses before making his move: recorded, and he is told privately.
-    dgt.set_clock(Some(pressed(dgt.clock().unwrap())));
+    // D.2.4: White presses the lever before making his move: recorded, and he is
+    // told privately. The lever switches the clock only because SetNRun set its bit.
+    dgt.press_lever();
     wait_for(Duration::from_secs(10), "the premature press", || {
         of_type(&ev(), "clock_premature").iter().any(|e| e["side"] == "white").then_some(())
     });
-    dgt.set_clock(Some(pressed(dgt.clock().unwrap())));
+    assert_eq!(dgt.clock().unwrap().run, ClockRun::RightRunning);
+    // Black gives White his time back.
+    dgt.press_lever();
 
     let play = |start: &Chess, part: &[shakmaty::Move]| {
         let (scans, updates) = two_boards(start, part, Color::White, 900, SETTLE_MS, SPEED, None, None);
@@ -116,7 +142,7 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     play(&Chess::default(), &moves[..1]);
     wait_for(Duration::from_secs(15), "1. e4 agreed", || (agreed() >= 1).then_some(()));
     let before_press = dgt.clock().unwrap();
-    dgt.set_clock(Some(pressed(before_press)));
+    dgt.press_lever();
     let press = wait_for(Duration::from_secs(10), "White's press", || {
         of_type(&ev(), "clock_pressed").iter().find(|e| e["side"] == "white").map(|e| (*e).clone())
     });
@@ -126,6 +152,13 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
         "the station shows the clock's time ({shown} ms, the clock {} ms)",
         before_press.left_ms
     );
+    // The emulated clock adds no increment: after White's first move the console is told.
+    wait_for(Duration::from_secs(5), "the increment checked", || {
+        all_dgt_clock_statuses(&events)
+            .iter()
+            .any(|(s, d)| s == "setup" && d.contains("no increment after White's first move"))
+            .then_some(())
+    });
 
     // The clock stops answering.
     let last_clock = dgt.clock().unwrap();
@@ -152,8 +185,7 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     play(&pos_after(&moves[..3]), &moves[3..]);
     wait_for(Duration::from_secs(20), "every move agreed", || (agreed() >= moves.len()).then_some(()));
     std::thread::sleep(Duration::from_millis(SILENT_MS + 1000));
-    station.kill().unwrap();
-    station.wait().unwrap();
+    drop(station);
 
     let all = ev();
     let statuses: Vec<String> = dgt_clock_statuses(&events).into_iter().map(|(s, _)| s).collect();
@@ -175,4 +207,40 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
 
 fn pos_after(moves: &[shakmaty::Move]) -> Chess {
     moves.iter().fold(Chess::default(), |p, m| p.play(*m).unwrap())
+}
+
+#[test]
+fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
+    let dir = scratch("clock-mode23");
+    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
+    let events = dir.join("events.jsonl");
+    let config = dir.join("station.toml");
+    std::fs::write(&config, config_text(&peg_link, &dgt_link)).unwrap();
+    let not_23 = SimClock { mode_23: false, ..SimClock::new(12_000, 34_000, ClockRun::Paused) };
+    let dgt = DgtEmulator::start(EmulatorOptions {
+        speed: SPEED,
+        clock: Some(not_23),
+        ..EmulatorOptions::new(&dgt_link)
+    })
+    .unwrap();
+    let _pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    // Killed on drop too: a failed wait must not leave the station running.
+    let station = Kill(
+        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
+    );
+    let detail = wait_for(Duration::from_secs(30), "the refusal reported", || {
+        all_dgt_clock_statuses(&events).into_iter().find(|(s, _)| s == "not_in_mode_23").map(|(_, d)| d)
+    });
+    drop(station);
+    assert!(detail.contains("SetNRun") && detail.contains("3 tries"), "{detail}");
+    let set_n_runs =
+        dgt.clock_commands().iter().filter(|c| matches!(c, ClockCommand::SetAndRun { .. })).count();
+    assert_eq!(set_n_runs, 3, "tried three times");
+    assert_eq!(dgt.clock().unwrap().left_ms, 12_000, "the clock was never set");
+    let told: Vec<String> = of_type(&read_events(&events), "announcement")
+        .iter()
+        .filter(|e| e["about"] == "device")
+        .map(|e| e["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(told.iter().any(|t| t.contains("23")), "the blind player is told: {told:?}");
 }

@@ -53,11 +53,13 @@ pub enum Message {
     SquareExtra,
     /// The game's journal was damaged; it was kept aside and the game goes on.
     JournalDamaged,
+    /// The DGT clock refused to be set: it is not in mode 23 (the arbiter switches it).
+    ClockNotInMode23,
 }
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 23] = [
+    pub const ALL: [Message; 24] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -81,6 +83,7 @@ impl Message {
         Message::SquareMissing,
         Message::SquareExtra,
         Message::JournalDamaged,
+        Message::ClockNotInMode23,
     ];
 
     /// The key of this message in a phrasebook's `[messages]` table.
@@ -109,6 +112,7 @@ impl Message {
             Message::SquareMissing => "square_missing",
             Message::SquareExtra => "square_extra",
             Message::JournalDamaged => "journal_damaged",
+            Message::ClockNotInMode23 => "clock_not_in_mode_23",
         }
     }
 

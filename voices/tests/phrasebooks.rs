@@ -140,6 +140,7 @@ gamepad_disconnected = "ludregilo malkonektita"
 gamepad_connected = "ludregilo rekonektita"
 speech_unavailable = "parolado ne aŭdata"
 speech_available = "parolado denove aŭdata"
+clock_not_in_mode_23 = "la horloĝo ne estas en reĝimo 23"
 "#;
 
 #[test]

@@ -67,6 +67,7 @@ pub fn message_key(message: Message) -> &'static str {
         Message::SquareMissing => "message.square_missing",
         Message::SquareExtra => "message.square_extra",
         Message::JournalDamaged => "message.journal_damaged",
+        Message::ClockNotInMode23 => "message.clock_not_in_mode_23",
     }
 }
 

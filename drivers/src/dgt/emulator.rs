@@ -8,6 +8,16 @@
 //! [`super::DgtHands`]), relays a simulated DGT 3000 clock as `BWTIME`, may
 //! stand turned 180°, and can be unplugged and replugged (the link re-pointed).
 //!
+//! It follows the rules real hardware keeps, so tests prove what the hardware
+//! will do: the board powers up in bus mode (the first single-board command
+//! only takes it out); its input buffer holds 10 bytes while it is busy with
+//! a command (more is lost); a clock's acknowledgements come only in update
+//! modes 0x43 and 0x4b; a clock takes SetNRun only in its mode 23 (else it
+//! reports "not in mode 23") and switches sides on a lever press only when
+//! SetNRun set the lever bit; a DGT XL answers the version query as an XL and
+//! does not know the text display; without a clock the board relays readings
+//! with the "no clock" bit set.
+//!
 //! The emulator keeps its own handle on the slave open so the master never
 //! sees a hang-up while the station is between two connections.
 
@@ -26,11 +36,12 @@ use tracing::{debug, info, trace, warn};
 use super::hands::TimedUpdate;
 use super::orientation::Orientation;
 use super::protocol::{
-    BwTime, ClockAck, ClockCommand, ClockRun, DgtMessage, HostCommand, HostCommandReader, SideTime,
+    ACK_NOT_IN_MODE_23, BwTime, ClockAck, ClockCommand, ClockModel, ClockRun, DgtMessage, HostCommand,
+    HostCommandReader, SideTime,
 };
 use crate::sim_pty::{Pty, after, remove_link};
 
-/// A simulated DGT 3000 attached to the board.
+/// A simulated DGT clock (a DGT 3000 unless told otherwise) attached to the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SimClock {
     /// Time left on the left display, in milliseconds.
@@ -39,9 +50,32 @@ pub struct SimClock {
     pub right_ms: u64,
     /// Which side counts down.
     pub run: ClockRun,
+    /// The lever switches sides (SetNRun's lever bit was set).
+    pub lever: bool,
+    /// The clock is in mode 23, the only mode in which it takes SetNRun.
+    pub mode_23: bool,
+    /// DGT 3000 or DGT XL: what it answers to the version query, and whether it shows text.
+    pub model: ClockModel,
 }
 
 impl SimClock {
+    /// A DGT 3000 in mode 23 showing these times, its lever not yet switching sides.
+    pub fn new(left_ms: u64, right_ms: u64, run: ClockRun) -> SimClock {
+        SimClock { left_ms, right_ms, run, lever: false, mode_23: true, model: ClockModel::Dgt3000 }
+    }
+
+    /// The lever is pressed: with the lever bit set, the running side stops and the other runs.
+    pub fn press_lever(&mut self) {
+        if !self.lever {
+            return;
+        }
+        self.run = match self.run {
+            ClockRun::LeftRunning => ClockRun::RightRunning,
+            ClockRun::RightRunning => ClockRun::LeftRunning,
+            ClockRun::Paused => ClockRun::Paused,
+        };
+    }
+
     /// The reading the board relays: seconds rounded up, as a clock shows them.
     pub fn reading(&self) -> BwTime {
         let side = |ms: u64| {
@@ -111,8 +145,11 @@ impl EmulatorOptions {
 /// The board's reporting mode, as set by the host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BoardMode {
-    /// Answers requests only (after power-up or 0x40).
+    /// Power-up: listens for bus commands; the first single-board command
+    /// switches it to single-board mode ([`BoardMode::Idle`]) and is not processed.
     #[default]
+    Bus,
+    /// Answers requests only (after leaving bus mode, or 0x40).
     Idle,
     /// 0x43: updates and clock every second.
     UpdatesWithClock,
@@ -128,8 +165,14 @@ const TICK: Duration = Duration::from_millis(5);
 const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
 /// Clock relay interval in 0x43 mode.
 const CLOCK_EVERY: Duration = Duration::from_secs(1);
+/// A single board's input buffer: bytes that arrive while it is busy with a
+/// command wait here; what does not fit is lost.
+pub const INPUT_BUFFER: usize = 10;
+/// How long the board is busy with one command (answering, relaying to the clock).
+const BUSY: Duration = Duration::from_millis(20);
 
 enum EmuControl {
+    PressLever,
     Play(Vec<TimedUpdate>),
     SetBoard(Board),
     SetClock(Option<SimClock>),
@@ -143,6 +186,7 @@ enum EmuControl {
 impl std::fmt::Debug for EmuControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            EmuControl::PressLever => "PressLever",
             EmuControl::Play(_) => "Play",
             EmuControl::SetBoard(_) => "SetBoard",
             EmuControl::SetClock(_) => "SetClock",
@@ -163,6 +207,8 @@ struct Shared {
     board_requests: u64,
     clock: Option<SimClock>,
     clock_commands: Vec<ClockCommand>,
+    acks_sent: Vec<ClockAck>,
+    bytes_lost: u64,
 }
 
 /// Handle to a running emulated DGT board. Dropping it stops the board and removes the link.
@@ -195,7 +241,9 @@ impl DgtEmulator {
             rx,
             shared: Arc::clone(&shared),
             pty: Some(pty),
-            mode: BoardMode::Idle,
+            mode: BoardMode::Bus,
+            busy_until: now,
+            input: VecDeque::with_capacity(INPUT_BUFFER),
             schedule: VecDeque::new(),
             origin: now,
             last_clock_tick: now,
@@ -235,6 +283,11 @@ impl DgtEmulator {
     /// Attaches, replaces or removes the clock.
     pub fn set_clock(&self, clock: Option<SimClock>) {
         self.send(EmuControl::SetClock(clock));
+    }
+
+    /// A player presses the clock's lever ([`SimClock::press_lever`]).
+    pub fn press_lever(&self) {
+        self.send(EmuControl::PressLever);
     }
 
     /// Writes raw bytes to the line as they are (for garbage and fault tests).
@@ -283,9 +336,19 @@ impl DgtEmulator {
         self.lock().clock
     }
 
-    /// Clock commands received so far.
+    /// Clock commands received so far (in bus mode or garbled ones not included).
     pub fn clock_commands(&self) -> Vec<ClockCommand> {
         self.lock().clock_commands.clone()
+    }
+
+    /// Clock acknowledgements sent so far.
+    pub fn acks_sent(&self) -> Vec<ClockAck> {
+        self.lock().acks_sent.clone()
+    }
+
+    /// Bytes lost because they arrived while the input buffer was full.
+    pub fn bytes_lost(&self) -> u64 {
+        self.lock().bytes_lost
     }
 
     /// Stops the board thread, closes the pty and removes the link; idempotent.
@@ -322,6 +385,9 @@ struct Emu {
     shared: Arc<Mutex<Shared>>,
     pty: Option<Pty>,
     mode: BoardMode,
+    /// Busy with a command until then; bytes arriving meanwhile wait in `input`.
+    busy_until: Instant,
+    input: VecDeque<u8>,
     board: Board,
     clock: Option<SimClock>,
     schedule: VecDeque<TimedUpdate>,
@@ -343,6 +409,7 @@ impl Emu {
             let now = Instant::now();
             self.apply_due_updates(now);
             self.tick_clock(now);
+            self.drain_input(now);
             if self.schedule.is_empty() {
                 self.idle_waiters.drain(..).for_each(|w| {
                     let _ = w.send(());
@@ -365,6 +432,12 @@ impl Emu {
                 Err(TryRecvError::Disconnected) => return false,
             };
             match control {
+                EmuControl::PressLever => {
+                    if let Some(clock) = self.clock.as_mut() {
+                        clock.press_lever();
+                    }
+                    self.publish();
+                }
                 EmuControl::Play(updates) => {
                     if self.schedule.is_empty() {
                         self.origin = Instant::now();
@@ -399,9 +472,10 @@ impl Emu {
                         Some(_) => Ok(()),
                         None => Pty::plug(&self.opts.link, "emulated DGT board").map(|pty| {
                             self.pty = Some(pty);
-                            // A board that lost power comes back idle.
-                            self.mode = BoardMode::Idle;
+                            // A board that lost power comes back in bus mode.
+                            self.mode = BoardMode::Bus;
                             self.commands = HostCommandReader::new();
+                            self.input.clear();
                             self.publish();
                         }),
                     };
@@ -438,7 +512,7 @@ impl Emu {
             None => self.board.discard_piece_at(update.square),
         }
         self.publish();
-        if self.mode != BoardMode::Idle {
+        if !matches!(self.mode, BoardMode::Idle | BoardMode::Bus) {
             let square = self.orientation.square(update.square);
             self.send(&DgtMessage::FieldUpdate { square, piece: update.piece });
         }
@@ -449,12 +523,12 @@ impl Emu {
             clock.advance(now.saturating_duration_since(self.last_clock_tick));
         }
         self.last_clock_tick = now;
-        let Some(clock) = self.clock else { return };
-        let reading = clock.reading();
+        // Without a clock the board still relays, with the "no clock" bit.
+        let reading = self.clock.map_or(BwTime { no_clock: true, ..BwTime::default() }, |c| c.reading());
         let send = match self.mode {
             BoardMode::UpdatesWithClock => now >= self.next_clock_send,
             BoardMode::UpdatesNice => self.last_clock_sent != Some(reading),
-            BoardMode::Idle | BoardMode::UpdatesBoardOnly => false,
+            BoardMode::Bus | BoardMode::Idle | BoardMode::UpdatesBoardOnly => false,
         };
         if send {
             self.send(&DgtMessage::ClockTime(reading));
@@ -473,12 +547,18 @@ impl Emu {
         let mut buf = [0u8; 64];
         match pty.master.read(&mut buf) {
             Ok(n) => {
-                let mut parsed = std::mem::take(&mut self.parsed);
-                self.commands.push(&buf[..n], &mut parsed);
-                for command in parsed.drain(..) {
-                    self.answer(command);
+                let now = Instant::now();
+                for &b in &buf[..n] {
+                    if now < self.busy_until || !self.input.is_empty() {
+                        if self.input.len() < INPUT_BUFFER {
+                            self.input.push_back(b);
+                        } else {
+                            self.lock().bytes_lost += 1;
+                        }
+                    } else {
+                        self.take_byte(b, now);
+                    }
                 }
-                self.parsed = parsed;
             }
             Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
             Err(e) => {
@@ -488,12 +568,42 @@ impl Emu {
         }
     }
 
+    /// Once the board is no longer busy, it reads on from its input buffer.
+    fn drain_input(&mut self, now: Instant) {
+        while now >= self.busy_until {
+            let Some(b) = self.input.pop_front() else { return };
+            self.take_byte(b, now);
+        }
+    }
+
+    /// One byte into the command reader; a completed command is carried out
+    /// and keeps the board busy for a moment.
+    fn take_byte(&mut self, b: u8, now: Instant) {
+        let mut parsed = std::mem::take(&mut self.parsed);
+        self.commands.push(&[b], &mut parsed);
+        for command in parsed.drain(..) {
+            self.busy_until = now + BUSY;
+            self.answer(command);
+        }
+        self.parsed = parsed;
+    }
+
     fn answer(&mut self, command: Option<HostCommand>) {
         let Some(command) = command else {
             debug!("emulated board ignores an unknown command");
             return;
         };
         trace!(?command, "emulated board received");
+        if self.mode == BoardMode::Bus {
+            // Bus mode: a single-board command only switches to single-board
+            // mode; a clock message is not for a board in bus mode.
+            if !matches!(command, HostCommand::Clock(_)) {
+                debug!(?command, "emulated board leaves bus mode");
+                self.mode = BoardMode::Idle;
+                self.publish();
+            }
+            return;
+        }
         match command {
             HostCommand::Reset => self.mode = BoardMode::Idle,
             HostCommand::SendBoard => {
@@ -527,18 +637,34 @@ impl Emu {
         let Some(clock) = self.clock.as_mut() else {
             return; // no clock attached: nobody acknowledges
         };
-        let ack1 = match command {
-            ClockCommand::SetAndRun { left, right, run } => {
+        let ack = match command {
+            ClockCommand::SetAndRun { .. } if !clock.mode_23 => {
+                Some(ClockAck { ack0: 0x10, ack1: ACK_NOT_IN_MODE_23, ack2: 0, ack3: 0 })
+            }
+            ClockCommand::SetAndRun { left, right, run, lever } => {
                 clock.left_ms = u64::from(left.total_secs()) * 1000;
                 clock.right_ms = u64::from(right.total_secs()) * 1000;
                 clock.run = run;
-                0x0a
+                clock.lever = lever;
+                Some(ClockAck::ok(command.id()))
             }
-            ClockCommand::Display { .. } => 0x0c,
-            ClockCommand::Beep { .. } => 0x0b,
-            ClockCommand::EndDisplay => 0x03,
+            ClockCommand::Version => {
+                // Main version in the high nibble (1 XL, 2 DGT 3000), sub version 4.
+                let ack2 = (clock.model.main() << 4) | 0x04;
+                Some(ClockAck { ack0: 0x10, ack1: command.id(), ack2, ack3: 0 })
+            }
+            // An XL has no text display and does not know the command.
+            ClockCommand::Display { .. } if !clock.model.shows_text() => None,
+            ClockCommand::Display { .. } | ClockCommand::Beep { .. } | ClockCommand::EndDisplay => {
+                Some(ClockAck::ok(command.id()))
+            }
         };
-        self.send(&DgtMessage::ClockAck(ClockAck { ack0: 0x10, ack1, ack2: 0, ack3: 0 }));
+        // The board relays the clock's answers only in the update modes with clock times.
+        let relayed = matches!(self.mode, BoardMode::UpdatesWithClock | BoardMode::UpdatesNice);
+        if let Some(ack) = ack.filter(|_| relayed) {
+            self.lock().acks_sent.push(ack);
+            self.send(&DgtMessage::ClockAck(ack));
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {

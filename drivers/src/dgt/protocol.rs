@@ -101,6 +101,17 @@ pub fn piece_from_code(code: u8) -> Result<Option<Piece>, InvalidPieceCode> {
     }
 }
 
+/// A piece code as a board's sensors report it: the "magic pieces" 13–15
+/// (`dgtbrd.h`: special pieces some boards use for settings) stand on no
+/// square a game knows and read as empty, as DGT's own clients read them;
+/// 16 and above are line noise.
+pub fn sensed_piece(code: u8) -> Result<Option<Piece>, InvalidPieceCode> {
+    match code {
+        13..=15 => Ok(None),
+        _ => piece_from_code(code),
+    }
+}
+
 /// A piece code that is not a chess piece (13 and above).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("piece code {0} is not a chess piece")]
@@ -216,6 +227,13 @@ pub struct BwTime {
 }
 
 impl BwTime {
+    /// All seven data bytes zero: no clock reading at all. DGT's clients
+    /// ignore such frames (a board sends them while a clock is being
+    /// attached or switched); taken as times they would read 0:00 on both sides.
+    pub fn is_empty(&self) -> bool {
+        *self == BwTime::default()
+    }
+
     fn decode(data: &[u8; 7]) -> Option<BwTime> {
         let right = SideTime::decode([data[0], data[1], data[2]])?;
         let left = SideTime::decode([data[3], data[4], data[5]])?;
@@ -263,7 +281,73 @@ pub struct ClockAck {
     pub ack3: u8,
 }
 
+/// `ack1` of the unsolicited report "the clock is not in mode 23" (SetNRun refused).
+pub const ACK_NOT_IN_MODE_23: u8 = 0x90;
+/// `ack0` of a successful acknowledgement.
+pub const ACK_OK: u8 = 0x10;
+
+/// Which clock is attached, from its answer to the version query (0x09).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClockModel {
+    /// Main version 1: the DGT XL (six 7-segment digits, no text display).
+    DgtXl,
+    /// Main version 2: the DGT 3000 (shows text, command 0x0c).
+    Dgt3000,
+    /// Another main version: treated like an XL (no text display).
+    Other(u8),
+}
+
+impl ClockModel {
+    /// The model from the version byte's main version (its high nibble).
+    pub fn from_main(main: u8) -> ClockModel {
+        match main {
+            1 => ClockModel::DgtXl,
+            2 => ClockModel::Dgt3000,
+            other => ClockModel::Other(other),
+        }
+    }
+
+    /// The main version this model answers with.
+    pub fn main(self) -> u8 {
+        match self {
+            ClockModel::DgtXl => 1,
+            ClockModel::Dgt3000 => 2,
+            ClockModel::Other(main) => main,
+        }
+    }
+
+    /// Only the DGT 3000 shows text (clock command 0x0c).
+    pub fn shows_text(self) -> bool {
+        self == ClockModel::Dgt3000
+    }
+}
+
 impl ClockAck {
+    /// The clock did what was asked (`ack0` is 0x10).
+    pub fn is_ok(&self) -> bool {
+        self.ack0 == ACK_OK
+    }
+
+    /// The clock command this acknowledges; `None` for an unsolicited report (top bit set).
+    pub fn command(&self) -> Option<u8> {
+        (self.ack1 & 0x80 == 0).then_some(self.ack1)
+    }
+
+    /// The clock reports it is not in mode 23, where alone it takes SetNRun.
+    pub fn not_in_mode_23(&self) -> bool {
+        self.ack1 == ACK_NOT_IN_MODE_23
+    }
+
+    /// The answer to the version query: main and sub version (`ack2`'s nibbles).
+    pub fn version(&self) -> Option<(u8, u8)> {
+        (self.is_ok() && self.ack1 == clock_ids::VERSION).then_some((self.ack2 >> 4, self.ack2 & 0x0f))
+    }
+
+    /// A successful acknowledgement of clock command `command`.
+    pub fn ok(command: u8) -> ClockAck {
+        ClockAck { ack0: ACK_OK, ack1: command, ack2: 0, ack3: 0 }
+    }
+
     fn is_ack(data: &[u8; 7]) -> bool {
         data[0] & 0x0f == 0x0a || data[3] & 0x0f == 0x0a
     }
@@ -396,7 +480,7 @@ fn decode(id: u8, data: &[u8]) -> Result<DgtMessage, DgtError> {
         ids::BOARD_DUMP => {
             let mut board = Board::empty();
             for (index, &code) in data.iter().enumerate() {
-                let piece = piece_from_code(code).map_err(|_| DgtError::Malformed)?;
+                let piece = sensed_piece(code).map_err(|_| DgtError::Malformed)?;
                 let square = square_from_dgt(index as u8).ok_or(DgtError::BadLength)?;
                 if let Some(piece) = piece {
                     board.set_piece_at(square, piece);
@@ -407,7 +491,7 @@ fn decode(id: u8, data: &[u8]) -> Result<DgtMessage, DgtError> {
         ids::FIELD_UPDATE => {
             let [index, code] = data else { return Err(DgtError::BadLength) };
             let square = square_from_dgt(*index).ok_or(DgtError::Malformed)?;
-            let piece = piece_from_code(*code).map_err(|_| DgtError::Malformed)?;
+            let piece = sensed_piece(*code).map_err(|_| DgtError::Malformed)?;
             Ok(DgtMessage::FieldUpdate { square, piece })
         }
         ids::VERSION => {
@@ -592,7 +676,8 @@ impl DgtReader {
 /// A clock sub-command (inside `0x2b size 0x03 cmd data… 0x00`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClockCommand {
-    /// SetNRun (0x0a): set both times and the run mode.
+    /// SetNRun (0x0a): set both times and the run mode. Taken only in the
+    /// clock's mode 23; carries no increment or delay.
     SetAndRun {
         /// Left display time.
         left: SideTime,
@@ -600,7 +685,12 @@ pub enum ClockCommand {
         right: SideTime,
         /// Which side counts down.
         run: ClockRun,
+        /// "Toggle on lever" (run-mode bit 0x08): a lever press switches the
+        /// running side. Without it the clock ignores its lever.
+        lever: bool,
     },
+    /// Ask the clock for its version (0x09): the answer tells a DGT 3000 from a DGT XL.
+    Version,
     /// Show eight ASCII characters on a DGT 3000 (0x0c), optionally with a beep.
     Display {
         /// Up to 8 characters (padded with spaces, cut beyond 8).
@@ -617,6 +707,22 @@ pub enum ClockCommand {
     EndDisplay,
 }
 
+impl ClockCommand {
+    /// The command byte, as the clock names it in its acknowledgement (`ack1`).
+    pub fn id(&self) -> u8 {
+        match self {
+            ClockCommand::SetAndRun { .. } => clock_ids::SET_N_RUN,
+            ClockCommand::Version => clock_ids::VERSION,
+            ClockCommand::Display { .. } => clock_ids::ASCII,
+            ClockCommand::Beep { .. } => clock_ids::BEEP,
+            ClockCommand::EndDisplay => clock_ids::END_DISPLAY,
+        }
+    }
+}
+
+/// The "toggle on lever" bit of SetNRun's run-mode byte.
+pub const LEVER_BIT: u8 = 0x08;
+
 /// Run mode of a SetNRun command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ClockRun {
@@ -632,6 +738,7 @@ mod clock_ids {
     pub const START: u8 = 0x03;
     pub const END: u8 = 0x00;
     pub const END_DISPLAY: u8 = 0x03;
+    pub const VERSION: u8 = 0x09;
     pub const SET_N_RUN: u8 = 0x0a;
     pub const BEEP: u8 = 0x0b;
     pub const ASCII: u8 = 0x0c;
@@ -647,7 +754,7 @@ impl ClockRun {
     }
 
     fn from_code(code: u8) -> Option<ClockRun> {
-        // Bit 3 ("toggle on lever") is accepted and ignored.
+        // Bit 3 ("toggle on lever") is read separately.
         match code & 0x07 {
             0x01 => Some(ClockRun::LeftRunning),
             0x02 => Some(ClockRun::RightRunning),
@@ -705,14 +812,15 @@ impl HostCommand {
 
 fn encode_clock(command: &ClockCommand) -> Vec<u8> {
     let (cmd, data): (u8, Vec<u8>) = match command {
-        ClockCommand::SetAndRun { left, right, run } => {
+        ClockCommand::SetAndRun { left, right, run, lever } => {
             let side = |t: &SideTime| [t.hours.min(9), t.minutes.min(59), t.seconds.min(59)];
             let mut data = Vec::with_capacity(7);
             data.extend(side(left));
             data.extend(side(right));
-            data.push(run.code());
+            data.push(run.code() | if *lever { LEVER_BIT } else { 0 });
             (clock_ids::SET_N_RUN, data)
         }
+        ClockCommand::Version => (clock_ids::VERSION, Vec::new()),
         ClockCommand::Display { text, beep } => {
             let mut data = text_bytes(text, 8);
             data.resize(8, b' ');
@@ -744,7 +852,9 @@ fn decode_clock(body: &[u8]) -> Option<ClockCommand> {
             left: time(&l[..3])?,
             right: time(&l[3..])?,
             run: ClockRun::from_code(*run)?,
+            lever: run & LEVER_BIT != 0,
         }),
+        (clock_ids::VERSION, []) => Some(ClockCommand::Version),
         (clock_ids::ASCII, [text @ .., beep]) if text.len() == 8 => Some(ClockCommand::Display {
             text: text.iter().map(|&b| char::from(b & 0x7f)).collect(),
             beep: *beep != 0,

@@ -2,6 +2,7 @@
 //! survives unplugging, turns a rotated board the right way round, and reports
 //! everything as [`DgtEvent`]s.
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,16 +13,25 @@ use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use shakmaty::Board;
 use tracing::{debug, info, trace, warn};
 
+use super::clock_link::{ClockLink, ClockReport, ClockStep};
 use super::orientation::{Orientation, detect_orientation};
-use super::protocol::{DEFAULT_BAUD, DgtError, DgtMessage, DgtReader, DropCounters, HostCommand};
+use super::protocol::{
+    ClockCommand, DEFAULT_BAUD, DgtError, DgtMessage, DgtReader, DropCounters, HostCommand,
+};
 use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
+use crate::stamp::{QUEUE_CAPACITY, Stamped};
 
 /// Silence after which the driver asks for a board dump. A board in update
 /// mode is quiet while nobody moves; the dump doubles as a consistency check.
 pub const SILENCE_POKE: Duration = Duration::from_secs(5);
 /// How often the device path is checked for existence while connected.
 const PATH_CHECK: Duration = Duration::from_millis(500);
+/// Gap between two commands written to the board. A single board's input
+/// buffer holds 10 bytes and the board answers each command before it reads
+/// the next, so the greeting after a (re)connect and the clock commands that
+/// follow are paced instead of written as one burst (DGT's clients wait 100 ms).
+pub const WRITE_PACE: Duration = Duration::from_millis(100);
 
 /// Which update mode the driver puts the board in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -36,7 +46,8 @@ pub enum UpdateMode {
 }
 
 impl UpdateMode {
-    fn command(self) -> HostCommand {
+    /// The command byte that selects this mode.
+    pub fn command(self) -> HostCommand {
         match self {
             UpdateMode::WithClock => HostCommand::SendUpdates,
             UpdateMode::Nice => HostCommand::SendUpdatesNice,
@@ -96,6 +107,9 @@ pub enum DgtEvent {
     /// The board was found to stand the other way round. A full
     /// [`DgtMessage::BoardDump`] in the new orientation follows at once.
     OrientationChanged(Orientation),
+    /// The clock link's news: the clock's model, a command acknowledged, or one
+    /// given up with the reason (see [`super::clock_link`]).
+    Clock(ClockReport),
     /// Input was dropped; `total` counts all drops since the driver started.
     Dropped {
         /// Why.
@@ -136,7 +150,7 @@ impl DgtCommands {
 /// Dropping the handle shuts the thread down (within about one read timeout).
 #[derive(Debug)]
 pub struct DgtDriver {
-    events: Receiver<DgtEvent>,
+    events: Receiver<Stamped<DgtEvent>>,
     control: Sender<Control>,
     shared: Arc<Mutex<Shared>>,
     thread: Option<JoinHandle<()>>,
@@ -145,7 +159,7 @@ pub struct DgtDriver {
 impl DgtDriver {
     /// Starts the driver thread; it keeps trying to open `settings.path` until shut down.
     pub fn spawn(settings: DgtSettings) -> DgtDriver {
-        let (event_tx, events) = crossbeam_channel::unbounded();
+        let (event_tx, events) = crossbeam_channel::bounded(QUEUE_CAPACITY);
         let (control, control_rx) = crossbeam_channel::unbounded();
         let orientation = match settings.orientation {
             OrientationSetting::Auto => Orientation::Normal,
@@ -156,11 +170,15 @@ impl DgtDriver {
             settings,
             control: control_rx,
             events: event_tx.clone(),
+            read_at: None,
             shared: Arc::clone(&shared),
             reader: DgtReader::new(),
             results: Vec::new(),
             raw: None,
             orientation,
+            clock: ClockLink::new(),
+            outbox: VecDeque::new(),
+            steps: Vec::new(),
         };
         let thread =
             std::thread::Builder::new().name("dgt-serial".into()).spawn(move || serial_link::run(worker));
@@ -168,8 +186,9 @@ impl DgtDriver {
             Ok(handle) => Some(handle),
             Err(e) => {
                 warn!(error = %e, "could not start the DGT driver thread");
-                let _ = event_tx
-                    .send(DgtEvent::Disconnected { reason: format!("could not start driver thread: {e}") });
+                let _ = event_tx.send(Stamped::now(DgtEvent::Disconnected {
+                    reason: format!("could not start driver thread: {e}"),
+                }));
                 None
             }
         };
@@ -177,12 +196,14 @@ impl DgtDriver {
     }
 
     /// The event stream (a cheap clone of the receiver; all clones share one queue).
-    pub fn events(&self) -> Receiver<DgtEvent> {
+    pub fn events(&self) -> Receiver<Stamped<DgtEvent>> {
         self.events.clone()
     }
 
-    /// Queues a command for the board (e.g. a clock command). Commands given
-    /// while disconnected are discarded: every (re)connect asks for a full board anyway.
+    /// Queues a command for the board. Board commands given while disconnected
+    /// are discarded: every (re)connect asks for a full board anyway. Clock
+    /// commands go through the clock link: one at a time, each waiting for its
+    /// acknowledgement, resent and at last reported ([`DgtEvent::Clock`]).
     pub fn send(&self, command: HostCommand) -> Result<(), DgtDriverStopped> {
         self.control.send(Control::Command(command)).map_err(|_| DgtDriverStopped)
     }
@@ -223,32 +244,45 @@ impl Drop for DgtDriver {
 struct Worker {
     settings: DgtSettings,
     control: Receiver<Control>,
-    events: Sender<DgtEvent>,
+    events: Sender<Stamped<DgtEvent>>,
+    /// When the bytes being handled were read: the stamp of what they carry.
+    read_at: Option<Instant>,
     shared: Arc<Mutex<Shared>>,
     reader: DgtReader,
     results: Vec<Result<DgtMessage, DgtError>>,
     /// The board as the sensors report it (before orientation), once a dump arrived.
     raw: Option<Board>,
     orientation: Orientation,
+    /// Clock commands, one at a time (see [`super::clock_link`]).
+    clock: ClockLink,
+    /// Board commands waiting for their turn on the line ([`WRITE_PACE`]).
+    outbox: VecDeque<HostCommand>,
+    steps: Vec<ClockStep>,
 }
 
 impl Worker {
     /// Opens 8N1 without flow control and greets the board.
     fn open(&mut self) -> io::Result<Port> {
-        let mut port = open_8n1(&self.settings.path, self.settings.baud)?;
-        // No reset (it would only cancel update mode): identity, then the full
-        // board, then updates, the order DGT software has long used. The board
-        // may have changed while we were away, so the dump is always asked for.
-        let greeting: Vec<u8> = [
+        let port = open_8n1(&self.settings.path, self.settings.baud)?;
+        // A board powers up in bus mode, where the first single-board command
+        // only switches it to single-board mode: a reset goes first, whose loss
+        // costs nothing. Then updates (so nothing moved after the dump is
+        // missed, and the clock's answers are relayed), identity, and the full
+        // board: it may have changed while we were away, so the dump is always
+        // asked for, last. Written paced, not as one burst.
+        self.outbox.clear();
+        self.outbox.extend([
+            HostCommand::Reset,
+            self.settings.updates.command(),
             HostCommand::SendVersion,
             HostCommand::SendSerialNumber,
             HostCommand::SendBoard,
-            self.settings.updates.command(),
-        ]
-        .iter()
-        .flat_map(HostCommand::encode)
-        .collect();
-        port.write_all(&greeting)?;
+        ]);
+        // Which clock is attached (a DGT 3000 shows text, a DGT XL does not).
+        self.clock.reconnected();
+        if self.settings.updates != UpdateMode::BoardOnly {
+            self.clock.queue(ClockCommand::Version);
+        }
         self.reader.reset();
         self.raw = None;
         Ok(port)
@@ -265,22 +299,32 @@ impl Worker {
         let mut last_message = Instant::now();
         let mut last_poke = Instant::now();
         let mut last_path_check = Instant::now();
+        let mut next_write = Instant::now();
         loop {
             loop {
                 match self.control.try_recv() {
-                    Ok(Control::Command(cmd)) => {
+                    Ok(Control::Command(HostCommand::Clock(cmd))) => self.clock.queue(cmd),
+                    Ok(Control::Command(cmd)) => self.outbox.push_back(cmd),
+                    Ok(Control::Shutdown) | Err(TryRecvError::Disconnected) => return SessionEnd::Shutdown,
+                    Err(TryRecvError::Empty) => break,
+                }
+            }
+            if Instant::now() >= next_write {
+                match self.next_command() {
+                    Some(cmd) => {
                         trace!(?cmd, "to board");
                         if let Err(e) = port.write_all(&cmd.encode()) {
                             return SessionEnd::Lost(format!("write failed: {e}"));
                         }
+                        next_write = Instant::now() + WRITE_PACE;
                     }
-                    Ok(Control::Shutdown) | Err(TryRecvError::Disconnected) => return SessionEnd::Shutdown,
-                    Err(TryRecvError::Empty) => break,
+                    None => next_write = Instant::now(),
                 }
             }
             match port.read(&mut buf) {
                 Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
                 Ok(n) => {
+                    self.read_at = Some(Instant::now());
                     self.reader.push(&buf[..n], &mut self.results);
                     if self.results.iter().any(Result::is_ok) {
                         last_message = Instant::now();
@@ -291,10 +335,11 @@ impl Worker {
                 Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),
             }
             if last_message.elapsed() >= SILENCE_POKE && last_poke.elapsed() >= SILENCE_POKE {
-                debug!("DGT board quiet for 5 s, asking for the board");
-                if let Err(e) = port.write_all(&HostCommand::SendBoard.encode()) {
-                    return SessionEnd::Lost(format!("write failed: {e}"));
-                }
+                // The update mode goes with it: a board that lost power for a
+                // moment is back in bus mode and idle, and only a clock in an
+                // update mode (0x43, 0x4b) acknowledges commands.
+                debug!("DGT board quiet for 5 s, asking for the board and updates");
+                self.outbox.extend([HostCommand::SendBoard, self.settings.updates.command()]);
                 last_poke = Instant::now();
             }
             if cfg!(unix) && last_path_check.elapsed() >= PATH_CHECK {
@@ -305,6 +350,43 @@ impl Worker {
                 last_path_check = Instant::now();
             }
         }
+    }
+
+    /// The next command to write: board commands first, then the clock link's
+    /// (whose reports are forwarded on the way).
+    fn next_command(&mut self) -> Option<HostCommand> {
+        if let Some(cmd) = self.outbox.pop_front() {
+            return Some(cmd);
+        }
+        let mut steps = std::mem::take(&mut self.steps);
+        self.clock.poll(Instant::now(), &mut steps);
+        let send = self.clock_steps(&mut steps);
+        self.steps = steps;
+        send.map(HostCommand::Clock)
+    }
+
+    /// Forwards the clock link's reports; returns the command it wants sent, if any.
+    fn clock_steps(&mut self, steps: &mut Vec<ClockStep>) -> Option<ClockCommand> {
+        let mut send = None;
+        for step in steps.drain(..) {
+            match step {
+                ClockStep::Send(cmd) => send = Some(cmd),
+                ClockStep::Report(report) => {
+                    match &report {
+                        // A board without a clock never answers the version query: no warning.
+                        ClockReport::Failed { command: ClockCommand::Version, .. } => {
+                            info!("no DGT clock answered the version query");
+                        }
+                        ClockReport::Failed { command, failure, tries } => {
+                            warn!(?command, tries, "DGT clock: {}", failure.describe());
+                        }
+                        other => debug!(?other, "DGT clock"),
+                    }
+                    self.emit(DgtEvent::Clock(report));
+                }
+            }
+        }
+        send
     }
 
     fn forward_results(&mut self) {
@@ -355,6 +437,18 @@ impl Worker {
                     self.emit(DgtEvent::Message(DgtMessage::FieldUpdate { square, piece }));
                 }
             }
+            DgtMessage::ClockTime(time) if time.is_empty() => {
+                // All seven bytes zero: no reading (DGT's clients skip these too).
+                trace!("empty clock reading ignored");
+            }
+            DgtMessage::ClockAck(ack) => {
+                let mut steps = std::mem::take(&mut self.steps);
+                self.clock.on_ack(&ack, Instant::now(), &mut steps);
+                // Reports only: the next command waits for the pacing in `pump`.
+                let _ = self.clock_steps(&mut steps);
+                self.steps = steps;
+                self.emit(DgtEvent::Message(DgtMessage::ClockAck(ack)));
+            }
             other => self.emit(DgtEvent::Message(other)),
         }
     }
@@ -376,8 +470,12 @@ impl Worker {
         true
     }
 
+    /// Sends an event stamped with the read that brought it (or now, for
+    /// what the driver says itself); a full queue waits, the stamp is taken.
     fn emit(&self, event: DgtEvent) {
-        let _ = self.events.send(event);
+        let from_read = matches!(event, DgtEvent::Message(_) | DgtEvent::Dropped { .. });
+        let at = self.read_at.filter(|_| from_read).unwrap_or_else(Instant::now);
+        let _ = self.events.send(Stamped::new(at, event));
     }
 }
 

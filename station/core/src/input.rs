@@ -30,6 +30,18 @@ pub enum ClockCommand {
         /// Why.
         why: String,
     },
+    /// Add time to a side's clock: an arbiter's two minutes after an illegal
+    /// move (Art. 7.5.5), time given after a disturbance.
+    AddTime {
+        /// Whose.
+        side: Side,
+        /// Added ms.
+        ms: Millis,
+        /// Who.
+        who: String,
+        /// Why.
+        why: String,
+    },
     /// Set the moves made by both sides (the move counter).
     SetMoves {
         /// Full moves made.
@@ -218,6 +230,9 @@ impl Input {
             ClockCommand::SetTime { side, ms, who, why } => {
                 ("set_time", Some(*side), Some(*ms), Some(who.clone()), Some(why.clone()))
             }
+            ClockCommand::AddTime { side, ms, who, why } => {
+                ("add_time", Some(*side), Some(*ms), Some(who.clone()), Some(why.clone()))
+            }
             ClockCommand::SetMoves { moves, who, why } => {
                 ("set_moves", None, Some(u64::from(*moves)), Some(who.clone()), Some(why.clone()))
             }
@@ -235,6 +250,7 @@ impl Input {
             "pause" => ClockCommand::Pause,
             "resume" => ClockCommand::Resume,
             "set_time" => ClockCommand::SetTime { side: (*side)?, ms: (*value)?, who, why },
+            "add_time" => ClockCommand::AddTime { side: (*side)?, ms: (*value)?, who, why },
             "set_moves" => ClockCommand::SetMoves { moves: u32::try_from((*value)?).ok()?, who, why },
             _ => return None,
         })

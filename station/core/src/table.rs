@@ -502,6 +502,12 @@ impl Table {
                 self.warnings.reset(side);
                 changed("time_set", Some(side), Some(who), Some(why))
             }
+            ClockCommand::AddTime { side, ms, who, why } => {
+                let to = clock.remaining(side, t).saturating_add(ms);
+                clock.set_remaining(side, to, t, who.clone(), why.clone());
+                self.warnings.reset(side);
+                changed("time_added", Some(side), Some(who), Some(why))
+            }
             ClockCommand::SetMoves { moves, who, why } => {
                 for side in [Side::White, Side::Black] {
                     clock.set_moves(side, moves, t, who.clone(), why.clone());

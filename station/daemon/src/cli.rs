@@ -229,9 +229,13 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker })?;
             if clock {
                 let loaded = crate::replay::load_games(&pgn, games)?;
-                let mismatches: usize =
-                    loaded.iter().map(|g| station_core::clock::replay_clock(g).mismatches).sum();
-                println!("{} clock_mismatches {mismatches}", report.summary_line());
+                let clocks: Vec<_> = loaded.iter().map(station_core::clock::replay_clock).collect();
+                let mismatches: usize = clocks.iter().map(|r| r.mismatches).sum();
+                let adjustments: usize = clocks.iter().map(|r| r.adjustments).sum();
+                println!(
+                    "{} clock_mismatches {mismatches} clock_adjustments {adjustments}",
+                    report.summary_line()
+                );
             } else {
                 println!("{}", report.summary_line());
             }

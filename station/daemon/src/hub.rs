@@ -27,6 +27,20 @@ pub enum Command {
         /// `white` or `black`.
         side: String,
     },
+    /// Add time to a side's clock (Art. 7.5.5: two minutes after an illegal
+    /// move), journaled with who and why.
+    AddTime {
+        /// `white` or `black`.
+        side: String,
+        /// Milliseconds added.
+        ms: u64,
+        /// Who gave the time.
+        #[serde(default)]
+        who: Option<String>,
+        /// Why.
+        #[serde(default)]
+        why: Option<String>,
+    },
     /// Set a side's remaining time (Article 6.14), logged with who and why.
     SetTime {
         /// `white` or `black`.
@@ -151,7 +165,7 @@ impl Command {
             Command::ClockPress { side: s }
             | Command::DrawOffer { side: s }
             | Command::ClaimFlag { side: s } => side(s),
-            Command::SetTime { side: s, who, why, .. } => {
+            Command::SetTime { side: s, who, why, .. } | Command::AddTime { side: s, who, why, .. } => {
                 side(s)?;
                 note("who", who)?;
                 note("why", why)
@@ -313,5 +327,22 @@ mod tests {
         assert!(sealed.loggable().contains("Adjourn"));
         let other = Command::from_json(br#"{"cmd":"enter_move","move":"Nf3"}"#).unwrap();
         assert!(other.loggable().contains("Nf3"));
+    }
+
+    #[test]
+    fn add_time_is_an_operator_command_with_who_and_why() {
+        let json = br#"{"cmd":"add_time","side":"black","ms":120000,"who":"arbiter","why":"Art. 7.5.5"}"#;
+        assert_eq!(
+            Command::from_json(json).unwrap(),
+            Command::AddTime {
+                side: "black".into(),
+                ms: 120_000,
+                who: Some("arbiter".into()),
+                why: Some("Art. 7.5.5".into())
+            }
+        );
+        assert!(Command::from_json(br#"{"cmd":"add_time","side":"black"}"#).is_err());
+        let long = format!(r#"{{"cmd":"add_time","side":"black","ms":1,"why":"{}"}}"#, "x".repeat(5000));
+        assert!(Command::from_json(long.as_bytes()).is_err(), "who and why are bounded");
     }
 }

@@ -8,6 +8,7 @@ mod clock;
 mod config;
 mod delivery;
 mod demo;
+mod dgt_clock;
 mod event_sink;
 mod export;
 mod hub;

@@ -54,7 +54,7 @@ pub struct BoardLink {
 
 enum Feed {
     Pegs(BoardRole, Receiver<Stamped<DriverEvent>>),
-    Dgt(BoardRole, Receiver<DgtEvent>),
+    Dgt(BoardRole, Receiver<Stamped<DgtEvent>>),
     Gamepad(Receiver<Stamped<GamepadEvent>>),
     Heard(Receiver<crate::listening::Heard>),
     Commands(Receiver<CommandRequest>),
@@ -77,7 +77,7 @@ impl Feed {
     /// Whatever this feed has waiting now (up to `limit`), stamped. A feed
     /// whose driver stopped reports it.
     fn drain(&self, limit: usize, out: &mut Vec<(Instant, Arrival)>) -> Result<()> {
-        // Feeds that carry no stamp of their own are stamped as they are taken.
+        // Heard speech and operator commands are stamped as they are taken.
         let now = Instant::now();
         for _ in 0..limit {
             let next = match self {
@@ -87,7 +87,7 @@ impl Feed {
                     Err(TryRecvError::Disconnected) => bail!("the {role} board's driver stopped"),
                 },
                 Feed::Dgt(role, rx) => match rx.try_recv() {
-                    Ok(e) => (now, Arrival::Dgt(*role, e)),
+                    Ok(s) => (s.at, Arrival::Dgt(*role, s.event)),
                     Err(TryRecvError::Empty) => return Ok(()),
                     Err(TryRecvError::Disconnected) => bail!("the {role} board's driver stopped"),
                 },

@@ -165,6 +165,12 @@ impl Voices {
                         Message::ClockNotAnswering
                     }
                     ("dgt_clock", "connected") if self.lost.remove(&key) => Message::ClockAnswering,
+                    // The clock link gave a command up (see `dgt_clock`).
+                    ("dgt_clock", "not_in_mode_23") => Message::ClockNotInMode23,
+                    ("dgt_clock", "not_answering") if self.lost.insert(key.clone()) => {
+                        Message::ClockNotAnswering
+                    }
+                    ("dgt_clock", "refused") => Message::CallArbiter,
                     ("gamepad", "disconnected") if self.lost.insert(key.clone()) => {
                         Message::GamepadDisconnected
                     }

@@ -23,7 +23,7 @@ use station_core::occupancy::Orientation;
 use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig, TableError};
 use station_core::{BoardRole, Event, Game, Millis};
-use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand, SideTime};
+use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand};
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
 use station_drivers::stamp::Stamped;
@@ -108,6 +108,8 @@ pub struct Station {
     /// A game started while the DGT board was away: its clock is set when the
     /// board connects, unless a move has been made by then.
     dgt_clock_pending: bool,
+    /// The DGT master clock's setup, link reports and bonus check.
+    dgt: crate::dgt_clock::DgtClock,
     /// A simulated gamepad's events, in place of gilrs (tests).
     gamepad_feed: Option<Receiver<Stamped<GamepadEvent>>>,
     /// Speech input: the listening thread, the understanding of the blind
@@ -182,6 +184,7 @@ impl Station {
             clock_watch,
             last_reading: None,
             dgt_clock_pending: false,
+            dgt: crate::dgt_clock::DgtClock::new(),
             gamepad_feed: None,
             listening: None,
             understanding: None,
@@ -341,6 +344,7 @@ impl Station {
             self.decide(events);
         }
         let mut events = Vec::new();
+        events.extend(self.dgt.take_events());
         // Device liveness decides nothing about the game: not a table input.
         if let Some(WatchChange::Silent { since }) = self.clock_watch.as_mut().and_then(|w| w.tick(t)) {
             let detail = format!("no reading for {} ms", t.saturating_sub(since));
@@ -481,6 +485,10 @@ impl Station {
                 self.clock_answered(t, &mut events);
             }
             DgtEvent::Message(_) => {}
+            DgtEvent::Clock(report) if self.clock_watch.is_some() => {
+                self.dgt.on_report(&report, t, &mut events)
+            }
+            DgtEvent::Clock(_) => {}
             DgtEvent::OrientationChanged(o) => {
                 events.push(Event::BoardFault { board, text: format!("board orientation: {o:?}"), t_ms: t });
             }
@@ -518,6 +526,7 @@ impl Station {
         }
         self.clock_answered(t, events);
         let reading = reading_of(time, self.config.clock.dgt_white);
+        self.dgt.on_reading(&reading, t, events);
         if self.last_reading != Some(reading) && self.table.clock().is_some() {
             self.last_reading = Some(reading);
             let _ = self.apply(t, Input::from_clock_reading(&reading), events);
@@ -532,9 +541,9 @@ impl Station {
         }
     }
 
-    /// Sets the DGT clock for a new game: both displays to the time control's
-    /// initial time, the first mover's running when the clock starts with the
-    /// game. SetNRun carries no increment or delay: those are set on the clock.
+    /// Sets the DGT clock for a new game (see [`crate::dgt_clock`]): both
+    /// displays to the time control's initial time, the first mover's running
+    /// when the clock starts with the game, the lever switching sides.
     fn set_dgt_clock(&mut self) {
         if self.config.clock.source != ClockSource::Dgt {
             return;
@@ -548,7 +557,6 @@ impl Station {
         let (Some(tc), Some(clock)) = (self.table.config().time_control.as_ref(), self.table.clock()) else {
             return;
         };
-        let initial = SideTime::from_secs(u32::try_from(tc.initial_ms() / 1000).unwrap_or(u32::MAX));
         let first_left =
             (clock.on_move() == Side::White) == (self.config.clock.dgt_white == DgtDisplay::Left);
         let run = match (self.config.clock.auto_start, first_left) {
@@ -556,10 +564,11 @@ impl Station {
             (true, true) => ClockRun::LeftRunning,
             (true, false) => ClockRun::RightRunning,
         };
-        let command = station_drivers::dgt::ClockCommand::SetAndRun { left: initial, right: initial, run };
-        tracing::info!(?command, "setting the DGT clock for the new game");
-        if let Err(e) = commands.send(HostCommand::Clock(command)) {
-            tracing::warn!(error = %e, "the DGT clock could not be set");
+        for command in self.dgt.setup(tc, run, self.clock.now()) {
+            tracing::info!(?command, "setting the DGT clock for the new game");
+            if let Err(e) = commands.send(HostCommand::Clock(command)) {
+                tracing::warn!(error = %e, "the DGT clock could not be set");
+            }
         }
     }
 
@@ -666,6 +675,11 @@ impl Station {
             Command::SetTime { side: s, ms, who: w, why } => {
                 let cmd =
                     ClockCommand::SetTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };
+                clock(self, cmd, events)
+            }
+            Command::AddTime { side: s, ms, who: w, why } => {
+                let cmd =
+                    ClockCommand::AddTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };
                 clock(self, cmd, events)
             }
             Command::SetMoves { moves, who: w, why } => clock(

@@ -1,6 +1,7 @@
 use super::*;
+use crate::dgt::clock_link::{self, ClockFailure, ClockReport};
 use crate::dgt::hands::{DgtHands, apply_updates};
-use crate::dgt::protocol::DgtError;
+use crate::dgt::protocol::{ClockModel, DgtError};
 use crate::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
 use shakmaty::{Chess, Move, Piece, Position, san::San};
 
@@ -22,6 +23,19 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// The driver's events without their arrival stamps (these tests judge what, not when).
+fn unstamped(stamped: Receiver<crate::stamp::Stamped<DgtEvent>>) -> Receiver<DgtEvent> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        for s in stamped {
+            if tx.send(s.event).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 fn wait_for(
@@ -65,12 +79,12 @@ fn pty_round_trip_with_driver() {
     let link = dir.0.join("dgt");
     let mut opts = EmulatorOptions::new(&link);
     opts.speed = 10.0;
-    opts.clock = Some(SimClock { left_ms: 300_000, right_ms: 300_000, run: ClockRun::LeftRunning });
+    opts.clock = Some(SimClock::new(300_000, 300_000, ClockRun::LeftRunning));
     let emu = DgtEmulator::start(opts).unwrap();
     assert!(link.exists());
 
     let mut driver = DgtDriver::spawn(DgtSettings::new(&link));
-    let events = driver.events();
+    let events = unstamped(driver.events());
     assert_eq!(wait_for(&events, 3 * SECOND, |e| *e == DgtEvent::Connected), Some(DgtEvent::Connected));
     let version = DgtEvent::Message(DgtMessage::Version { major: 1, minor: 8 });
     assert!(wait_for(&events, 2 * SECOND, |e| *e == version).is_some());
@@ -114,14 +128,20 @@ fn pty_round_trip_with_driver() {
         left: SideTime::from_secs(600),
         right: SideTime::from_secs(540),
         run: ClockRun::RightRunning,
+        lever: true,
     };
     driver.send(HostCommand::Clock(set.clone())).unwrap();
-    let ack = wait_for(&events, 2 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockAck(_))));
+    let ack = wait_for(
+        &events,
+        3 * SECOND,
+        |e| matches!(e, DgtEvent::Message(DgtMessage::ClockAck(a)) if a.ack1 == 0x0a),
+    );
     assert!(matches!(
         ack,
         Some(DgtEvent::Message(DgtMessage::ClockAck(ClockAck { ack0: 0x10, ack1: 0x0a, .. })))
     ));
-    assert_eq!(emu.clock_commands(), vec![set]);
+    // The version query on connect, then the command, each once.
+    assert_eq!(emu.clock_commands(), vec![ClockCommand::Version, set]);
     let relayed = wait_for(
         &events,
         3 * SECOND,
@@ -146,7 +166,9 @@ fn pty_round_trip_with_driver() {
         match events.recv_deadline(deadline) {
             Ok(DgtEvent::Dropped { error, .. }) => dropped.push(error),
             Ok(DgtEvent::Message(DgtMessage::Version { .. })) => version = true,
-            Ok(DgtEvent::Message(DgtMessage::ClockTime(_))) => {}
+            Ok(
+                DgtEvent::Message(DgtMessage::ClockTime(_) | DgtMessage::ClockAck(_)) | DgtEvent::Clock(_),
+            ) => {}
             Ok(other) => panic!("unexpected {other:?}"),
             Err(_) => panic!("timed out; dropped so far {dropped:?}"),
         }
@@ -178,7 +200,10 @@ fn pty_round_trip_with_driver() {
     );
     assert!(wait_for(&events, 2 * SECOND, is_dump(&moved)).is_some());
     assert!(emu.board_requests() > requests);
+    // Back in bus mode after the power loss; the greeting's reset took it out.
+    wait_for(&events, 2 * SECOND, |_| emu.mode() == BoardMode::UpdatesWithClock);
     assert_eq!(emu.mode(), BoardMode::UpdatesWithClock);
+    assert_eq!(emu.bytes_lost(), 0, "the driver paces its commands");
 
     driver.shutdown();
     assert!(wait_for(&events, SECOND, |e| matches!(e, DgtEvent::Disconnected { .. })).is_some());
@@ -194,7 +219,7 @@ fn a_turned_board_is_detected_and_reported_the_right_way_round() {
     opts.rotated = true;
     let emu = DgtEmulator::start(opts).unwrap();
     let driver = DgtDriver::spawn(DgtSettings::new(&link));
-    let events = driver.events();
+    let events = unstamped(driver.events());
     assert_eq!(
         wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::OrientationChanged(_))),
         Some(DgtEvent::OrientationChanged(Orientation::Rotated))
@@ -222,7 +247,7 @@ fn a_turned_board_is_detected_and_reported_the_right_way_round() {
     let mut settings = DgtSettings::new(&link);
     settings.orientation = OrientationSetting::Fixed(Orientation::Normal);
     let fixed = DgtDriver::spawn(settings);
-    let events = fixed.events();
+    let events = unstamped(fixed.events());
     let mut raw_start = Board::new();
     raw_start.rotate_180();
     let mut e4 = raw_start.clone();
@@ -243,7 +268,7 @@ fn garbage_on_the_line_never_produces_board_messages() {
     let mut settings = DgtSettings::new(&link);
     settings.updates = UpdateMode::BoardOnly;
     let driver = DgtDriver::spawn(settings);
-    let events = driver.events();
+    let events = unstamped(driver.events());
     assert!(wait_for(&events, 3 * SECOND, is_dump(&Board::new())).is_some());
 
     // Deterministic noise whose header bytes are never a board message id.
@@ -281,7 +306,7 @@ fn driver_keeps_retrying_until_the_board_appears_and_shuts_down_promptly() {
     let dir = TempDir::new("late");
     let link = dir.0.join("dgt");
     let mut driver = DgtDriver::spawn(DgtSettings::new(&link));
-    let events = driver.events();
+    let events = unstamped(driver.events());
     std::thread::sleep(Duration::from_millis(400));
     // A port missing at start is reported once (the console and the player hear it).
     let first = events.try_recv();
@@ -296,4 +321,196 @@ fn driver_keeps_retrying_until_the_board_appears_and_shuts_down_promptly() {
     driver.shutdown();
     assert!(started.elapsed() < SECOND);
     assert!(driver.send(HostCommand::SendBoard).is_err());
+}
+
+// ---- the clock as real hardware behaves ------------------------------------------
+
+/// A driver on an emulated board with `clock`, connected and past its greeting.
+fn connected(tag: &str, clock: Option<SimClock>, updates: UpdateMode) -> (TempDir, DgtEmulator, DgtDriver) {
+    let dir = TempDir::new(tag);
+    let link = dir.0.join("dgt");
+    let mut opts = EmulatorOptions::new(&link);
+    opts.clock = clock;
+    let emu = DgtEmulator::start(opts).unwrap();
+    let mut settings = DgtSettings::new(&link);
+    settings.updates = updates;
+    let driver = DgtDriver::spawn(settings);
+    let events = unstamped(driver.events());
+    assert!(wait_for(&events, 3 * SECOND, |e| *e == DgtEvent::Connected).is_some());
+    assert!(wait_for(&events, 3 * SECOND, is_dump(&Board::new())).is_some());
+    (dir, emu, driver)
+}
+
+fn set_and_run(lever: bool) -> ClockCommand {
+    let five = SideTime::from_secs(300);
+    ClockCommand::SetAndRun { left: five, right: five, run: ClockRun::LeftRunning, lever }
+}
+
+/// The next command done or given up (the version query's success on connect skipped).
+fn clock_report(events: &Receiver<DgtEvent>, timeout: Duration) -> Option<ClockReport> {
+    let wanted = |e: &DgtEvent| match e {
+        DgtEvent::Clock(ClockReport::Done(ClockCommand::Version)) => false,
+        DgtEvent::Clock(ClockReport::Done(_) | ClockReport::Failed { .. }) => true,
+        _ => false,
+    };
+    match wait_for(events, timeout, wanted) {
+        Some(DgtEvent::Clock(report)) => Some(report),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_set_n_run_refused_outside_mode_23_is_retried_and_reported() {
+    let clock = SimClock { mode_23: false, ..SimClock::new(60_000, 60_000, ClockRun::Paused) };
+    let (_dir, emu, driver) = connected("mode23", Some(clock), UpdateMode::WithClock);
+    let events = unstamped(driver.events());
+    driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
+    let report = clock_report(&events, 10 * SECOND);
+    assert_eq!(
+        report,
+        Some(ClockReport::Failed {
+            command: set_and_run(true),
+            failure: ClockFailure::NotInMode23,
+            tries: clock_link::MAX_TRIES
+        })
+    );
+    let tries = emu.clock_commands().iter().filter(|c| **c == set_and_run(true)).count();
+    assert_eq!(tries, clock_link::MAX_TRIES as usize, "sent three times, then given up");
+    assert_eq!(emu.clock().unwrap().left_ms, 60_000, "the clock was not set");
+    assert!(emu.acks_sent().iter().all(|a| a.not_in_mode_23() || a.version().is_some()));
+
+    // In mode 23 the same command goes through at its first try.
+    emu.set_clock(Some(SimClock { mode_23: true, ..emu.clock().unwrap() }));
+    driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
+    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(true))));
+    assert_eq!(emu.clock().unwrap().run, ClockRun::LeftRunning);
+}
+
+#[test]
+fn the_lever_switches_sides_only_when_set_n_run_set_the_lever_bit() {
+    let (_dir, emu, driver) =
+        connected("lever", Some(SimClock::new(60_000, 60_000, ClockRun::Paused)), UpdateMode::WithClock);
+    let events = unstamped(driver.events());
+    driver.send(HostCommand::Clock(set_and_run(false))).unwrap();
+    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(false))));
+    emu.press_lever();
+    emu.wait_idle();
+    assert_eq!(emu.clock().unwrap().run, ClockRun::LeftRunning, "no lever bit: the press does nothing");
+
+    driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
+    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(true))));
+    emu.press_lever();
+    emu.wait_idle();
+    assert_eq!(emu.clock().unwrap().run, ClockRun::RightRunning, "with the lever bit the press switches");
+    let relayed = wait_for(
+        &events,
+        3 * SECOND,
+        |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(t)) if t.right_to_move && !t.left_to_move),
+    );
+    assert!(relayed.is_some(), "the station reads the switch");
+}
+
+#[test]
+fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
+    let (_dir, emu, driver) = connected("empty", None, UpdateMode::WithClock);
+    let events = unstamped(driver.events());
+    let no_clock =
+        wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(_))));
+    let Some(DgtEvent::Message(DgtMessage::ClockTime(reading))) = no_clock else { panic!("no reading") };
+    assert!(reading.no_clock, "without a clock the board sets the no-clock bit: {reading:?}");
+
+    // An all-zero frame, then a marker on the same path: the zero frame never comes out.
+    emu.inject_raw(vec![0x8d, 0, 10, 0, 0, 0, 0, 0, 0, 0]);
+    emu.inject_raw(DgtMessage::Version { major: 7, minor: 7 }.encode());
+    let deadline = Instant::now() + 10 * SECOND;
+    loop {
+        match events.recv_deadline(deadline) {
+            Ok(DgtEvent::Message(DgtMessage::Version { major: 7, minor: 7 })) => break,
+            Ok(DgtEvent::Message(DgtMessage::ClockTime(t))) => {
+                assert!(!t.is_empty(), "empty reading forwarded")
+            }
+            Ok(DgtEvent::Dropped { error, .. }) => {
+                panic!("the empty reading is ignored, not dropped: {error}")
+            }
+            Ok(_) => {}
+            Err(_) => panic!("the marker never came"),
+        }
+    }
+    // With no clock, the version query is answered by nobody: given up and reported.
+    let report = clock_report(&events, 10 * SECOND);
+    assert_eq!(
+        report,
+        Some(ClockReport::Failed {
+            command: ClockCommand::Version,
+            failure: ClockFailure::NoAnswer,
+            tries: 3
+        })
+    );
+}
+
+#[test]
+fn a_dgt_xl_is_told_by_its_version_and_gets_no_text() {
+    let xl = SimClock { model: ClockModel::DgtXl, ..SimClock::new(60_000, 60_000, ClockRun::Paused) };
+    let dir = TempDir::new("xl");
+    let link = dir.0.join("dgt");
+    let mut opts = EmulatorOptions::new(&link);
+    opts.clock = Some(xl);
+    let emu = DgtEmulator::start(opts).unwrap();
+    let driver = DgtDriver::spawn(DgtSettings::new(&link));
+    let events = unstamped(driver.events());
+    let model = wait_for(&events, 5 * SECOND, |e| matches!(e, DgtEvent::Clock(ClockReport::Model { .. })));
+    assert!(
+        matches!(
+            model,
+            Some(DgtEvent::Clock(ClockReport::Model { model: ClockModel::DgtXl, version: (1, _) }))
+        ),
+        "{model:?}"
+    );
+    driver.send(HostCommand::Clock(ClockCommand::Display { text: "e4".into(), beep: false })).unwrap();
+    driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
+    driver.send(HostCommand::Clock(ClockCommand::EndDisplay)).unwrap();
+    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(true))));
+    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(ClockCommand::EndDisplay)));
+    assert!(
+        !emu.clock_commands().iter().any(|c| matches!(c, ClockCommand::Display { .. })),
+        "no text display for an XL: {:?}",
+        emu.clock_commands()
+    );
+}
+
+#[test]
+fn no_acknowledgement_outside_the_update_modes_with_clock() {
+    let clock = SimClock::new(60_000, 60_000, ClockRun::Paused);
+    let (_dir, emu, driver) = connected("noack", Some(clock), UpdateMode::BoardOnly);
+    let events = unstamped(driver.events());
+    assert_eq!(emu.mode(), BoardMode::UpdatesBoardOnly);
+    driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
+    let report = clock_report(&events, 10 * SECOND);
+    assert_eq!(
+        report,
+        Some(ClockReport::Failed { command: set_and_run(true), failure: ClockFailure::NoAnswer, tries: 3 })
+    );
+    assert_eq!(emu.clock_commands().len(), 3, "{:?}", emu.clock_commands());
+    assert_eq!(emu.acks_sent(), [], "the clock took the command but the board relayed no ack");
+}
+
+#[test]
+fn a_board_powers_up_in_bus_mode_and_a_burst_overflows_its_buffer() {
+    let dir = TempDir::new("bus");
+    let link = dir.0.join("dgt");
+    let emu = DgtEmulator::start(EmulatorOptions::new(&link)).unwrap();
+    assert_eq!(emu.mode(), BoardMode::Bus);
+    let mut port = crate::serial_link::open_8n1(&link, 9600).unwrap();
+    // The first single-board command only leaves bus mode: no board comes back.
+    port.write_all(&[0x42]).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!((emu.mode(), emu.board_requests()), (BoardMode::Idle, 0));
+    // A burst: the first command keeps the board busy, ten bytes wait, the rest is lost.
+    let mut burst = vec![0x42];
+    burst.extend(HostCommand::Clock(set_and_run(true)).encode());
+    burst.extend([0x42, 0x42, 0x42]);
+    port.write_all(&burst).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(emu.bytes_lost(), burst.len() as u64 - 1 - INPUT_BUFFER as u64);
+    assert_eq!(emu.board_requests(), 1, "only the first request survived whole");
 }

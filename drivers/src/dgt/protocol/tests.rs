@@ -137,11 +137,11 @@ fn resynchronises_on_every_byte_with_the_top_bit() {
     bytes.extend(update);
     assert_eq!(read_all(&bytes), vec![Err(DgtError::UnknownId), good.clone()]);
     assert_eq!(read_all(&[0x94, 0, 3]), vec![Err(DgtError::UnknownId)]);
-    // Bad content: square 64, piece 13.
+    // Bad content: square 64, piece 16.
     assert_eq!(read_all(&[0x8e, 0, 5, 64, 1]), vec![Err(DgtError::Malformed)]);
-    assert_eq!(read_all(&[0x8e, 0, 5, 3, 13]), vec![Err(DgtError::Malformed)]);
+    assert_eq!(read_all(&[0x8e, 0, 5, 3, 16]), vec![Err(DgtError::Malformed)]);
     let mut dump = start_dump_bytes();
-    dump[40] = 13;
+    dump[40] = 16;
     assert_eq!(read_all(&dump), vec![Err(DgtError::Malformed)]);
 }
 
@@ -199,8 +199,18 @@ fn clock_commands_use_the_documented_layout() {
         left: SideTime::from_secs(5400),
         right: SideTime::from_secs(3600 + 59 * 60 + 7),
         run: ClockRun::LeftRunning,
+        lever: false,
     });
     assert_eq!(set.encode(), vec![0x2b, 0x0a, 0x03, 0x0a, 1, 30, 0, 1, 59, 7, 0x01, 0x00]);
+    let lever = HostCommand::Clock(ClockCommand::SetAndRun {
+        left: SideTime::from_secs(300),
+        right: SideTime::from_secs(300),
+        run: ClockRun::RightRunning,
+        lever: true,
+    });
+    assert_eq!(lever.encode(), vec![0x2b, 0x0a, 0x03, 0x0a, 0, 5, 0, 0, 5, 0, 0x0a, 0x00]);
+    let version = HostCommand::Clock(ClockCommand::Version);
+    assert_eq!(version.encode(), vec![0x2b, 0x03, 0x03, 0x09, 0x00]);
     let beep = HostCommand::Clock(ClockCommand::Beep { units: 4 });
     assert_eq!(beep.encode(), vec![0x2b, 0x04, 0x03, 0x0b, 4, 0x00]);
     let text = HostCommand::Clock(ClockCommand::Display { text: "e4".into(), beep: true });
@@ -210,7 +220,7 @@ fn clock_commands_use_the_documented_layout() {
 
     let mut reader = HostCommandReader::new();
     let mut out = Vec::new();
-    let stream: Vec<u8> = [&set, &beep, &HostCommand::SendBoard, &text, &end]
+    let stream: Vec<u8> = [&set, &beep, &HostCommand::SendBoard, &text, &end, &lever, &version]
         .iter()
         .flat_map(|c| c.encode())
         .chain([0x99])
@@ -224,6 +234,8 @@ fn clock_commands_use_the_documented_layout() {
         Some(HostCommand::SendBoard),
         Some(HostCommand::Clock(ClockCommand::Display { text: "e4      ".into(), beep: true })),
         Some(end),
+        Some(lever),
+        Some(version),
         None,
     ];
     assert_eq!(out, expected);
@@ -321,11 +333,11 @@ fn reference_dumps(bytes: &[u8]) -> Vec<Board> {
     (0..bytes.len())
         .filter(|&i| bytes[i..].starts_with(&[0x86, 0x00, 0x43]))
         .filter_map(|i| bytes.get(i + 3..i + 67))
-        .filter(|data| data.iter().all(|&b| b <= 12))
+        .filter(|data| data.iter().all(|&b| b <= 15))
         .map(|data| {
             let mut board = Board::empty();
             for (index, &code) in data.iter().enumerate() {
-                if let (Some(sq), Ok(Some(p))) = (square_from_dgt(index as u8), piece_from_code(code)) {
+                if let (Some(sq), Ok(Some(p))) = (square_from_dgt(index as u8), sensed_piece(code)) {
                     board.set_piece_at(sq, p);
                 }
             }
@@ -386,5 +398,44 @@ proptest! {
         let mut reader = HostCommandReader::new();
         let mut out = Vec::new();
         reader.push(&bytes, &mut out);
+    }
+}
+
+#[test]
+fn magic_piece_codes_read_as_empty_and_keep_the_dump() {
+    let mut dump = start_dump_bytes();
+    // Field 40 is a3 (empty in the start position); field 48 is a2 (a white pawn).
+    dump[3 + 40] = 13;
+    dump[3 + 48] = 15;
+    let mut expected = Board::new();
+    expected.discard_piece_at(Square::A2);
+    assert_eq!(read_all(&dump), vec![Ok(DgtMessage::BoardDump(expected))]);
+    assert_eq!(
+        read_all(&[0x8e, 0, 5, 52, 14]),
+        vec![Ok(DgtMessage::FieldUpdate { square: Square::E2, piece: None })]
+    );
+    assert_eq!(sensed_piece(14), Ok(None));
+    assert_eq!(piece_from_code(14), Err(InvalidPieceCode(14)));
+}
+
+#[test]
+fn an_all_zero_reading_is_empty_and_acks_name_their_command() {
+    let [Ok(DgtMessage::ClockTime(zero))] = read_all(&[0x8d, 0, 10, 0, 0, 0, 0, 0, 0, 0])[..] else {
+        panic!("an all-zero frame still decodes");
+    };
+    assert!(zero.is_empty());
+    let no_clock = BwTime { no_clock: true, ..BwTime::default() };
+    assert!(!no_clock.is_empty(), "a reading saying no clock is attached is a reading");
+
+    let version = ClockAck { ack0: 0x10, ack1: 0x09, ack2: 0x21, ack3: 0 };
+    assert_eq!(version.version(), Some((2, 1)));
+    assert_eq!(ClockModel::from_main(2), ClockModel::Dgt3000);
+    assert!(ClockModel::Dgt3000.shows_text() && !ClockModel::DgtXl.shows_text());
+    let refused = ClockAck { ack0: 0x10, ack1: ACK_NOT_IN_MODE_23, ack2: 0, ack3: 0 };
+    assert!(refused.not_in_mode_23() && refused.command().is_none());
+    let error = ClockAck { ack0: 0x40, ack1: 0x0a, ack2: 0, ack3: 0 };
+    assert!(!error.is_ok() && error.command() == Some(0x0a) && error.version().is_none());
+    for ack in [version, refused, error, ClockAck::ok(0x0a)] {
+        assert_eq!(read_all(&DgtMessage::ClockAck(ack).encode()), vec![Ok(DgtMessage::ClockAck(ack))]);
     }
 }

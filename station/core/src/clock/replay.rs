@@ -15,12 +15,23 @@
 //! exact; it is compared rounded down to whole seconds, the way a clock display
 //! and [`format_clock`](super::format_clock) show it, and differs only if the
 //! arithmetic does (or the time control has fractional seconds). A negative
-//! derived thinking time (the clock rose by more than the rules give, e.g. an
-//! online "give time") is replayed as zero and so shows as a mismatch; after a
-//! mismatch the engine is set to the file's value, as an arbiter would, so one
-//! anomaly counts once.
+//! derived thinking time (the clock rose by more than the rules give) is
+//! replayed as zero, and the engine is then set to the file's value, as an
+//! arbiter would, so one anomaly counts once.
+//!
+//! Adjustments: time added to a side beyond what the time control explains —
+//! an arbiter's two minutes after an illegal move (Art. 7.5.5), a "give time"
+//! on a server — is not a clock error. A rise of at least
+//! [`ADJUSTMENT_MIN_MS`] between two of the side's own moves is counted as an
+//! adjustment and written as a [`Correction`] (who `replay`, why "time added
+//! beyond the time control"), not as a mismatch. Everything else stays a
+//! mismatch: a smaller rise (the engine's clock running faster than the
+//! record: a wrong increment, drift), any disagreement at a side's first
+//! move, where the "before" is the time control's own initial time, and a rise
+//! at a period's end or as large as a period's time (a wrong time control,
+//! not a gift).
 
-use super::{Bonus, ChessClock, Side, TimeControlTag};
+use super::{Bonus, ChessClock, Correction, Side, TimeControlTag};
 use crate::Millis;
 use crate::pgn::PgnGame;
 use serde::{Deserialize, Serialize};
@@ -37,7 +48,17 @@ pub struct ClockReplayReport {
     pub skipped_reason: Option<String>,
     /// The first disagreement, for diagnosis.
     pub first_mismatch: Option<ClockMismatch>,
+    /// Plies after which time had been added beyond the time control (see the module documentation).
+    pub adjustments: usize,
+    /// The corrections the adjustments made, in order.
+    pub corrections: Vec<Correction>,
 }
+
+/// The smallest rise of a side's clock between two of its own moves counted as
+/// time added (an adjustment) rather than as the engine running faster than
+/// the record. Online "give time" adds 15 s, an arbiter two minutes; a clock
+/// that drifts or an increment set wrong moves by a few seconds a move.
+pub const ADJUSTMENT_MIN_MS: Millis = 10_000;
 
 /// One ply where the engine and the file disagree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,12 +118,37 @@ pub fn replay_clock(game: &PgnGame) -> ClockReplayReport {
         report.plies += 1;
         let engine_ms = clock.remaining(side, t);
         if engine_ms / 1000 != after / 1000 {
-            report.mismatches += 1;
-            report.first_mismatch.get_or_insert(ClockMismatch { ply: i + 1, side, file_seconds, engine_ms });
-            clock.set_remaining(side, after, t, "replay", "resynchronised to the file's [%clk]");
+            let added = after.saturating_sub(engine_ms);
+            if is_adjustment(&control, move_number, added) {
+                report.adjustments += 1;
+                let why = format!("time added beyond the time control (+{} s)", added / 1000);
+                report.corrections.push(clock.set_remaining(side, after, t, "replay", why));
+            } else {
+                report.mismatches += 1;
+                report.first_mismatch.get_or_insert(ClockMismatch {
+                    ply: i + 1,
+                    side,
+                    file_seconds,
+                    engine_ms,
+                });
+                clock.set_remaining(side, after, t, "replay", "resynchronised to the file's [%clk]");
+            }
         }
     }
     report
+}
+
+/// Whether a rise of `added` beyond what the engine shows after the side's
+/// `move_number`-th move is time given (see the module documentation). A rise
+/// at the side's first move, at a move that ends a period, or as large as a
+/// later period's time is the time control being wrong, not a gift.
+fn is_adjustment(control: &super::TimeControl, move_number: u32, added: Millis) -> bool {
+    let smallest_period =
+        control.periods().iter().skip(1).map(|p| p.time_ms).filter(|&ms| ms > 0).min().unwrap_or(Millis::MAX);
+    move_number > 1
+        && added >= ADJUSTMENT_MIN_MS
+        && added < smallest_period
+        && control.time_added_after_move(move_number).is_none()
 }
 
 /// The thinking time that takes a clock showing `before` (period additions

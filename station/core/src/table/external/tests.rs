@@ -219,7 +219,7 @@ fn restoring_from_the_journal_reproduces_the_followed_clock_exactly() {
     d.read(1000, reading(5427, 5399, Some(Side::Black)));
     d.read(700, reading(5427, 5399, None));
     d.read(9000, reading(5427, 5399, Some(Side::Black)));
-    let restored = journal::restore(&journal::decode(&d.journal()).unwrap()).unwrap();
+    let restored = journal::restore(&journal::decode(d.journal()).unwrap()).unwrap();
     assert!(restored.reproduced);
     let (a, b) = (restored.table.clock().unwrap(), d.table.clock().unwrap());
     assert_eq!(a, b);

@@ -165,8 +165,12 @@
       return;
     }
     const side = $('set-time-side').value;
-    send({ cmd: 'set_time', side, ms, who: optional($('set-time-who').value), why: optional($('set-time-why').value) },
-      `Set ${side}'s time to ${Station.formatClock(ms)}`);
+    const who = optional($('set-time-who').value), why = optional($('set-time-why').value);
+    if (e.submitter && e.submitter.id === 'add-time') {
+      send({ cmd: 'add_time', side, ms, who, why }, `Added ${Station.formatClock(ms)} to ${side}'s time`);
+      return;
+    }
+    send({ cmd: 'set_time', side, ms, who, why }, `Set ${side}'s time to ${Station.formatClock(ms)}`);
   });
   $('form-press').addEventListener('submit', (e) => {
     e.preventDefault();

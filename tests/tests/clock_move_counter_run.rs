@@ -1,0 +1,130 @@
+//! The clock's move counter equals the moves made (D.2.6.1: the talking clock
+//! tells the blind player how many moves were made), through the real
+//! `station run` with the blind player's peg board and the sighted player's
+//! DGT board simulated on pseudo-terminals: with the DGT 3000 as the master
+//! clock (the players press its lever), and with the station's own clock
+//! pressing for both players (`auto_press`, as `station demo --mirror dgt`).
+
+use shakmaty::{Chess, Color, Move, Position};
+use station_drivers::dgt::{ClockRun, DgtEmulator, EmulatorOptions, SimClock};
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::sim_game::two_boards;
+use station_tests::browser::Kill;
+use station_tests::{of_type, read_events, scratch, station_run, wait_for};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+const SPEED: f64 = 2.0;
+const SETTLE_MS: u64 = 220;
+
+fn config(peg: &Path, dgt: &Path, clock: &str) -> String {
+    format!(
+        "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[clock]\ntime_control = \"300+2\"\n{clock}\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+        peg.display(),
+        dgt.display()
+    )
+}
+
+fn moves() -> Vec<Move> {
+    let mut pos = Chess::default();
+    ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
+        .iter()
+        .map(|u| {
+            let mv = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+            pos = pos.clone().play(mv).unwrap();
+            mv
+        })
+        .collect()
+}
+
+/// `(side, moves)` of every counted press.
+fn presses(events: &Path) -> Vec<(String, u64)> {
+    of_type(&read_events(events), "clock_pressed")
+        .iter()
+        .map(|e| (e["side"].as_str().unwrap().to_owned(), e["moves"].as_u64().unwrap()))
+        .collect()
+}
+
+fn expected(plies: usize) -> Vec<(String, u64)> {
+    (0..plies).map(|i| (if i % 2 == 0 { "white" } else { "black" }.to_owned(), (i / 2 + 1) as u64)).collect()
+}
+
+/// Plays `moves` ply by ply on both boards; `after_ply` runs once each ply is agreed.
+fn play_game(
+    pegs: &SimPegBoard,
+    dgt: &DgtEmulator,
+    events: &Path,
+    moves: &[Move],
+    mut after_ply: impl FnMut(usize),
+) {
+    let mut pos = Chess::default();
+    for (i, mv) in moves.iter().enumerate() {
+        let (scans, updates) =
+            two_boards(&pos, std::slice::from_ref(mv), Color::White, 900, SETTLE_MS, SPEED, None, None);
+        pegs.play_scans(scans);
+        dgt.play_updates(updates);
+        pegs.wait_idle();
+        dgt.wait_idle();
+        wait_for(Duration::from_secs(15), "the move agreed", || {
+            (of_type(&read_events(events), "game_move").len() > i).then_some(())
+        });
+        after_ply(i);
+        pos = pos.play(*mv).unwrap();
+    }
+}
+
+#[test]
+fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
+    let dir = scratch("counter-dgt");
+    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
+    let events = dir.join("events.jsonl");
+    let conf = dir.join("station.toml");
+    std::fs::write(&conf, config(&peg_link, &dgt_link, "source = \"dgt\"\ndgt_white = \"left\"")).unwrap();
+    let clock = SimClock::new(300_000, 300_000, ClockRun::Paused);
+    let dgt = DgtEmulator::start(EmulatorOptions {
+        speed: SPEED,
+        clock: Some(clock),
+        ..EmulatorOptions::new(&dgt_link)
+    })
+    .unwrap();
+    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    // Killed on drop too: a failed wait must not leave the station running.
+    let station =
+        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    wait_for(Duration::from_secs(15), "the clock set and running", || {
+        (dgt.clock().is_some_and(|c| c.lever && c.run == ClockRun::LeftRunning)).then_some(())
+    });
+    let moves = moves();
+    play_game(&pegs, &dgt, &events, &moves, |i| {
+        // The player who moved presses the lever; the station reads the switch.
+        dgt.press_lever();
+        wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
+    });
+    drop(station);
+    assert_eq!(presses(&events), expected(moves.len()));
+}
+
+#[test]
+fn with_the_station_pressing_for_both_players_every_move_is_counted() {
+    let dir = scratch("counter-auto");
+    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
+    let events = dir.join("events.jsonl");
+    let conf = dir.join("station.toml");
+    std::fs::write(&conf, config(&peg_link, &dgt_link, "auto_press = true")).unwrap();
+    let dgt =
+        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    // Killed on drop too: a failed wait must not leave the station running.
+    let station =
+        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    wait_for(Duration::from_secs(15), "the game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    let moves = moves();
+    play_game(&pegs, &dgt, &events, &moves, |i| {
+        wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
+    });
+    drop(station);
+    assert_eq!(presses(&events), expected(moves.len()));
+}
