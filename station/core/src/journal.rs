@@ -210,14 +210,16 @@ impl Contents {
             .max(self.header.t_ms)
     }
 
-    /// The agreed moves that were journaled but never said to the blind
+    /// The agreed moves (with their sequence numbers) that were journaled but never said to the blind
     /// player (the station stopped between the two): each `game_move` event
     /// is followed by its private `move` announcement, in order.
-    pub fn unsaid_moves(&self) -> Vec<Event> {
+    pub fn unsaid_moves(&self) -> Vec<(u64, Event)> {
         let mut unsaid = std::collections::VecDeque::new();
         for r in &self.records {
             match r {
-                Record::Event { event: e @ Event::GameMove { .. }, .. } => unsaid.push_back(e.clone()),
+                Record::Event { seq, event: e @ Event::GameMove { .. } } => {
+                    unsaid.push_back((*seq, e.clone()))
+                }
                 Record::Event { event: Event::Announcement { listener, about, .. }, .. }
                     if listener == "private" && about == "move" =>
                 {

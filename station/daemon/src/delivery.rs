@@ -12,15 +12,28 @@ use std::cell::{Ref, RefCell, RefMut};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+/// A durable event and its place in its game's journal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Delivered {
+    /// The game whose journal holds it (none between games: device and link
+    /// events that belong to no game are not journaled).
+    pub game_id: Option<String>,
+    /// Its sequence number in that journal (none when not journaled).
+    pub seq: Option<u64>,
+    /// The event.
+    pub event: Event,
+}
+
 /// Something that takes durable events, in order.
 pub trait Subscriber {
     /// A batch of events that are on disk.
-    fn deliver(&mut self, events: &[Event]) -> Result<()>;
+    fn deliver(&mut self, batch: &[Delivered]) -> Result<()>;
 }
 
 impl Subscriber for EventSink {
-    fn deliver(&mut self, events: &[Event]) -> Result<()> {
-        self.write(events)
+    fn deliver(&mut self, batch: &[Delivered]) -> Result<()> {
+        let events: Vec<Event> = batch.iter().map(|d| d.event.clone()).collect();
+        self.write(&events)
     }
 }
 
@@ -28,9 +41,9 @@ impl Subscriber for EventSink {
 pub struct HubEvents(pub Hub);
 
 impl Subscriber for HubEvents {
-    fn deliver(&mut self, events: &[Event]) -> Result<()> {
-        for e in events {
-            self.0.publish_event(&e.to_json());
+    fn deliver(&mut self, batch: &[Delivered]) -> Result<()> {
+        for d in batch {
+            self.0.publish_event(&d.event.to_json());
         }
         Ok(())
     }
@@ -40,9 +53,9 @@ impl Subscriber for HubEvents {
 pub struct Observer(pub Box<dyn FnMut(&Event)>);
 
 impl Subscriber for Observer {
-    fn deliver(&mut self, events: &[Event]) -> Result<()> {
-        for e in events {
-            (self.0)(e);
+    fn deliver(&mut self, batch: &[Delivered]) -> Result<()> {
+        for d in batch {
+            (self.0)(&d.event);
         }
         Ok(())
     }
@@ -73,16 +86,16 @@ impl VoicesHandle {
 
 /// Batches decided but not yet on disk, oldest first, with their tickets.
 #[derive(Default)]
-pub struct Pending(VecDeque<(u64, Vec<Event>)>);
+pub struct Pending(VecDeque<(u64, Vec<Delivered>)>);
 
 impl Pending {
     /// A batch committed as `ticket`.
-    pub fn push(&mut self, ticket: u64, events: Vec<Event>) {
+    pub fn push(&mut self, ticket: u64, events: Vec<Delivered>) {
         self.0.push_back((ticket, events));
     }
 
     /// Every event of the batches up to `ticket`, in order.
-    pub fn ready(&mut self, ticket: u64) -> Vec<Event> {
+    pub fn ready(&mut self, ticket: u64) -> Vec<Delivered> {
         let mut out = Vec::new();
         while self.0.front().is_some_and(|(t, _)| *t <= ticket) {
             if let Some((_, events)) = self.0.pop_front() {

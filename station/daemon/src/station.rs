@@ -5,7 +5,7 @@
 use crate::clock::{StationClock, pgn_date};
 use crate::config::Action;
 use crate::config::{ClockSource, Config, DgtDisplay};
-use crate::delivery::{HubEvents, Observer, Pending, Subscriber, VoicesHandle};
+use crate::delivery::{Delivered, HubEvents, Observer, Pending, Subscriber, VoicesHandle};
 use crate::event_sink::EventSink;
 use crate::hub::{Command, CommandRequest, Hub};
 use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
@@ -81,7 +81,7 @@ pub struct Station {
     voices: Option<VoicesHandle>,
     hub: Option<Hub>,
     /// Events decided in this turn of the loop, not yet committed.
-    decided: Vec<Event>,
+    decided: Vec<Delivered>,
     /// Committed batches waiting for the disk, oldest first.
     pending: Pending,
     /// Drops per board since the last `line_dropped` summary, and when it went.
@@ -306,6 +306,11 @@ impl Station {
         let unsaid = found.contents.unsaid_moves();
         if !unsaid.is_empty() {
             tracing::info!(moves = unsaid.len(), "saying the moves decided but not said before the stop");
+            let game_id = Some(found.contents.header.game_id.clone());
+            let unsaid = unsaid
+                .into_iter()
+                .map(|(seq, event)| Delivered { game_id: game_id.clone(), seq: Some(seq), event })
+                .collect();
             self.pending.push(self.journal.last_ticket(), unsaid);
         }
         self.tick()
@@ -1035,22 +1040,23 @@ impl Station {
             return;
         }
         let mut started = false;
-        for e in &events {
-            if let Event::GameStarted { game_id, fen, t_ms } = e {
+        for event in events {
+            if let Event::GameStarted { game_id, fen, t_ms } = &event {
                 self.open_journal(game_id, fen, *t_ms);
                 started = true;
             }
-            self.journal.event(e);
-            if let Event::GameOver { result, t_ms, .. } = e {
+            let seq = self.journal.event(&event);
+            let game_id = seq.and_then(|_| self.table.game_id().map(str::to_owned));
+            if let Event::GameOver { result, t_ms, .. } = &event {
                 self.journal.end(*t_ms, result);
             }
+            self.decided.push(Delivered { game_id, seq, event });
         }
         if started {
             // The new game's first reading goes to the table whatever the last one was.
             self.last_reading = None;
             self.set_dgt_clock();
         }
-        self.decided.extend(events);
     }
 
     /// Ends a turn of the loop: what was decided in it is one batch for the
@@ -1129,19 +1135,19 @@ impl Station {
 
     /// Durable events to the voices first (what they say is decided in turn),
     /// then to every subscriber; the console's state follows.
-    fn deliver(&mut self, events: Vec<Event>) -> Result<()> {
-        if events.is_empty() {
+    fn deliver(&mut self, batch: Vec<Delivered>) -> Result<()> {
+        if batch.is_empty() {
             return Ok(());
         }
         let t = self.clock.now();
         let mut said = Vec::new();
         if let Some(voices) = &self.voices {
             let mut v = voices.get_mut();
-            for e in &events {
-                v.on_event(e, &self.table, t, &mut said);
+            for d in &batch {
+                v.on_event(&d.event, &self.table, t, &mut said);
             }
         }
-        for e in &events {
+        for e in batch.iter().map(|d| &d.event) {
             match e {
                 Event::Discrepancy { .. } => self.discrepancies.push(e.clone()),
                 Event::DiscrepancyResolved { id, .. } => {
@@ -1155,7 +1161,7 @@ impl Station {
             self.log.push_back(e.clone());
         }
         for subscriber in &mut self.subscribers {
-            subscriber.deliver(&events)?;
+            subscriber.deliver(&batch)?;
         }
         self.decide(said);
         self.publish_state();
