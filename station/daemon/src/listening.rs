@@ -12,8 +12,8 @@
 use crate::config::{ListenMode, SpeechSettings};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use station_drivers::speech::{
-    CaptureSettings, InputFormat, Listener, Microphone, MuteFlag, PushToTalk, Samples, Utterances, VadEvent,
-    WavAudio, WavSamples, load_model, read_wav,
+    CaptureSettings, Decisive, InputFormat, Listener, Microphone, MuteFlag, PushToTalk, Samples, Transcript,
+    Utterances, VadEvent, WavAudio, WavSamples, level_db, load_model, read_wav,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,7 +35,8 @@ pub enum Heard {
         text: String,
         /// The weakest word's confidence.
         confidence: f32,
-        /// Recognition time after the utterance ended.
+        /// From the end of speech (the last loud frame) to the transcript:
+        /// what the player waits for.
         latency: Duration,
     },
     /// Listening is impossible; the station goes on without it.
@@ -74,6 +75,19 @@ struct Setup {
     capture: CaptureSettings,
     mute: MuteFlag,
     grammar: Vec<String>,
+    /// Deciding on a partial result (issue 14), if enabled.
+    early: Option<Early>,
+}
+
+/// When the listening thread ends an utterance before the detector does:
+/// the partial result is a whole phrase nothing longer changes
+/// ([`Decisive`]) and the speaker has been quiet this long.
+#[derive(Clone)]
+struct Early {
+    /// Words that never change which move a phrase names (check, mate …).
+    endings: Vec<String>,
+    /// Quiet audio after the last loud frame before a partial result counts.
+    quiet: Duration,
 }
 
 impl Listening {
@@ -82,6 +96,12 @@ impl Listening {
     /// flag the station's speakers hold while they talk.
     pub fn start(settings: &SpeechSettings, lang: &str, mute: MuteFlag, grammar: Vec<String>) -> Listening {
         let push_to_talk = PushToTalk::new();
+        let early = settings.decide_early.then(|| Early {
+            endings: station_voices::understand::Understanding::language(lang)
+                .map(|u| u.neutral_endings())
+                .unwrap_or_default(),
+            quiet: Duration::from_millis(u64::from(settings.decide_quiet_ms)),
+        });
         let capture = CaptureSettings {
             push_to_talk: (settings.mode == ListenMode::PushToTalk).then(|| push_to_talk.clone()),
             ..CaptureSettings::default()
@@ -96,6 +116,7 @@ impl Listening {
             capture,
             mute,
             grammar,
+            early,
         };
         let (grammar_tx, grammar_rx) = crossbeam_channel::unbounded();
         let (heard_tx, heard) = crossbeam_channel::bounded(64);
@@ -227,17 +248,24 @@ fn listen_to(
         Err(e) => return Ended::Fatal(format!("the recogniser refused the grammar: {e}")),
     };
     let _ = out.send(Heard::Ready { device: source.name() });
-    let mut talking = false;
+    let mut decisive = Decisive::new(grammar, setup.early.as_ref().map_or(&[][..], |e| &e.endings[..]));
+    let mut utterance = Utterance::default();
     let mut events = Vec::new();
     let mut last_sound = Instant::now();
+    let threshold_db = setup.capture.vad.threshold_db;
     while !stop.load(Ordering::Relaxed) {
         // A new position's grammar is taken between utterances only.
-        if !talking && let Some(latest) = grammar_rx.try_iter().last() {
+        if !utterance.talking
+            && let Some(latest) = grammar_rx.try_iter().last()
+        {
             *grammar = latest;
             let started = Instant::now();
             match Listener::new(model, grammar, mono16k) {
                 Ok(l) => {
                     listener = l;
+                    if let Some(early) = &setup.early {
+                        decisive = Decisive::new(grammar, &early.endings);
+                    }
                     tracing::debug!(phrases = grammar.len(), took = ?started.elapsed(), "grammar of the new position");
                 }
                 Err(e) => tracing::warn!(error = %e, "grammar refused; the previous one stays"),
@@ -254,39 +282,94 @@ fn listen_to(
                 ));
             }
         }
-        last_sound = Instant::now();
+        let arrived = Instant::now();
+        last_sound = arrived;
+        // The events of this chunk end now; each one's end is placed back
+        // from here by the audio that follows it.
+        let mut after: Duration = events
+            .iter()
+            .map(|e| match e {
+                VadEvent::Start(s) | VadEvent::Speech(s) => samples_time(s.len()),
+                _ => Duration::ZERO,
+            })
+            .sum();
         for event in events.drain(..) {
             match event {
                 VadEvent::Start(samples) | VadEvent::Speech(samples) => {
-                    talking = true;
+                    after = after.saturating_sub(samples_time(samples.len()));
+                    utterance.talking = true;
+                    let tail = &samples[samples.len().saturating_sub(station_drivers::speech::vad::FRAME)..];
+                    if level_db(tail) >= threshold_db {
+                        utterance.last_loud = Some(arrived.checked_sub(after).unwrap_or(arrived));
+                    }
+                    if utterance.decided {
+                        continue;
+                    }
                     if let Err(e) = listener.feed_16k(&samples) {
                         tracing::warn!(error = %e, "recogniser failed on the samples");
                     }
                 }
                 VadEvent::End => {
-                    talking = false;
-                    let ended = Instant::now();
+                    let was = std::mem::take(&mut utterance);
+                    if was.decided {
+                        tracing::debug!("the rest of an utterance already decided is dropped");
+                        continue;
+                    }
                     // Cut off by the station's own voice: half a move must never count as one.
                     let cut_off = setup.mute.is_set();
                     match listener.finish() {
                         Ok(_) if cut_off => tracing::debug!("an utterance cut off by the station speaking"),
-                        Ok(t) if !t.is_empty() => {
-                            let heard = Heard::Utterance {
-                                text: t.text,
-                                confidence: t.confidence,
-                                latency: ended.elapsed(),
-                            };
-                            let _ = out.send(heard);
-                        }
-                        Ok(_) => tracing::debug!("an utterance with no words (noise)"),
+                        Ok(t) => send_heard(out, t, was.last_loud.unwrap_or(arrived)),
                         Err(e) => tracing::warn!(error = %e, "recogniser failed at the end of an utterance"),
                     }
                 }
                 VadEvent::Silence => {}
             }
         }
+        // Issue 14: the partial result may already decide; then the
+        // detector's silence is not waited for.
+        if let (Some(early), Some(loud)) = (&setup.early, utterance.last_loud)
+            && utterance.talking
+            && !utterance.decided
+            && arrived.saturating_duration_since(loud) >= early.quiet
+            && !setup.mute.is_set()
+            && decisive.decides(&listener.partial())
+        {
+            utterance.decided = true;
+            match listener.finish() {
+                Ok(t) => send_heard(out, t, loud),
+                Err(e) => tracing::warn!(error = %e, "recogniser failed on a decided utterance"),
+            }
+        }
     }
     Ended::Stopped
+}
+
+/// The state of the utterance in progress.
+#[derive(Default)]
+struct Utterance {
+    /// Speech is being passed on.
+    talking: bool,
+    /// When the last loud frame ended (the end of speech so far).
+    last_loud: Option<Instant>,
+    /// Already decided on a partial result: the rest is not recognised.
+    decided: bool,
+}
+
+/// Duration of 16 kHz mono samples.
+fn samples_time(samples: usize) -> Duration {
+    Duration::from_micros(samples as u64 * 1_000_000 / 16_000)
+}
+
+/// Passes a transcript on (nothing for noise); `speech_end` is when the
+/// speaker stopped.
+fn send_heard(out: &Sender<Heard>, t: Transcript, speech_end: Instant) {
+    if t.is_empty() {
+        tracing::debug!("an utterance with no words (noise)");
+        return;
+    }
+    let heard = Heard::Utterance { text: t.text, confidence: t.confidence, latency: speech_end.elapsed() };
+    let _ = out.send(heard);
 }
 
 /// What a source gave.
@@ -351,8 +434,9 @@ impl WavPlayer {
         WavPlayer { audio, name, at: 0, started: Instant::now(), chunks: 0 }
     }
 
+    /// The next 100 ms, when a sound card would deliver it: once recorded.
     fn next(&mut self) -> Chunk {
-        let due = self.started + Duration::from_millis(100) * self.chunks;
+        let due = self.started + Duration::from_millis(100) * (self.chunks + 1);
         std::thread::sleep(due.saturating_duration_since(Instant::now()));
         self.chunks += 1;
         let len = (self.audio.rate as usize / 10).max(1) * usize::from(self.audio.channels.max(1));

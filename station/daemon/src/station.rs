@@ -723,7 +723,7 @@ impl Station {
     /// The understanding of the blind player's language, built once.
     fn understanding(&mut self) -> Result<&Understanding> {
         if self.understanding.is_none() {
-            self.understanding = Some(Understanding::new(&self.config.voice)?);
+            self.understanding = Some(self.config.speech.understanding(&self.config.voice)?);
         }
         Ok(self.understanding.as_ref().expect("just built"))
     }
