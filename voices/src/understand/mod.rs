@@ -426,15 +426,18 @@ impl Understanding {
                 None => understood,
             },
             // Made only when the recogniser is sure, or when no alike-sounding
-            // phrase names another legal move.
-            Understood::Move { mv, .. }
-                if confidence.is_some_and(|c| c < self.sure_confidence)
-                    && self.repairs.has_twin(&self.lexicon, pos, &normalised, mv) =>
-            {
-                Understood::Ask {
-                    candidates: vec![mv],
-                    reason: AskReason::Twin(confidence.unwrap_or_default()),
+            // phrase names another legal move; else the choices are named,
+            // the move heard first.
+            Understood::Move { mv, .. } if confidence.is_some_and(|c| c < self.sure_confidence) => {
+                let twins = self.repairs.twins(&self.lexicon, pos, &normalised, mv);
+                if twins.is_empty() {
+                    return understood;
                 }
+                let mut candidates = vec![mv];
+                if twins.len() < repair::MAX_CHOICES {
+                    candidates.extend(twins);
+                }
+                Understood::Ask { candidates, reason: AskReason::Twin(confidence.unwrap_or_default()) }
             }
             other => other,
         }

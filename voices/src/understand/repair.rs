@@ -121,16 +121,24 @@ impl Repairs {
         (best.moves.len() <= MAX_CHOICES).then_some(best)
     }
 
-    /// Whether one substitution turns `normalised`, which names `mv`, into a
-    /// phrase naming another legal move: the recogniser may have written
-    /// this move for that one.
-    pub(crate) fn has_twin(&self, lexicon: &Lexicon, pos: &Chess, normalised: &str, mv: Move) -> bool {
+    /// The other legal moves one substitution turns `normalised` (which
+    /// names `mv`) into: the recogniser may have written this move for one
+    /// of them. In move-generation order.
+    pub(crate) fn twins(&self, lexicon: &Lexicon, pos: &Chess, normalised: &str, mv: Move) -> Vec<Move> {
         let words: Vec<&str> = normalised.split(' ').filter(|w| !w.is_empty()).collect();
-        self.options(&words).into_iter().any(|(i, meant, _)| {
+        let mut twins = Vec::new();
+        for (i, meant, _) in self.options(&words) {
             let mut said = words.clone();
             said[i] = meant;
-            moves_named(lexicon, pos, &said.join(" ")).iter().any(|m| *m != mv)
-        })
+            for m in moves_named(lexicon, pos, &said.join(" ")) {
+                if m != mv && !twins.contains(&m) {
+                    twins.push(m);
+                }
+            }
+        }
+        let legal = pos.legal_moves();
+        twins.sort_by_key(|m| legal.iter().position(|l| l == m));
+        twins
     }
 }
 
