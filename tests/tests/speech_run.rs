@@ -454,8 +454,8 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
         let waited = h["t_ms"].as_u64().unwrap().saturating_sub(started + end);
         after_end.push(waited);
         eprintln!(
-            "ko through the daemon: {:?} confidence {:.2}; recogniser {} ms after the detector's end; \
-             event {waited} ms after the end of speech (600 ms of it the detector's hangover)",
+            "ko through the daemon: {:?} confidence {:.2}; decided {} ms after the end of speech \
+             (the listening thread's own measure); event {waited} ms after the end of speech",
             h["text"].as_str().unwrap(),
             h["confidence"].as_f64().unwrap(),
             h["latency_ms"],

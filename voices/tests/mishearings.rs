@@ -5,14 +5,19 @@
 //! move, each language's phrasings (Annex D names and plain letters) are
 //! misheard the known ways: one word the table says is misheard (`meant`)
 //! is replaced by what the recogniser writes (`heard`). The station hears
-//! each misheard phrase with a recogniser confidence of 0.89, the highest
-//! weakest-word confidence measured for a misrecognition with the Korean
-//! proxy model (see the report of issue 14), and must
+//! each misheard phrase with a recogniser confidence
 //!
-//! * never make a wrong move without a yes (a move is made only when it is
-//!   the move said);
-//! * propose the right move (a question listing it) for at least 80 % of the
-//!   misheard phrases.
+//! * of 0.82, the median weakest-word confidence of misheard transcripts
+//!   measured with the Korean proxy model (below `move_confidence`), and
+//! * of 0.95, between the default `move_confidence` (0.9) and
+//!   `sure_confidence` (0.99), where only the twin rule protects,
+//!
+//! and must never make a wrong move without a yes, and propose the right
+//! move (a question listing it) for at least 80 % of the misheard phrases.
+//! A mishearing that names another legal move exactly *and* comes with
+//! full confidence cannot be told from speech: those are counted
+//! ("naming another legal move exactly"); the peg board's D.2.8 check is the
+//! guard for them.
 
 mod common;
 
@@ -25,9 +30,8 @@ use station_voices::{Phrasebook, VoiceSettings, Wording};
 
 const LANGUAGES: [&str; 3] = ["de", "pl", "en"];
 const POSITIONS: usize = 300;
-/// The highest weakest-word confidence of a misrecognition measured with the
-/// Korean model through the daemon's capture path.
-const MISHEARD_CONFIDENCE: f32 = 0.89;
+/// Recogniser confidences the misheard phrases are heard with (see above).
+const MISHEARD_CONFIDENCES: [f32; 2] = [0.82, 0.95];
 
 fn positions() -> Vec<Chess> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/games");
@@ -127,14 +131,15 @@ fn misheard_phrases_are_never_made_wrong_and_mostly_repaired() {
                             let mut misheard = words.clone();
                             misheard[i] = sub.heard.clone();
                             let text = misheard.join(" ");
-                            tally.misheard += 1;
                             if matches!(u.understand(pos, &text, None), Understood::Move { mv: m, .. } if m != mv) {
                                 tally.masked += 1;
                             }
-                            match u.understand(pos, &text, Some(MISHEARD_CONFIDENCE)) {
+                            for confidence in MISHEARD_CONFIDENCES {
+                            tally.misheard += 1;
+                            match u.understand(pos, &text, Some(confidence)) {
                                 Understood::Move { mv: made, .. } if made == mv => tally.made_right += 1,
                                 Understood::Move { mv: made, .. } => tally.wrong_made.push(format!(
-                                    "[{lang}] {} {text:?} (meant {mv}): made {made}",
+                                    "[{lang}] {} {text:?} at {confidence} (meant {mv}): made {made}",
                                     shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
                                 )),
                                 Understood::Ask { candidates, .. } if candidates == [mv] => {
@@ -146,6 +151,7 @@ fn misheard_phrases_are_never_made_wrong_and_mostly_repaired() {
                                 Understood::Ask { .. } => tally.asked_other += 1,
                                 _ => tally.rejected += 1,
                             }
+                            }
                         }
                     }
                 }
@@ -153,7 +159,7 @@ fn misheard_phrases_are_never_made_wrong_and_mostly_repaired() {
         }
         let repaired = tally.proposed_alone + tally.proposed_among + tally.made_right;
         report.push(format!(
-            "[{lang}] {} misheard phrases: right move asked alone {}, among choices {}, made (mishearing harmless) {}, other moves asked {}, rejected {}, wrong moves made {} (naming another legal move exactly: {}); right move proposed {:.1} %",
+            "[{lang}] {} misheard phrases heard (each at {MISHEARD_CONFIDENCES:?}): right move asked alone {}, among choices {}, made (mishearing harmless) {}, other moves asked {}, rejected {}, wrong moves made {} (naming another legal move exactly: {}); right move proposed {:.1} %",
             tally.misheard,
             tally.proposed_alone,
             tally.proposed_among,

@@ -104,7 +104,7 @@ pub struct SpeechSettings {
 }
 
 fn default_decide_quiet_ms() -> u32 {
-    100
+    50
 }
 
 fn default_move_confidence() -> f32 {

@@ -336,7 +336,7 @@ fn listen_to(
             && !utterance.decided
             && arrived.saturating_duration_since(loud) >= early.quiet
             && !setup.mute.is_set()
-            && decisive.decides(&listener.partial())
+            && decides_now(&mut listener, &decisive, &mut utterance, loud)
         {
             utterance.decided = true;
             match listener.finish() {
@@ -348,9 +348,36 @@ fn listen_to(
     Ended::Stopped
 }
 
+/// Silence given to the recogniser once the speaker is quiet: the acoustic
+/// model looks a few hundred ms ahead before it settles the last word, and
+/// the real silence would only arrive in real time.
+const LOOK_AHEAD_PAD: Duration = Duration::from_millis(300);
+
+/// Whether the partial result decides the utterance; if not yet, the
+/// recogniser is given [`LOOK_AHEAD_PAD`] of silence once per quiet stretch
+/// and asked again. Should the speaker go on, the pad is only a pause.
+fn decides_now(listener: &mut Listener, decisive: &Decisive, utterance: &mut Utterance, loud: Instant) -> bool {
+    if decisive.decides(&listener.partial()) {
+        return true;
+    }
+    if utterance.padded == Some(loud) {
+        return false;
+    }
+    utterance.padded = Some(loud);
+    let silence = vec![0i16; (LOOK_AHEAD_PAD.as_millis() as usize) * 16];
+    if let Err(e) = listener.feed_16k(&silence) {
+        tracing::warn!(error = %e, "recogniser failed on the look-ahead silence");
+        return false;
+    }
+    decisive.decides(&listener.partial())
+}
+
 /// The state of the utterance in progress.
 #[derive(Default)]
 struct Utterance {
+    /// The quiet stretch (by its last loud frame) the recogniser was given
+    /// look-ahead silence for.
+    padded: Option<Instant>,
     /// Speech is being passed on.
     talking: bool,
     /// When the last loud frame ended (the end of speech so far).
@@ -722,5 +749,75 @@ mod tests {
         // phrase did not.
         assert!(heard[0].1 < heard[1].1, "{heard:?}");
         let _ = std::fs::remove_file(wav);
+    }
+
+    /// Issue 14: the grammar rebuild after a move, for a position with 51
+    /// legal moves: the phrase list (station-voices), the early-decision
+    /// index, and the Vosk recogniser. Vosk needs words its model knows, so
+    /// the German phrases are spelled with Korean words one to one (same
+    /// number and shape of phrases). A figure: run with
+    /// `cargo test --release -p station --bin station -- --ignored --nocapture grammar_rebuild`.
+    #[test]
+    #[ignore = "a measurement; run with --ignored --nocapture"]
+    fn grammar_rebuild_time_for_a_position_with_51_legal_moves() {
+        use shakmaty::Position;
+        let Some((model_dir, wav)) = korean("서울", "rebuild") else { return };
+        let _ = std::fs::remove_file(wav);
+        let model = load_model(&model_dir, "ko").unwrap();
+        let pos = station_voices::position_from_fen(
+            "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P1B2/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8",
+        )
+        .unwrap();
+        assert_eq!(pos.legal_moves().len(), 51);
+        let korean_words = [
+            "일", "이", "삼", "사", "오", "육", "칠", "팔", "구", "십", "하나", "둘", "셋", "넷", "다섯", "여섯",
+            "일곱", "여덟", "아홉", "열", "서울", "김치", "오늘", "날씨", "안녕하세요", "감사합니다", "사람",
+            "시간", "나라", "물", "불", "집", "차", "말", "왕", "문", "산", "강", "바다", "하늘", "학생", "선생님",
+            "친구", "가족", "회사", "우리", "나", "너", "그", "이것",
+        ];
+        for lang in ["de", "pl", "en"] {
+            let u = station_voices::understand::Understanding::language(lang).unwrap();
+            let mut times = Vec::new();
+            let mut index = Vec::new();
+            let mut vosk = Vec::new();
+            let mut phrases = 0;
+            for _ in 0..5 {
+                let started = Instant::now();
+                let grammar = u.grammar(&pos).into_phrases();
+                times.push(started.elapsed());
+                let started = Instant::now();
+                let decisive = Decisive::new(&grammar, &u.neutral_endings());
+                index.push(started.elapsed());
+                std::hint::black_box(decisive);
+                let mut dictionary = std::collections::HashMap::new();
+                let korean: Vec<String> = grammar
+                    .iter()
+                    .map(|p| {
+                        if p == "[unk]" {
+                            return p.clone();
+                        }
+                        p.split(' ')
+                            .map(|w| {
+                                let n = dictionary.len();
+                                *dictionary.entry(w.to_owned()).or_insert(korean_words[n % korean_words.len()])
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                phrases = korean.len();
+                let started = Instant::now();
+                let listener = Listener::new(&model, &korean, InputFormat { rate: 16_000, channels: 1 }).unwrap();
+                vosk.push(started.elapsed());
+                drop(listener);
+            }
+            times.sort();
+            index.sort();
+            vosk.sort();
+            eprintln!(
+                "[{lang}] 51 legal moves, {phrases} phrases: phrase list median {:?}, early-decision index median {:?}, Vosk recogniser median {:?} (max {:?})",
+                times[2], index[2], vosk[2], vosk[4]
+            );
+        }
     }
 }

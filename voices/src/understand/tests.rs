@@ -202,10 +202,13 @@ fn a_sure_move_with_an_alike_twin_is_asked_unless_the_recogniser_is_sure() {
     let pos = Chess::default();
     // "a three" is one mishearing from "e three" and "h three", both legal.
     assert_eq!(u.understand(&pos, "a three", None).line(), "move a2a3 a3");
-    assert_eq!(u.understand(&pos, "a three", Some(0.99)).line(), "move a2a3 a3");
-    assert_eq!(u.understand(&pos, "a three", Some(0.8)).line(), "ask a2a3 e2e3 h2h3");
-    // "Anna drei" has no twin: made at the ordinary threshold.
-    assert_eq!(u.understand(&pos, "Anna three", Some(0.8)).line(), "move a2a3 a3");
+    assert_eq!(u.understand(&pos, "a three", Some(1.0)).line(), "move a2a3 a3");
+    assert_eq!(u.understand(&pos, "a three", Some(0.95)).line(), "ask a2a3 e2e3 h2h3");
+    // Unsure anyway: the alike-sounding moves are named with it.
+    assert_eq!(u.understand(&pos, "a three", Some(0.5)).line(), "ask a2a3 e2e3 h2h3");
+    // "Anna three" has no twin: made above the ordinary threshold, asked alone below it.
+    assert_eq!(u.understand(&pos, "Anna three", Some(0.95)).line(), "move a2a3 a3");
+    assert_eq!(u.understand(&pos, "Anna three", Some(0.5)).line(), "ask a2a3");
 }
 
 #[test]
