@@ -337,7 +337,12 @@ impl Checker<'_> {
                 return self.fail(format!("[listening] {what} has an empty word"));
             }
         }
-        Ok(ListeningWords { letter_styles, fillers: file.fillers, promotion: file.promotion, promotion_pieces })
+        Ok(ListeningWords {
+            letter_styles,
+            fillers: file.fillers,
+            promotion: file.promotion,
+            promotion_pieces,
+        })
     }
 
     fn repairs(&self, rows: Vec<RepairFile>) -> Result<Vec<Substitution>, VoiceError> {
@@ -354,7 +359,9 @@ impl Checker<'_> {
                 (false, true, None) if row.alike.len() >= 2 => row
                     .alike
                     .iter()
-                    .flat_map(|h| row.alike.iter().filter(move |m| *m != h).map(move |m| (h.clone(), m.clone())))
+                    .flat_map(|h| {
+                        row.alike.iter().filter(move |m| *m != h).map(move |m| (h.clone(), m.clone()))
+                    })
                     .collect(),
                 (true, false, Some(meant)) => row.heard.iter().map(|h| (h.clone(), meant.clone())).collect(),
                 _ => {

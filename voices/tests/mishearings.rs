@@ -131,26 +131,30 @@ fn misheard_phrases_are_never_made_wrong_and_mostly_repaired() {
                             let mut misheard = words.clone();
                             misheard[i] = sub.heard.clone();
                             let text = misheard.join(" ");
-                            if matches!(u.understand(pos, &text, None), Understood::Move { mv: m, .. } if m != mv) {
+                            if matches!(u.understand(pos, &text, None), Understood::Move { mv: m, .. } if m != mv)
+                            {
                                 tally.masked += 1;
                             }
                             for confidence in MISHEARD_CONFIDENCES {
-                            tally.misheard += 1;
-                            match u.understand(pos, &text, Some(confidence)) {
-                                Understood::Move { mv: made, .. } if made == mv => tally.made_right += 1,
-                                Understood::Move { mv: made, .. } => tally.wrong_made.push(format!(
-                                    "[{lang}] {} {text:?} at {confidence} (meant {mv}): made {made}",
-                                    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
-                                )),
-                                Understood::Ask { candidates, .. } if candidates == [mv] => {
-                                    tally.proposed_alone += 1;
+                                tally.misheard += 1;
+                                match u.understand(pos, &text, Some(confidence)) {
+                                    Understood::Move { mv: made, .. } if made == mv => tally.made_right += 1,
+                                    Understood::Move { mv: made, .. } => tally.wrong_made.push(format!(
+                                        "[{lang}] {} {text:?} at {confidence} (meant {mv}): made {made}",
+                                        shakmaty::fen::Fen::from_position(
+                                            pos,
+                                            shakmaty::EnPassantMode::Legal
+                                        )
+                                    )),
+                                    Understood::Ask { candidates, .. } if candidates == [mv] => {
+                                        tally.proposed_alone += 1;
+                                    }
+                                    Understood::Ask { candidates, .. } if candidates.contains(&mv) => {
+                                        tally.proposed_among += 1;
+                                    }
+                                    Understood::Ask { .. } => tally.asked_other += 1,
+                                    _ => tally.rejected += 1,
                                 }
-                                Understood::Ask { candidates, .. } if candidates.contains(&mv) => {
-                                    tally.proposed_among += 1;
-                                }
-                                Understood::Ask { .. } => tally.asked_other += 1,
-                                _ => tally.rejected += 1,
-                            }
                             }
                         }
                     }
@@ -178,7 +182,12 @@ fn misheard_phrases_are_never_made_wrong_and_mostly_repaired() {
     }
     let repaired = all.proposed_alone + all.proposed_among + all.made_right;
     let share = repaired as f64 / all.misheard.max(1) as f64;
-    eprintln!("{}\nall: {} misheard, right move proposed {:.1} %", report.join("\n"), all.misheard, 100.0 * share);
+    eprintln!(
+        "{}\nall: {} misheard, right move proposed {:.1} %",
+        report.join("\n"),
+        all.misheard,
+        100.0 * share
+    );
     assert!(all.misheard > 10_000, "too few misheard phrases: {}", all.misheard);
     assert!(
         all.wrong_made.is_empty(),
@@ -186,5 +195,9 @@ fn misheard_phrases_are_never_made_wrong_and_mostly_repaired() {
         all.wrong_made.len(),
         all.wrong_made.iter().take(30).cloned().collect::<Vec<_>>().join("\n")
     );
-    assert!(share >= 0.80, "only {:.1} % of misheard phrases end in the right move being proposed", 100.0 * share);
+    assert!(
+        share >= 0.80,
+        "only {:.1} % of misheard phrases end in the right move being proposed",
+        100.0 * share
+    );
 }

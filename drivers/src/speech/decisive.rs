@@ -20,7 +20,8 @@ impl Decisive {
     /// The phrases of the recogniser's grammar (lower case, as Vosk writes
     /// them) and the neutral endings of the language.
     pub fn new(phrases: &[impl AsRef<str>], endings: &[impl AsRef<str>]) -> Decisive {
-        let phrases = phrases.iter().map(|p| p.as_ref().trim().to_lowercase()).filter(|p| !p.is_empty()).collect();
+        let phrases =
+            phrases.iter().map(|p| p.as_ref().trim().to_lowercase()).filter(|p| !p.is_empty()).collect();
         let mut endings: Vec<Vec<String>> = endings
             .iter()
             .map(|e| e.as_ref().split_whitespace().map(str::to_lowercase).collect::<Vec<_>>())

@@ -184,7 +184,10 @@ impl SpeechSettings {
             }
         }
         if self.decide_quiet_ms > 600 {
-            return Err(("speech.decide_quiet_ms".into(), format!("{} is outside 0..=600", self.decide_quiet_ms)));
+            return Err((
+                "speech.decide_quiet_ms".into(),
+                format!("{} is outside 0..=600", self.decide_quiet_ms),
+            ));
         }
         Ok(())
     }

@@ -328,9 +328,6 @@ fn listen_to(
         }
         // Issue 14: the partial result may already decide; then the
         // detector's silence is not waited for.
-        if std::env::var_os("STATION_DEBUG_PARTIAL").is_some() && utterance.talking && !utterance.decided {
-            eprintln!("DBG since_loud={:?} partial={:?}", utterance.last_loud.map(|l| arrived.saturating_duration_since(l)), listener.partial());
-        }
         if let (Some(early), Some(loud)) = (&setup.early, utterance.last_loud)
             && utterance.talking
             && !utterance.decided
@@ -356,7 +353,12 @@ const LOOK_AHEAD_PAD: Duration = Duration::from_millis(300);
 /// Whether the partial result decides the utterance; if not yet, the
 /// recogniser is given [`LOOK_AHEAD_PAD`] of silence once per quiet stretch
 /// and asked again. Should the speaker go on, the pad is only a pause.
-fn decides_now(listener: &mut Listener, decisive: &Decisive, utterance: &mut Utterance, loud: Instant) -> bool {
+fn decides_now(
+    listener: &mut Listener,
+    decisive: &Decisive,
+    utterance: &mut Utterance,
+    loud: Instant,
+) -> bool {
     if decisive.decides(&listener.partial()) {
         return true;
     }
@@ -726,7 +728,8 @@ mod tests {
     /// silence; "서울" waits, because "서울 학교" is longer and means more.
     #[test]
     fn a_whole_phrase_is_decided_before_the_silence_a_prefix_is_not() {
-        let Some((model, wav)) = korean_session(&["김치", "서울"], Duration::from_millis(1500), "early") else {
+        let Some((model, wav)) = korean_session(&["김치", "서울"], Duration::from_millis(1500), "early")
+        else {
             return;
         };
         let grammar: Vec<String> =
@@ -770,10 +773,56 @@ mod tests {
         .unwrap();
         assert_eq!(pos.legal_moves().len(), 51);
         let korean_words = [
-            "일", "이", "삼", "사", "오", "육", "칠", "팔", "구", "십", "하나", "둘", "셋", "넷", "다섯", "여섯",
-            "일곱", "여덟", "아홉", "열", "서울", "김치", "오늘", "날씨", "안녕하세요", "감사합니다", "사람",
-            "시간", "나라", "물", "불", "집", "차", "말", "왕", "문", "산", "강", "바다", "하늘", "학생", "선생님",
-            "친구", "가족", "회사", "우리", "나", "너", "그", "이것",
+            "일",
+            "이",
+            "삼",
+            "사",
+            "오",
+            "육",
+            "칠",
+            "팔",
+            "구",
+            "십",
+            "하나",
+            "둘",
+            "셋",
+            "넷",
+            "다섯",
+            "여섯",
+            "일곱",
+            "여덟",
+            "아홉",
+            "열",
+            "서울",
+            "김치",
+            "오늘",
+            "날씨",
+            "안녕하세요",
+            "감사합니다",
+            "사람",
+            "시간",
+            "나라",
+            "물",
+            "불",
+            "집",
+            "차",
+            "말",
+            "왕",
+            "문",
+            "산",
+            "강",
+            "바다",
+            "하늘",
+            "학생",
+            "선생님",
+            "친구",
+            "가족",
+            "회사",
+            "우리",
+            "나",
+            "너",
+            "그",
+            "이것",
         ];
         for lang in ["de", "pl", "en"] {
             let u = station_voices::understand::Understanding::language(lang).unwrap();
@@ -799,7 +848,9 @@ mod tests {
                         p.split(' ')
                             .map(|w| {
                                 let n = dictionary.len();
-                                *dictionary.entry(w.to_owned()).or_insert(korean_words[n % korean_words.len()])
+                                *dictionary
+                                    .entry(w.to_owned())
+                                    .or_insert(korean_words[n % korean_words.len()])
                             })
                             .collect::<Vec<_>>()
                             .join(" ")
@@ -807,7 +858,8 @@ mod tests {
                     .collect();
                 phrases = korean.len();
                 let started = Instant::now();
-                let listener = Listener::new(&model, &korean, InputFormat { rate: 16_000, channels: 1 }).unwrap();
+                let listener =
+                    Listener::new(&model, &korean, InputFormat { rate: 16_000, channels: 1 }).unwrap();
                 vosk.push(started.elapsed());
                 drop(listener);
             }

@@ -123,8 +123,11 @@ impl Forms {
 
     /// Forms of the words that never change which move a phrase names.
     pub(crate) fn neutral_endings(&self) -> Vec<String> {
-        let mut out: Vec<String> =
-            [&self.check, &self.mate, &self.stalemate, &self.en_passant].into_iter().flatten().cloned().collect();
+        let mut out: Vec<String> = [&self.check, &self.mate, &self.stalemate, &self.en_passant]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
         out.sort_unstable();
         out.dedup();
         out
@@ -256,24 +259,24 @@ impl Forms {
             // With the whole from-square the piece may go unnamed ("Gustav eins Felix drei").
             let piece = if file.is_some() && rank.is_some() { (piece.0, true) } else { piece };
             for letters in &self.letters {
-            let to_file = &letters[to.file().to_usize()];
-            let file_slot: Slot<'_> = (file.map_or(none, |f| &letters[f.to_usize()]), file.is_none());
-            let rank_slot: Slot<'_> = (rank.map_or(none, |r| &self.ranks[r.to_usize()]), rank.is_none());
-            emit(
-                &[
-                    piece,
-                    file_slot,
-                    rank_slot,
-                    capture,
-                    (to_file, false),
-                    (to_rank, false),
-                    promotion,
-                    en_passant,
-                    suffix,
-                ],
-                buf,
-                out,
-            );
+                let to_file = &letters[to.file().to_usize()];
+                let file_slot: Slot<'_> = (file.map_or(none, |f| &letters[f.to_usize()]), file.is_none());
+                let rank_slot: Slot<'_> = (rank.map_or(none, |r| &self.ranks[r.to_usize()]), rank.is_none());
+                emit(
+                    &[
+                        piece,
+                        file_slot,
+                        rank_slot,
+                        capture,
+                        (to_file, false),
+                        (to_rank, false),
+                        promotion,
+                        en_passant,
+                        suffix,
+                    ],
+                    buf,
+                    out,
+                );
             }
         }
     }

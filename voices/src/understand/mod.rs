@@ -452,7 +452,9 @@ impl Understanding {
                 Understood::Ask { candidates: with_twins(mv, twins), reason }
             }
             // Asked for a low confidence: the alike-sounding moves are named too.
-            Understood::Ask { candidates, reason: reason @ AskReason::LowConfidence(_) } if candidates.len() == 1 => {
+            Understood::Ask { candidates, reason: reason @ AskReason::LowConfidence(_) }
+                if candidates.len() == 1 =>
+            {
                 let twins = self.repairs.twins(&self.lexicon, pos, &normalised, candidates[0]);
                 Understood::Ask { candidates: with_twins(candidates[0], twins), reason }
             }

@@ -100,7 +100,9 @@ fn what_english_players_say() {
     }
     // After 1. e4 d5: the pawn takes.
     let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";
-    for text in ["e takes d five", "e x d five", "e four takes d five", "e four d five", "pawn captures d five"] {
+    for text in
+        ["e takes d five", "e x d five", "e four takes d five", "e four d five", "pawn captures d five"]
+    {
         assert_eq!(lang_line("en", fen, text), "move e4d5 exd5", "{text}");
     }
     let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
@@ -111,8 +113,12 @@ fn what_english_players_say() {
         assert_eq!(lang_line("en", castle, text), "move e1c1 O-O-O", "{text}");
     }
     let promote = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1";
-    for text in ["e eight queen", "e eight promote to queen", "e seven e eight promotes to queen", "e eight equals queen"]
-    {
+    for text in [
+        "e eight queen",
+        "e eight promote to queen",
+        "e seven e eight promotes to queen",
+        "e eight equals queen",
+    ] {
         assert_eq!(lang_line("en", promote, text), "move e7e8q e8=Q", "{text}");
     }
     assert_eq!(lang_line("en", promote, "e eight promote to knight"), "move e7e8n e8=N");
