@@ -440,6 +440,21 @@ impl Understanding {
                 },
                 None => understood,
             },
+            // Something outside the grammar was heard as well ("äh", a cough):
+            // what is left may name a move, which is then asked, never made.
+            Understood::Reject(RejectReason::NotUnderstood)
+                if normalised.split(' ').any(|w| w != "[unk]") =>
+            {
+                let rest: Vec<&str> = normalised.split(' ').filter(|w| *w != "[unk]").collect();
+                match self.understand_words(pos, &rest.join(" "), confidence) {
+                    Understood::Move { mv, .. } => Understood::Ask {
+                        candidates: vec![mv],
+                        reason: AskReason::Repaired(format!("heard \"{normalised}\"; the rest names a move")),
+                    },
+                    asked @ Understood::Ask { .. } => asked,
+                    _ => understood,
+                }
+            }
             // Made only when the recogniser is sure, or when no alike-sounding
             // phrase names another legal move; else the choices are named,
             // the move heard first.

@@ -203,6 +203,13 @@ fn misheard_phrases_are_asked_back_never_made() {
 }
 
 #[test]
+fn a_move_with_something_unheard_in_it_is_asked() {
+    assert_eq!(lang_line("de", "startpos", "[unk] Springer Felix drei"), "ask g1f3");
+    assert!(lang_line("de", "startpos", "[unk]").starts_with("reject not understood"));
+    assert!(lang_line("de", "startpos", "[unk] Zeit").starts_with("reject not understood"));
+}
+
+#[test]
 fn a_sure_move_with_an_alike_twin_is_asked_unless_the_recogniser_is_sure() {
     let u = Understanding::language("en").unwrap();
     let pos = Chess::default();
