@@ -258,19 +258,23 @@ impl Forms {
             }
             // With the whole from-square the piece may go unnamed ("Gustav eins Felix drei").
             let piece = if file.is_some() && rank.is_some() { (piece.0, true) } else { piece };
-            for letters in &self.letters {
+            for (style, letters) in self.letters.iter().enumerate() {
                 let to_file = &letters[to.file().to_usize()];
                 let file_slot: Slot<'_> = (file.map_or(none, |f| &letters[f.to_usize()]), file.is_none());
                 let rank_slot: Slot<'_> = (rank.map_or(none, |r| &self.ranks[r.to_usize()]), rank.is_none());
+                // The other letter styles with each word's first form only:
+                // the grammar stays small enough to rebuild after every move
+                // (the understanding still takes every form).
+                let full = style == 0;
                 emit(
                     &[
-                        piece,
+                        lean(piece, full),
                         file_slot,
                         rank_slot,
-                        capture,
+                        lean(capture, full),
                         (to_file, false),
                         (to_rank, false),
-                        promotion,
+                        lean(promotion, full),
                         en_passant,
                         suffix,
                     ],
@@ -301,6 +305,11 @@ fn promoted_forms(sentence: &Phrasebook, role: Role) -> Vec<String> {
     }
     out.dedup();
     out
+}
+
+/// The slot itself, or (not `full`) with its first form only.
+fn lean(slot: Slot<'_>, full: bool) -> Slot<'_> {
+    if full { slot } else { (&slot.0[..slot.0.len().min(1)], slot.1) }
 }
 
 /// Every combination of the slots' forms (an optional slot may be left
