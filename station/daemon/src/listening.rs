@@ -757,8 +757,9 @@ mod tests {
     /// Issue 14: the grammar rebuild after a move, for a position with 51
     /// legal moves: the phrase list (station-voices), the early-decision
     /// index, and the Vosk recogniser. Vosk needs words its model knows, so
-    /// the German phrases are spelled with Korean words one to one (same
-    /// number and shape of phrases). A figure: run with
+    /// the phrases are spelled with Korean words one to one (same number and
+    /// shape of phrases; all 50 words are in the model's vocabulary: libvosk
+    /// warns of none missing at its warning log level). A figure: run with
     /// `cargo test --release -p station --bin station -- --ignored --nocapture grammar_rebuild`.
     #[test]
     #[ignore = "a measurement; run with --ignored --nocapture"]
