@@ -224,8 +224,9 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     play_by_voice(&station, "de", true, &moves, 0, 8);
     wait_for(Duration::from_secs(5), "eight moves", || (game_moves(&events).len() == 8).then_some(()));
 
-    // An illegal move (the king two squares up) is refused; so is a move out of turn.
-    let (_, answer) = station.spoken("König Eva drei");
+    // An illegal move (the king to a square far off, with no alike-sounding
+    // legal move to ask about) is refused; so is a move out of turn.
+    let (_, answer) = station.spoken("König Hektor fünf");
     assert!(
         answer["result"]["understood"].as_str().is_some_and(|u| u.starts_with("reject no king")),
         "{answer}"
@@ -350,6 +351,43 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     assert!(by.iter().all(|b| b == "blind"), "{by:?}");
 }
 
+/// Issue 14 through the daemon: what English players say, a misheard phrase
+/// repaired and asked back ("no" for "knight"), made only after a yes; the
+/// draw question is no draw offer.
+#[test]
+fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
+    let dir = scratch("speech-people");
+    let events = dir.join("events.jsonl");
+    let config = no_board_config(&dir, "en", "white");
+    let station = Station::start(&config, &events, &dir.join("journal"));
+    wait_for(Duration::from_secs(10), "game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    // Plain letters, a from-to without a piece.
+    let (_, answer) = station.spoken("e four");
+    assert_eq!(answer["result"]["uci"], "e2e4", "{answer}");
+    station.command(&serde_json::json!({"cmd": "enter_move", "move": "e7e5"}));
+    // "knight f three" heard as "no f three": asked, not made.
+    let (_, answer) = station.spoken("no f three");
+    assert_eq!(answer["result"]["understood"], "ask", "{answer}");
+    assert_eq!(answer["result"]["question"], "Knight Felix three?", "{answer}");
+    assert_eq!(game_moves(&events).len(), 2, "a repaired move is not made without a yes");
+    let (_, answer) = station.spoken("yes");
+    assert_eq!(answer["result"]["uci"], "g1f3", "{answer}");
+    station.command(&serde_json::json!({"cmd": "enter_move", "move": "b8c6"}));
+    let (_, answer) = station.spoken("f one c four");
+    assert_eq!(answer["result"]["uci"], "f1c4", "{answer}");
+    wait_for(Duration::from_secs(5), "five moves", || (game_moves(&events).len() == 5).then_some(()));
+    // A question about the draw, not an offer: nothing asked back, nothing logged.
+    let (_, answer) = station.spoken("draw status");
+    assert_eq!(answer["result"]["understood"], "command draw_status", "{answer}");
+    let (_, answer) = station.spoken("difference");
+    assert_eq!(answer["result"]["understood"], "command read_difference", "{answer}");
+    let (_, answer) = station.spoken("draw");
+    assert_eq!(answer["result"]["question"], "draw offer?", "{answer}");
+    assert_eq!(game_moves(&events), ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]);
+}
+
 /// Korean speech from espeak-ng, or `None` with a loud message.
 fn korean_wav(text: &str, path: &Path) -> Option<()> {
     let status = Command::new("espeak-ng").args(["-v", "ko", "-s", "140", "-w"]).arg(path).arg(text).status();
@@ -454,8 +492,8 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
         let waited = h["t_ms"].as_u64().unwrap().saturating_sub(started + end);
         after_end.push(waited);
         eprintln!(
-            "ko through the daemon: {:?} confidence {:.2}; recogniser {} ms after the detector's end; \
-             event {waited} ms after the end of speech (600 ms of it the detector's hangover)",
+            "ko through the daemon: {:?} confidence {:.2}; decided {} ms after the end of speech \
+             (the listening thread's own measure); event {waited} ms after the end of speech",
             h["text"].as_str().unwrap(),
             h["confidence"].as_f64().unwrap(),
             h["latency_ms"],

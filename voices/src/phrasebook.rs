@@ -84,6 +84,10 @@ pub struct Phrasebook {
     pub(crate) messages: Messages,
     /// What the station listens for besides moves (`[commands]`, `[question]`).
     pub(crate) commands: Option<crate::understand::CommandWords>,
+    /// Listening-only words (`[listening]`).
+    pub(crate) listening: crate::listening::ListeningWords,
+    /// Known mishearings (`[[repair]]`).
+    pub(crate) repairs: Vec<crate::listening::Substitution>,
 }
 
 impl Phrasebook {
@@ -118,6 +122,16 @@ impl Phrasebook {
     /// when the phrasebook has no `[commands]` table: moves only).
     pub fn command_words(&self) -> Option<&crate::understand::CommandWords> {
         self.commands.as_ref()
+    }
+
+    /// Listening-only words: other file names, fillers, promotion phrasings.
+    pub fn listening(&self) -> &crate::listening::ListeningWords {
+        &self.listening
+    }
+
+    /// The known mishearings of this language, one row per heard/meant pair.
+    pub fn repairs(&self) -> &[crate::listening::Substitution] {
+        &self.repairs
     }
 
     /// Language code, e.g. "de".

@@ -6,14 +6,16 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+use shakmaty::Role;
 
 use crate::entry::Entry;
 use crate::error::VoiceError;
+use crate::listening::{LetterStyle, ListeningWords, Substitution};
 use crate::message::{Message, Messages};
 use crate::numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralRule, gender_index};
 use crate::phrasebook::{ClockWords, Phrasebook, Words};
 use crate::understand::CommandWords;
-use crate::understand::command_words::KEYS as COMMAND_KEYS;
+use crate::understand::command_words::{KEYS as COMMAND_KEYS, OPTIONAL_KEYS as COMMAND_OPTIONAL_KEYS};
 
 /// A word as written in the file: plain, or with accepted alternatives.
 #[derive(Debug, Deserialize)]
@@ -55,6 +57,41 @@ pub(crate) struct PhrasebookFile {
     /// Listening only: the word between the candidates of a confirm question.
     #[serde(default)]
     question: Option<QuestionFile>,
+    /// Listening only: other file names, fillers, promotion phrasings.
+    #[serde(default)]
+    listening: Option<ListeningFile>,
+    /// Listening only: known mishearings for the repair (`[[repair]]`).
+    #[serde(default)]
+    repair: Vec<RepairFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListeningFile {
+    /// Style name → the eight files' words.
+    #[serde(default)]
+    letters: BTreeMap<String, Vec<EntryFile>>,
+    #[serde(default)]
+    fillers: Vec<String>,
+    #[serde(default)]
+    promotion: Vec<String>,
+    #[serde(default)]
+    promotion_pieces: BTreeMap<String, EntryFile>,
+}
+
+/// `alike = [...]` (each may be heard for each other) or `heard = [...]`
+/// with `meant`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RepairFile {
+    #[serde(default)]
+    alike: Vec<String>,
+    #[serde(default)]
+    heard: Vec<String>,
+    #[serde(default)]
+    meant: Option<String>,
+    cost: u8,
+    why: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -246,6 +283,14 @@ impl Checker<'_> {
             }
             words.push((word, entry));
         }
+        for (key, word) in COMMAND_OPTIONAL_KEYS {
+            let Some(entry) = table.remove(key) else { continue };
+            let entry = Entry::from(entry);
+            if entry.accepted().any(|form| form.trim().is_empty()) {
+                return self.fail(format!("[commands] {key:?} has an empty form"));
+            }
+            words.push((word, entry));
+        }
         if let Some(extra) = table.keys().next() {
             return self.fail(format!("[commands] has unknown key {extra:?}"));
         }
@@ -258,6 +303,82 @@ impl Checker<'_> {
             }
         }
         Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none])))
+    }
+}
+
+impl Checker<'_> {
+    fn listening(&self, file: Option<ListeningFile>) -> Result<ListeningWords, VoiceError> {
+        let Some(file) = file else { return Ok(ListeningWords::default()) };
+        let mut letter_styles = Vec::new();
+        for (name, entries) in file.letters {
+            let len = entries.len();
+            let entries: Vec<Entry> = entries.into_iter().map(Entry::from).collect();
+            if entries.iter().any(|e| e.accepted().any(|f| f.trim().is_empty())) {
+                return self.fail(format!("[listening.letters] {name:?} has an empty word"));
+            }
+            let Ok(letters) = <[Entry; 8]>::try_from(entries) else {
+                return self.fail(format!("[listening.letters] {name:?} needs 8 words, has {len}"));
+            };
+            letter_styles.push(LetterStyle { name, letters });
+        }
+        let mut promotion_pieces = Vec::new();
+        for (key, entry) in file.promotion_pieces {
+            let role = match key.as_str() {
+                "queen" => Role::Queen,
+                "rook" => Role::Rook,
+                "bishop" => Role::Bishop,
+                "knight" => Role::Knight,
+                _ => return self.fail(format!("[listening.promotion_pieces] unknown piece {key:?}")),
+            };
+            promotion_pieces.push((role, Entry::from(entry)));
+        }
+        for (what, list) in [("fillers", &file.fillers), ("promotion", &file.promotion)] {
+            if list.iter().any(|w| w.trim().is_empty()) {
+                return self.fail(format!("[listening] {what} has an empty word"));
+            }
+        }
+        Ok(ListeningWords {
+            letter_styles,
+            fillers: file.fillers,
+            promotion: file.promotion,
+            promotion_pieces,
+        })
+    }
+
+    fn repairs(&self, rows: Vec<RepairFile>) -> Result<Vec<Substitution>, VoiceError> {
+        let mut out = Vec::new();
+        for (i, row) in rows.into_iter().enumerate() {
+            let n = i + 1;
+            if row.why.trim().is_empty() {
+                return self.fail(format!("[[repair]] {n} has no why"));
+            }
+            if !(1..=9).contains(&row.cost) {
+                return self.fail(format!("[[repair]] {n}: cost must be 1-9"));
+            }
+            let pairs: Vec<(String, String)> = match (row.alike.is_empty(), row.heard.is_empty(), row.meant) {
+                (false, true, None) if row.alike.len() >= 2 => row
+                    .alike
+                    .iter()
+                    .flat_map(|h| {
+                        row.alike.iter().filter(move |m| *m != h).map(move |m| (h.clone(), m.clone()))
+                    })
+                    .collect(),
+                (true, false, Some(meant)) => row.heard.iter().map(|h| (h.clone(), meant.clone())).collect(),
+                _ => {
+                    return self.fail(format!(
+                        "[[repair]] {n}: either alike (two words or more) or heard with meant"
+                    ));
+                }
+            };
+            for (heard, meant) in pairs {
+                let (heard, meant) = (heard.trim().to_lowercase(), meant.trim().to_lowercase());
+                if heard.is_empty() || meant.is_empty() || heard.contains(' ') {
+                    return self.fail(format!("[[repair]] {n}: heard must be one word, meant not empty"));
+                }
+                out.push(Substitution { heard, meant, cost: row.cost, why: row.why.clone() });
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -337,6 +458,8 @@ impl PhrasebookFile {
             numbers: check.numbers(self.numbers)?,
             messages: check.messages(self.messages)?,
             commands: check.commands(&self.code, self.commands, self.question)?,
+            listening: check.listening(self.listening)?,
+            repairs: check.repairs(self.repair)?,
             code: self.code,
             name: self.name,
         })

@@ -110,6 +110,12 @@ impl Listener {
         result
     }
 
+    /// The words recognised so far in this utterance (Vosk's partial
+    /// result; no confidences), lower case.
+    pub fn partial(&mut self) -> String {
+        self.recognizer.partial_result().partial.trim().to_owned()
+    }
+
     /// Ends the utterance: the final transcript. The listener is ready for
     /// the next utterance with the same grammar.
     ///

@@ -16,8 +16,10 @@
 //!   sets a shared [`MuteFlag`]; the capture path drops samples while it is
 //!   set and for a short release time after.
 //! * [`capture`] — the cpal microphone and the pure [`Utterances`] path.
+//! * [`decisive`] — when a partial result already decides the utterance.
 
 pub mod capture;
+pub mod decisive;
 pub mod error;
 pub mod listener;
 pub mod model;
@@ -30,12 +32,13 @@ pub mod wav;
 mod korean_tests;
 
 pub use capture::{CaptureSettings, MicError, Microphone, Utterances, input_devices};
+pub use decisive::Decisive;
 pub use error::SpeechError;
 pub use listener::{Listener, Transcript, WavRecognition, recognise_wav, recognise_wav_with_model_dir};
 pub use model::{ModelError, expected_model, load_model};
 pub use mute::{MuteFlag, MuteGate, MuteGuard};
 pub use pcm::{InputFormat, Resampler, Samples, TARGET_RATE, resample_to_16k_mono};
-pub use vad::{EnergyVad, PushToTalk, VadEvent, VadSettings};
+pub use vad::{EnergyVad, PushToTalk, VadEvent, VadSettings, level_db};
 /// A loaded Vosk model (what [`load_model`] returns).
 pub use vosk::Model;
 pub use wav::{WavAudio, WavSamples, read_wav};

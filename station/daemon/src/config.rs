@@ -82,6 +82,41 @@ pub struct SpeechSettings {
     /// resampler, detector and recogniser as the microphone.
     #[serde(default)]
     pub input_wav: Option<PathBuf>,
+    /// Decide as soon as the recogniser's partial result is a whole phrase
+    /// that nothing longer changes, instead of waiting for the detector's
+    /// 600 ms of silence (issue 14).
+    #[serde(default = "yes")]
+    pub decide_early: bool,
+    /// Quiet after the last loud sound before a partial result decides, ms
+    /// (keeps a word's onset from being taken for the end of the phrase).
+    #[serde(default = "default_decide_quiet_ms")]
+    pub decide_quiet_ms: u32,
+    /// Below this word confidence (the weakest word) a move is asked back.
+    #[serde(default = "default_move_confidence")]
+    pub move_confidence: f32,
+    /// Below this word confidence a command is not acted on.
+    #[serde(default = "default_command_confidence")]
+    pub command_confidence: f32,
+    /// Below this word confidence a move one known mishearing away from
+    /// another legal move is asked back.
+    #[serde(default = "default_sure_confidence")]
+    pub sure_confidence: f32,
+}
+
+fn default_decide_quiet_ms() -> u32 {
+    50
+}
+
+fn default_move_confidence() -> f32 {
+    station_voices::understand::DEFAULT_MIN_CONFIDENCE
+}
+
+fn default_command_confidence() -> f32 {
+    station_voices::understand::DEFAULT_COMMAND_CONFIDENCE
+}
+
+fn default_sure_confidence() -> f32 {
+    station_voices::understand::DEFAULT_SURE_CONFIDENCE
 }
 
 /// How the station knows the blind player is speaking.
@@ -106,6 +141,11 @@ impl Default for SpeechSettings {
             mode: ListenMode::Vad,
             extra_phrases: Vec::new(),
             input_wav: None,
+            decide_early: true,
+            decide_quiet_ms: default_decide_quiet_ms(),
+            move_confidence: default_move_confidence(),
+            command_confidence: default_command_confidence(),
+            sure_confidence: default_sure_confidence(),
         }
     }
 }
@@ -114,6 +154,42 @@ impl SpeechSettings {
     /// The language of the acoustic model.
     pub fn model_language<'a>(&'a self, voice: &'a station_voices::VoiceSettings) -> &'a str {
         self.language.as_deref().unwrap_or(&voice.language)
+    }
+
+    /// The understanding of the blind player's language with these
+    /// confidence thresholds.
+    ///
+    /// # Errors
+    /// An unknown language in `voice`.
+    pub fn understanding(
+        &self,
+        voice: &station_voices::VoiceSettings,
+    ) -> Result<station_voices::understand::Understanding, station_voices::VoiceError> {
+        Ok(station_voices::understand::Understanding::new(voice)?.with_confidences(
+            self.move_confidence,
+            self.command_confidence,
+            self.sure_confidence,
+        ))
+    }
+
+    /// The `[speech]` values that can be out of range: (key, problem).
+    fn check(&self) -> Result<(), (String, String)> {
+        for (key, value) in [
+            ("move_confidence", self.move_confidence),
+            ("command_confidence", self.command_confidence),
+            ("sure_confidence", self.sure_confidence),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err((format!("speech.{key}"), format!("{value} is outside 0..=1")));
+            }
+        }
+        if self.decide_quiet_ms > 600 {
+            return Err((
+                "speech.decide_quiet_ms".into(),
+                format!("{} is outside 0..=600", self.decide_quiet_ms),
+            ));
+        }
+        Ok(())
     }
 
     /// Where the model of `lang` is expected.
@@ -663,6 +739,7 @@ impl Config {
                 ));
             }
         }
+        self.speech.check().map_err(|(key, message)| invalid(&key, message))?;
         if self.console.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(invalid("console.listen", format!("`{}` is not ADDRESS:PORT", self.console.listen)));
         }

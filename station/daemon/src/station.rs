@@ -875,6 +875,7 @@ impl Station {
                     match command {
                         SpokenCommand::Time => v.get().say_time(&self.table, t, events),
                         SpokenCommand::Repeat => v.get().repeat_last_move(t, events),
+                        SpokenCommand::ReadDifference => v.get().read_difference(t, events),
                         _ => {}
                     }
                 }
@@ -900,7 +901,7 @@ impl Station {
     /// The understanding of the blind player's language, built once.
     fn understanding(&mut self) -> Result<&Understanding> {
         if self.understanding.is_none() {
-            self.understanding = Some(Understanding::new(&self.config.voice)?);
+            self.understanding = Some(self.config.speech.understanding(&self.config.voice)?);
         }
         Ok(self.understanding.as_ref().expect("just built"))
     }

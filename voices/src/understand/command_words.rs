@@ -36,6 +36,10 @@ pub enum CommandWord {
     ReadMyPieces,
     /// Read all of the opponent's pieces.
     ReadHisPieces,
+    /// Say again what differs between his board and the game.
+    ReadDifference,
+    /// A question about the draw facts (not an offer: other words).
+    DrawStatus,
 }
 
 /// Keys of the phrasebook's `[commands]` table, in a fixed order (draw
@@ -54,6 +58,11 @@ pub(crate) const KEYS: [(&str, CommandWord); 12] = [
     ("read_my_pieces", CommandWord::ReadMyPieces),
     ("read_his_pieces", CommandWord::ReadHisPieces),
 ];
+
+/// Keys of `[commands]` added later (issue 14): optional in a loaded file,
+/// present in every built-in one.
+pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 2] =
+    [("read_difference", CommandWord::ReadDifference), ("draw_status", CommandWord::DrawStatus)];
 
 /// The listening words of one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,7 +142,7 @@ mod tests {
         for code in crate::phrasebook::BUILTIN_LANGUAGES {
             let words = CommandWords::builtin(code).unwrap();
             assert_eq!(words.code(), code);
-            assert_eq!(words.words().len(), KEYS.len());
+            assert_eq!(words.words().len(), KEYS.len() + OPTIONAL_KEYS.len());
             assert!(!words.or().is_empty());
         }
     }

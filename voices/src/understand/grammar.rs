@@ -58,9 +58,13 @@ impl AsRef<[String]> for Grammar {
 /// Every accepted form of every listening word, normalised once.
 #[derive(Debug, Clone)]
 pub(crate) struct Forms {
-    letters: [Vec<String>; 8],
+    /// The files' words by style: the Annex D names first, then the
+    /// phrasebook's `[listening.letters]` styles. A phrase keeps one style.
+    letters: Vec<[Vec<String>; 8]>,
     ranks: [Vec<String>; 8],
     pieces: [Vec<String>; 6],
+    /// A promoted piece as said after the target, by role index.
+    promoted: [Vec<String>; 6],
     capture: Vec<String>,
     check: Vec<String>,
     mate: Vec<String>,
@@ -90,10 +94,20 @@ impl Forms {
     ) -> Forms {
         let words = sentence.words();
         let mut forms = Forms {
-            letters: File::ALL.map(|f| forms_of(letters.letter(f))),
+            letters: std::iter::once(File::ALL.map(|f| forms_of(letters.letter(f))))
+                .chain(
+                    letters
+                        .listening()
+                        .letter_styles
+                        .iter()
+                        .map(|style| File::ALL.map(|f| forms_of(&style.letters[f.to_usize()]))),
+                )
+                .collect(),
             ranks: Rank::ALL.map(|r| forms_of(ranks.rank(r))),
             pieces: [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
                 .map(|r| forms_of(sentence.piece(r))),
+            promoted: [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
+                .map(|r| promoted_forms(sentence, r)),
             capture: forms_of(&words.capture),
             check: forms_of(&words.check),
             mate: forms_of(&words.mate),
@@ -105,6 +119,18 @@ impl Forms {
         };
         forms.commands = forms.command_phrases(&forms_of(&words.draw_offer), commands);
         forms
+    }
+
+    /// Forms of the words that never change which move a phrase names.
+    pub(crate) fn neutral_endings(&self) -> Vec<String> {
+        let mut out: Vec<String> = [&self.check, &self.mate, &self.stalemate, &self.en_passant]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     fn piece(&self, role: Role) -> &[String] {
@@ -138,7 +164,7 @@ impl Forms {
                 }
                 CommandWord::WhatStandsOn => {
                     let what = forms_of(entry);
-                    for letter in &self.letters {
+                    for letter in self.letters.iter().flatten() {
                         for rank in &self.ranks {
                             emit(
                                 &[(&what, false), (letter, false), (rank, false)],
@@ -185,19 +211,36 @@ impl Forms {
             (false, true) => (&self.stalemate, true),
             (false, false) => (none, true),
         };
+        let Some(from) = mv.from() else { return };
         if let Some(side) = mv.castling_side() {
             let castle = if side.is_king_side() { &self.short_castling } else { &self.long_castling };
             emit(&[(castle, false), suffix], buf, out);
+            // The king's own from-to: "Eva eins Gustav eins".
+            let to = side.king_to(pos.turn());
+            for letters in &self.letters {
+                emit(
+                    &[
+                        (self.piece(Role::King), true),
+                        (&letters[from.file().to_usize()], false),
+                        (&self.ranks[from.rank().to_usize()], false),
+                        (&letters[to.file().to_usize()], false),
+                        (&self.ranks[to.rank().to_usize()], false),
+                        suffix,
+                    ],
+                    buf,
+                    out,
+                );
+            }
             return;
         }
-        let Some(from) = mv.from() else { return };
         let to = mv.to();
         let role = mv.role();
         let piece: Slot<'_> = (self.piece(role), role == Role::Pawn);
         let capture: Slot<'_> = (if mv.is_capture() { &self.capture } else { none }, true);
-        let promotion: Slot<'_> = (mv.promotion().map_or(none, |r| self.piece(r)), mv.promotion().is_none());
+        let promotion: Slot<'_> =
+            (mv.promotion().map_or(none, |r| &self.promoted[role_index(r)]), mv.promotion().is_none());
         let en_passant: Slot<'_> = (if mv.is_en_passant() { &self.en_passant } else { none }, true);
-        let (to_file, to_rank) = (&self.letters[to.file().to_usize()], &self.ranks[to.rank().to_usize()]);
+        let to_rank = &self.ranks[to.rank().to_usize()];
         // Disambiguations: as the notation writes it, the whole from-square
         // (long form), and for pawn captures none at all ("schlägt David fünf").
         let mut variants: [Option<(Option<File>, Option<Rank>)>; 3] = [None; 3];
@@ -213,25 +256,60 @@ impl Forms {
             if variants[..i].contains(variant) {
                 continue;
             }
-            let file_slot: Slot<'_> = (file.map_or(none, |f| &self.letters[f.to_usize()]), file.is_none());
-            let rank_slot: Slot<'_> = (rank.map_or(none, |r| &self.ranks[r.to_usize()]), rank.is_none());
-            emit(
-                &[
-                    piece,
-                    file_slot,
-                    rank_slot,
-                    capture,
-                    (to_file, false),
-                    (to_rank, false),
-                    promotion,
-                    en_passant,
-                    suffix,
-                ],
-                buf,
-                out,
-            );
+            // With the whole from-square the piece may go unnamed ("Gustav eins Felix drei").
+            let piece = if file.is_some() && rank.is_some() { (piece.0, true) } else { piece };
+            for (style, letters) in self.letters.iter().enumerate() {
+                let to_file = &letters[to.file().to_usize()];
+                let file_slot: Slot<'_> = (file.map_or(none, |f| &letters[f.to_usize()]), file.is_none());
+                let rank_slot: Slot<'_> = (rank.map_or(none, |r| &self.ranks[r.to_usize()]), rank.is_none());
+                // The other letter styles with each word's first form only:
+                // the grammar stays small enough to rebuild after every move
+                // (the understanding still takes every form).
+                let full = style == 0;
+                emit(
+                    &[
+                        lean(piece, full),
+                        file_slot,
+                        rank_slot,
+                        lean(capture, full),
+                        (to_file, false),
+                        (to_rank, false),
+                        lean(promotion, full),
+                        en_passant,
+                        suffix,
+                    ],
+                    buf,
+                    out,
+                );
+            }
         }
     }
+}
+
+/// A promoted piece as said after the target: its names, the Polish
+/// accusatives ("hetmana"), and both after each promotion word ("promote
+/// to queen", "na hetmana").
+fn promoted_forms(sentence: &Phrasebook, role: Role) -> Vec<String> {
+    let listening = sentence.listening();
+    let mut pieces = forms_of(sentence.piece(role));
+    for (r, entry) in &listening.promotion_pieces {
+        if *r == role {
+            pieces.extend(forms_of(entry));
+        }
+    }
+    let mut out = pieces.clone();
+    for intro in &listening.promotion {
+        for piece in &pieces {
+            out.push(normalise(&format!("{intro} {piece}")));
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The slot itself, or (not `full`) with its first form only.
+fn lean(slot: Slot<'_>, full: bool) -> Slot<'_> {
+    if full { slot } else { (&slot.0[..slot.0.len().min(1)], slot.1) }
 }
 
 /// Every combination of the slots' forms (an optional slot may be left

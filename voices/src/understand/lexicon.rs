@@ -17,6 +17,8 @@ pub(crate) enum Meaning {
     Move(WordId),
     /// A command word.
     Command(CommandWord),
+    /// A word that means nothing ("äh"): dropped.
+    Filler,
 }
 
 /// Lower-cases and splits heard or typed text the way Vosk writes its words:
@@ -68,6 +70,9 @@ impl Lexicon {
         let mut lexicon = Lexicon { phrases: HashMap::new(), longest: 1, conflicts: Vec::new() };
         for file in File::ALL {
             lexicon.add(letters.letter(file), Meaning::Move(WordId::Letter(file)));
+            for style in &letters.listening().letter_styles {
+                lexicon.add(&style.letters[file.to_usize()], Meaning::Move(WordId::Letter(file)));
+            }
         }
         for rank in Rank::ALL {
             lexicon.add(ranks.rank(rank), Meaning::Move(WordId::Rank(rank)));
@@ -88,6 +93,26 @@ impl Lexicon {
             (&words.to, WordId::To),
         ] {
             lexicon.add(entry, Meaning::Move(id));
+        }
+        let listening = sentence.listening();
+        for filler in &listening.fillers {
+            lexicon.add(&Entry::new(filler.clone(), Vec::new()), Meaning::Filler);
+        }
+        // "promote to queen", "na hetmana": the promotion piece, said after the target.
+        for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+            let meaning = Meaning::Move(WordId::Piece(role));
+            let mut pieces: Vec<&str> = sentence.piece(role).accepted().collect();
+            for (r, entry) in &listening.promotion_pieces {
+                if *r == role {
+                    lexicon.add(entry, meaning);
+                    pieces.extend(entry.accepted());
+                }
+            }
+            for intro in &listening.promotion {
+                for piece in &pieces {
+                    lexicon.add(&Entry::new(format!("{intro} {piece}"), Vec::new()), meaning);
+                }
+            }
         }
         lexicon.add(&words.draw_offer, Meaning::Command(CommandWord::DrawOffer));
         for (word, entry) in commands.words() {
@@ -146,6 +171,7 @@ impl Lexicon {
                 }
             }
             match found {
+                Some((Meaning::Filler, len)) => at += len,
                 Some((meaning, len)) => {
                     out.push(meaning);
                     at += len;
@@ -154,7 +180,15 @@ impl Lexicon {
                 None => return Err(LexError::Unknown(words[at].to_owned())),
             }
         }
+        if out.is_empty() {
+            return Err(LexError::Empty);
+        }
         Ok(out)
+    }
+
+    /// Whether a normalised phrase is a listening form.
+    pub(crate) fn knows(&self, phrase: &str) -> bool {
+        self.phrases.contains_key(phrase)
     }
 }
 

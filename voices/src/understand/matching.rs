@@ -30,6 +30,11 @@ enum Strictness {
     Lenient,
 }
 
+/// The legal moves that fit every word said (no leniency).
+pub(crate) fn exact_fits(pos: &Chess, spoken: &SpokenMove) -> Vec<Move> {
+    fitting(pos, &pos.legal_moves(), spoken, Strictness::Exact)
+}
+
 pub(crate) fn match_move(pos: &Chess, spoken: &SpokenMove) -> Matched {
     let legal = pos.legal_moves();
     if legal.is_empty() {
@@ -56,8 +61,17 @@ fn fitting(pos: &Chess, legal: &MoveList, spoken: &SpokenMove, strictness: Stric
 
 fn fits(pos: &Chess, mv: Move, spoken: &SpokenMove, strictness: Strictness) -> bool {
     let exact = strictness == Strictness::Exact;
+    // A whole from-square and a target name one move of any piece ("Gustav
+    // eins Felix drei"), so the piece may go unnamed.
+    let from_to = spoken.from_file.is_some() && spoken.from_rank.is_some();
     let shape = match spoken.castle {
         Some(side) => mv.castling_side() == Some(side),
+        // "Eva eins Gustav eins": the king's own squares, a move like any other.
+        None if mv.is_castle() && from_to && spoken.role.is_none_or(|r| r == Role::King) => {
+            mv.castling_side().map(|side| side.king_to(pos.turn())) == spoken.to
+                && spoken.from_file.is_none_or(|f| mv.from().is_some_and(|s| s.file() == f))
+                && spoken.from_rank.is_none_or(|r| mv.from().is_some_and(|s| s.rank() == r))
+        }
         // "König Gustav eins" for O-O: the king's own target, only leniently.
         None if !exact && mv.is_castle() => {
             spoken.role == Some(Role::King)
@@ -70,7 +84,7 @@ fn fits(pos: &Chess, mv: Move, spoken: &SpokenMove, strictness: Strictness) -> b
                 && spoken.to == Some(mv.to())
                 && match spoken.role {
                     Some(role) => mv.role() == role,
-                    None => !exact || mv.role() == Role::Pawn,
+                    None => !exact || from_to || mv.role() == Role::Pawn,
                 }
                 && spoken.from_file.is_none_or(|f| mv.from().is_some_and(|s| s.file() == f))
                 && spoken.from_rank.is_none_or(|r| mv.from().is_some_and(|s| s.rank() == r))

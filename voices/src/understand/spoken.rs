@@ -64,11 +64,12 @@ pub(crate) fn read(meanings: &[Meaning]) -> Result<Spoken, String> {
                     Meaning::Command(_) => {
                         return Err("a move and a command in one breath".to_owned());
                     }
+                    Meaning::Filler => {}
                 }
             }
             read_move(&words).map(Spoken::Move)
         }
-        None => Err("nothing said".to_owned()),
+        Some(Meaning::Filler) | None => Err("nothing said".to_owned()),
     }
 }
 
@@ -101,6 +102,8 @@ fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
         CommandWord::Resign if bare => Command::Resign,
         CommandWord::ReadMyPieces if bare => Command::ReadPieces(Side::Mine),
         CommandWord::ReadHisPieces if bare => Command::ReadPieces(Side::His),
+        CommandWord::ReadDifference if bare => Command::ReadDifference,
+        CommandWord::DrawStatus if bare => Command::DrawStatus,
         CommandWord::WhereIs => match (role, file) {
             (Some(role), None) => Command::WhereIs { role, side },
             _ => return Err("\"where is\" takes a piece name".to_owned()),

@@ -1,4 +1,5 @@
 use super::*;
+use shakmaty::Position;
 
 fn de() -> Understanding {
     Understanding::language("de").unwrap()
@@ -74,4 +75,165 @@ fn grammar_has_moves_commands_and_unk() {
         assert!(g.contains(phrase), "{phrase}");
     }
     assert!(g.phrases().iter().all(|p| *p == p.to_lowercase()));
+}
+
+fn lang_line(lang: &str, fen: &str, text: &str) -> String {
+    let u = Understanding::language(lang).unwrap();
+    u.understand(&position_from_fen(fen).unwrap(), text, None).line()
+}
+
+#[test]
+fn what_english_players_say() {
+    let start = "startpos";
+    for (text, want) in [
+        ("e four", "move e2e4 e4"),
+        ("echo four", "move e2e4 e4"),
+        ("pawn e four", "move e2e4 e4"),
+        ("knight f three", "move g1f3 Nf3"),
+        ("g one f three", "move g1f3 Nf3"),
+        ("golf one foxtrot three", "move g1f3 Nf3"),
+        ("from g one to f three", "move g1f3 Nf3"),
+        ("uh knight the f three", "move g1f3 Nf3"),
+        ("Horse Felix three", "move g1f3 Nf3"),
+    ] {
+        assert_eq!(lang_line("en", start, text), want, "{text}");
+    }
+    // After 1. e4 d5: the pawn takes.
+    let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";
+    for text in
+        ["e takes d five", "e x d five", "e four takes d five", "e four d five", "pawn captures d five"]
+    {
+        assert_eq!(lang_line("en", fen, text), "move e4d5 exd5", "{text}");
+    }
+    let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    for text in ["castle short", "castles kingside", "kingside castling", "zero zero", "O-O", "e one g one"] {
+        assert_eq!(lang_line("en", castle, text), "move e1g1 O-O", "{text}");
+    }
+    for text in ["castle long", "queenside castle", "zero zero zero", "O-O-O", "king e one c one"] {
+        assert_eq!(lang_line("en", castle, text), "move e1c1 O-O-O", "{text}");
+    }
+    let promote = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1";
+    for text in [
+        "e eight queen",
+        "e eight promote to queen",
+        "e seven e eight promotes to queen",
+        "e eight equals queen",
+    ] {
+        assert_eq!(lang_line("en", promote, text), "move e7e8q e8=Q", "{text}");
+    }
+    assert_eq!(lang_line("en", promote, "e eight promote to knight"), "move e7e8n e8=N");
+    // From-to of a promotion without the piece: four moves fit, asked.
+    assert!(lang_line("en", promote, "e seven e eight").starts_with("ask e7e8q"));
+}
+
+#[test]
+fn what_german_and_polish_players_say() {
+    let start = "startpos";
+    for (text, want) in [
+        ("E vier", "move e2e4 e4"),
+        ("Emil vier", "move e2e4 e4"),
+        ("äh Springer f drei", "move g1f3 Nf3"),
+        ("g eins f drei", "move g1f3 Nf3"),
+        ("Gustav eins Friedrich drei", "move g1f3 Nf3"),
+    ] {
+        assert_eq!(lang_line("de", start, text), want, "{text}");
+    }
+    for (text, want) in [
+        ("e cztery", "move e2e4 e4"),
+        ("yyy skoczek f trzy", "move g1f3 Nf3"),
+        ("g jeden f trzy", "move g1f3 Nf3"),
+        ("z g jeden na f trzy", "move g1f3 Nf3"),
+        ("Grażyna jeden Franciszek trzy", "move g1f3 Nf3"),
+    ] {
+        assert_eq!(lang_line("pl", start, text), want, "{text}");
+    }
+    let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";
+    assert_eq!(lang_line("de", fen, "e nimmt d fünf"), "move e4d5 exd5");
+    assert_eq!(lang_line("pl", fen, "e zbija d pięć"), "move e4d5 exd5");
+    let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    assert_eq!(lang_line("de", castle, "null null"), "move e1g1 O-O");
+    assert_eq!(lang_line("de", castle, "große Rochade"), "move e1c1 O-O-O");
+    assert_eq!(lang_line("pl", castle, "zero zero zero"), "move e1c1 O-O-O");
+    let promote = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1";
+    assert_eq!(lang_line("de", promote, "e acht =Dame"), "move e7e8q e8=Q");
+    assert_eq!(lang_line("de", promote, "e acht wird Dame"), "move e7e8q e8=Q");
+    assert_eq!(lang_line("pl", promote, "e osiem na hetmana"), "move e7e8q e8=Q");
+    assert_eq!(lang_line("pl", promote, "e siedem na e osiem na skoczka"), "move e7e8n e8=N");
+}
+
+#[test]
+fn the_draw_offer_and_the_draw_question_differ_by_their_words() {
+    for (lang, offer, status, difference) in [
+        ("de", "Remis", "Remis Stand", "Unterschied"),
+        ("pl", "remis", "stan remisu", "różnica"),
+        ("en", "draw", "draw status", "difference"),
+    ] {
+        let u = Understanding::language(lang).unwrap();
+        let pos = Chess::default();
+        assert_eq!(u.understand(&pos, offer, None).line(), "command draw_offer", "{lang}");
+        assert_eq!(u.understand(&pos, status, None).line(), "command draw_status", "{lang}");
+        assert_eq!(u.understand(&pos, difference, None).line(), "command read_difference", "{lang}");
+        let grammar = u.grammar(&pos);
+        for phrase in [offer, status, difference] {
+            assert!(grammar.contains(phrase), "[{lang}] {phrase} not in the grammar");
+        }
+    }
+}
+
+#[test]
+fn misheard_phrases_are_asked_back_never_made() {
+    let start = "startpos";
+    for (lang, text, want) in [
+        ("en", "no f three", "ask g1f3"),
+        ("en", "king f three", "ask g1f3"),
+        ("en", "eight three", "ask a2a3"),
+        ("de", "Springer Felix zwei", "ask g1f3"),
+        ("de", "Dame Hektor fünf", "reject"),
+        ("pl", "skoczek f siedem", "reject"),
+    ] {
+        let got = lang_line(lang, start, text);
+        assert!(got.starts_with(want), "[{lang}] {text}: {got}");
+    }
+    // "takes" for "six": after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6, the bishop to a6.
+    let fen = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4";
+    assert_eq!(lang_line("en", fen, "bishop takes a takes"), "ask b5a6");
+    // Ties name the choices: "b five" with no pawn on the b-file to move, d5 and e5 are both one mishearing away.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(lang_line("en", fen, "b four"), "ask d2d4 e2e4");
+}
+
+#[test]
+fn a_move_with_something_unheard_in_it_is_asked() {
+    assert_eq!(lang_line("de", "startpos", "[unk] Springer Felix drei"), "ask g1f3");
+    assert!(lang_line("de", "startpos", "[unk]").starts_with("reject not understood"));
+    assert!(lang_line("de", "startpos", "[unk] Zeit").starts_with("reject not understood"));
+}
+
+#[test]
+fn a_sure_move_with_an_alike_twin_is_asked_unless_the_recogniser_is_sure() {
+    let u = Understanding::language("en").unwrap();
+    let pos = Chess::default();
+    // "a three" is one mishearing from "e three" and "h three", both legal.
+    assert_eq!(u.understand(&pos, "a three", None).line(), "move a2a3 a3");
+    assert_eq!(u.understand(&pos, "a three", Some(1.0)).line(), "move a2a3 a3");
+    assert_eq!(u.understand(&pos, "a three", Some(0.95)).line(), "ask a2a3 e2e3 h2h3");
+    // Unsure anyway: the alike-sounding moves are named with it.
+    assert_eq!(u.understand(&pos, "a three", Some(0.5)).line(), "ask a2a3 e2e3 h2h3");
+    // "Anna three" has no twin: made above the ordinary threshold, asked alone below it.
+    assert_eq!(u.understand(&pos, "Anna three", Some(0.95)).line(), "move a2a3 a3");
+    assert_eq!(u.understand(&pos, "Anna three", Some(0.5)).line(), "ask a2a3");
+}
+
+#[test]
+fn grammar_sizes() {
+    // A position with 50+ legal moves keeps its grammar small enough to rebuild per move.
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P1B2/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8";
+    let pos = position_from_fen(fen).unwrap();
+    assert!(pos.legal_moves().len() >= 35);
+    for lang in crate::BUILTIN_LANGUAGES {
+        let u = Understanding::language(lang).unwrap();
+        let n = u.grammar(&pos).len();
+        eprintln!("[{lang}] {} legal moves, {n} phrases", pos.legal_moves().len());
+        assert!(n < 40_000, "[{lang}] {n} phrases");
+    }
 }

@@ -1,0 +1,48 @@
+//! Listening-only vocabulary of a phrasebook (issue 14): the ways players
+//! say files besides the Annex D names, filler words, promotion phrasings,
+//! and the table of known mishearings the repair uses.
+//!
+//! All optional in the file (`[listening]`, `[[repair]]`), so a phrasebook
+//! made for speaking alone still reads.
+
+use shakmaty::Role;
+
+use crate::entry::Entry;
+
+/// One way of naming the eight files ("plain": a … h; "nato": alpha …
+/// hotel; a national spelling alphabet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LetterStyle {
+    /// The style's name in the file.
+    pub name: String,
+    /// The eight files' words, a first.
+    pub letters: [Entry; 8],
+}
+
+/// Words heard besides those the station speaks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListeningWords {
+    /// Other names of the files, by style.
+    pub letter_styles: Vec<LetterStyle>,
+    /// Words said between the others that mean nothing ("the", "äh", "yyy").
+    pub fillers: Vec<String>,
+    /// Words that introduce a promotion piece ("promote to", "wird", "na").
+    pub promotion: Vec<String>,
+    /// Forms a promotion piece takes after those words, besides its name
+    /// (Polish accusative: "na hetmana").
+    pub promotion_pieces: Vec<(Role, Entry)>,
+}
+
+/// A known mishearing: the recogniser wrote `heard` where the player said
+/// `meant`. Costs add up; the cheapest repair of a phrase is asked back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Substitution {
+    /// What the recogniser wrote (one word, lower case).
+    pub heard: String,
+    /// What the player said (a listening form, lower case).
+    pub meant: String,
+    /// The cost (1 = a common confusion).
+    pub cost: u8,
+    /// Why this confusion is in the table.
+    pub why: String,
+}
