@@ -169,23 +169,30 @@ fn unplugging_the_board_is_reported_and_replugging_recovers() {
     station.wait().unwrap();
 }
 
-#[test]
-fn garbage_on_the_line_is_dropped_and_counted_never_a_move() {
-    let dir = scratch("garbage");
+/// A station on a simulated board with a game just started: the board, the
+/// station process and its events file.
+fn game_started(name: &str) -> (SimPegBoard, Child, std::path::PathBuf) {
+    let dir = scratch(name);
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
-    let mut station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
+    let station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "connected", || {
         (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
     });
-    let game = Game::default();
-    sim.play_scans(schedule(&game, 0, 0, false));
+    sim.play_scans(schedule(&Game::default(), 0, 0, false));
     sim.wait_idle();
     wait_for(Duration::from_secs(10), "game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
     });
+    (sim, station, events)
+}
+
+#[test]
+fn garbage_on_the_line_is_dropped_and_counted_never_a_move() {
+    let (sim, mut station, events) = game_started("garbage");
+    let game = Game::default();
     // A scan that would be e2e4 but with a wrong checksum, an over-long line, an unknown type.
     let e4 = u64::from(game.position().board().occupied()) & !(1 << 12) | (1 << 28);
     sim.inject_raw(format!("S {e4:016X}*00\n").as_bytes());
@@ -211,21 +218,8 @@ fn garbage_on_the_line_is_dropped_and_counted_never_a_move() {
 /// the event stream after its last scan.
 #[test]
 fn a_flood_of_garbage_is_summarised_and_a_real_move_still_comes_through() {
-    let dir = scratch("flood");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
-    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
-        .expect("simulated peg board");
-    let mut station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    let (sim, mut station, events) = game_started("flood");
     let game = Game::default();
-    sim.play_scans(schedule(&game, 0, 0, false));
-    sim.wait_idle();
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
     // 500 garbage lines a second (about what 115200 baud carries) for 4 s,
     // with 1. e4 played in the middle of it.
     let moved = std::thread::scope(|scope| {
