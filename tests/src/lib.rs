@@ -135,3 +135,25 @@ pub fn record_from_events(events: &[Value]) -> Vec<String> {
     }
     moves
 }
+
+/// A process that writes 2 MiB into `dir` and fsyncs it, over and over, until
+/// dropped: a busy disk for the tests that must not care.
+pub struct DiskHog(std::process::Child);
+
+impl DiskHog {
+    /// Starts writing `dir/hog.bin` in a loop.
+    pub fn start(dir: &Path) -> DiskHog {
+        let script = format!(
+            "while :; do dd if=/dev/zero of={} bs=64k count=32 conv=fsync 2>/dev/null; done",
+            dir.join("hog.bin").display()
+        );
+        DiskHog(Command::new("sh").arg("-c").arg(script).spawn().expect("sh"))
+    }
+}
+
+impl Drop for DiskHog {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

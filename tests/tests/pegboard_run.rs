@@ -265,3 +265,60 @@ fn a_flood_of_garbage_is_summarised_and_a_real_move_still_comes_through() {
     assert!(dropped.len() <= 12, "summarised, not one event per line: {} summaries", dropped.len());
     assert_eq!(record_from_events(&ev), ["e2e4"]);
 }
+
+/// Quick hands on a busy machine (D.2.3): each next move starts 100 ms after
+/// the last piece was placed — a player in time trouble executing his
+/// opponent's reply and playing his own at once — while another process
+/// writes and fsyncs a file in a loop. Every move once, in order, nothing else.
+#[test]
+fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
+    let dir = scratch("quick");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let hog = station_tests::DiskHog::start(&dir);
+    // Real time (speed 1), the station's default settle time: 100 ms is well below it.
+    let sim = SimPegBoard::start(SimOptions::new(link.clone())).expect("simulated peg board");
+    let cfg = dir.join("station.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+            link.display()
+        ),
+    )
+    .unwrap();
+    let mut station = station_tests::browser::Kill(start_station(&cfg, &events, &dir.join("journal")));
+    wait_for(Duration::from_secs(10), "connected", || {
+        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
+    });
+    let game = real_game();
+    let plies = game.ply().min(40);
+    let mut hands = Hands::new(None);
+    let mut now = 0;
+    let start = game.position_at(0).unwrap().board().occupied();
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: start }];
+    hands.think(start, 1500, &mut now, &mut scans);
+    for ply in 0..plies {
+        hands.play(game.position_at(ply).unwrap(), &game.moves()[ply], &mut now, &mut scans);
+        let placed = game.position_at(ply + 1).unwrap().board().occupied();
+        hands.think(placed, 100, &mut now, &mut scans);
+    }
+    hands.think(game.position_at(plies).unwrap().board().occupied(), 1500, &mut now, &mut scans);
+    sim.play_scans(scans);
+    sim.wait_idle();
+    let expected: Vec<String> = game.moves()[..plies].iter().map(|m| game.uci(*m)).collect();
+    let got = wait_for(Duration::from_secs(30), "every move", || {
+        let record = record_from_events(&read_events(&events));
+        (record.len() >= plies).then_some(record)
+    });
+    drop(hog);
+    let _ = station.0.kill();
+    let _ = station.0.wait();
+    let ev = read_events(&events);
+    let trouble: Vec<_> = ev
+        .iter()
+        .filter(|e| matches!(e["type"].as_str(), Some("board_mismatch" | "move_revised" | "input_refused")))
+        .collect();
+    assert_eq!(got, expected, "every move once, in order; trouble: {trouble:?}");
+    assert!(trouble.is_empty(), "nothing else: {trouble:?}");
+}

@@ -2,29 +2,8 @@
 //! process writes and fsyncs a file in a loop while the station plays, and
 //! every move must come out once, in order, and nothing else.
 
-use station_tests::{scratch, station_bin, workspace};
-use std::process::{Child, Command, Stdio};
-
-/// A process that writes 2 MiB and fsyncs it, over and over, until dropped.
-struct DiskHog(Child);
-
-impl DiskHog {
-    fn start(dir: &std::path::Path) -> DiskHog {
-        let file = dir.join("hog.bin");
-        let script = format!(
-            "while :; do dd if=/dev/zero of={} bs=64k count=32 conv=fsync 2>/dev/null; done",
-            file.display()
-        );
-        DiskHog(Command::new("sh").arg("-c").arg(script).spawn().expect("sh"))
-    }
-}
-
-impl Drop for DiskHog {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use station_tests::{DiskHog, scratch, station_bin, workspace};
+use std::process::{Command, Stdio};
 
 /// The demo's famous game, as SAN.
 fn famous_sans() -> Vec<String> {
