@@ -20,7 +20,7 @@ use super::protocol::{
 };
 use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
-use crate::stamp::{QUEUE_CAPACITY, Stamped};
+use crate::stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
 
 /// Silence after which the driver asks for a board dump. A board in update
 /// mode is quiet while nobody moves; the dump doubles as a consistency check.
@@ -153,6 +153,7 @@ pub struct DgtDriver {
     events: Receiver<Stamped<DgtEvent>>,
     control: Sender<Control>,
     shared: Arc<Mutex<Shared>>,
+    mark: ReadMark,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -160,6 +161,7 @@ impl DgtDriver {
     /// Starts the driver thread; it keeps trying to open `settings.path` until shut down.
     pub fn spawn(settings: DgtSettings) -> DgtDriver {
         let (event_tx, events) = crossbeam_channel::bounded(QUEUE_CAPACITY);
+        let mark = ReadMark::default();
         let (control, control_rx) = crossbeam_channel::unbounded();
         let orientation = match settings.orientation {
             OrientationSetting::Auto => Orientation::Normal,
@@ -171,6 +173,7 @@ impl DgtDriver {
             control: control_rx,
             events: event_tx.clone(),
             read_at: None,
+            mark: mark.clone(),
             shared: Arc::clone(&shared),
             reader: DgtReader::new(),
             results: Vec::new(),
@@ -192,10 +195,16 @@ impl DgtDriver {
                 None
             }
         };
-        DgtDriver { events, control, shared, thread }
+        DgtDriver { events, control, shared, mark, thread }
     }
 
-    /// The event stream (a cheap clone of the receiver; all clones share one queue).
+    /// How far the driver has handed over what it read (the loop's time horizon).
+    pub fn read_mark(&self) -> ReadMark {
+        self.mark.clone()
+    }
+
+    /// The event stream, each event stamped with the read that brought it (a
+    /// cheap clone of the receiver; all clones share one queue).
     pub fn events(&self) -> Receiver<Stamped<DgtEvent>> {
         self.events.clone()
     }
@@ -247,6 +256,8 @@ struct Worker {
     events: Sender<Stamped<DgtEvent>>,
     /// When the bytes being handled were read: the stamp of what they carry.
     read_at: Option<Instant>,
+    /// How far what was read is handed over (the loop's time horizon).
+    mark: ReadMark,
     shared: Arc<Mutex<Shared>>,
     reader: DgtReader,
     results: Vec<Result<DgtMessage, DgtError>>,
@@ -324,12 +335,13 @@ impl Worker {
             match port.read(&mut buf) {
                 Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
                 Ok(n) => {
-                    self.read_at = Some(Instant::now());
+                    self.read_at = Some(self.mark.reading());
                     self.reader.push(&buf[..n], &mut self.results);
                     if self.results.iter().any(Result::is_ok) {
                         last_message = Instant::now();
                     }
                     self.forward_results();
+                    self.mark.delivered();
                 }
                 Err(e) if is_idle(&e) => {}
                 Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),

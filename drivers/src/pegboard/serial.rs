@@ -13,7 +13,7 @@ use tracing::{debug, trace, warn};
 use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
 use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
-use crate::stamp::{QUEUE_CAPACITY, Stamped};
+use crate::stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
 
 /// Silence after which the driver asks for a scan (the board promises one per second).
 pub const SILENCE_POKE: Duration = Duration::from_secs(3);
@@ -72,6 +72,7 @@ pub struct PegBoardDriver {
     events: Receiver<Stamped<DriverEvent>>,
     control: Sender<Control>,
     counters: Arc<Mutex<DropCounters>>,
+    mark: ReadMark,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -81,11 +82,13 @@ impl PegBoardDriver {
         let (event_tx, events) = crossbeam_channel::bounded(QUEUE_CAPACITY);
         let (control, control_rx) = crossbeam_channel::unbounded();
         let counters = Arc::new(Mutex::new(DropCounters::default()));
+        let mark = ReadMark::default();
         let worker = Worker {
             settings,
             control: control_rx,
             events: event_tx.clone(),
             counters: Arc::clone(&counters),
+            mark: mark.clone(),
             reader: LineReader::new(),
             results: Vec::new(),
         };
@@ -102,13 +105,18 @@ impl PegBoardDriver {
                 None
             }
         };
-        PegBoardDriver { events, control, counters, thread }
+        PegBoardDriver { events, control, counters, mark, thread }
     }
 
     /// The event stream, each event stamped with the moment its line was read
     /// (a cheap clone of the receiver; all clones share one queue).
     pub fn events(&self) -> Receiver<Stamped<DriverEvent>> {
         self.events.clone()
+    }
+
+    /// How far the driver has handed over what it read (the loop's time horizon).
+    pub fn read_mark(&self) -> ReadMark {
+        self.mark.clone()
     }
 
     /// Queues a command for the board. Commands given while disconnected are
@@ -144,6 +152,7 @@ struct Worker {
     control: Receiver<Control>,
     events: Sender<Stamped<DriverEvent>>,
     counters: Arc<Mutex<DropCounters>>,
+    mark: ReadMark,
     reader: LineReader,
     results: Vec<Result<BoardMessage, LineError>>,
 }
@@ -191,12 +200,13 @@ impl Worker {
                 Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
                 Ok(n) => {
                     // The arrival time of every line completed by these bytes.
-                    let at = Instant::now();
+                    let at = self.mark.reading();
                     self.reader.push(&buf[..n], &mut self.results);
                     if !self.results.is_empty() {
                         last_line = at;
                     }
                     self.forward_results(at);
+                    self.mark.delivered();
                 }
                 Err(e) if is_idle(&e) => {}
                 Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),

@@ -14,7 +14,7 @@ use station_drivers::gamepad::{GamepadDriver, GamepadEvent};
 use station_drivers::pegboard::DriverEvent;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
-use station_drivers::stamp::Stamped;
+use station_drivers::stamp::{ReadMark, Stamped};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -263,6 +263,13 @@ pub fn serve(
         .chain(commands.cloned().map(Feed::Commands))
         .collect();
     let durable = station.durable_feed();
+    let marks: Vec<ReadMark> = links
+        .iter()
+        .map(|l| match &l.driver {
+            Driver::Pegs(d) => d.read_mark(),
+            Driver::Dgt(d) => d.read_mark(),
+        })
+        .collect();
     let mut arrivals: Vec<(Instant, Arrival)> = Vec::new();
     while !stop.load(Ordering::Relaxed) && !done() {
         {
@@ -299,9 +306,11 @@ pub fn serve(
                 Arrival::Command(request) => station.command(request, at)?,
             }
         }
-        // Time passes only up to the moment the feeds were looked at: an
-        // input read after that is taken in the next turn, before any later time.
-        station.tick_until(now)?;
+        // Time passes only up to the moment the feeds were looked at, and not
+        // past a read a driver has not handed over yet: an input read before
+        // that is taken in the next turn, before any later time.
+        let horizon = marks.iter().filter_map(ReadMark::in_flight).fold(now, Instant::min);
+        station.tick_until(horizon)?;
         station.flush();
         station.turn_took(turn.elapsed());
     }
