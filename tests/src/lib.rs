@@ -157,3 +157,24 @@ impl Drop for DiskHog {
         let _ = self.0.wait();
     }
 }
+
+/// `POST /api/command` with the operator's `token` to a console at `base`
+/// (`127.0.0.1:PORT` or `http://127.0.0.1:PORT`): the status and the JSON answer.
+pub fn post_command(base: &str, token: &str, body: &Value) -> (u16, Value) {
+    use std::io::{Read, Write};
+    let base = base.trim_start_matches("http://");
+    let body = body.to_string();
+    let mut stream = std::net::TcpStream::connect(base).expect("console reachable");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST /api/command HTTP/1.1\r\nHost: {base}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let json = response.split("\r\n\r\n").nth(1).and_then(|b| serde_json::from_str(b).ok());
+    (status, json.unwrap_or(Value::Null))
+}

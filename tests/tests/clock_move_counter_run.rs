@@ -3,7 +3,8 @@
 //! `station run` with the blind player's peg board and the sighted player's
 //! DGT board simulated on pseudo-terminals: with the DGT 3000 as the master
 //! clock (the players press its lever), and with the station's own clock
-//! pressing for both players (`auto_press`, as `station demo --mirror dgt`).
+//! pressing for both players (`auto_press`, as `station demo --mirror dgt`);
+//! and with one board, and with no board at all.
 
 use shakmaty::{Chess, Color, Move, Position};
 use station_drivers::dgt::{ClockRun, DgtEmulator, EmulatorOptions, SimClock};
@@ -125,6 +126,64 @@ fn with_the_station_pressing_for_both_players_every_move_is_counted() {
     play_game(&pegs, &dgt, &events, &moves, |i| {
         wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
     });
+    drop(station);
+    assert_eq!(presses(&events), expected(moves.len()));
+}
+
+#[test]
+fn with_one_peg_board_and_the_station_pressing_every_move_is_counted() {
+    let dir = scratch("counter-one");
+    let peg_link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let conf = dir.join("station.toml");
+    let text = format!(
+        "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"300+2\"\nauto_press = true\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+        peg_link.display()
+    );
+    std::fs::write(&conf, text).unwrap();
+    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    let station =
+        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    let moves = moves();
+    let mut pos = Chess::default();
+    for (i, mv) in moves.iter().enumerate() {
+        // The blind player executes both players' moves on his board (D.2.4 with one board).
+        let (scans, _) =
+            two_boards(&pos, std::slice::from_ref(mv), Color::White, 900, SETTLE_MS, SPEED, None, None);
+        pegs.play_scans(scans);
+        pegs.wait_idle();
+        wait_for(Duration::from_secs(15), "the press counted", || (presses(&events).len() > i).then_some(()));
+        pos = pos.play(*mv).unwrap();
+    }
+    drop(station);
+    assert_eq!(presses(&events), expected(moves.len()));
+}
+
+#[test]
+fn with_no_board_and_the_moves_entered_every_move_is_counted() {
+    const TOKEN: &str = "counter-no-board-token";
+    let dir = scratch("counter-none");
+    let events = dir.join("events.jsonl");
+    let conf = dir.join("station.toml");
+    let text = "[boards.blind]\ndriver = \"none\"\n\n[clock]\ntime_control = \"300+2\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n";
+    std::fs::write(&conf, text).unwrap();
+    let mut child = station_run(&conf, &dir.join("journal"), Some(&events))
+        .args(["--token", TOKEN])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let base = station_tests::console_address(&mut child);
+    let station = Kill(child);
+    wait_for(Duration::from_secs(15), "the game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];
+    for (i, mv) in moves.iter().enumerate() {
+        let (status, answer) =
+            station_tests::post_command(&base, TOKEN, &serde_json::json!({"cmd": "enter_move", "move": mv}));
+        assert_eq!(status, 200, "{answer}");
+        wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
+    }
     drop(station);
     assert_eq!(presses(&events), expected(moves.len()));
 }

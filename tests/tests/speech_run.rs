@@ -14,7 +14,6 @@ use station_tests::{
     console_address, export_pgn, of_type, read_events, scratch, shared_pgn, station_bin, station_run,
     wait_for, workspace,
 };
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -52,21 +51,7 @@ impl Station {
 
     /// `POST /api/command` with the operator token: the status and the JSON answer.
     fn command(&self, body: &Value) -> (u16, Value) {
-        let body = body.to_string();
-        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
-        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        write!(
-            stream,
-            "POST /api/command HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.base,
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let status = response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        let json = response.split("\r\n\r\n").nth(1).and_then(|b| serde_json::from_str(b).ok());
-        (status, json.unwrap_or(Value::Null))
+        station_tests::post_command(&self.base, TOKEN, body)
     }
 
     fn spoken(&self, text: &str) -> (u16, Value) {

@@ -560,7 +560,12 @@ impl Table {
             self.announced_ply = ply;
         }
         self.adopt_targets(t, out);
-        if !blinds_move || self.cfg.blind_unsensed {
+        if self.cfg.blind_unsensed && blinds_move {
+            // Entered for him is announced for him: his clock is pressed like a spoken move's.
+            if self.cfg.clock_auto_press {
+                let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
+            }
+        } else if !blinds_move {
             self.auto_press(before, t, out);
         }
         self.check_game_over(t, out);
