@@ -435,21 +435,20 @@ impl BoardTracker {
             if stood.occ == expected {
                 break; // the board agreed with the record then: nothing older is undecided
             }
-            let lifts = Lifts::of(&self.log[..stood.lifts]);
-            let (revises, base, found) = match explain(self.game.position(), stood.occ, lifts, self.cfg.promotion) {
+            // On evidence a captured peg must have been out for longer than a bounce.
+            let confirmed = Lifts::of(&self.log[..stood.lifts]).confirmed;
+            let lifts = Lifts { confirmed, any: confirmed };
+            // (A revision waits for the settle time: the moved piece lifted again
+            // for a capture looks like the mover going on.)
+            let found = match explain(self.game.position(), stood.occ, lifts, self.cfg.promotion) {
                 Explanation::Many(_) => return None,
-                Explanation::One { mv, promotion_assumed } => (false, self.game.position(), (mv, promotion_assumed)),
-                Explanation::None => match self.revise_candidate(stood.occ, lifts) {
-                    Some(Explanation::One { mv, promotion_assumed }) => {
-                        (true, self.previous_position()?, (mv, promotion_assumed))
-                    }
-                    Some(Explanation::Many(_)) => return None,
-                    _ => continue,
-                },
+                Explanation::One { mv, promotion_assumed } => (mv, promotion_assumed),
+                Explanation::None => continue,
             };
-            return self
-                .completes(base, &found.0, stood, index, lift.before)
-                .then(|| Decision { revises, moves: vec![found], consumed: stood.lifts });
+            if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
+                return Some(Decision { revises: false, moves: vec![found], consumed: stood.lifts });
+            }
+            break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, with a peg in a new hole, explained by several plies.
         if !(newest.occ & !expected).any() {
@@ -483,7 +482,10 @@ impl BoardTracker {
             .map(|l| l.square)
             .collect();
         let placed = now & !stood.occ;
-        !sequence::may_continue(base, mv, lifted | placed)
+        // D.2.3: a move is made when its piece stands in its new hole. While it
+        // is out again (in the hand, or taken by the opponent) wait for more.
+        let stands = sequence::placed_by(mv).is_subset(now);
+        stands && !sequence::may_continue(base, mv, lifted | placed)
     }
 
     fn previous_position(&self) -> Option<&Chess> {
