@@ -80,7 +80,7 @@ pub(super) fn explain_sequence(pos: &Chess, target: Bitboard, lifts: &[Square], 
     let mut stack = Vec::with_capacity(MAX_CATCH_UP);
     let mut found = Vec::new();
     for plies in 2..=MAX_CATCH_UP {
-        search(pos, plies, lifts, 0, target, promotion, &mut stack, &mut found);
+        search(pos, pos.board().occupied(), plies, lifts, 0, target, promotion, &mut stack, &mut found);
         match found.len() {
             0 => continue,
             1 => return Sequences::One(found.pop().unwrap_or_default()),
@@ -98,8 +98,12 @@ pub(super) fn explain_sequence(pos: &Chess, target: Bitboard, lifts: &[Square], 
     Sequences::None
 }
 
+/// `before`: the holes filled before the previous move (a lift between two
+/// moves' starts took a peg out of a hole that was filled then or now).
+#[allow(clippy::too_many_arguments)]
 fn search(
     pos: &Chess,
+    before: Bitboard,
     plies: usize,
     lifts: &[Square],
     cursor: usize,
@@ -127,8 +131,14 @@ fn search(
         if !needs.is_subset(from_start) {
             continue;
         }
+        // A peg can only leave a hole that holds one.
+        let occ = pos.board().occupied();
+        if !lifts[cursor..start].iter().all(|sq| (before | occ).contains(*sq)) {
+            continue;
+        }
         if plies == 1 {
-            if occupancy_after(pos, &mv) == target {
+            let after = occupancy_after(pos, &mv);
+            if after == target && lifts[start + 1..].iter().all(|sq| (occ | after).contains(*sq)) {
                 let mut seq = stack.clone();
                 seq.push(mv);
                 found.push(seq);
@@ -146,7 +156,7 @@ fn search(
         let mut next = pos.clone();
         next.play_unchecked(mv);
         stack.push(mv);
-        search(&next, plies - 1, lifts, start + 1, target, promotion, stack, found);
+        search(&next, occ, plies - 1, lifts, start + 1, target, promotion, stack, found);
         stack.pop();
         if found.len() >= MAX_FOUND {
             return;
