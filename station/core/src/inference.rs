@@ -450,10 +450,7 @@ impl BoardTracker {
             }
             break; // the move may still be going on, unless several plies explain the board
         }
-        // Catch-up: the board the hand left, with a peg in a new hole, explained by several plies.
-        if !(newest.occ & !expected).any() {
-            return None;
-        }
+        // Catch-up: the board the hand left, explained by several plies.
         let lifts: Vec<Square> =
             self.log[..newest.lifts].iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
         let sequence::Sequences::One(moves) =
@@ -476,12 +473,14 @@ impl BoardTracker {
     /// Whether the changes since `stood` (lifts up to `index`, pegs put down up to
     /// the board `now`) cannot all belong to `mv` (made from `base`) going on.
     fn completes(&self, base: &Chess, mv: &Move, stood: &Stood, index: usize, now: Bitboard) -> bool {
-        let lifted: Bitboard = self.log[stood.lifts..=index]
-            .iter()
-            .filter(|l| l.kind != LiftKind::Bounce)
-            .map(|l| l.square)
-            .collect();
-        let placed = now & !stood.occ;
+        debug_assert_eq!(self.log[index].before, now);
+        // Every peg put down on the way counts, also one lifted again since.
+        let (mut lifted, mut placed, mut occ) = (Bitboard::EMPTY, Bitboard::EMPTY, stood.occ);
+        for l in self.log[stood.lifts..=index].iter().filter(|l| l.kind != LiftKind::Bounce) {
+            placed |= l.before & !occ;
+            lifted.add(l.square);
+            occ = l.before.without(l.square);
+        }
         // D.2.3: a move is made when its piece stands in its new hole. While it
         // is out again (in the hand, or taken by the opponent) wait for more.
         let stands = sequence::placed_by(mv).is_subset(now);
