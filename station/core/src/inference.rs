@@ -158,6 +158,8 @@ struct Lift {
 struct Stood {
     occ: Bitboard,
     lifts: usize,
+    /// The hole a peg was last put into before this state (a move ends with one of its own).
+    last_placed: Option<Square>,
 }
 
 /// The verdict on a settled board.
@@ -168,6 +170,11 @@ enum Explanation {
 }
 
 mod sequence;
+
+/// Whether the last peg put down before `stood` was one of `mv`'s own.
+fn ends(stood: &Stood, mv: &Move) -> bool {
+    stood.last_placed.is_some_and(|sq| sequence::placed_by(mv).contains(sq))
+}
 
 /// A decision found on evidence: where it starts and the moves.
 struct Decision {
@@ -203,6 +210,9 @@ pub struct BoardTracker {
     state_since: Millis,
     /// The state before the current one, and when it began.
     previous: (Bitboard, Millis),
+    /// The hole a peg was last put into (bounces aside), and the one before.
+    last_placed: Option<Square>,
+    placed_before: Option<Square>,
     touched: Bitboard,
     /// Lifts of the sequence that made the last move, while it may still be revised.
     revisable: Option<Lifts>,
@@ -229,6 +239,8 @@ impl BoardTracker {
             stood: Vec::new(),
             state_since: t,
             previous: (sensed, t),
+            last_placed: None,
+            placed_before: None,
             touched: Bitboard::EMPTY,
             revisable: None,
             agreement: Agreement::InStep,
@@ -291,11 +303,12 @@ impl BoardTracker {
         // A state shorter than the debounce time that returns to the one before is a bounce.
         let bounce = lasted < self.cfg.debounce_ms && occ == self.previous.0;
         if lasted >= self.cfg.debounce_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
-            self.stood.push(Stood { occ: self.sensed, lifts: self.log.len() });
+            self.stood.push(Stood { occ: self.sensed, lifts: self.log.len(), last_placed: self.last_placed });
         }
         for sq in self.sensed & !occ {
             if bounce {
                 self.bounces += 1; // a peg sensed for a moment in an empty hole
+                self.last_placed = self.placed_before;
                 continue;
             }
             self.lift_started[sq as usize] = t;
@@ -307,6 +320,9 @@ impl BoardTracker {
             if self.unconfirmed.remove(sq) {
                 self.bounces += 1;
                 self.log[self.lift_index[sq as usize]].kind = LiftKind::Bounce;
+            } else {
+                self.placed_before = self.last_placed;
+                self.last_placed = Some(sq);
             }
         }
         if bounce {
@@ -442,8 +458,10 @@ impl BoardTracker {
             // for a capture looks like the mover going on.)
             let found = match explain(self.game.position(), stood.occ, lifts, self.cfg.promotion) {
                 Explanation::Many(_) => return None,
-                Explanation::One { mv, promotion_assumed } => (mv, promotion_assumed),
-                Explanation::None => continue,
+                // A move ends with its own peg put down: a peg put elsewhere after
+                // it (and lifted again) means the hands went on to something else.
+                Explanation::One { mv, promotion_assumed } if ends(stood, &mv) => (mv, promotion_assumed),
+                Explanation::One { .. } | Explanation::None => continue,
             };
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
                 return Some(Decision { revises: false, moves: vec![found], consumed: stood.lifts });
@@ -463,7 +481,7 @@ impl BoardTracker {
             before_last.play_unchecked(*mv);
         }
         let last = moves[moves.len() - 1];
-        self.completes(&before_last, &last, &newest, index, lift.before).then(|| Decision {
+        (ends(&newest, &last) && self.completes(&before_last, &last, &newest, index, lift.before)).then(|| Decision {
             revises: false,
             moves: self.with_promotion(moves),
             consumed: newest.lifts,

@@ -399,7 +399,8 @@ mod debug_fast {
         let reference = &games[gi].game;
         let cfg = TrackerConfig::default();
         let mut tracker = BoardTracker::new(cfg, Game::new(reference.start().clone(), reference.castling_mode()), reference.start().board().occupied(), 0);
-        let mut hands = Hands::new(None);
+        let seed = std::env::var("DBG_SEED").ok().map(|s| s.parse::<u64>().unwrap() ^ (gi as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut hands = Hands::new(seed);
         let mut now = 0;
         let mut obs = Vec::new();
         for (i, &mv) in reference.moves().iter().enumerate() {
@@ -415,7 +416,7 @@ mod debug_fast {
                 tracker.on_scan(s.at_ms, s.occupancy, &mut obs);
                 if i + 1 >= from.saturating_sub(2) && i < from + 2 {
                     let ch: Vec<String> = (prev ^ s.occupancy).into_iter().map(|q| format!("{}{}", if s.occupancy.contains(q) {"+"} else {"-"}, q)).collect();
-                    eprintln!("  {} {:?} -> {:?}", s.at_ms, ch, obs.iter().filter(|o| !matches!(o, Observation::Touch{..})).collect::<Vec<_>>());
+                    eprintln!("  {} {:?} -> {:?}", s.at_ms, ch, obs.iter().filter(|o| !matches!(o, Observation::Touch{..})).map(|o| match o { Observation::Moved{ply, mv, t, ..} => format!("Moved {ply} {} t{t}", mv), o => format!("{o:?}").chars().take(60).collect() }).collect::<Vec<_>>());
                 }
                 obs.clear();
             }
