@@ -158,8 +158,9 @@ struct Lift {
 struct Stood {
     occ: Bitboard,
     lifts: usize,
-    /// The hole a peg was last put into before this state (a move ends with one of its own).
-    last_placed: Option<Square>,
+    /// The hole a peg was last put into before this state (a move ends with one
+    /// of its own), and the board just before it was.
+    last_placed: Option<(Square, Bitboard)>,
 }
 
 /// The verdict on a settled board.
@@ -171,9 +172,14 @@ enum Explanation {
 
 mod sequence;
 
-/// Whether the last peg put down before `stood` was one of `mv`'s own.
-fn ends(stood: &Stood, mv: &Move) -> bool {
-    stood.last_placed.is_some_and(|sq| sequence::placed_by(mv).contains(sq))
+/// Whether the last peg put down before `stood` can have been `mv`'s own last
+/// one (made from `pos`): into one of its holes, while no peg of it stood
+/// elsewhere in a new hole (then the peg put down came from another hand).
+fn ends(pos: &Chess, stood: &Stood, mv: &Move) -> bool {
+    let placed = sequence::placed_by(mv);
+    stood.last_placed.is_some_and(|(sq, before)| {
+        placed.contains(sq) && (before & !pos.board().occupied()).is_subset(placed)
+    })
 }
 
 /// A decision found on evidence: where it starts and the moves.
@@ -211,8 +217,8 @@ pub struct BoardTracker {
     /// The state before the current one, and when it began.
     previous: (Bitboard, Millis),
     /// The hole a peg was last put into (bounces aside), and the one before.
-    last_placed: Option<Square>,
-    placed_before: Option<Square>,
+    last_placed: Option<(Square, Bitboard)>,
+    placed_before: Option<(Square, Bitboard)>,
     touched: Bitboard,
     /// Lifts of the sequence that made the last move, while it may still be revised.
     revisable: Option<Lifts>,
@@ -322,7 +328,7 @@ impl BoardTracker {
                 self.log[self.lift_index[sq as usize]].kind = LiftKind::Bounce;
             } else {
                 self.placed_before = self.last_placed;
-                self.last_placed = Some(sq);
+                self.last_placed = Some((sq, self.sensed));
             }
         }
         if bounce {
@@ -460,7 +466,7 @@ impl BoardTracker {
                 Explanation::Many(_) => return None,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
-                Explanation::One { mv, promotion_assumed } if ends(stood, &mv) => (mv, promotion_assumed),
+                Explanation::One { mv, promotion_assumed } if ends(self.game.position(), stood, &mv) => (mv, promotion_assumed),
                 Explanation::One { .. } | Explanation::None => continue,
             };
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
@@ -481,7 +487,7 @@ impl BoardTracker {
             before_last.play_unchecked(*mv);
         }
         let last = moves[moves.len() - 1];
-        (ends(&newest, &last) && self.completes(&before_last, &last, &newest, index, lift.before)).then(|| Decision {
+        (ends(&before_last, &newest, &last) && self.completes(&before_last, &last, &newest, index, lift.before)).then(|| Decision {
             revises: false,
             moves: self.with_promotion(moves),
             consumed: newest.lifts,
