@@ -306,9 +306,12 @@ impl BoardTracker {
             return; // heartbeat
         }
         let lasted = t - self.state_since;
-        // A state shorter than the debounce time that returns to the one before is a bounce.
-        let bounce = lasted < self.cfg.debounce_ms && occ == self.previous.0;
-        if lasted >= self.cfg.debounce_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
+        // A state that returns to the one before within three quarters of the
+        // debounce time is a bounce (bounces are shorter; hands are slower);
+        // one that lasted longer stood.
+        let stand_ms = self.cfg.debounce_ms * 3 / 4;
+        let bounce = lasted < stand_ms && occ == self.previous.0;
+        if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
             self.stood.push(Stood { occ: self.sensed, lifts: self.log.len(), last_placed: self.last_placed });
         }
         for sq in self.sensed & !occ {
