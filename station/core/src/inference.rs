@@ -469,7 +469,9 @@ impl BoardTracker {
                 Explanation::Many(_) => return None,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
-                Explanation::One { mv, promotion_assumed } if ends(self.game.position(), stood, &mv) => (mv, promotion_assumed),
+                Explanation::One { mv, promotion_assumed } if ends(self.game.position(), stood, &mv) => {
+                    (mv, promotion_assumed)
+                }
                 Explanation::One { .. } | Explanation::None => continue,
             };
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
@@ -478,8 +480,11 @@ impl BoardTracker {
             break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, explained by several plies.
-        let lifts: Vec<Square> =
-            self.log[..newest.lifts].iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
+        let lifts: Vec<Square> = self.log[..newest.lifts]
+            .iter()
+            .filter(|l| l.kind != LiftKind::Bounce)
+            .map(|l| l.square)
+            .collect();
         let sequence::Sequences::One(moves) =
             sequence::explain_sequence(self.game.position(), newest.occ, &lifts, self.cfg.promotion)
         else {
@@ -490,11 +495,9 @@ impl BoardTracker {
             before_last.play_unchecked(*mv);
         }
         let last = moves[moves.len() - 1];
-        (ends(&before_last, &newest, &last) && self.completes(&before_last, &last, &newest, index, lift.before)).then(|| Decision {
-            revises: false,
-            moves: self.with_promotion(moves),
-            consumed: newest.lifts,
-        })
+        (ends(&before_last, &newest, &last)
+            && self.completes(&before_last, &last, &newest, index, lift.before))
+        .then(|| Decision { revises: false, moves: self.with_promotion(moves), consumed: newest.lifts })
     }
 
     /// Whether the changes since `stood` (lifts up to `index`, pegs put down up to
@@ -650,7 +653,14 @@ impl BoardTracker {
         out.push(Observation::Moved { ply, mv, promotion_assumed, t });
     }
 
-    fn revise(&mut self, mv: Move, promotion_assumed: bool, lifts: Lifts, t: Millis, out: &mut Vec<Observation>) {
+    fn revise(
+        &mut self,
+        mv: Move,
+        promotion_assumed: bool,
+        lifts: Lifts,
+        t: Millis,
+        out: &mut Vec<Observation>,
+    ) {
         let ply = self.game.ply();
         let replaces = self.game.pop().expect("a revisable move exists");
         self.game.push(mv);

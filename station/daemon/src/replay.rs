@@ -116,7 +116,12 @@ pub fn replay_games(games: &[PgnGame], noise: Option<u64>, cfg: TrackerConfig) -
 }
 
 /// Replays already loaded games at the given pace.
-pub fn replay_games_at(games: &[PgnGame], noise: Option<u64>, cfg: TrackerConfig, pace: Pace) -> ReplayReport {
+pub fn replay_games_at(
+    games: &[PgnGame],
+    noise: Option<u64>,
+    cfg: TrackerConfig,
+    pace: Pace,
+) -> ReplayReport {
     let mut totals = ReplayTotals::default();
     let mut latencies_ms = Vec::new();
     let started = Instant::now();
@@ -126,7 +131,8 @@ pub fn replay_games_at(games: &[PgnGame], noise: Option<u64>, cfg: TrackerConfig
         totals.games += 1;
         totals.pgn_errors += usize::from(pgn.error.is_some());
         let seed = noise.map(|s| s ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut run = Run { totals: &mut totals, latencies_ms: &mut latencies_ms, scans: &mut scans, obs: &mut obs };
+        let mut run =
+            Run { totals: &mut totals, latencies_ms: &mut latencies_ms, scans: &mut scans, obs: &mut obs };
         if std::env::var_os("STATION_REPLAY_VERBOSE").is_some() {
             eprintln!("game {index}");
         }
@@ -230,8 +236,15 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
                 Observation::Mismatch { reason, sensed, ref candidates, t, .. } => {
                     if std::env::var_os("STATION_REPLAY_VERBOSE").is_some() {
                         let exp = tracker.game().occupancy();
-                        let sq = |b: shakmaty::Bitboard| b.into_iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
-                        eprintln!("mismatch at ply {} t {t} {reason:?} extra [{}] missing [{}] cands {candidates:?}", tracker.game().ply(), sq(sensed & !exp), sq(exp & !sensed));
+                        let sq = |b: shakmaty::Bitboard| {
+                            b.into_iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",")
+                        };
+                        eprintln!(
+                            "mismatch at ply {} t {t} {reason:?} extra [{}] missing [{}] cands {candidates:?}",
+                            tracker.game().ply(),
+                            sq(sensed & !exp),
+                            sq(exp & !sensed)
+                        );
                     }
                     totals.reports += 1
                 }

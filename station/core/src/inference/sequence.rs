@@ -73,7 +73,12 @@ pub(super) fn may_continue(pos: &Chess, mv: &Move, changed: Bitboard) -> bool {
 /// every square it must lift is lifted from then on. Lifts that no move needs
 /// (touched and put back) are allowed. The shortest explaining length wins.
 /// A promotion on the way is taken as `promotion` (the peg board cannot see the piece).
-pub(super) fn explain_sequence(pos: &Chess, target: Bitboard, lifts: &[Square], promotion: Role) -> Sequences {
+pub(super) fn explain_sequence(
+    pos: &Chess,
+    target: Bitboard,
+    lifts: &[Square],
+    promotion: Role,
+) -> Sequences {
     if lifts.len() < 2 {
         return Sequences::None;
     }
@@ -124,7 +129,8 @@ fn search(
         if !needs.intersects(pending) {
             continue;
         }
-        let Some(start) = lifts[cursor..].iter().position(|sq| needs.contains(*sq)).map(|i| i + cursor) else {
+        let Some(start) = lifts[cursor..].iter().position(|sq| needs.contains(*sq)).map(|i| i + cursor)
+        else {
             continue;
         };
         let from_start: Bitboard = lifts[start..].iter().copied().collect();

@@ -303,7 +303,8 @@ fn d2_3_holes_two_moves_explain_stay_undecided_when_the_next_move_begins() {
     h.toggle(0, "d8").wait(400);
     assert!(h.moves().is_empty());
     let obs = h.take();
-    let Some(Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }) = mismatches(&obs).last()
+    let Some(Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }) =
+        mismatches(&obs).last()
     else {
         panic!("{obs:?}")
     };
