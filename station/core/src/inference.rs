@@ -1,9 +1,16 @@
 //! Move inference: turning timestamped occupancy scans into touches and moves.
 //!
 //! The tracker follows one sensed board against the game record executed on it.
-//! It decides only once the board has been unchanged for the settle time, and
-//! only when exactly one legal move explains both the settled occupancy and the
-//! sequence of lifts that led to it. Everything else is reported, never guessed.
+//! It decides only when exactly one legal move explains both the occupancy and
+//! the sequence of lifts that led to it, and only once the move is over: the
+//! board has been unchanged for the settle time, or (D.2.3) the next change
+//! cannot belong to the move — a lift, longer than a bounce, that no other move
+//! of the same piece involves, while the moved peg stands in its new hole and
+//! was the last peg put down. Quick hands therefore need no resting time.
+//! When the board runs several plies ahead (or comes back from an unexplained
+//! state), the plies are accepted if exactly one sequence of legal moves
+//! explains the lift order and the holes (catch-up). Everything else is
+//! reported, once per new difference, never guessed.
 //!
 //! Rules it implements:
 //! - D.2.2: a peg lifted out of its hole is a touch. A lift shorter than the
