@@ -167,7 +167,7 @@ struct Stood {
     lifts: usize,
     /// The hole a peg was last put into before this state (a move ends with one
     /// of its own), and the board just before it was.
-    last_placed: Option<(Square, Bitboard)>,
+    last_placed: Option<(Square, Bitboard, usize)>,
 }
 
 /// The verdict on a settled board.
@@ -180,12 +180,16 @@ enum Explanation {
 mod sequence;
 
 /// Whether the last peg put down before `stood` can have been `mv`'s own last
-/// one (made from `pos`): into one of its holes, while no peg of it stood
-/// elsewhere in a new hole (then the peg put down came from another hand).
-fn ends(pos: &Chess, stood: &Stood, mv: &Move) -> bool {
+/// one (made from `pos`, with `log` the lifts since): into one of its holes,
+/// after the moving piece was lifted, while no peg of it stood elsewhere in a
+/// new hole (then the peg put down came from another hand).
+fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool {
     let placed = sequence::placed_by(mv);
-    stood.last_placed.is_some_and(|(sq, before)| {
-        placed.contains(sq) && (before & !pos.board().occupied()).is_subset(placed)
+    let moving = sequence::lifted_by(pos, mv) & pos.us();
+    stood.last_placed.is_some_and(|(sq, before, lifts)| {
+        placed.contains(sq)
+            && (before & !pos.board().occupied()).is_subset(placed)
+            && log[..lifts.min(log.len())].iter().any(|l| l.kind != LiftKind::Bounce && moving.contains(l.square))
     })
 }
 
@@ -224,8 +228,8 @@ pub struct BoardTracker {
     /// The state before the current one, and when it began.
     previous: (Bitboard, Millis),
     /// The hole a peg was last put into (bounces aside), and the one before.
-    last_placed: Option<(Square, Bitboard)>,
-    placed_before: Option<(Square, Bitboard)>,
+    last_placed: Option<(Square, Bitboard, usize)>,
+    placed_before: Option<(Square, Bitboard, usize)>,
     touched: Bitboard,
     /// Lifts of the sequence that made the last move, while it may still be revised.
     revisable: Option<Lifts>,
@@ -338,7 +342,7 @@ impl BoardTracker {
                 self.log[self.lift_index[sq as usize]].kind = LiftKind::Bounce;
             } else {
                 self.placed_before = self.last_placed;
-                self.last_placed = Some((sq, self.sensed));
+                self.last_placed = Some((sq, self.sensed, self.log.len()));
             }
         }
         if bounce {
@@ -476,7 +480,7 @@ impl BoardTracker {
                 Explanation::Many(_) => return None,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
-                Explanation::One { mv, promotion_assumed } if ends(self.game.position(), stood, &mv) => {
+                Explanation::One { mv, promotion_assumed } if ends(self.game.position(), &self.log, stood, &mv) => {
                     (mv, promotion_assumed)
                 }
                 Explanation::One { .. } | Explanation::None => continue,
@@ -502,7 +506,7 @@ impl BoardTracker {
             before_last.play_unchecked(*mv);
         }
         let last = moves[moves.len() - 1];
-        (ends(&before_last, &newest, &last)
+        (ends(&before_last, &self.log, &newest, &last)
             && self.completes(&before_last, &last, &newest, index, lift.before))
         .then(|| Decision { revises: false, moves: self.with_promotion(moves), consumed: newest.lifts })
     }
@@ -566,9 +570,17 @@ impl BoardTracker {
             }
         }
         self.stood.retain(|s| s.lifts >= n);
+        let rebase = |p: &mut Option<(Square, Bitboard, usize)>| {
+            if let Some((_, _, lifts)) = p {
+                *lifts = lifts.saturating_sub(n);
+            }
+        };
         for s in &mut self.stood {
             s.lifts -= n;
+            rebase(&mut s.last_placed);
         }
+        rebase(&mut self.last_placed);
+        rebase(&mut self.placed_before);
         self.touched = Bitboard::EMPTY;
     }
 
