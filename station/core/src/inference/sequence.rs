@@ -6,10 +6,15 @@ use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
 
 /// The most plies one catch-up accepts at once; a longer burst is reported.
-pub(super) const MAX_CATCH_UP: usize = 3;
+pub(super) const MAX_CATCH_UP: usize = 5;
 
 /// At most this many explaining sequences are collected before giving up on uniqueness.
 const MAX_FOUND: usize = 8;
+
+/// At most this many positions are searched for one board (a board fumbled
+/// with for long, or a flood of hostile scans, must not stall the station);
+/// a search cut short explains nothing, so the board is reported, not guessed.
+const MAX_NODES: usize = 2_000;
 
 /// What the lift order and the holes say about a burst of plies.
 #[derive(Debug, PartialEq, Eq)]
@@ -84,8 +89,13 @@ pub(super) fn explain_sequence(
     }
     let mut stack = Vec::with_capacity(MAX_CATCH_UP);
     let mut found = Vec::new();
+    let mut budget = MAX_NODES;
     for plies in 2..=MAX_CATCH_UP {
-        search(pos, pos.board().occupied(), plies, lifts, 0, target, promotion, &mut stack, &mut found);
+        let mut search = Search { lifts, target, promotion, budget: &mut budget };
+        search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
+        if budget == 0 {
+            return Sequences::None;
+        }
         match found.len() {
             0 => continue,
             1 => return Sequences::One(found.pop().unwrap_or_default()),
@@ -103,69 +113,78 @@ pub(super) fn explain_sequence(
     Sequences::None
 }
 
-/// `before`: the holes filled before the previous move (a lift between two
-/// moves' starts took a peg out of a hole that was filled then or now).
-#[allow(clippy::too_many_arguments)]
-fn search(
-    pos: &Chess,
-    before: Bitboard,
-    plies: usize,
-    lifts: &[Square],
-    cursor: usize,
+/// One catch-up search: the lifts, the board to reach, its limits.
+struct Search<'a> {
+    lifts: &'a [Square],
     target: Bitboard,
     promotion: Role,
-    stack: &mut Vec<Move>,
-    found: &mut Vec<Vec<Move>>,
-) {
-    if cursor >= lifts.len() {
-        return;
-    }
-    let pending: Bitboard = lifts[cursor..].iter().copied().collect();
-    for mv in pos.legal_moves() {
-        if mv.promotion().is_some_and(|r| r != promotion) {
-            continue; // one promotion piece stands for all: the holes are the same
-        }
-        let needs = lifted_by(pos, &mv);
-        if !needs.intersects(pending) {
-            continue;
-        }
-        let Some(start) = lifts[cursor..].iter().position(|sq| needs.contains(*sq)).map(|i| i + cursor)
-        else {
-            continue;
-        };
-        let from_start: Bitboard = lifts[start..].iter().copied().collect();
-        if !needs.is_subset(from_start) {
-            continue;
-        }
-        // A peg can only leave a hole that holds one.
-        let occ = pos.board().occupied();
-        if !lifts[cursor..start].iter().all(|sq| (before | occ).contains(*sq)) {
-            continue;
-        }
-        if plies == 1 {
-            let after = occupancy_after(pos, &mv);
-            if after == target && lifts[start + 1..].iter().all(|sq| (occ | after).contains(*sq)) {
-                let mut seq = stack.clone();
-                seq.push(mv);
-                found.push(seq);
-                if found.len() >= MAX_FOUND {
-                    return;
-                }
-            }
-            continue;
-        }
-        // A peg put down on the way must still stand at the end or be lifted again later.
-        let later: Bitboard = lifts[start + 1..].iter().copied().collect();
-        if !placed_by(&mv).is_subset(target | later) {
-            continue;
-        }
-        let mut next = pos.clone();
-        next.play_unchecked(mv);
-        stack.push(mv);
-        search(&next, occ, plies - 1, lifts, start + 1, target, promotion, stack, found);
-        stack.pop();
-        if found.len() >= MAX_FOUND {
+    budget: &'a mut usize,
+}
+
+impl Search<'_> {
+    /// `before`: the holes filled before the previous move (a lift between two
+    /// moves' starts took a peg out of a hole that was filled then or now).
+    fn run(
+        &mut self,
+        pos: &Chess,
+        before: Bitboard,
+        plies: usize,
+        cursor: usize,
+        stack: &mut Vec<Move>,
+        found: &mut Vec<Vec<Move>>,
+    ) {
+        let lifts = self.lifts;
+        if cursor >= lifts.len() || *self.budget == 0 {
             return;
+        }
+        *self.budget -= 1;
+        let pending: Bitboard = lifts[cursor..].iter().copied().collect();
+        for mv in pos.legal_moves() {
+            if mv.promotion().is_some_and(|r| r != self.promotion) {
+                continue; // one promotion piece stands for all: the holes are the same
+            }
+            let needs = lifted_by(pos, &mv);
+            if !needs.intersects(pending) {
+                continue;
+            }
+            let Some(start) = lifts[cursor..].iter().position(|sq| needs.contains(*sq)).map(|i| i + cursor)
+            else {
+                continue;
+            };
+            let from_start: Bitboard = lifts[start..].iter().copied().collect();
+            if !needs.is_subset(from_start) {
+                continue;
+            }
+            // A peg can only leave a hole that holds one.
+            let occ = pos.board().occupied();
+            if !lifts[cursor..start].iter().all(|sq| (before | occ).contains(*sq)) {
+                continue;
+            }
+            if plies == 1 {
+                let after = occupancy_after(pos, &mv);
+                if after == self.target && lifts[start + 1..].iter().all(|sq| (occ | after).contains(*sq)) {
+                    let mut seq = stack.clone();
+                    seq.push(mv);
+                    found.push(seq);
+                    if found.len() >= MAX_FOUND {
+                        return;
+                    }
+                }
+                continue;
+            }
+            // A peg put down on the way must still stand at the end or be lifted again later.
+            let later: Bitboard = lifts[start + 1..].iter().copied().collect();
+            if !placed_by(&mv).is_subset(self.target | later) {
+                continue;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            stack.push(mv);
+            self.run(&next, occ, plies - 1, start + 1, stack, found);
+            stack.pop();
+            if found.len() >= MAX_FOUND || *self.budget == 0 {
+                return;
+            }
         }
     }
 }
