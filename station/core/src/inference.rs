@@ -189,7 +189,9 @@ fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool {
     stood.last_placed.is_some_and(|(sq, before, lifts)| {
         placed.contains(sq)
             && (before & !pos.board().occupied()).is_subset(placed)
-            && log[..lifts.min(log.len())].iter().any(|l| l.kind != LiftKind::Bounce && moving.contains(l.square))
+            && log[..lifts.min(log.len())]
+                .iter()
+                .any(|l| l.kind != LiftKind::Bounce && moving.contains(l.square))
     })
 }
 
@@ -480,7 +482,9 @@ impl BoardTracker {
                 Explanation::Many(_) => return None,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
-                Explanation::One { mv, promotion_assumed } if ends(self.game.position(), &self.log, stood, &mv) => {
+                Explanation::One { mv, promotion_assumed }
+                    if ends(self.game.position(), &self.log, stood, &mv) =>
+                {
                     (mv, promotion_assumed)
                 }
                 Explanation::One { .. } | Explanation::None => continue,

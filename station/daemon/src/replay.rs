@@ -214,6 +214,7 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     let mut placed_at: Vec<Millis> = Vec::with_capacity(plies);
     let mut decided: Vec<Option<(Move, Millis)>> = vec![None; plies];
     let mut wrong = vec![false; plies];
+    let mut promoted_differently = false;
     let mut take = |tracker: &mut BoardTracker, obs: &mut Vec<Observation>, totals: &mut ReplayTotals| {
         for o in obs.drain(..) {
             match o {
@@ -223,13 +224,21 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
                         continue; // a move beyond the game: counted below as wrong record
                     };
                     let mut mv = mv;
+                    let named_otherwise = promotion_assumed && mv.promotion() != expected.promotion();
                     if promotion_assumed && mv != expected && same_path(mv, expected) {
                         // D.2.1: the player announces the promotion piece; the record takes it.
                         totals.promotions_announced += 1;
-                        if let Some(m) = expected.promotion().and_then(|role| tracker.set_promotion(role)) {
-                            mv = m;
+                        match expected.promotion().and_then(|role| tracker.set_promotion(role)) {
+                            Some(m) => mv = m,
+                            // Decided in one catch-up with later plies: the announcement
+                            // names the piece all the same (the record keeps the assumed one).
+                            None => mv = expected,
                         }
                     }
+                    if promoted_differently && mv != expected && same_but_captured_piece(mv, expected) {
+                        mv = expected; // the piece taken is the promoted one the player named
+                    }
+                    promoted_differently |= named_otherwise;
                     decided[ply - 1] = Some((mv, t));
                     wrong[ply - 1] = mv != expected;
                 }
@@ -332,6 +341,17 @@ fn judge_ply(
             }
         }
         Some(_) => Verdict::Wrong,
+    }
+}
+
+/// The same move but for the role of the piece it captures.
+fn same_but_captured_piece(a: Move, b: Move) -> bool {
+    match (a, b) {
+        (
+            Move::Normal { role, from, to, promotion, capture: Some(_) },
+            Move::Normal { role: r, from: f, to: t, promotion: p, capture: Some(_) },
+        ) => role == r && from == f && to == t && promotion == p,
+        _ => false,
     }
 }
 
