@@ -381,6 +381,20 @@ mod tests {
     }
 
     #[test]
+    fn quick_hands_have_every_move_decided_on_evidence_before_the_settle_time() {
+        let games = sample("Fischer.pgn", 60);
+        let cfg = TrackerConfig::default();
+        let r = replay_games_at(&games, None, cfg, Pace::Fast);
+        assert!(r.totals.plies > 3000);
+        assert_eq!((r.totals.mismatches, r.totals.silent_errors), (0, 0), "{:?}", r.totals);
+        // Simulated time: most moves are decided when the next one begins, not after a rest.
+        let mut ms = r.latencies_ms.clone();
+        ms.sort_unstable();
+        assert_eq!(ms.len(), r.totals.plies);
+        assert!(ms[ms.len() / 2] < cfg.settle_ms, "median {} ms", ms[ms.len() / 2]);
+    }
+
+    #[test]
     fn noisy_hands_never_make_a_wrong_move_pass_as_right() {
         // Held out from tuning: Polgar's games are only ever replayed here and in CI.
         let games = sample("PolgarJ.pgn", 60);
