@@ -204,6 +204,10 @@ struct Decision {
     consumed: usize,
 }
 
+/// The most lifts one move is taken to need on evidence: its own two (a
+/// capture, castling) and a touch, a knocked peg and a rest on the way.
+const MAX_LIFTS_OF_ONE_MOVE: usize = 5;
+
 /// The most lifts (and stood states) kept for one undecided stretch; a board
 /// fumbled with for longer keeps only the newest (hostile input stays bounded).
 const MAX_LOG: usize = 256;
@@ -476,6 +480,12 @@ impl BoardTracker {
             // On evidence a captured peg must have been out for longer than a bounce.
             let confirmed = Lifts::of(&self.log[..stood.lifts]).confirmed;
             let lifts = Lifts { confirmed, any: confirmed };
+            // More lifts than one move makes, noise included, is more than one
+            // move (or a position repeated): leave it to the sequences.
+            let hands = self.log[..stood.lifts].iter().filter(|l| l.kind != LiftKind::Bounce).count();
+            if hands > MAX_LIFTS_OF_ONE_MOVE {
+                continue;
+            }
             // (A revision waits for the settle time: the moved piece lifted again
             // for a capture looks like the mover going on.)
             let found = match explain(self.game.position(), stood.occ, lifts, self.cfg.promotion) {
