@@ -218,6 +218,36 @@ impl Hands {
     /// [`occupancy_after`]`(pos, mv)`. An illegal `mv` does not panic; its
     /// intermediate scans are then unspecified.
     pub fn play(&mut self, pos: &Chess, mv: &Move, now_ms: &mut u64, out: &mut Vec<TimedScan>) {
+        self.play_with_reaction(pos, mv, None, now_ms, out);
+    }
+
+    /// Like [`play`](Self::play), but the first change comes exactly `reaction_ms`
+    /// after `*now_ms` (quick hands: the next move begun right after the last
+    /// placement, with no resting time for the station to settle in between).
+    pub fn play_after(
+        &mut self,
+        pos: &Chess,
+        mv: &Move,
+        reaction_ms: u64,
+        now_ms: &mut u64,
+        out: &mut Vec<TimedScan>,
+    ) {
+        self.play_with_reaction(pos, mv, Some(reaction_ms), now_ms, out);
+    }
+
+    /// A pause drawn uniformly from `lo..=hi` ms from the hands' seeded generator.
+    pub fn pause(&mut self, lo: u64, hi: u64) -> u64 {
+        self.rng.between(lo, hi)
+    }
+
+    fn play_with_reaction(
+        &mut self,
+        pos: &Chess,
+        mv: &Move,
+        reaction: Option<u64>,
+        now_ms: &mut u64,
+        out: &mut Vec<TimedScan>,
+    ) {
         let start = pos.board().occupied();
         let target = occupancy_after(pos, mv);
         let mut plan = Plan::new(start);
@@ -246,7 +276,7 @@ impl Hands {
         let mut occ = start;
         let mut bounces_left = 3;
         // Reaction time: the starting position keeps standing a little longer.
-        let reaction = self.step();
+        let reaction = reaction.unwrap_or_else(|| self.step());
         self.noise_inside(occ, t, reaction, &mut bounces_left, out);
         t += reaction;
         let ops = plan.ops();

@@ -1,9 +1,16 @@
 //! Move inference: turning timestamped occupancy scans into touches and moves.
 //!
 //! The tracker follows one sensed board against the game record executed on it.
-//! It decides only once the board has been unchanged for the settle time, and
-//! only when exactly one legal move explains both the settled occupancy and the
-//! sequence of lifts that led to it. Everything else is reported, never guessed.
+//! It decides only when exactly one legal move explains both the occupancy and
+//! the sequence of lifts that led to it, and only once the move is over: the
+//! board has been unchanged for the settle time, or (D.2.3) the next change
+//! cannot belong to the move — a lift, longer than a bounce, that no other move
+//! of the same piece involves, while the moved peg stands in its new hole and
+//! was the last peg put down. Quick hands therefore need no resting time.
+//! When the board runs several plies ahead (or comes back from an unexplained
+//! state), the plies are accepted if exactly one sequence of legal moves
+//! explains the lift order and the holes (catch-up). Everything else is
+//! reported, once per new difference, never guessed.
 //!
 //! Rules it implements:
 //! - D.2.2: a peg lifted out of its hole is a touch. A lift shorter than the
@@ -119,6 +126,48 @@ impl Lifts {
     fn union(self, other: Lifts) -> Lifts {
         Lifts { confirmed: self.confirmed | other.confirmed, any: self.any | other.any }
     }
+
+    fn of(log: &[Lift]) -> Lifts {
+        let mut lifts = Lifts::default();
+        for lift in log {
+            lifts.any.add(lift.square);
+            if lift.kind == LiftKind::Confirmed {
+                lifts.confirmed.add(lift.square);
+            }
+        }
+        lifts
+    }
+}
+
+/// What became of a peg that left its hole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LiftKind {
+    /// Out for less than the debounce time so far.
+    Pending,
+    /// Out for at least the debounce time: a hand.
+    Confirmed,
+    /// Back within the debounce time (or a peg sensed for a moment): sensor bounce.
+    Bounce,
+}
+
+/// One peg leaving its hole, in the order the pegs left.
+#[derive(Clone, Copy, Debug)]
+struct Lift {
+    square: Square,
+    kind: LiftKind,
+    /// The occupancy just before this peg left.
+    before: Bitboard,
+}
+
+/// A board state that stood at least the debounce time (a hand had let go of
+/// it), with the number of lifts that led to it.
+#[derive(Clone, Copy, Debug)]
+struct Stood {
+    occ: Bitboard,
+    lifts: usize,
+    /// The hole a peg was last put into before this state (a move ends with one
+    /// of its own), and the board just before it was.
+    last_placed: Option<(Square, Bitboard, usize)>,
 }
 
 /// The verdict on a settled board.
@@ -127,6 +176,41 @@ enum Explanation {
     One { mv: Move, promotion_assumed: bool },
     Many(Vec<Move>),
 }
+
+mod sequence;
+
+/// Whether the last peg put down before `stood` can have been `mv`'s own last
+/// one (made from `pos`, with `log` the lifts since): into one of its holes,
+/// after the moving piece was lifted, while no peg of it stood elsewhere in a
+/// new hole (then the peg put down came from another hand).
+fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool {
+    let placed = sequence::placed_by(mv);
+    let moving = sequence::lifted_by(pos, mv) & pos.us();
+    stood.last_placed.is_some_and(|(sq, before, lifts)| {
+        placed.contains(sq)
+            && (before & !pos.board().occupied()).is_subset(placed)
+            && log[..lifts.min(log.len())]
+                .iter()
+                .any(|l| l.kind != LiftKind::Bounce && moving.contains(l.square))
+    })
+}
+
+/// A decision found on evidence: where it starts and the moves.
+struct Decision {
+    /// Replaces the last move (a hand that went on after a settled move).
+    revises: bool,
+    moves: Vec<(Move, bool)>,
+    /// Lifts that belong to the decided moves (the rest begins the next move).
+    consumed: usize,
+}
+
+/// The most lifts one move is taken to need on evidence: its own two (a
+/// capture, castling) and a touch, a knocked peg and a rest on the way.
+const MAX_LIFTS_OF_ONE_MOVE: usize = 5;
+
+/// The most lifts (and stood states) kept for one undecided stretch; a board
+/// fumbled with for longer keeps only the newest (hostile input stays bounded).
+const MAX_LOG: usize = 256;
 
 /// Follows one sensed board against the game executed on it.
 #[derive(Clone, Debug)]
@@ -138,12 +222,26 @@ pub struct BoardTracker {
     last_change: Millis,
     settled: bool,
     lift_started: [Millis; 64],
+    /// Index in `log` of each square's pending lift.
+    lift_index: [usize; 64],
     unconfirmed: Bitboard,
-    lifts: Lifts,
+    /// Every lift since the record last agreed with the board, in order.
+    log: Vec<Lift>,
+    /// The states that stood since then.
+    stood: Vec<Stood>,
+    /// When the current state began (a bounce does not end it).
+    state_since: Millis,
+    /// The state before the current one, and when it began.
+    previous: (Bitboard, Millis),
+    /// The hole a peg was last put into (bounces aside), and the one before.
+    last_placed: Option<(Square, Bitboard, usize)>,
+    placed_before: Option<(Square, Bitboard, usize)>,
     touched: Bitboard,
     /// Lifts of the sequence that made the last move, while it may still be revised.
     revisable: Option<Lifts>,
     agreement: Agreement,
+    /// Occupancies already reported since the board last agreed with the record.
+    reported: Vec<Bitboard>,
     bounces: u64,
 }
 
@@ -158,11 +256,18 @@ impl BoardTracker {
             last_change: t,
             settled: false,
             lift_started: [0; 64],
+            lift_index: [0; 64],
             unconfirmed: Bitboard::EMPTY,
-            lifts: Lifts::default(),
+            log: Vec::new(),
+            stood: Vec::new(),
+            state_since: t,
+            previous: (sensed, t),
+            last_placed: None,
+            placed_before: None,
             touched: Bitboard::EMPTY,
             revisable: None,
             agreement: Agreement::InStep,
+            reported: Vec::new(),
             bounces: 0,
         };
         if sensed == tracker.expected() {
@@ -217,22 +322,52 @@ impl BoardTracker {
         if occ == self.sensed {
             return; // heartbeat
         }
+        let lasted = t - self.state_since;
+        // A state that returns to the one before within three quarters of the
+        // debounce time is a bounce (bounces are shorter; hands are slower);
+        // one that lasted longer stood.
+        let stand_ms = self.cfg.debounce_ms * 3 / 4;
+        let bounce = lasted < stand_ms && occ == self.previous.0;
+        if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
+            self.stood.push(Stood { occ: self.sensed, lifts: self.log.len(), last_placed: self.last_placed });
+        }
         for sq in self.sensed & !occ {
+            if bounce {
+                self.bounces += 1; // a peg sensed for a moment in an empty hole
+                self.last_placed = self.placed_before;
+                continue;
+            }
             self.lift_started[sq as usize] = t;
+            self.lift_index[sq as usize] = self.log.len();
             self.unconfirmed.add(sq);
-            self.lifts.any.add(sq);
+            self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed });
         }
         for sq in occ & !self.sensed {
             if self.unconfirmed.remove(sq) {
                 self.bounces += 1;
+                self.log[self.lift_index[sq as usize]].kind = LiftKind::Bounce;
+            } else {
+                self.placed_before = self.last_placed;
+                self.last_placed = Some((sq, self.sensed, self.log.len()));
             }
+        }
+        if bounce {
+            self.state_since = self.previous.1;
+        } else {
+            self.previous = (self.sensed, self.state_since);
+            self.state_since = t;
         }
         self.sensed = occ;
         self.last_change = t;
         self.settled = false;
+        if self.log.len() > MAX_LOG || self.stood.len() > MAX_LOG {
+            self.forget(self.log.len() - MAX_LOG / 2);
+            self.stood.clear();
+        }
     }
 
-    /// Lets time pass up to `t`: confirms lifts and judges a board that has settled.
+    /// Lets time pass up to `t`: confirms lifts (a confirmed lift may complete
+    /// the move before it) and judges a board that has settled.
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Observation>) {
         self.now = self.now.max(t);
         let t = self.now;
@@ -264,6 +399,7 @@ impl BoardTracker {
         self.revisable = None;
         self.clear_sequence();
         self.agreement = Agreement::InStep;
+        self.reported.clear();
         self.settled = false;
     }
 
@@ -293,10 +429,13 @@ impl BoardTracker {
             .unconfirmed
             .into_iter()
             .filter(|&sq| self.lift_started[sq as usize] + self.cfg.debounce_ms <= t)
-            .min_by_key(|&sq| (self.lift_started[sq as usize], sq))
+            .min_by_key(|&sq| (self.lift_started[sq as usize], self.lift_index[sq as usize]))
         {
             self.unconfirmed.discard(sq);
-            self.lifts.confirmed.add(sq);
+            let index = self.lift_index[sq as usize];
+            self.log[index].kind = LiftKind::Confirmed;
+            let at = self.lift_started[sq as usize] + self.cfg.debounce_ms;
+            self.decide_on_evidence(index, at, out);
             if let Some(piece) =
                 self.game.position().board().piece_at(sq).filter(|_| !self.touched.contains(sq))
             {
@@ -306,9 +445,163 @@ impl BoardTracker {
         }
     }
 
-    fn clear_sequence(&mut self) {
-        self.lifts = Lifts::default();
+    /// D.2.3: a move is complete once the next change cannot belong to it. The
+    /// lift at `index` (just confirmed at `t`) is that change when the board the
+    /// hand left before it is explained and the lift is no continuation.
+    fn decide_on_evidence(&mut self, mut index: usize, t: Millis, out: &mut Vec<Observation>) {
+        while let Some(decision) = self.evidence(index) {
+            let was_reported = matches!(self.agreement, Agreement::Reported(_));
+            self.record(&decision, t, out);
+            self.revisable = None;
+            self.agreement = Agreement::InStep;
+            self.reported.clear();
+            if was_reported && self.sensed == self.expected() {
+                out.push(Observation::Restored { t });
+            }
+            self.forget(decision.consumed);
+            index -= decision.consumed;
+        }
+    }
+
+    /// The decision the lift at `index` completes, if any.
+    fn evidence(&self, index: usize) -> Option<Decision> {
+        let lift = self.log[index];
+        let expected = self.expected();
+        // The board the hand left must have stood (a state shorter than the
+        // debounce time may be a hand passing through): otherwise wait.
+        let newest = *self.stood.iter().rev().find(|s| s.lifts <= index)?;
+        if newest.occ != lift.before || newest.lifts != index || newest.occ == expected {
+            return None;
+        }
+        for stood in self.stood.iter().rev().filter(|s| s.lifts <= index) {
+            if stood.occ == expected {
+                break; // the board agreed with the record then: nothing older is undecided
+            }
+            // On evidence a captured peg must have been out for longer than a bounce.
+            let confirmed = Lifts::of(&self.log[..stood.lifts]).confirmed;
+            let lifts = Lifts { confirmed, any: confirmed };
+            // More lifts than one move makes, noise included, is more than one
+            // move (or a position repeated): leave it to the sequences.
+            let hands = self.log[..stood.lifts].iter().filter(|l| l.kind != LiftKind::Bounce).count();
+            if hands > MAX_LIFTS_OF_ONE_MOVE {
+                continue;
+            }
+            // (A revision waits for the settle time: the moved piece lifted again
+            // for a capture looks like the mover going on.)
+            let found = match explain(self.game.position(), stood.occ, lifts, self.cfg.promotion) {
+                Explanation::Many(_) => return None,
+                // A move ends with its own peg put down: a peg put elsewhere after
+                // it (and lifted again) means the hands went on to something else.
+                Explanation::One { mv, promotion_assumed }
+                    if ends(self.game.position(), &self.log, stood, &mv) =>
+                {
+                    (mv, promotion_assumed)
+                }
+                Explanation::One { .. } | Explanation::None => continue,
+            };
+            if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
+                return Some(Decision { revises: false, moves: vec![found], consumed: stood.lifts });
+            }
+            break; // the move may still be going on, unless several plies explain the board
+        }
+        // Catch-up: the board the hand left, explained by several plies.
+        let lifts: Vec<Square> = self.log[..newest.lifts]
+            .iter()
+            .filter(|l| l.kind != LiftKind::Bounce)
+            .map(|l| l.square)
+            .collect();
+        let sequence::Sequences::One(moves) =
+            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, self.cfg.promotion)
+        else {
+            return None;
+        };
+        let mut before_last = self.game.position().clone();
+        for mv in &moves[..moves.len() - 1] {
+            before_last.play_unchecked(*mv);
+        }
+        let last = moves[moves.len() - 1];
+        (ends(&before_last, &self.log, &newest, &last)
+            && self.completes(&before_last, &last, &newest, index, lift.before))
+        .then(|| Decision { revises: false, moves: self.with_promotion(moves), consumed: newest.lifts })
+    }
+
+    /// Whether the changes since `stood` (lifts up to `index`, pegs put down up to
+    /// the board `now`) cannot all belong to `mv` (made from `base`) going on.
+    fn completes(&self, base: &Chess, mv: &Move, stood: &Stood, index: usize, now: Bitboard) -> bool {
+        debug_assert_eq!(self.log[index].before, now);
+        // Every peg put down on the way counts, also one lifted again since.
+        let (mut lifted, mut placed, mut occ) = (Bitboard::EMPTY, Bitboard::EMPTY, stood.occ);
+        for l in self.log[stood.lifts..=index].iter().filter(|l| l.kind != LiftKind::Bounce) {
+            placed |= l.before & !occ;
+            lifted.add(l.square);
+            occ = l.before.without(l.square);
+        }
+        // D.2.3: a move is made when its piece stands in its new hole. While it
+        // is out again (in the hand, or taken by the opponent) wait for more.
+        let stands = sequence::placed_by(mv).is_subset(now);
+        stands && !sequence::may_continue(base, mv, lifted | placed)
+    }
+
+    fn previous_position(&self) -> Option<&Chess> {
+        self.game.ply().checked_sub(1).and_then(|p| self.game.position_at(p))
+    }
+
+    /// The last move replaced by another that explains `occ`, while it may still be revised.
+    fn revise_candidate(&self, occ: Bitboard, lifts: Lifts) -> Option<Explanation> {
+        let earlier = self.revisable?;
+        let previous = self.previous_position()?;
+        Some(explain(previous, occ, earlier.union(lifts), self.cfg.promotion))
+    }
+
+    /// Catch-up moves, a promotion's piece flagged as assumed (the search used the configured one).
+    fn with_promotion(&self, moves: Vec<Move>) -> Vec<(Move, bool)> {
+        moves.into_iter().map(|mv| (mv, mv.is_promotion())).collect()
+    }
+
+    /// Puts decided moves on the record and says so.
+    fn record(&mut self, decision: &Decision, t: Millis, out: &mut Vec<Observation>) {
+        for (i, &(mv, promotion_assumed)) in decision.moves.iter().enumerate() {
+            if decision.revises && i == 0 {
+                let ply = self.game.ply();
+                let Some(replaces) = self.game.pop() else { return };
+                self.game.push(mv);
+                out.push(Observation::Revised { ply, mv, replaces, promotion_assumed, t });
+            } else {
+                let ply = self.game.ply() + 1;
+                self.game.push(mv);
+                out.push(Observation::Moved { ply, mv, promotion_assumed, t });
+            }
+        }
+    }
+
+    /// Drops the first `n` lifts (they belong to decided moves) and what refers to them.
+    fn forget(&mut self, n: usize) {
+        self.log.drain(..n);
+        for sq in self.unconfirmed {
+            match self.lift_index[sq as usize].checked_sub(n) {
+                Some(index) => self.lift_index[sq as usize] = index,
+                None => self.unconfirmed.discard(sq), // only when a flood overflowed the log
+            }
+        }
+        self.stood.retain(|s| s.lifts >= n);
+        let rebase = |p: &mut Option<(Square, Bitboard, usize)>| {
+            if let Some((_, _, lifts)) = p {
+                *lifts = lifts.saturating_sub(n);
+            }
+        };
+        for s in &mut self.stood {
+            s.lifts -= n;
+            rebase(&mut s.last_placed);
+        }
+        rebase(&mut self.last_placed);
+        rebase(&mut self.placed_before);
         self.touched = Bitboard::EMPTY;
+    }
+
+    fn clear_sequence(&mut self) {
+        let n = self.log.len();
+        self.forget(n);
+        self.stood.clear();
     }
 
     fn judge(&mut self, t: Millis, out: &mut Vec<Observation>) {
@@ -321,24 +614,38 @@ impl BoardTracker {
                 out.push(Observation::Restored { t });
             }
             self.agreement = Agreement::InStep;
+            self.reported.clear();
             self.clear_sequence();
             return;
         }
-        match explain(self.game.position(), sensed, self.lifts, self.cfg.promotion) {
+        let lifts = Lifts::of(&self.log);
+        match explain(self.game.position(), sensed, lifts, self.cfg.promotion) {
             Explanation::One { mv, promotion_assumed } => return self.commit(mv, promotion_assumed, t, out),
             Explanation::Many(c) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
             Explanation::None => {}
         }
-        if let Some(earlier) = self.revisable {
-            let ply = self.game.ply();
-            let previous = self.game.position_at(ply - 1).expect("a revisable move has a previous position");
-            match explain(previous, sensed, earlier.union(self.lifts), self.cfg.promotion) {
-                Explanation::One { mv, promotion_assumed } => {
-                    return self.revise(mv, promotion_assumed, earlier, t, out);
-                }
-                Explanation::Many(c) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
-                Explanation::None => {}
+        match self.revise_candidate(sensed, lifts) {
+            Some(Explanation::One { mv, promotion_assumed }) => {
+                let earlier = self.revisable.unwrap_or_default();
+                return self.revise(mv, promotion_assumed, earlier.union(lifts), t, out);
             }
+            Some(Explanation::Many(c)) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
+            _ => {}
+        }
+        let order: Vec<Square> =
+            self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
+        match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
+            sequence::Sequences::One(moves) => {
+                let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
+                self.record(&decision, t, out);
+                self.revisable = None;
+                self.agreement = Agreement::InStep;
+                self.reported.clear();
+                self.clear_sequence();
+                return;
+            }
+            sequence::Sequences::Many(c) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
+            sequence::Sequences::None => {}
         }
         if sensed.is_subset(self.expected()) {
             // Pegs in a hand, nothing out of place: a move in progress.
@@ -356,7 +663,8 @@ impl BoardTracker {
     /// Chess960: a king and rook that castle onto each other's squares leave the
     /// holes as they were; if both were lifted, that may have been castling.
     fn hidden_castle(&self) -> Option<Move> {
-        if self.lifts.confirmed.count() < 2 {
+        let confirmed = Lifts::of(&self.log).confirmed;
+        if confirmed.count() < 2 {
             return None;
         }
         let pos = self.game.position();
@@ -364,16 +672,17 @@ impl BoardTracker {
             matches!(m, Move::Castle { .. })
                 && occupancy_after(pos, m) == self.sensed
                 && required_lifts(pos, m).any()
-                && required_lifts(pos, m).is_subset(self.lifts.confirmed)
+                && required_lifts(pos, m).is_subset(confirmed)
         })
     }
 
     fn commit(&mut self, mv: Move, promotion_assumed: bool, t: Millis, out: &mut Vec<Observation>) {
         let ply = self.game.ply() + 1;
         self.game.push(mv);
-        self.revisable = Some(self.lifts);
+        self.revisable = Some(Lifts::of(&self.log));
         self.clear_sequence();
         self.agreement = Agreement::InStep;
+        self.reported.clear();
         out.push(Observation::Moved { ply, mv, promotion_assumed, t });
     }
 
@@ -381,16 +690,17 @@ impl BoardTracker {
         &mut self,
         mv: Move,
         promotion_assumed: bool,
-        earlier: Lifts,
+        lifts: Lifts,
         t: Millis,
         out: &mut Vec<Observation>,
     ) {
         let ply = self.game.ply();
         let replaces = self.game.pop().expect("a revisable move exists");
         self.game.push(mv);
-        self.revisable = Some(earlier.union(self.lifts));
+        self.revisable = Some(lifts);
         self.clear_sequence();
         self.agreement = Agreement::InStep;
+        self.reported.clear();
         out.push(Observation::Revised { ply, mv, replaces, promotion_assumed, t });
     }
 
@@ -402,9 +712,13 @@ impl BoardTracker {
         t: Millis,
         out: &mut Vec<Observation>,
     ) {
-        if self.agreement == Agreement::Reported(self.sensed) {
-            return; // said once for this board; heartbeats do not repeat it
+        if self.reported.contains(&self.sensed) {
+            return; // said once for this difference; heartbeats and returns do not repeat it
         }
+        if self.reported.len() >= MAX_LOG {
+            self.reported.remove(0);
+        }
+        self.reported.push(self.sensed);
         self.agreement = Agreement::Reported(self.sensed);
         out.push(Observation::Mismatch { reason, sensed: self.sensed, candidates, takeback_to_ply, t });
     }
@@ -412,6 +726,13 @@ impl BoardTracker {
 
 /// Which legal moves of `pos` explain the settled occupancy `sensed`, given the lifts seen.
 fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, promotion: Role) -> Explanation {
+    // One move empties at most two holes and fills at most two: skip the move
+    // generation for boards that are plainly not one move away.
+    let expected = pos.board().occupied();
+    let (filled, emptied) = ((sensed & !expected).count(), (expected & !sensed).count());
+    if filled > 2 || emptied > 2 || (filled == 0 && emptied != 1 && sensed != expected) {
+        return Explanation::None;
+    }
     let mut moves: MoveList = pos.legal_moves();
     // D.2.3.1: a capture is made only once the captured piece is off the board.
     // A piece lifted over its target has the same holes as the finished capture,

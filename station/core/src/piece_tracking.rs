@@ -171,6 +171,8 @@ pub struct PieceTracker {
     settled: bool,
     /// Squares whose game piece left them during this move sequence.
     lifted: Bitboard,
+    /// The squares of `lifted`, in the order their pieces left (catch-up reads the move order from it).
+    lift_order: Vec<Square>,
     /// The last move was decided here and may still be revised.
     revisable: bool,
     agreement: PieceAgreement,
@@ -189,6 +191,7 @@ impl PieceTracker {
             last_change: t,
             settled,
             lifted: Bitboard::EMPTY,
+            lift_order: Vec::new(),
             revisable: false,
             agreement: PieceAgreement::InStep,
             reported: None,
@@ -276,6 +279,7 @@ impl PieceTracker {
         self.game.push(mv);
         self.revisable = false;
         self.lifted = Bitboard::EMPTY;
+        self.lift_order.clear();
         out.push(PieceObservation::Moved { ply, mv, t });
         self.rejudge(t);
         true
@@ -292,6 +296,7 @@ impl PieceTracker {
         }
         self.revisable = false;
         self.lifted = Bitboard::EMPTY;
+        self.lift_order.clear();
         self.rejudge(t);
         true
     }
@@ -315,6 +320,7 @@ impl PieceTracker {
             && !self.lifted.contains(square)
         {
             self.lifted.add(square);
+            self.lift_order.push(square);
             out.push(PieceObservation::Lifted { square, piece, t: self.now });
         }
     }
@@ -347,6 +353,13 @@ impl PieceTracker {
                 _ => return self.report(MismatchReason::Ambiguous, candidates.to_vec(), None, t, out),
             }
         }
+        // Catch-up: the board ran several plies ahead; accepted when exactly one
+        // sequence of legal moves gives this very placement (the pieces tell a lot).
+        match sequences_to(&pos, &self.sensed, &self.lift_order) {
+            Sequences::One(moves) => return self.commit_all(&pos, &moves, t, out),
+            Sequences::Many(firsts) => return self.report(MismatchReason::Ambiguous, firsts, None, t, out),
+            Sequences::None => {}
+        }
         if is_sub_board(&self.sensed, pos.board()) {
             // Pieces in a hand, nothing out of place: a move in progress.
             if self.agreement == PieceAgreement::InStep {
@@ -373,6 +386,7 @@ impl PieceTracker {
             }
         }
         self.lifted = Bitboard::EMPTY;
+        self.lift_order.clear();
     }
 
     fn commit(&mut self, pos: &Chess, mv: Move, t: Millis, out: &mut Vec<PieceObservation>) {
@@ -384,6 +398,20 @@ impl PieceTracker {
         self.agreement = PieceAgreement::InStep;
         self.reported = None;
         out.push(PieceObservation::Moved { ply, mv, t });
+    }
+
+    /// Several plies at once (catch-up), each its own observation, in order.
+    fn commit_all(&mut self, pos: &Chess, moves: &[Move], t: Millis, out: &mut Vec<PieceObservation>) {
+        for &mv in moves {
+            let ply = self.game.ply() + 1;
+            self.game.push(mv);
+            out.push(PieceObservation::Moved { ply, mv, t });
+        }
+        let after = self.game.position().board().clone();
+        self.put_backs(pos.board(), &after, t, out);
+        self.revisable = false;
+        self.agreement = PieceAgreement::InStep;
+        self.reported = None;
     }
 
     fn revise(&mut self, previous: &Chess, mv: Move, t: Millis, out: &mut Vec<PieceObservation>) {
@@ -412,6 +440,91 @@ impl PieceTracker {
         self.reported = Some(self.sensed.clone());
         let diff = piece_diff(self.game.position().board(), &self.sensed);
         out.push(PieceObservation::Mismatch { reason, diff, candidates, takeback_to_ply, t });
+    }
+}
+
+/// The most plies one catch-up accepts at once.
+const MAX_CATCH_UP: usize = 3;
+
+/// What several plies at once would explain.
+enum Sequences {
+    None,
+    One(Vec<Move>),
+    /// The distinct first moves of the competing sequences.
+    Many(Vec<Move>),
+}
+
+/// The sequences of two to [`MAX_CATCH_UP`] legal moves from `pos` that end on
+/// exactly `sensed`; the shortest length that explains it at all counts.
+/// Each move starts from a square that changed (or that an earlier move of the
+/// sequence reached), which keeps the search small.
+/// The pieces of `pos` that moved must have left their squares in the order the
+/// sequence moves them (`lift_order`: the first departure of each).
+fn sequences_to(pos: &Chess, sensed: &Board, lift_order: &[Square]) -> Sequences {
+    let changed: Bitboard =
+        Square::ALL.into_iter().filter(|&sq| pos.board().piece_at(sq) != sensed.piece_at(sq)).collect();
+    if changed.count() < 2 {
+        return Sequences::None;
+    }
+    let mut found = Vec::new();
+    for plies in 2..=MAX_CATCH_UP {
+        search_sequences(pos, sensed, plies, changed, &mut Vec::new(), &mut found);
+        found.retain(|seq| in_lift_order(seq, lift_order));
+        match found.len() {
+            0 => continue,
+            1 => return Sequences::One(found.pop().unwrap_or_default()),
+            _ => {
+                let mut firsts: Vec<Move> = Vec::new();
+                for seq in &found {
+                    if let Some(first) = seq.first().filter(|m| !firsts.contains(m)) {
+                        firsts.push(*first);
+                    }
+                }
+                return Sequences::Many(firsts);
+            }
+        }
+    }
+    Sequences::None
+}
+
+/// Whether the moves' from-squares that were seen lifted were lifted in the moves' order.
+fn in_lift_order(seq: &[Move], lift_order: &[Square]) -> bool {
+    let indices: Vec<usize> = seq
+        .iter()
+        .filter_map(|m| m.from().and_then(|from| lift_order.iter().position(|&sq| sq == from)))
+        .collect();
+    indices.windows(2).all(|w| w[0] < w[1])
+}
+
+fn search_sequences(
+    pos: &Chess,
+    sensed: &Board,
+    plies: usize,
+    reachable: Bitboard,
+    stack: &mut Vec<Move>,
+    found: &mut Vec<Vec<Move>>,
+) {
+    let occupied = sensed.occupied();
+    for mv in pos.legal_moves() {
+        if !mv.from().is_some_and(|from| reachable.contains(from)) {
+            continue;
+        }
+        if plies == 1 {
+            if occupancy_after(pos, &mv) == occupied && board_after(pos, &mv) == *sensed {
+                let mut seq = stack.clone();
+                seq.push(mv);
+                found.push(seq);
+            }
+        } else {
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            stack.push(mv);
+            search_sequences(&next, sensed, plies - 1, reachable.with(mv.to()), stack, found);
+            stack.pop();
+        }
+        if found.len() >= 8 {
+            return;
+        }
     }
 }
 
@@ -502,6 +615,26 @@ mod tests {
         fn take(&mut self) -> Vec<PieceObservation> {
             std::mem::take(&mut self.out)
         }
+    }
+
+    #[test]
+    fn d2_3_catch_up_of_two_and_three_plies_on_the_piece_board() {
+        let mut h = Hand::start();
+        // e4, e5 and Nf3 executed before the board ever rested for the settle time.
+        h.set(0, "e2", '.').set(100, "e4", 'P').set(100, "e7", '.').set(100, "e5", 'p');
+        h.set(100, "g1", '.').set(100, "f3", 'N').wait(300);
+        assert_eq!(h.moves(), ["e2e4", "e7e5", "g1f3"], "{:?}", h.out);
+        let plies: Vec<usize> = h
+            .take()
+            .iter()
+            .filter_map(|o| match o {
+                PieceObservation::Moved { ply, .. } => Some(*ply),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(plies, [1, 2, 3]);
+        h.set(0, "b8", '.').set(100, "c6", 'n').set(100, "f1", '.').set(100, "c4", 'B').wait(300);
+        assert_eq!(h.moves(), ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::bench::{BenchOptions, bench};
 use crate::config::Config;
 use crate::demo::{DemoOptions, demo};
 use crate::export::{ExportOptions, export};
-use crate::replay::{ReplayOptions, replay};
+use crate::replay::{Pace, ReplayOptions, replay};
 use crate::run::{RunOptions, run};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -56,6 +56,10 @@ enum Command {
         /// Also run the clock engine over the games' `[%clk]` comments and `TimeControl`.
         #[arg(long)]
         clock: bool,
+        /// How quickly the hands follow each other: `normal` (the board rests between moves)
+        /// or `fast` (the next move starts 50–200 ms after the last placement, seeded).
+        #[arg(long, value_enum, default_value_t = Pace::Normal)]
+        pace: Pace,
     },
     /// Play a famous game on a simulated peg board through the real serial path and print every move.
     Demo {
@@ -223,10 +227,10 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Run { config, events, journal_dir, listen, token } => {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
-        Command::Replay { pgn, noise, games, settle_ms, clock } => {
+        Command::Replay { pgn, noise, games, settle_ms, clock, pace } => {
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
-            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker })?;
+            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
             if clock {
                 let loaded = crate::replay::load_games(&pgn, games)?;
                 let clocks: Vec<_> = loaded.iter().map(station_core::clock::replay_clock).collect();

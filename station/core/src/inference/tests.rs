@@ -240,3 +240,141 @@ fn a_piece_held_over_its_only_capture_is_not_yet_a_capture() {
     h.toggle(0, "c6").toggle(100, "c6").wait(400);
     assert_eq!(h.moves(), ["b5c6"]);
 }
+
+fn moved_plies(obs: &[Observation]) -> Vec<(usize, Millis)> {
+    obs.iter()
+        .filter_map(|o| match o {
+            Observation::Moved { ply, t, .. } => Some((*ply, *t)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn mismatches(obs: &[Observation]) -> Vec<&Observation> {
+    obs.iter().filter(|o| matches!(o, Observation::Mismatch { .. })).collect()
+}
+
+#[test]
+fn d2_3_the_next_lift_of_the_side_to_move_completes_the_move() {
+    let mut h = Hand::start();
+    // e4 placed at 200; Black's hand takes the e7 pawn 120 ms later.
+    h.toggle(0, "e2").toggle(200, "e4").toggle(120, "e7");
+    assert!(h.moves().is_empty(), "a lift is evidence only once it is not a bounce");
+    h.wait(39);
+    assert!(h.moves().is_empty());
+    h.wait(1);
+    assert_eq!(h.moves(), ["e2e4"], "decided 40 ms after the lift, long before the settle time");
+    assert_eq!(moved_plies(&h.take()), [(1, 360)]);
+    // Black's move, then White's next lift decides it the same way.
+    h.toggle(60, "e5").toggle(80, "g1").wait(40);
+    assert_eq!(h.moves(), ["e2e4", "e7e5"]);
+}
+
+#[test]
+fn d2_3_a_lift_that_may_continue_the_move_does_not_complete_it() {
+    // Rook first: Rf1 is legal, but the king's lift may be castling going on.
+    let mut h = Hand::at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    h.toggle(0, "h1").toggle(100, "f1").toggle(100, "e1").wait(60);
+    assert!(h.moves().is_empty(), "decided Rf1 while the king was on its way");
+    h.toggle(60, "g1").toggle(100, "e8").wait(40);
+    assert_eq!(h.moves(), ["e1g1"]);
+}
+
+#[test]
+fn d2_3_sensor_bounce_is_no_evidence() {
+    let mut h = Hand::start();
+    // A 10 ms flicker of a black peg right after the placement decides nothing.
+    h.toggle(0, "e2").toggle(200, "e4").toggle(100, "e7").toggle(10, "e7").wait(100);
+    assert!(h.moves().is_empty(), "a bounce was taken as the next move");
+    assert_eq!(h.tracker.bounces(), 1);
+    // Without further evidence the settle time decides, as before.
+    h.wait(200);
+    assert_eq!(h.moves(), ["e2e4"]);
+}
+
+#[test]
+fn d2_3_holes_two_moves_explain_stay_undecided_when_the_next_move_begins() {
+    // Bxa6 or Bxc6: both captured pegs were out; Black's next lift cannot tell them apart.
+    let fen = "r3k3/8/n1p5/1B6/8/8/8/4K3 w - - 0 1";
+    let mut h = Hand::at(fen);
+    h.toggle(0, "b5").toggle(100, "c6").toggle(100, "a6").toggle(100, "a6").toggle(100, "c6");
+    h.toggle(100, "e8").wait(100);
+    assert!(h.moves().is_empty(), "guessed between two captures");
+    h.toggle(0, "d8").wait(400);
+    assert!(h.moves().is_empty());
+    let obs = h.take();
+    let Some(Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }) =
+        mismatches(&obs).last()
+    else {
+        panic!("{obs:?}")
+    };
+    assert_eq!(candidates.len(), 2, "{candidates:?}");
+}
+
+#[test]
+fn d2_3_catch_up_of_two_plies_in_lift_order() {
+    let mut h = Hand::start();
+    // Black starts 10 ms after White's placement: too soon for e4 to have stood.
+    h.toggle(0, "e2").toggle(150, "e4").toggle(10, "e7").toggle(150, "e5");
+    h.toggle(100, "g1").wait(40);
+    assert_eq!(h.moves(), ["e2e4", "e7e5"], "both plies accepted on White's next lift");
+    let plies: Vec<usize> = moved_plies(&h.take()).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(plies, [1, 2], "each ply its own observation, in order");
+}
+
+#[test]
+fn d2_3_catch_up_of_three_plies_at_the_settle_time() {
+    let mut h = Hand::start();
+    h.toggle(0, "e2").toggle(150, "e4").toggle(10, "e7").toggle(150, "e5").toggle(10, "g1").toggle(150, "f3");
+    h.wait(400);
+    assert_eq!(h.moves(), ["e2e4", "e7e5", "g1f3"]);
+    let obs = h.take();
+    assert_eq!(moved_plies(&obs).into_iter().map(|(p, _)| p).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(mismatches(&obs).is_empty(), "{obs:?}");
+}
+
+#[test]
+fn d2_3_a_burst_two_sequences_explain_is_reported_not_guessed() {
+    // Bxa6 or Bxc6, then ...Kd8 at once: two sequences give the same holes and lift order.
+    let fen = "r3k3/8/n1p5/1B6/8/8/8/4K3 w - - 0 1";
+    let mut h = Hand::at(fen);
+    h.toggle(0, "b5").toggle(100, "c6").toggle(100, "a6").toggle(100, "a6").toggle(100, "c6");
+    h.toggle(10, "e8").toggle(100, "d8").wait(400);
+    assert!(h.moves().is_empty());
+    let obs = h.take();
+    let reports = mismatches(&obs);
+    assert_eq!(reports.len(), 1, "{obs:?}");
+    let Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. } = reports[0] else {
+        panic!("{obs:?}")
+    };
+    assert_eq!(candidates.len(), 2, "the first moves that compete: {candidates:?}");
+}
+
+#[test]
+fn d2_3_recovery_a_board_goes_on_by_itself_once_it_is_explained_again() {
+    let mut h = Hand::start();
+    // The pawn lands on e5, which no move reaches: reported once.
+    h.toggle(0, "e2").toggle(100, "e5").wait(400);
+    let first = h.take();
+    assert_eq!(mismatches(&first).len(), 1);
+    // Another difference is reported; going back to the first one is not said again.
+    h.toggle(0, "d2").wait(400);
+    assert_eq!(mismatches(&h.take()).len(), 1, "a new difference");
+    h.toggle(0, "d2").wait(400);
+    assert!(mismatches(&h.take()).is_empty(), "the same difference twice");
+    // The hand puts the pawn on e4 and Black answers at once: the station follows.
+    h.toggle(0, "e5").toggle(100, "e4").toggle(100, "e7").toggle(100, "e5").wait(400);
+    assert_eq!(h.moves(), ["e2e4", "e7e5"]);
+    assert_eq!(h.tracker.agreement(), Agreement::InStep);
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn d2_3_recovery_by_a_unique_sequence_after_an_unexplained_board() {
+    let mut h = Hand::start();
+    // Both sides move while the board is reported: e4 and e5 with a knight lifted and held meanwhile.
+    h.toggle(0, "e2").toggle(100, "e4").toggle(10, "b8").wait(400);
+    assert!(h.moves().is_empty());
+    h.toggle(0, "c6").wait(400);
+    assert_eq!(h.moves(), ["e2e4", "b8c6"]);
+}

@@ -1,0 +1,190 @@
+//! Sequences of moves read from the order of the lifts: catch-up (several
+//! plies made before the station decided the first) and the evidence that a
+//! move is over (the next lift cannot belong to it).
+
+use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
+use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
+
+/// The most plies one catch-up accepts at once; a longer burst is reported.
+pub(super) const MAX_CATCH_UP: usize = 5;
+
+/// At most this many explaining sequences are collected before giving up on uniqueness.
+const MAX_FOUND: usize = 8;
+
+/// At most this many positions are searched for one board (a board fumbled
+/// with for long, or a flood of hostile scans, must not stall the station);
+/// a search cut short explains nothing, so the board is reported, not guessed.
+const MAX_NODES: usize = 2_000;
+
+/// What the lift order and the holes say about a burst of plies.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Sequences {
+    /// No sequence of two to [`MAX_CATCH_UP`] legal moves explains them.
+    None,
+    /// Exactly one sequence does (the shortest length that explains them at all).
+    One(Vec<Move>),
+    /// Several do: their distinct first moves.
+    Many(Vec<Move>),
+}
+
+/// The squares a move takes a peg out of for good or for a while: the mover's
+/// own vacated squares and the captured piece's square (what a hand must lift).
+pub(super) fn lifted_by<P: Position>(pos: &P, mv: &Move) -> Bitboard {
+    match *mv {
+        Move::Normal { from, to, .. } => Bitboard::from(from) | (Bitboard::from(to) & pos.board().occupied()),
+        Move::EnPassant { from, to } => {
+            Bitboard::from(from) | Bitboard::from(Square::from_coords(to.file(), from.rank()))
+        }
+        Move::Castle { king, rook } => {
+            let after = occupancy_after(pos, mv);
+            ((Bitboard::from(king) | Bitboard::from(rook)) & !after) | required_lifts(pos, mv)
+        }
+        Move::Put { .. } => Bitboard::EMPTY,
+    }
+}
+
+/// The squares a move puts a peg into.
+pub(super) fn placed_by(mv: &Move) -> Bitboard {
+    match *mv {
+        Move::Castle { king, rook } => {
+            let (king_to, rook_to) = castling_targets(king, rook);
+            Bitboard::from(king_to) | Bitboard::from(rook_to)
+        }
+        _ => Bitboard::from(mv.to()),
+    }
+}
+
+/// Whether the squares a hand changed after `mv` (made from `pos`) may still
+/// be that move going on: the peg it put down lifted again, or all of them
+/// within one other move of the same piece (castling after the rook, a capture
+/// after a rest on the way). Changes that cannot belong to the move complete it (D.2.3).
+pub(super) fn may_continue(pos: &Chess, mv: &Move, changed: Bitboard) -> bool {
+    let placed = placed_by(mv);
+    if changed.is_subset(placed) {
+        return true;
+    }
+    let moving = lifted_by(pos, mv) & pos.us();
+    pos.legal_moves().iter().any(|other| {
+        other != mv && {
+            let involved = lifted_by(pos, other) | placed_by(other);
+            changed.is_subset(involved | placed) && (lifted_by(pos, other) & moving).any()
+        }
+    })
+}
+
+/// The sequences of two to [`MAX_CATCH_UP`] legal moves from `pos` that end on
+/// `target` and whose pegs were lifted in an order the moves explain: each move
+/// starts with a lift of one of its squares after the previous move started, and
+/// every square it must lift is lifted from then on. Lifts that no move needs
+/// (touched and put back) are allowed. The shortest explaining length wins.
+/// A promotion on the way is taken as `promotion` (the peg board cannot see the piece).
+pub(super) fn explain_sequence(
+    pos: &Chess,
+    target: Bitboard,
+    lifts: &[Square],
+    promotion: Role,
+) -> Sequences {
+    if lifts.len() < 2 {
+        return Sequences::None;
+    }
+    let mut stack = Vec::with_capacity(MAX_CATCH_UP);
+    let mut found = Vec::new();
+    let mut budget = MAX_NODES;
+    for plies in 2..=MAX_CATCH_UP {
+        let mut search = Search { lifts, target, promotion, budget: &mut budget };
+        search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
+        if budget == 0 {
+            return Sequences::None;
+        }
+        match found.len() {
+            0 => continue,
+            1 => return Sequences::One(found.pop().unwrap_or_default()),
+            _ => {
+                let mut firsts: Vec<Move> = Vec::new();
+                for seq in &found {
+                    if let Some(first) = seq.first().filter(|m| !firsts.contains(m)) {
+                        firsts.push(*first);
+                    }
+                }
+                return Sequences::Many(firsts);
+            }
+        }
+    }
+    Sequences::None
+}
+
+/// One catch-up search: the lifts, the board to reach, its limits.
+struct Search<'a> {
+    lifts: &'a [Square],
+    target: Bitboard,
+    promotion: Role,
+    budget: &'a mut usize,
+}
+
+impl Search<'_> {
+    /// `before`: the holes filled before the previous move (a lift between two
+    /// moves' starts took a peg out of a hole that was filled then or now).
+    fn run(
+        &mut self,
+        pos: &Chess,
+        before: Bitboard,
+        plies: usize,
+        cursor: usize,
+        stack: &mut Vec<Move>,
+        found: &mut Vec<Vec<Move>>,
+    ) {
+        let lifts = self.lifts;
+        if cursor >= lifts.len() || *self.budget == 0 {
+            return;
+        }
+        *self.budget -= 1;
+        let pending: Bitboard = lifts[cursor..].iter().copied().collect();
+        for mv in pos.legal_moves() {
+            if mv.promotion().is_some_and(|r| r != self.promotion) {
+                continue; // one promotion piece stands for all: the holes are the same
+            }
+            let needs = lifted_by(pos, &mv);
+            if !needs.intersects(pending) {
+                continue;
+            }
+            let Some(start) = lifts[cursor..].iter().position(|sq| needs.contains(*sq)).map(|i| i + cursor)
+            else {
+                continue;
+            };
+            let from_start: Bitboard = lifts[start..].iter().copied().collect();
+            if !needs.is_subset(from_start) {
+                continue;
+            }
+            // A peg can only leave a hole that holds one.
+            let occ = pos.board().occupied();
+            if !lifts[cursor..start].iter().all(|sq| (before | occ).contains(*sq)) {
+                continue;
+            }
+            if plies == 1 {
+                let after = occupancy_after(pos, &mv);
+                if after == self.target && lifts[start + 1..].iter().all(|sq| (occ | after).contains(*sq)) {
+                    let mut seq = stack.clone();
+                    seq.push(mv);
+                    found.push(seq);
+                    if found.len() >= MAX_FOUND {
+                        return;
+                    }
+                }
+                continue;
+            }
+            // A peg put down on the way must still stand at the end or be lifted again later.
+            let later: Bitboard = lifts[start + 1..].iter().copied().collect();
+            if !placed_by(&mv).is_subset(self.target | later) {
+                continue;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            stack.push(mv);
+            self.run(&next, occ, plies - 1, start + 1, stack, found);
+            stack.pop();
+            if found.len() >= MAX_FOUND || *self.budget == 0 {
+                return;
+            }
+        }
+    }
+}
