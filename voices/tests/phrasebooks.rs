@@ -141,6 +141,10 @@ gamepad_connected = "ludregilo rekonektita"
 speech_unavailable = "parolado ne aŭdata"
 speech_available = "parolado denove aŭdata"
 clock_not_in_mode_23 = "la horloĝo ne estas en reĝimo 23"
+board_differs = "via tabulo diferencas de la ludo"
+square_missing = "{square}: {piece} mankas"
+square_extra = "{square}: kroma stifto"
+journal_damaged = "la protokolo estis difektita"
 "#;
 
 #[test]
