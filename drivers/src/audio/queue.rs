@@ -83,6 +83,20 @@ impl Queue {
         self.items.remove(best)
     }
 
+    /// Drops everything queued but moves (`silence`: answers end, a move is
+    /// never dropped), returning the dropped ids.
+    pub fn drop_all_but_moves(&mut self) -> Vec<u64> {
+        let mut dropped = Vec::new();
+        self.items.retain(|q| {
+            let keep = q.priority == Priority::Move;
+            if !keep {
+                dropped.push(q.id);
+            }
+            keep
+        });
+        dropped
+    }
+
     /// Empties the queue, returning the dropped ids.
     pub fn clear(&mut self) -> Vec<u64> {
         self.items.drain(..).map(|q| q.id).collect()

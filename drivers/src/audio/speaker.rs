@@ -237,6 +237,22 @@ impl Speaker {
         *self.shared.mute.lock().unwrap_or_else(PoisonError::into_inner) = Some(flag);
     }
 
+    /// The listener's `silence`: cuts off what is being said at once (the
+    /// output checks the stop flag on every sample) and drops the queued
+    /// answers; queued moves stay, a move cut short is said again on request.
+    pub fn cut(&self) {
+        let dropped = {
+            let mut state = self.shared.state();
+            if let Some(p) = &state.playing {
+                p.stop.store(true, Ordering::Relaxed);
+            }
+            state.queue.drop_all_but_moves()
+        };
+        for id in dropped {
+            self.shared.emit(SpeakerEvent::Dropped { id });
+        }
+    }
+
     /// Drops everything queued and cuts off what is being said.
     pub fn stop_all(&self) {
         let dropped = {

@@ -14,6 +14,7 @@ mod export;
 mod hub;
 mod journal_file;
 mod listening;
+mod record_reading;
 mod replay;
 mod run;
 mod snapshot;

@@ -245,6 +245,18 @@ impl Voices {
         say(&self.private, Utterance::text(text.clone()), text, "difference", Priority::Urgent, t, out);
     }
 
+    /// `silence`: the blind player's speaker stops at once; what it said
+    /// stays in the events, a move cut short is said again on "Wiederholen".
+    pub fn silence(&self, t: Millis, out: &mut Vec<Event>) {
+        self.private.speaker.cut();
+        out.push(Event::Announcement {
+            listener: self.private.name.into(),
+            text: String::new(),
+            about: "silence".into(),
+            t_ms: t,
+        });
+    }
+
     /// The last move again.
     pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some((text, _)) = &self.last_move {
