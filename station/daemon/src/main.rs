@@ -20,6 +20,7 @@ mod run;
 mod snapshot;
 mod speaking;
 mod speech_cmd;
+mod speech_state;
 mod station;
 mod voices_cmd;
 mod web;

@@ -257,6 +257,12 @@ impl Voices {
         });
     }
 
+    /// Sets the blind player's speaking rate (percent of normal) for his
+    /// earphone; returns the rate the speaker took.
+    pub fn set_rate(&self, percent: u32) -> u32 {
+        self.private.speaker.set_rate(percent)
+    }
+
     /// The last move again.
     pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some((text, _)) = &self.last_move {

@@ -12,6 +12,7 @@ use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
 use crate::listening::{Heard, Listening};
 use crate::record_reading::RecordReading;
 use crate::speaking::Voices;
+use crate::speech_state::{SpeechState, state_path};
 use anyhow::{Context, Result};
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
@@ -201,8 +202,31 @@ impl Station {
 
     /// Speaks through the configured listeners from now on.
     pub fn enable_voices(&mut self) -> Result<()> {
-        self.voices = Some(VoicesHandle::new(Voices::start(&self.config)?));
+        let voices = Voices::start(&self.config)?;
+        // The rate he chose before a restart (see `speech_state`).
+        let state = SpeechState::load(&state_path(self.journals.path()));
+        voices.set_rate(state.rate_percent);
+        self.voices = Some(VoicesHandle::new(voices));
         Ok(())
+    }
+
+    /// "schneller" / "langsamer": one step, kept across restarts.
+    fn change_rate(&mut self, faster: bool, t: Millis, events: &mut Vec<Event>) -> Option<u32> {
+        let v = self.voices.as_ref()?;
+        let path = state_path(self.journals.path());
+        let state = SpeechState::load(&path).step(faster);
+        let rate = v.get().set_rate(state.rate_percent);
+        if let Err(e) = state.save(&path) {
+            // A full disk loses the preference, never the game.
+            tracing::warn!(path = %path.display(), "speaking rate not kept: {e}");
+        }
+        events.push(Event::Announcement {
+            listener: "log".into(),
+            text: format!("speaking rate {rate} percent"),
+            about: "rate".into(),
+            t_ms: t,
+        });
+        Some(rate)
     }
 
     /// Publishes state and events to the web hub from now on.
@@ -901,6 +925,12 @@ impl Station {
                         SpokenCommand::Silence => v.get().silence(t, events),
                         _ => {}
                     }
+                }
+                if let SpokenCommand::Faster | SpokenCommand::Slower = command {
+                    let rate = self.change_rate(command == SpokenCommand::Faster, t, events);
+                    return Ok(
+                        json!({"understood": format!("command {command}"), "command": command.name(), "rate_percent": rate}),
+                    );
                 }
                 Ok(json!({"understood": format!("command {command}"), "command": command.name()}))
             }
