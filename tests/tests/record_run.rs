@@ -2,14 +2,18 @@
 //! simulated peg board to move 25, then the blind player's buttons read the
 //! record back (moves 20 to 25) and step through it like a tape, read a rank
 //! and a file, and `silence` cuts a long answer short — measured in the audio
-//! the station wrote through ALSA's file plugin.
+//! the station wrote through ALSA's file plugin; "schneller" twice makes the
+//! same answer shorter, and stays so after a restart.
 
 use shakmaty::Position;
 use station_core::Game;
 use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_tests::{of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for};
+use station_tests::{
+    console_address, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for,
+};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -21,12 +25,49 @@ const PLIES: usize = 49;
 /// The rate the file plugin writes at (see `alsa_file_config`).
 const RATE: usize = 22_050;
 
-struct Station(Child);
+const TOKEN: &str = "record-test-token-5d1e";
+
+/// A running station, killed when dropped.
+struct Station {
+    child: Child,
+    base: String,
+}
 
 impl Drop for Station {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Station {
+    /// `station run` with its private audio written to `raw` through ALSA's file plugin.
+    fn start(dir: &Path, config: &Path, events: &Path, raw: &Path) -> Station {
+        let mut cmd = station_run(config, &dir.join("journal"), Some(events));
+        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN])
+            .env("ALSA_CONFIG_PATH", alsa_file_config(dir, raw))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().expect("station starts");
+        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
+        Station { child, base }
+    }
+
+    /// Words the blind player says, typed at the console (`spoken`).
+    fn spoken(&self, text: &str) -> serde_json::Value {
+        let body = serde_json::json!({"cmd": "spoken", "text": text}).to_string();
+        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            stream,
+            "POST /api/command HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.base,
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response.split("\r\n\r\n").nth(1).and_then(|b| serde_json::from_str(b).ok()).unwrap_or_default()
     }
 }
 
@@ -53,7 +94,8 @@ fn schedule(game: &Game, to: usize) -> Vec<TimedScan> {
 
 /// An ALSA configuration whose default device writes raw 16-bit mono at 22050 Hz to `raw`.
 fn alsa_file_config(dir: &Path, raw: &Path) -> PathBuf {
-    let path = dir.join("asound.conf");
+    let path = raw.with_extension("conf");
+    let _ = dir;
     std::fs::write(
         &path,
         format!(
@@ -104,7 +146,8 @@ fn wait_quiet(raw: &Path) -> usize {
         std::thread::sleep(Duration::from_millis(250));
         let len = raw_len(raw);
         let last = last_loud(raw).unwrap_or(0);
-        if len.saturating_sub(last) > RATE / 2 {
+        // Nothing written for a second: the device is not even open yet.
+        if len.saturating_sub(last) > RATE / 2 || (len == 0 && started.elapsed() > Duration::from_secs(1)) {
             return len;
         }
         assert!(started.elapsed() < Duration::from_secs(120), "the station never fell silent");
@@ -138,9 +181,7 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     let game = real_game();
     let said_moves = words(&game, PLIES);
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
-    let mut cmd = station_run(&config, &dir.join("journal"), Some(&events));
-    cmd.env("ALSA_CONFIG_PATH", alsa_file_config(&dir, &raw)).stdout(Stdio::null()).stderr(Stdio::null());
-    let _station = Station(cmd.spawn().expect("station starts"));
+    let station = Station::start(&dir, &config, &events, &raw);
     wait_for(Duration::from_secs(10), "board connected", || {
         (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
     });
@@ -199,4 +240,45 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     assert!(after_ms < 1000, "not cut: {after_ms} ms after the press");
     // Reading changes nothing: the game is as played.
     assert_eq!(of_type(&read_events(&events), "game_move").len(), PLIES);
+
+    // The same answer (file a: the file button's count goes on at b, so by
+    // words) at the normal rate, then twice faster, then after a restart.
+    let normal = answer_audio(&station, &events, &raw, "Linie Anna", 3);
+    for _ in 0..2 {
+        let reply = station.spoken("schneller");
+        assert_eq!(reply["result"]["command"], "faster", "{reply}");
+    }
+    assert_eq!(station.spoken("schneller")["result"]["rate_percent"], 145);
+    assert_eq!(station.spoken("langsamer")["result"]["rate_percent"], 130);
+    let faster = answer_audio(&station, &events, &raw, "Linie Anna", 4);
+    drop(station);
+    let raw2 = dir.join("private-2.raw");
+    let station = Station::start(&dir, &config, &events, &raw2);
+    wait_for(Duration::from_secs(10), "game resumed", || {
+        (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
+    });
+    let restarted = answer_audio(&station, &events, &raw2, "Linie Anna", 5);
+    eprintln!("the same answer: {normal} ms at 100 %, {faster} ms at 130 %, {restarted} ms after a restart");
+    // 130 % lasts 1/1.3 = 77 % as long; espeak's pauses scale less exactly.
+    assert!(faster * 100 < normal * 90, "not faster: {faster} ms against {normal} ms");
+    assert!(restarted * 100 < normal * 90, "the rate was not kept: {restarted} ms against {normal} ms");
+}
+
+/// Says `text` and returns how long its audio lasted (first to last audible
+/// sample, ms), once the `n`-th answer was given and the station is quiet.
+fn answer_audio(station: &Station, events: &Path, raw: &Path, text: &str, n: usize) -> usize {
+    let before = wait_quiet(raw);
+    let reply = station.spoken(text);
+    assert_eq!(reply["result"]["command"], "read_file", "{reply}");
+    wait_for(Duration::from_secs(10), "the answer", || said(events, "answer").get(n - 1).cloned());
+    wait_for(Duration::from_secs(10), "the answer heard", || {
+        last_loud(raw).filter(|&l| l > before).map(|_| ())
+    });
+    wait_quiet(raw);
+    let bytes = std::fs::read(raw).unwrap();
+    let samples: Vec<i16> = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    let loud = |s: &i16| s.unsigned_abs() > 300;
+    let first = samples[before..].iter().position(loud).map_or(0, |i| i + before);
+    let last = samples.iter().rposition(loud).unwrap_or(first);
+    (last - first) * 1000 / RATE
 }
