@@ -198,8 +198,8 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
         record.starts_with("Zug einundzwanzig Sie ") && record.contains("Zug fünfundzwanzig Sie "),
         "{record}"
     );
-    for ply in 40..PLIES {
-        assert!(record.contains(&said_moves[ply]), "ply {} {:?} not in {record:?}", ply + 1, said_moves[ply]);
+    for (ply, words) in said_moves.iter().enumerate().skip(40) {
+        assert!(record.contains(words.as_str()), "ply {} {words:?} not in {record:?}", ply + 1);
     }
     // Back like a tape: 20... f5, then 20.Qe4; forward again to 21.Qe1.
     let back = press(&sim, &events, 5, "record", 2);

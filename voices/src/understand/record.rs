@@ -123,7 +123,7 @@ impl Record<'_> {
     }
 
     fn color(&self, ply: usize) -> Color {
-        if (ply % 2 == 0) == (self.start.turn() == Color::White) { Color::White } else { Color::Black }
+        if ply.is_multiple_of(2) == (self.start.turn() == Color::White) { Color::White } else { Color::Black }
     }
 
     fn move_word(&self) -> &str {
