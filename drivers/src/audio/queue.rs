@@ -129,6 +129,17 @@ mod tests {
     }
 
     #[test]
+    fn silence_drops_the_answers_and_keeps_the_move() {
+        let mut queue = Queue::new(4);
+        queue.push(q(1, Priority::Normal), Some(Priority::Urgent));
+        queue.push(q(2, Priority::Move), Some(Priority::Urgent));
+        queue.push(q(3, Priority::Urgent), Some(Priority::Urgent));
+        assert_eq!(queue.drop_all_but_moves(), vec![1, 3]);
+        assert_eq!(queue.pop().map(|x| x.id), Some(2));
+        assert!(queue.pop().is_none());
+    }
+
+    #[test]
     fn newer_move_replaces_stale_move() {
         let mut queue = Queue::new(4);
         queue.push(q(1, Priority::Move), Some(Priority::Normal));
