@@ -100,6 +100,9 @@ struct QuestionFile {
     or: String,
     empty: String,
     none: String,
+    /// Joins the ends of a run of empty squares ("bis"); optional (issue 18).
+    #[serde(default)]
+    through: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -302,7 +305,14 @@ impl Checker<'_> {
                 return self.fail(format!("[question] {key:?} is empty"));
             }
         }
-        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none])))
+        let through = match q.through {
+            Some(word) if word.trim().is_empty() => {
+                return self.fail("[question] \"through\" is empty".to_owned());
+            }
+            Some(word) => word,
+            None => "-".to_owned(),
+        };
+        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none, through])))
     }
 }
 

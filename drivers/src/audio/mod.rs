@@ -27,6 +27,7 @@ mod record;
 mod render;
 mod settings;
 mod speaker;
+pub mod stretch;
 mod tts_voice;
 mod utterance;
 pub mod wav;

@@ -83,6 +83,20 @@ impl Queue {
         self.items.remove(best)
     }
 
+    /// Drops everything queued but moves (`silence`: answers end, a move is
+    /// never dropped), returning the dropped ids.
+    pub fn drop_all_but_moves(&mut self) -> Vec<u64> {
+        let mut dropped = Vec::new();
+        self.items.retain(|q| {
+            let keep = q.priority == Priority::Move;
+            if !keep {
+                dropped.push(q.id);
+            }
+            keep
+        });
+        dropped
+    }
+
     /// Empties the queue, returning the dropped ids.
     pub fn clear(&mut self) -> Vec<u64> {
         self.items.drain(..).map(|q| q.id).collect()
@@ -112,6 +126,17 @@ mod tests {
         assert_eq!(queue.pop().map(|x| x.id), Some(1));
         assert!(queue.pop().is_none());
         assert!(!queue.push(q(3, Priority::Urgent), Some(Priority::Urgent)).interrupt);
+    }
+
+    #[test]
+    fn silence_drops_the_answers_and_keeps_the_move() {
+        let mut queue = Queue::new(4);
+        queue.push(q(1, Priority::Normal), Some(Priority::Urgent));
+        queue.push(q(2, Priority::Move), Some(Priority::Urgent));
+        queue.push(q(3, Priority::Urgent), Some(Priority::Urgent));
+        assert_eq!(queue.drop_all_but_moves(), vec![1, 3]);
+        assert_eq!(queue.pop().map(|x| x.id), Some(2));
+        assert!(queue.pop().is_none());
     }
 
     #[test]

@@ -123,6 +123,8 @@ struct Shared {
     events: Sender<SpeakerEvent>,
     /// Held while speaking, so the microphone does not hear the station.
     mute: Mutex<Option<crate::speech::MuteFlag>>,
+    /// The listener's speaking rate in percent (100 normal; issue 18).
+    rate_percent: std::sync::atomic::AtomicU32,
 }
 
 impl Shared {
@@ -187,6 +189,7 @@ impl Speaker {
             }),
             events: events_tx,
             mute: Mutex::new(None),
+            rate_percent: std::sync::atomic::AtomicU32::new(100),
         });
         let (exited_tx, exited) = crossbeam_channel::bounded(1);
         let thread_shared = shared.clone();
@@ -235,6 +238,36 @@ impl Speaker {
     /// it hears meanwhile: the station's own voice is never a move).
     pub fn mute_while_speaking(&self, flag: crate::speech::MuteFlag) {
         *self.shared.mute.lock().unwrap_or_else(PoisonError::into_inner) = Some(flag);
+    }
+
+    /// The listener's `silence`: cuts off what is being said at once (the
+    /// output checks the stop flag on every sample) and drops the queued
+    /// answers; queued moves stay, a move cut short is said again on request.
+    pub fn cut(&self) {
+        let dropped = {
+            let mut state = self.shared.state();
+            if let Some(p) = &state.playing {
+                p.stop.store(true, Ordering::Relaxed);
+            }
+            state.queue.drop_all_but_moves()
+        };
+        for id in dropped {
+            self.shared.emit(SpeakerEvent::Dropped { id });
+        }
+    }
+
+    /// Sets the speaking rate in percent of normal (clamped to 50–250) for
+    /// what is said from now on: packs are time-stretched at the same pitch,
+    /// espeak-ng speaks at that share of `speed_wpm`. Returns the rate set.
+    pub fn set_rate(&self, percent: u32) -> u32 {
+        let percent = percent.clamp(super::stretch::MIN_RATE_PERCENT, super::stretch::MAX_RATE_PERCENT);
+        self.shared.rate_percent.store(percent, Ordering::Relaxed);
+        percent
+    }
+
+    /// The speaking rate in percent of normal.
+    pub fn rate(&self) -> u32 {
+        self.shared.rate_percent.load(Ordering::Relaxed)
     }
 
     /// Drops everything queued and cuts off what is being said.
@@ -545,7 +578,9 @@ impl Voices {
         match pack.segments(&item.utterance) {
             Ok(segments) => {
                 let clip = super::pcm::assemble(&segments, pack.sample_rate(), self.volume);
-                Some((to_f32(&clip), pack.sample_rate()))
+                let percent = shared.rate_percent.load(Ordering::Relaxed);
+                let samples = super::stretch::time_stretch(&to_f32(&clip), pack.sample_rate(), percent);
+                Some((samples, pack.sample_rate()))
             }
             Err(AudioError::MissingWord { word, .. }) => {
                 if self.missing_words.insert(word.clone()) {
@@ -566,6 +601,8 @@ impl Voices {
     fn espeak_samples(&mut self, shared: &Shared, text: &str) -> Option<(Vec<f32>, u32)> {
         let (espeak, voice) = self.espeak.as_ref()?;
         self.output.as_ref()?;
+        let percent = shared.rate_percent.load(Ordering::Relaxed);
+        let espeak = Espeak { speed_wpm: espeak.speed_wpm * percent / 100, ..espeak.clone() };
         match espeak.render(voice, text) {
             Ok(clip) => {
                 let volume = self.volume;

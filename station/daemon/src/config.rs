@@ -305,6 +305,26 @@ pub struct Buttons {
     /// Say again what differs between his board and the game.
     #[serde(default)]
     pub read_difference: Vec<String>,
+    /// Read the last five moves of the record with their numbers (issue 18).
+    #[serde(default)]
+    pub read_record: Vec<String>,
+    /// One half-move back in the record, like a tape.
+    #[serde(default)]
+    pub record_back: Vec<String>,
+    /// One half-move forward in the record.
+    #[serde(default)]
+    pub record_forward: Vec<String>,
+    /// End the current answer at once (a move is cut, never dropped:
+    /// `repeat_last_move` says it again).
+    #[serde(default)]
+    pub silence: Vec<String>,
+    /// Read a rank: each press the next one, from his own side (a spoken
+    /// "Reihe vier" chooses one directly).
+    #[serde(default)]
+    pub read_rank: Vec<String>,
+    /// Read a file: each press the next one, from his left.
+    #[serde(default)]
+    pub read_file: Vec<String>,
 }
 
 fn default_clock_buttons() -> Vec<String> {
@@ -328,6 +348,12 @@ impl Default for Buttons {
             push_to_talk: Vec::new(),
             read_position: Vec::new(),
             read_difference: Vec::new(),
+            read_record: Vec::new(),
+            record_back: Vec::new(),
+            record_forward: Vec::new(),
+            silence: Vec::new(),
+            read_rank: Vec::new(),
+            read_file: Vec::new(),
         }
     }
 }
@@ -351,6 +377,18 @@ pub enum Action {
     ReadPosition,
     /// Say what differs between his board and the game.
     ReadDifference,
+    /// Read the last five moves.
+    ReadRecord,
+    /// One half-move back in the record.
+    RecordBack,
+    /// One half-move forward in the record.
+    RecordForward,
+    /// End the current answer.
+    Silence,
+    /// Read the next rank.
+    ReadRank,
+    /// Read the next file.
+    ReadFile,
 }
 
 impl Buttons {
@@ -365,6 +403,12 @@ impl Buttons {
             (&self.push_to_talk, Action::PushToTalk),
             (&self.read_position, Action::ReadPosition),
             (&self.read_difference, Action::ReadDifference),
+            (&self.read_record, Action::ReadRecord),
+            (&self.record_back, Action::RecordBack),
+            (&self.record_forward, Action::RecordForward),
+            (&self.silence, Action::Silence),
+            (&self.read_rank, Action::ReadRank),
+            (&self.read_file, Action::ReadFile),
         ]
         .into_iter()
         .find(|(sources, _)| sources.iter().any(|s| s == source))
@@ -382,6 +426,12 @@ impl Buttons {
             ("push_to_talk", &self.push_to_talk),
             ("read_position", &self.read_position),
             ("read_difference", &self.read_difference),
+            ("read_record", &self.read_record),
+            ("record_back", &self.record_back),
+            ("record_forward", &self.record_forward),
+            ("silence", &self.silence),
+            ("read_rank", &self.read_rank),
+            ("read_file", &self.read_file),
         ] {
             for s in sources {
                 let ok = match s.split_once(':') {

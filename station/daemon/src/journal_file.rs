@@ -63,7 +63,12 @@ impl JournalDir {
         Ok(JournalDir { dir: dir.to_owned() })
     }
 
-    /// The file of a game.
+    /// The directory itself.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The journal file of a game.
     pub fn file_for(&self, game_id: &str) -> PathBuf {
         self.dir.join(format!("{game_id}.jsonl"))
     }

@@ -245,6 +245,24 @@ impl Voices {
         say(&self.private, Utterance::text(text.clone()), text, "difference", Priority::Urgent, t, out);
     }
 
+    /// `silence`: the blind player's speaker stops at once; what it said
+    /// stays in the events, a move cut short is said again on "Wiederholen".
+    pub fn silence(&self, t: Millis, out: &mut Vec<Event>) {
+        self.private.speaker.cut();
+        out.push(Event::Announcement {
+            listener: self.private.name.into(),
+            text: String::new(),
+            about: "silence".into(),
+            t_ms: t,
+        });
+    }
+
+    /// Sets the blind player's speaking rate (percent of normal) for his
+    /// earphone; returns the rate the speaker took.
+    pub fn set_rate(&self, percent: u32) -> u32 {
+        self.private.speaker.set_rate(percent)
+    }
+
     /// The last move again.
     pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some((text, _)) = &self.last_move {

@@ -10,7 +10,9 @@ use crate::event_sink::EventSink;
 use crate::hub::{Command, CommandRequest, Hub};
 use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
 use crate::listening::{Heard, Listening};
+use crate::record_reading::RecordReading;
 use crate::speaking::Voices;
+use crate::speech_state::{SpeechState, state_path};
 use anyhow::{Context, Result};
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
@@ -27,7 +29,7 @@ use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, 
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
 use station_drivers::stamp::Stamped;
-use station_voices::understand::{Command as SpokenCommand, Understanding, Understood};
+use station_voices::understand::{Command as SpokenCommand, RecordStep, Understanding, Understood};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -79,6 +81,8 @@ pub struct Station {
     /// feed, the demo's printer (the voices come first, on their own).
     subscribers: Vec<Box<dyn Subscriber>>,
     voices: Option<VoicesHandle>,
+    /// Where the blind player is in the record and which rank or file a button reads next.
+    reading: RecordReading,
     hub: Option<Hub>,
     /// Events decided in this turn of the loop, not yet committed.
     decided: Vec<Delivered>,
@@ -168,6 +172,7 @@ impl Station {
             last_scan: [None, None],
             subscribers: vec![Box::new(sink)],
             voices: None,
+            reading: RecordReading::new(),
             hub: None,
             decided: Vec::new(),
             pending: Pending::default(),
@@ -197,8 +202,31 @@ impl Station {
 
     /// Speaks through the configured listeners from now on.
     pub fn enable_voices(&mut self) -> Result<()> {
-        self.voices = Some(VoicesHandle::new(Voices::start(&self.config)?));
+        let voices = Voices::start(&self.config)?;
+        // The rate he chose before a restart (see `speech_state`).
+        let state = SpeechState::load(&state_path(self.journals.path()));
+        voices.set_rate(state.rate_percent);
+        self.voices = Some(VoicesHandle::new(voices));
         Ok(())
+    }
+
+    /// "schneller" / "langsamer": one step, kept across restarts.
+    fn change_rate(&mut self, faster: bool, t: Millis, events: &mut Vec<Event>) -> Option<u32> {
+        let v = self.voices.as_ref()?;
+        let path = state_path(self.journals.path());
+        let state = SpeechState::load(&path).step(faster);
+        let rate = v.get().set_rate(state.rate_percent);
+        if let Err(e) = state.save(&path) {
+            // A full disk loses the preference, never the game.
+            tracing::warn!(path = %path.display(), "speaking rate not kept: {e}");
+        }
+        events.push(Event::Announcement {
+            listener: "log".into(),
+            text: format!("speaking rate {rate} percent"),
+            about: "rate".into(),
+            t_ms: t,
+        });
+        Some(rate)
     }
 
     /// Publishes state and events to the web hub from now on.
@@ -640,6 +668,27 @@ impl Station {
                     v.get().read_difference(t, events);
                 }
             }
+            Action::ReadRecord | Action::RecordBack | Action::RecordForward => {
+                let step = match action {
+                    Action::ReadRecord => RecordStep::Last,
+                    Action::RecordBack => RecordStep::Back,
+                    _ => RecordStep::Forward,
+                };
+                self.read_record(step, t, events);
+            }
+            Action::Silence => {
+                if let Some(v) = &self.voices {
+                    v.get().silence(t, events);
+                }
+            }
+            Action::ReadRank | Action::ReadFile => {
+                let me = self.table.config().blind_color;
+                let command = match action {
+                    Action::ReadRank => self.reading.next_rank(me),
+                    _ => self.reading.next_file(me),
+                };
+                self.answer_question(&command, t, events);
+            }
             // Questions and answers come with spoken input; reading the position aloud comes later.
             Action::Confirm | Action::Cancel | Action::PushToTalk | Action::ReadPosition => {}
         }
@@ -860,28 +909,73 @@ impl Station {
                 )
             }
             Understood::Command(command) => {
-                // Questions are answered from his own board's state only (no analysis):
-                // the record his board follows, or the agreed one when he has no board.
-                let board = match (self.table.tracker(BoardRole::Blind), self.table.agreed()) {
-                    (Some(tracker), _) => Some(tracker.game().position().board().clone()),
-                    (None, Some(agreed)) => Some(agreed.position().board().clone()),
-                    (None, None) => None,
-                };
-                let me = self.table.config().blind_color;
-                if let Some(text) = board.and_then(|b| understanding.answer(&b, me, &command)) {
+                if let Some(text) = self.board_answer(understanding, &command) {
                     self.say_private(text, "answer", t, events);
+                }
+                if let Some(step) = RecordStep::of(&command)
+                    && let Some(text) = self.reading.step(understanding, &self.table, step)
+                {
+                    self.say_private(text, "record", t, events);
                 }
                 if let Some(v) = &self.voices {
                     match command {
                         SpokenCommand::Time => v.get().say_time(&self.table, t, events),
                         SpokenCommand::Repeat => v.get().repeat_last_move(t, events),
                         SpokenCommand::ReadDifference => v.get().read_difference(t, events),
+                        SpokenCommand::Silence => v.get().silence(t, events),
                         _ => {}
                     }
+                }
+                if let SpokenCommand::Faster | SpokenCommand::Slower = command {
+                    let rate = self.change_rate(command == SpokenCommand::Faster, t, events);
+                    return Ok(
+                        json!({"understood": format!("command {command}"), "command": command.name(), "rate_percent": rate}),
+                    );
                 }
                 Ok(json!({"understood": format!("command {command}"), "command": command.name()}))
             }
             other => Ok(json!({"understood": other.line()})),
+        }
+    }
+
+    /// The answer to a question about the board, from his own board's state
+    /// only (no analysis): the record his board follows, or the agreed one
+    /// when he has no board.
+    fn board_answer(&self, understanding: &Understanding, command: &SpokenCommand) -> Option<String> {
+        let board = match (self.table.tracker(BoardRole::Blind), self.table.agreed()) {
+            (Some(tracker), _) => tracker.game().position().board().clone(),
+            (None, Some(agreed)) => agreed.position().board().clone(),
+            (None, None) => return None,
+        };
+        understanding.answer(&board, self.table.config().blind_color, command)
+    }
+
+    /// Runs `f` with the understanding of his language, lent out of `self`
+    /// (no copy); `None` when it cannot be built (logged).
+    fn with_understanding<R>(&mut self, f: impl FnOnce(&mut Self, &Understanding) -> R) -> Option<R> {
+        if let Err(e) = self.understanding() {
+            tracing::warn!("no words for the answer: {e:#}");
+            return None;
+        }
+        let understanding = self.understanding.take()?;
+        let out = f(self, &understanding);
+        self.understanding = Some(understanding);
+        Some(out)
+    }
+
+    /// A board question asked by button (`read_rank`, `read_file`).
+    fn answer_question(&mut self, command: &SpokenCommand, t: Millis, events: &mut Vec<Event>) {
+        let text = self.with_understanding(|this, u| this.board_answer(u, command)).flatten();
+        if let Some(text) = text {
+            self.say_private(text, "answer", t, events);
+        }
+    }
+
+    /// A step through the record by button (`read_record`, `record_back`, `record_forward`).
+    fn read_record(&mut self, step: RecordStep, t: Millis, events: &mut Vec<Event>) {
+        let text = self.with_understanding(|this, u| this.reading.step(u, &this.table, step)).flatten();
+        if let Some(text) = text {
+            self.say_private(text, "record", t, events);
         }
     }
 

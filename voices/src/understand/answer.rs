@@ -2,7 +2,7 @@
 //! a square, his or his opponent's pieces — read from the board he asked
 //! about and nothing else: no analysis, ever.
 
-use shakmaty::{Board, Color, Role, Square};
+use shakmaty::{Board, Color, File, Rank, Role, Square};
 
 use super::{Command, Side, Understanding};
 
@@ -36,8 +36,97 @@ impl Understanding {
                     None => format!("{} {}: {}", letter.text, rank.text, self.empty),
                 }
             }
+            Command::ReadRank(rank) => {
+                let squares: Vec<Square> = File::ALL.iter().map(|&f| Square::from_coords(f, rank)).collect();
+                let [_, name] = self.wording.word_square(squares[0]);
+                format!(
+                    "{} {}",
+                    name.text,
+                    self.line_of(board, me, &squares, |sq| self.wording.word_square(sq)[0].text)
+                )
+            }
+            Command::ReadFile(file) => {
+                let squares: Vec<Square> = Rank::ALL.iter().map(|&r| Square::from_coords(file, r)).collect();
+                let [name, _] = self.wording.word_square(squares[0]);
+                format!(
+                    "{} {}",
+                    name.text,
+                    self.line_of(board, me, &squares, |sq| self.wording.word_square(sq)[1].text)
+                )
+            }
+            Command::Material => [me, !me]
+                .iter()
+                .map(|&c| format!("{}: {}", label(c), self.lost(board, c)))
+                .collect::<Vec<_>>()
+                .join(". "),
             _ => return None,
         })
+    }
+
+    /// The squares of a rank or file in order, each named by `name` (its
+    /// letter or its number): a piece with its owner, a run of empty squares
+    /// as "Anna bis Cesar leer".
+    fn line_of<'a>(
+        &'a self,
+        board: &Board,
+        me: Color,
+        squares: &[Square],
+        name: impl Fn(Square) -> &'a str,
+    ) -> String {
+        let clock = self.wording.phrasebook().clock();
+        let mut parts = Vec::new();
+        let mut at = 0;
+        while at < squares.len() {
+            let square = squares[at];
+            match board.piece_at(square) {
+                Some(piece) => {
+                    let owner = if piece.color == me { &clock.own } else { &clock.opponent };
+                    parts.push(format!(
+                        "{} {} {owner}",
+                        name(square),
+                        self.wording.word_piece(piece.role).text
+                    ));
+                    at += 1;
+                }
+                None => {
+                    let end = (at..squares.len())
+                        .take_while(|&i| board.piece_at(squares[i]).is_none())
+                        .last()
+                        .unwrap_or(at);
+                    parts.push(match end - at {
+                        0 => format!("{} {}", name(square), self.empty),
+                        _ => {
+                            format!("{} {} {} {}", name(square), self.through, name(squares[end]), self.empty)
+                        }
+                    });
+                    at = end + 1;
+                }
+            }
+        }
+        parts.join(", ")
+    }
+
+    /// The pieces `color` has lost against the usual set (eight pawns, two
+    /// each of rook, knight and bishop, one queen), most valuable first;
+    /// a promoted piece counts against the pawns it came from.
+    fn lost(&self, board: &Board, color: Color) -> String {
+        let mut out = Vec::new();
+        let mut promoted = 0;
+        for (role, full) in [(Role::Queen, 1), (Role::Rook, 2), (Role::Bishop, 2), (Role::Knight, 2)] {
+            let have = board.by_piece(role.of(color)).count();
+            promoted += have.saturating_sub(full);
+            for _ in have..full {
+                out.push(self.wording.word_piece(role).text.to_owned());
+            }
+        }
+        let pawns = board.by_piece(Role::Pawn.of(color)).count() + promoted;
+        for _ in pawns..8 {
+            out.push(self.wording.word_piece(Role::Pawn).text.to_owned());
+        }
+        if out.is_empty() {
+            return self.none.clone();
+        }
+        out.join(", ")
     }
 
     /// The pieces of `color` (of one kind, or all), king first, each with its

@@ -40,6 +40,26 @@ pub enum CommandWord {
     ReadDifference,
     /// A question about the draw facts (not an offer: other words).
     DrawStatus,
+    /// Read the last moves of the record (issue 18).
+    ReadRecord,
+    /// One move back in the record.
+    RecordBack,
+    /// One move forward in the record.
+    RecordForward,
+    /// "move" (followed by a move number): jump there in the record.
+    GoToMove,
+    /// "rank" (followed by a rank): read the squares of one rank.
+    ReadRank,
+    /// "file" (followed by a letter): read the squares of one file.
+    ReadFile,
+    /// The pieces each side has lost.
+    Material,
+    /// End the current answer at once.
+    Silence,
+    /// Speak faster.
+    Faster,
+    /// Speak slower.
+    Slower,
 }
 
 /// Keys of the phrasebook's `[commands]` table, in a fixed order (draw
@@ -61,8 +81,21 @@ pub(crate) const KEYS: [(&str, CommandWord); 12] = [
 
 /// Keys of `[commands]` added later (issue 14): optional in a loaded file,
 /// present in every built-in one.
-pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 2] =
-    [("read_difference", CommandWord::ReadDifference), ("draw_status", CommandWord::DrawStatus)];
+pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 12] = [
+    ("read_difference", CommandWord::ReadDifference),
+    ("draw_status", CommandWord::DrawStatus),
+    // Issue 18: the record, the position by rank and file, speech control.
+    ("read_record", CommandWord::ReadRecord),
+    ("record_back", CommandWord::RecordBack),
+    ("record_forward", CommandWord::RecordForward),
+    ("go_to_move", CommandWord::GoToMove),
+    ("read_rank", CommandWord::ReadRank),
+    ("read_file", CommandWord::ReadFile),
+    ("material", CommandWord::Material),
+    ("silence", CommandWord::Silence),
+    ("faster", CommandWord::Faster),
+    ("slower", CommandWord::Slower),
+];
 
 /// The listening words of one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,8 +103,9 @@ pub struct CommandWords {
     code: String,
     words: Vec<(CommandWord, Entry)>,
     or: String,
-    /// "leer" (an empty square) and "keine" (no such piece), for answers.
-    answers: [String; 2],
+    /// "leer" (an empty square), "keine" (no such piece) and "bis" (a run
+    /// of empty squares, "Anna bis Cesar leer"), for answers.
+    answers: [String; 3],
 }
 
 impl CommandWords {
@@ -87,7 +121,7 @@ impl CommandWords {
             code: code.to_owned(),
             words: Vec::new(),
             or: "/".to_owned(),
-            answers: ["-".to_owned(), "-".to_owned()],
+            answers: ["-".to_owned(), "-".to_owned(), "-".to_owned()],
         }
     }
 
@@ -96,7 +130,7 @@ impl CommandWords {
         code: &str,
         words: Vec<(CommandWord, Entry)>,
         or: String,
-        answers: [String; 2],
+        answers: [String; 3],
     ) -> CommandWords {
         CommandWords { code: code.to_owned(), words, or, answers }
     }
@@ -130,6 +164,11 @@ impl CommandWords {
     /// The answer when no piece of the kind asked for is there ("keine").
     pub fn no_such_piece(&self) -> &str {
         &self.answers[1]
+    }
+
+    /// The word joining the ends of a run of empty squares ("bis").
+    pub fn through(&self) -> &str {
+        &self.answers[2]
     }
 }
 

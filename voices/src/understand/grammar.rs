@@ -74,6 +74,10 @@ pub(crate) struct Forms {
     long_castling: Vec<String>,
     /// Position-independent command phrases, built once.
     commands: Vec<String>,
+    /// The forms of "move" before a move number ("Zug").
+    go_to_move: Vec<String>,
+    /// Move numbers in words, 1 to 999 (index 0 is 1).
+    numbers: Vec<String>,
 }
 
 fn forms_of(entry: &Entry) -> Vec<String> {
@@ -116,6 +120,10 @@ impl Forms {
             short_castling: forms_of(&words.short_castling),
             long_castling: forms_of(&words.long_castling),
             commands: Vec::new(),
+            go_to_move: commands.entry(CommandWord::GoToMove).map(forms_of).unwrap_or_default(),
+            numbers: (1..=u64::from(super::lexicon::MAX_NUMBER))
+                .map(|n| normalise(&sentence.numbers().spell(n)))
+                .collect(),
         };
         forms.commands = forms.command_phrases(&forms_of(&words.draw_offer), commands);
         forms
@@ -174,6 +182,20 @@ impl Forms {
                         }
                     }
                 }
+                CommandWord::ReadRank => {
+                    let rank = forms_of(entry);
+                    for number in &self.ranks {
+                        emit(&[(&rank, false), (number, false)], &mut String::new(), &mut out);
+                    }
+                }
+                CommandWord::ReadFile => {
+                    let file = forms_of(entry);
+                    for letter in self.letters.iter().flatten() {
+                        emit(&[(&file, false), (letter, false)], &mut String::new(), &mut out);
+                    }
+                }
+                // Position-dependent: the move numbers played so far (see `grammar`).
+                CommandWord::GoToMove => {}
                 _ => out.extend(forms_of(entry)),
             }
         }
@@ -192,6 +214,13 @@ impl Forms {
         out.sort_unstable();
         out.dedup();
         out.extend(self.commands.iter().cloned());
+        // "Zug dreiundzwanzig": the move numbers reached so far.
+        let reached = usize::try_from(pos.fullmoves().get()).unwrap_or(usize::MAX);
+        for number in self.numbers.iter().take(reached) {
+            for word in &self.go_to_move {
+                out.push(format!("{word} {number}"));
+            }
+        }
         // A command phrase can equal a move phrase only through a conflict
         // in the books; the sort above keeps moves deduplicated among
         // themselves, and a repeat across the two halves is harmless.

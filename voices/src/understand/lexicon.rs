@@ -17,9 +17,15 @@ pub(crate) enum Meaning {
     Move(WordId),
     /// A command word.
     Command(CommandWord),
+    /// A number word ("dreiundzwanzig", "dwadzieścia trzy"), 1 to 999, for
+    /// move numbers; the rank words keep their meaning as ranks.
+    Number(u16),
     /// A word that means nothing ("äh"): dropped.
     Filler,
 }
+
+/// The highest number listened for (move numbers; the number words stop here).
+pub(crate) const MAX_NUMBER: u16 = 999;
 
 /// Lower-cases and splits heard or typed text the way Vosk writes its words:
 /// letters, digits and apostrophes make words; everything else separates
@@ -117,6 +123,18 @@ impl Lexicon {
         lexicon.add(&words.draw_offer, Meaning::Command(CommandWord::DrawOffer));
         for (word, entry) in commands.words() {
             lexicon.add(entry, Meaning::Command(*word));
+        }
+        // Number words only where no other word is said alike: "vier" stays
+        // a rank, and a move number may be a rank word.
+        if commands.entry(CommandWord::GoToMove).is_some() || commands.entry(CommandWord::ReadRank).is_some()
+        {
+            for n in 1..=MAX_NUMBER {
+                let key = normalise(&sentence.numbers().spell(u64::from(n)));
+                if !key.is_empty() && !lexicon.phrases.contains_key(&key) {
+                    lexicon.longest = lexicon.longest.max(key.split(' ').count());
+                    lexicon.phrases.insert(key, Meaning::Number(n));
+                }
+            }
         }
         lexicon
     }

@@ -27,16 +27,18 @@ pub(crate) mod command_words;
 mod grammar;
 mod lexicon;
 mod matching;
+mod record;
 mod repair;
 mod spoken;
 
 use std::fmt;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Move, Role, Square};
+use shakmaty::{CastlingMode, Chess, File, Move, Rank, Role, Square};
 
 pub use command_words::{CommandWord, CommandWords};
 pub use grammar::Grammar;
+pub use record::{RecordCursor, RecordStep};
 
 use crate::error::VoiceError;
 use crate::notation::position_from_fen;
@@ -117,12 +119,35 @@ pub enum Command {
     ReadDifference,
     /// A question about the draw facts ("Remis Stand"): never an offer.
     DrawStatus,
+    /// Read the last five moves of the record with their numbers.
+    ReadRecord,
+    /// One move back in the record, like a tape.
+    RecordBack,
+    /// One move forward in the record.
+    RecordForward,
+    /// Jump to a move number in the record ("Zug dreiundzwanzig"); any
+    /// number up to 999 is understood, the record says whether it exists.
+    GoToMove(u16),
+    /// The squares of one rank with their pieces ("Reihe vier").
+    ReadRank(Rank),
+    /// The squares of one file with their pieces ("Linie Eva").
+    ReadFile(File),
+    /// The pieces each side has lost.
+    Material,
+    /// End the current answer at once.
+    Silence,
+    /// Speak faster (every voice).
+    Faster,
+    /// Speak slower (every voice).
+    Slower,
 }
 
 impl Command {
     /// The stable name: `time`, `repeat`, `correction`, `yes`, `no`,
     /// `draw_offer`, `resign`, `where_is`, `what_stands_on`, `read_pieces`,
-    /// `read_difference`, `draw_status`.
+    /// `read_difference`, `draw_status`, `read_record`, `record_back`,
+    /// `record_forward`, `go_to_move`, `read_rank`, `read_file`, `material`,
+    /// `silence`, `faster`, `slower`.
     pub fn name(&self) -> &'static str {
         match self {
             Command::Time => "time",
@@ -137,13 +162,24 @@ impl Command {
             Command::ReadPieces(_) => "read_pieces",
             Command::ReadDifference => "read_difference",
             Command::DrawStatus => "draw_status",
+            Command::ReadRecord => "read_record",
+            Command::RecordBack => "record_back",
+            Command::RecordForward => "record_forward",
+            Command::GoToMove(_) => "go_to_move",
+            Command::ReadRank(_) => "read_rank",
+            Command::ReadFile(_) => "read_file",
+            Command::Material => "material",
+            Command::Silence => "silence",
+            Command::Faster => "faster",
+            Command::Slower => "slower",
         }
     }
 }
 
 impl fmt::Display for Command {
     /// The name and its arguments: `where_is mine queen`, `where_is any
-    /// knight`, `what_stands_on e4`, `read_pieces his`.
+    /// knight`, `what_stands_on e4`, `read_pieces his`, `go_to_move 23`,
+    /// `read_rank 4`, `read_file e`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())?;
         match self {
@@ -152,6 +188,9 @@ impl fmt::Display for Command {
             }
             Command::WhatStandsOn(square) => write!(f, " {square}"),
             Command::ReadPieces(side) => write!(f, " {}", side.name()),
+            Command::GoToMove(number) => write!(f, " {number}"),
+            Command::ReadRank(rank) => write!(f, " {}", rank.char()),
+            Command::ReadFile(file) => write!(f, " {}", file.char()),
             _ => Ok(()),
         }
     }
@@ -307,6 +346,7 @@ pub struct Understanding {
     or: String,
     empty: String,
     none: String,
+    through: String,
     min_confidence: f32,
     command_confidence: f32,
     sure_confidence: f32,
@@ -371,6 +411,7 @@ impl Understanding {
             or: commands.or().to_owned(),
             empty: commands.empty().to_owned(),
             none: commands.no_such_piece().to_owned(),
+            through: commands.through().to_owned(),
             min_confidence: DEFAULT_MIN_CONFIDENCE,
             command_confidence: DEFAULT_COMMAND_CONFIDENCE,
             sure_confidence: DEFAULT_SURE_CONFIDENCE,

@@ -64,11 +64,13 @@ pub(crate) fn read(meanings: &[Meaning]) -> Result<Spoken, String> {
                     Meaning::Command(_) => {
                         return Err("a move and a command in one breath".to_owned());
                     }
+                    Meaning::Number(_) => return Err("a number that is no rank in a move".to_owned()),
                     Meaning::Filler => {}
                 }
             }
             read_move(&words).map(Spoken::Move)
         }
+        Some(Meaning::Number(_)) => Err("a number without a command".to_owned()),
         Some(Meaning::Filler) | None => Err("nothing said".to_owned()),
     }
 }
@@ -78,6 +80,7 @@ fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
     let mut role = None;
     let mut file = None;
     let mut rank = None;
+    let mut number = None;
     let Some(Meaning::Command(head)) = meanings.first() else {
         return Err("not a command".to_owned());
     };
@@ -88,10 +91,16 @@ fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
             Meaning::Move(WordId::Piece(r)) if role.is_none() => role = Some(*r),
             Meaning::Move(WordId::Letter(f)) if file.is_none() && rank.is_none() => file = Some(*f),
             Meaning::Move(WordId::Rank(r)) if file.is_some() && rank.is_none() => rank = Some(*r),
+            // A rank word alone after the command: a rank or a small number.
+            Meaning::Move(WordId::Rank(r)) if file.is_none() && number.is_none() => {
+                number = u16::try_from(r.to_u32() + 1).ok();
+            }
+            Meaning::Number(n) if file.is_none() && number.is_none() => number = Some(*n),
             _ => return Err("more words than the command takes".to_owned()),
         }
     }
-    let bare = side.is_none() && role.is_none() && file.is_none();
+    let bare = side.is_none() && role.is_none() && file.is_none() && number.is_none();
+    let alone = side.is_none() && role.is_none();
     let command = match head {
         CommandWord::Time if bare => Command::Time,
         CommandWord::Repeat if bare => Command::Repeat,
@@ -104,6 +113,26 @@ fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
         CommandWord::ReadHisPieces if bare => Command::ReadPieces(Side::His),
         CommandWord::ReadDifference if bare => Command::ReadDifference,
         CommandWord::DrawStatus if bare => Command::DrawStatus,
+        CommandWord::ReadRecord if bare => Command::ReadRecord,
+        CommandWord::RecordBack if bare => Command::RecordBack,
+        CommandWord::RecordForward if bare => Command::RecordForward,
+        CommandWord::Material if bare => Command::Material,
+        CommandWord::Silence if bare => Command::Silence,
+        CommandWord::Faster if bare => Command::Faster,
+        CommandWord::Slower if bare => Command::Slower,
+        CommandWord::GoToMove => match (number, file, alone) {
+            (Some(n), None, true) => Command::GoToMove(n),
+            _ => return Err("\"move\" takes a move number".to_owned()),
+        },
+        CommandWord::ReadRank => match (number, file, alone) {
+            (Some(n @ 1..=8), None, true) => Command::ReadRank(Rank::new(u32::from(n) - 1)),
+            (Some(_), None, true) => return Err("a rank is a number from one to eight".to_owned()),
+            _ => return Err("\"rank\" takes a number from one to eight".to_owned()),
+        },
+        CommandWord::ReadFile => match (file, rank, number, alone) {
+            (Some(file), None, None, true) => Command::ReadFile(file),
+            _ => return Err("\"file\" takes one letter".to_owned()),
+        },
         CommandWord::WhereIs => match (role, file) {
             (Some(role), None) => Command::WhereIs { role, side },
             _ => return Err("\"where is\" takes a piece name".to_owned()),

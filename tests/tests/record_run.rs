@@ -1,0 +1,284 @@
+//! Issue 18 through the real `station run`: a real game played on a
+//! simulated peg board to move 25, then the blind player's buttons read the
+//! record back (moves 20 to 25) and step through it like a tape, read a rank
+//! and a file, and `silence` cuts a long answer short — measured in the audio
+//! the station wrote through ALSA's file plugin; "schneller" twice makes the
+//! same answer shorter, and stays so after a restart.
+
+use shakmaty::Position;
+use station_core::Game;
+use station_core::pgn::read_games;
+use station_drivers::pegboard::hands::{Hands, TimedScan};
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_tests::{
+    console_address, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for,
+};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SPEED: f64 = 2.0;
+const SETTLE_MS: u64 = 220;
+/// Plies played: Chandler - Kasparov 1976 up to 25.Rxc3.
+const PLIES: usize = 49;
+/// The rate the file plugin writes at (see `alsa_file_config`).
+const RATE: usize = 22_050;
+
+const TOKEN: &str = "record-test-token-5d1e";
+
+/// A running station, killed when dropped.
+struct Station {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Station {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Station {
+    /// `station run` with its private audio written to `raw` through ALSA's file plugin.
+    fn start(dir: &Path, config: &Path, events: &Path, raw: &Path) -> Station {
+        let mut cmd = station_run(config, &dir.join("journal"), Some(events));
+        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN])
+            .env("ALSA_CONFIG_PATH", alsa_file_config(dir, raw))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().expect("station starts");
+        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
+        Station { child, base }
+    }
+
+    /// Words the blind player says, typed at the console (`spoken`).
+    fn spoken(&self, text: &str) -> serde_json::Value {
+        let body = serde_json::json!({"cmd": "spoken", "text": text}).to_string();
+        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            stream,
+            "POST /api/command HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.base,
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response.split("\r\n\r\n").nth(1).and_then(|b| serde_json::from_str(b).ok()).unwrap_or_default()
+    }
+}
+
+/// The first game of Kasparov.pgn (Chandler - Kasparov, Wattignies 1976).
+fn real_game() -> Game {
+    let bytes = std::fs::read(shared_pgn("games/Kasparov.pgn")).expect("shared PGN games");
+    let game = read_games(&bytes).into_iter().next().expect("a game").game;
+    assert!(game.ply() > PLIES);
+    game
+}
+
+fn schedule(game: &Game, to: usize) -> Vec<TimedScan> {
+    let mut hands = Hands::new(None);
+    let mut now = 0;
+    let at = |ply: usize| game.position_at(ply).unwrap();
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: at(0).board().occupied() }];
+    for ply in 0..to {
+        hands.think(at(ply).board().occupied(), 900, &mut now, &mut scans);
+        hands.play(at(ply), &game.moves()[ply], &mut now, &mut scans);
+    }
+    hands.think(at(to).board().occupied(), 900, &mut now, &mut scans);
+    scans
+}
+
+/// An ALSA configuration whose default device writes raw 16-bit mono at 22050 Hz to `raw`.
+fn alsa_file_config(dir: &Path, raw: &Path) -> PathBuf {
+    let path = raw.with_extension("conf");
+    let _ = dir;
+    std::fs::write(
+        &path,
+        format!(
+            "pcm.!default {{ type plug; slave {{ pcm \"capture\"; format S16_LE; rate {RATE}; channels 1 }} }}\n\
+             pcm.capture {{ type file; slave.pcm {{ type null }}; file \"{}\"; format \"raw\" }}\n",
+            raw.display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// How the station words the game's moves (`station announce`), one a ply.
+fn words(game: &Game, to: usize) -> Vec<String> {
+    let ucis: Vec<String> = game.moves()[..to].iter().map(|m| game.uci(*m)).collect();
+    let out = Command::new(station_bin()).args(["announce", "--lang", "de"]).args(&ucis).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_owned).collect()
+}
+
+/// The private answers about `about` so far.
+fn said(events: &Path, about: &str) -> Vec<String> {
+    of_type(&read_events(events), "announcement")
+        .iter()
+        .filter(|a| a["listener"] == "private" && a["about"] == about)
+        .map(|a| a["text"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Presses board button `index` and waits for the `n`-th answer about `about`.
+fn press(sim: &SimPegBoard, events: &Path, index: u8, about: &str, n: usize) -> String {
+    sim.press_button(index);
+    wait_for(Duration::from_secs(10), &format!("answer {n} about {about}"), || {
+        said(events, about).get(n - 1).cloned()
+    })
+}
+
+fn raw_len(raw: &Path) -> usize {
+    std::fs::metadata(raw).map_or(0, |m| m.len() as usize) / 2
+}
+
+/// Waits until the station has said nothing for half a second (the device
+/// stream stays open and is written with silence) and returns the samples
+/// written so far.
+fn wait_quiet(raw: &Path) -> usize {
+    let started = Instant::now();
+    loop {
+        std::thread::sleep(Duration::from_millis(250));
+        let len = raw_len(raw);
+        let last = last_loud(raw).unwrap_or(0);
+        // Nothing written for a second: the device is not even open yet.
+        if len.saturating_sub(last) > RATE / 2 || (len == 0 && started.elapsed() > Duration::from_secs(1)) {
+            return len;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "the station never fell silent");
+    }
+}
+
+fn last_loud(raw: &Path) -> Option<usize> {
+    let bytes = std::fs::read(raw).unwrap_or_default();
+    let samples: Vec<i16> = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    samples.iter().rposition(|s| s.unsigned_abs() > 300)
+}
+
+#[test]
+fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_answer() {
+    let dir = scratch("record-run");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let raw = dir.join("private.raw");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
+             [buttons]\nread_record = [\"blind:4\"]\nrecord_back = [\"blind:5\"]\nrecord_forward = [\"blind:6\"]\n\
+             silence = [\"blind:7\"]\nread_rank = [\"blind:8\"]\nread_file = [\"blind:9\"]\n\n\
+             [voice]\nlanguage = \"de\"\n\n[audio.private]\nvoices = [\"espeak\"]\n",
+            link.display()
+        ),
+    )
+    .unwrap();
+    let game = real_game();
+    let said_moves = words(&game, PLIES);
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
+    let station = Station::start(&dir, &config, &events, &raw);
+    wait_for(Duration::from_secs(10), "board connected", || {
+        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
+    });
+    sim.play_scans(schedule(&game, PLIES));
+    sim.wait_idle();
+    wait_for(Duration::from_secs(30), "25 moves", || {
+        (of_type(&read_events(&events), "game_move").len() == PLIES).then_some(())
+    });
+    wait_quiet(&raw);
+
+    // The last five moves, 21 to 25, with their numbers and every word of each move.
+    let record = press(&sim, &events, 4, "record", 1);
+    assert!(
+        record.starts_with("Zug einundzwanzig Sie ") && record.contains("Zug fünfundzwanzig Sie "),
+        "{record}"
+    );
+    for (ply, words) in said_moves.iter().enumerate().skip(40) {
+        assert!(record.contains(words.as_str()), "ply {} {words:?} not in {record:?}", ply + 1);
+    }
+    // Back like a tape: 20... f5, then 20.Qe4; forward again to 21.Qe1.
+    let back = press(&sim, &events, 5, "record", 2);
+    assert_eq!(back, format!("Zug zwanzig Gegner {}", said_moves[39]));
+    let back = press(&sim, &events, 5, "record", 3);
+    assert_eq!(back, format!("Zug zwanzig Sie {}", said_moves[38]));
+    let forward = press(&sim, &events, 6, "record", 4);
+    assert_eq!(forward, format!("Zug zwanzig Gegner {}", said_moves[39]));
+    let forward = press(&sim, &events, 6, "record", 5);
+    assert_eq!(forward, format!("Zug einundzwanzig Sie {}", said_moves[40]));
+    // A rank and a file by button, from his side: rank one, then file a.
+    let rank = press(&sim, &events, 8, "answer", 1);
+    assert!(rank.starts_with("eins Anna leer, Bella Turm Sie"), "{rank}");
+    let file = press(&sim, &events, 9, "answer", 2);
+    assert!(file.starts_with("Anna eins bis zwei leer, drei Bauer Sie"), "{file}");
+    wait_quiet(&raw);
+
+    // `silence` while the record is being read: the audio stops at once.
+    let before = raw_len(&raw);
+    press(&sim, &events, 4, "record", 6);
+    wait_for(Duration::from_secs(10), "the record being said", || {
+        last_loud(&raw).is_some_and(|l| l > before + RATE).then_some(())
+    });
+    let pressed = Instant::now();
+    let at_press = raw_len(&raw);
+    sim.press_button(7);
+    wait_for(Duration::from_secs(5), "silence", || {
+        of_type(&read_events(&events), "announcement").iter().any(|a| a["about"] == "silence").then_some(())
+    });
+    wait_quiet(&raw);
+    let last = last_loud(&raw).unwrap_or(0);
+    let after_ms = last.saturating_sub(at_press) * 1000 / RATE;
+    eprintln!(
+        "silence: the last audible sample {after_ms} ms after the press in the written audio (wall {:?} to quiet)",
+        pressed.elapsed()
+    );
+    // The whole record takes many seconds to say; cut, at most a second of it is left.
+    assert!(after_ms < 1000, "not cut: {after_ms} ms after the press");
+    // Reading changes nothing: the game is as played.
+    assert_eq!(of_type(&read_events(&events), "game_move").len(), PLIES);
+
+    // The same answer (file a: the file button's count goes on at b, so by
+    // words) at the normal rate, then twice faster, then after a restart.
+    let normal = answer_audio(&station, &events, &raw, "Linie Anna", 3);
+    for _ in 0..2 {
+        let reply = station.spoken("schneller");
+        assert_eq!(reply["result"]["command"], "faster", "{reply}");
+    }
+    assert_eq!(station.spoken("schneller")["result"]["rate_percent"], 145);
+    assert_eq!(station.spoken("langsamer")["result"]["rate_percent"], 130);
+    let faster = answer_audio(&station, &events, &raw, "Linie Anna", 4);
+    drop(station);
+    let raw2 = dir.join("private-2.raw");
+    let station = Station::start(&dir, &config, &events, &raw2);
+    wait_for(Duration::from_secs(10), "game resumed", || {
+        (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
+    });
+    let restarted = answer_audio(&station, &events, &raw2, "Linie Anna", 5);
+    eprintln!("the same answer: {normal} ms at 100 %, {faster} ms at 130 %, {restarted} ms after a restart");
+    // 130 % lasts 1/1.3 = 77 % as long; espeak's pauses scale less exactly.
+    assert!(faster * 100 < normal * 90, "not faster: {faster} ms against {normal} ms");
+    assert!(restarted * 100 < normal * 90, "the rate was not kept: {restarted} ms against {normal} ms");
+}
+
+/// Says `text` and returns how long its audio lasted (first to last audible
+/// sample, ms), once the `n`-th answer was given and the station is quiet.
+fn answer_audio(station: &Station, events: &Path, raw: &Path, text: &str, n: usize) -> usize {
+    let before = wait_quiet(raw);
+    let reply = station.spoken(text);
+    assert_eq!(reply["result"]["command"], "read_file", "{reply}");
+    wait_for(Duration::from_secs(10), "the answer", || said(events, "answer").get(n - 1).cloned());
+    wait_for(Duration::from_secs(10), "the answer heard", || {
+        last_loud(raw).filter(|&l| l > before).map(|_| ())
+    });
+    wait_quiet(raw);
+    let bytes = std::fs::read(raw).unwrap();
+    let samples: Vec<i16> = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    let loud = |s: &i16| s.unsigned_abs() > 300;
+    let first = samples[before..].iter().position(loud).map_or(0, |i| i + before);
+    let last = samples.iter().rposition(loud).unwrap_or(first);
+    (last - first) * 1000 / RATE
+}

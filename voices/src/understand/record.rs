@@ -1,0 +1,186 @@
+//! The record by ear (issue 18): the blind player hears his last moves with
+//! their numbers, steps back and forward through the record like a tape, and
+//! jumps to a move number — to check his own record before a D.2.9
+//! comparison. Read from the moves the station agreed, nothing else.
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::{Command, Understanding};
+
+/// Moves read by [`RecordStep::Last`] (the issue's "last five moves").
+pub const LAST_MOVES: usize = 5;
+
+/// One step of the blind player through the record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordStep {
+    /// The last [`LAST_MOVES`] moves with their numbers (`read_record`).
+    Last,
+    /// The half-move before the ones read last (`record_back`).
+    Back,
+    /// The half-move after the ones read last (`record_forward`).
+    Forward,
+    /// Both half-moves of one move number ("Zug dreiundzwanzig").
+    GoTo(u16),
+}
+
+impl RecordStep {
+    /// The step a spoken command asks for, if it is one.
+    pub fn of(command: &Command) -> Option<RecordStep> {
+        match *command {
+            Command::ReadRecord => Some(RecordStep::Last),
+            Command::RecordBack => Some(RecordStep::Back),
+            Command::RecordForward => Some(RecordStep::Forward),
+            Command::GoToMove(n) => Some(RecordStep::GoTo(n)),
+            _ => None,
+        }
+    }
+}
+
+/// Where the blind player is in the record: the half-moves read last
+/// (indices into the moves, first and last inclusive), like a tape head.
+/// Nothing read yet: stepping back starts from the end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RecordCursor {
+    read: Option<(usize, usize)>,
+}
+
+impl RecordCursor {
+    /// A cursor that has read nothing yet.
+    pub fn new() -> RecordCursor {
+        RecordCursor::default()
+    }
+
+    /// The half-moves read last (first and last index), if any.
+    pub fn read(&self) -> Option<(usize, usize)> {
+        self.read
+    }
+
+    /// Takes one step through the record of `moves` played from `start` and
+    /// returns what to say; `me` is the blind player's colour (his moves are
+    /// "Sie", the others "Gegner"). A step past either end, or to a move
+    /// number not played, says so and leaves the cursor where it was.
+    pub fn step(
+        &mut self,
+        understanding: &Understanding,
+        start: &Chess,
+        moves: &[Move],
+        me: Color,
+        step: RecordStep,
+    ) -> String {
+        let record = Record { understanding, start, moves, me };
+        if moves.is_empty() {
+            return record.count();
+        }
+        let last = moves.len() - 1;
+        let range = match (step, self.read) {
+            (RecordStep::Last, _) => {
+                let first_number = record.number(last).saturating_sub(LAST_MOVES as u32 - 1);
+                let first = (0..=last).find(|&i| record.number(i) >= first_number).unwrap_or(0);
+                Some((first, last))
+            }
+            (RecordStep::Back, None) => Some((last, last)),
+            (RecordStep::Back, Some((first, _))) => first.checked_sub(1).map(|i| (i, i)),
+            (RecordStep::Forward, None) => None,
+            (RecordStep::Forward, Some((_, end))) => (end < last).then_some((end + 1, end + 1)),
+            (RecordStep::GoTo(n), _) => {
+                let plies: Vec<usize> = (0..=last).filter(|&i| record.number(i) == u32::from(n)).collect();
+                plies.first().zip(plies.last()).map(|(&a, &b)| (a, b))
+            }
+        };
+        match range {
+            Some((first, end)) => {
+                self.read = Some((first, end));
+                record.read(first, end)
+            }
+            None => {
+                let asked = match (step, self.read) {
+                    (RecordStep::GoTo(n), _) => u32::from(n),
+                    (RecordStep::Back, _) => record.number(0),
+                    (_, Some((_, end))) => record.number(end) + u32::from(record.color(end) == Color::Black),
+                    (_, None) => record.number(last) + 1,
+                };
+                record.none(asked)
+            }
+        }
+    }
+}
+
+/// The moves of a game as the station words them.
+struct Record<'a> {
+    understanding: &'a Understanding,
+    start: &'a Chess,
+    moves: &'a [Move],
+    me: Color,
+}
+
+impl Record<'_> {
+    /// The move number of half-move `ply` (0-based), counted from the start
+    /// position's move number.
+    fn number(&self, ply: usize) -> u32 {
+        let black_first = usize::from(self.start.turn() == Color::Black);
+        let offset = u32::try_from((ply + black_first) / 2).unwrap_or(u32::MAX);
+        self.start.fullmoves().get().saturating_add(offset)
+    }
+
+    fn color(&self, ply: usize) -> Color {
+        if ply.is_multiple_of(2) == (self.start.turn() == Color::White) { Color::White } else { Color::Black }
+    }
+
+    fn move_word(&self) -> &str {
+        &self.understanding.wording.phrasebook().clock().moves.one
+    }
+
+    fn spell(&self, n: u32) -> String {
+        self.understanding.wording.phrasebook().numbers().spell(u64::from(n))
+    }
+
+    /// "Zug zwanzig Sie Springer Felix drei, Gegner Läufer Cesar vier. Zug …".
+    fn read(&self, first: usize, end: usize) -> String {
+        let clock = self.understanding.wording.phrasebook().clock();
+        let mut pos = self.start.clone();
+        let mut out = String::new();
+        for (ply, mv) in self.moves.iter().enumerate().take(end + 1) {
+            if ply >= first {
+                let number = self.number(ply);
+                if ply == first || self.color(ply) == Color::White {
+                    if !out.is_empty() {
+                        out.push_str(". ");
+                    }
+                    out.push_str(&format!("{} {} ", self.move_word(), self.spell(number)));
+                } else {
+                    out.push_str(", ");
+                }
+                out.push_str(if self.color(ply) == self.me { &clock.own } else { &clock.opponent });
+                out.push(' ');
+                match self.understanding.wording.word_move(&pos, mv) {
+                    Ok(said) => said.write_to(&mut out),
+                    // A record the station agreed is legal; were it not, say
+                    // the move as written rather than nothing.
+                    Err(_) => out.push_str(&mv.to_uci(shakmaty::CastlingMode::Standard).to_string()),
+                }
+            }
+            match pos.clone().play(*mv) {
+                Ok(next) => pos = next,
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// "Zug neunhundert keine, vierunddreißig Züge".
+    fn none(&self, number: u32) -> String {
+        format!("{} {} {}, {}", self.move_word(), self.spell(number), self.understanding.none, self.count())
+    }
+
+    /// "vierunddreißig Züge": the move numbers begun.
+    fn count(&self) -> String {
+        let moves = match self.moves.len() {
+            0 => 0,
+            n => self.number(n - 1) - self.start.fullmoves().get() + 1,
+        };
+        let book = self.understanding.wording.phrasebook();
+        let mut out = String::new();
+        book.numbers().write_count(u64::from(moves), &book.clock().moves, &mut out);
+        out
+    }
+}
