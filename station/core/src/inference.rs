@@ -345,7 +345,10 @@ impl BoardTracker {
         for sq in occ & !self.sensed {
             if self.unconfirmed.remove(sq) {
                 self.bounces += 1;
-                self.log[self.lift_index[sq as usize]].kind = LiftKind::Bounce;
+                let index = self.lift_index[sq as usize];
+                self.log[index].kind = LiftKind::Bounce;
+                // A state a bounce made never stood: the hand left the one before.
+                self.stood.retain(|s| s.lifts <= index);
             } else {
                 self.placed_before = self.last_placed;
                 self.last_placed = Some((sq, self.sensed, self.log.len()));
@@ -470,7 +473,9 @@ impl BoardTracker {
         // The board the hand left must have stood (a state shorter than the
         // debounce time may be a hand passing through): otherwise wait.
         let newest = *self.stood.iter().rev().find(|s| s.lifts <= index)?;
-        if newest.occ != lift.before || newest.lifts != index || newest.occ == expected {
+        // Sensor bounces since it stood change nothing about the board the hand left.
+        let only_bounces = self.log[newest.lifts..index].iter().all(|l| l.kind == LiftKind::Bounce);
+        if newest.occ != lift.before || !only_bounces || newest.occ == expected {
             return None;
         }
         for stood in self.stood.iter().rev().filter(|s| s.lifts <= index) {
@@ -598,6 +603,18 @@ impl BoardTracker {
         self.touched = Bitboard::EMPTY;
     }
 
+    /// Whether confirmed lifts since the last decision took pegs of both
+    /// sides (as they stand in the record's position).
+    fn both_sides_lifted(&self) -> bool {
+        let board = self.game.position().board();
+        let mut colours = self
+            .log
+            .iter()
+            .filter(|l| l.kind == LiftKind::Confirmed)
+            .filter_map(|l| board.color_at(l.square));
+        colours.next().is_some_and(|first| colours.any(|c| c != first))
+    }
+
     fn clear_sequence(&mut self) {
         let n = self.log.len();
         self.forget(n);
@@ -610,12 +627,38 @@ impl BoardTracker {
             if let Some(castle) = self.hidden_castle() {
                 return self.report(MismatchReason::Ambiguous, vec![castle], None, t, out);
             }
+            // Pegs of both sides lifted and the record's position again: a
+            // repetition played through (4 plies at least), not a touch put
+            // back. Never taken as nothing: explained by its lift order, or
+            // its lifts are kept for what follows.
+            let both_sides = self.both_sides_lifted();
+            if both_sides {
+                let order: Vec<Square> =
+                    self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
+                match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
+                    sequence::Sequences::One(moves) => {
+                        let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
+                        self.record(&decision, t, out);
+                        self.revisable = None;
+                        self.agreement = Agreement::InStep;
+                        self.reported.clear();
+                        self.clear_sequence();
+                        return;
+                    }
+                    sequence::Sequences::Many(c) => {
+                        return self.report(MismatchReason::Ambiguous, c, None, t, out);
+                    }
+                    sequence::Sequences::None => {}
+                }
+            }
             if matches!(self.agreement, Agreement::Reported(_)) {
                 out.push(Observation::Restored { t });
             }
             self.agreement = Agreement::InStep;
             self.reported.clear();
-            self.clear_sequence();
+            if !both_sides {
+                self.clear_sequence();
+            }
             return;
         }
         let lifts = Lifts::of(&self.log);
