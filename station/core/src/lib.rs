@@ -17,6 +17,7 @@
 //! - [`correction`]: the steps that put a board right.
 //! - [`two_boards`]: one game on two boards, the D.2.9 discrepancy procedure.
 //! - [`discrepancy`]: the D.2.9 vocabulary (kinds, board fixes, clock proposals) shared by `two_boards` and `event`.
+//! - [`draws`]: Article 9 from the record: repetitions, moves without a pawn move or capture, draw claims.
 //! - [`role`]: which board (the blind player's or the sighted player's).
 //! - [`input`]: every input a table consumes, as the daemon feeds it and the journal records it.
 //! - [`clock`]: the chess clock.
@@ -26,6 +27,7 @@ pub mod clock;
 pub mod correction;
 pub mod diff;
 pub mod discrepancy;
+pub mod draws;
 pub mod event;
 pub mod game;
 pub mod inference;
