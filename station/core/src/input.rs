@@ -176,6 +176,24 @@ pub enum Input {
         #[serde(default)]
         chess960: Option<u16>,
     },
+    /// A player offered a draw (Art. 9.1).
+    DrawOffer {
+        /// Who.
+        side: Side,
+    },
+    /// The offer was accepted: the game is drawn by agreement (Art. 9.1).
+    AcceptDraw,
+    /// The player to move claims a draw (Art. 9.2/9.3), with his written move
+    /// not yet played (9.2(a)/9.3(a)) or about the position now.
+    ClaimDraw {
+        /// The claimant.
+        side: Side,
+        /// His written move (any notation the station reads).
+        #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+        mv: Option<String>,
+    },
+    /// The arbiter confirms the station's verdict on the pending claim (9.5).
+    ConfirmClaim,
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
@@ -206,6 +224,10 @@ impl Input {
             Input::Clock { .. } => "clock",
             Input::ClockReading { .. } => "clock_reading",
             Input::NewGame { .. } => "new_game",
+            Input::DrawOffer { .. } => "draw_offer",
+            Input::AcceptDraw => "accept_draw",
+            Input::ClaimDraw { .. } => "claim_draw",
+            Input::ConfirmClaim => "confirm_claim",
             Input::Tick => "tick",
         }
     }

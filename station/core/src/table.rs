@@ -133,6 +133,15 @@ pub enum TableError {
     /// An input that does not make sense (a damaged journal, a bad value).
     #[error("invalid input: {0}")]
     Invalid(String),
+    /// Only the player to move may claim a draw (Art. 9.2, 9.3).
+    #[error("only the player to move may claim a draw")]
+    NotToMove,
+    /// A draw claim is waiting for the arbiter.
+    #[error("a draw claim is waiting for the arbiter")]
+    ClaimPending,
+    /// Nothing to confirm.
+    #[error("there is no draw claim to confirm")]
+    NoClaim,
     /// A move in a scoresheet is not legal at its place.
     #[error("move {ply} ({text}) is not legal there")]
     IllegalMove {
@@ -175,6 +184,12 @@ pub struct Table {
     deferred: Vec<Event>,
     /// Inputs refused so far.
     refused: u64,
+    /// Draw offers of this game: after which ply, by whom (Art. 9.1(b)).
+    draw_offers: Vec<(usize, Side)>,
+    /// A draw claim waiting for the arbiter (Art. 9.5).
+    claim: Option<self::draws::PendingClaim>,
+    /// Illegal moves of each player found so far (Art. 7.4(b)), white then black.
+    illegal_moves: [u32; 2],
 }
 
 fn slot(role: BoardRole) -> usize {
@@ -212,6 +227,9 @@ impl Table {
             scratch: Vec::new(),
             deferred: Vec::new(),
             refused: 0,
+            draw_offers: Vec::new(),
+            claim: None,
+            illegal_moves: [0; 2],
         }
     }
 
@@ -546,10 +564,27 @@ impl Table {
     /// The operator enters the move of the side to move (SAN or UCI).
     pub fn enter_move(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
+        if self.claim.is_some() {
+            return Err(TableError::ClaimPending);
+        }
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
         let ply = sync.agreed().ply() + 1;
         let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
         let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
+        self.enter_parsed(mv, text, t, out)
+    }
+
+    /// Makes an operator's move (already read) the agreed one; the boards execute it.
+    fn enter_parsed(
+        &mut self,
+        mv: Move,
+        text: &str,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let ply = sync.agreed().ply() + 1;
+        let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
         let blinds_move = sync.agreed().position().turn() == self.cfg.blind_color;
         let before = out.len();
         if !sync.enter_move(mv, t, out) {
@@ -774,6 +809,9 @@ impl Table {
             .mirror_pieces
             .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror_board.clone(), t));
         self.pressed_ply = game.ply();
+        self.draw_offers.clear();
+        self.claim = None;
+        self.illegal_moves = [0; 2];
         self.clock = self.cfg.time_control.clone().map(|tc| {
             let mut clock = ChessClock::with_first_mover(tc, Side::from(game.position().turn()));
             if self.cfg.external_clock {
@@ -1093,6 +1131,7 @@ fn fen_at(game: &Game, ply: usize) -> String {
 
 mod apply;
 pub(crate) use apply::board_of;
+mod draws;
 mod external;
 #[cfg(test)]
 mod tests;

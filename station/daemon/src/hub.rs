@@ -90,6 +90,20 @@ pub enum Command {
         /// `white` or `black`.
         side: String,
     },
+    /// The draw offer was accepted: the game is drawn by agreement (Art. 9.1).
+    AcceptDraw,
+    /// The player to move claims a draw (Art. 9.2/9.3), about the position now
+    /// or with his written move not yet played (9.2(a)/9.3(a)); the station
+    /// checks it and stops the clock, the arbiter confirms with `confirm_claim`.
+    ClaimDraw {
+        /// `white` or `black`.
+        side: String,
+        /// The written move (SAN or UCI), if any.
+        #[serde(default, rename = "move")]
+        mv: Option<String>,
+    },
+    /// The arbiter confirms the station's verdict on the draw claim (Art. 9.5).
+    ConfirmClaim,
     /// Claim a flag fall.
     ClaimFlag {
         /// The side whose flag fell.
@@ -136,8 +150,15 @@ pub const MAX_FEN: usize = 100;
 /// The commands that take no field besides `cmd`: serde does not hold a unit
 /// variant of an internally tagged enum to `deny_unknown_fields`, so
 /// [`Command::from_json`] does.
-const BARE_COMMANDS: &[&str] =
-    &["clock_start", "clock_pause", "clock_resume", "take_back", "resume_adjourned"];
+const BARE_COMMANDS: &[&str] = &[
+    "clock_start",
+    "clock_pause",
+    "clock_resume",
+    "take_back",
+    "resume_adjourned",
+    "accept_draw",
+    "confirm_claim",
+];
 
 impl Command {
     /// Parses a command as `POST /api/command` takes it and checks its bounds:
@@ -175,6 +196,10 @@ impl Command {
                 note("why", why)
             }
             Command::EnterMove { mv } => text("move", mv, MAX_MOVE),
+            Command::ClaimDraw { side: s, mv } => {
+                side(s)?;
+                mv.as_ref().map_or(Ok(()), |m| text("move", m, MAX_MOVE))
+            }
             Command::Adjourn { sealed_move } => text("sealed_move", sealed_move, MAX_MOVE),
             Command::Scoresheet { moves } => {
                 if moves.len() > MAX_SCORESHEET {
@@ -193,6 +218,8 @@ impl Command {
             | Command::ClockPause
             | Command::ClockResume
             | Command::TakeBack
+            | Command::AcceptDraw
+            | Command::ConfirmClaim
             | Command::AcceptClockProposal { .. }
             | Command::ResumeAdjourned => Ok(()),
         }

@@ -702,6 +702,7 @@ impl Station {
             }
             Command::DrawOffer { side: s } => {
                 let s = side(&s)?;
+                self.apply(t, Input::DrawOffer { side: s }, events).map_err(|e| e.to_string())?;
                 let ply = self.table.agreed().map_or(0, |g| g.ply());
                 let text = format!(
                     "draw offer by {} after ply {ply}",
@@ -723,6 +724,13 @@ impl Station {
                 )
             }
             Command::EnterMove { mv } => ok(self.apply(t, Input::EnterMove { mv }, events)),
+            Command::AcceptDraw => ok(self.apply(t, Input::AcceptDraw, events)),
+            Command::ClaimDraw { side: s, mv } => {
+                let side = side(&s)?;
+                self.apply(t, Input::ClaimDraw { side, mv }, events).map_err(|e| e.to_string())?;
+                Ok(draw_claim_answer(events))
+            }
+            Command::ConfirmClaim => ok(self.apply(t, Input::ConfirmClaim, events)),
             Command::TakeBack => ok(self.apply(t, Input::TakeBack, events)),
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
             Command::Adjourn { sealed_move } => {
@@ -796,6 +804,7 @@ impl Station {
                 understood = Understood::Move { mv, uci, san };
             }
             Some(Asked::DrawOffer) => {
+                self.apply(t, Input::DrawOffer { side: blind }, events).map_err(|e| e.to_string())?;
                 let ply = self.table.agreed().map_or(0, |g| g.ply());
                 let by = if blind == Side::White { "white" } else { "black" };
                 events.push(Event::Announcement {
@@ -1182,6 +1191,33 @@ fn dgt_clock_status(status: &str, detail: String, t: Millis) -> Event {
 }
 
 /// A position as FEN (the key a question and a grammar belong to).
+/// The console's answer to a draw claim: the station's verdict from the record.
+fn draw_claim_answer(events: &[Event]) -> Value {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::DrawClaimed {
+                correct,
+                ground,
+                repetitions,
+                moves_without_pawn_or_capture,
+                written,
+                ..
+            } => Some(json!({
+                "ok": true,
+                "correct": correct,
+                "ground": ground,
+                "repetitions": repetitions,
+                "moves_without_pawn_or_capture": moves_without_pawn_or_capture,
+                "written": written,
+                "awaiting": "confirm_claim",
+            })),
+            _ => None,
+        })
+        .unwrap_or_else(|| json!({"ok": true}))
+}
+
 fn fen_of(pos: &Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }

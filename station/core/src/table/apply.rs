@@ -81,6 +81,10 @@ impl Table {
                 let reading = ClockReading { white_ms, black_ms, running, white_flag, black_flag };
                 self.on_clock_reading(reading, t, out)
             }
+            Input::DrawOffer { side } => self.draw_offer(*side, t, out),
+            Input::AcceptDraw => self.accept_draw(t, out),
+            Input::ClaimDraw { side, mv } => self.claim_draw(*side, mv.as_deref(), t, out),
+            Input::ConfirmClaim => self.confirm_claim(t, out),
             Input::NewGame { fen, chess960 } => {
                 let start = match (fen, chess960) {
                     (Some(fen), _) => Game::from_fen(fen).map_err(|e| TableError::Invalid(e.to_string()))?,
