@@ -4,7 +4,7 @@ use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
 use shakmaty::Position;
 use station_core::journal::{self, Record};
-use station_core::pgn::{write_pgn, write_pgn_with_clocks};
+use station_core::pgn::write_pgn_with_marks;
 use std::path::PathBuf;
 
 /// `station export` arguments.
@@ -62,8 +62,9 @@ pub fn pgn_of(found: &Found) -> Result<String> {
         })
         .unwrap_or("*");
     let tags = &found.contents.header.tags;
+    let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
     let Some(time_control) = table.config().time_control.as_ref() else {
-        return Ok(write_pgn(game, tags, result));
+        return Ok(write_pgn_with_marks(game, tags, result, &[], None, &offers));
     };
     // `[%clk]` after every move: the mover's time once his clock was pressed.
     let sync = table.sync().context("a restored game has its boards")?;
@@ -73,7 +74,7 @@ pub fn pgn_of(found: &Found) -> Result<String> {
             sync.clock_at(ply).map(|c| if mover_white { c.white_ms } else { c.black_ms })
         })
         .collect();
-    Ok(write_pgn_with_clocks(game, tags, result, &clocks, Some(time_control)))
+    Ok(write_pgn_with_marks(game, tags, result, &clocks, Some(time_control), &offers))
 }
 
 #[cfg(test)]

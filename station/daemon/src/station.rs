@@ -1031,7 +1031,11 @@ impl Station {
         let t = self.clock.now();
         let snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
         let pgn = match self.table.agreed() {
-            Some(g) => station_core::pgn::write_pgn(g, &self.config.seven_tags(pgn_date(t)), "*"),
+            Some(g) => {
+                let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
+                let tags = self.config.seven_tags(pgn_date(t));
+                station_core::pgn::write_pgn_with_marks(g, &tags, "*", &[], None, &offers)
+            }
             None => String::new(),
         };
         hub.publish_state(snapshot, pgn);
