@@ -229,6 +229,10 @@ pub struct Buttons {
     /// Say again what differs between his board and the game.
     #[serde(default)]
     pub read_difference: Vec<String>,
+    /// Say the draw facts of the record (Art. 9.2/9.3): how often the position
+    /// has stood on the board, how many moves without a pawn move or capture.
+    #[serde(default)]
+    pub draw_status: Vec<String>,
 }
 
 fn default_clock_buttons() -> Vec<String> {
@@ -252,6 +256,7 @@ impl Default for Buttons {
             push_to_talk: Vec::new(),
             read_position: Vec::new(),
             read_difference: Vec::new(),
+            draw_status: Vec::new(),
         }
     }
 }
@@ -275,6 +280,8 @@ pub enum Action {
     ReadPosition,
     /// Say what differs between his board and the game.
     ReadDifference,
+    /// Say the draw facts of the record.
+    DrawStatus,
 }
 
 impl Buttons {
@@ -289,6 +296,7 @@ impl Buttons {
             (&self.push_to_talk, Action::PushToTalk),
             (&self.read_position, Action::ReadPosition),
             (&self.read_difference, Action::ReadDifference),
+            (&self.draw_status, Action::DrawStatus),
         ]
         .into_iter()
         .find(|(sources, _)| sources.iter().any(|s| s == source))
@@ -306,6 +314,7 @@ impl Buttons {
             ("push_to_talk", &self.push_to_talk),
             ("read_position", &self.read_position),
             ("read_difference", &self.read_difference),
+            ("draw_status", &self.draw_status),
         ] {
             for s in sources {
                 let ok = match s.split_once(':') {

@@ -635,6 +635,7 @@ impl Station {
                     v.get().read_difference(t, events);
                 }
             }
+            Action::DrawStatus => self.say_draw_facts(t, events),
             // Questions and answers come with spoken input; reading the position aloud comes later.
             Action::Confirm | Action::Cancel | Action::PushToTalk | Action::ReadPosition => {}
         }
@@ -886,6 +887,15 @@ impl Station {
             }
             other => Ok(json!({"understood": other.line()})),
         }
+    }
+
+    /// The blind player's draw question (the `draw_status` button, the spoken
+    /// "Remis Stand"): the facts of the record, said to him privately.
+    pub fn say_draw_facts(&mut self, t: Millis, events: &mut Vec<Event>) {
+        let Some(facts) = self.table.draw_facts() else { return };
+        let Ok(understanding) = self.understanding() else { return };
+        let text = crate::draw_facts::draw_facts_text(understanding.wording(), &facts);
+        self.say_private(text, "draw_status", t, events);
     }
 
     /// Says `text` to the blind player (or, without voices, only records it as an event).
