@@ -207,6 +207,32 @@
     const side = $('draw-side').value;
     send({ cmd: 'draw_offer', side }, `Draw offer by ${side}`);
   });
+  $('accept-draw').addEventListener('click', () => {
+    send({ cmd: 'accept_draw' }, 'Draw by agreement');
+  });
+  $('form-claim').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const side = $('claim-side').value;
+    const mv = $('claim-move').value.trim();
+    const command = { cmd: 'claim_draw', side };
+    if (mv) command.move = mv;
+    const body = await send(command, `Draw claim by ${side}`);
+    if (!body || !body.result) return;
+    const r = body.result;
+    const facts = `the position ${r.repetitions} times, ${r.moves_without_pawn_or_capture} moves without a pawn move or capture`;
+    const written = r.written ? ` with ${r.written}` : '';
+    $('claim-verdict').textContent = r.correct
+      ? `Claim${written} correct (${r.ground === 'fifty_moves' ? 'fifty moves' : 'threefold repetition'}): ${facts}. Confirm to end the game as a draw.`
+      : `Claim${written} incorrect: ${facts}. Confirm to apply Art. 9.5 (3 minutes to the opponent).`;
+    $('confirm-claim').disabled = false;
+  });
+  $('confirm-claim').addEventListener('click', async () => {
+    const body = await send({ cmd: 'confirm_claim' }, 'Verdict on the draw claim');
+    if (body) {
+      $('confirm-claim').disabled = true;
+      $('claim-verdict').textContent = 'Verdict confirmed.';
+    }
+  });
   $('form-flag').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('flag-side').value;
@@ -365,6 +391,7 @@
     B: () => go($('h-boards')),
     O: () => go($('draw-side')),
     G: () => go($('flag-side')),
+    D: () => go($('claim-side')),
     J: () => go($('adj-white')),
     U: () => go($('resume-adjourned')),
     V: () => go($('export-pgn')),
