@@ -11,7 +11,7 @@
 use fantoccini::Client;
 use serde_json::Value;
 use station_tests::browser::{
-    DOWN, ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, spawn_station,
+    DOWN, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, spawn_station,
     start_chromedriver, text_of, within,
 };
 use station_tests::{scratch, station_run};
@@ -71,9 +71,11 @@ async fn confirm(console: &Client) {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn art_9_2_and_9_5_draw_claims_are_checked_and_decided_from_the_console_with_the_keyboard() {
-    let dir = scratch("web-arbiter");
+/// A station without sensor boards (the blind player speaks, the assistant
+/// enters the moves), its clock 90 min + 30 s, pressed by the station; the
+/// console open with its token.
+async fn console_on_station(name: &str) -> (Kill, Kill, String, reqwest::Client, Client) {
+    let dir = scratch(name);
     let config = dir.join("station.toml");
     std::fs::write(
         &config,
@@ -84,14 +86,13 @@ async fn art_9_2_and_9_5_draw_claims_are_checked_and_decided_from_the_console_wi
     .unwrap();
     let mut command = station_run(&config, &dir.join("journal"), None);
     command.args(["--token", TOKEN]);
-    let (_station, base) = spawn_station(command);
+    let (station, base) = spawn_station(command);
     let http = reqwest::Client::new();
     within(Duration::from_secs(5), "a game at once (no board)", || async {
         state(&http, &base).await["phase"] == "playing"
     })
     .await;
-
-    let (_driver, driver_url) = start_chromedriver();
+    let (driver, driver_url) = start_chromedriver();
     let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
     console.goto(&format!("{base}/console")).await.unwrap();
     within(Duration::from_secs(5), "the console's token status", || async {
@@ -99,6 +100,12 @@ async fn art_9_2_and_9_5_draw_claims_are_checked_and_decided_from_the_console_wi
     })
     .await;
     enter_token(&console, TOKEN).await;
+    (station, driver, base, http, console)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn art_9_2_and_9_5_draw_claims_are_checked_and_decided_from_the_console_with_the_keyboard() {
+    let (_station, _driver, base, http, console) = console_on_station("web-arbiter-claims").await;
 
     // The knights go out and back, and out again: the position after 1...Nf6 stands for the second time.
     for (ply, san) in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6"].iter().enumerate() {
@@ -145,4 +152,32 @@ async fn art_9_2_and_9_5_draw_claims_are_checked_and_decided_from_the_console_wi
     })
     .await;
     assert_accessible(&console, "the console after a drawn game").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn art_7_4_an_illegal_move_found_three_plies_late_is_marked_from_the_console_with_the_keyboard() {
+    let (_station, _driver, base, http, console) = console_on_station("web-arbiter-illegal").await;
+    for (ply, san) in ["e4", "e5", "Nf3", "Nc6", "Bc4"].iter().enumerate() {
+        enter_move(&console, &http, &base, san, ply + 1).await;
+    }
+    let black_before = seconds(&text_of(&console, "time-black").await);
+    // White's 2. Nf3 (half-move 3) was illegal, found three plies later: Alt+I, 3, Enter.
+    shortcut(&console, 'i', "illegal-ply").await;
+    keys(&console, &format!("3{ENTER}")).await;
+    within(SECOND, "the record back at 1...e5", || async {
+        let s = state(&http, &base).await;
+        s["moves"].as_array().map_or(0, Vec::len) == 2 && s["turn"] == "white"
+    })
+    .await;
+    within(SECOND, "Black's two minutes on the console's clock", || async {
+        seconds(&text_of(&console, "time-black").await) >= black_before + 120
+    })
+    .await;
+    within(SECOND, "the illegal move in the console's log", || async {
+        text_of(&console, "log").await.contains("illegal")
+    })
+    .await;
+    assert_accessible(&console, "the console after an illegal move was taken back").await;
+    // White plays another move and the game goes on.
+    enter_move(&console, &http, &base, "d4", 3).await;
 }

@@ -414,6 +414,22 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// The arbiter found an illegal move (Art. 7.4): the record went back to
+    /// the position before it (`taken_back` events, the boards' correction
+    /// steps follow); the clocks are set as they were then and the opponent
+    /// gets two minutes, or the offender loses at his third (`game_over`).
+    IllegalMoveFound {
+        /// The ply of the illegal move.
+        ply: usize,
+        /// Who made it.
+        side: Side,
+        /// The move taken back (UCI).
+        uci: String,
+        /// His illegal moves in this game, this one included.
+        count: u32,
+        /// When.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
@@ -466,6 +482,7 @@ impl Event {
             | Event::DrawOffered { t_ms, .. }
             | Event::DrawClaimed { t_ms, .. }
             | Event::DrawClaimDecided { t_ms, .. }
+            | Event::IllegalMoveFound { t_ms, .. }
             | Event::GameOver { t_ms, .. } => *t_ms,
         }
     }

@@ -194,6 +194,11 @@ pub enum Input {
     },
     /// The arbiter confirms the station's verdict on the pending claim (9.5).
     ConfirmClaim,
+    /// The arbiter found that the move of `ply` was illegal (Art. 7.4).
+    IllegalMove {
+        /// The 1-based ply of the illegal move.
+        ply: usize,
+    },
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
@@ -228,6 +233,7 @@ impl Input {
             Input::AcceptDraw => "accept_draw",
             Input::ClaimDraw { .. } => "claim_draw",
             Input::ConfirmClaim => "confirm_claim",
+            Input::IllegalMove { .. } => "illegal_move",
             Input::Tick => "tick",
         }
     }

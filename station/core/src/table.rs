@@ -1132,6 +1132,8 @@ fn fen_at(game: &Game, ply: usize) -> String {
 mod apply;
 pub(crate) use apply::board_of;
 mod draws;
+mod illegal;
+pub use illegal::{ILLEGAL_MOVE_BONUS_MS, ILLEGAL_MOVES_LOSE_AT};
 mod external;
 #[cfg(test)]
 mod tests;

@@ -104,6 +104,13 @@ pub enum Command {
     },
     /// The arbiter confirms the station's verdict on the draw claim (Art. 9.5).
     ConfirmClaim,
+    /// The arbiter found that the move of `ply` was illegal (Art. 7.4): the
+    /// position before it is reinstated, the clocks set as they were then, two
+    /// minutes to the opponent, the third illegal move loses.
+    IllegalMove {
+        /// The 1-based ply of the illegal move.
+        ply: usize,
+    },
     /// Claim a flag fall.
     ClaimFlag {
         /// The side whose flag fell.
@@ -220,6 +227,7 @@ impl Command {
             | Command::TakeBack
             | Command::AcceptDraw
             | Command::ConfirmClaim
+            | Command::IllegalMove { .. }
             | Command::AcceptClockProposal { .. }
             | Command::ResumeAdjourned => Ok(()),
         }

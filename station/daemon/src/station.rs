@@ -732,6 +732,7 @@ impl Station {
                 Ok(draw_claim_answer(events))
             }
             Command::ConfirmClaim => ok(self.apply(t, Input::ConfirmClaim, events)),
+            Command::IllegalMove { ply } => ok(self.apply(t, Input::IllegalMove { ply }, events)),
             Command::TakeBack => ok(self.apply(t, Input::TakeBack, events)),
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
             Command::Adjourn { sealed_move } => {

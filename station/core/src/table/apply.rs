@@ -85,6 +85,7 @@ impl Table {
             Input::AcceptDraw => self.accept_draw(t, out),
             Input::ClaimDraw { side, mv } => self.claim_draw(*side, mv.as_deref(), t, out),
             Input::ConfirmClaim => self.confirm_claim(t, out),
+            Input::IllegalMove { ply } => self.illegal_move(*ply, t, out),
             Input::NewGame { fen, chess960 } => {
                 let start = match (fen, chess960) {
                     (Some(fen), _) => Game::from_fen(fen).map_err(|e| TableError::Invalid(e.to_string()))?,

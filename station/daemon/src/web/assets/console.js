@@ -233,6 +233,15 @@
       $('claim-verdict').textContent = 'Verdict confirmed.';
     }
   });
+  $('form-illegal').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const ply = parseInt($('illegal-ply').value, 10);
+    if (!(ply >= 1)) {
+      alertMessage('Illegal move: enter its half-move number (1 is White\'s first move).');
+      return;
+    }
+    if (await send({ cmd: 'illegal_move', ply }, `Illegal move at half-move ${ply}`)) $('illegal-ply').value = '';
+  });
   $('form-flag').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('flag-side').value;
@@ -392,6 +401,7 @@
     O: () => go($('draw-side')),
     G: () => go($('flag-side')),
     D: () => go($('claim-side')),
+    I: () => go($('illegal-ply')),
     J: () => go($('adj-white')),
     U: () => go($('resume-adjourned')),
     V: () => go($('export-pgn')),
