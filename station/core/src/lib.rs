@@ -14,6 +14,7 @@
 //! - [`event`]: the event vocabulary shared by the event stream, journal and console.
 //! - [`journal`]: journal records (the file itself is written by the daemon) and restoring from them.
 //! - [`pgn`]: PGN export and import.
+//! - [`notation`]: ICCF Appendix A notations (SAN, Polish, ICCF numeric, long, figurine): written and read.
 //! - [`correction`]: the steps that put a board right.
 //! - [`two_boards`]: one game on two boards, the D.2.9 discrepancy procedure.
 //! - [`discrepancy`]: the D.2.9 vocabulary (kinds, board fixes, clock proposals) shared by `two_boards` and `event`.
@@ -33,6 +34,7 @@ pub mod game;
 pub mod inference;
 pub mod input;
 pub mod journal;
+pub mod notation;
 pub mod occupancy;
 pub mod pgn;
 pub mod piece_tracking;

@@ -18,7 +18,7 @@ use crate::inference::{BoardTracker, Observation, TrackerConfig};
 pub use crate::input::ClockCommand;
 use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
 use crate::two_boards::{TwoBoards, TwoBoardsConfig};
-use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square, uci::UciMove};
+use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square};
 
 /// How the table is set.
 #[derive(Clone, Debug)]
@@ -1043,11 +1043,10 @@ impl Table {
     }
 }
 
+/// A move in any notation the station reads (SAN, Polish, ICCF numeric,
+/// long, figurine, UCI): [`crate::notation::read`].
 fn parse_move(pos: &shakmaty::Chess, text: &str) -> Option<Move> {
-    if let Some(mv) = text.parse::<shakmaty::san::SanPlus>().ok().and_then(|san| san.san.to_move(pos).ok()) {
-        return Some(mv);
-    }
-    UciMove::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok()
+    crate::notation::read(pos, text)
 }
 
 /// The events for a board's observations, against that board's record.
