@@ -118,8 +118,12 @@ pub enum Input {
     },
     /// The game was adjourned; the sealed move (the journal is the envelope).
     Adjourn {
-        /// SAN or UCI.
+        /// As written (any notation); read only when the envelope is opened (I.8).
         sealed: String,
+        /// Adjourned before the end of the session: the time left in it,
+        /// taken from the sealer's clock (Guidelines I.1.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        session_left_ms: Option<Millis>,
     },
     /// The adjourned game resumed.
     ResumeAdjourned,
@@ -199,6 +203,20 @@ pub enum Input {
         /// The 1-based ply of the illegal move.
         ply: usize,
     },
+    /// Resumption without the player who replies (Guidelines I.9.2): his
+    /// clock runs, the envelope stays shut.
+    ResumeReplierAbsent,
+    /// The envelope is opened (I.9.2 when the replier comes; I.9.3 the reply's
+    /// envelope when the sealer comes).
+    OpenEnvelope,
+    /// The sealer is absent (I.9.3): his opponent seals his reply in a new
+    /// envelope and switches the clock.
+    SealReply {
+        /// As written.
+        sealed: String,
+    },
+    /// The envelope is lost (I.12.1): play goes on from the adjourned position.
+    EnvelopeLost,
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
@@ -234,6 +252,10 @@ impl Input {
             Input::ClaimDraw { .. } => "claim_draw",
             Input::ConfirmClaim => "confirm_claim",
             Input::IllegalMove { .. } => "illegal_move",
+            Input::ResumeReplierAbsent => "resume_replier_absent",
+            Input::OpenEnvelope => "open_envelope",
+            Input::SealReply { .. } => "seal_reply",
+            Input::EnvelopeLost => "envelope_lost",
             Input::Tick => "tick",
         }
     }

@@ -289,20 +289,36 @@ impl Pattern {
     }
 }
 
+/// Why a text names no move (Guidelines I.8 tells these apart for a sealed move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// Not a move in any notation (I.8.2: it cannot be read).
+    Unreadable,
+    /// No legal move fits (I.8.3: illegal).
+    Illegal,
+    /// Several legal moves fit (I.8.1: ambiguous).
+    Ambiguous,
+}
+
 /// Reads a move in any of the notations (and UCI): the one legal move in
 /// `pos` the text names, or `None` when none or several fit.
 pub fn read(pos: &Chess, text: &str) -> Option<Move> {
-    let pattern = parse_pattern(text)?;
+    read_exactly(pos, text).ok()
+}
+
+/// [`read`], saying why a text names no move.
+pub fn read_exactly(pos: &Chess, text: &str) -> Result<Move, ReadError> {
+    let pattern = parse_pattern(text).ok_or(ReadError::Unreadable)?;
     let mut found = None;
     for mv in pos.legal_moves() {
         if pattern.fits(&mv) {
             if found.is_some() {
-                return None;
+                return Err(ReadError::Ambiguous);
             }
             found = Some(mv);
         }
     }
-    found
+    found.ok_or(ReadError::Illegal)
 }
 
 /// A scoresheet in `notation`: numbered moves, the "(=)" mark after each ply

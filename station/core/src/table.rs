@@ -172,8 +172,8 @@ pub struct Table {
     piece_scratch: Vec<PieceObservation>,
     /// The last ply whose clock press was accepted.
     pressed_ply: usize,
-    /// The sealed move of an adjourned game.
-    sealed: Option<Move>,
+    /// The sealed move of an adjourned game (the envelope, Guidelines I).
+    sealed: Option<self::adjournment::Envelope>,
     /// The last ply of the blind player whose announcement matched his board.
     announced_ply: usize,
     /// An announcement made before the move was sensed.
@@ -615,43 +615,6 @@ impl Table {
         // The boards may already show the new start: judge them after the settle time.
         self.last_change = t;
         self.settled = false;
-    }
-
-    /// Whether the game in progress is adjourned (a move sealed, not yet
-    /// resumed). The sealed move itself is never shown.
-    pub fn is_adjourned(&self) -> bool {
-        self.phase == Phase::Playing && self.sealed.is_some()
-    }
-
-    /// Adjourns the game: the player to move seals his move (never shown or
-    /// announced); the clock stops (Guidelines I.1–I.2).
-    pub fn adjourn(&mut self, sealed: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
-        let ply = sync.agreed().ply() + 1;
-        let mv = parse_move(sync.agreed().position(), sealed)
-            .ok_or_else(|| TableError::IllegalMove { ply, text: "the sealed move".into() })?;
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
-            clock.pause(t)?;
-        }
-        self.sealed = Some(mv);
-        out.push(Event::Adjourned { ply, t_ms: t });
-        Ok(())
-    }
-
-    /// Resumes an adjourned game: the sealed move is made and announced, the clock runs again (I.5–I.13).
-    pub fn resume_adjourned(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        let mv = self.sealed.take().ok_or(TableError::NotAdjourned)?;
-        out.push(Event::AdjournmentResumed { t_ms: t });
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
-        sync.enter_move(mv, t, out);
-        if let Some(clock) = self.clock.as_mut() {
-            let _ = clock.resume(t);
-        }
-        self.adopt_targets(t, out);
-        self.check_game_over(t, out);
-        Ok(())
     }
 
     /// The blind player announced `mv` aloud (speech input, D.2.1/D.2.3.3).
@@ -1130,6 +1093,7 @@ fn fen_at(game: &Game, ply: usize) -> String {
 
 mod apply;
 pub(crate) use apply::board_of;
+mod adjournment;
 mod draws;
 mod illegal;
 pub use illegal::{ILLEGAL_MOVE_BONUS_MS, ILLEGAL_MOVES_LOSE_AT};

@@ -120,7 +120,23 @@ pub enum Command {
     Adjourn {
         /// The sealed move (SAN or UCI); never shown or announced.
         sealed_move: String,
+        /// Adjourned before the end of the session: the ms left in it, taken
+        /// from the sealer's clock (Guidelines I.1.2).
+        #[serde(default)]
+        session_left_ms: Option<u64>,
     },
+    /// Resume without the player who replies (Guidelines I.9.2): his clock
+    /// runs, the envelope stays shut until he comes (`open_envelope`).
+    ResumeReplierAbsent,
+    /// Open the envelope (I.9.2 the replier came; I.9.3 the sealer came).
+    OpenEnvelope,
+    /// The sealer is absent (I.9.3): the reply sealed in a new envelope, the clock switched.
+    SealReply {
+        /// The reply as written; never shown or announced.
+        sealed_move: String,
+    },
+    /// The envelope is lost (I.12.1): play goes on from the adjourned position.
+    EnvelopeLost,
     /// Resume an adjourned game.
     ResumeAdjourned,
     /// What the blind player said, as the recogniser (or a helper) heard it: a
@@ -165,6 +181,9 @@ const BARE_COMMANDS: &[&str] = &[
     "resume_adjourned",
     "accept_draw",
     "confirm_claim",
+    "resume_replier_absent",
+    "open_envelope",
+    "envelope_lost",
 ];
 
 impl Command {
@@ -207,7 +226,9 @@ impl Command {
                 side(s)?;
                 mv.as_ref().map_or(Ok(()), |m| text("move", m, MAX_MOVE))
             }
-            Command::Adjourn { sealed_move } => text("sealed_move", sealed_move, MAX_MOVE),
+            Command::Adjourn { sealed_move, .. } | Command::SealReply { sealed_move } => {
+                text("sealed_move", sealed_move, MAX_MOVE)
+            }
             Command::Scoresheet { moves } => {
                 if moves.len() > MAX_SCORESHEET {
                     return Err(format!("`moves` holds {} moves; at most {MAX_SCORESHEET}", moves.len()));
@@ -228,6 +249,9 @@ impl Command {
             | Command::AcceptDraw
             | Command::ConfirmClaim
             | Command::IllegalMove { .. }
+            | Command::ResumeReplierAbsent
+            | Command::OpenEnvelope
+            | Command::EnvelopeLost
             | Command::AcceptClockProposal { .. }
             | Command::ResumeAdjourned => Ok(()),
         }
@@ -238,6 +262,7 @@ impl Command {
     pub fn loggable(&self) -> String {
         match self {
             Command::Adjourn { .. } => r#"Adjourn { sealed_move: "(sealed)" }"#.to_owned(),
+            Command::SealReply { .. } => r#"SealReply { sealed_move: "(sealed)" }"#.to_owned(),
             other => format!("{other:?}"),
         }
     }

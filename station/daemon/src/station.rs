@@ -735,9 +735,15 @@ impl Station {
             Command::IllegalMove { ply } => ok(self.apply(t, Input::IllegalMove { ply }, events)),
             Command::TakeBack => ok(self.apply(t, Input::TakeBack, events)),
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
-            Command::Adjourn { sealed_move } => {
-                ok(self.apply(t, Input::Adjourn { sealed: sealed_move }, events))
+            Command::Adjourn { sealed_move, session_left_ms } => {
+                ok(self.apply(t, Input::Adjourn { sealed: sealed_move, session_left_ms }, events))
             }
+            Command::ResumeReplierAbsent => ok(self.apply(t, Input::ResumeReplierAbsent, events)),
+            Command::OpenEnvelope => ok(self.apply(t, Input::OpenEnvelope, events)),
+            Command::SealReply { sealed_move } => {
+                ok(self.apply(t, Input::SealReply { sealed: sealed_move }, events))
+            }
+            Command::EnvelopeLost => ok(self.apply(t, Input::EnvelopeLost, events)),
             Command::ResumeAdjourned => ok(self.apply(t, Input::ResumeAdjourned, events)),
             Command::NewGame { fen, chess960 } => {
                 let start = match (fen.clone(), chess960) {

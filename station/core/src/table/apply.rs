@@ -67,7 +67,13 @@ impl Table {
             Input::EnterMove { mv } => self.enter_move(mv, t, out),
             Input::TakeBack => self.take_back(t, out),
             Input::Announce { mv } => self.announce_uci(mv, t, out),
-            Input::Adjourn { sealed } => self.adjourn(sealed, t, out),
+            Input::Adjourn { sealed, session_left_ms } => {
+                self.adjourn_early(sealed, session_left_ms.unwrap_or(0), t, out)
+            }
+            Input::ResumeReplierAbsent => self.resume_replier_absent(t, out),
+            Input::OpenEnvelope => self.open_envelope(t, out),
+            Input::SealReply { sealed } => self.seal_reply(sealed, t, out),
+            Input::EnvelopeLost => self.envelope_lost(t, out),
             Input::ResumeAdjourned => self.resume_adjourned(t, out),
             Input::Resign { side } => self.resign(*side, t, out),
             Input::ClockPress { side } => self.clock_press(*side, t, out),
