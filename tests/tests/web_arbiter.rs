@@ -4,7 +4,10 @@
 //! that is not correct (Art. 9.5: three minutes to the opponent and the
 //! claimant's time reduced, visible on the console's clock, and the written
 //! move played), then one that is (Art. 9.2(a): the written move repeats the
-//! position for the third time) and ends the game as a draw.
+//! position for the third time) and ends the game as a draw; an illegal move
+//! found three plies late (Art. 7.4); an adjourned game resumed with the
+//! sealing player absent (Guidelines I.9.3: the reply sealed in a new
+//! envelope, opened when he comes).
 //!
 //! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
 
@@ -12,7 +15,7 @@ use fantoccini::Client;
 use serde_json::Value;
 use station_tests::browser::{
     DOWN, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, spawn_station,
-    start_chromedriver, text_of, within,
+    start_chromedriver, tab_to, text_of, within,
 };
 use station_tests::{scratch, station_run};
 use std::time::Duration;
@@ -180,4 +183,51 @@ async fn art_7_4_an_illegal_move_found_three_plies_late_is_marked_from_the_conso
     assert_accessible(&console, "the console after an illegal move was taken back").await;
     // White plays another move and the game goes on.
     enter_move(&console, &http, &base, "d4", 3).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guidelines_i_9_3_an_adjourned_game_resumed_with_the_sealing_player_absent_by_keyboard() {
+    let (_station, _driver, base, http, console) = console_on_station("web-arbiter-adjourned").await;
+    enter_move(&console, &http, &base, "e4", 1).await;
+    // Black seals 1...c5: Alt+J, Tab to the sealed move, Enter.
+    shortcut(&console, 'j', "adj-white").await;
+    tab_to(&console, "adj-sealed", 40).await;
+    keys(&console, &format!("c5{ENTER}")).await;
+    within(SECOND, "the game adjourned", || async { state(&http, &base).await["adjourned"] == true }).await;
+    // Resumption: Black, who sealed, is absent; the envelope is opened for White (Alt+U, Enter).
+    shortcut(&console, 'u', "resume-adjourned").await;
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "1...c5 made and White's clock running", || async {
+        let s = state(&http, &base).await;
+        s["moves"].as_array().map_or(0, Vec::len) == 2
+            && s["clock"]["on_move"] == "white"
+            && s["clock"]["running"] == true
+    })
+    .await;
+    // White seals his reply 2.Nf3 in a new envelope and switches the clock: Alt+E, Tab to the reply.
+    shortcut(&console, 'e', "resume-replier-absent").await;
+    tab_to(&console, "reply-sealed", 4).await;
+    keys(&console, &format!("Nf3{ENTER}")).await;
+    within(SECOND, "the reply sealed, Black's clock running", || async {
+        let s = state(&http, &base).await;
+        s["adjourned"] == true && s["clock"]["on_move"] == "black" && s["clock"]["running"] == true
+    })
+    .await;
+    let s = state(&http, &base).await;
+    assert_eq!(s["moves"].as_array().map_or(0, Vec::len), 2, "the reply is not shown: {s}");
+    assert!(!s.to_string().contains("Nf3") && !s.to_string().contains("g1f3"), "the reply stays sealed");
+    assert_accessible(&console, "the console with the reply sealed").await;
+    // Black comes: the envelope is opened in his presence (Alt+E, Tab, Enter).
+    shortcut(&console, 'e', "resume-replier-absent").await;
+    keys(&console, &TAB.to_string()).await;
+    assert_eq!(active_id(&console).await, "open-envelope");
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "2.Nf3 made, Black to move", || async {
+        let s = state(&http, &base).await;
+        s["moves"].as_array().map_or(0, Vec::len) == 3
+            && s["adjourned"] == false
+            && s["clock"]["on_move"] == "black"
+    })
+    .await;
+    assert_eq!(state(&http, &base).await["moves"][2]["san"], "Nf3");
 }

@@ -156,6 +156,15 @@
   $('read-status').addEventListener('click', () => announce(statusText()));
   $('take-back').addEventListener('click', () => send({ cmd: 'take_back' }, 'Take back'));
   $('resume-adjourned').addEventListener('click', () => send({ cmd: 'resume_adjourned' }, 'Resume adjourned game'));
+  $('resume-replier-absent').addEventListener('click', () => send({ cmd: 'resume_replier_absent' }, 'Resumption without the replier (I.9.2)'));
+  $('open-envelope').addEventListener('click', () => send({ cmd: 'open_envelope' }, 'Envelope opened'));
+  $('envelope-lost').addEventListener('click', () => send({ cmd: 'envelope_lost' }, 'Envelope lost (I.12.1)'));
+  $('form-seal-reply').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const sealed = $('reply-sealed').value.trim();
+    if (!sealed) return;
+    if (await send({ cmd: 'seal_reply', sealed_move: sealed }, 'Reply sealed in a new envelope (I.9.3)')) $('reply-sealed').value = '';
+  });
   $('form-set-time').addEventListener('submit', (e) => {
     e.preventDefault();
     const ms = parseTime($('set-time-value').value);
@@ -333,7 +342,10 @@
     e.preventDefault();
     const sealed = $('adj-sealed').value.trim();
     if (!sealed) return;
-    const ok = await send({ cmd: 'adjourn', sealed_move: sealed }, 'Adjourn with a sealed move');
+    const command = { cmd: 'adjourn', sealed_move: sealed };
+    const left = parseInt($('adj-session-left').value, 10);
+    if (left > 0) command.session_left_ms = left * 60000;
+    const ok = await send(command, 'Adjourn with a sealed move');
     if (!ok) return;
     $('adj-sealed').value = '';
     const v = (id) => $(id).value.trim();
@@ -404,6 +416,7 @@
     I: () => go($('illegal-ply')),
     J: () => go($('adj-white')),
     U: () => go($('resume-adjourned')),
+    E: () => go($('resume-replier-absent')),
     V: () => go($('export-pgn')),
     N: () => go(document.querySelector('input[name="start"]:checked')),
     L: () => go($('h-log')),
