@@ -55,11 +55,21 @@ pub enum Message {
     JournalDamaged,
     /// The DGT clock refused to be set: it is not in mode 23 (the arbiter switches it).
     ClockNotInMode23,
+    /// Draw facts (Art. 9.2): the position stands on the board for the first time.
+    PositionFirstTime,
+    /// ... for the second time.
+    PositionSecondTime,
+    /// ... for the third time.
+    PositionThirdTime,
+    /// ... for the `{n}`th time (four and more).
+    PositionTimes,
+    /// Draw facts (Art. 9.3): `{moves}` (a count of moves in words) without a pawn move or capture.
+    MovesWithoutPawnOrCapture,
 }
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 24] = [
+    pub const ALL: [Message; 29] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -84,6 +94,11 @@ impl Message {
         Message::SquareExtra,
         Message::JournalDamaged,
         Message::ClockNotInMode23,
+        Message::PositionFirstTime,
+        Message::PositionSecondTime,
+        Message::PositionThirdTime,
+        Message::PositionTimes,
+        Message::MovesWithoutPawnOrCapture,
     ];
 
     /// The key of this message in a phrasebook's `[messages]` table.
@@ -113,6 +128,11 @@ impl Message {
             Message::SquareExtra => "square_extra",
             Message::JournalDamaged => "journal_damaged",
             Message::ClockNotInMode23 => "clock_not_in_mode_23",
+            Message::PositionFirstTime => "position_first_time",
+            Message::PositionSecondTime => "position_second_time",
+            Message::PositionThirdTime => "position_third_time",
+            Message::PositionTimes => "position_times",
+            Message::MovesWithoutPawnOrCapture => "moves_without_pawn_or_capture",
         }
     }
 

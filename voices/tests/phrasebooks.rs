@@ -145,6 +145,11 @@ board_differs = "via tabulo diferencas de la ludo"
 square_missing = "{square}: {piece} mankas"
 square_extra = "{square}: kroma stifto"
 journal_damaged = "la protokolo estis difektita"
+position_first_time = "ĉi tiu pozicio unuafoje"
+position_second_time = "ĉi tiu pozicio duafoje"
+position_third_time = "ĉi tiu pozicio triafoje"
+position_times = "ĉi tiu pozicio jam {n} fojojn"
+moves_without_pawn_or_capture = "{moves} sen peona movo aŭ preno"
 "#;
 
 #[test]

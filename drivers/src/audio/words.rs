@@ -68,6 +68,11 @@ pub fn message_key(message: Message) -> &'static str {
         Message::SquareExtra => "message.square_extra",
         Message::JournalDamaged => "message.journal_damaged",
         Message::ClockNotInMode23 => "message.clock_not_in_mode_23",
+        Message::PositionFirstTime => "message.position_first_time",
+        Message::PositionSecondTime => "message.position_second_time",
+        Message::PositionThirdTime => "message.position_third_time",
+        Message::PositionTimes => "message.position_times",
+        Message::MovesWithoutPawnOrCapture => "message.moves_without_pawn_or_capture",
     }
 }
 

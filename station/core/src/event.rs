@@ -370,11 +370,72 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// A draw offer (Art. 9.1), marked "(=)" after the offering player's last
+    /// move in the record and the PGN (Appendix E).
+    DrawOffered {
+        /// Who offered.
+        side: Side,
+        /// The ply the mark follows (0: before the first move).
+        ply: usize,
+        /// When.
+        t_ms: Millis,
+    },
+    /// A draw claim (Art. 9.2/9.3) checked against the record; both clocks
+    /// stop (9.5) until the arbiter confirms the station's verdict.
+    DrawClaimed {
+        /// The claimant (the player to move).
+        side: Side,
+        /// The ply of the position the claim was made in.
+        ply: usize,
+        /// His written move not yet played (9.2(a)/9.3(a)), SAN.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        written: Option<String>,
+        /// The record upholds it.
+        correct: bool,
+        /// `threefold_repetition` or `fifty_moves` when correct.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ground: Option<String>,
+        /// How often the position claimed about has occurred (Art. 9.2).
+        repetitions: u32,
+        /// Moves of both players without a pawn move or a capture (Art. 9.3).
+        moves_without_pawn_or_capture: u32,
+        /// When.
+        t_ms: Millis,
+    },
+    /// The arbiter confirmed the verdict on a draw claim: a correct one ends the
+    /// game (a `game_over` follows); an incorrect one costs the claimant time
+    /// and gives his opponent three minutes (9.5, `clock_changed` events), and
+    /// a written move is played.
+    DrawClaimDecided {
+        /// The claimant.
+        side: Side,
+        /// The claim was correct.
+        correct: bool,
+        /// When.
+        t_ms: Millis,
+    },
+    /// The arbiter found an illegal move (Art. 7.4): the record went back to
+    /// the position before it (`taken_back` events, the boards' correction
+    /// steps follow); the clocks are set as they were then and the opponent
+    /// gets two minutes, or the offender loses at his third (`game_over`).
+    IllegalMoveFound {
+        /// The ply of the illegal move.
+        ply: usize,
+        /// Who made it.
+        side: Side,
+        /// The move taken back (UCI).
+        uci: String,
+        /// His illegal moves in this game, this one included.
+        count: u32,
+        /// When.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
         result: String,
-        /// `checkmate`, `stalemate` or `insufficient_material`.
+        /// `checkmate`, `stalemate`, `insufficient_material`, `resignation`,
+        /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`.
         reason: String,
         /// When.
         t_ms: Millis,
@@ -418,6 +479,10 @@ impl Event {
             | Event::FlagFell { t_ms, .. }
             | Event::Discrepancy { t_ms, .. }
             | Event::DiscrepancyResolved { t_ms, .. }
+            | Event::DrawOffered { t_ms, .. }
+            | Event::DrawClaimed { t_ms, .. }
+            | Event::DrawClaimDecided { t_ms, .. }
+            | Event::IllegalMoveFound { t_ms, .. }
             | Event::GameOver { t_ms, .. } => *t_ms,
         }
     }

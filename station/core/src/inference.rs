@@ -637,7 +637,8 @@ impl BoardTracker {
                     self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
                 match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
                     sequence::Sequences::One(moves) => {
-                        let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
+                        let decision =
+                            Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
                         self.record(&decision, t, out);
                         self.revisable = None;
                         self.agreement = Agreement::InStep;

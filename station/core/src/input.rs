@@ -118,8 +118,12 @@ pub enum Input {
     },
     /// The game was adjourned; the sealed move (the journal is the envelope).
     Adjourn {
-        /// SAN or UCI.
+        /// As written (any notation); read only when the envelope is opened (I.8).
         sealed: String,
+        /// Adjourned before the end of the session: the time left in it,
+        /// taken from the sealer's clock (Guidelines I.1.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        session_left_ms: Option<Millis>,
     },
     /// The adjourned game resumed.
     ResumeAdjourned,
@@ -176,6 +180,43 @@ pub enum Input {
         #[serde(default)]
         chess960: Option<u16>,
     },
+    /// A player offered a draw (Art. 9.1).
+    DrawOffer {
+        /// Who.
+        side: Side,
+    },
+    /// The offer was accepted: the game is drawn by agreement (Art. 9.1).
+    AcceptDraw,
+    /// The player to move claims a draw (Art. 9.2/9.3), with his written move
+    /// not yet played (9.2(a)/9.3(a)) or about the position now.
+    ClaimDraw {
+        /// The claimant.
+        side: Side,
+        /// His written move (any notation the station reads).
+        #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+        mv: Option<String>,
+    },
+    /// The arbiter confirms the station's verdict on the pending claim (9.5).
+    ConfirmClaim,
+    /// The arbiter found that the move of `ply` was illegal (Art. 7.4).
+    IllegalMove {
+        /// The 1-based ply of the illegal move.
+        ply: usize,
+    },
+    /// Resumption without the player who replies (Guidelines I.9.2): his
+    /// clock runs, the envelope stays shut.
+    ResumeReplierAbsent,
+    /// The envelope is opened (I.9.2 when the replier comes; I.9.3 the reply's
+    /// envelope when the sealer comes).
+    OpenEnvelope,
+    /// The sealer is absent (I.9.3): his opponent seals his reply in a new
+    /// envelope and switches the clock.
+    SealReply {
+        /// As written.
+        sealed: String,
+    },
+    /// The envelope is lost (I.12.1): play goes on from the adjourned position.
+    EnvelopeLost,
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
@@ -206,6 +247,15 @@ impl Input {
             Input::Clock { .. } => "clock",
             Input::ClockReading { .. } => "clock_reading",
             Input::NewGame { .. } => "new_game",
+            Input::DrawOffer { .. } => "draw_offer",
+            Input::AcceptDraw => "accept_draw",
+            Input::ClaimDraw { .. } => "claim_draw",
+            Input::ConfirmClaim => "confirm_claim",
+            Input::IllegalMove { .. } => "illegal_move",
+            Input::ResumeReplierAbsent => "resume_replier_absent",
+            Input::OpenEnvelope => "open_envelope",
+            Input::SealReply { .. } => "seal_reply",
+            Input::EnvelopeLost => "envelope_lost",
             Input::Tick => "tick",
         }
     }

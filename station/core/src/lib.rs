@@ -14,9 +14,11 @@
 //! - [`event`]: the event vocabulary shared by the event stream, journal and console.
 //! - [`journal`]: journal records (the file itself is written by the daemon) and restoring from them.
 //! - [`pgn`]: PGN export and import.
+//! - [`notation`]: ICCF Appendix A notations (SAN, Polish, ICCF numeric, long, figurine): written and read.
 //! - [`correction`]: the steps that put a board right.
 //! - [`two_boards`]: one game on two boards, the D.2.9 discrepancy procedure.
 //! - [`discrepancy`]: the D.2.9 vocabulary (kinds, board fixes, clock proposals) shared by `two_boards` and `event`.
+//! - [`draws`]: Article 9 from the record: repetitions, moves without a pawn move or capture, draw claims.
 //! - [`role`]: which board (the blind player's or the sighted player's).
 //! - [`input`]: every input a table consumes, as the daemon feeds it and the journal records it.
 //! - [`clock`]: the chess clock.
@@ -26,11 +28,13 @@ pub mod clock;
 pub mod correction;
 pub mod diff;
 pub mod discrepancy;
+pub mod draws;
 pub mod event;
 pub mod game;
 pub mod inference;
 pub mod input;
 pub mod journal;
+pub mod notation;
 pub mod occupancy;
 pub mod pgn;
 pub mod piece_tracking;

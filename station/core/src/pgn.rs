@@ -158,7 +158,7 @@ impl Default for SevenTags {
 
 /// Writes `game` as PGN with the given tags and result (`1-0`, `0-1`, `1/2-1/2`, `*`).
 pub fn write_pgn(game: &Game, tags: &SevenTags, result: &str) -> String {
-    write_movetext_pgn(game, tags, result, None, &[])
+    write_movetext_pgn(game, tags, result, None, &[], &[])
 }
 
 /// Writes `game` as PGN like [`write_pgn`], with a `TimeControl` tag after the
@@ -174,7 +174,24 @@ pub fn write_pgn_with_clocks(
     clocks: &[Option<Millis>],
     time_control: Option<&TimeControl>,
 ) -> String {
-    write_movetext_pgn(game, tags, result, time_control, clocks)
+    write_movetext_pgn(game, tags, result, time_control, clocks, &[])
+}
+
+/// The draw-offer mark of Appendix E, written as a PGN comment after the move
+/// it follows (`{(=)}`), so every PGN reader keeps it.
+pub const DRAW_OFFER_MARK: &str = "(=)";
+
+/// Writes `game` like [`write_pgn_with_clocks`] with the draw offers of Art.
+/// 9.1(b): `{(=)}` after each ply in `draw_offers` (0: before the first move).
+pub fn write_pgn_with_marks(
+    game: &Game,
+    tags: &SevenTags,
+    result: &str,
+    clocks: &[Option<Millis>],
+    time_control: Option<&TimeControl>,
+    draw_offers: &[usize],
+) -> String {
+    write_movetext_pgn(game, tags, result, time_control, clocks, draw_offers)
 }
 
 fn write_movetext_pgn(
@@ -183,6 +200,7 @@ fn write_movetext_pgn(
     result: &str,
     time_control: Option<&TimeControl>,
     clocks: &[Option<Millis>],
+    draw_offers: &[usize],
 ) -> String {
     let mut out = String::new();
     for (name, value) in [
@@ -214,6 +232,10 @@ fn write_movetext_pgn(
     let mut turn = start.turn();
     let mut tokens: Vec<String> = Vec::with_capacity(game.ply() * 3 + 1);
     let mut after_comment = false;
+    if draw_offers.contains(&0) {
+        tokens.push(format!("{{{DRAW_OFFER_MARK}}}"));
+        after_comment = true;
+    }
     for (i, san) in game.sans().iter().enumerate() {
         if turn == Color::White {
             tokens.push(format!("{number}."));
@@ -225,6 +247,10 @@ fn write_movetext_pgn(
         after_comment = false;
         if let Some(Some(ms)) = clocks.get(i) {
             tokens.push(format!("{{[%clk {}]}}", format_clock(*ms)));
+            after_comment = true;
+        }
+        if draw_offers.contains(&(i + 1)) {
+            tokens.push(format!("{{{DRAW_OFFER_MARK}}}"));
             after_comment = true;
         }
         if turn == Color::Black {
@@ -338,5 +364,17 @@ mod tests {
         }
         let pgn = write_pgn(&g, &SevenTags::default(), "*");
         assert!(pgn.lines().all(|l| l.len() < 80));
+    }
+
+    #[test]
+    fn art_9_1_b_draw_offers_are_marked_after_their_move_and_the_game_reads_back() {
+        let mut g = Game::default();
+        for m in ["e2e4", "e7e5", "g1f3"] {
+            g.push_uci(m).unwrap();
+        }
+        let text = write_pgn_with_marks(&g, &SevenTags::default(), "1/2-1/2", &[], None, &[1, 2]);
+        assert!(text.contains("1. e4 {(=)} 1... e5 {(=)} 2. Nf3 1/2-1/2"), "{text}");
+        let back = read_games(text.as_bytes());
+        assert_eq!(back[0].moves(), g.moves(), "the marks are comments every reader skips");
     }
 }

@@ -18,7 +18,7 @@ use crate::inference::{BoardTracker, Observation, TrackerConfig};
 pub use crate::input::ClockCommand;
 use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
 use crate::two_boards::{TwoBoards, TwoBoardsConfig};
-use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square, uci::UciMove};
+use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square};
 
 /// How the table is set.
 #[derive(Clone, Debug)]
@@ -133,6 +133,15 @@ pub enum TableError {
     /// An input that does not make sense (a damaged journal, a bad value).
     #[error("invalid input: {0}")]
     Invalid(String),
+    /// Only the player to move may claim a draw (Art. 9.2, 9.3).
+    #[error("only the player to move may claim a draw")]
+    NotToMove,
+    /// A draw claim is waiting for the arbiter.
+    #[error("a draw claim is waiting for the arbiter")]
+    ClaimPending,
+    /// Nothing to confirm.
+    #[error("there is no draw claim to confirm")]
+    NoClaim,
     /// A move in a scoresheet is not legal at its place.
     #[error("move {ply} ({text}) is not legal there")]
     IllegalMove {
@@ -163,8 +172,8 @@ pub struct Table {
     piece_scratch: Vec<PieceObservation>,
     /// The last ply whose clock press was accepted.
     pressed_ply: usize,
-    /// The sealed move of an adjourned game.
-    sealed: Option<Move>,
+    /// The sealed move of an adjourned game (the envelope, Guidelines I).
+    sealed: Option<self::adjournment::Envelope>,
     /// The last ply of the blind player whose announcement matched his board.
     announced_ply: usize,
     /// An announcement made before the move was sensed.
@@ -175,6 +184,12 @@ pub struct Table {
     deferred: Vec<Event>,
     /// Inputs refused so far.
     refused: u64,
+    /// Draw offers of this game: after which ply, by whom (Art. 9.1(b)).
+    draw_offers: Vec<(usize, Side)>,
+    /// A draw claim waiting for the arbiter (Art. 9.5).
+    claim: Option<self::draws::PendingClaim>,
+    /// Illegal moves of each player found so far (Art. 7.4(b)), white then black.
+    illegal_moves: [u32; 2],
 }
 
 fn slot(role: BoardRole) -> usize {
@@ -212,6 +227,9 @@ impl Table {
             scratch: Vec::new(),
             deferred: Vec::new(),
             refused: 0,
+            draw_offers: Vec::new(),
+            claim: None,
+            illegal_moves: [0; 2],
         }
     }
 
@@ -546,10 +564,27 @@ impl Table {
     /// The operator enters the move of the side to move (SAN or UCI).
     pub fn enter_move(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
+        if self.claim.is_some() {
+            return Err(TableError::ClaimPending);
+        }
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
         let ply = sync.agreed().ply() + 1;
         let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
         let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
+        self.enter_parsed(mv, text, t, out)
+    }
+
+    /// Makes an operator's move (already read) the agreed one; the boards execute it.
+    fn enter_parsed(
+        &mut self,
+        mv: Move,
+        text: &str,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let ply = sync.agreed().ply() + 1;
+        let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
         let blinds_move = sync.agreed().position().turn() == self.cfg.blind_color;
         let before = out.len();
         if !sync.enter_move(mv, t, out) {
@@ -585,43 +620,6 @@ impl Table {
         // The boards may already show the new start: judge them after the settle time.
         self.last_change = t;
         self.settled = false;
-    }
-
-    /// Whether the game in progress is adjourned (a move sealed, not yet
-    /// resumed). The sealed move itself is never shown.
-    pub fn is_adjourned(&self) -> bool {
-        self.phase == Phase::Playing && self.sealed.is_some()
-    }
-
-    /// Adjourns the game: the player to move seals his move (never shown or
-    /// announced); the clock stops (Guidelines I.1–I.2).
-    pub fn adjourn(&mut self, sealed: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
-        let ply = sync.agreed().ply() + 1;
-        let mv = parse_move(sync.agreed().position(), sealed)
-            .ok_or_else(|| TableError::IllegalMove { ply, text: "the sealed move".into() })?;
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
-            clock.pause(t)?;
-        }
-        self.sealed = Some(mv);
-        out.push(Event::Adjourned { ply, t_ms: t });
-        Ok(())
-    }
-
-    /// Resumes an adjourned game: the sealed move is made and announced, the clock runs again (I.5–I.13).
-    pub fn resume_adjourned(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        let mv = self.sealed.take().ok_or(TableError::NotAdjourned)?;
-        out.push(Event::AdjournmentResumed { t_ms: t });
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
-        sync.enter_move(mv, t, out);
-        if let Some(clock) = self.clock.as_mut() {
-            let _ = clock.resume(t);
-        }
-        self.adopt_targets(t, out);
-        self.check_game_over(t, out);
-        Ok(())
     }
 
     /// The blind player announced `mv` aloud (speech input, D.2.1/D.2.3.3).
@@ -779,6 +777,9 @@ impl Table {
             .mirror_pieces
             .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror_board.clone(), t));
         self.pressed_ply = game.ply();
+        self.draw_offers.clear();
+        self.claim = None;
+        self.illegal_moves = [0; 2];
         self.clock = self.cfg.time_control.clone().map(|tc| {
             let mut clock = ChessClock::with_first_mover(tc, Side::from(game.position().turn()));
             if self.cfg.external_clock {
@@ -1010,11 +1011,10 @@ impl Table {
     }
 }
 
+/// A move in any notation the station reads (SAN, Polish, ICCF numeric,
+/// long, figurine, UCI): [`crate::notation::read`].
 fn parse_move(pos: &shakmaty::Chess, text: &str) -> Option<Move> {
-    if let Some(mv) = text.parse::<shakmaty::san::SanPlus>().ok().and_then(|san| san.san.to_move(pos).ok()) {
-        return Some(mv);
-    }
-    UciMove::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok()
+    crate::notation::read(pos, text)
 }
 
 /// The events for a board's observations, against that board's record.
@@ -1098,6 +1098,10 @@ fn fen_at(game: &Game, ply: usize) -> String {
 
 mod apply;
 pub(crate) use apply::board_of;
+mod adjournment;
+mod draws;
+mod illegal;
+pub use illegal::{ILLEGAL_MOVE_BONUS_MS, ILLEGAL_MOVES_LOSE_AT};
 mod external;
 #[cfg(test)]
 mod tests;

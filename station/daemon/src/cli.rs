@@ -190,6 +190,12 @@ enum Command {
         /// Write to this file instead of stdout.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Also write a scoresheet (move numbers, draw-offer marks, result) in
+        /// this notation (ICCF Appendix A): san, pl, iccf, lan or fan. With
+        /// `--output FILE` it goes to FILE's name with `.<notation>.txt`; on
+        /// stdout it follows the PGN.
+        #[arg(long, value_name = "NOTATION", value_parser = ["san", "pl", "iccf", "lan", "fan"])]
+        notation: Option<String>,
     },
 }
 
@@ -308,8 +314,9 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Export { pgn: _, journal_dir, game, all, output } => {
-            export(&ExportOptions { journal_dir, game, all, output })
+        Command::Export { pgn: _, journal_dir, game, all, output, notation } => {
+            let notation = notation.map(|n| n.parse()).transpose().map_err(anyhow::Error::msg)?;
+            export(&ExportOptions { journal_dir, game, all, output, notation })
         }
     }
 }

@@ -325,6 +325,10 @@ pub struct Buttons {
     /// Read a file: each press the next one, from his left.
     #[serde(default)]
     pub read_file: Vec<String>,
+    /// Say the draw facts of the record (Art. 9.2/9.3): how often the position
+    /// has stood on the board, how many moves without a pawn move or capture.
+    #[serde(default)]
+    pub draw_status: Vec<String>,
 }
 
 fn default_clock_buttons() -> Vec<String> {
@@ -354,6 +358,7 @@ impl Default for Buttons {
             silence: Vec::new(),
             read_rank: Vec::new(),
             read_file: Vec::new(),
+            draw_status: Vec::new(),
         }
     }
 }
@@ -389,6 +394,8 @@ pub enum Action {
     ReadRank,
     /// Read the next file.
     ReadFile,
+    /// Say the draw facts of the record.
+    DrawStatus,
 }
 
 impl Buttons {
@@ -409,6 +416,7 @@ impl Buttons {
             (&self.silence, Action::Silence),
             (&self.read_rank, Action::ReadRank),
             (&self.read_file, Action::ReadFile),
+            (&self.draw_status, Action::DrawStatus),
         ]
         .into_iter()
         .find(|(sources, _)| sources.iter().any(|s| s == source))
@@ -432,6 +440,7 @@ impl Buttons {
             ("silence", &self.silence),
             ("read_rank", &self.read_rank),
             ("read_file", &self.read_file),
+            ("draw_status", &self.draw_status),
         ] {
             for s in sources {
                 let ok = match s.split_once(':') {

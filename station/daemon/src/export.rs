@@ -4,7 +4,8 @@ use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
 use shakmaty::Position;
 use station_core::journal::{self, Record};
-use station_core::pgn::{write_pgn, write_pgn_with_clocks};
+use station_core::notation::{Notation, scoresheet};
+use station_core::pgn::write_pgn_with_marks;
 use std::path::PathBuf;
 
 /// `station export` arguments.
@@ -17,6 +18,8 @@ pub struct ExportOptions {
     pub all: bool,
     /// Output file; stdout when absent.
     pub output: Option<PathBuf>,
+    /// A scoresheet in this notation besides the PGN.
+    pub notation: Option<Notation>,
 }
 
 /// Writes the PGN.
@@ -34,16 +37,73 @@ pub fn export(opts: &ExportOptions) -> Result<()> {
         bail!("no matching game journal in {}", opts.journal_dir.display());
     }
     let mut text = String::new();
+    let mut sheets = String::new();
     for found in chosen {
         text.push_str(&pgn_of(found)?);
+        if let Some(notation) = opts.notation {
+            sheets.push_str(&scoresheet_of(found, notation)?);
+            sheets.push('\n');
+        }
     }
     match &opts.output {
-        Some(path) => std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display())),
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+            if let Some(notation) = opts.notation {
+                let sheet_path = scoresheet_path(path, notation);
+                std::fs::write(&sheet_path, sheets)
+                    .with_context(|| format!("cannot write {}", sheet_path.display()))?;
+            }
+            Ok(())
+        }
         None => {
-            print!("{text}");
+            print!("{text}{sheets}");
             Ok(())
         }
     }
+}
+
+/// `game.pgn` → `game.pl.txt`.
+pub fn scoresheet_path(pgn: &std::path::Path, notation: Notation) -> PathBuf {
+    let ext = match notation {
+        Notation::San => "san",
+        Notation::Pl => "pl",
+        Notation::Iccf => "iccf",
+        Notation::Lan => "lan",
+        Notation::Fan => "fan",
+    };
+    pgn.with_extension(format!("{ext}.txt"))
+}
+
+/// One journal's game as a scoresheet in `notation`: the players, the moves
+/// numbered, the draw-offer marks (=) and the result.
+pub fn scoresheet_of(found: &Found, notation: Notation) -> Result<String> {
+    let restored = journal::restore(&found.contents)
+        .with_context(|| format!("cannot restore {}", found.path.display()))?;
+    let table = &restored.table;
+    let game = table.agreed().context("the journal holds no game")?;
+    let tags = &found.contents.header.tags;
+    let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
+    let result = result_of(found);
+    Ok(format!(
+        "{} - {}, {} {}\n{}",
+        tags.white,
+        tags.black,
+        tags.event,
+        tags.date,
+        scoresheet(game, notation, &offers, result)
+    ))
+}
+
+fn result_of(found: &Found) -> &str {
+    found
+        .contents
+        .records
+        .iter()
+        .find_map(|r| match r {
+            Record::End { result, .. } => Some(result.as_str()),
+            _ => None,
+        })
+        .unwrap_or("*")
 }
 
 /// One journal's game as PGN; unfinished games end in `*`.
@@ -62,8 +122,9 @@ pub fn pgn_of(found: &Found) -> Result<String> {
         })
         .unwrap_or("*");
     let tags = &found.contents.header.tags;
+    let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
     let Some(time_control) = table.config().time_control.as_ref() else {
-        return Ok(write_pgn(game, tags, result));
+        return Ok(write_pgn_with_marks(game, tags, result, &[], None, &offers));
     };
     // `[%clk]` after every move: the mover's time once his clock was pressed.
     let sync = table.sync().context("a restored game has its boards")?;
@@ -73,7 +134,7 @@ pub fn pgn_of(found: &Found) -> Result<String> {
             sync.clock_at(ply).map(|c| if mover_white { c.white_ms } else { c.black_ms })
         })
         .collect();
-    Ok(write_pgn_with_clocks(game, tags, result, &clocks, Some(time_control)))
+    Ok(write_pgn_with_marks(game, tags, result, &clocks, Some(time_control), &offers))
 }
 
 #[cfg(test)]
@@ -149,5 +210,26 @@ mod tests {
         assert!(pgn.contains("e5 {[%clk 0:04:52]}"), "{pgn}");
         let back = read_games(pgn.as_bytes());
         assert_eq!(back[0].clocks, [Some(291), Some(292)]);
+
+        // A draw offer after 1...e5 (journaled as an input): marked in the PGN and
+        // in the scoresheet of every notation.
+        seq += 1;
+        let offer = Record::Input {
+            seq,
+            t_ms: 22_000,
+            input: Input::DrawOffer { side: station_core::clock::Side::Black },
+        };
+        let text = text + &offer.encode() + "\n";
+        let found = Found { path: "game-1.jsonl".into(), contents: decode(&text).unwrap() };
+        assert!(pgn_of(&found).unwrap().contains("e5 {[%clk 0:04:52]} {(=)}"));
+        let sheet = |n: Notation| scoresheet_of(&found, n).unwrap().lines().nth(1).unwrap().to_owned();
+        assert_eq!(sheet(Notation::San), "1. e4 e5 (=)");
+        assert_eq!(sheet(Notation::Iccf), "1. 5254 5755 (=)");
+        assert_eq!(sheet(Notation::Lan), "1. e2-e4 e7-e5 (=)");
+        assert_eq!(scoresheet_of(&found, Notation::Pl).unwrap().lines().last(), Some("*"));
+        assert_eq!(
+            scoresheet_path(std::path::Path::new("out/game.pgn"), Notation::Pl),
+            std::path::Path::new("out/game.pl.txt")
+        );
     }
 }

@@ -90,6 +90,27 @@ pub enum Command {
         /// `white` or `black`.
         side: String,
     },
+    /// The draw offer was accepted: the game is drawn by agreement (Art. 9.1).
+    AcceptDraw,
+    /// The player to move claims a draw (Art. 9.2/9.3), about the position now
+    /// or with his written move not yet played (9.2(a)/9.3(a)); the station
+    /// checks it and stops the clock, the arbiter confirms with `confirm_claim`.
+    ClaimDraw {
+        /// `white` or `black`.
+        side: String,
+        /// The written move (SAN or UCI), if any.
+        #[serde(default, rename = "move")]
+        mv: Option<String>,
+    },
+    /// The arbiter confirms the station's verdict on the draw claim (Art. 9.5).
+    ConfirmClaim,
+    /// The arbiter found that the move of `ply` was illegal (Art. 7.4): the
+    /// position before it is reinstated, the clocks set as they were then, two
+    /// minutes to the opponent, the third illegal move loses.
+    IllegalMove {
+        /// The 1-based ply of the illegal move.
+        ply: usize,
+    },
     /// Claim a flag fall.
     ClaimFlag {
         /// The side whose flag fell.
@@ -99,7 +120,23 @@ pub enum Command {
     Adjourn {
         /// The sealed move (SAN or UCI); never shown or announced.
         sealed_move: String,
+        /// Adjourned before the end of the session: the ms left in it, taken
+        /// from the sealer's clock (Guidelines I.1.2).
+        #[serde(default)]
+        session_left_ms: Option<u64>,
     },
+    /// Resume without the player who replies (Guidelines I.9.2): his clock
+    /// runs, the envelope stays shut until he comes (`open_envelope`).
+    ResumeReplierAbsent,
+    /// Open the envelope (I.9.2 the replier came; I.9.3 the sealer came).
+    OpenEnvelope,
+    /// The sealer is absent (I.9.3): the reply sealed in a new envelope, the clock switched.
+    SealReply {
+        /// The reply as written; never shown or announced.
+        sealed_move: String,
+    },
+    /// The envelope is lost (I.12.1): play goes on from the adjourned position.
+    EnvelopeLost,
     /// Resume an adjourned game.
     ResumeAdjourned,
     /// What the blind player said, as the recogniser (or a helper) heard it: a
@@ -136,8 +173,18 @@ pub const MAX_FEN: usize = 100;
 /// The commands that take no field besides `cmd`: serde does not hold a unit
 /// variant of an internally tagged enum to `deny_unknown_fields`, so
 /// [`Command::from_json`] does.
-const BARE_COMMANDS: &[&str] =
-    &["clock_start", "clock_pause", "clock_resume", "take_back", "resume_adjourned"];
+const BARE_COMMANDS: &[&str] = &[
+    "clock_start",
+    "clock_pause",
+    "clock_resume",
+    "take_back",
+    "resume_adjourned",
+    "accept_draw",
+    "confirm_claim",
+    "resume_replier_absent",
+    "open_envelope",
+    "envelope_lost",
+];
 
 impl Command {
     /// Parses a command as `POST /api/command` takes it and checks its bounds:
@@ -175,7 +222,13 @@ impl Command {
                 note("why", why)
             }
             Command::EnterMove { mv } => text("move", mv, MAX_MOVE),
-            Command::Adjourn { sealed_move } => text("sealed_move", sealed_move, MAX_MOVE),
+            Command::ClaimDraw { side: s, mv } => {
+                side(s)?;
+                mv.as_ref().map_or(Ok(()), |m| text("move", m, MAX_MOVE))
+            }
+            Command::Adjourn { sealed_move, .. } | Command::SealReply { sealed_move } => {
+                text("sealed_move", sealed_move, MAX_MOVE)
+            }
             Command::Scoresheet { moves } => {
                 if moves.len() > MAX_SCORESHEET {
                     return Err(format!("`moves` holds {} moves; at most {MAX_SCORESHEET}", moves.len()));
@@ -193,6 +246,12 @@ impl Command {
             | Command::ClockPause
             | Command::ClockResume
             | Command::TakeBack
+            | Command::AcceptDraw
+            | Command::ConfirmClaim
+            | Command::IllegalMove { .. }
+            | Command::ResumeReplierAbsent
+            | Command::OpenEnvelope
+            | Command::EnvelopeLost
             | Command::AcceptClockProposal { .. }
             | Command::ResumeAdjourned => Ok(()),
         }
@@ -203,6 +262,7 @@ impl Command {
     pub fn loggable(&self) -> String {
         match self {
             Command::Adjourn { .. } => r#"Adjourn { sealed_move: "(sealed)" }"#.to_owned(),
+            Command::SealReply { .. } => r#"SealReply { sealed_move: "(sealed)" }"#.to_owned(),
             other => format!("{other:?}"),
         }
     }

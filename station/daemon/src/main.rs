@@ -9,6 +9,7 @@ mod config;
 mod delivery;
 mod demo;
 mod dgt_clock;
+mod draw_facts;
 mod event_sink;
 mod export;
 mod hub;

@@ -56,6 +56,11 @@ pub struct ReplayTotals {
     pub reports: usize,
     /// Games whose PGN stopped early (illegal move in the file).
     pub pgn_errors: usize,
+    /// Plies after which the position stood for at least the third time (Art. 9.2).
+    pub repetitions: usize,
+    /// Plies after which 50 moves of each side passed without a pawn move or
+    /// capture, the game not over (Art. 9.3).
+    pub fifty_move: usize,
 }
 
 /// A replay's result and how long the simulation and inference took.
@@ -78,12 +83,14 @@ impl ReplayReport {
     pub fn summary_line(&self) -> String {
         let t = &self.totals;
         format!(
-            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0}",
+            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {}",
             t.games,
             t.plies,
             t.mismatches,
             t.silent_errors,
-            self.plies_per_s()
+            self.plies_per_s(),
+            t.repetitions,
+            t.fifty_move
         )
     }
 }
@@ -130,6 +137,9 @@ pub fn replay_games_at(
     for (index, pgn) in games.iter().enumerate() {
         totals.games += 1;
         totals.pgn_errors += usize::from(pgn.error.is_some());
+        let (repetitions, fifty_move) = draw_counts(&pgn.game);
+        totals.repetitions += repetitions;
+        totals.fifty_move += fifty_move;
         let seed = noise.map(|s| s ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut run =
             Run { totals: &mut totals, latencies_ms: &mut latencies_ms, scans: &mut scans, obs: &mut obs };
@@ -150,6 +160,17 @@ struct Run<'a> {
     latencies_ms: &'a mut Vec<Millis>,
     scans: &'a mut Vec<TimedScan>,
     obs: &'a mut Vec<Observation>,
+}
+
+/// The plies of a game after which a draw could be claimed (Art. 9.2, 9.3).
+pub fn draw_counts(game: &Game) -> (usize, usize) {
+    let facts = station_core::draws::facts_all(game);
+    let after_moves = facts.iter().skip(1);
+    let repetitions = after_moves.clone().filter(|f| f.threefold()).count();
+    let fifty = after_moves
+        .filter(|f| f.fifty_moves() && game.position_at(f.ply).is_some_and(|p| !p.legal_moves().is_empty()))
+        .count();
+    (repetitions, fifty)
 }
 
 /// Thinking time between moves in simulated ms (varied, always longer than the settle time).

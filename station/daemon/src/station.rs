@@ -689,6 +689,7 @@ impl Station {
                 };
                 self.answer_question(&command, t, events);
             }
+            Action::DrawStatus => self.say_draw_facts(t, events),
             // Questions and answers come with spoken input; reading the position aloud comes later.
             Action::Confirm | Action::Cancel | Action::PushToTalk | Action::ReadPosition => {}
         }
@@ -756,6 +757,7 @@ impl Station {
             }
             Command::DrawOffer { side: s } => {
                 let s = side(&s)?;
+                self.apply(t, Input::DrawOffer { side: s }, events).map_err(|e| e.to_string())?;
                 let ply = self.table.agreed().map_or(0, |g| g.ply());
                 let text = format!(
                     "draw offer by {} after ply {ply}",
@@ -777,11 +779,25 @@ impl Station {
                 )
             }
             Command::EnterMove { mv } => ok(self.apply(t, Input::EnterMove { mv }, events)),
+            Command::AcceptDraw => ok(self.apply(t, Input::AcceptDraw, events)),
+            Command::ClaimDraw { side: s, mv } => {
+                let side = side(&s)?;
+                self.apply(t, Input::ClaimDraw { side, mv }, events).map_err(|e| e.to_string())?;
+                Ok(draw_claim_answer(events))
+            }
+            Command::ConfirmClaim => ok(self.apply(t, Input::ConfirmClaim, events)),
+            Command::IllegalMove { ply } => ok(self.apply(t, Input::IllegalMove { ply }, events)),
             Command::TakeBack => ok(self.apply(t, Input::TakeBack, events)),
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
-            Command::Adjourn { sealed_move } => {
-                ok(self.apply(t, Input::Adjourn { sealed: sealed_move }, events))
+            Command::Adjourn { sealed_move, session_left_ms } => {
+                ok(self.apply(t, Input::Adjourn { sealed: sealed_move, session_left_ms }, events))
             }
+            Command::ResumeReplierAbsent => ok(self.apply(t, Input::ResumeReplierAbsent, events)),
+            Command::OpenEnvelope => ok(self.apply(t, Input::OpenEnvelope, events)),
+            Command::SealReply { sealed_move } => {
+                ok(self.apply(t, Input::SealReply { sealed: sealed_move }, events))
+            }
+            Command::EnvelopeLost => ok(self.apply(t, Input::EnvelopeLost, events)),
             Command::ResumeAdjourned => ok(self.apply(t, Input::ResumeAdjourned, events)),
             Command::NewGame { fen, chess960 } => {
                 let start = match (fen.clone(), chess960) {
@@ -850,6 +866,7 @@ impl Station {
                 understood = Understood::Move { mv, uci, san };
             }
             Some(Asked::DrawOffer) => {
+                self.apply(t, Input::DrawOffer { side: blind }, events).map_err(|e| e.to_string())?;
                 let ply = self.table.agreed().map_or(0, |g| g.ply());
                 let by = if blind == Side::White { "white" } else { "black" };
                 events.push(Event::Announcement {
@@ -917,6 +934,13 @@ impl Station {
                 {
                     self.say_private(text, "record", t, events);
                 }
+                if matches!(command, SpokenCommand::DrawStatus)
+                    && let Some(facts) = self.table.draw_facts()
+                {
+                    // "Remis Stand" asks for the draw facts; "Remis" alone offers a draw.
+                    let text = crate::draw_facts::draw_facts_text(understanding.wording(), &facts);
+                    self.say_private(text, "draw_status", t, events);
+                }
                 if let Some(v) = &self.voices {
                     match command {
                         SpokenCommand::Time => v.get().say_time(&self.table, t, events),
@@ -977,6 +1001,15 @@ impl Station {
         if let Some(text) = text {
             self.say_private(text, "record", t, events);
         }
+    }
+
+    /// The blind player's draw question (the `draw_status` button, the spoken
+    /// "Remis Stand"): the facts of the record, said to him privately.
+    pub fn say_draw_facts(&mut self, t: Millis, events: &mut Vec<Event>) {
+        let Some(facts) = self.table.draw_facts() else { return };
+        let Ok(understanding) = self.understanding() else { return };
+        let text = crate::draw_facts::draw_facts_text(understanding.wording(), &facts);
+        self.say_private(text, "draw_status", t, events);
     }
 
     /// Says `text` to the blind player (or, without voices, only records it as an event).
@@ -1122,7 +1155,11 @@ impl Station {
         let t = self.clock.now();
         let snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
         let pgn = match self.table.agreed() {
-            Some(g) => station_core::pgn::write_pgn(g, &self.config.seven_tags(pgn_date(t)), "*"),
+            Some(g) => {
+                let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
+                let tags = self.config.seven_tags(pgn_date(t));
+                station_core::pgn::write_pgn_with_marks(g, &tags, "*", &[], None, &offers)
+            }
             None => String::new(),
         };
         hub.publish_state(snapshot, pgn);
@@ -1283,6 +1320,33 @@ fn dgt_clock_status(status: &str, detail: String, t: Millis) -> Event {
 }
 
 /// A position as FEN (the key a question and a grammar belong to).
+/// The console's answer to a draw claim: the station's verdict from the record.
+fn draw_claim_answer(events: &[Event]) -> Value {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::DrawClaimed {
+                correct,
+                ground,
+                repetitions,
+                moves_without_pawn_or_capture,
+                written,
+                ..
+            } => Some(json!({
+                "ok": true,
+                "correct": correct,
+                "ground": ground,
+                "repetitions": repetitions,
+                "moves_without_pawn_or_capture": moves_without_pawn_or_capture,
+                "written": written,
+                "awaiting": "confirm_claim",
+            })),
+            _ => None,
+        })
+        .unwrap_or_else(|| json!({"ok": true}))
+}
+
 fn fen_of(pos: &Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }

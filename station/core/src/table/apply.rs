@@ -67,7 +67,13 @@ impl Table {
             Input::EnterMove { mv } => self.enter_move(mv, t, out),
             Input::TakeBack => self.take_back(t, out),
             Input::Announce { mv } => self.announce_uci(mv, t, out),
-            Input::Adjourn { sealed } => self.adjourn(sealed, t, out),
+            Input::Adjourn { sealed, session_left_ms } => {
+                self.adjourn_early(sealed, session_left_ms.unwrap_or(0), t, out)
+            }
+            Input::ResumeReplierAbsent => self.resume_replier_absent(t, out),
+            Input::OpenEnvelope => self.open_envelope(t, out),
+            Input::SealReply { sealed } => self.seal_reply(sealed, t, out),
+            Input::EnvelopeLost => self.envelope_lost(t, out),
             Input::ResumeAdjourned => self.resume_adjourned(t, out),
             Input::Resign { side } => self.resign(*side, t, out),
             Input::ClockPress { side } => self.clock_press(*side, t, out),
@@ -81,6 +87,11 @@ impl Table {
                 let reading = ClockReading { white_ms, black_ms, running, white_flag, black_flag };
                 self.on_clock_reading(reading, t, out)
             }
+            Input::DrawOffer { side } => self.draw_offer(*side, t, out),
+            Input::AcceptDraw => self.accept_draw(t, out),
+            Input::ClaimDraw { side, mv } => self.claim_draw(*side, mv.as_deref(), t, out),
+            Input::ConfirmClaim => self.confirm_claim(t, out),
+            Input::IllegalMove { ply } => self.illegal_move(*ply, t, out),
             Input::NewGame { fen, chess960 } => {
                 let start = match (fen, chess960) {
                     (Some(fen), _) => Game::from_fen(fen).map_err(|e| TableError::Invalid(e.to_string()))?,

@@ -817,3 +817,484 @@ mod two_board_clock {
         assert_eq!((clock.moves_made(Side::White), clock.moves_made(Side::Black)), (2, 2));
     }
 }
+
+/// Article 9 at the table: offers, agreement, claims checked and decided.
+mod draws {
+    use super::*;
+    use crate::clock::Side;
+    use crate::input::Input;
+
+    /// A timed game on the blind player's peg board alone, the station pressing the clock.
+    fn timed() -> Hands {
+        let cfg = TableConfig {
+            time_control: Some("5400+30".parse().unwrap()),
+            clock_auto_press: true,
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.set_up();
+        h
+    }
+
+    fn apply(h: &mut Hands, input: Input) -> Result<Vec<Event>, TableError> {
+        h.t += 500;
+        h.table.apply(h.t, &input)
+    }
+
+    fn shuffle(h: &mut Hands, moves: &[(&str, &str)]) {
+        for (from, to) in moves {
+            h.play(BoardRole::Blind, from, to);
+        }
+    }
+
+    const OUT_AND_BACK: [(&str, &str); 4] = [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")];
+
+    fn game_over(events: &[Event]) -> Option<(String, String)> {
+        events.iter().find_map(|e| match e {
+            Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn art_9_1_a_draw_offer_is_recorded_after_the_move_and_agreement_ends_the_game() {
+        let mut h = timed();
+        h.play(BoardRole::Blind, "e2", "e4");
+        let events = apply(&mut h, Input::DrawOffer { side: Side::White }).unwrap();
+        assert!(matches!(events[..], [Event::DrawOffered { side: Side::White, ply: 1, .. }]), "{events:?}");
+        assert_eq!(h.table.draw_offers(), [(1, Side::White)]);
+        let events = apply(&mut h, Input::AcceptDraw).unwrap();
+        assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "agreement".into())));
+        assert!(!h.table.clock().unwrap().is_running());
+        assert_eq!(apply(&mut h, Input::AcceptDraw), Err(TableError::NoGame));
+    }
+
+    #[test]
+    fn art_9_2_b_a_correct_claim_after_the_third_occurrence_ends_the_game_once_the_arbiter_confirms() {
+        let mut h = timed();
+        shuffle(&mut h, &OUT_AND_BACK);
+        shuffle(&mut h, &OUT_AND_BACK);
+        assert_eq!(h.table.draw_facts().unwrap().repetitions, 3);
+        h.take();
+        assert_eq!(
+            apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: None }),
+            Err(TableError::NotToMove),
+            "only the player to move claims"
+        );
+        let events = apply(&mut h, Input::ClaimDraw { side: Side::White, mv: None }).unwrap();
+        let claimed = events.iter().find(|e| matches!(e, Event::DrawClaimed { .. })).unwrap();
+        let Event::DrawClaimed { correct, ground, repetitions, written, .. } = claimed else {
+            unreachable!()
+        };
+        assert!(*correct);
+        assert_eq!(ground.as_deref(), Some("threefold_repetition"));
+        assert_eq!((*repetitions, written.clone()), (3, None));
+        assert!(!h.table.clock().unwrap().is_running(), "9.5: the claim stops the clocks");
+        assert!(h.table.is_playing(), "the arbiter decides");
+        let events = apply(&mut h, Input::ConfirmClaim).unwrap();
+        assert!(matches!(events[0], Event::DrawClaimDecided { correct: true, .. }));
+        assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "threefold_repetition".into())));
+        assert_eq!(h.table.phase(), Phase::Finished);
+    }
+
+    #[test]
+    fn art_9_2_a_a_claim_with_the_written_move_that_repeats_the_position_is_correct() {
+        let mut h = timed();
+        shuffle(&mut h, &OUT_AND_BACK);
+        shuffle(&mut h, &OUT_AND_BACK[..3]);
+        let events = apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: Some("Ng8".into()) }).unwrap();
+        assert!(events.iter().any(|e| matches!(e,
+            Event::DrawClaimed { correct: true, written: Some(w), repetitions: 3, .. } if w == "Ng8")));
+        let events = apply(&mut h, Input::ConfirmClaim).unwrap();
+        assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "threefold_repetition".into())));
+    }
+
+    #[test]
+    fn art_9_5_an_incorrect_claim_gives_three_minutes_to_the_opponent_halves_the_claimant_and_the_written_move_is_played()
+     {
+        let mut h = timed();
+        shuffle(&mut h, &OUT_AND_BACK);
+        shuffle(&mut h, &OUT_AND_BACK[..2]);
+        // White claims with Ng1, which brings the position only a second time.
+        let before = h.table.clock().unwrap().clone();
+        let events = apply(&mut h, Input::ClaimDraw { side: Side::White, mv: Some("f3g1".into()) }).unwrap();
+        assert!(
+            events.iter().any(|e| matches!(
+                e,
+                Event::DrawClaimed { correct: false, ground: None, repetitions: 2, .. }
+            ))
+        );
+        assert_eq!(apply(&mut h, Input::EnterMove { mv: "Ng1".into() }), Err(TableError::ClaimPending));
+        let at = h.t + 500;
+        let white = h.table.clock().unwrap().remaining(Side::White, at);
+        let black = h.table.clock().unwrap().remaining(Side::Black, at);
+        assert_eq!(black, before.remaining(Side::Black, at), "Black's time stood still");
+        let events = apply(&mut h, Input::ConfirmClaim).unwrap();
+        assert!(matches!(events[0], Event::DrawClaimDecided { correct: false, side: Side::White, .. }));
+        assert!(game_over(&events).is_none());
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.remaining(Side::White, h.t), white - 3 * 60_000, "half of ~90 min is more than 3");
+        let corrections: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ClockChanged { action, side, who, .. } => Some((action.as_str(), *side, who.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(corrections[0], ("time_added", Some(Side::Black), Some("arbiter".into())));
+        assert_eq!(corrections[1], ("time_set", Some(Side::White), Some("arbiter".into())));
+        assert!(events.iter().any(|e| matches!(e, Event::GameMove { ply: 7, san, .. } if san == "Ng1")));
+        // The written move is the record's; once his board shows it the clock goes on to
+        // Black, with his 3 minutes.
+        h.play(BoardRole::Blind, "f3", "g1");
+        apply(&mut h, Input::ClockPress { side: Side::White }).unwrap();
+        let clock = h.table.clock().unwrap();
+        assert!(clock.is_running());
+        assert_eq!(clock.on_move(), Side::Black);
+        assert!(clock.remaining(Side::Black, h.t) >= black + 3 * 60_000);
+        assert_eq!(apply(&mut h, Input::ConfirmClaim), Err(TableError::NoClaim));
+    }
+
+    #[test]
+    fn art_9_3_a_fifty_move_claim_counts_the_moves_without_a_pawn_move_or_capture() {
+        let cfg = TableConfig {
+            start: Game::from_fen("4k2n/8/8/8/8/8/8/1N2K3 w - - 98 60").unwrap(),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.scan(BoardRole::Blind, h.table.config().start.occupancy());
+        h.rest();
+        assert!(h.table.is_playing());
+        h.play(BoardRole::Blind, "b1", "c3");
+        let events = apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: None }).unwrap();
+        assert!(events.iter().any(|e| matches!(
+            e,
+            Event::DrawClaimed { correct: false, moves_without_pawn_or_capture: 49, .. }
+        )));
+        // No clock: the incorrect claim is only refused.
+        apply(&mut h, Input::ConfirmClaim).unwrap();
+        let events = apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: Some("h8g6".into()) }).unwrap();
+        assert!(
+            events.iter().any(|e| matches!(
+                e,
+                Event::DrawClaimed { correct: true, moves_without_pawn_or_capture: 50, .. }
+            )),
+            "9.3(a)"
+        );
+        let events = apply(&mut h, Input::ConfirmClaim).unwrap();
+        assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "fifty_moves".into())));
+    }
+
+    #[test]
+    fn art_9_6_a_dead_position_ends_the_game_at_once() {
+        let cfg = TableConfig {
+            start: Game::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 60").unwrap(),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.scan(BoardRole::Blind, h.table.config().start.occupancy());
+        h.rest();
+        h.play(BoardRole::Blind, "e1", "d2");
+        let events = h.take();
+        assert_eq!(
+            game_over(&events),
+            Some(("1/2-1/2".into(), "insufficient_material".into())),
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn a_restored_journal_gives_the_same_claim_decisions() {
+        let mut h = timed();
+        shuffle(&mut h, &OUT_AND_BACK);
+        shuffle(&mut h, &OUT_AND_BACK[..2]);
+        let claim = Input::ClaimDraw { side: Side::White, mv: Some("Ng1".into()) };
+        let a = apply(&mut h, claim.clone()).unwrap();
+        let json = serde_json::to_string(&claim).unwrap();
+        assert_eq!(json, r#"{"kind":"claim_draw","side":"white","move":"Ng1"}"#);
+        assert_eq!(serde_json::from_str::<Input>(&json).unwrap(), claim);
+        assert!(a.iter().any(|e| matches!(e, Event::DrawClaimed { correct: false, .. })));
+    }
+}
+
+/// Article 7.4: an illegal move found later.
+mod illegal_moves {
+    use super::*;
+    use crate::clock::Side;
+    use crate::input::Input;
+
+    fn timed() -> Hands {
+        let cfg = TableConfig {
+            time_control: Some("5400+30".parse().unwrap()),
+            clock_auto_press: true,
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.set_up();
+        h
+    }
+
+    fn apply(h: &mut Hands, input: Input) -> Result<Vec<Event>, TableError> {
+        h.t += 500;
+        h.table.apply(h.t, &input)
+    }
+
+    #[test]
+    fn art_7_4_a_the_position_before_the_illegal_move_is_reinstated_on_the_board_and_the_clocks() {
+        let mut h = timed();
+        for (from, to) in [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4")] {
+            h.play(BoardRole::Blind, from, to);
+        }
+        let at_ply_2 = h.table.sync().unwrap().clock_at(2).unwrap();
+        h.take();
+        let events = apply(&mut h, Input::IllegalMove { ply: 3 }).unwrap();
+        let taken: Vec<usize> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::TakenBack { ply, .. } => Some(*ply),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(taken, [5, 4, 3], "three plies back");
+        assert!(events.iter().any(|e| matches!(e,
+            Event::IllegalMoveFound { ply: 3, side: Side::White, count: 1, uci, .. } if uci == "g1f3")));
+        assert_eq!(h.agreed(), ["e2e4", "e7e5"]);
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.on_move(), Side::White, "White replays his move");
+        assert_eq!(clock.remaining(Side::White, h.t), at_ply_2.white_ms, "6.14: White's time as at ply 2");
+        assert_eq!(
+            clock.remaining(Side::Black, h.t),
+            at_ply_2.black_ms + ILLEGAL_MOVE_BONUS_MS,
+            "7.4(b): Black's time as at ply 2 and two minutes"
+        );
+        assert_eq!(h.table.illegal_moves(Side::White), 1);
+        // The board shows ply 5: it is told how to go back, and once it does the game goes on.
+        h.rest();
+        for (from, to) in [("c4", "f1"), ("c6", "b8"), ("f3", "g1")] {
+            h.play(BoardRole::Blind, from, to);
+        }
+        h.play(BoardRole::Blind, "d2", "d4");
+        assert_eq!(h.agreed(), ["e2e4", "e7e5", "d2d4"]);
+    }
+
+    #[test]
+    fn art_7_4_b_two_minutes_for_the_first_and_second_illegal_move_the_third_loses() {
+        let mut h = timed();
+        h.play(BoardRole::Blind, "e2", "e4");
+        h.play(BoardRole::Blind, "e7", "e5");
+        for n in 1..=2 {
+            h.play(BoardRole::Blind, "g1", "f3");
+            let black = h.table.clock().unwrap().remaining(Side::Black, h.t + 500);
+            let events = apply(&mut h, Input::IllegalMove { ply: 3 }).unwrap();
+            assert!(events.iter().any(|e| matches!(e, Event::IllegalMoveFound { count, .. } if *count == n)));
+            assert!(events.iter().any(|e| matches!(e,
+                Event::ClockChanged { action, side: Some(Side::Black), .. } if action == "time_added")));
+            assert!(
+                h.table.clock().unwrap().remaining(Side::Black, h.t) >= black + ILLEGAL_MOVE_BONUS_MS - 1000
+            );
+            h.play(BoardRole::Blind, "f3", "g1");
+            assert_eq!(h.agreed(), ["e2e4", "e7e5"]);
+        }
+        h.play(BoardRole::Blind, "g1", "f3");
+        let events = apply(&mut h, Input::IllegalMove { ply: 3 }).unwrap();
+        assert!(events.iter().any(|e| matches!(e,
+            Event::GameOver { result, reason, .. } if result == "0-1" && reason == "illegal_moves")));
+        assert_eq!(h.table.phase(), Phase::Finished);
+        assert_eq!(apply(&mut h, Input::IllegalMove { ply: 1 }), Err(TableError::NoGame));
+    }
+
+    #[test]
+    fn art_7_4_a_ply_outside_the_record_is_refused_and_changes_nothing() {
+        let mut h = timed();
+        h.play(BoardRole::Blind, "e2", "e4");
+        assert!(matches!(apply(&mut h, Input::IllegalMove { ply: 2 }), Err(TableError::Invalid(_))));
+        assert!(matches!(apply(&mut h, Input::IllegalMove { ply: 0 }), Err(TableError::Invalid(_))));
+        assert_eq!(h.agreed(), ["e2e4"]);
+        assert_eq!(h.table.illegal_moves(Side::White), 0);
+    }
+}
+
+/// Guidelines I: adjournment to the end, each clause a scenario.
+mod guidelines_i {
+    use super::*;
+    use crate::clock::Side;
+    use crate::input::Input;
+
+    /// 1.e4 played, the clock running (90 min), White's peg board alone; Black to seal.
+    fn adjournable() -> Hands {
+        let cfg = TableConfig {
+            time_control: Some("5400".parse().unwrap()),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.set_up();
+        h.play(BoardRole::Blind, "e2", "e4");
+        h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();
+        h.take();
+        h
+    }
+
+    fn apply(h: &mut Hands, input: Input) -> Result<Vec<Event>, TableError> {
+        h.t += 1000;
+        h.table.apply(h.t, &input)
+    }
+
+    fn adjourn(h: &mut Hands, sealed: &str) {
+        apply(h, Input::Adjourn { sealed: sealed.into(), session_left_ms: None }).unwrap();
+        assert!(h.table.is_adjourned());
+        assert_eq!(h.table.sealer(), Some(Side::Black));
+    }
+
+    fn game_over(events: &[Event]) -> Option<(String, String)> {
+        events.iter().find_map(|e| match e {
+            Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn i_1_2_adjourning_before_the_session_ends_costs_the_sealer_the_time_left() {
+        let mut h = adjournable();
+        let t = h.t + 1000;
+        let black = h.table.clock().unwrap().remaining(Side::Black, t);
+        let white = h.table.clock().unwrap().remaining(Side::White, t);
+        let events =
+            apply(&mut h, Input::Adjourn { sealed: "c5".into(), session_left_ms: Some(20 * 60_000) })
+                .unwrap();
+        assert!(events.iter().any(|e| matches!(e,
+            Event::ClockChanged { action, side: Some(Side::Black), who: Some(w), .. } if action == "time_set" && w == "arbiter")));
+        let clock = h.table.clock().unwrap();
+        assert!(!clock.is_running());
+        assert_eq!(clock.remaining(Side::Black, h.t), black - 20 * 60_000);
+        assert_eq!(clock.remaining(Side::White, h.t), white, "only the sealer's time");
+        assert!(!format!("{events:?}").contains("c5"), "the sealed move stays sealed");
+    }
+
+    #[test]
+    fn i_6_a_draw_agreed_or_a_resignation_before_resumption_ends_the_game_unopened() {
+        let mut h = adjournable();
+        adjourn(&mut h, "c5");
+        let events = apply(&mut h, Input::AcceptDraw).unwrap();
+        assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "agreement".into())));
+        assert_eq!(h.agreed(), ["e2e4"], "the envelope was never opened");
+        assert!(!h.table.is_adjourned());
+        let mut h = adjournable();
+        adjourn(&mut h, "c5");
+        let events = apply(&mut h, Input::Resign { side: Side::White }).unwrap();
+        assert_eq!(game_over(&events), Some(("0-1".into(), "resignation".into())));
+        assert_eq!(h.agreed(), ["e2e4"]);
+    }
+
+    #[test]
+    fn i_8_a_sealed_move_that_is_ambiguous_unreadable_or_illegal_loses_when_opened() {
+        // After 1.e4 Black seals a move that is not his, nonsense, a pawn that cannot go there.
+        for (sealed, reason) in [
+            ("Ke2", "sealed_move_illegal"),
+            ("blah", "sealed_move_unreadable"),
+            ("b4", "sealed_move_illegal"),
+        ] {
+            let mut h = adjournable();
+            adjourn(&mut h, sealed);
+            let events = apply(&mut h, Input::ResumeAdjourned).unwrap();
+            assert_eq!(game_over(&events), Some(("1-0".into(), reason.into())), "`{sealed}`");
+            assert_eq!(h.agreed(), ["e2e4"]);
+        }
+        // Ambiguous: knights on b1 and f3 could both go to d2.
+        let cfg = TableConfig {
+            start: Game::from_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1").unwrap(),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.scan(BoardRole::Blind, h.table.config().start.occupancy());
+        h.rest();
+        apply(&mut h, Input::Adjourn { sealed: "Sd2".into(), session_left_ms: None }).unwrap();
+        let events = apply(&mut h, Input::ResumeAdjourned).unwrap();
+        assert_eq!(game_over(&events), Some(("0-1".into(), "sealed_move_ambiguous".into())));
+    }
+
+    #[test]
+    fn i_9_1_both_present_the_sealed_move_is_made_and_the_repliers_clock_runs() {
+        let mut h = adjournable();
+        adjourn(&mut h, "c5");
+        let events = apply(&mut h, Input::ResumeAdjourned).unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::GameMove { ply: 2, san, .. } if san == "c5")));
+        assert_eq!(h.agreed(), ["e2e4", "c7c5"]);
+        let clock = h.table.clock().unwrap();
+        assert!(clock.is_running());
+        assert_eq!(clock.on_move(), Side::White, "the replier's clock");
+    }
+
+    #[test]
+    fn i_9_2_the_replier_absent_his_clock_runs_and_the_envelope_waits_for_him() {
+        let mut h = adjournable();
+        adjourn(&mut h, "c5");
+        let white = h.table.clock().unwrap().remaining(Side::White, h.t);
+        let events = apply(&mut h, Input::ResumeReplierAbsent).unwrap();
+        assert!(!format!("{events:?}").contains("c5"), "not revealed");
+        assert!(h.table.is_adjourned());
+        let clock = h.table.clock().unwrap();
+        assert!(clock.is_running());
+        assert_eq!(clock.on_move(), Side::White);
+        h.t += 600_000; // he comes ten minutes late
+        let events = apply(&mut h, Input::OpenEnvelope).unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::GameMove { ply: 2, .. })));
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.on_move(), Side::White);
+        assert!(clock.remaining(Side::White, h.t) <= white - 600_000, "his lateness is on his clock");
+        assert_eq!(apply(&mut h, Input::OpenEnvelope), Err(TableError::NotAdjourned));
+    }
+
+    #[test]
+    fn i_9_3_the_sealer_absent_the_reply_is_sealed_in_a_new_envelope_and_his_clock_runs() {
+        let mut h = adjournable();
+        adjourn(&mut h, "c5");
+        apply(&mut h, Input::ResumeAdjourned).unwrap();
+        let black = h.table.clock().unwrap().remaining(Side::Black, h.t);
+        let events = apply(&mut h, Input::SealReply { sealed: "Nf3".into() }).unwrap();
+        assert!(matches!(events[0], Event::Adjourned { ply: 3, .. }), "{events:?}");
+        assert!(!format!("{events:?}").contains("Nf3") && !format!("{events:?}").contains("g1f3"));
+        assert_eq!(h.table.sealer(), Some(Side::White));
+        assert_eq!(h.table.clock().unwrap().on_move(), Side::Black, "the absent sealer's time runs");
+        h.t += 300_000;
+        let events = apply(&mut h, Input::OpenEnvelope).unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::GameMove { ply: 3, san, .. } if san == "Nf3")));
+        assert_eq!(h.agreed(), ["e2e4", "c7c5", "g1f3"]);
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.on_move(), Side::Black);
+        assert!(clock.remaining(Side::Black, h.t) <= black - 300_000);
+    }
+
+    #[test]
+    fn i_12_1_a_lost_envelope_play_goes_on_from_the_adjourned_position_and_times() {
+        let mut h = adjournable();
+        adjourn(&mut h, "c5");
+        let at = h.table.clock().unwrap().clone();
+        let events = apply(&mut h, Input::EnvelopeLost).unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::AdjournmentResumed { .. })));
+        assert!(!h.table.is_adjourned());
+        assert_eq!(h.agreed(), ["e2e4"]);
+        let clock = h.table.clock().unwrap();
+        assert_eq!(clock.on_move(), Side::Black, "the sealer says and makes his move");
+        assert_eq!(clock.remaining(Side::White, h.t), at.remaining(Side::White, h.t));
+        assert_eq!(clock.remaining(Side::Black, h.t), at.remaining(Side::Black, h.t - 1000));
+    }
+
+    #[test]
+    fn i_13_the_clock_is_corrected_before_the_repliers_first_move() {
+        let mut h = adjournable();
+        adjourn(&mut h, "c5");
+        apply(&mut h, Input::ResumeAdjourned).unwrap();
+        let cmd = crate::input::ClockCommand::SetTime {
+            side: Side::White,
+            ms: 3_000_000,
+            who: "arbiter".into(),
+            why: "Guidelines I.13: the time at the adjournment".into(),
+        };
+        let events = apply(&mut h, Input::from_clock_command(&cmd)).unwrap();
+        assert!(
+            events.iter().any(|e| matches!(e, Event::ClockChanged { action, .. } if action == "time_set"))
+        );
+        assert_eq!(h.table.clock().unwrap().remaining(Side::White, h.t), 3_000_000);
+        assert!(h.table.clock().unwrap().is_running());
+    }
+}

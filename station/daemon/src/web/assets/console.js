@@ -156,6 +156,15 @@
   $('read-status').addEventListener('click', () => announce(statusText()));
   $('take-back').addEventListener('click', () => send({ cmd: 'take_back' }, 'Take back'));
   $('resume-adjourned').addEventListener('click', () => send({ cmd: 'resume_adjourned' }, 'Resume adjourned game'));
+  $('resume-replier-absent').addEventListener('click', () => send({ cmd: 'resume_replier_absent' }, 'Resumption without the replier (I.9.2)'));
+  $('open-envelope').addEventListener('click', () => send({ cmd: 'open_envelope' }, 'Envelope opened'));
+  $('envelope-lost').addEventListener('click', () => send({ cmd: 'envelope_lost' }, 'Envelope lost (I.12.1)'));
+  $('form-seal-reply').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const sealed = $('reply-sealed').value.trim();
+    if (!sealed) return;
+    if (await send({ cmd: 'seal_reply', sealed_move: sealed }, 'Reply sealed in a new envelope (I.9.3)')) $('reply-sealed').value = '';
+  });
   $('form-set-time').addEventListener('submit', (e) => {
     e.preventDefault();
     const ms = parseTime($('set-time-value').value);
@@ -206,6 +215,41 @@
     e.preventDefault();
     const side = $('draw-side').value;
     send({ cmd: 'draw_offer', side }, `Draw offer by ${side}`);
+  });
+  $('accept-draw').addEventListener('click', () => {
+    send({ cmd: 'accept_draw' }, 'Draw by agreement');
+  });
+  $('form-claim').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const side = $('claim-side').value;
+    const mv = $('claim-move').value.trim();
+    const command = { cmd: 'claim_draw', side };
+    if (mv) command.move = mv;
+    const body = await send(command, `Draw claim by ${side}`);
+    if (!body || !body.result) return;
+    const r = body.result;
+    const facts = `the position ${r.repetitions} times, ${r.moves_without_pawn_or_capture} moves without a pawn move or capture`;
+    const written = r.written ? ` with ${r.written}` : '';
+    $('claim-verdict').textContent = r.correct
+      ? `Claim${written} correct (${r.ground === 'fifty_moves' ? 'fifty moves' : 'threefold repetition'}): ${facts}. Confirm to end the game as a draw.`
+      : `Claim${written} incorrect: ${facts}. Confirm to apply Art. 9.5 (3 minutes to the opponent).`;
+    $('confirm-claim').disabled = false;
+  });
+  $('confirm-claim').addEventListener('click', async () => {
+    const body = await send({ cmd: 'confirm_claim' }, 'Verdict on the draw claim');
+    if (body) {
+      $('confirm-claim').disabled = true;
+      $('claim-verdict').textContent = 'Verdict confirmed.';
+    }
+  });
+  $('form-illegal').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const ply = parseInt($('illegal-ply').value, 10);
+    if (!(ply >= 1)) {
+      alertMessage('Illegal move: enter its half-move number (1 is White\'s first move).');
+      return;
+    }
+    if (await send({ cmd: 'illegal_move', ply }, `Illegal move at half-move ${ply}`)) $('illegal-ply').value = '';
   });
   $('form-flag').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -298,7 +342,10 @@
     e.preventDefault();
     const sealed = $('adj-sealed').value.trim();
     if (!sealed) return;
-    const ok = await send({ cmd: 'adjourn', sealed_move: sealed }, 'Adjourn with a sealed move');
+    const command = { cmd: 'adjourn', sealed_move: sealed };
+    const left = parseInt($('adj-session-left').value, 10);
+    if (left > 0) command.session_left_ms = left * 60000;
+    const ok = await send(command, 'Adjourn with a sealed move');
     if (!ok) return;
     $('adj-sealed').value = '';
     const v = (id) => $(id).value.trim();
@@ -365,8 +412,11 @@
     B: () => go($('h-boards')),
     O: () => go($('draw-side')),
     G: () => go($('flag-side')),
+    D: () => go($('claim-side')),
+    I: () => go($('illegal-ply')),
     J: () => go($('adj-white')),
     U: () => go($('resume-adjourned')),
+    E: () => go($('resume-replier-absent')),
     V: () => go($('export-pgn')),
     N: () => go(document.querySelector('input[name="start"]:checked')),
     L: () => go($('h-log')),

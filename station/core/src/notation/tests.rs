@@ -1,0 +1,149 @@
+use super::*;
+
+/// The sample game of ICCF Appendix A (its table, with two misprints of the
+/// source corrected: 9. Sbd2 in the Polish column, and the figurine column's
+/// pieces, which there name other pieces than the moves').
+const SAN: &str = "e4 e5 Nf3 Nf6 d4 exd4 e5 Ne4 Qxd4 d5 exd6 Nxd6 Bg5 Nc6 Qe3+ Be7 Nbd2 O-O O-O-O Re8 Kb1";
+const PL: &str = "e4 e5 Sf3 Sf6 d4 exd4 e5 Se4 Hxd4 d5 exd6 Sxd6 Gg5 Sc6 He3+ Ge7 Sbd2 0-0 0-0-0 We8 Kb1";
+const ICCF: &str = "5254 5755 7163 7866 4244 5544 5455 6654 4144 4745 5546 5446 3175 2836 4453 6857 2142 5878 5131 6858 3121";
+const LAN: &str = "e2-e4 e7-e5 Ng1-f3 Ng8-f6 d2-d4 e5xd4 e4-e5 Nf6-e4 Qd1xd4 d7-d5 e5xd6 Ne4xd6 Bc1-g5 Nb8-c6 Qd4-e3+ \
+                   Bf8-e7 Nb1-d2 0-0 0-0-0 Rf8-e8 Kc1-b1";
+const FAN: &str = "e4 e5 ♘f3 ♞f6 d4 exd4 e5 ♞e4 ♕xd4 d5 exd6 ♞xd6 ♗g5 ♞c6 ♕e3+ ♝e7 ♘bd2 0-0 0-0-0 ♜e8 ♔b1";
+
+fn appendix_game() -> Game {
+    let mut g = Game::default();
+    for san in SAN.split_whitespace() {
+        let mv = san.parse::<SanPlus>().unwrap().san.to_move(g.position()).unwrap();
+        g.push(mv);
+    }
+    g
+}
+
+#[test]
+fn iccf_appendix_a_the_sample_game_is_written_in_every_notation_as_the_table_shows() {
+    let g = appendix_game();
+    for (notation, expected) in [
+        (Notation::San, SAN),
+        (Notation::Pl, PL),
+        (Notation::Iccf, ICCF),
+        (Notation::Lan, LAN),
+        (Notation::Fan, FAN),
+    ] {
+        let written: Vec<String> =
+            (0..g.ply()).map(|i| write(g.position_at(i).unwrap(), g.moves()[i], notation)).collect();
+        assert_eq!(written.join(" "), expected, "{notation:?}");
+    }
+}
+
+#[test]
+fn iccf_appendix_a_every_notation_is_read_back_to_the_same_move() {
+    let g = appendix_game();
+    for text in [SAN, PL, ICCF, LAN, FAN] {
+        for (i, token) in text.split_whitespace().enumerate() {
+            let pos = g.position_at(i).unwrap();
+            assert_eq!(read(pos, token), Some(g.moves()[i]), "ply {} `{token}`", i + 1);
+        }
+    }
+}
+
+#[test]
+fn appendix_e_polish_captures_with_x_colon_or_nothing_and_uci() {
+    let g = appendix_game();
+    let pos = g.position_at(8).unwrap(); // 5. Qxd4
+    let qxd4 = g.moves()[8];
+    for text in ["Hxd4", "H:d4", "Hd4", "Qd4", "d1d4", "Qd1-d4", "4144", "Qxd4+", "Hxd4!"] {
+        assert_eq!(read(pos, text), Some(qxd4), "`{text}`");
+    }
+    let pos = g.position_at(5).unwrap(); // 3... exd4
+    for text in ["exd4", "e:d4", "ed4", "ed", "e5d4"] {
+        let expected = if text == "ed" { None } else { Some(g.moves()[5]) };
+        assert_eq!(read(pos, text), expected, "`{text}`");
+    }
+}
+
+#[test]
+fn iccf_a_19_and_a_20_promotion_digits_and_castling_as_the_kings_move() {
+    let pos = crate::pgn::position_from_fen("1k6/5P2/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    let rook = read(&pos, "67682").unwrap();
+    assert_eq!(rook.promotion(), Some(Role::Rook));
+    assert_eq!(write(&pos, rook, Notation::Iccf), "67682");
+    assert_eq!(write(&pos, rook, Notation::Pl), "f8W+");
+    assert_eq!(write(&pos, rook, Notation::Lan), "f7-f8R+");
+    assert_eq!(write(&pos, rook, Notation::Fan), "f8♖+");
+    assert_eq!(read(&pos, "f8W"), Some(rook));
+    assert_eq!(read(&pos, "f7f8r"), Some(rook));
+    assert_eq!(read(&pos, "f8=R+"), Some(rook));
+    assert_eq!(read(&pos, "f8"), None, "a promotion needs its piece: never guessed");
+    let short = read(&pos, "5171").unwrap();
+    assert!(matches!(short, Move::Castle { .. }));
+    assert_eq!(read(&pos, "0-0"), Some(short));
+    assert_eq!(read(&pos, "e1g1"), Some(short));
+    assert_eq!(write(&pos, short, Notation::Iccf), "5171");
+    assert_eq!(write(&pos, read(&pos, "O-O-O").unwrap(), Notation::Iccf), "5131");
+    for bad in ["", "9999", "51", "5179", "Zf3", "e9", "O-O-O-O", "x", "Hxd4xd5"] {
+        assert_eq!(read(&pos, bad), None, "`{bad}`");
+    }
+}
+
+#[test]
+fn a_text_that_fits_two_moves_is_never_guessed() {
+    // Knights on b1 and f3 may both go to d2: "Sd2" is ambiguous, "Sbd2" is not.
+    let pos = crate::pgn::position_from_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1").unwrap();
+    assert_eq!(read(&pos, "Sd2"), None);
+    assert!(read(&pos, "Sbd2").is_some());
+    assert!(read(&pos, "N3d2").is_some());
+    assert!(read(&pos, "2142").is_some());
+}
+
+#[test]
+fn appendix_e_a_scoresheet_has_move_numbers_draw_offer_marks_and_the_result() {
+    let g = appendix_game();
+    let sheet = scoresheet(&g, Notation::Pl, &[21], "1/2-1/2");
+    let lines: Vec<&str> = sheet.lines().collect();
+    assert_eq!(lines[0], "1. e4 e5");
+    assert_eq!(lines[8], "9. Sbd2 0-0");
+    assert_eq!(lines[10], "11. Kb1 (=)");
+    assert_eq!(lines[11], "1/2-1/2");
+    let iccf = scoresheet(&g, Notation::Iccf, &[], "*");
+    assert!(iccf.starts_with("1. 5254 5755\n2. 7163 7866\n"), "{iccf}");
+}
+
+/// Every move of every real game (all files of the data set), in every
+/// notation, is read back to itself and to nothing else.
+#[test]
+fn every_move_of_the_real_games_round_trips_in_every_notation() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
+    let mut moves = 0;
+    for file in ["games/Fischer.pgn", "games/PolgarJ.pgn", "chess960/cutechess-fischerrandom.pgn"] {
+        let Ok(bytes) = std::fs::read(dir.join(file)) else {
+            assert!(!file.starts_with("games/"), "{file} is part of the data set");
+            continue;
+        };
+        for game in crate::pgn::read_games(&bytes).iter().take(300) {
+            let g = &game.game;
+            for (i, &mv) in g.moves().iter().enumerate() {
+                let pos = g.position_at(i).unwrap();
+                for notation in [Notation::San, Notation::Pl, Notation::Iccf, Notation::Lan, Notation::Fan] {
+                    let text = write(pos, mv, notation);
+                    let back = read(pos, &text);
+                    if back.is_none() && notation == Notation::Iccf && matches!(mv, Move::Castle { .. }) {
+                        // Chess960: the king's castling move can be the same two squares as a
+                        // plain king step (Kf8-g8 beside 0-0). Numeric notation cannot tell
+                        // them apart, and the reader does not guess.
+                        let twins = pos
+                            .legal_moves()
+                            .iter()
+                            .filter(|m| m.from() == mv.from() && king_target(m) == king_target(&mv))
+                            .count();
+                        assert_eq!(twins, 2, "{file} ply {} `{text}`", i + 1);
+                        continue;
+                    }
+                    assert_eq!(back, Some(mv), "{file} ply {} {notation:?} `{text}`", i + 1);
+                }
+                assert_eq!(read(pos, &g.uci(mv)), Some(mv), "UCI");
+                moves += 1;
+            }
+        }
+    }
+    assert!(moves > 40_000, "{moves} moves");
+}

@@ -1,0 +1,102 @@
+//! Illegal moves found later (Art. 7.4, 2001 text): the arbiter names the ply;
+//! the position before it is reinstated on both boards (the boards get their
+//! correction steps as for a take-back), the clocks are set as they were in
+//! that position (6.14, from the readings the station kept at each press),
+//! and 7.4(b) applies: two minutes to the opponent for a player's first and
+//! second illegal move, the third loses. (The 2018 Laws, 7.5.5, make the
+//! second one lose.)
+
+use super::{Phase, Table, TableError};
+use crate::Millis;
+use crate::clock::Side;
+use crate::event::Event;
+use shakmaty::Position;
+
+/// Time added to the opponent of a player's first and second illegal move (Art. 7.4(b)).
+pub const ILLEGAL_MOVE_BONUS_MS: Millis = 2 * 60_000;
+/// The illegal move of a player that loses the game (Art. 7.4(b), 2001).
+pub const ILLEGAL_MOVES_LOSE_AT: u32 = 3;
+
+impl Table {
+    /// Illegal moves found so far: White's, Black's.
+    pub fn illegal_moves(&self, side: Side) -> u32 {
+        self.illegal_moves[side.index()]
+    }
+
+    /// The arbiter found that the move of `ply` (1-based) was illegal.
+    pub(crate) fn illegal_move(
+        &mut self,
+        ply: usize,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        if self.phase != Phase::Playing {
+            return Err(TableError::NoGame);
+        }
+        if self.claim.is_some() {
+            return Err(TableError::ClaimPending);
+        }
+        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
+        let agreed = sync.agreed();
+        if ply == 0 || ply > agreed.ply() {
+            return Err(TableError::Invalid(format!(
+                "ply {ply} is not a move of the record (1-{})",
+                agreed.ply()
+            )));
+        }
+        let offender = Side::from(agreed.position_at(ply - 1).ok_or(TableError::NoGame)?.turn());
+        let before = sync.clock_at(ply - 1);
+        let replaced = agreed.uci(agreed.moves()[ply - 1]);
+        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        while sync.agreed().ply() >= ply {
+            if !sync.take_back(t, out) {
+                return Err(TableError::NothingToTakeBack);
+            }
+        }
+        self.illegal_moves[offender.index()] += 1;
+        let count = self.illegal_moves[offender.index()];
+        out.push(Event::IllegalMoveFound { ply, side: offender, uci: replaced, count, t_ms: t });
+        self.adopt_targets(t, out);
+        let who = "arbiter";
+        if let (Some(clock), Some(at)) = (self.clock.as_mut().filter(|c| !c.is_followed()), before) {
+            // 6.14: the times of the reinstated position, as kept when it was pressed.
+            let why = format!("Art. 7.4(a): clocks as at ply {}", ply - 1);
+            for (side, ms) in [(Side::White, at.white_ms), (Side::Black, at.black_ms)] {
+                clock.set_remaining(side, ms, t, who, why.clone());
+                self.warnings.reset(side);
+                out.push(Event::ClockChanged {
+                    action: "time_set".into(),
+                    side: Some(side),
+                    who: Some(who.into()),
+                    why: Some(why.clone()),
+                    t_ms: t,
+                });
+            }
+        }
+        if count >= ILLEGAL_MOVES_LOSE_AT {
+            let result = if offender == Side::White { "0-1" } else { "1-0" };
+            self.end_game(result, "illegal_moves", t, out);
+            return Ok(());
+        }
+        if let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed()) {
+            let opponent = offender.opponent();
+            let to = clock.remaining(opponent, t).saturating_add(ILLEGAL_MOVE_BONUS_MS);
+            let why = format!("Art. 7.4(b): illegal move {count} of the opponent");
+            clock.set_remaining(opponent, to, t, who, why.clone());
+            self.warnings.reset(opponent);
+            out.push(Event::ClockChanged {
+                action: "time_added".into(),
+                side: Some(opponent),
+                who: Some(who.into()),
+                why: Some(why),
+                t_ms: t,
+            });
+        }
+        // The reinstated position's times are now these: a later reinstatement
+        // of the same position keeps the two minutes given.
+        if let (Some(clock), Some(sync)) = (self.clock.as_ref(), self.sync.as_mut()) {
+            sync.record_clock(ply - 1, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+        }
+        Ok(())
+    }
+}

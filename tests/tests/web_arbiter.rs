@@ -1,0 +1,233 @@
+//! The arbiter's rules from the console, with the keyboard alone, in a real
+//! headless Chromium against a real `station run` (no sensor boards: the
+//! blind player speaks his moves, the assistant enters them): a draw claim
+//! that is not correct (Art. 9.5: three minutes to the opponent and the
+//! claimant's time reduced, visible on the console's clock, and the written
+//! move played), then one that is (Art. 9.2(a): the written move repeats the
+//! position for the third time) and ends the game as a draw; an illegal move
+//! found three plies late (Art. 7.4); an adjourned game resumed with the
+//! sealing player absent (Guidelines I.9.3: the reply sealed in a new
+//! envelope, opened when he comes).
+//!
+//! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
+
+use fantoccini::Client;
+use serde_json::Value;
+use station_tests::browser::{
+    DOWN, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, spawn_station,
+    start_chromedriver, tab_to, text_of, within,
+};
+use station_tests::{scratch, station_run};
+use std::time::Duration;
+
+const TOKEN: &str = "arbiter-test-token-93e1";
+const SECOND: Duration = Duration::from_secs(1);
+
+async fn state(http: &reqwest::Client, base: &str) -> Value {
+    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
+}
+
+/// `h:mm:ss` or `m:ss` as seconds.
+fn seconds(display: &str) -> u64 {
+    display
+        .split(':')
+        .fold(0, |acc, part| acc * 60 + part.trim().parse::<u64>().unwrap_or_else(|_| panic!("{display}")))
+}
+
+async fn shortcut(console: &Client, letter: char, expect_id: &str) {
+    keys(console, &alt(letter)).await;
+    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
+}
+
+async fn enter_move(console: &Client, http: &reqwest::Client, base: &str, san: &str, ply: usize) {
+    shortcut(console, 'm', "move").await;
+    keys(console, &format!("{san}{ENTER}")).await;
+    within(SECOND, &format!("ply {ply} {san} in the record"), || async {
+        state(http, base).await["moves"].as_array().map_or(0, Vec::len) == ply
+    })
+    .await;
+}
+
+/// Alt+D, the claimant chosen with the arrow keys, Tab, the written move, Enter.
+async fn claim(console: &Client, side: &str, written: &str) {
+    shortcut(console, 'd', "claim-side").await;
+    if side == "black" {
+        keys(console, &DOWN.to_string()).await;
+    }
+    let chosen = js(console, "return document.getElementById('claim-side').value;").await;
+    assert_eq!(chosen, side);
+    keys(console, &format!("{TAB}{written}{ENTER}")).await;
+    within(SECOND, "the station's verdict", || async {
+        text_of(console, "claim-verdict").await.starts_with("Claim")
+    })
+    .await;
+}
+
+/// From the written move's field: Tab to the submit button, Tab to "Confirm", Enter.
+async fn confirm(console: &Client) {
+    keys(console, &format!("{TAB}{TAB}")).await;
+    assert_eq!(active_id(console).await, "confirm-claim", "two Tabs reach the confirmation");
+    keys(console, &ENTER.to_string()).await;
+    within(SECOND, "the verdict confirmed", || async {
+        text_of(console, "claim-verdict").await == "Verdict confirmed."
+    })
+    .await;
+}
+
+/// A station without sensor boards (the blind player speaks, the assistant
+/// enters the moves), its clock 90 min + 30 s, pressed by the station; the
+/// console open with its token.
+async fn console_on_station(name: &str) -> (Kill, Kill, String, reqwest::Client, Client) {
+    let dir = scratch(name);
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        "[boards.blind]\ndriver = \"none\"\n\n[game]\nblind_color = \"white\"\n\n[clock]\n\
+         time_control = \"5400+30\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n\
+         [console]\nlisten = \"127.0.0.1:0\"\n",
+    )
+    .unwrap();
+    let mut command = station_run(&config, &dir.join("journal"), None);
+    command.args(["--token", TOKEN]);
+    let (station, base) = spawn_station(command);
+    let http = reqwest::Client::new();
+    within(Duration::from_secs(5), "a game at once (no board)", || async {
+        state(&http, &base).await["phase"] == "playing"
+    })
+    .await;
+    let (driver, driver_url) = start_chromedriver();
+    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
+    console.goto(&format!("{base}/console")).await.unwrap();
+    within(Duration::from_secs(5), "the console's token status", || async {
+        text_of(&console, "token-status").await.contains("No token")
+    })
+    .await;
+    enter_token(&console, TOKEN).await;
+    (station, driver, base, http, console)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn art_9_2_and_9_5_draw_claims_are_checked_and_decided_from_the_console_with_the_keyboard() {
+    let (_station, _driver, base, http, console) = console_on_station("web-arbiter-claims").await;
+
+    // The knights go out and back, and out again: the position after 1...Nf6 stands for the second time.
+    for (ply, san) in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6"].iter().enumerate() {
+        enter_move(&console, &http, &base, san, ply + 1).await;
+    }
+
+    // White claims with the written Ng1: the start position would stand only a second time.
+    let black_before = seconds(&text_of(&console, "time-black").await);
+    claim(&console, "white", "Ng1").await;
+    let verdict = text_of(&console, "claim-verdict").await;
+    assert!(verdict.starts_with("Claim with Ng1 incorrect: the position 2 times"), "{verdict}");
+    within(SECOND, "the clock stopped by the claim", || async {
+        text_of(&console, "clock-line").await.starts_with("stopped")
+    })
+    .await;
+    let white_before = seconds(&text_of(&console, "time-white").await);
+    assert_accessible(&console, "the console with a claim waiting for the arbiter").await;
+    confirm(&console).await;
+    within(SECOND, "Black's 3 minutes on the console's clock", || async {
+        seconds(&text_of(&console, "time-black").await) == black_before + 180
+    })
+    .await;
+    let white_after = seconds(&text_of(&console, "time-white").await);
+    assert!(
+        white_after + 180 <= white_before && white_after + 182 >= white_before,
+        "White lost three minutes (half of his time is more): {white_before} s → {white_after} s"
+    );
+    within(SECOND, "the written move played", || async {
+        state(&http, &base).await["moves"].as_array().map_or(0, Vec::len) == 7
+    })
+    .await;
+
+    // Black claims with the written Ng8: the start position for the third time (9.2(a)).
+    claim(&console, "black", "Ng8").await;
+    let verdict = text_of(&console, "claim-verdict").await;
+    assert!(
+        verdict.starts_with("Claim with Ng8 correct (threefold repetition): the position 3 times"),
+        "{verdict}"
+    );
+    confirm(&console).await;
+    within(SECOND, "the game drawn", || async {
+        let s = state(&http, &base).await;
+        s["phase"] == "finished"
+    })
+    .await;
+    assert_accessible(&console, "the console after a drawn game").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn art_7_4_an_illegal_move_found_three_plies_late_is_marked_from_the_console_with_the_keyboard() {
+    let (_station, _driver, base, http, console) = console_on_station("web-arbiter-illegal").await;
+    for (ply, san) in ["e4", "e5", "Nf3", "Nc6", "Bc4"].iter().enumerate() {
+        enter_move(&console, &http, &base, san, ply + 1).await;
+    }
+    let black_before = seconds(&text_of(&console, "time-black").await);
+    // White's 2. Nf3 (half-move 3) was illegal, found three plies later: Alt+I, 3, Enter.
+    shortcut(&console, 'i', "illegal-ply").await;
+    keys(&console, &format!("3{ENTER}")).await;
+    within(SECOND, "the record back at 1...e5", || async {
+        let s = state(&http, &base).await;
+        s["moves"].as_array().map_or(0, Vec::len) == 2 && s["turn"] == "white"
+    })
+    .await;
+    within(SECOND, "Black's two minutes on the console's clock", || async {
+        seconds(&text_of(&console, "time-black").await) >= black_before + 120
+    })
+    .await;
+    within(SECOND, "the illegal move in the console's log", || async {
+        text_of(&console, "log").await.contains("illegal")
+    })
+    .await;
+    assert_accessible(&console, "the console after an illegal move was taken back").await;
+    // White plays another move and the game goes on.
+    enter_move(&console, &http, &base, "d4", 3).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guidelines_i_9_3_an_adjourned_game_resumed_with_the_sealing_player_absent_by_keyboard() {
+    let (_station, _driver, base, http, console) = console_on_station("web-arbiter-adjourned").await;
+    enter_move(&console, &http, &base, "e4", 1).await;
+    // Black seals 1...c5: Alt+J, Tab to the sealed move, Enter.
+    shortcut(&console, 'j', "adj-white").await;
+    tab_to(&console, "adj-sealed", 40).await;
+    keys(&console, &format!("c5{ENTER}")).await;
+    within(SECOND, "the game adjourned", || async { state(&http, &base).await["adjourned"] == true }).await;
+    // Resumption: Black, who sealed, is absent; the envelope is opened for White (Alt+U, Enter).
+    shortcut(&console, 'u', "resume-adjourned").await;
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "1...c5 made and White's clock running", || async {
+        let s = state(&http, &base).await;
+        s["moves"].as_array().map_or(0, Vec::len) == 2
+            && s["clock"]["on_move"] == "white"
+            && s["clock"]["running"] == true
+    })
+    .await;
+    // White seals his reply 2.Nf3 in a new envelope and switches the clock: Alt+E, Tab to the reply.
+    shortcut(&console, 'e', "resume-replier-absent").await;
+    tab_to(&console, "reply-sealed", 4).await;
+    keys(&console, &format!("Nf3{ENTER}")).await;
+    within(SECOND, "the reply sealed, Black's clock running", || async {
+        let s = state(&http, &base).await;
+        s["adjourned"] == true && s["clock"]["on_move"] == "black" && s["clock"]["running"] == true
+    })
+    .await;
+    let s = state(&http, &base).await;
+    assert_eq!(s["moves"].as_array().map_or(0, Vec::len), 2, "the reply is not shown: {s}");
+    assert!(!s.to_string().contains("Nf3") && !s.to_string().contains("g1f3"), "the reply stays sealed");
+    assert_accessible(&console, "the console with the reply sealed").await;
+    // Black comes: the envelope is opened in his presence (Alt+E, Tab, Enter).
+    shortcut(&console, 'e', "resume-replier-absent").await;
+    keys(&console, &TAB.to_string()).await;
+    assert_eq!(active_id(&console).await, "open-envelope");
+    keys(&console, &ENTER.to_string()).await;
+    within(SECOND, "2.Nf3 made, Black to move", || async {
+        let s = state(&http, &base).await;
+        s["moves"].as_array().map_or(0, Vec::len) == 3
+            && s["adjourned"] == false
+            && s["clock"]["on_move"] == "black"
+    })
+    .await;
+    assert_eq!(state(&http, &base).await["moves"][2]["san"], "Nf3");
+}
