@@ -5,6 +5,7 @@ use super::board::{Color, Piece, Position, Square, Variant};
 use super::movegen::{GameEnd, capture_paths, game_end, legal_moves};
 use super::pdn::{PdnError, PdnGame, find_move, read_games, write_game};
 use super::perft::perft;
+use super::moves::Move;
 use super::sensing::{DraughtsTracker, Irregularity, SensorConfig, Sensed};
 
 const V: Variant = Variant::International;
@@ -97,7 +98,7 @@ fn men_move_forward_only_kings_fly_2_8_and_3_6() {
     let p = position(Color::White, &[(28, man(Color::White)), (3, man(Color::Black))]);
     assert_eq!(pdn_of(&p), ["28-22", "28-23"]);
     let mut k = position(Color::White, &[(28, king(Color::White)), (3, man(Color::Black))]);
-    assert_eq!(legal_moves(&k).len(), 2 + 3 + 3 + 4, "{:?}", pdn_of(&k));
+    assert_eq!(legal_moves(&k).len(), 4 + 5 + 4 + 4, "{:?}", pdn_of(&k));
     k.turn = Color::Black;
     assert_eq!(pdn_of(&k), ["3-8", "3-9"]);
 }
@@ -111,7 +112,7 @@ fn men_capture_backward_4_1() {
 #[test]
 fn flying_king_captures_at_a_distance_and_lands_anywhere_beyond_4_3() {
     let p = position(Color::White, &[(46, king(Color::White)), (23, man(Color::Black))]);
-    assert_eq!(pdn_of(&p), ["46x12", "46x18", "46x7"]);
+    assert_eq!(pdn_of(&p), ["46x10", "46x14", "46x19", "46x5"]);
 }
 
 #[test]
@@ -152,18 +153,26 @@ fn man_passing_the_last_row_during_a_capture_stays_a_man_4_15() {
 
 #[test]
 fn captured_pieces_stay_until_the_move_is_over_and_cannot_be_jumped_twice_4_8_and_4_11() {
-    // A king around four men: it may cross its own start square but jumps each man once.
+    // A man on 43 around four men (38, 28, 29, 39): it may pass its own start
+    // square (4.8) and comes back to it, each man jumped once, both ways round.
     let p = position(
         Color::White,
-        &[(28, king(Color::White)), (22, man(Color::Black)), (23, man(Color::Black)), (32, man(Color::Black)), (33, man(Color::Black))],
+        &[(43, man(Color::White)), (38, man(Color::Black)), (28, man(Color::Black)), (29, man(Color::Black)), (39, man(Color::Black))],
     );
-    for m in capture_paths(&p) {
+    let paths = capture_paths(&p);
+    assert_eq!(paths.len(), 2, "clockwise and counter-clockwise");
+    for m in &paths {
         let mut seen = m.captured.clone();
         seen.sort();
         seen.dedup();
-        assert_eq!(seen.len(), m.captured.len(), "{}", m.pdn(V, true));
+        assert_eq!(seen.len(), 4, "{}", m.pdn(V, true));
+        assert_eq!(m.from, m.to);
     }
-    assert!(legal_moves(&p).iter().all(|m| m.captured.len() == 4), "{:?}", pdn_of(&p));
+    // One move for the board: same start, end and captured set; the holes it empties are the four men.
+    let moves = legal_moves(&p);
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].fills(), 0);
+    assert_eq!(moves[0].occupancy_after(p.occupied()), sq(43).bit());
 }
 
 #[test]
@@ -196,20 +205,20 @@ fn pdn_names_an_illegal_move_and_an_ambiguous_one() {
     assert_eq!(err, PdnError::Illegal { game: 1, number: 3, text: "28-22".into() });
     assert!(err.to_string().contains("28-22"));
     assert!(matches!(read_games("[GameType \"21\"]\n1. 32-28 *"), Err(PdnError::GameType { .. })));
-    // The same-squares pair: a king on 47 over 38 or 42?.. built below with find_move.
+    // The same-squares pair: by start and end only it is ambiguous, the path names one.
     let p = same_squares_pair();
-    assert_eq!(find_move(&p, "1x1").err(), None.or(Some(2)));
+    assert_eq!(find_move(&p, "28x19"), Err(2));
+    let named = find_move(&p, "28x11x2x19").unwrap().unwrap();
+    assert_eq!(named.captured, [sq(22), sq(7), sq(13)]);
 }
 
-/// A white king on 1 can take 7 then 18 and return, or two other men with the same
-/// start and end: the classic pair decided only by the removals.
+/// A white king on 28 and black men on 7, 12, 13 and 22: 28x11x2x19 takes 22, 7
+/// and 13; 28x17x8x19 takes 22, 12 and 13. Same start, same end, three pieces
+/// each (4.13): only the removals tell them apart.
 fn same_squares_pair() -> Position {
-    // King on 1; black men on 7 and 29 (path 1x12x34? no) — a diamond: men on 7, 18... Use
-    // two routes from 1 to 1 around a square of four men is impossible in two captures, so:
-    // from 23 to 23 over (18, 17?) — simplest general pair: king on 23 with men on 19, 29, 28, 18.
     position(
         Color::White,
-        &[(23, king(Color::White)), (18, man(Color::Black)), (19, man(Color::Black)), (28, man(Color::Black)), (29, man(Color::Black))],
+        &[(28, king(Color::White)), (7, man(Color::Black)), (12, man(Color::Black)), (13, man(Color::Black)), (22, man(Color::Black))],
     )
 }
 
@@ -387,6 +396,7 @@ fn replay_through_sensor(g: &PdnGame) {
         }
         toggles.extend(caps);
         let out = play(&mut t, &mut at, &toggles);
-        assert_eq!(moved(&out), [(m.pdn(g.variant, true), None)], "game {:?} ply {}", g.tags, i + 1);
+        let got: Vec<&Move> = out.iter().filter_map(|s| match s { Sensed::Moved { mv, irregularity: None, .. } => Some(mv), _ => None }).collect();
+        assert!(got.len() == 1 && got[0].same_effect(m), "game {:?} ply {}: {out:?}", g.tags, i + 1);
     }
 }
