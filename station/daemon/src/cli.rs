@@ -42,8 +42,14 @@ enum Command {
     /// Replay PGN games through simulated hands into the inference engine and print one summary line.
     Replay {
         /// PGN file(s).
-        #[arg(long, required = true, num_args = 1..)]
+        #[arg(long, required_unless_present = "pdn", num_args = 1..)]
         pgn: Vec<PathBuf>,
+        /// Draughts games (PDN) instead, on the draughts peg-board sensor.
+        #[arg(long, conflicts_with_all = ["pgn", "clock"], num_args = 1..)]
+        pdn: Vec<PathBuf>,
+        /// Players' pace for `--pdn`: human (thinking pauses) or fast.
+        #[arg(long, value_enum, default_value = "human")]
+        pace: crate::replay_pdn::Pace,
         /// Add hand and sensor noise, deterministic from this seed.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
@@ -223,7 +229,13 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Run { config, events, journal_dir, listen, token } => {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
-        Command::Replay { pgn, noise, games, settle_ms, clock } => {
+        Command::Replay { pdn, pace, settle_ms, noise, games, .. } if !pdn.is_empty() => {
+            let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
+            let opts = crate::replay_pdn::PdnReplayOptions { pdn, noise, games, sensor, pace };
+            println!("{}", crate::replay_pdn::replay_pdn(&opts)?.summary_line());
+            Ok(())
+        }
+        Command::Replay { pgn, noise, games, settle_ms, clock, .. } => {
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
             let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker })?;

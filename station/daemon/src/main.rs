@@ -15,6 +15,7 @@ mod hub;
 mod journal_file;
 mod listening;
 mod replay;
+mod replay_pdn;
 mod run;
 mod snapshot;
 mod speaking;
