@@ -73,11 +73,8 @@ impl DraughtsHands {
         step(self, &mut occ, &mut t, 1 << last);
         if !captured_first {
             let reverse = self.rng.percent(50);
-            let order: Vec<u8> = if reverse {
-                mv.captured.iter().rev().copied().collect()
-            } else {
-                mv.captured.clone()
-            };
+            let order: Vec<u8> =
+                if reverse { mv.captured.iter().rev().copied().collect() } else { mv.captured.clone() };
             for c in order {
                 step(self, &mut occ, &mut t, 1 << c);
             }

@@ -26,8 +26,8 @@
 pub mod clock;
 pub mod correction;
 pub mod diff;
-pub mod draughts;
 pub mod discrepancy;
+pub mod draughts;
 pub mod event;
 pub mod game;
 pub mod inference;

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use station_core::draughts::Position;
 use station_core::draughts::moves::Move;
 use station_core::draughts::pdn::{PdnGame, read_games};
-use station_core::draughts::sensing::{DraughtsTracker, SensorConfig, Sensed};
+use station_core::draughts::sensing::{DraughtsTracker, Sensed, SensorConfig};
 use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -156,7 +156,8 @@ mod tests {
     use super::*;
 
     fn shared() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/draughts/selfplay-international.pdn")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/draughts/selfplay-international.pdn")
     }
 
     #[test]

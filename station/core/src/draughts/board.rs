@@ -145,7 +145,7 @@ const fn coords(size: u8, idx: u8) -> (u8, u8) {
     let per = size / 2;
     let row = idx / per;
     let k = idx % per;
-    let col = if row % 2 == 0 { 2 * k + 1 } else { 2 * k };
+    let col = if row & 1 == 0 { 2 * k + 1 } else { 2 * k };
     (row, col)
 }
 

@@ -34,7 +34,14 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn extend(&mut self, at: Square, taken: u64, empty: u64, path: &mut Vec<Square>, captured: &mut Vec<Square>) {
+    fn extend(
+        &mut self,
+        at: Square,
+        taken: u64,
+        empty: u64,
+        path: &mut Vec<Square>,
+        captured: &mut Vec<Square>,
+    ) {
         let v = self.pos.variant;
         let enemy = self.pos.pieces(self.pos.turn.other()) & !taken;
         let mut went_on = false;

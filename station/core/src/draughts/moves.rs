@@ -62,8 +62,7 @@ impl Move {
     pub fn pdn(&self, variant: Variant, full_path: bool) -> String {
         let mut s = variant.name(self.from);
         if self.is_capture() {
-            let shown: Vec<Square> =
-                if full_path { self.path.clone() } else { vec![self.to] };
+            let shown: Vec<Square> = if full_path { self.path.clone() } else { vec![self.to] };
             for sq in shown {
                 s.push('x');
                 s.push_str(&variant.name(sq));

@@ -89,8 +89,7 @@ pub enum PdnError {
 pub fn find_move(pos: &Position, text: &str) -> Result<Option<Move>, usize> {
     let v = pos.variant;
     let capture = text.contains('x') || text.contains('X');
-    let parts: Option<Vec<Square>> =
-        text.split(['-', 'x', 'X']).map(|s| v.parse_square(s.trim())).collect();
+    let parts: Option<Vec<Square>> = text.split(['-', 'x', 'X']).map(|s| v.parse_square(s.trim())).collect();
     let Some(parts) = parts.filter(|p| p.len() >= 2) else { return Ok(None) };
     if !capture && parts.len() != 2 {
         return Ok(None);
@@ -104,7 +103,11 @@ pub fn find_move(pos: &Position, text: &str) -> Result<Option<Move>, usize> {
     };
     let mut found: Vec<Move> = Vec::new();
     for m in candidates {
-        if m.from == from && m.to == to && is_subsequence(via, m.intermediate()) && !found.iter().any(|f| f.same_effect(&m)) {
+        if m.from == from
+            && m.to == to
+            && is_subsequence(via, m.intermediate())
+            && !found.iter().any(|f| f.same_effect(&m))
+        {
             found.push(m);
         }
     }

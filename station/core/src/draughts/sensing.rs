@@ -147,7 +147,8 @@ impl DraughtsTracker {
                 self.emptied_at[i] = t;
             } else {
                 // A peg back after a short lift is bounce: keep the earlier fill time.
-                let bounce = self.filled_at[i].is_some() && t.saturating_sub(self.emptied_at[i]) < self.cfg.debounce_ms;
+                let bounce = self.filled_at[i].is_some()
+                    && t.saturating_sub(self.emptied_at[i]) < self.cfg.debounce_ms;
                 if !bounce {
                     self.filled_at[i] = Some(t);
                 }

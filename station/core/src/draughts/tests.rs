@@ -3,10 +3,10 @@
 
 use super::board::{Color, Piece, Position, Square, Variant};
 use super::movegen::{GameEnd, capture_paths, game_end, legal_moves};
+use super::moves::Move;
 use super::pdn::{PdnError, PdnGame, find_move, read_games, write_game};
 use super::perft::perft;
-use super::moves::Move;
-use super::sensing::{DraughtsTracker, Irregularity, SensorConfig, Sensed};
+use super::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
 
 const V: Variant = Variant::International;
 
@@ -37,7 +37,8 @@ fn pdn_of(pos: &Position) -> Vec<String> {
 }
 
 fn shared_pdn() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/draughts/selfplay-international.pdn");
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/draughts/selfplay-international.pdn");
     std::fs::read_to_string(path).expect("the shared draughts games (../shared/data/draughts)")
 }
 
@@ -80,14 +81,14 @@ fn every_shared_game_replays_legally_and_round_trips_through_pdn() {
         assert_eq!(again[0].moves, g.moves);
         // A decisive result means the loser cannot move at the end (7.2.2–7.2.3).
         let last = *g.positions().last().unwrap();
-        if g.result == "2-0" || g.result == "0-2" {
-            if let Some(end) = game_end(&last) {
-                decided += 1;
-                let winner = match end {
-                    GameEnd::NoPieces { winner } | GameEnd::Blocked { winner } => winner,
-                };
-                assert_eq!(winner == Color::White, g.result == "2-0", "{:?}", g.tags);
-            }
+        if (g.result == "2-0" || g.result == "0-2")
+            && let Some(end) = game_end(&last)
+        {
+            decided += 1;
+            let winner = match end {
+                GameEnd::NoPieces { winner } | GameEnd::Blocked { winner } => winner,
+            };
+            assert_eq!(winner == Color::White, g.result == "2-0", "{:?}", g.tags);
         }
     }
     assert!(decided > 0);
@@ -105,7 +106,8 @@ fn men_move_forward_only_kings_fly_2_8_and_3_6() {
 
 #[test]
 fn men_capture_backward_4_1() {
-    let p = position(Color::White, &[(28, man(Color::White)), (33, man(Color::Black)), (1, man(Color::Black))]);
+    let p =
+        position(Color::White, &[(28, man(Color::White)), (33, man(Color::Black)), (1, man(Color::Black))]);
     assert_eq!(pdn_of(&p), ["28x39"]);
 }
 
@@ -120,17 +122,24 @@ fn maximum_capture_is_compulsory_and_a_king_counts_as_one_4_13() {
     // 32 can take one king (on 27) or two men (28 then 19).
     let p = position(
         Color::White,
-        &[(32, man(Color::White)), (27, king(Color::Black)), (28, man(Color::Black)), (19, man(Color::Black))],
+        &[
+            (32, man(Color::White)),
+            (27, king(Color::Black)),
+            (28, man(Color::Black)),
+            (19, man(Color::Black)),
+        ],
     );
     assert_eq!(pdn_of(&p), ["32x23x14"]);
     // With one man only, king or man is the player's choice (4.14).
-    let q = position(Color::White, &[(32, man(Color::White)), (27, king(Color::Black)), (28, man(Color::Black))]);
+    let q =
+        position(Color::White, &[(32, man(Color::White)), (27, king(Color::Black)), (28, man(Color::Black))]);
     assert_eq!(pdn_of(&q), ["32x21", "32x23"]);
 }
 
 #[test]
 fn a_capture_is_compulsory_over_a_quiet_move_4_2() {
-    let p = position(Color::White, &[(32, man(Color::White)), (45, man(Color::White)), (28, man(Color::Black))]);
+    let p =
+        position(Color::White, &[(32, man(Color::White)), (45, man(Color::White)), (28, man(Color::Black))]);
     assert_eq!(pdn_of(&p), ["32x23"]);
 }
 
@@ -138,7 +147,8 @@ fn a_capture_is_compulsory_over_a_quiet_move_4_2() {
 fn man_passing_the_last_row_during_a_capture_stays_a_man_4_15() {
     // 17x8x19: over 12 to 8 (Black's back row... White's last row is 1-5), so use 12 → 3? Build:
     // White man on 14 takes 9 (lands on 3, last row) and 8 (lands on 13): ends on 13, a man.
-    let p = position(Color::White, &[(14, man(Color::White)), (9, man(Color::Black)), (8, man(Color::Black))]);
+    let p =
+        position(Color::White, &[(14, man(Color::White)), (9, man(Color::Black)), (8, man(Color::Black))]);
     let moves = legal_moves(&p);
     assert_eq!(pdn_of(&p), ["14x3x12"]);
     assert!(!moves[0].promotes);
@@ -157,7 +167,13 @@ fn captured_pieces_stay_until_the_move_is_over_and_cannot_be_jumped_twice_4_8_an
     // square (4.8) and comes back to it, each man jumped once, both ways round.
     let p = position(
         Color::White,
-        &[(43, man(Color::White)), (38, man(Color::Black)), (28, man(Color::Black)), (29, man(Color::Black)), (39, man(Color::Black))],
+        &[
+            (43, man(Color::White)),
+            (38, man(Color::Black)),
+            (28, man(Color::Black)),
+            (29, man(Color::Black)),
+            (39, man(Color::Black)),
+        ],
     );
     let paths = capture_paths(&p);
     assert_eq!(paths.len(), 2, "clockwise and counter-clockwise");
@@ -177,7 +193,8 @@ fn captured_pieces_stay_until_the_move_is_over_and_cannot_be_jumped_twice_4_8_an
 
 #[test]
 fn moves_as_holes_emptied_filled_and_intermediate_squares_4_9() {
-    let p = position(Color::White, &[(14, man(Color::White)), (9, man(Color::Black)), (8, man(Color::Black))]);
+    let p =
+        position(Color::White, &[(14, man(Color::White)), (9, man(Color::Black)), (8, man(Color::Black))]);
     let m = &legal_moves(&p)[0];
     assert_eq!(m.empties(), sq(14).bit() | sq(9).bit() | sq(8).bit());
     assert_eq!(m.fills(), sq(12).bit());
@@ -218,7 +235,13 @@ fn pdn_names_an_illegal_move_and_an_ambiguous_one() {
 fn same_squares_pair() -> Position {
     position(
         Color::White,
-        &[(28, king(Color::White)), (7, man(Color::Black)), (12, man(Color::Black)), (13, man(Color::Black)), (22, man(Color::Black))],
+        &[
+            (28, king(Color::White)),
+            (7, man(Color::Black)),
+            (12, man(Color::Black)),
+            (13, man(Color::Black)),
+            (22, man(Color::Black)),
+        ],
     )
 }
 
@@ -265,7 +288,8 @@ fn mismatches(out: &[Sensed]) -> usize {
 
 #[test]
 fn sensor_multiple_capture_with_intermediate_squares_removed_in_order_or_reverse_4_9_and_4_11() {
-    let p = position(Color::White, &[(14, man(Color::White)), (9, man(Color::Black)), (8, man(Color::Black))]);
+    let p =
+        position(Color::White, &[(14, man(Color::White)), (9, man(Color::Black)), (8, man(Color::Black))]);
     for removals in [[9u8, 8], [8, 9]] {
         let mut t = tracker(p);
         let mut at = 0;
@@ -295,7 +319,8 @@ fn sensor_removal_in_another_order_is_the_move_but_named_4_11() {
 
 #[test]
 fn sensor_man_taking_one_man_may_remove_it_first_4_16() {
-    let p = position(Color::White, &[(32, man(Color::White)), (28, man(Color::Black)), (1, man(Color::Black))]);
+    let p =
+        position(Color::White, &[(32, man(Color::White)), (28, man(Color::Black)), (1, man(Color::Black))]);
     let mut t = tracker(p);
     let mut at = 0;
     let out = play(&mut t, &mut at, &[28, 32, 23]);
@@ -309,7 +334,9 @@ fn sensor_same_start_and_end_different_captures_decided_by_the_removals_4_13() {
     let moves = legal_moves(&p);
     let pairs: Vec<_> = moves
         .iter()
-        .filter(|m| moves.iter().any(|o| o.from == m.from && o.to == m.to && o.captured_mask() != m.captured_mask()))
+        .filter(|m| {
+            moves.iter().any(|o| o.from == m.from && o.to == m.to && o.captured_mask() != m.captured_mask())
+        })
         .collect();
     assert!(pairs.len() >= 2, "{:?}", pdn_of(&p));
     for m in pairs {
@@ -396,7 +423,13 @@ fn replay_through_sensor(g: &PdnGame) {
         }
         toggles.extend(caps);
         let out = play(&mut t, &mut at, &toggles);
-        let got: Vec<&Move> = out.iter().filter_map(|s| match s { Sensed::Moved { mv, irregularity: None, .. } => Some(mv), _ => None }).collect();
+        let got: Vec<&Move> = out
+            .iter()
+            .filter_map(|s| match s {
+                Sensed::Moved { mv, irregularity: None, .. } => Some(mv),
+                _ => None,
+            })
+            .collect();
         assert!(got.len() == 1 && got[0].same_effect(m), "game {:?} ply {}: {out:?}", g.tags, i + 1);
     }
 }
