@@ -47,11 +47,21 @@ impl DraughtsHands {
         let mut scans = Vec::with_capacity(8 + 2 * mv.path.len() + mv.captured.len());
         let mut occ = occupancy;
         let mut t = t0 + self.rng.between(50, 200);
+        if self.noise && self.rng.percent(5) {
+            // A piece of its own touched and put back first (touch, not move).
+            self.touch_and_return(&mut scans, occ, &mut t, mv.from);
+        }
         let mut step = |this: &mut Self, occ: &mut u64, t: &mut u64, toggle: u64| {
             if this.noise && this.rng.percent(15) {
                 this.bounce(&mut scans, *occ, t);
             }
-            *t += this.rng.between(60, 250);
+            // With noise, now and then a hand that rests longer than the settle time
+            // (on a landing square, between removals): the board must wait, not judge.
+            *t += if this.noise && this.rng.percent(8) {
+                this.rng.between(350, 900)
+            } else {
+                this.rng.between(60, 250)
+            };
             *occ ^= toggle;
             scans.push((*t, *occ));
         };
@@ -83,6 +93,14 @@ impl DraughtsHands {
             self.bounce(&mut scans, occ, &mut t);
         }
         (scans, t)
+    }
+
+    /// The piece on `sq` lifted for 100–250 ms and put back.
+    fn touch_and_return(&mut self, scans: &mut Vec<Scan>, occ: u64, t: &mut u64, sq: u8) {
+        *t += self.rng.between(60, 200);
+        scans.push((*t, occ & !(1 << sq)));
+        *t += self.rng.between(100, 250);
+        scans.push((*t, occ));
     }
 
     /// A peg out of (or into) a hole for a few ms, then back: shorter than any debounce.

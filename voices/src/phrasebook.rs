@@ -84,6 +84,8 @@ pub struct Phrasebook {
     pub(crate) messages: Messages,
     /// What the station listens for besides moves (`[commands]`, `[question]`).
     pub(crate) commands: Option<crate::understand::CommandWords>,
+    /// The `[draughts]` words, when the phrasebook has them.
+    pub(crate) draughts: Option<crate::draughts::DraughtsWords>,
 }
 
 impl Phrasebook {
@@ -128,6 +130,11 @@ impl Phrasebook {
     /// Name of the language in itself, e.g. "Deutsch".
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The draughts words (`[draughts]`), when the phrasebook has them.
+    pub fn draughts(&self) -> Option<&crate::draughts::DraughtsWords> {
+        self.draughts.as_ref()
     }
 
     /// The letter name of a file ("Anna" … "Hector").

@@ -55,6 +55,9 @@ pub(crate) struct PhrasebookFile {
     /// Listening only: the word between the candidates of a confirm question.
     #[serde(default)]
     question: Option<QuestionFile>,
+    /// Draughts words (capture, via, king); optional so a chess-only phrasebook still reads.
+    #[serde(default)]
+    draughts: Option<BTreeMap<String, EntryFile>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -337,6 +340,13 @@ impl PhrasebookFile {
             numbers: check.numbers(self.numbers)?,
             messages: check.messages(self.messages)?,
             commands: check.commands(&self.code, self.commands, self.question)?,
+            draughts: match self.draughts {
+                Some(table) => {
+                    let [capture, via, king] = check.table("draughts", table, crate::draughts::KEYS)?;
+                    Some(crate::draughts::DraughtsWords { capture, via, king })
+                }
+                None => None,
+            },
             code: self.code,
             name: self.name,
         })

@@ -140,6 +140,9 @@ enum Command {
         /// Moves in SAN or UCI, played one after another.
         #[arg(value_name = "MOVE")]
         moves_to_word: Vec<String>,
+        /// Draughts moves instead (`32-28`, `28x17`, `28x17x6`; `c3-d4` on 8×8), said by their squares.
+        #[arg(long, value_enum)]
+        rules: Option<crate::config::GameRules>,
     },
     /// Voice packs: one clip per word, for the lowest latency and the same voice every time.
     Voices {
@@ -266,6 +269,18 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             })
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Announce { lang, wav, packs, moves_to_word, rules: Some(rules), .. }
+            if rules != crate::config::GameRules::Chess =>
+        {
+            let lines = crate::announce_draughts::announce_draughts(&lang, rules, &moves_to_word)?;
+            for line in &lines {
+                println!("{line}");
+            }
+            if let Some(wav) = wav {
+                crate::announce::render(&lines, &lang, &packs, &wav)?;
+            }
+            Ok(())
+        }
         Command::Announce {
             lang,
             letters,
@@ -279,6 +294,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             wav,
             packs,
             moves_to_word,
+            ..
         } => {
             let voice =
                 station_voices::VoiceSettings { language: lang, letters, ranks, name_pawns, long_form: long };

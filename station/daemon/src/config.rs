@@ -458,6 +458,22 @@ pub struct GameSettings {
     /// How long a board may take to execute the agreed position before it is reminded (D.2.9).
     #[serde(default = "default_grace")]
     pub grace_ms: u64,
+    /// Which game: chess (default), international draughts or the 64-square version (issue 17).
+    #[serde(default)]
+    pub rules: GameRules,
+}
+
+/// `[game] rules`: which game the station runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum GameRules {
+    /// Chess (FIDE Laws, Annex D).
+    #[default]
+    Chess,
+    /// International draughts, 10×10.
+    Draughts,
+    /// The code's 64-square draughts, 8×8.
+    Draughts64,
 }
 
 fn default_blind_color() -> String {
@@ -486,6 +502,7 @@ impl Default for GameSettings {
             start_fen: None,
             blind_color: default_blind_color(),
             grace_ms: default_grace(),
+            rules: GameRules::Chess,
         }
     }
 }

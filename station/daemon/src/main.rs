@@ -2,6 +2,7 @@
 //! command lives in its own module.
 
 mod announce;
+mod announce_draughts;
 mod bench;
 mod cli;
 mod clock;
