@@ -129,7 +129,8 @@ mod tests {
         assert!(words("pl", GameRules::Draughts, &["32+28"]).is_err());
         let on64 = words("de", GameRules::Draughts64, &["c3-d4"]).unwrap();
         assert_eq!(on64.len(), 1);
-        assert!(words("de", GameRules::Draughts64, &["c3-d5"]).is_ok(), "notation only, like any move text");
+        assert!(words("de", GameRules::Draughts64, &["c3-e5"]).is_ok(), "notation only, like any move text");
         assert!(words("de", GameRules::Draughts64, &["a2-b3"]).is_err(), "a2 is a light square");
+        assert!(words("de", GameRules::Draughts64, &["c3-d5"]).is_err(), "d5 is a light square");
     }
 }

@@ -842,6 +842,15 @@ mod tests {
     }
 
     #[test]
+    fn game_rules_chess_by_default_draughts_by_name_and_a_wrong_one_named() {
+        assert_eq!(parse("").unwrap().game.rules, GameRules::Chess);
+        assert_eq!(parse("[game]\nrules = \"draughts\"\n").unwrap().game.rules, GameRules::Draughts);
+        assert_eq!(parse("[game]\nrules = \"draughts64\"\n").unwrap().game.rules, GameRules::Draughts64);
+        let err = parse("[game]\nrules = \"checkers\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2") && err.contains("checkers"), "{err}");
+    }
+
+    #[test]
     fn a_wrong_type_names_the_line() {
         let err = parse("[game]\nsettle_ms = \"soon\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
