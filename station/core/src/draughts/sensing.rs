@@ -16,7 +16,7 @@
 //! - 3.7: a man reaching the last row is a king even though no sensor sees the crown.
 
 use super::board::{Position, squares};
-use super::movegen::legal_moves;
+use super::movegen::{capture_paths, legal_moves};
 use super::moves::Move;
 use crate::Millis;
 
@@ -182,7 +182,7 @@ impl DraughtsTracker {
         let moves = legal_moves(&self.pos);
         let fits: Vec<&Move> = moves.iter().filter(|m| m.occupancy_after(before) == self.sensed).collect();
         if let [mv] = fits.as_slice() {
-            let mv = (*mv).clone();
+            let mv = self.touched_path(mv);
             let irregularity = self.removal_irregularity(&mv);
             self.pos = mv.apply(&self.pos);
             self.ply += 1;
@@ -214,6 +214,23 @@ impl DraughtsTracker {
                 let landings = m.path.iter().fold(m.to.bit(), |b, s| b | s.bit());
                 removed & !(m.from.bit() | m.captured_mask()) == 0 && added & !landings == 0
             })
+    }
+
+    /// Of the paths with the same start, end and captured pieces (one move for
+    /// the board), the one whose landing squares the hand touched (4.9), so the
+    /// record shows the path as it was made; the first one when none fits.
+    fn touched_path(&self, mv: &Move) -> Move {
+        if mv.captured.len() < 2 {
+            return mv.clone();
+        }
+        let touched = |m: &Move| m.intermediate().iter().all(|s| self.filled_at[s.0 as usize].is_some());
+        if touched(mv) {
+            return mv.clone();
+        }
+        capture_paths(&self.pos)
+            .into_iter()
+            .find(|m| m.same_effect(mv) && touched(m))
+            .unwrap_or_else(|| mv.clone())
     }
 
     fn removal_irregularity(&self, mv: &Move) -> Option<Irregularity> {

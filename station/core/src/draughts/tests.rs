@@ -430,6 +430,39 @@ fn replay_through_sensor(g: &PdnGame) {
                 _ => None,
             })
             .collect();
-        assert!(got.len() == 1 && got[0].same_effect(m), "game {:?} ply {}: {out:?}", g.tags, i + 1);
+        // The path too: the hand touched the landing squares of the path the PDN names (4.9).
+        assert!(got.len() == 1 && got[0] == m, "game {:?} ply {}: {out:?}", g.tags, i + 1);
+    }
+}
+
+mod hostile {
+    use super::super::pdn::read_games;
+    use super::super::sensing::{DraughtsTracker, SensorConfig};
+    use super::super::{Position, Variant};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any text gives games or a named error, never a panic.
+        #[test]
+        fn pdn_reader_never_panics(text in "(\\[[A-Za-z]{0,8} \"[0-9a-z ]{0,6}\"\\]\n|[0-9]{1,3}[-xX.]{0,2}|[ {}()*!?\n]|é){0,40}") {
+            let _ = read_games(&text);
+        }
+
+        /// Any scans (bits beyond the board included) never panic the sensor, and a
+        /// board that returns to the game position is in step again.
+        #[test]
+        fn sensor_survives_any_scans(scans in proptest::collection::vec((1u64..500, any::<u64>()), 0..40)) {
+            let start = Position::initial(Variant::International);
+            let mut t = DraughtsTracker::new(SensorConfig::default(), start);
+            let mut at = 0;
+            for (dt, occ) in scans {
+                at += dt;
+                let _ = t.scan(at, occ);
+            }
+            let pos = *t.position();
+            let _ = t.scan(at + 1, pos.occupied());
+            let _ = t.tick(at + 10_000);
+            prop_assert_eq!(t.sensed(), pos.occupied());
+        }
     }
 }
