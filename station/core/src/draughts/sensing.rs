@@ -120,6 +120,11 @@ impl DraughtsTracker {
         self.ply
     }
 
+    /// When the board will be judged if nothing changes (for the table's timer).
+    pub fn deadline(&self) -> Option<Millis> {
+        (!self.settled).then(|| self.last_change + self.cfg.settle_ms)
+    }
+
     /// Puts the tracker on `pos` at ply `ply` with the board showing `sensed`
     /// (after a correction procedure decided elsewhere).
     pub fn resync(&mut self, pos: Position, ply: usize, sensed: u64, t: Millis) {

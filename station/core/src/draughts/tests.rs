@@ -380,7 +380,9 @@ fn sensor_bounce_and_a_piece_in_the_hand_decide_nothing_and_a_wrong_square_is_re
     let mut at = 0;
     // A bounce (10 ms) and a lift-and-return.
     at += 100;
+    assert_eq!(t.deadline(), None);
     assert!(t.scan(at, p.occupied() & !sq(32).bit()).is_empty());
+    assert_eq!(t.deadline(), Some(at + 300));
     assert!(t.scan(at + 10, p.occupied()).is_empty());
     let out = play(&mut t, &mut at, &[33, 33]);
     assert!(out.is_empty(), "{out:?}");
