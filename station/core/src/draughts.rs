@@ -11,8 +11,10 @@
 //! - [`perft`]: move-path enumeration counts for verifying the generator.
 //! - [`pdn`]: PDN read and write (`[GameType "20"]`, `-` and `x`, full capture paths).
 //! - [`sensing`]: the draughts peg-board tracker (4.9, 4.11, 4.16, 3.7).
+//! - [`irregular`]: a settled board no legal move explains, named as an irregularity of 5.4.
 
 pub mod board;
+pub mod irregular;
 pub mod movegen;
 pub mod moves;
 pub mod pdn;

@@ -12,12 +12,22 @@ use super::moves::Move;
 /// Every maximal capture path, duplicates (same start, end and captured set
 /// reached by different paths) included; empty when no capture is possible.
 pub fn capture_paths(pos: &Position) -> Vec<Move> {
+    walk_captures(pos, false)
+}
+
+/// Every capture sequence, maximal or not, stopping after any capture: what a
+/// player might have done when he took fewer pieces than the maximum (5.4.8).
+pub fn capture_sequences(pos: &Position) -> Vec<Move> {
+    walk_captures(pos, true)
+}
+
+fn walk_captures(pos: &Position, every: bool) -> Vec<Move> {
     let mut out = Vec::new();
     let mut best = 0usize;
     let me = pos.pieces(pos.turn);
     for from in super::board::squares(me) {
         let king = pos.kings & from.bit() != 0;
-        let mut walk = Walk { pos, from, king, out: &mut out, best: &mut best };
+        let mut walk = Walk { pos, from, king, every, out: &mut out, best: &mut best };
         // The moving piece's own hole counts as empty while it moves (4.8).
         let empty = !pos.occupied() | from.bit();
         walk.extend(from, 0, empty, &mut Vec::new(), &mut Vec::new());
@@ -29,6 +39,7 @@ struct Walk<'a> {
     pos: &'a Position,
     from: Square,
     king: bool,
+    every: bool,
     out: &'a mut Vec<Move>,
     best: &'a mut usize,
 }
@@ -44,6 +55,9 @@ impl Walk<'_> {
     ) {
         let v = self.pos.variant;
         let enemy = self.pos.pieces(self.pos.turn.other()) & !taken;
+        if self.every && !captured.is_empty() {
+            self.record(at, path, captured);
+        }
         let mut went_on = false;
         for dir in Dir::ALL {
             // Find the first non-empty square along `dir` (only the adjacent one for a man).
@@ -77,23 +91,27 @@ impl Walk<'_> {
                 land = v.neighbour(l, dir);
             }
         }
-        if !went_on && !captured.is_empty() {
+        if !self.every && !went_on && !captured.is_empty() {
             let n = captured.len();
             if n > *self.best {
                 *self.best = n;
                 self.out.clear();
             }
             if n == *self.best {
-                let promotes = !self.king && self.pos.promotion_row(self.pos.turn) & at.bit() != 0;
-                self.out.push(Move {
-                    from: self.from,
-                    to: at,
-                    path: path.clone(),
-                    captured: captured.clone(),
-                    promotes,
-                });
+                self.record(at, path, captured);
             }
         }
+    }
+
+    fn record(&mut self, at: Square, path: &[Square], captured: &[Square]) {
+        let promotes = !self.king && self.pos.promotion_row(self.pos.turn) & at.bit() != 0;
+        self.out.push(Move {
+            from: self.from,
+            to: at,
+            path: path.to_vec(),
+            captured: captured.to_vec(),
+            promotes,
+        });
     }
 }
 

@@ -16,6 +16,7 @@
 //! - 3.7: a man reaching the last row is a king even though no sensor sees the crown.
 
 use super::board::{Position, squares};
+use super::irregular::{Irregular, classify};
 use super::movegen::{capture_paths, legal_moves};
 use super::moves::Move;
 use crate::Millis;
@@ -63,6 +64,9 @@ pub enum Sensed {
         sensed: u64,
         /// The moves that explain it when more than one does.
         candidates: Vec<Move>,
+        /// The irregularity of 5.4 it shows, when one explains it (named for the
+        /// opponent to decide on, 5.4 and 5.9).
+        irregular: Option<Irregular>,
         /// When.
         t: Millis,
     },
@@ -202,8 +206,9 @@ impl DraughtsTracker {
             return Vec::new();
         }
         self.reported = Some(self.sensed);
-        let candidates = fits.into_iter().cloned().collect();
-        vec![Sensed::Mismatch { sensed: self.sensed, candidates, t }]
+        let candidates: Vec<Move> = fits.into_iter().cloned().collect();
+        let irregular = if candidates.is_empty() { classify(&self.pos, self.sensed) } else { None };
+        vec![Sensed::Mismatch { sensed: self.sensed, candidates, irregular, t }]
     }
 
     /// The board is on its way to a legal move: pieces lifted (the mover, captured

@@ -389,6 +389,17 @@ fn sensor_bounce_and_a_piece_in_the_hand_decide_nothing_and_a_wrong_square_is_re
     // A man set back on a square no move reaches.
     let out = play(&mut t, &mut at, &[33, 24]);
     assert_eq!(mismatches(&out), 1, "{out:?}");
+    // Two moves in a row are named (5.4.1) for the opponent to decide on.
+    let mut two = tracker(p);
+    let out = play(&mut two, &mut at, &[32, 28, 33, 29]);
+    let named: Vec<&str> = out
+        .iter()
+        .filter_map(|s| match s {
+            Sensed::Mismatch { irregular: Some(i), .. } => Some(i.article()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(named, ["5.4.1"], "{out:?}");
     let out = play(&mut t, &mut at, &[24, 33]);
     assert!(matches!(out.as_slice(), [Sensed::Restored { .. }]), "{out:?}");
     let out = play(&mut t, &mut at, &[32, 28]);
@@ -466,5 +477,104 @@ mod hostile {
             let _ = t.tick(at + 10_000);
             prop_assert_eq!(t.sensed(), pos.occupied());
         }
+    }
+}
+
+// ----- irregularities (5.4) -----
+
+mod irregularities {
+    use super::super::irregular::{Irregular, classify};
+    use super::*;
+
+    fn after(p: &Position, empties: &[u8], fills: &[u8]) -> u64 {
+        let mut occ = p.occupied();
+        for &n in empties {
+            occ &= !sq(n).bit();
+        }
+        for &n in fills {
+            occ |= sq(n).bit();
+        }
+        occ
+    }
+
+    #[test]
+    fn a_legal_move_is_no_irregularity_5_4() {
+        let p = Position::initial(V);
+        assert_eq!(classify(&p, after(&p, &[32], &[28])), None);
+    }
+
+    #[test]
+    fn two_moves_in_a_row_5_4_1() {
+        let p = Position::initial(V);
+        let got = classify(&p, after(&p, &[32, 33], &[28, 29])).unwrap();
+        assert_eq!(got.article(), "5.4.1");
+        assert!(matches!(got, Irregular::TwoMovesInARow { .. }));
+    }
+
+    #[test]
+    fn a_man_stepping_backward_5_4_2() {
+        let p = position(Color::White, &[(28, man(Color::White)), (3, man(Color::Black))]);
+        let got = classify(&p, after(&p, &[28], &[33])).unwrap();
+        assert_eq!(got.article(), "5.4.2");
+    }
+
+    #[test]
+    fn the_opponents_piece_moved_5_4_5() {
+        let p = Position::initial(V);
+        assert_eq!(classify(&p, after(&p, &[19], &[23])).unwrap().article(), "5.4.5");
+    }
+
+    #[test]
+    fn a_quiet_move_while_a_capture_was_compulsory_5_4_6() {
+        let p = position(
+            Color::White,
+            &[(32, man(Color::White)), (45, man(Color::White)), (28, man(Color::Black))],
+        );
+        let got = classify(&p, after(&p, &[45], &[40])).unwrap();
+        assert_eq!(got, Irregular::CaptureOmitted { mv: legal_step(&p, 45, 40), required: 1 });
+    }
+
+    fn legal_step(p: &Position, from: u8, to: u8) -> Move {
+        super::super::movegen::quiet_moves(p)
+            .into_iter()
+            .find(|m| m.from == sq(from) && m.to == sq(to))
+            .unwrap()
+    }
+
+    #[test]
+    fn fewer_pieces_than_the_maximum_5_4_8() {
+        // 32x23x14 is required (two men); 32x23 took one.
+        let p = position(
+            Color::White,
+            &[(32, man(Color::White)), (28, man(Color::Black)), (19, man(Color::Black))],
+        );
+        let got = classify(&p, after(&p, &[32, 28], &[23])).unwrap();
+        assert_eq!(got.article(), "5.4.8");
+        assert!(matches!(got, Irregular::FewerThanMaximum { required: 2, .. }));
+    }
+
+    #[test]
+    fn captured_pieces_not_all_removed_5_4_11() {
+        let p = position(
+            Color::White,
+            &[(32, man(Color::White)), (28, man(Color::Black)), (19, man(Color::Black))],
+        );
+        let got = classify(&p, after(&p, &[32, 28], &[14])).unwrap();
+        assert_eq!(got, Irregular::NotAllRemoved { mv: legal_moves(&p)[0].clone(), left: sq(19).bit() });
+    }
+
+    #[test]
+    fn a_piece_removed_that_was_not_jumped_5_4_12_or_his_own_5_4_14() {
+        let p = position(
+            Color::White,
+            &[
+                (32, man(Color::White)),
+                (47, man(Color::White)),
+                (28, man(Color::Black)),
+                (1, man(Color::Black)),
+            ],
+        );
+        assert_eq!(classify(&p, after(&p, &[32, 28, 1], &[23])).unwrap().article(), "5.4.12");
+        assert_eq!(classify(&p, after(&p, &[32, 28, 47], &[23])).unwrap().article(), "5.4.14");
     }
 }
