@@ -9,11 +9,13 @@
 //! - [`moves`]: a move, the holes it empties and fills, its intermediate squares (4.9).
 //! - [`movegen`]: legal moves (men forward, captures both ways, flying kings, 4.13 majority), game end (7.2.2–7.2.3).
 //! - [`perft`]: move-path enumeration counts for verifying the generator.
+//! - [`draws`]: the draws of article 6 (6.1–6.4, the 64-square cases), tracked for saying on request.
 //! - [`pdn`]: PDN read and write (`[GameType "20"]`, `-` and `x`, full capture paths).
 //! - [`sensing`]: the draughts peg-board tracker (4.9, 4.11, 4.16, 3.7).
 //! - [`irregular`]: a settled board no legal move explains, named as an irregularity of 5.4.
 
 pub mod board;
+pub mod draws;
 pub mod irregular;
 pub mod movegen;
 pub mod moves;
