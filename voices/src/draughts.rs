@@ -100,6 +100,150 @@ fn say_square(book: &Phrasebook, sq: DraughtsSquare) -> Result<String, VoiceErro
     }
 }
 
+/// What a spoken draughts move was understood as, against the legal moves given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DraughtsHeard {
+    /// Exactly one legal move fits: its index in the list.
+    Move(usize),
+    /// Several fit (two captures with the same start and end, or words that split
+    /// into numbers more than one way): ask back with these choices.
+    Ask(Vec<usize>),
+    /// Nothing legal fits the words.
+    Reject,
+}
+
+/// Understands `heard` ("trzydzieści dwa dwadzieścia osiem", "28 bije 6",
+/// with or without the capture word, intermediate squares optional) against
+/// the `legal` moves of the position. Never guesses: every way the words split
+/// into squares is tried, and more than one fitting move is asked back.
+pub fn understand_draughts(book: &Phrasebook, heard: &str, legal: &[DraughtsMoveText]) -> DraughtsHeard {
+    let Some(words) = book.draughts() else { return DraughtsHeard::Reject };
+    let tokens: Vec<String> =
+        normalise(heard).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+    let captures: Vec<Vec<String>> = words.capture.accepted().map(split_words).collect();
+    let mut squares: Vec<(Vec<String>, DraughtsSquare)> = Vec::new();
+    for mv in legal {
+        for sq in std::iter::once(mv.from).chain(std::iter::once(mv.to)).chain(mv.via.iter().copied()) {
+            if squares.iter().all(|(_, s)| *s != sq)
+                && let Ok(said) = say_square(book, sq)
+            {
+                squares.push((split_words(&said), sq));
+            }
+        }
+    }
+    let mut readings = Vec::new();
+    let mut budget = SEGMENT_BUDGET;
+    segment(&tokens, 0, &squares, &captures, &mut Vec::new(), false, &mut readings, &mut budget);
+    let mut fits: Vec<usize> = Vec::new();
+    for (said, capture_said) in readings {
+        let Some((first, rest)) = said.split_first() else { continue };
+        let Some((last, via)) = rest.split_last() else { continue };
+        for (i, mv) in legal.iter().enumerate() {
+            let via_fits = {
+                let mut it = mv.via.iter();
+                via.iter().all(|v| it.any(|m| m == v))
+            };
+            if mv.from == *first
+                && mv.to == *last
+                && via_fits
+                && (mv.capture || !capture_said)
+                && !fits.contains(&i)
+            {
+                fits.push(i);
+            }
+        }
+    }
+    match fits.as_slice() {
+        [] => DraughtsHeard::Reject,
+        [one] => DraughtsHeard::Move(*one),
+        _ => DraughtsHeard::Ask(fits),
+    }
+}
+
+/// The phrases a recogniser should listen for in a position: each legal move's
+/// start and end, with and without the capture word.
+pub fn draughts_grammar(book: &Phrasebook, legal: &[DraughtsMoveText]) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(words) = book.draughts() else { return out };
+    for mv in legal {
+        let (Ok(from), Ok(to)) = (say_square(book, mv.from), say_square(book, mv.to)) else { continue };
+        let mut phrases = vec![normalise(&format!("{from} {to}"))];
+        if mv.capture {
+            phrases.extend(words.capture.accepted().map(|c| normalise(&format!("{from} {c} {to}"))));
+        }
+        for p in phrases {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// How many steps the splitting of heard words into squares may take: hostile
+/// text that splits in exponentially many ways is cut off (and then fits nothing).
+const SEGMENT_BUDGET: usize = 20_000;
+
+/// Every way `tokens[at..]` reads as squares with capture words between them.
+#[allow(clippy::too_many_arguments)]
+fn segment(
+    tokens: &[String],
+    at: usize,
+    squares: &[(Vec<String>, DraughtsSquare)],
+    captures: &[Vec<String>],
+    said: &mut Vec<DraughtsSquare>,
+    capture_said: bool,
+    out: &mut Vec<(Vec<DraughtsSquare>, bool)>,
+    budget: &mut usize,
+) {
+    if out.len() > 64 || *budget == 0 {
+        return; // hostile input: enough readings to know it is not one move
+    }
+    *budget -= 1;
+    if at == tokens.len() {
+        if said.len() >= 2 {
+            out.push((said.clone(), capture_said));
+        }
+        return;
+    }
+    let rest = &tokens[at..];
+    if !said.is_empty() {
+        for c in captures {
+            if rest.starts_with(c) && !c.is_empty() {
+                segment(tokens, at + c.len(), squares, captures, said, true, out, budget);
+            }
+        }
+    }
+    for (words, sq) in squares {
+        if !words.is_empty() && rest.starts_with(words) {
+            said.push(*sq);
+            segment(tokens, at + words.len(), squares, captures, said, capture_said, out, budget);
+            said.pop();
+        }
+    }
+}
+
+fn split_words(text: &str) -> Vec<String> {
+    normalise(text).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect()
+}
+
+/// Lower case, words of letters, digits and apostrophes: the way Vosk writes
+/// what it heard (the same rule as the chess lexicon's, which is private to `understand`).
+fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '\'' {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with(' ') && !out.is_empty() {
+            out.push(' ');
+        }
+    }
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +305,73 @@ mod tests {
         );
         assert_eq!(say("de", &m, false), expected);
         assert!(word_draughts_move(book, &mv(51, 1, &[], false, false), false).is_err());
+    }
+
+    #[test]
+    fn spoken_moves_with_or_without_the_capture_word_and_a_pair_asked_back() {
+        let pl = Phrasebook::builtin("pl").unwrap();
+        let legal =
+            [mv(32, 28, &[], false, false), mv(32, 27, &[], false, false), mv(33, 28, &[], false, false)];
+        assert_eq!(
+            understand_draughts(pl, "trzydzieści dwa dwadzieścia osiem", &legal),
+            DraughtsHeard::Move(0)
+        );
+        assert_eq!(
+            understand_draughts(pl, "Trzydzieści trzy — dwadzieścia osiem", &legal),
+            DraughtsHeard::Move(2)
+        );
+        assert_eq!(
+            understand_draughts(pl, "trzydzieści dwa bije dwadzieścia osiem", &legal),
+            DraughtsHeard::Reject
+        );
+        assert_eq!(understand_draughts(pl, "dwadzieścia osiem", &legal), DraughtsHeard::Reject);
+        // Two captures from 28 to 19 over different men: named by start and end, asked back;
+        // with the intermediate square said, one move.
+        let pair = [mv(28, 19, &[11, 2], true, false), mv(28, 19, &[17, 8], true, false)];
+        let en = Phrasebook::builtin("en").unwrap();
+        assert_eq!(
+            understand_draughts(en, "twenty-eight takes nineteen", &pair),
+            DraughtsHeard::Ask(vec![0, 1])
+        );
+        assert_eq!(understand_draughts(en, "twenty eight nineteen", &pair), DraughtsHeard::Ask(vec![0, 1]));
+        assert_eq!(
+            understand_draughts(en, "twenty eight takes seventeen takes nineteen", &pair),
+            DraughtsHeard::Move(1)
+        );
+        let de = Phrasebook::builtin("de").unwrap();
+        assert_eq!(
+            understand_draughts(de, "achtundzwanzig schlägt elf zwei neunzehn", &pair),
+            DraughtsHeard::Move(0)
+        );
+    }
+
+    #[test]
+    fn words_that_split_more_than_one_way_are_asked_back() {
+        // "jeden dwadzieścia osiem" is 1-28, or 1 via 20 to 8: both moves exist here.
+        let pl = Phrasebook::builtin("pl").unwrap();
+        let legal = [mv(1, 28, &[], false, false), mv(1, 8, &[20], true, false)];
+        assert_eq!(
+            understand_draughts(pl, "jeden dwadzieścia osiem", &legal),
+            DraughtsHeard::Ask(vec![0, 1])
+        );
+        // With the capture word the reading is one: 1 takes 8 via 20 is not said that way,
+        // "jeden bije osiem" is.
+        assert_eq!(understand_draughts(pl, "jeden bije osiem", &legal), DraughtsHeard::Move(1));
+        // Hostile text: nothing fits, nothing panics.
+        let long = "dwadzieścia ".repeat(200);
+        assert_eq!(understand_draughts(pl, &long, &legal), DraughtsHeard::Reject);
+        let explosive = format!("{} nic", "dwadzieścia osiem ".repeat(60));
+        assert_eq!(understand_draughts(pl, &explosive, &legal), DraughtsHeard::Reject);
+    }
+
+    #[test]
+    fn the_grammar_holds_every_legal_move_with_and_without_the_capture_word() {
+        let de = Phrasebook::builtin("de").unwrap();
+        let legal = [mv(32, 28, &[], false, false), mv(28, 17, &[], true, false)];
+        let g = draughts_grammar(de, &legal);
+        assert_eq!(
+            g,
+            ["zweiunddreißig achtundzwanzig", "achtundzwanzig siebzehn", "achtundzwanzig schlägt siebzehn"]
+        );
     }
 }
