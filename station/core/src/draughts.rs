@@ -12,6 +12,7 @@
 //! - [`draws`]: the draws of article 6 (6.1–6.4, the 64-square cases), tracked for saying on request.
 //! - [`pdn`]: PDN read and write (`[GameType "20"]`, `-` and `x`, full capture paths).
 //! - [`sensing`]: the draughts peg-board tracker (4.9, 4.11, 4.16, 3.7).
+//! - [`time_controls`]: the FMJD time controls of II.6.1.5 in the clock engine's notation.
 //! - [`irregular`]: a settled board no legal move explains, named as an irregularity of 5.4.
 
 pub mod board;
@@ -22,6 +23,7 @@ pub mod moves;
 pub mod pdn;
 pub mod perft;
 pub mod sensing;
+pub mod time_controls;
 
 pub use board::{Color, Position, Square, Variant};
 pub use moves::Move;
