@@ -11,6 +11,7 @@
 
 pub mod audio;
 pub mod dgt;
+pub mod draughts_hands;
 pub mod gamepad;
 mod jitter;
 pub mod pegboard;

@@ -22,6 +22,7 @@
 
 mod announcement;
 mod clock;
+pub mod draughts;
 mod entry;
 mod error;
 mod listening;

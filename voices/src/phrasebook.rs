@@ -88,6 +88,8 @@ pub struct Phrasebook {
     pub(crate) listening: crate::listening::ListeningWords,
     /// Known mishearings (`[[repair]]`).
     pub(crate) repairs: Vec<crate::listening::Substitution>,
+    /// The `[draughts]` words, when the phrasebook has them.
+    pub(crate) draughts: Option<crate::draughts::DraughtsWords>,
 }
 
 impl Phrasebook {
@@ -142,6 +144,11 @@ impl Phrasebook {
     /// Name of the language in itself, e.g. "Deutsch".
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The draughts words (`[draughts]`), when the phrasebook has them.
+    pub fn draughts(&self) -> Option<&crate::draughts::DraughtsWords> {
+        self.draughts.as_ref()
     }
 
     /// The letter name of a file ("Anna" … "Hector").

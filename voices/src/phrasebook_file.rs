@@ -57,6 +57,9 @@ pub(crate) struct PhrasebookFile {
     /// Listening only: the word between the candidates of a confirm question.
     #[serde(default)]
     question: Option<QuestionFile>,
+    /// Draughts words (capture, via, king); optional so a chess-only phrasebook still reads.
+    #[serde(default)]
+    draughts: Option<BTreeMap<String, EntryFile>>,
     /// Listening only: other file names, fillers, promotion phrasings.
     #[serde(default)]
     listening: Option<ListeningFile>,
@@ -470,6 +473,13 @@ impl PhrasebookFile {
             commands: check.commands(&self.code, self.commands, self.question)?,
             listening: check.listening(self.listening)?,
             repairs: check.repairs(self.repair)?,
+            draughts: match self.draughts {
+                Some(table) => {
+                    let [capture, via, king] = check.table("draughts", table, crate::draughts::KEYS)?;
+                    Some(crate::draughts::DraughtsWords { capture, via, king })
+                }
+                None => None,
+            },
             code: self.code,
             name: self.name,
         })

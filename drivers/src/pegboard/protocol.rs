@@ -29,6 +29,9 @@ pub enum BoardMessage {
         /// `true` when pressed, `false` when released.
         pressed: bool,
     },
+    /// A 10×10 draughts board's scan (`S` with exactly 13 hex digits): bit n−1 set
+    /// when FMJD square n (1–50) holds a piece; bits 50 and 51 are refused.
+    Scan50(u64),
     /// Identity / firmware string of the board (printable ASCII, possibly empty).
     Identity(String),
     /// A fault the board detected on its side (printable ASCII, possibly empty).
@@ -50,6 +53,9 @@ pub enum LineError {
     /// A known message type with a malformed body, or a control character in the line.
     #[error("malformed message")]
     Malformed,
+    /// A 13-digit (draughts) scan with a bit set beyond square 50.
+    #[error("draughts scan names a square beyond 50")]
+    BeyondSquare50,
     /// The line contained a byte outside 7-bit ASCII.
     #[error("non-ASCII byte in line")]
     NotAscii,
@@ -93,7 +99,7 @@ pub struct DropCounters {
     pub bad_checksum: u64,
     /// Lines dropped as [`LineError::UnknownType`].
     pub unknown_type: u64,
-    /// Lines dropped as [`LineError::Malformed`].
+    /// Lines dropped as [`LineError::Malformed`] or [`LineError::BeyondSquare50`].
     pub malformed: u64,
     /// Lines dropped as [`LineError::NotAscii`].
     pub not_ascii: u64,
@@ -106,7 +112,8 @@ impl DropCounters {
             LineError::TooLong => &mut self.too_long,
             LineError::BadChecksum => &mut self.bad_checksum,
             LineError::UnknownType => &mut self.unknown_type,
-            LineError::Malformed => &mut self.malformed,
+            // A draughts scan naming a square beyond 50 is a malformed scan.
+            LineError::Malformed | LineError::BeyondSquare50 => &mut self.malformed,
             LineError::NotAscii => &mut self.not_ascii,
         };
         *slot = slot.saturating_add(1);
@@ -157,6 +164,7 @@ fn parse_clean(line: &[u8]) -> Result<BoardMessage, LineError> {
         None => (body, None),
     };
     match kind {
+        b"S" if rest.is_some_and(|r| r.len() == DRAUGHTS_DIGITS) => parse_scan50(rest),
         b"S" => parse_scan(rest).map(BoardMessage::Scan),
         b"K" => parse_button(rest),
         b"I" => Ok(BoardMessage::Identity(text(rest))),
@@ -195,6 +203,21 @@ fn parse_scan(rest: Option<&[u8]>) -> Result<Bitboard, LineError> {
         .try_fold(0u64, |acc, &b| hex_value(b).map(|d| (acc << 4) | u64::from(d)))
         .map(Bitboard)
         .ok_or(LineError::Malformed)
+}
+
+/// Hex digits of a 10×10 draughts scan (52 bits: squares 1–50 and two spare zero bits).
+pub const DRAUGHTS_DIGITS: usize = 13;
+
+fn parse_scan50(rest: Option<&[u8]>) -> Result<BoardMessage, LineError> {
+    let digits = rest.ok_or(LineError::Malformed)?;
+    let bits = digits
+        .iter()
+        .try_fold(0u64, |acc, &b| hex_value(b).map(|d| (acc << 4) | u64::from(d)))
+        .ok_or(LineError::Malformed)?;
+    if bits >> 50 != 0 {
+        return Err(LineError::BeyondSquare50);
+    }
+    Ok(BoardMessage::Scan50(bits))
 }
 
 fn parse_button(rest: Option<&[u8]>) -> Result<BoardMessage, LineError> {
@@ -241,6 +264,7 @@ impl BoardMessage {
         // Writing into a String cannot fail.
         let _ = match self {
             BoardMessage::Scan(occupancy) => write!(line, "S {:016X}", occupancy.0),
+            BoardMessage::Scan50(occupancy) => write!(line, "S {:013X}", occupancy & ((1 << 50) - 1)),
             BoardMessage::Button { index, pressed } => {
                 write!(line, "K {index} {}", u8::from(*pressed))
             }
@@ -684,5 +708,23 @@ mod tests {
             let out = read_all(&bytes);
             prop_assert_eq!(out.last(), Some(&Ok(msg)));
         }
+    }
+
+    #[test]
+    fn a_13_digit_scan_is_a_draughts_board_and_bits_beyond_50_are_refused() {
+        // White's 20 men on 31–50: bits 30..=49.
+        let white = ((1u64 << 20) - 1) << 30;
+        assert_eq!(parse_line(b"S 3FFFFC0000000"), Ok(BoardMessage::Scan50(white)));
+        assert_eq!(parse_line(b"S 0000000000001"), Ok(BoardMessage::Scan50(1)), "square 1");
+        // The initial position as docs/pegboard-protocol.md shows it: 1–20 and 31–50.
+        let initial = ((1u64 << 20) - 1) | white;
+        assert_eq!(parse_line(b"S 3FFFFC00FFFFF"), Ok(BoardMessage::Scan50(initial)));
+        assert_eq!(parse_line(b"S 4000000000000"), Err(LineError::BeyondSquare50));
+        assert_eq!(parse_line(b"S 8000000000000"), Err(LineError::BeyondSquare50));
+        assert_eq!(parse_line(b"S 3FFFFC000000G"), Err(LineError::Malformed));
+        assert_eq!(parse_line(b"S 3FFFFC00000000"), Err(LineError::Malformed), "14 digits");
+        let line = BoardMessage::Scan50(white).to_line(false);
+        assert!(line.starts_with("S 3FFFFC0000000"), "{line}");
+        assert_eq!(parse_line(line.trim_end().as_bytes()), Ok(BoardMessage::Scan50(white)));
     }
 }

@@ -42,6 +42,9 @@ pub struct SimOptions {
     pub initial: Bitboard,
     /// Text of the `I` line.
     pub identity: String,
+    /// A 10×10 draughts board: scans are sent as 13-digit `S` lines (bit n−1 =
+    /// square n), the occupancy's bits 0–49 being the 50 squares.
+    pub draughts50: bool,
 }
 
 impl SimOptions {
@@ -54,6 +57,7 @@ impl SimOptions {
             heartbeat: Duration::from_millis(500),
             initial: Chess::default().board().occupied(),
             identity: format!("AnnexD-SimPegBoard v1 (station-drivers {})", env!("CARGO_PKG_VERSION")),
+            draughts50: false,
         }
     }
 }
@@ -413,7 +417,12 @@ impl Board {
     }
 
     fn send_scan(&mut self) {
-        self.send(&BoardMessage::Scan(self.occupancy));
+        let message = if self.opts.draughts50 {
+            BoardMessage::Scan50(self.occupancy.0 & ((1 << 50) - 1))
+        } else {
+            BoardMessage::Scan(self.occupancy)
+        };
+        self.send(&message);
         self.next_heartbeat = after(Instant::now(), self.opts.heartbeat);
     }
 
@@ -679,5 +688,62 @@ mod tests {
             driver.send(StationCommand::RequestScan),
             Err(crate::pegboard::serial::DriverStopped)
         ));
+    }
+
+    #[test]
+    fn a_draughts_board_sends_13_digit_scans_over_the_pty() {
+        use crate::draughts_hands::{DraughtsHands, HandMove};
+        let dir = TempDir::new("sim-draughts");
+        let link = dir.0.join("pegboard");
+        // Squares 1–20 (Black) and 31–50 (White): bits 0–19 and 30–49.
+        let initial = ((1u64 << 20) - 1) | (((1u64 << 20) - 1) << 30);
+        let opts = SimOptions {
+            speed: 10.0,
+            initial: Bitboard(initial),
+            draughts50: true,
+            ..SimOptions::new(&link)
+        };
+        let sim = SimPegBoard::start(opts).unwrap();
+        let driver = PegBoardDriver::spawn(SerialSettings::new(&link));
+        let events = driver.events();
+        let second = Duration::from_secs(1);
+        assert!(
+            wait_for(&events, 3 * second, |e| *e == DriverEvent::Message(BoardMessage::Scan50(initial)))
+                .is_some()
+        );
+
+        // 32-28 then 19-23 made by a hand (squares as indices: number − 1).
+        let mut hands = DraughtsHands::new(50, 3, false);
+        let mut occ = initial;
+        let mut scans = Vec::new();
+        let mut t = 0;
+        for (from, to) in [(31u8, 27u8), (18, 22)] {
+            let mv = HandMove { from, path: vec![to], captured: Vec::new(), man_takes_man: false };
+            let (played, end) = hands.play(occ, &mv, t);
+            scans.extend(played.iter().map(|&(at_ms, o)| TimedScan { at_ms, occupancy: Bitboard(o) }));
+            occ = played.last().unwrap().1;
+            t = end + 400;
+        }
+        let expected = scans.iter().map(|s| s.occupancy.0).collect::<Vec<_>>();
+        sim.play_scans(scans);
+        sim.wait_idle();
+        let mut received = Vec::new();
+        while received.last() != Some(&occ) {
+            match wait_for(&events, 3 * second, |e| {
+                matches!(e, DriverEvent::Message(BoardMessage::Scan50(_)))
+            }) {
+                Some(DriverEvent::Message(BoardMessage::Scan50(bits))) if received.last() != Some(&bits) => {
+                    received.push(bits)
+                }
+                Some(_) => {}
+                None => panic!("timed out; received {received:?}"),
+            }
+        }
+        assert_eq!(received, expected);
+
+        // A scan naming a square beyond 50 is dropped and counted as malformed.
+        sim.inject_raw(&b"S 4000000000000\n"[..]);
+        let dropped = wait_for(&events, 3 * second, |e| matches!(e, DriverEvent::Dropped { .. }));
+        assert_eq!(dropped, Some(DriverEvent::Dropped { error: LineError::BeyondSquare50, total: 1 }));
     }
 }

@@ -8,6 +8,7 @@
 //! Map of the modules:
 //! - [`occupancy`]: what a move does to the holes of a peg board, board orientation.
 //! - [`diff`]: square-level differences between the sensed board and a position.
+//! - [`draughts`]: international and 64-square draughts: rules, perft, PDN, the peg-board sensor.
 //! - [`game`]: one game's record (positions, moves, SAN) as executed on a board.
 //! - [`inference`]: the board tracker — touches, settled moves, ambiguity, mismatches.
 //! - [`table`]: one game on the boards — waiting for the initial position, playing, the agreed record.
@@ -28,6 +29,7 @@ pub mod clock;
 pub mod correction;
 pub mod diff;
 pub mod discrepancy;
+pub mod draughts;
 pub mod draws;
 pub mod event;
 pub mod game;

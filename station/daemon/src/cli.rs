@@ -42,8 +42,11 @@ enum Command {
     /// Replay PGN games through simulated hands into the inference engine and print one summary line.
     Replay {
         /// PGN file(s).
-        #[arg(long, required = true, num_args = 1..)]
+        #[arg(long, required_unless_present = "pdn", num_args = 1..)]
         pgn: Vec<PathBuf>,
+        /// Draughts games (PDN) instead, on the draughts peg-board sensor.
+        #[arg(long, conflicts_with_all = ["pgn", "clock"], num_args = 1..)]
+        pdn: Vec<PathBuf>,
         /// Add hand and sensor noise, deterministic from this seed.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
@@ -138,6 +141,9 @@ enum Command {
         /// Moves in SAN or UCI, played one after another.
         #[arg(value_name = "MOVE")]
         moves_to_word: Vec<String>,
+        /// Draughts moves instead (`32-28`, `28x17`, `28x17x6`; `c3-d4` on 8×8), said by their squares.
+        #[arg(long, value_enum)]
+        rules: Option<crate::config::GameRules>,
     },
     /// Voice packs: one clip per word, for the lowest latency and the same voice every time.
     Voices {
@@ -233,7 +239,18 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Run { config, events, journal_dir, listen, token } => {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
-        Command::Replay { pgn, noise, games, settle_ms, clock, pace } => {
+        Command::Replay { pdn, pace, settle_ms, noise, games, .. } if !pdn.is_empty() => {
+            let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
+            // One `--pace` for both games: normal is the draughts hands' thinking pace.
+            let pace = match pace {
+                Pace::Normal => crate::replay_pdn::Pace::Human,
+                Pace::Fast => crate::replay_pdn::Pace::Fast,
+            };
+            let opts = crate::replay_pdn::PdnReplayOptions { pdn, noise, games, sensor, pace };
+            println!("{}", crate::replay_pdn::replay_pdn(&opts)?.summary_line());
+            Ok(())
+        }
+        Command::Replay { pgn, noise, games, settle_ms, clock, pace, .. } => {
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
             let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
@@ -264,6 +281,18 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             })
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Announce { lang, wav, packs, moves_to_word, rules: Some(rules), .. }
+            if rules != crate::config::GameRules::Chess =>
+        {
+            let lines = crate::announce_draughts::announce_draughts(&lang, rules, &moves_to_word)?;
+            for line in &lines {
+                println!("{line}");
+            }
+            if let Some(wav) = wav {
+                crate::announce::render(&lines, &lang, &packs, &wav)?;
+            }
+            Ok(())
+        }
         Command::Announce {
             lang,
             letters,
@@ -277,6 +306,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             wav,
             packs,
             moves_to_word,
+            ..
         } => {
             let voice =
                 station_voices::VoiceSettings { language: lang, letters, ranks, name_pawns, long_form: long };

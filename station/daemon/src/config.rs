@@ -593,6 +593,22 @@ pub struct GameSettings {
     /// How long a board may take to execute the agreed position before it is reminded (D.2.9).
     #[serde(default = "default_grace")]
     pub grace_ms: u64,
+    /// Which game: chess (default), international draughts or the 64-square version (issue 17).
+    #[serde(default)]
+    pub rules: GameRules,
+}
+
+/// `[game] rules`: which game the station runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum GameRules {
+    /// Chess (FIDE Laws, Annex D).
+    #[default]
+    Chess,
+    /// International draughts, 10×10.
+    Draughts,
+    /// The code's 64-square draughts, 8×8.
+    Draughts64,
 }
 
 fn default_blind_color() -> String {
@@ -621,6 +637,7 @@ impl Default for GameSettings {
             start_fen: None,
             blind_color: default_blind_color(),
             grace_ms: default_grace(),
+            rules: GameRules::Chess,
         }
     }
 }
@@ -958,6 +975,15 @@ mod tests {
             .to_string();
         assert!(err.starts_with("station.toml: line 5"), "{err}");
         assert!(err.contains("settle"), "{err}");
+    }
+
+    #[test]
+    fn game_rules_chess_by_default_draughts_by_name_and_a_wrong_one_named() {
+        assert_eq!(parse("").unwrap().game.rules, GameRules::Chess);
+        assert_eq!(parse("[game]\nrules = \"draughts\"\n").unwrap().game.rules, GameRules::Draughts);
+        assert_eq!(parse("[game]\nrules = \"draughts64\"\n").unwrap().game.rules, GameRules::Draughts64);
+        let err = parse("[game]\nrules = \"checkers\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2") && err.contains("checkers"), "{err}");
     }
 
     #[test]

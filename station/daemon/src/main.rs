@@ -2,6 +2,7 @@
 //! command lives in its own module.
 
 mod announce;
+mod announce_draughts;
 mod bench;
 mod cli;
 mod clock;
@@ -17,6 +18,7 @@ mod journal_file;
 mod listening;
 mod record_reading;
 mod replay;
+mod replay_pdn;
 mod run;
 mod snapshot;
 mod speaking;

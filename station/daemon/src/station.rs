@@ -440,6 +440,12 @@ impl Station {
                     self.action(board, action, t, &mut events);
                 }
             }
+            DriverEvent::Message(BoardMessage::Scan50(_)) => {
+                // The chess table cannot read a 10×10 draughts board: dropped and named.
+                let total = self.drop_reason[s].as_ref().map_or(0, |r| r.1) + 1;
+                let reason = "13-digit draughts scan while the game is chess".to_string();
+                self.drop_summary(board, Some((reason, total)), t, &mut events);
+            }
             DriverEvent::Message(BoardMessage::Identity(text)) => {
                 events.push(Event::BoardIdentity { board, text, t_ms: t });
             }

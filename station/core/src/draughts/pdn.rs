@@ -1,0 +1,262 @@
+//! PDN (Portable Draughts Notation): games read from and written to text.
+//!
+//! Tags as in PGN (`[GameType "20"]` international, `"26"` the 64-square
+//! version), moves as `32-28`, `28x17` or with the full path `28x17x6`.
+//! Every move is checked against the rules: an illegal or ambiguous move is an
+//! error naming the game, the move number and the move; nothing half-read is kept.
+
+use super::board::{Position, Square, Variant};
+use super::movegen::{capture_paths, legal_moves};
+use super::moves::Move;
+use thiserror::Error;
+
+/// A game read from PDN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnGame {
+    /// The tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// The variant (from `GameType`; international when absent).
+    pub variant: Variant,
+    /// The moves, each legal in the position before it.
+    pub moves: Vec<Move>,
+    /// The result token (`2-0`, `0-2`, `1-1`, `*`).
+    pub result: String,
+}
+
+impl PdnGame {
+    /// A tag's value.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The positions before each move, and the final one.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut pos = Position::initial(self.variant);
+        let mut out = vec![pos];
+        for m in &self.moves {
+            pos = m.apply(&pos);
+            out.push(pos);
+        }
+        out
+    }
+}
+
+/// What went wrong reading PDN.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PdnError {
+    /// A move that is not legal in its position.
+    #[error("game {game}: move {number} `{text}` is not legal here")]
+    Illegal {
+        /// 1-based game in the file.
+        game: usize,
+        /// Ply number (1 = White's first move).
+        number: usize,
+        /// The move as written.
+        text: String,
+    },
+    /// A move written by start and end that fits more than one legal capture.
+    #[error("game {game}: move {number} `{text}` fits {count} legal captures; write the full path")]
+    Ambiguous {
+        /// 1-based game in the file.
+        game: usize,
+        /// Ply number.
+        number: usize,
+        /// The move as written.
+        text: String,
+        /// How many fit.
+        count: usize,
+    },
+    /// Text that is not PDN.
+    #[error("game {game}: cannot read `{text}`")]
+    Syntax {
+        /// 1-based game in the file.
+        game: usize,
+        /// The offending text.
+        text: String,
+    },
+    /// A GameType the station does not play.
+    #[error("game {game}: GameType `{value}` is not international draughts (20) or 64-square (26)")]
+    GameType {
+        /// 1-based game in the file.
+        game: usize,
+        /// The tag's value.
+        value: String,
+    },
+}
+
+/// Finds the legal move that `text` (`32-28`, `28x17`, `28x17x6`) names in `pos`.
+/// `Ok(None)` when none fits; an error count when several different moves fit.
+pub fn find_move(pos: &Position, text: &str) -> Result<Option<Move>, usize> {
+    let v = pos.variant;
+    let capture = text.contains('x') || text.contains('X');
+    let parts: Option<Vec<Square>> = text.split(['-', 'x', 'X']).map(|s| v.parse_square(s.trim())).collect();
+    let Some(parts) = parts.filter(|p| p.len() >= 2) else { return Ok(None) };
+    if !capture && parts.len() != 2 {
+        return Ok(None);
+    }
+    let (from, to) = (parts[0], parts[parts.len() - 1]);
+    let via = &parts[1..parts.len() - 1];
+    let candidates: Vec<Move> = if capture {
+        capture_paths(pos)
+    } else {
+        legal_moves(pos).into_iter().filter(|m| !m.is_capture()).collect()
+    };
+    let mut found: Vec<Move> = Vec::new();
+    for m in candidates {
+        if m.from == from
+            && m.to == to
+            && is_subsequence(via, m.intermediate())
+            && !found.iter().any(|f| f.same_effect(&m))
+        {
+            found.push(m);
+        }
+    }
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.pop()),
+        n => Err(n),
+    }
+}
+
+fn is_subsequence(needle: &[Square], hay: &[Square]) -> bool {
+    let mut it = hay.iter();
+    needle.iter().all(|n| it.any(|h| h == n))
+}
+
+/// Reads every game of a PDN text.
+pub fn read_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut body = String::new();
+    let mut in_body = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            if in_body {
+                games.push(finish(games.len() + 1, std::mem::take(&mut tags), &std::mem::take(&mut body))?);
+                in_body = false;
+            }
+            tags.push(parse_tag(games.len() + 1, line)?);
+        } else if !line.is_empty() {
+            in_body = true;
+            body.push_str(line);
+            body.push(' ');
+        }
+    }
+    if in_body || !tags.is_empty() {
+        games.push(finish(games.len() + 1, tags, &body)?);
+    }
+    Ok(games)
+}
+
+fn parse_tag(game: usize, line: &str) -> Result<(String, String), PdnError> {
+    let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']'));
+    let parsed = inner.and_then(|i| {
+        let (key, rest) = i.split_once(char::is_whitespace)?;
+        let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+        Some((key.to_string(), value.to_string()))
+    });
+    parsed.ok_or_else(|| PdnError::Syntax { game, text: line.to_string() })
+}
+
+fn finish(game: usize, tags: Vec<(String, String)>, body: &str) -> Result<PdnGame, PdnError> {
+    let variant = match tags.iter().find(|(k, _)| k == "GameType").map(|(_, v)| v.as_str()) {
+        None => Variant::International,
+        Some(v) => match v.split(',').next().map(str::trim) {
+            Some("20") => Variant::International,
+            Some("26") => Variant::Draughts64,
+            _ => return Err(PdnError::GameType { game, value: v.to_string() }),
+        },
+    };
+    let mut pos = Position::initial(variant);
+    let mut moves = Vec::new();
+    let mut result = String::from("*");
+    let mut rest = body;
+    while let Some(token) = next_token(&mut rest) {
+        if matches!(token, "2-0" | "0-2" | "1-1" | "0-0" | "1-0" | "0-1" | "*") {
+            result = token.to_string();
+            continue;
+        }
+        // Move numbers: `12.` or `12...`, possibly glued to the move (`12.32-28`).
+        let token = token.trim_start_matches(|c: char| c.is_ascii_digit() && token.contains('.'));
+        let token = token.trim_start_matches('.');
+        if token.is_empty() {
+            continue;
+        }
+        let clean = token.trim_end_matches(['!', '?', '*']);
+        let number = moves.len() + 1;
+        match find_move(&pos, clean) {
+            Ok(Some(m)) => {
+                pos = m.apply(&pos);
+                moves.push(m);
+            }
+            Ok(None) => {
+                if !clean.contains(['-', 'x', 'X']) {
+                    return Err(PdnError::Syntax { game, text: token.to_string() });
+                }
+                return Err(PdnError::Illegal { game, number, text: clean.to_string() });
+            }
+            Err(count) => return Err(PdnError::Ambiguous { game, number, text: clean.to_string(), count }),
+        }
+    }
+    Ok(PdnGame { tags, variant, moves, result })
+}
+
+/// The next whitespace-separated token, skipping `{comments}` and `(variations)`.
+fn next_token<'a>(rest: &mut &'a str) -> Option<&'a str> {
+    loop {
+        let s = rest.trim_start();
+        if s.is_empty() {
+            *rest = s;
+            return None;
+        }
+        let (open, close) = match s.as_bytes()[0] {
+            b'{' => ('{', '}'),
+            b'(' => ('(', ')'),
+            _ => {
+                let end = s.find(char::is_whitespace).unwrap_or(s.len());
+                *rest = &s[end..];
+                return Some(&s[..end]);
+            }
+        };
+        let _ = open;
+        *rest = s.find(close).map_or("", |i| &s[i + 1..]);
+    }
+}
+
+/// Writes a game as PDN: its tags (GameType first when missing), numbered moves
+/// with full capture paths, and the result.
+pub fn write_game(game: &PdnGame) -> String {
+    let mut out = String::new();
+    if game.tag("GameType").is_none() {
+        out.push_str(&format!("[GameType \"{}\"]\n", game.variant.game_type()));
+    }
+    for (k, v) in &game.tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+    }
+    out.push('\n');
+    let mut line = String::new();
+    for (i, m) in game.moves.iter().enumerate() {
+        let mut word = String::new();
+        if i % 2 == 0 {
+            word.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        word.push_str(&m.pdn(game.variant, true));
+        if !line.is_empty() && line.len() + word.len() + 1 > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    line.push_str(&game.result);
+    out.push_str(&line);
+    out.push('\n');
+    out
+}

@@ -1,0 +1,136 @@
+//! `station announce --rules draughts|draughts64`: draughts moves in words.
+//!
+//! The moves (`32-28`, `28x17`, `28x17x6`; on 8×8 `c3-d4`) are said by their
+//! squares as written. They are also played from the initial position while
+//! they are legal there, so a move that makes a king names it (3.7); once a
+//! move is not legal in that game the rest are said from their notation alone.
+
+use crate::config::GameRules;
+use anyhow::{Context, Result, bail};
+use shakmaty::{File, Rank};
+use station_core::draughts::pdn::find_move;
+use station_core::draughts::{Position, Square, Variant};
+use station_voices::Phrasebook;
+use station_voices::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
+
+/// One line of words per move.
+pub fn announce_draughts(lang: &str, rules: GameRules, moves: &[String]) -> Result<Vec<String>> {
+    let variant = match rules {
+        GameRules::Draughts => Variant::International,
+        GameRules::Draughts64 => Variant::Draughts64,
+        GameRules::Chess => bail!("--rules chess words chess moves: leave --rules out"),
+    };
+    let book = Phrasebook::builtin(lang).with_context(|| format!("no phrasebook for language {lang:?}"))?;
+    if moves.is_empty() {
+        bail!("nothing to announce: give draughts moves such as 32-28 or 28x17x6");
+    }
+    let mut game = Some(Position::initial(variant));
+    let mut lines = Vec::new();
+    for text in moves {
+        let squares = parse_squares(variant, text)?;
+        let capture = text.contains(['x', 'X']);
+        let played =
+            game.as_ref().and_then(|pos| find_move(pos, text).ok().flatten().map(|m| (m.apply(pos), m)));
+        let king = played.as_ref().is_some_and(|(_, m)| m.promotes);
+        game = played.map(|(next, _)| next);
+        let say = |sq: Square| say_square(variant, sq);
+        let words = DraughtsMoveText {
+            from: say(squares[0]),
+            to: say(squares[squares.len() - 1]),
+            via: squares[1..squares.len() - 1].iter().map(|&s| say(s)).collect(),
+            capture,
+            king,
+        };
+        lines.push(word_draughts_move(book, &words, true)?);
+    }
+    Ok(lines)
+}
+
+fn parse_squares(variant: Variant, text: &str) -> Result<Vec<Square>> {
+    let capture = text.contains(['x', 'X']);
+    let parts: Vec<&str> = text.split(['-', 'x', 'X']).collect();
+    if parts.len() < 2 || (!capture && parts.len() != 2) || (capture && text.contains('-')) {
+        bail!("`{text}` is not a draughts move (write 32-28, 28x17 or 28x17x6)");
+    }
+    parts
+        .iter()
+        .map(|p| {
+            variant.parse_square(p).with_context(|| {
+                format!("`{text}`: `{p}` is not a square of this board ({})", squares_hint(variant))
+            })
+        })
+        .collect()
+}
+
+fn squares_hint(variant: Variant) -> &'static str {
+    match variant {
+        Variant::International => "1–50",
+        Variant::Draughts64 => "the dark squares a1–h8",
+    }
+}
+
+fn say_square(variant: Variant, sq: Square) -> DraughtsSquare {
+    match variant {
+        Variant::International => DraughtsSquare::Number(sq.number()),
+        Variant::Draughts64 => {
+            let (row, col) = sq.coords(variant);
+            DraughtsSquare::Coordinates(File::new(u32::from(col)), Rank::new(u32::from(7 - row)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(lang: &str, rules: GameRules, moves: &[&str]) -> Result<Vec<String>> {
+        announce_draughts(lang, rules, &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_contract_examples_in_three_languages() {
+        let moves = ["32-28", "28x17", "28x17x6"];
+        assert_eq!(
+            words("pl", GameRules::Draughts, &moves).unwrap(),
+            [
+                "trzydzieści dwa — dwadzieścia osiem",
+                "dwadzieścia osiem bije siedemnaście",
+                "dwadzieścia osiem bije sześć przez siedemnaście"
+            ]
+        );
+        assert_eq!(
+            words("de", GameRules::Draughts, &moves[..1]).unwrap(),
+            ["zweiunddreißig — achtundzwanzig"]
+        );
+        assert_eq!(words("en", GameRules::Draughts, &moves[1..2]).unwrap(), ["twenty-eight takes seventeen"]);
+    }
+
+    #[test]
+    fn a_game_played_from_the_start_names_its_new_king() {
+        // The shared games' first game ends 50x11 after a king was made on 50... use a
+        // short legal run instead: a man reaching the last row is named a king (3.7).
+        let pdn = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared/data/draughts/selfplay-international.pdn"),
+        )
+        .unwrap();
+        let game = &station_core::draughts::pdn::read_games(&pdn).unwrap()[0];
+        let texts: Vec<String> = game.moves.iter().map(|m| m.pdn(game.variant, true)).collect();
+        let lines = announce_draughts("en", GameRules::Draughts, &texts).unwrap();
+        let kings = game.moves.iter().filter(|m| m.promotes).count();
+        assert!(kings > 0);
+        assert_eq!(lines.iter().filter(|l| l.ends_with(" king")).count(), kings);
+    }
+
+    #[test]
+    fn bad_moves_are_named() {
+        let err = words("pl", GameRules::Draughts, &["32-51"]).unwrap_err().to_string();
+        assert!(err.contains("51"), "{err}");
+        assert!(words("pl", GameRules::Draughts, &["32+28"]).is_err());
+        let on64 = words("de", GameRules::Draughts64, &["c3-d4"]).unwrap();
+        assert_eq!(on64.len(), 1);
+        assert!(words("de", GameRules::Draughts64, &["c3-e5"]).is_ok(), "notation only, like any move text");
+        assert!(words("de", GameRules::Draughts64, &["a2-b3"]).is_err(), "a2 is a light square");
+        assert!(words("de", GameRules::Draughts64, &["c3-d5"]).is_err(), "d5 is a light square");
+    }
+}

@@ -1,0 +1,377 @@
+//! Draughts moves in words (issue 17, the code's VIII.2.3): start and end square
+//! by number ("trzydzieści dwa — dwadzieścia osiem"), the capture word between
+//! them for a capture, the intermediate squares of a multiple capture on request,
+//! a new king named. On the 64-square board the squares are said a1–h8 with the
+//! phrasebook's letter and rank words.
+//!
+//! Pure wording: which move was played, and whether it made a king, comes from
+//! the rules core; here squares are numbers or coordinates.
+
+use shakmaty::{File, Rank};
+
+use crate::entry::Entry;
+use crate::error::VoiceError;
+use crate::phrasebook::Phrasebook;
+
+/// The keys of the `[draughts]` phrasebook table, in [`DraughtsWords`] order.
+pub(crate) const KEYS: [&str; 3] = ["capture", "via", "king"];
+
+/// The words of the `[draughts]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraughtsWords {
+    /// Between start and end of a capture ("bije", "schlägt", "takes").
+    pub capture: Entry,
+    /// Before the intermediate squares of a multiple capture ("przez", "über", "via").
+    pub via: Entry,
+    /// After a move that made a king (3.7: "damka", "Dame", "king").
+    pub king: Entry,
+}
+
+/// A draughts square as it is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DraughtsSquare {
+    /// International draughts: FMJD number 1–50.
+    Number(u8),
+    /// The 64-square version: a file and a rank (a1–h8).
+    Coordinates(File, Rank),
+}
+
+/// A move to be said: its squares and what kind of move it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraughtsMoveText {
+    /// The start square.
+    pub from: DraughtsSquare,
+    /// The end square.
+    pub to: DraughtsSquare,
+    /// The intermediate landing squares of a multiple capture (4.9), in order.
+    pub via: Vec<DraughtsSquare>,
+    /// A capture.
+    pub capture: bool,
+    /// The move made a king.
+    pub king: bool,
+}
+
+/// Says `mv` in `book`'s language; with `with_path` the intermediate squares too.
+/// Quiet moves: "32 — 28"; captures: "28 bije 6"; a new king: "… damka".
+pub fn word_draughts_move(
+    book: &Phrasebook,
+    mv: &DraughtsMoveText,
+    with_path: bool,
+) -> Result<String, VoiceError> {
+    let words = book.draughts().ok_or_else(|| VoiceError::PhrasebookInvalid {
+        origin: book.code().to_owned(),
+        problem: "no [draughts] table".to_owned(),
+    })?;
+    let mut out = say_square(book, mv.from)?;
+    if mv.capture {
+        out.push(' ');
+        out.push_str(words.capture.say());
+        out.push(' ');
+    } else {
+        // The dash is a pause between two numbers that would otherwise run together.
+        out.push_str(" — ");
+    }
+    out.push_str(&say_square(book, mv.to)?);
+    if with_path && !mv.via.is_empty() {
+        out.push(' ');
+        out.push_str(words.via.say());
+        for sq in &mv.via {
+            out.push(' ');
+            out.push_str(&say_square(book, *sq)?);
+        }
+    }
+    if mv.king {
+        out.push(' ');
+        out.push_str(words.king.say());
+    }
+    Ok(out)
+}
+
+fn say_square(book: &Phrasebook, sq: DraughtsSquare) -> Result<String, VoiceError> {
+    match sq {
+        DraughtsSquare::Number(n) if (1..=50).contains(&n) => Ok(book.numbers().spell(u64::from(n))),
+        DraughtsSquare::Number(n) => Err(VoiceError::PhrasebookInvalid {
+            origin: book.code().to_owned(),
+            problem: format!("draughts square {n} is not on the board (1–50)"),
+        }),
+        DraughtsSquare::Coordinates(file, rank) => {
+            Ok(format!("{} {}", book.letter(file).say(), book.rank(rank).say()))
+        }
+    }
+}
+
+/// What a spoken draughts move was understood as, against the legal moves given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DraughtsHeard {
+    /// Exactly one legal move fits: its index in the list.
+    Move(usize),
+    /// Several fit (two captures with the same start and end, or words that split
+    /// into numbers more than one way): ask back with these choices.
+    Ask(Vec<usize>),
+    /// Nothing legal fits the words.
+    Reject,
+}
+
+/// Understands `heard` ("trzydzieści dwa dwadzieścia osiem", "28 bije 6",
+/// with or without the capture word, intermediate squares optional) against
+/// the `legal` moves of the position. Never guesses: every way the words split
+/// into squares is tried, and more than one fitting move is asked back.
+pub fn understand_draughts(book: &Phrasebook, heard: &str, legal: &[DraughtsMoveText]) -> DraughtsHeard {
+    let Some(words) = book.draughts() else { return DraughtsHeard::Reject };
+    let tokens: Vec<String> =
+        normalise(heard).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+    let captures: Vec<Vec<String>> = words.capture.accepted().map(split_words).collect();
+    let mut squares: Vec<(Vec<String>, DraughtsSquare)> = Vec::new();
+    for mv in legal {
+        for sq in std::iter::once(mv.from).chain(std::iter::once(mv.to)).chain(mv.via.iter().copied()) {
+            if squares.iter().all(|(_, s)| *s != sq)
+                && let Ok(said) = say_square(book, sq)
+            {
+                squares.push((split_words(&said), sq));
+            }
+        }
+    }
+    let mut readings = Vec::new();
+    let mut budget = SEGMENT_BUDGET;
+    segment(&tokens, 0, &squares, &captures, &mut Vec::new(), false, &mut readings, &mut budget);
+    let mut fits: Vec<usize> = Vec::new();
+    for (said, capture_said) in readings {
+        let Some((first, rest)) = said.split_first() else { continue };
+        let Some((last, via)) = rest.split_last() else { continue };
+        for (i, mv) in legal.iter().enumerate() {
+            let via_fits = {
+                let mut it = mv.via.iter();
+                via.iter().all(|v| it.any(|m| m == v))
+            };
+            if mv.from == *first
+                && mv.to == *last
+                && via_fits
+                && (mv.capture || !capture_said)
+                && !fits.contains(&i)
+            {
+                fits.push(i);
+            }
+        }
+    }
+    match fits.as_slice() {
+        [] => DraughtsHeard::Reject,
+        [one] => DraughtsHeard::Move(*one),
+        _ => DraughtsHeard::Ask(fits),
+    }
+}
+
+/// The phrases a recogniser should listen for in a position: each legal move's
+/// start and end, with and without the capture word.
+pub fn draughts_grammar(book: &Phrasebook, legal: &[DraughtsMoveText]) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(words) = book.draughts() else { return out };
+    for mv in legal {
+        let (Ok(from), Ok(to)) = (say_square(book, mv.from), say_square(book, mv.to)) else { continue };
+        let mut phrases = vec![normalise(&format!("{from} {to}"))];
+        if mv.capture {
+            phrases.extend(words.capture.accepted().map(|c| normalise(&format!("{from} {c} {to}"))));
+        }
+        for p in phrases {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// How many steps the splitting of heard words into squares may take: hostile
+/// text that splits in exponentially many ways is cut off (and then fits nothing).
+const SEGMENT_BUDGET: usize = 20_000;
+
+/// Every way `tokens[at..]` reads as squares with capture words between them.
+#[allow(clippy::too_many_arguments)]
+fn segment(
+    tokens: &[String],
+    at: usize,
+    squares: &[(Vec<String>, DraughtsSquare)],
+    captures: &[Vec<String>],
+    said: &mut Vec<DraughtsSquare>,
+    capture_said: bool,
+    out: &mut Vec<(Vec<DraughtsSquare>, bool)>,
+    budget: &mut usize,
+) {
+    if out.len() > 64 || *budget == 0 {
+        return; // hostile input: enough readings to know it is not one move
+    }
+    *budget -= 1;
+    if at == tokens.len() {
+        if said.len() >= 2 {
+            out.push((said.clone(), capture_said));
+        }
+        return;
+    }
+    let rest = &tokens[at..];
+    if !said.is_empty() {
+        for c in captures {
+            if rest.starts_with(c) && !c.is_empty() {
+                segment(tokens, at + c.len(), squares, captures, said, true, out, budget);
+            }
+        }
+    }
+    for (words, sq) in squares {
+        if !words.is_empty() && rest.starts_with(words) {
+            said.push(*sq);
+            segment(tokens, at + words.len(), squares, captures, said, capture_said, out, budget);
+            said.pop();
+        }
+    }
+}
+
+fn split_words(text: &str) -> Vec<String> {
+    normalise(text).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect()
+}
+
+/// Lower case, words of letters, digits and apostrophes: the way Vosk writes
+/// what it heard (the same rule as the chess lexicon's, which is private to `understand`).
+fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '\'' {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with(' ') && !out.is_empty() {
+            out.push(' ');
+        }
+    }
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(from: u8, to: u8, via: &[u8], capture: bool, king: bool) -> DraughtsMoveText {
+        DraughtsMoveText {
+            from: DraughtsSquare::Number(from),
+            to: DraughtsSquare::Number(to),
+            via: via.iter().map(|&n| DraughtsSquare::Number(n)).collect(),
+            capture,
+            king,
+        }
+    }
+
+    fn say(lang: &str, m: &DraughtsMoveText, with_path: bool) -> String {
+        word_draughts_move(Phrasebook::builtin(lang).unwrap(), m, with_path).unwrap()
+    }
+
+    #[test]
+    fn golden_quiet_moves_and_captures_by_number() {
+        let quiet = mv(32, 28, &[], false, false);
+        assert_eq!(say("pl", &quiet, false), "trzydzieści dwa — dwadzieścia osiem");
+        assert_eq!(say("de", &quiet, false), "zweiunddreißig — achtundzwanzig");
+        assert_eq!(say("en", &quiet, false), "thirty-two — twenty-eight");
+        let capture = mv(28, 17, &[], true, false);
+        assert_eq!(say("pl", &capture, false), "dwadzieścia osiem bije siedemnaście");
+        assert_eq!(say("de", &capture, false), "achtundzwanzig schlägt siebzehn");
+        assert_eq!(say("en", &capture, false), "twenty-eight takes seventeen");
+    }
+
+    #[test]
+    fn golden_multiple_capture_path_on_request_and_a_new_king() {
+        let multi = mv(28, 6, &[17], true, false);
+        assert_eq!(say("pl", &multi, false), "dwadzieścia osiem bije sześć");
+        assert_eq!(say("pl", &multi, true), "dwadzieścia osiem bije sześć przez siedemnaście");
+        assert_eq!(say("de", &multi, true), "achtundzwanzig schlägt sechs über siebzehn");
+        let crowned = mv(7, 1, &[], false, true);
+        assert_eq!(say("pl", &crowned, false), "siedem — jeden damka");
+        assert_eq!(say("de", &crowned, false), "sieben — eins Dame");
+        assert_eq!(say("en", &crowned, false), "seven — one king");
+    }
+
+    #[test]
+    fn the_64_square_version_says_letters_and_ranks_and_bad_squares_are_errors() {
+        let m = DraughtsMoveText {
+            from: DraughtsSquare::Coordinates(File::C, Rank::Third),
+            to: DraughtsSquare::Coordinates(File::D, Rank::Fourth),
+            via: Vec::new(),
+            capture: false,
+            king: false,
+        };
+        let book = Phrasebook::builtin("de").unwrap();
+        let expected = format!(
+            "{} {} — {} {}",
+            book.letter(File::C).say(),
+            book.rank(Rank::Third).say(),
+            book.letter(File::D).say(),
+            book.rank(Rank::Fourth).say()
+        );
+        assert_eq!(say("de", &m, false), expected);
+        assert!(word_draughts_move(book, &mv(51, 1, &[], false, false), false).is_err());
+    }
+
+    #[test]
+    fn spoken_moves_with_or_without_the_capture_word_and_a_pair_asked_back() {
+        let pl = Phrasebook::builtin("pl").unwrap();
+        let legal =
+            [mv(32, 28, &[], false, false), mv(32, 27, &[], false, false), mv(33, 28, &[], false, false)];
+        assert_eq!(
+            understand_draughts(pl, "trzydzieści dwa dwadzieścia osiem", &legal),
+            DraughtsHeard::Move(0)
+        );
+        assert_eq!(
+            understand_draughts(pl, "Trzydzieści trzy — dwadzieścia osiem", &legal),
+            DraughtsHeard::Move(2)
+        );
+        assert_eq!(
+            understand_draughts(pl, "trzydzieści dwa bije dwadzieścia osiem", &legal),
+            DraughtsHeard::Reject
+        );
+        assert_eq!(understand_draughts(pl, "dwadzieścia osiem", &legal), DraughtsHeard::Reject);
+        // Two captures from 28 to 19 over different men: named by start and end, asked back;
+        // with the intermediate square said, one move.
+        let pair = [mv(28, 19, &[11, 2], true, false), mv(28, 19, &[17, 8], true, false)];
+        let en = Phrasebook::builtin("en").unwrap();
+        assert_eq!(
+            understand_draughts(en, "twenty-eight takes nineteen", &pair),
+            DraughtsHeard::Ask(vec![0, 1])
+        );
+        assert_eq!(understand_draughts(en, "twenty eight nineteen", &pair), DraughtsHeard::Ask(vec![0, 1]));
+        assert_eq!(
+            understand_draughts(en, "twenty eight takes seventeen takes nineteen", &pair),
+            DraughtsHeard::Move(1)
+        );
+        let de = Phrasebook::builtin("de").unwrap();
+        assert_eq!(
+            understand_draughts(de, "achtundzwanzig schlägt elf zwei neunzehn", &pair),
+            DraughtsHeard::Move(0)
+        );
+    }
+
+    #[test]
+    fn words_that_split_more_than_one_way_are_asked_back() {
+        // "jeden dwadzieścia osiem" is 1-28, or 1 via 20 to 8: both moves exist here.
+        let pl = Phrasebook::builtin("pl").unwrap();
+        let legal = [mv(1, 28, &[], false, false), mv(1, 8, &[20], true, false)];
+        assert_eq!(
+            understand_draughts(pl, "jeden dwadzieścia osiem", &legal),
+            DraughtsHeard::Ask(vec![0, 1])
+        );
+        // With the capture word the reading is one: 1 takes 8 via 20 is not said that way,
+        // "jeden bije osiem" is.
+        assert_eq!(understand_draughts(pl, "jeden bije osiem", &legal), DraughtsHeard::Move(1));
+        // Hostile text: nothing fits, nothing panics.
+        let long = "dwadzieścia ".repeat(200);
+        assert_eq!(understand_draughts(pl, &long, &legal), DraughtsHeard::Reject);
+        let explosive = format!("{} nic", "dwadzieścia osiem ".repeat(60));
+        assert_eq!(understand_draughts(pl, &explosive, &legal), DraughtsHeard::Reject);
+    }
+
+    #[test]
+    fn the_grammar_holds_every_legal_move_with_and_without_the_capture_word() {
+        let de = Phrasebook::builtin("de").unwrap();
+        let legal = [mv(32, 28, &[], false, false), mv(28, 17, &[], true, false)];
+        let g = draughts_grammar(de, &legal);
+        assert_eq!(
+            g,
+            ["zweiunddreißig achtundzwanzig", "achtundzwanzig siebzehn", "achtundzwanzig schlägt siebzehn"]
+        );
+    }
+}
