@@ -11,6 +11,7 @@ mod demo;
 mod dgt_clock;
 mod event_sink;
 mod export;
+mod hall;
 mod hub;
 mod journal_file;
 mod listening;
