@@ -297,6 +297,12 @@ impl Worker {
     fn replay(&mut self) {
         let mut journals = self.journals();
         journals.retain(|f| self.games.contains(&f.contents.header.game_id));
+        // The state follows the journal (a batch the loop could not hand over is in it).
+        if let Some(current) =
+            journals.iter().find(|f| Some(&f.contents.header.game_id) == self.state.game_id.as_ref())
+        {
+            self.fold(current);
+        }
         let mut count = 0;
         for found in &journals {
             let game = found.contents.header.game_id.clone();

@@ -160,6 +160,7 @@ impl Hall {
                 return Err(format!("older game: {game} started before {older} on board {board}"));
             }
             let log = b.games.entry(game.clone()).or_default();
+            log.folded.game_id = Some(game.clone());
             if log.header.is_some() {
                 self.duplicates += 1;
                 return Ok(());
@@ -185,6 +186,7 @@ impl Hall {
         }
         let current = b.current.as_deref() == Some(game.as_str());
         let log = b.games.entry(game.clone()).or_default();
+        log.folded.game_id = Some(game.clone());
         if log.events.contains_key(&seq) {
             self.duplicates += 1;
             return Ok(());
@@ -202,9 +204,6 @@ impl Hall {
                 folded.apply(Some(*s), e);
             }
             log.folded = folded;
-        }
-        if log.folded.game_id.is_none() {
-            log.folded.game_id = Some(game.clone());
         }
         log.folded.board = board.to_owned();
         if current && let Some((kind, text)) = alert_of(board, &event) {
@@ -261,7 +260,9 @@ impl Hall {
         let b = self.boards.get(board)?;
         let mut state = match b.current.as_ref().and_then(|c| b.games.get(c)) {
             Some(log) => match &log.retained {
-                Some(r) if r.seq > log.folded.seq || log.events.is_empty() => {
+                // The station's own fold is complete; events may have been
+                // missed while this view was not subscribed (a broker restart).
+                Some(r) if r.seq >= log.folded.seq || log.events.is_empty() => {
                     let mut r = r.clone();
                     if r.header.is_none() {
                         r.header = log.header.clone();

@@ -1,0 +1,281 @@
+//! The tournament hall end to end: a real Mosquitto on a free port of
+//! 127.0.0.1, the real `station hall` view and many real `station run`
+//! processes playing real games on simulated peg boards. During the run the
+//! broker is restarted twice, one station is cut off from the broker for 60 s
+//! and one station is killed with SIGKILL right after publishing and started
+//! again; at the end the hall's PGN holds every station's own export, every
+//! move exactly once.
+//!
+//! `HALL_STATIONS=50` runs the full hall (the default is smaller for
+//! a 2-core machine shared with other builds).
+
+use serde_json::Value;
+use station_core::pgn::read_games;
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::sim_game::schedule;
+use station_tests::{export_pgn, scratch, shared_pgn, station_bin, station_run, wait_for};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const SPEED: f64 = 10.0;
+const SETTLE_MS: u64 = 300;
+
+/// A child process killed when dropped.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart forgets everything).
+fn mosquitto(dir: &Path, port: u16) -> Guard {
+    let conf = dir.join("mosquitto.conf");
+    std::fs::write(&conf, format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"))
+        .unwrap();
+    let child = Command::new("mosquitto")
+        .arg("-c")
+        .arg(&conf)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mosquitto (scripts/setup installs it)");
+    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
+    Guard(child)
+}
+
+/// A TCP relay to the broker that can be cut (a network partition).
+struct Partition {
+    cut: Arc<AtomicBool>,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+    port: u16,
+}
+
+impl Partition {
+    fn start(broker: u16) -> Partition {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let cut = Arc::new(AtomicBool::new(false));
+        let open = Arc::new(Mutex::new(Vec::<TcpStream>::new()));
+        let (c, o) = (Arc::clone(&cut), Arc::clone(&open));
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                if c.load(Ordering::SeqCst) {
+                    continue; // dropped: the broker is unreachable
+                }
+                let Ok(upstream) = TcpStream::connect(("127.0.0.1", broker)) else { continue };
+                let mut o = o.lock().unwrap();
+                o.push(client.try_clone().unwrap());
+                o.push(upstream.try_clone().unwrap());
+                for (mut from, mut to) in
+                    [(client.try_clone().unwrap(), upstream.try_clone().unwrap()), (upstream, client)]
+                {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Partition { cut, open, port }
+    }
+
+    fn cut(&self, cut: bool) {
+        self.cut.store(cut, Ordering::SeqCst);
+        if cut {
+            for s in self.open.lock().unwrap().drain(..) {
+                let _ = s.shutdown(Shutdown::Both);
+            }
+        }
+    }
+}
+
+/// `GET path` from the hall view: the body.
+fn get(base: &str, path: &str) -> String {
+    let addr = base.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+    body.to_owned()
+}
+
+/// Real games of 50 to 110 plies from the shared PGN files: (file, 1-based index, SANs).
+fn games(n: usize) -> Vec<(PathBuf, usize, Vec<String>)> {
+    let mut out = Vec::new();
+    for name in ["Capablanca.pgn", "Fischer.pgn", "Kasparov.pgn", "PolgarJ.pgn"] {
+        let path = shared_pgn(&format!("games/{name}"));
+        let bytes = std::fs::read(&path).unwrap();
+        for (i, g) in read_games(&bytes).into_iter().enumerate() {
+            if g.error.is_none() && (50..=110).contains(&g.moves().len()) && g.game.start_fen() == station_core::Game::default().fen()
+            {
+                out.push((path.clone(), i + 1, g.game.sans().iter().map(ToString::to_string).collect()));
+            }
+            if out.len() >= n * 4 {
+                break;
+            }
+        }
+    }
+    // Every file contributes, round robin.
+    out.sort_by_key(|(_, i, _)| *i);
+    out.truncate(n);
+    assert_eq!(out.len(), n, "enough real games");
+    out
+}
+
+fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> PathBuf {
+    let config = dir.join(format!("station-{board}.toml"));
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\n{blind}\n\n[game]\nsettle_ms = {SETTLE_MS}\n\n[console]\nlisten = \"127.0.0.1:0\"\n\n[speech]\nenabled = false\n\n[hall]\nbroker = \"mqtt://127.0.0.1:{broker_port}\"\nhall = \"test\"\nboard = \"{board}\"\n"
+        ),
+    )
+    .unwrap();
+    config
+}
+
+fn start_station(config: &Path, journal: &Path) -> Guard {
+    Guard(station_run(config, journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap())
+}
+
+fn moves_on(hall: &Value, board: usize) -> usize {
+    hall["boards"]
+        .as_array()
+        .and_then(|b| b.iter().find(|b| b["board"] == board.to_string()))
+        .and_then(|b| b["moves"].as_array())
+        .map_or(0, Vec::len)
+}
+
+#[test]
+fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partition_and_a_kill() {
+    let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(12).max(3);
+    let dir = scratch("hall-run");
+    let broker_port = free_port();
+    let mut broker = mosquitto(&dir, broker_port);
+    let partition = Partition::start(broker_port);
+
+    let mut hall = Command::new(station_bin())
+        .args(["hall", "--hall", "test", "--listen", "127.0.0.1:0", "--token", "arbiter", "--broker"])
+        .arg(format!("mqtt://127.0.0.1:{broker_port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let first = BufReader::new(hall.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    let base = first.trim_start_matches("hall: ").split("/hall").next().unwrap().to_owned();
+    let _hall = Guard(hall);
+
+    let games = games(n);
+    // Board 1 reaches the broker through the partition; board 2's peg board is
+    // the test's own, so that its station can be killed and started again.
+    let link = dir.join("board-2-pegboard");
+    let sim2 = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&link) }).unwrap();
+    let mut stations = Vec::new();
+    for (k, (pgn, index, _)) in games.iter().enumerate() {
+        let board = k + 1;
+        let port = if board == 1 { partition.port } else { broker_port };
+        let blind = if board == 2 {
+            format!("driver = \"pegboard\"\nport = \"{}\"", link.display())
+        } else {
+            format!("driver = \"sim\"\npgn = \"{}\"\ngame = {index}\nspeed = {SPEED}", pgn.display())
+        };
+        let config = station_config(&dir, board, port, &blind);
+        let journal = dir.join(format!("journal-{board}"));
+        stations.push((start_station(&config, &journal), config, journal));
+    }
+    let bytes = std::fs::read(&games[1].0).unwrap();
+    let game2 = read_games(&bytes).into_iter().nth(games[1].1 - 1).unwrap().game;
+    let half = game2.moves().len() / 2;
+    std::thread::sleep(Duration::from_secs(2));
+    sim2.play_scans(schedule(game2.start(), &game2.moves()[..half], None, 2000, SETTLE_MS, SPEED));
+
+    let start = Instant::now();
+    partition.cut(true);
+    let api = || serde_json::from_str::<Value>(&get(&base, "/api/hall")).unwrap();
+    // Broker restart 1 (every connection drops, every session and retained message is forgotten).
+    std::thread::sleep(Duration::from_secs(12));
+    drop(broker);
+    std::thread::sleep(Duration::from_secs(2));
+    broker = mosquitto(&dir, broker_port);
+    // Board 2 is killed right after its first half is published, then started again.
+    wait_for(Duration::from_secs(120), "board 2's first half in the hall", || {
+        (moves_on(&api(), 2) >= half).then_some(())
+    });
+    sim2.wait_idle();
+    let (config2, journal2) = (stations[1].1.clone(), stations[1].2.clone());
+    kill9(&mut stations[1].0);
+    std::thread::sleep(Duration::from_secs(1));
+    stations[1].0 = start_station(&config2, &journal2);
+    std::thread::sleep(Duration::from_secs(3));
+    sim2.play_scans(schedule(
+        game2.position_at(half).unwrap(),
+        &game2.moves()[half..],
+        None,
+        2000,
+        SETTLE_MS,
+        SPEED,
+    ));
+    // Broker restart 2.
+    std::thread::sleep(Duration::from_secs(8));
+    drop(broker);
+    std::thread::sleep(Duration::from_secs(2));
+    broker = mosquitto(&dir, broker_port);
+    // The partition lasts 60 s.
+    std::thread::sleep(Duration::from_secs(60).saturating_sub(start.elapsed()));
+    partition.cut(false);
+
+    wait_for(Duration::from_secs(240), "every board's whole game in the hall", || {
+        let h = api();
+        games.iter().enumerate().all(|(k, (_, _, sans))| moves_on(&h, k + 1) >= sans.len()).then_some(())
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    let hall_pgn = get(&base, "/hall.pgn");
+    let hall_games = read_games(hall_pgn.as_bytes());
+    assert_eq!(hall_games.len(), n, "one game per board");
+    for (k, (_, _, sans)) in games.iter().enumerate() {
+        let board = k + 1;
+        let export = export_pgn(&stations[k].2);
+        assert!(export.status.success(), "board {board}: export failed");
+        let own = read_games(&export.stdout);
+        let own = own.last().expect("the station's game");
+        let in_hall: Vec<String> = hall_games[k].game.sans().iter().map(ToString::to_string).collect();
+        let exported: Vec<String> = own.game.sans().iter().map(ToString::to_string).collect();
+        assert_eq!(&exported, sans, "board {board} played its whole game");
+        assert_eq!(in_hall, exported, "board {board}: the hall has every move once, in order");
+        assert_eq!(hall_games[k].tags.get("Result"), own.tags.get("Result"), "board {board}'s result");
+        assert_eq!(hall_games[k].tags.get("White"), own.tags.get("White"), "board {board}'s players");
+    }
+    let h = api();
+    let gone: Vec<&Value> = h["alerts"].as_array().unwrap().iter().filter(|a| a["kind"] == "station gone").collect();
+    assert!(gone.iter().any(|a| a["board"] == "2"), "the killed station was marked gone: {:?}", h["alerts"]);
+    assert!(h["dropped"].as_object().unwrap().is_empty(), "nothing dropped: {}", h["dropped"]);
+    eprintln!(
+        "hall: {n} boards, {} messages, {} duplicates dropped by sequence number, {:.0} s",
+        h["received"],
+        h["duplicates"],
+        start.elapsed().as_secs_f64()
+    );
+    drop(broker);
+}
+
+/// SIGKILL: the station gets no chance to say goodbye.
+fn kill9(child: &mut Guard) {
+    let _ = child.0.kill();
+    let _ = child.0.wait();
+}
