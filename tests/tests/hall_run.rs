@@ -102,6 +102,20 @@ impl Partition {
     }
 }
 
+/// The hall view's base URL from the first line it prints; the rest is read and dropped.
+fn hall_address(hall: &mut Child) -> String {
+    let stdout = hall.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("hall: ") {
+                let _ = tx.send(rest.split("/hall").next().unwrap_or_default().to_owned());
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(30)).expect("the hall view prints its address")
+}
+
 /// `GET path` from the hall view: the body.
 fn get(base: &str, path: &str) -> String {
     let addr = base.trim_start_matches("http://");
@@ -177,8 +191,7 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let first = BufReader::new(hall.stdout.take().unwrap()).lines().next().unwrap().unwrap();
-    let base = first.trim_start_matches("hall: ").split("/hall").next().unwrap().to_owned();
+    let base = hall_address(&mut hall);
     let _hall = Guard(hall);
 
     let games = games(n);
@@ -246,6 +259,7 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
     });
     std::thread::sleep(Duration::from_secs(2));
     let hall_pgn = get(&base, "/hall.pgn");
+    std::fs::write(dir.join("hall.pgn"), &hall_pgn).unwrap();
     let hall_games = read_games(hall_pgn.as_bytes());
     assert_eq!(hall_games.len(), n, "one game per board");
     for (k, (_, _, sans)) in games.iter().enumerate() {

@@ -78,7 +78,16 @@ impl BoardState {
                 if self.game_id.as_deref() != Some(game_id) {
                     self.start_game(game_id);
                 }
-                self.moves = moves.clone();
+                // The resumed record is in UCI: SAN for the hall, from the start position.
+                let fen = self.header.as_ref().map(|h| h.fen.clone());
+                let mut game = match fen.as_deref().map(station_core::Game::from_fen) {
+                    Some(Ok(g)) => g,
+                    _ => station_core::Game::default(),
+                };
+                self.moves = moves
+                    .iter()
+                    .map_while(|uci| game.push_uci(uci).map(|san| san.to_string()))
+                    .collect();
             }
             Event::GameMove { ply, san, .. } => {
                 self.moves.truncate(ply.saturating_sub(1));

@@ -116,3 +116,20 @@ fn the_sealed_move_and_speech_are_never_published() {
     assert!(!super::wire::publishable(&heard));
     assert!(super::wire::publishable(&Event::Adjourned { ply: 3, t_ms: 0 }));
 }
+
+#[test]
+fn a_resumed_game_s_moves_become_san() {
+    let mut state = BoardState::new("2");
+    state.start_game("g");
+    state.header = Some(header(1));
+    let resumed = Event::GameResumed {
+        game_id: "g".into(),
+        ply: 3,
+        moves: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()],
+        t_ms: 2,
+    };
+    state.apply(Some(5), &resumed);
+    state.apply(Some(6), &mv(4, "Nc6"));
+    assert_eq!(state.moves, ["e4", "e5", "Nf3", "Nc6"]);
+    assert!(state.pgn().unwrap().contains("1. e4 e5 2. Nf3 Nc6 *"));
+}
