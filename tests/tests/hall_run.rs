@@ -136,7 +136,9 @@ fn games(n: usize) -> Vec<(PathBuf, usize, Vec<String>)> {
         let path = shared_pgn(&format!("games/{name}"));
         let bytes = std::fs::read(&path).unwrap();
         for (i, g) in read_games(&bytes).into_iter().enumerate() {
-            if g.error.is_none() && (50..=110).contains(&g.moves().len()) && g.game.start_fen() == station_core::Game::default().fen()
+            if g.error.is_none()
+                && (50..=110).contains(&g.moves().len())
+                && g.game.start_fen() == station_core::Game::default().fen()
             {
                 out.push((path.clone(), i + 1, g.game.sans().iter().map(ToString::to_string).collect()));
             }
@@ -261,6 +263,7 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
     let hall_pgn = get(&base, "/hall.pgn");
     std::fs::write(dir.join("hall.pgn"), &hall_pgn).unwrap();
     let hall_games = read_games(hall_pgn.as_bytes());
+    let h = api();
     assert_eq!(hall_games.len(), n, "one game per board");
     for (k, (_, _, sans)) in games.iter().enumerate() {
         let board = k + 1;
@@ -273,10 +276,13 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
         assert_eq!(&exported, sans, "board {board} played its whole game");
         assert_eq!(in_hall, exported, "board {board}: the hall has every move once, in order");
         assert_eq!(hall_games[k].tags.get("Result"), own.tags.get("Result"), "board {board}'s result");
+        // Not only the retained state: the events themselves all arrived.
+        let entry = h["boards"].as_array().unwrap().iter().find(|b| b["board"] == board.to_string()).unwrap();
+        assert_eq!(entry["event_moves"], sans.len(), "board {board}: every move's event reached the hall");
         assert_eq!(hall_games[k].tags.get("White"), own.tags.get("White"), "board {board}'s players");
     }
-    let h = api();
-    let gone: Vec<&Value> = h["alerts"].as_array().unwrap().iter().filter(|a| a["kind"] == "station gone").collect();
+    let gone: Vec<&Value> =
+        h["alerts"].as_array().unwrap().iter().filter(|a| a["kind"] == "station gone").collect();
     assert!(gone.iter().any(|a| a["board"] == "2"), "the killed station was marked gone: {:?}", h["alerts"]);
     assert!(h["dropped"].as_object().unwrap().is_empty(), "nothing dropped: {}", h["dropped"]);
     eprintln!(
@@ -292,4 +298,101 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
 fn kill9(child: &mut Guard) {
     let _ = child.0.kill();
     let _ = child.0.wait();
+}
+
+/// `mosquitto_pub` with a login; whether it exited successfully.
+fn publish(port: u16, login: &Path, topic: &str, payload: &str) -> bool {
+    let text = std::fs::read_to_string(login).unwrap();
+    let (user, pass) = text.trim().split_once(':').unwrap();
+    Command::new("mosquitto_pub")
+        .args([
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+            "-q",
+            "1",
+            "-u",
+            user,
+            "-P",
+            pass,
+            "-t",
+            topic,
+            "-m",
+            payload,
+        ])
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
+
+#[test]
+fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped() {
+    let dir = scratch("hall-credentials");
+    let creds = dir.join("creds");
+    let out = Command::new(station_bin())
+        .args(["hall", "credentials", "--boards", "2", "--hall", "sec", "--out"])
+        .arg(&creds)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let passwd = std::fs::read_to_string(creds.join("passwd")).unwrap();
+    assert!(passwd.contains("board-1:$"), "hashed by mosquitto_passwd: {passwd}");
+    let port = free_port();
+    let conf = dir.join("mosquitto.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "user root\nper_listener_settings false\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\n",
+            creds.join("passwd").display(),
+            creds.join("acl").display()
+        ),
+    )
+    .unwrap();
+    let _broker =
+        Guard(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
+    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
+    let mut hall = Command::new(station_bin())
+        .args(["hall", "--hall", "sec", "--listen", "127.0.0.1:0", "--credentials"])
+        .arg(creds.join("hall-view.login"))
+        .arg("--broker")
+        .arg(format!("mqtt://127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = hall_address(&mut hall);
+    let _hall = Guard(hall);
+    std::thread::sleep(Duration::from_secs(1));
+    let header = |board: &str| {
+        format!(
+            r#"{{"hall":"sec","board":"{board}","game_id":"g","seq":0,"header":{{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","started_ms":1,"tags":{{}}}}}}"#
+        )
+    };
+    let board1 = creds.join("board-1.login");
+    // Its own board: taken.
+    assert!(publish(port, &board1, "annexd/sec/1/event", &header("1")));
+    // Another board's topic: the broker refuses it (MQTT 3.1.1 drops it silently).
+    assert!(publish(port, &board1, "annexd/sec/2/event", &header("2")));
+    // Its own topic, claiming board 2: the hall view drops it.
+    assert!(publish(port, &board1, "annexd/sec/1/event", &header("2")));
+    // A wrong password is not let in.
+    let wrong = dir.join("wrong.login");
+    std::fs::write(&wrong, "board-1:nope\n").unwrap();
+    assert!(!publish(port, &wrong, "annexd/sec/1/event", &header("1")));
+    let h = wait_for(Duration::from_secs(10), "the forgery counted", || {
+        let h: Value = serde_json::from_str(&get(&base, "/api/hall")).unwrap();
+        (h["dropped"]["forged"] == 1).then_some(h)
+    });
+    let boards: Vec<&str> =
+        h["boards"].as_array().unwrap().iter().map(|b| b["board"].as_str().unwrap()).collect();
+    assert_eq!(boards, ["1"], "nothing reached board 2: {h}");
+    // Viewers read; acknowledging needs the arbiter's token.
+    let addr = base.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "POST /api/hall/ack HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{{\"alert\":1}}").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 401"), "{text}");
 }

@@ -338,7 +338,13 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Hall { action: None, broker, hall, listen, credentials, token } => {
             let broker = broker.ok_or_else(|| anyhow::anyhow!("--broker URL is required"))?;
             let hall = hall.ok_or_else(|| anyhow::anyhow!("--hall NAME is required"))?;
-            crate::hall::server::hall(crate::hall::server::HallOptions { broker, hall, listen, credentials, token })
+            crate::hall::server::hall(crate::hall::server::HallOptions {
+                broker,
+                hall,
+                listen,
+                credentials,
+                token,
+            })
         }
         Command::Understand { lang, fen, text } => {
             println!("{}", crate::speech_cmd::understand(&lang, fen.as_deref(), &text.join(" "))?);

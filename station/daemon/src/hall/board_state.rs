@@ -60,7 +60,8 @@ impl BoardState {
         let board = std::mem::take(&mut self.board);
         let devices = std::mem::take(&mut self.devices);
         let console = self.console.take();
-        *self = BoardState { board, devices, console, game_id: Some(game_id.to_owned()), ..Default::default() };
+        *self =
+            BoardState { board, devices, console, game_id: Some(game_id.to_owned()), ..Default::default() };
     }
 
     /// Folds one event (with its sequence number when journaled).
@@ -84,10 +85,8 @@ impl BoardState {
                     Some(Ok(g)) => g,
                     _ => station_core::Game::default(),
                 };
-                self.moves = moves
-                    .iter()
-                    .map_while(|uci| game.push_uci(uci).map(|san| san.to_string()))
-                    .collect();
+                self.moves =
+                    moves.iter().map_while(|uci| game.push_uci(uci).map(|san| san.to_string())).collect();
             }
             Event::GameMove { ply, san, .. } => {
                 self.moves.truncate(ply.saturating_sub(1));

@@ -20,13 +20,14 @@ pub fn write(hall: &str, boards: u32, out: &Path) -> Result<()> {
     let _ = writeln!(acl, "# Written by `station hall credentials`: each station writes only its own board.");
     let view_pass = password()?;
     let _ = writeln!(passwd, "hall-view:{view_pass}");
-    let _ = writeln!(acl, "\nuser hall-view\ntopic read annexd/{hall}/#");
+    let _ = writeln!(acl, "\nuser hall-view\ntopic read annexd/{hall}/#\ntopic write annexd/{hall}/replay");
     secret(&out.join("hall-view.login"), &format!("hall-view:{view_pass}\n"))?;
     for n in 1..=boards {
         let user = format!("board-{n}");
         let pass = password()?;
         let _ = writeln!(passwd, "{user}:{pass}");
-        let _ = writeln!(acl, "\nuser {user}\ntopic write annexd/{hall}/{n}/#");
+        let _ =
+            writeln!(acl, "\nuser {user}\ntopic write annexd/{hall}/{n}/#\ntopic read annexd/{hall}/replay");
         secret(&out.join(format!("{user}.login")), &format!("{user}:{pass}\n"))?;
     }
     let passwd_path = out.join("passwd");

@@ -71,6 +71,11 @@ pub fn status_topic(hall: &str, board: &str) -> String {
     format!("annexd/{hall}/{board}/status")
 }
 
+/// The topic on which the hall view asks every station to publish its journal again.
+pub fn replay_topic(hall: &str) -> String {
+    format!("annexd/{hall}/replay")
+}
+
 /// A hall or board name usable as one topic level: no wildcards, no separators.
 pub fn check_name(what: &str, name: &str) -> Result<()> {
     if name.is_empty()

@@ -7,7 +7,7 @@
 
 use super::board_state::BoardState;
 use super::wire::{EventMessage, GameHeader, StatusMessage, publishable};
-use super::{BrokerUrl, check_name, event_topic, read_credentials, state_topic, status_topic};
+use super::{BrokerUrl, check_name, event_topic, read_credentials, replay_topic, state_topic, status_topic};
 use crate::config::HallSettings;
 use crate::delivery::{Delivered, Subscriber};
 use crate::journal_file::{Found, JournalDir};
@@ -97,7 +97,6 @@ impl HallPublisher {
             .spawn(move || worker.run(connection, rx, &thread_resync))?;
         Ok(HallPublisher { tx: Some(tx), resync, stats, thread: Some(thread) })
     }
-
 }
 
 impl Subscriber for HallPublisher {
@@ -229,6 +228,11 @@ impl Worker {
                     tracing::info!(board = %self.board, "hall: connected to the broker");
                     let hello = StatusMessage { board: self.board.clone(), online: true };
                     self.send(&status_topic(&self.hall, &self.board), &hello, true);
+                    // A hall view that was away asks for everything again.
+                    let _ = self.client.try_subscribe(replay_topic(&self.hall), QoS::AtLeastOnce);
+                    self.replay_due = true;
+                }
+                Ok(Ok(MqttEvent::Incoming(Packet::Publish(p)))) if p.topic == replay_topic(&self.hall) => {
                     self.replay_due = true;
                 }
                 Ok(Ok(_)) => {}
@@ -255,7 +259,8 @@ impl Worker {
                 // A new game: its header (seq 0) comes from its journal.
                 self.games.insert(game.clone());
                 self.state.start_game(game);
-                if let Some(found) = self.journals().into_iter().find(|f| &f.contents.header.game_id == game) {
+                if let Some(found) = self.journals().into_iter().find(|f| &f.contents.header.game_id == game)
+                {
                     self.state.header = Some(header_of(&found));
                 }
                 self.publish_header();

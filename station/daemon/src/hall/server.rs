@@ -42,7 +42,8 @@ pub fn hall(opts: HallOptions) -> Result<()> {
     }
     let stop = crate::run::stop_flag()?;
     let hall = Arc::new(Mutex::new(Hall::new(&opts.hall)));
-    let listener = TcpListener::bind(&opts.listen).with_context(|| format!("cannot listen on {}", opts.listen))?;
+    let listener =
+        TcpListener::bind(&opts.listen).with_context(|| format!("cannot listen on {}", opts.listen))?;
     let addr = listener.local_addr()?;
     let token = opts.token.clone().unwrap_or_else(crate::run::new_token);
     println!("hall: http://{addr}/hall  (arbiter token: {token})");
@@ -71,6 +72,13 @@ pub fn hall(opts: HallOptions) -> Result<()> {
                 if let Err(e) = client.try_subscribe(topic.clone(), QoS::AtLeastOnce) {
                     tracing::warn!(error = %e, "hall: cannot subscribe");
                 }
+                // What was published while this view was away: every station publishes its journal again.
+                let _ = client.try_publish(
+                    super::replay_topic(&opts.hall),
+                    QoS::AtLeastOnce,
+                    false,
+                    b"{}".to_vec(),
+                );
             }
             Ok(Ok(MqttEvent::Incoming(Packet::Publish(p)))) => {
                 let result = hall.lock().map(|mut h| h.on_message(&p.topic, &p.payload));
@@ -148,7 +156,9 @@ fn serve_one(stream: TcpStream, hall: &Mutex<Hall>, token: &str) -> Result<()> {
     }
     let lock = || hall.lock().map_err(|_| anyhow::anyhow!("hall state poisoned"));
     match (method, path) {
-        ("GET", "/hall") | ("GET", "/") => respond(&mut out, 200, "text/html; charset=utf-8", PAGE.as_bytes()),
+        ("GET", "/hall") | ("GET", "/") => {
+            respond(&mut out, 200, "text/html; charset=utf-8", PAGE.as_bytes())
+        }
         ("GET", "/hall.pgn") => {
             let pgn = lock()?.pgn();
             respond(&mut out, 200, "application/x-chess-pgn; charset=utf-8", pgn.as_bytes())
@@ -172,7 +182,9 @@ fn serve_one(stream: TcpStream, hall: &Mutex<Hall>, token: &str) -> Result<()> {
                 .ok()
                 .and_then(|v| v.get("alert").and_then(serde_json::Value::as_u64));
             match id {
-                Some(id) if lock()?.acknowledge(id) => respond(&mut out, 200, "application/json", b"{\"ok\":true}"),
+                Some(id) if lock()?.acknowledge(id) => {
+                    respond(&mut out, 200, "application/json", b"{\"ok\":true}")
+                }
                 Some(_) => respond(&mut out, 404, "text/plain", b"no such alert\n"),
                 None => respond(&mut out, 400, "text/plain", b"expected {\"alert\": ID}\n"),
             }

@@ -26,7 +26,14 @@ fn msg(board: &str, game: &str, seq: u64, event: Option<Event>, h: Option<GameHe
 }
 
 fn mv(ply: usize, san: &str) -> Event {
-    Event::GameMove { ply, san: san.into(), uci: String::new(), by: BoardRole::Blind, revised: false, t_ms: 0 }
+    Event::GameMove {
+        ply,
+        san: san.into(),
+        uci: String::new(),
+        by: BoardRole::Blind,
+        revised: false,
+        t_ms: 0,
+    }
 }
 
 #[test]
@@ -97,8 +104,12 @@ fn alerts_come_for_flag_fall_device_loss_and_a_vanished_station() {
     hall.on_message(t, &msg("3", "g", 3, Some(mic), None)).unwrap();
     let gone = serde_json::to_vec(&StatusMessage { board: "3".into(), online: false }).unwrap();
     hall.on_message("annexd/h/3/status", &gone).unwrap();
-    let kinds: Vec<String> =
-        hall.json()["alerts"].as_array().unwrap().iter().map(|a| a["kind"].as_str().unwrap().to_owned()).collect();
+    let kinds: Vec<String> = hall.json()["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["kind"].as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(kinds, ["flag fall", "device lost", "station gone"]);
     assert!(hall.acknowledge(1));
     assert!(!hall.acknowledge(99));

@@ -87,6 +87,9 @@ impl Hall {
         if payload.len() > MAX_PAYLOAD {
             return Err(format!("oversized: {} bytes on {topic}", payload.len()));
         }
+        if topic == super::replay_topic(&self.name) {
+            return Ok(()); // this view's own request for a replay
+        }
         let parts: Vec<&str> = topic.split('/').collect();
         let [root, hall, board, kind] = parts[..] else {
             return Err(format!("unknown topic: {topic}"));
@@ -99,10 +102,7 @@ impl Hall {
                 let msg: EventMessage =
                     serde_json::from_slice(payload).map_err(|e| format!("malformed: {topic}: {e}"))?;
                 if msg.board != board || msg.hall != hall {
-                    return Err(format!(
-                        "forged: board `{}` of hall `{}` on {topic}",
-                        msg.board, msg.hall
-                    ));
+                    return Err(format!("forged: board `{}` of hall `{}` on {topic}", msg.board, msg.hall));
                 }
                 self.take_event(board, msg)
             }
@@ -150,7 +150,8 @@ impl Hall {
             }
             return Ok(());
         };
-        let seq = msg.seq.ok_or_else(|| format!("malformed: an event of game {game} without a sequence number"))?;
+        let seq =
+            msg.seq.ok_or_else(|| format!("malformed: an event of game {game} without a sequence number"))?;
         let b = self.boards.entry(board.to_owned()).or_default();
         if let Some(header) = msg.header {
             if seq != 0 {
@@ -240,7 +241,13 @@ impl Hall {
     fn alert(&mut self, board: &str, kind: &str, text: String) {
         let id = self.alerts.len() as u64 + 1;
         tracing::info!(board, kind, "hall: alert");
-        self.alerts.push(Alert { id, board: board.to_owned(), kind: kind.to_owned(), text, acknowledged: false });
+        self.alerts.push(Alert {
+            id,
+            board: board.to_owned(),
+            kind: kind.to_owned(),
+            text,
+            acknowledged: false,
+        });
     }
 
     /// The arbiter has seen alert `id`; false when there is none.
@@ -281,6 +288,13 @@ impl Hall {
             state.console = b.loose.console.clone();
         }
         Some(state)
+    }
+
+    /// How many moves the board's current game has from its events alone
+    /// (without the retained state): shows that nothing was lost on the way.
+    fn event_moves(&self, board: &str) -> usize {
+        let b = self.boards.get(board);
+        b.and_then(|b| b.current.as_ref().and_then(|c| b.games.get(c))).map_or(0, |g| g.folded.moves.len())
     }
 
     /// Board names, numbers in numeric order.
@@ -327,6 +341,7 @@ impl Hall {
                     "devices": s.devices,
                     "console": s.console,
                     "seq": s.seq,
+                    "event_moves": self.event_moves(name),
                 }))
             })
             .collect();
@@ -356,10 +371,9 @@ fn older_game(b: &HallBoard, game: &str, started_ms: u64) -> Option<String> {
 /// The alert an event raises, if any.
 fn alert_of(board: &str, event: &Event) -> Option<(&'static str, String)> {
     match event {
-        Event::Discrepancy { id, agreed_ply, .. } => Some((
-            "discrepancy",
-            format!("Board {board}: discrepancy {id} after ply {agreed_ply}"),
-        )),
+        Event::Discrepancy { id, agreed_ply, .. } => {
+            Some(("discrepancy", format!("Board {board}: discrepancy {id} after ply {agreed_ply}")))
+        }
         Event::FlagFell { side, .. } => Some(("flag fall", format!("Board {board}: {side}'s flag fell"))),
         Event::ClockChanged { action, .. } if action.contains("pause") => {
             Some(("call arbiter", format!("Board {board}: clocks paused, the arbiter is called")))
