@@ -396,3 +396,122 @@ fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped(
     s.read_to_string(&mut text).unwrap();
     assert!(text.starts_with("HTTP/1.1 401"), "{text}");
 }
+
+/// Text without ANSI colour sequences.
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The loop's longest turn (ms) a station logged when it stopped.
+fn longest_turn_ms(log: &Path) -> Option<f64> {
+    let text = plain(&std::fs::read_to_string(log).ok()?);
+    let rest = text.split("longest_turn_ms=").nth(1)?;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+fn percentile(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() as f64 * p).ceil() as usize).saturating_sub(1).min(v.len() - 1)]
+}
+
+/// The figures of docs/hall.md: event → hall view latency with 50 boards,
+/// broker and hall view memory, and the stations' longest loop turn with and
+/// without publishing (10 stations without `[hall]` beside them). Run with
+/// `cargo test -p station-tests --test hall_run -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: prints figures, asserts none"]
+fn measure_a_hall_of_50_boards() {
+    let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
+    let control = 10;
+    let dir = scratch("hall-measure");
+    let port = free_port();
+    let broker = mosquitto(&dir, port);
+    let mut hall = Command::new(station_bin())
+        .args(["hall", "--hall", "test", "--listen", "127.0.0.1:0", "--broker"])
+        .arg(format!("mqtt://127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = hall_address(&mut hall);
+    let hall = Guard(hall);
+    let games = games(n + control);
+    let mut stations = Vec::new();
+    for (k, (pgn, index, _)) in games.iter().enumerate() {
+        let board = k + 1;
+        let blind = format!("driver = \"sim\"\npgn = \"{}\"\ngame = {index}\nspeed = {SPEED}", pgn.display());
+        let mut config = station_config(&dir, board, port, &blind);
+        if board > n {
+            // The control group: the same stations without the hall.
+            let text = std::fs::read_to_string(&config).unwrap();
+            let plain_config = dir.join(format!("control-{board}.toml"));
+            std::fs::write(&plain_config, text.split("[hall]").next().unwrap()).unwrap();
+            config = plain_config;
+        }
+        let log = dir.join(format!("station-{board}.log"));
+        let child = station_run(&config, &dir.join(format!("journal-{board}")), None)
+            .env("STATION_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        stations.push((Guard(child), log));
+    }
+    let api = || serde_json::from_str::<Value>(&get(&base, "/api/hall")).unwrap();
+    let mut peak = (0, 0);
+    wait_for(Duration::from_secs(400), "every board's whole game in the hall", || {
+        peak = (peak.0.max(rss_kib(broker.0.id())), peak.1.max(rss_kib(hall.0.id())));
+        std::thread::sleep(Duration::from_millis(500));
+        let h = api();
+        games[..n].iter().enumerate().all(|(k, (_, _, sans))| moves_on(&h, k + 1) >= sans.len()).then_some(())
+    });
+    let h = api();
+    for (child, _) in &stations {
+        // SIGTERM: the station logs its pipeline figures as it stops.
+        let _ = Command::new("kill").arg("-TERM").arg(child.0.id().to_string()).status();
+    }
+    for (child, _) in &mut stations {
+        let _ = child.0.wait();
+    }
+    let mut with: Vec<f64> = stations[..n].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
+    let mut without: Vec<f64> = stations[n..].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
+    eprintln!("hall figures: {n} boards, {} moves timed", h["latency_ms"]["moves"]);
+    eprintln!(
+        "decision -> hall view: p50 {} ms, p99 {} ms, max {} ms",
+        h["latency_ms"]["p50"], h["latency_ms"]["p99"], h["latency_ms"]["max"]
+    );
+    eprintln!("peak RSS: mosquitto {} KiB, hall view {} KiB", peak.0, peak.1);
+    if !with.is_empty() && !without.is_empty() {
+        eprintln!(
+            "station longest loop turn, publishing ({}): median {:.1} ms, max {:.1} ms; not publishing ({}): median {:.1} ms, max {:.1} ms",
+            with.len(),
+            percentile(&mut with, 0.5),
+            percentile(&mut with, 1.0),
+            without.len(),
+            percentile(&mut without, 0.5),
+            percentile(&mut without, 1.0)
+        );
+    }
+}

@@ -81,7 +81,11 @@ pub fn hall(opts: HallOptions) -> Result<()> {
                 );
             }
             Ok(Ok(MqttEvent::Incoming(Packet::Publish(p)))) => {
-                let result = hall.lock().map(|mut h| h.on_message(&p.topic, &p.payload));
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_millis() as u64)
+                    .ok();
+                let result = hall.lock().map(|mut h| h.on_message_at(&p.topic, &p.payload, now));
                 if let Ok(Err(reason)) = result {
                     tracing::warn!(topic = %p.topic, %reason, "hall: message dropped");
                 }

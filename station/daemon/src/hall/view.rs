@@ -55,7 +55,14 @@ pub struct Hall {
     duplicates: u64,
     /// Messages taken.
     received: u64,
+    /// Decision → hall view, in ms, of each move's first arrival (the last `LATENCY_KEEP`).
+    latencies: std::collections::VecDeque<u64>,
+    /// The time of the message being taken.
+    now_ms: Option<u64>,
 }
+
+/// How many move latencies are kept for the percentiles.
+const LATENCY_KEEP: usize = 100_000;
 
 impl Hall {
     /// An empty hall named `name`.
@@ -67,11 +74,21 @@ impl Hall {
             dropped: BTreeMap::new(),
             duplicates: 0,
             received: 0,
+            latencies: std::collections::VecDeque::new(),
+            now_ms: None,
         }
     }
 
     /// Takes one message; a refused one is counted under its reason, which is returned.
+    #[cfg(test)]
     pub fn on_message(&mut self, topic: &str, payload: &[u8]) -> Result<(), String> {
+        self.on_message_at(topic, payload, None)
+    }
+
+    /// [`on_message`](Self::on_message) at wall-clock `now_ms` (Unix ms, the
+    /// stations' clock): a move's first arrival is timed from its decision.
+    pub fn on_message_at(&mut self, topic: &str, payload: &[u8], now_ms: Option<u64>) -> Result<(), String> {
+        self.now_ms = now_ms;
         let result = self.take(topic, payload);
         match &result {
             Ok(()) => self.received += 1,
@@ -191,6 +208,12 @@ impl Hall {
         if log.events.contains_key(&seq) {
             self.duplicates += 1;
             return Ok(());
+        }
+        if let (Event::GameMove { t_ms, .. }, Some(now)) = (&event, self.now_ms) {
+            if self.latencies.len() == LATENCY_KEEP {
+                self.latencies.pop_front();
+            }
+            self.latencies.push_back(now.saturating_sub(*t_ms));
         }
         let newest = log.events.keys().next_back().is_none_or(|last| seq > *last);
         log.events.insert(seq, event.clone());
@@ -352,7 +375,16 @@ impl Hall {
             "dropped": self.dropped,
             "duplicates": self.duplicates,
             "received": self.received,
+            "latency_ms": self.latency(),
         })
+    }
+
+    /// Percentiles of decision → hall view for moves.
+    fn latency(&self) -> Value {
+        let mut l: Vec<u64> = self.latencies.iter().copied().collect();
+        l.sort_unstable();
+        let at = |p: f64| l.get(((l.len() as f64 * p).ceil() as usize).saturating_sub(1)).copied();
+        json!({"moves": l.len(), "p50": at(0.5), "p99": at(0.99), "max": l.last()})
     }
 }
 
