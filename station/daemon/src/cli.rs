@@ -179,6 +179,9 @@ enum Command {
         /// The arbiter's token for acknowledging alerts (generated and printed when absent).
         #[arg(long)]
         token: Option<String>,
+        /// The broker's CA certificate (PEM) for mqtts://.
+        #[arg(long, value_name = "FILE")]
+        ca_file: Option<PathBuf>,
     },
     /// Understand a spoken phrase given as text: prints `move UCI SAN`, `ask UCI…`, `command NAME` or `reject REASON`.
     Understand {
@@ -335,7 +338,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Hall { action: Some(HallAction::Credentials { boards, hall, out }), .. } => {
             crate::hall::credentials::write(&hall, boards, &out)
         }
-        Command::Hall { action: None, broker, hall, listen, credentials, token } => {
+        Command::Hall { action: None, broker, hall, listen, credentials, token, ca_file } => {
             let broker = broker.ok_or_else(|| anyhow::anyhow!("--broker URL is required"))?;
             let hall = hall.ok_or_else(|| anyhow::anyhow!("--hall NAME is required"))?;
             crate::hall::server::hall(crate::hall::server::HallOptions {
@@ -344,6 +347,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 listen,
                 credentials,
                 token,
+                ca_file,
             })
         }
         Command::Understand { lang, fen, text } => {

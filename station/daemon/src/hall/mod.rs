@@ -12,7 +12,7 @@ pub mod view;
 pub mod wire;
 
 use anyhow::{Context, Result, bail};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Where a broker is: `mqtt://HOST:PORT` (port 1883 when absent).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,12 +87,15 @@ pub fn check_name(what: &str, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// A CA file for `mqtts://` (TLS is not built into this binary yet).
-pub fn tls_unsupported(ca: Option<&PathBuf>) -> anyhow::Error {
-    anyhow::anyhow!(
-        "mqtts:// (CA file {}) is not supported by this build; use mqtt:// on a trusted network",
-        ca.map(|c| c.display().to_string()).unwrap_or_else(|| "none".into())
-    )
+/// The connection for `url`: plain TCP, or TLS checked against the CA file
+/// (`mqtts://`; a CA file is required: a hall's broker has its own CA).
+pub fn transport(url: &BrokerUrl, ca_file: Option<&Path>) -> Result<rumqttc::Transport> {
+    if !url.tls {
+        return Ok(rumqttc::Transport::tcp());
+    }
+    let ca_file = ca_file.context("mqtts:// needs the broker's CA file (`ca_file`, `--ca-file`)")?;
+    let ca = std::fs::read(ca_file).with_context(|| format!("cannot read {}", ca_file.display()))?;
+    Ok(rumqttc::Transport::tls_with_config(rumqttc::TlsConfiguration::SimpleNative { ca, client_auth: None }))
 }
 
 #[cfg(test)]

@@ -52,9 +52,7 @@ impl HallPublisher {
         check_name("hall", &settings.hall)?;
         check_name("board", &settings.board)?;
         let url = BrokerUrl::parse(&settings.broker)?;
-        if url.tls {
-            return Err(super::tls_unsupported(settings.ca_file.as_ref()));
-        }
+        let transport = super::transport(&url, settings.ca_file.as_deref())?;
         let login = settings.credentials.as_deref().map(read_credentials).transpose()?;
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAP);
         let resync = Arc::new(AtomicBool::new(false));
@@ -64,6 +62,7 @@ impl HallPublisher {
             url.host.clone(),
             url.port,
         );
+        opts.set_transport(transport);
         opts.set_keep_alive(Duration::from_secs(5));
         opts.set_clean_session(true);
         opts.set_request_channel_capacity(REQUEST_CAP);

@@ -24,6 +24,8 @@ pub struct HallOptions {
     pub credentials: Option<PathBuf>,
     /// The arbiter's token (generated and printed when absent).
     pub token: Option<String>,
+    /// The broker's CA certificate (PEM) for `mqtts://`.
+    pub ca_file: Option<PathBuf>,
 }
 
 /// At most this many requests are served at once.
@@ -37,9 +39,7 @@ const PAGE: &str = include_str!("hall.html");
 pub fn hall(opts: HallOptions) -> Result<()> {
     check_name("hall", &opts.hall)?;
     let url = BrokerUrl::parse(&opts.broker)?;
-    if url.tls {
-        return Err(super::tls_unsupported(None));
-    }
+    let transport = super::transport(&url, opts.ca_file.as_deref())?;
     let stop = crate::run::stop_flag()?;
     let hall = Arc::new(Mutex::new(Hall::new(&opts.hall)));
     let listener =
@@ -55,6 +55,7 @@ pub fn hall(opts: HallOptions) -> Result<()> {
         .name("hall-web".into())
         .spawn(move || serve_http(listener, web_hall, token, &web_stop))?;
     let mut mqtt = MqttOptions::new(format!("annexd-hall-view-{}", opts.hall), url.host.clone(), url.port);
+    mqtt.set_transport(transport);
     mqtt.set_keep_alive(Duration::from_secs(5));
     mqtt.set_max_packet_size(super::wire::MAX_PAYLOAD * 4, 64 * 1024);
     if let Some(path) = &opts.credentials {

@@ -144,3 +144,15 @@ fn a_resumed_game_s_moves_become_san() {
     assert_eq!(state.moves, ["e4", "e5", "Nf3", "Nc6"]);
     assert!(state.pgn().unwrap().contains("1. e4 e5 2. Nf3 Nc6 *"));
 }
+
+#[test]
+fn the_hall_section_parses_and_unknown_keys_are_refused() {
+    let path = std::path::Path::new("station.toml");
+    let text = "[hall]\nbroker = \"mqtt://127.0.0.1:1883\"\nhall = \"ibca\"\nboard = \"7\"\n";
+    let config = crate::config::Config::parse(text, path).unwrap();
+    let hall = config.hall.unwrap();
+    assert_eq!((hall.hall.as_str(), hall.board.as_str()), ("ibca", "7"));
+    assert!(crate::config::Config::parse(&format!("{text}qos = 2\n"), path).is_err());
+    assert!(crate::config::Config::parse("", path).unwrap().hall.is_none());
+    assert!(super::check_name("board", "7/#").is_err());
+}
