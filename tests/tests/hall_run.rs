@@ -173,7 +173,9 @@ fn start_station(config: &Path, journal: &Path) -> Guard {
 fn moves_on(hall: &Value, board: usize) -> usize {
     hall["boards"]
         .as_array()
-        .and_then(|b| b.iter().find(|b| b["board"] == board.to_string()))
+        .and_then(|b| {
+            b.iter().find(|b| b["board"].as_str().and_then(|s| s.parse::<usize>().ok()) == Some(board))
+        })
         .and_then(|b| b["moves"].as_array())
         .map_or(0, Vec::len)
 }
@@ -277,7 +279,12 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
         assert_eq!(in_hall, exported, "board {board}: the hall has every move once, in order");
         assert_eq!(hall_games[k].tags.get("Result"), own.tags.get("Result"), "board {board}'s result");
         // Not only the retained state: the events themselves all arrived.
-        let entry = h["boards"].as_array().unwrap().iter().find(|b| b["board"] == board.to_string()).unwrap();
+        let entry = h["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["board"].as_str().and_then(|s| s.parse::<usize>().ok()) == Some(board))
+            .unwrap();
         assert_eq!(entry["event_moves"], sans.len(), "board {board}: every move's event reached the hall");
         assert_eq!(hall_games[k].tags.get("White"), own.tags.get("White"), "board {board}'s players");
     }

@@ -70,10 +70,8 @@ impl BoardState {
             self.seq = self.seq.max(s);
         }
         match event {
-            Event::GameStarted { game_id, .. } => {
-                if self.game_id.as_deref() != Some(game_id) {
-                    self.start_game(game_id);
-                }
+            Event::GameStarted { game_id, .. } if self.game_id.as_deref() != Some(game_id) => {
+                self.start_game(game_id);
             }
             Event::GameResumed { game_id, moves, .. } => {
                 if self.game_id.as_deref() != Some(game_id) {
@@ -105,11 +103,7 @@ impl BoardState {
                 }
             }
             Event::FlagFell { side, .. } => self.flag = Some(side.to_string()),
-            Event::Discrepancy { id, .. } => {
-                if !self.discrepancies.contains(id) {
-                    self.discrepancies.push(*id);
-                }
-            }
+            Event::Discrepancy { id, .. } if !self.discrepancies.contains(id) => self.discrepancies.push(*id),
             Event::DiscrepancyResolved { id, .. } => self.discrepancies.retain(|d| d != id),
             Event::DeviceStatus { device, status, .. } => {
                 self.devices.insert(device.clone(), status.clone());

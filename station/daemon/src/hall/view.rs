@@ -194,9 +194,7 @@ impl Hall {
             match (&b.current, known) {
                 // The current game's header came first: this is an older game's news.
                 (Some(current), None) if b.games.get(current).is_some_and(|g| g.header.is_some()) => {
-                    if !b.games.contains_key(&game) {
-                        b.games.insert(game.clone(), GameLog::default());
-                    }
+                    b.games.entry(game.clone()).or_default();
                 }
                 (None, _) => b.current = Some(game.clone()),
                 _ => {}
