@@ -19,6 +19,23 @@ pub struct Cli {
     command: Command,
 }
 
+/// `station hall` subcommands.
+#[derive(Subcommand)]
+enum HallAction {
+    /// Write per-station broker passwords and the Mosquitto ACL (each station writes only its own board).
+    Credentials {
+        /// Boards 1 to N.
+        #[arg(long)]
+        boards: u32,
+        /// The hall's name.
+        #[arg(long, value_name = "NAME")]
+        hall: String,
+        /// Output directory.
+        #[arg(long, value_name = "DIR", default_value = "hall-credentials")]
+        out: PathBuf,
+    },
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run the daemon: read the board, decide moves, journal them, stream events.
@@ -152,6 +169,30 @@ enum Command {
     },
     /// List audio output devices and gamepads (names for the config).
     Devices,
+    /// The tournament hall view: every board of a hall from its MQTT broker, served as `/hall`, `/hall.pgn`, `/api/hall`.
+    #[command(args_conflicts_with_subcommands = true)]
+    Hall {
+        #[command(subcommand)]
+        action: Option<HallAction>,
+        /// The broker: mqtt://HOST:PORT.
+        #[arg(long, value_name = "URL")]
+        broker: Option<String>,
+        /// The hall's name.
+        #[arg(long, value_name = "NAME")]
+        hall: Option<String>,
+        /// Where to serve the hall view.
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8050")]
+        listen: String,
+        /// A file holding the hall view's broker login `USER:PASSWORD`.
+        #[arg(long, value_name = "FILE")]
+        credentials: Option<PathBuf>,
+        /// The arbiter's token for acknowledging alerts (generated and printed when absent).
+        #[arg(long)]
+        token: Option<String>,
+        /// The broker's CA certificate (PEM) for mqtts://.
+        #[arg(long, value_name = "FILE")]
+        ca_file: Option<PathBuf>,
+    },
     /// Understand a spoken phrase given as text: prints `move UCI SAN`, `ask UCI…`, `command NAME` or `reject REASON`.
     Understand {
         /// de, pl or en.
@@ -334,6 +375,21 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             crate::voices_cmd::record(&lang, &out, input.as_deref(), &speaker)
         }
         Command::Devices => crate::voices_cmd::devices(),
+        Command::Hall { action: Some(HallAction::Credentials { boards, hall, out }), .. } => {
+            crate::hall::credentials::write(&hall, boards, &out)
+        }
+        Command::Hall { action: None, broker, hall, listen, credentials, token, ca_file } => {
+            let broker = broker.ok_or_else(|| anyhow::anyhow!("--broker URL is required"))?;
+            let hall = hall.ok_or_else(|| anyhow::anyhow!("--hall NAME is required"))?;
+            crate::hall::server::hall(crate::hall::server::HallOptions {
+                broker,
+                hall,
+                listen,
+                credentials,
+                token,
+                ca_file,
+            })
+        }
         Command::Understand { lang, fen, text } => {
             println!("{}", crate::speech_cmd::understand(&lang, fen.as_deref(), &text.join(" "))?);
             Ok(())

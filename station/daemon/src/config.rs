@@ -44,6 +44,27 @@ pub struct Config {
     /// Spoken moves (`[speech]`).
     #[serde(default)]
     pub speech: SpeechSettings,
+    /// The tournament hall's broker (`[hall]`); no publishing when absent.
+    #[serde(default)]
+    pub hall: Option<HallSettings>,
+}
+
+/// Publishing to a tournament hall's MQTT broker (`[hall]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HallSettings {
+    /// `mqtt://HOST:PORT` (or `mqtts://HOST:PORT` with `ca_file`).
+    pub broker: String,
+    /// The hall's name (one topic level).
+    pub hall: String,
+    /// This station's board in the hall (one topic level), e.g. `"7"`.
+    pub board: String,
+    /// A file holding `USER:PASSWORD` (from `station hall credentials`).
+    #[serde(default)]
+    pub credentials: Option<PathBuf>,
+    /// The CA certificate for `mqtts://`.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
 }
 
 /// Spoken moves and commands (`[speech]`).

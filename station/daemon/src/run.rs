@@ -144,6 +144,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
     let web = WebOptions { listen: opts.listen.clone(), token: opts.token.clone() };
     let (hub, commands) = Hub::new();
     let server = start_web(&config, &web, hub.clone())?;
+    let station_hall = config.hall.clone();
     let mut station = Station::start(config, journals, sink)?;
     for link in &links {
         if let Driver::Dgt(d) = &link.driver {
@@ -153,6 +154,10 @@ pub fn run(opts: RunOptions) -> Result<()> {
     station.enable_voices()?;
     station.enable_listening()?;
     station.attach_hub(hub);
+    if let Some(settings) = &station_hall {
+        let console = server.as_ref().map(|s| format!("http://{}/console", s.addr()));
+        station.subscribe(Box::new(crate::hall::publish::HallPublisher::start(settings, &dir, console)?));
+    }
     let result = serve(station, &links, Some(&commands), &stop, || false);
     drop(server);
     result.map(|_| ())
@@ -195,7 +200,7 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
 /// A fresh operator token: 128 bits from the operating system's random source
 /// (`getrandom`). Without one the station does not start: a guessable token
 /// would hand the game to anyone on the machine.
-fn new_token() -> String {
+pub fn new_token() -> String {
     let mut bytes = [0u8; 16];
     if let Err(e) = getrandom::fill(&mut bytes) {
         eprintln!("station: no random source for the operator token ({e}); set [console] token");

@@ -253,6 +253,11 @@ impl Station {
         self.gamepad_feed.clone()
     }
 
+    /// Hands every durable batch to `s` from now on (the hall's broker).
+    pub fn subscribe(&mut self, s: Box<dyn Subscriber>) {
+        self.subscribers.push(s);
+    }
+
     /// Calls `f` with every event as it is emitted (the demo prints them).
     pub fn observe(&mut self, f: impl FnMut(&Event) + 'static) {
         self.subscribers.push(Box::new(Observer(Box::new(f))));

@@ -1,0 +1,102 @@
+//! The tournament hall: every station publishes its durable events and its
+//! state to an MQTT broker (`publish`), one hall view subscribes to every
+//! board and serves the arbiter's page, a hall-wide PGN and JSON (`view`,
+//! `server`); `credentials` writes the broker's per-station passwords and ACL.
+//! The broker is one more subscriber of durable events, never on the decision path.
+
+pub mod board_state;
+pub mod credentials;
+pub mod publish;
+pub mod server;
+pub mod view;
+pub mod wire;
+
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+
+/// Where a broker is: `mqtt://HOST:PORT` (port 1883 when absent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrokerUrl {
+    /// Host name or address.
+    pub host: String,
+    /// TCP port.
+    pub port: u16,
+    /// `mqtts://`.
+    pub tls: bool,
+}
+
+impl BrokerUrl {
+    /// Parses `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`.
+    pub fn parse(url: &str) -> Result<BrokerUrl> {
+        let (tls, rest) = if let Some(r) = url.strip_prefix("mqtt://") {
+            (false, r)
+        } else if let Some(r) = url.strip_prefix("mqtts://") {
+            (true, r)
+        } else {
+            bail!("`{url}` is not mqtt://HOST:PORT or mqtts://HOST:PORT");
+        };
+        let rest = rest.trim_end_matches('/');
+        let (host, port) = match rest.rsplit_once(':') {
+            Some((h, p)) => (h, p.parse::<u16>().with_context(|| format!("`{url}`: bad port `{p}`"))?),
+            None => (rest, if tls { 8883 } else { 1883 }),
+        };
+        if host.is_empty() {
+            bail!("`{url}` names no host");
+        }
+        Ok(BrokerUrl { host: host.to_owned(), port, tls })
+    }
+}
+
+/// A station's or the hall view's login: a file holding `USER:PASSWORD` on its first line.
+pub fn read_credentials(path: &Path) -> Result<(String, String)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let line = text.lines().next().unwrap_or_default().trim();
+    let (user, pass) =
+        line.split_once(':').with_context(|| format!("{}: expected USER:PASSWORD", path.display()))?;
+    Ok((user.to_owned(), pass.to_owned()))
+}
+
+/// The topic of a board's events: `annexd/<hall>/<board>/event`.
+pub fn event_topic(hall: &str, board: &str) -> String {
+    format!("annexd/{hall}/{board}/event")
+}
+
+/// The topic of a board's retained state: `annexd/<hall>/<board>/state`.
+pub fn state_topic(hall: &str, board: &str) -> String {
+    format!("annexd/{hall}/{board}/state")
+}
+
+/// The topic of a board's presence (retained; the last will says `gone`).
+pub fn status_topic(hall: &str, board: &str) -> String {
+    format!("annexd/{hall}/{board}/status")
+}
+
+/// The topic on which the hall view asks every station to publish its journal again.
+pub fn replay_topic(hall: &str) -> String {
+    format!("annexd/{hall}/replay")
+}
+
+/// A hall or board name usable as one topic level: no wildcards, no separators.
+pub fn check_name(what: &str, name: &str) -> Result<()> {
+    if name.is_empty()
+        || name.len() > 64
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+    {
+        bail!("{what} `{name}` must be 1 to 64 letters, digits, `-`, `_` or `.`");
+    }
+    Ok(())
+}
+
+/// The connection for `url`: plain TCP, or TLS checked against the CA file
+/// (`mqtts://`; a CA file is required: a hall's broker has its own CA).
+pub fn transport(url: &BrokerUrl, ca_file: Option<&Path>) -> Result<rumqttc::Transport> {
+    if !url.tls {
+        return Ok(rumqttc::Transport::tcp());
+    }
+    let ca_file = ca_file.context("mqtts:// needs the broker's CA file (`ca_file`, `--ca-file`)")?;
+    let ca = std::fs::read(ca_file).with_context(|| format!("cannot read {}", ca_file.display()))?;
+    Ok(rumqttc::Transport::tls_with_config(rumqttc::TlsConfiguration::SimpleNative { ca, client_auth: None }))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,644 @@
+//! The tournament hall end to end: a real Mosquitto on a free port of
+//! 127.0.0.1, the real `station hall` view and many real `station run`
+//! processes playing real games on simulated peg boards. During the run the
+//! broker is restarted twice, one station is cut off from the broker for 60 s
+//! and one station is killed with SIGKILL right after publishing and started
+//! again; at the end the hall's PGN holds every station's own export, every
+//! move exactly once.
+//!
+//! `HALL_STATIONS=50` runs the issue's full hall (the default is smaller for
+//! a 2-core machine shared with other builds).
+
+use serde_json::Value;
+use station_core::pgn::read_games;
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::sim_game::schedule;
+use station_tests::{export_pgn, scratch, shared_pgn, station_bin, station_run, wait_for};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const SPEED: f64 = 10.0;
+const SETTLE_MS: u64 = 300;
+
+/// A child process killed when dropped.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart forgets everything).
+fn mosquitto(dir: &Path, port: u16) -> Guard {
+    let conf = dir.join("mosquitto.conf");
+    std::fs::write(&conf, format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"))
+        .unwrap();
+    let child = Command::new("mosquitto")
+        .arg("-c")
+        .arg(&conf)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mosquitto (scripts/setup installs it)");
+    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
+    Guard(child)
+}
+
+/// A TCP relay to the broker that can be cut (a network partition).
+struct Partition {
+    cut: Arc<AtomicBool>,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+    port: u16,
+}
+
+impl Partition {
+    fn start(broker: u16) -> Partition {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let cut = Arc::new(AtomicBool::new(false));
+        let open = Arc::new(Mutex::new(Vec::<TcpStream>::new()));
+        let (c, o) = (Arc::clone(&cut), Arc::clone(&open));
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                if c.load(Ordering::SeqCst) {
+                    continue; // dropped: the broker is unreachable
+                }
+                let Ok(upstream) = TcpStream::connect(("127.0.0.1", broker)) else { continue };
+                let mut o = o.lock().unwrap();
+                o.push(client.try_clone().unwrap());
+                o.push(upstream.try_clone().unwrap());
+                for (mut from, mut to) in
+                    [(client.try_clone().unwrap(), upstream.try_clone().unwrap()), (upstream, client)]
+                {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Partition { cut, open, port }
+    }
+
+    fn cut(&self, cut: bool) {
+        self.cut.store(cut, Ordering::SeqCst);
+        if cut {
+            for s in self.open.lock().unwrap().drain(..) {
+                let _ = s.shutdown(Shutdown::Both);
+            }
+        }
+    }
+}
+
+/// The hall view's base URL from the first line it prints; the rest is read and dropped.
+fn hall_address(hall: &mut Child) -> String {
+    let stdout = hall.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("hall: ") {
+                let _ = tx.send(rest.split("/hall").next().unwrap_or_default().to_owned());
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(30)).expect("the hall view prints its address")
+}
+
+/// `GET path` from the hall view: the body.
+fn get(base: &str, path: &str) -> String {
+    let addr = base.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+    body.to_owned()
+}
+
+/// Real games of 50 to 110 plies from the shared PGN files: (file, 1-based index, SANs).
+fn games(n: usize) -> Vec<(PathBuf, usize, Vec<String>)> {
+    let mut out = Vec::new();
+    for name in ["Capablanca.pgn", "Fischer.pgn", "Kasparov.pgn", "PolgarJ.pgn"] {
+        let path = shared_pgn(&format!("games/{name}"));
+        let bytes = std::fs::read(&path).unwrap();
+        for (i, g) in read_games(&bytes).into_iter().enumerate() {
+            if g.error.is_none()
+                && (50..=110).contains(&g.moves().len())
+                && g.game.start_fen() == station_core::Game::default().fen()
+            {
+                out.push((path.clone(), i + 1, g.game.sans().iter().map(ToString::to_string).collect()));
+            }
+            if out.len() >= n * 4 {
+                break;
+            }
+        }
+    }
+    // Every file contributes, round robin.
+    out.sort_by_key(|(_, i, _)| *i);
+    out.truncate(n);
+    assert_eq!(out.len(), n, "enough real games");
+    out
+}
+
+fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> PathBuf {
+    let config = dir.join(format!("station-{board}.toml"));
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\n{blind}\n\n[game]\nsettle_ms = {SETTLE_MS}\n\n[console]\nlisten = \"127.0.0.1:0\"\n\n[speech]\nenabled = false\n\n[hall]\nbroker = \"mqtt://127.0.0.1:{broker_port}\"\nhall = \"test\"\nboard = \"{board}\"\n"
+        ),
+    )
+    .unwrap();
+    config
+}
+
+fn start_station(config: &Path, journal: &Path) -> Guard {
+    Guard(station_run(config, journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap())
+}
+
+fn moves_on(hall: &Value, board: usize) -> usize {
+    hall["boards"]
+        .as_array()
+        .and_then(|b| {
+            b.iter().find(|b| b["board"].as_str().and_then(|s| s.parse::<usize>().ok()) == Some(board))
+        })
+        .and_then(|b| b["moves"].as_array())
+        .map_or(0, Vec::len)
+}
+
+#[test]
+fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partition_and_a_kill() {
+    let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(12).max(3);
+    let dir = scratch("hall-run");
+    let broker_port = free_port();
+    let mut broker = mosquitto(&dir, broker_port);
+    let partition = Partition::start(broker_port);
+
+    let mut hall = Command::new(station_bin())
+        .args(["hall", "--hall", "test", "--listen", "127.0.0.1:0", "--token", "arbiter", "--broker"])
+        .arg(format!("mqtt://127.0.0.1:{broker_port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = hall_address(&mut hall);
+    let _hall = Guard(hall);
+
+    let games = games(n);
+    // Board 1 reaches the broker through the partition; board 2's peg board is
+    // the test's own, so that its station can be killed and started again.
+    let link = dir.join("board-2-pegboard");
+    let sim2 = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&link) }).unwrap();
+    let mut stations = Vec::new();
+    for (k, (pgn, index, _)) in games.iter().enumerate() {
+        let board = k + 1;
+        let port = if board == 1 { partition.port } else { broker_port };
+        let blind = if board == 2 {
+            format!("driver = \"pegboard\"\nport = \"{}\"", link.display())
+        } else {
+            format!("driver = \"sim\"\npgn = \"{}\"\ngame = {index}\nspeed = {SPEED}", pgn.display())
+        };
+        let config = station_config(&dir, board, port, &blind);
+        let journal = dir.join(format!("journal-{board}"));
+        stations.push((start_station(&config, &journal), config, journal));
+    }
+    let bytes = std::fs::read(&games[1].0).unwrap();
+    let game2 = read_games(&bytes).into_iter().nth(games[1].1 - 1).unwrap().game;
+    let half = game2.moves().len() / 2;
+    std::thread::sleep(Duration::from_secs(2));
+    sim2.play_scans(schedule(game2.start(), &game2.moves()[..half], None, 2000, SETTLE_MS, SPEED));
+
+    let start = Instant::now();
+    partition.cut(true);
+    let api = || serde_json::from_str::<Value>(&get(&base, "/api/hall")).unwrap();
+    // Broker restart 1 (every connection drops, every session and retained message is forgotten).
+    std::thread::sleep(Duration::from_secs(12));
+    drop(broker);
+    std::thread::sleep(Duration::from_secs(2));
+    broker = mosquitto(&dir, broker_port);
+    // Board 2 is killed right after its first half is published, then started again.
+    wait_for(Duration::from_secs(120), "board 2's first half in the hall", || {
+        (moves_on(&api(), 2) >= half).then_some(())
+    });
+    sim2.wait_idle();
+    let (config2, journal2) = (stations[1].1.clone(), stations[1].2.clone());
+    kill9(&mut stations[1].0);
+    std::thread::sleep(Duration::from_secs(1));
+    stations[1].0 = start_station(&config2, &journal2);
+    std::thread::sleep(Duration::from_secs(3));
+    sim2.play_scans(schedule(
+        game2.position_at(half).unwrap(),
+        &game2.moves()[half..],
+        None,
+        2000,
+        SETTLE_MS,
+        SPEED,
+    ));
+    // Broker restart 2.
+    std::thread::sleep(Duration::from_secs(8));
+    drop(broker);
+    std::thread::sleep(Duration::from_secs(2));
+    broker = mosquitto(&dir, broker_port);
+    // The partition lasts 60 s.
+    std::thread::sleep(Duration::from_secs(60).saturating_sub(start.elapsed()));
+    partition.cut(false);
+
+    wait_for(Duration::from_secs(240), "every board's whole game in the hall", || {
+        let h = api();
+        games.iter().enumerate().all(|(k, (_, _, sans))| moves_on(&h, k + 1) >= sans.len()).then_some(())
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    let hall_pgn = get(&base, "/hall.pgn");
+    std::fs::write(dir.join("hall.pgn"), &hall_pgn).unwrap();
+    let hall_games = read_games(hall_pgn.as_bytes());
+    let h = api();
+    assert_eq!(hall_games.len(), n, "one game per board");
+    for (k, (_, _, sans)) in games.iter().enumerate() {
+        let board = k + 1;
+        let export = export_pgn(&stations[k].2);
+        assert!(export.status.success(), "board {board}: export failed");
+        let own = read_games(&export.stdout);
+        let own = own.last().expect("the station's game");
+        let in_hall: Vec<String> = hall_games[k].game.sans().iter().map(ToString::to_string).collect();
+        let exported: Vec<String> = own.game.sans().iter().map(ToString::to_string).collect();
+        assert_eq!(&exported, sans, "board {board} played its whole game");
+        assert_eq!(in_hall, exported, "board {board}: the hall has every move once, in order");
+        assert_eq!(hall_games[k].tags.get("Result"), own.tags.get("Result"), "board {board}'s result");
+        // Not only the retained state: the events themselves all arrived.
+        let entry = h["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["board"].as_str().and_then(|s| s.parse::<usize>().ok()) == Some(board))
+            .unwrap();
+        assert_eq!(entry["event_moves"], sans.len(), "board {board}: every move's event reached the hall");
+        assert_eq!(hall_games[k].tags.get("White"), own.tags.get("White"), "board {board}'s players");
+    }
+    let gone: Vec<&Value> =
+        h["alerts"].as_array().unwrap().iter().filter(|a| a["kind"] == "station gone").collect();
+    assert!(gone.iter().any(|a| a["board"] == "2"), "the killed station was marked gone: {:?}", h["alerts"]);
+    assert!(h["dropped"].as_object().unwrap().is_empty(), "nothing dropped: {}", h["dropped"]);
+    eprintln!(
+        "hall: {n} boards, {} messages, {} duplicates dropped by sequence number, {:.0} s",
+        h["received"],
+        h["duplicates"],
+        start.elapsed().as_secs_f64()
+    );
+    drop(broker);
+}
+
+/// SIGKILL: the station gets no chance to say goodbye.
+fn kill9(child: &mut Guard) {
+    let _ = child.0.kill();
+    let _ = child.0.wait();
+}
+
+/// `mosquitto_pub` with a login; whether it exited successfully.
+fn publish(port: u16, login: &Path, topic: &str, payload: &str) -> bool {
+    let text = std::fs::read_to_string(login).unwrap();
+    let (user, pass) = text.trim().split_once(':').unwrap();
+    Command::new("mosquitto_pub")
+        .args([
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+            "-q",
+            "1",
+            "-u",
+            user,
+            "-P",
+            pass,
+            "-t",
+            topic,
+            "-m",
+            payload,
+        ])
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
+
+#[test]
+fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped() {
+    let dir = scratch("hall-credentials");
+    let creds = dir.join("creds");
+    let out = Command::new(station_bin())
+        .args(["hall", "credentials", "--boards", "2", "--hall", "sec", "--out"])
+        .arg(&creds)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let passwd = std::fs::read_to_string(creds.join("passwd")).unwrap();
+    assert!(passwd.contains("board-1:$"), "hashed by mosquitto_passwd: {passwd}");
+    let port = free_port();
+    let conf = dir.join("mosquitto.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "user root\nper_listener_settings false\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\n",
+            creds.join("passwd").display(),
+            creds.join("acl").display()
+        ),
+    )
+    .unwrap();
+    let _broker =
+        Guard(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
+    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
+    let mut hall = Command::new(station_bin())
+        .args(["hall", "--hall", "sec", "--listen", "127.0.0.1:0", "--credentials"])
+        .arg(creds.join("hall-view.login"))
+        .arg("--broker")
+        .arg(format!("mqtt://127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = hall_address(&mut hall);
+    let _hall = Guard(hall);
+    std::thread::sleep(Duration::from_secs(1));
+    let header = |board: &str| {
+        format!(
+            r#"{{"hall":"sec","board":"{board}","game_id":"g","seq":0,"header":{{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","started_ms":1,"tags":{{}}}}}}"#
+        )
+    };
+    let board1 = creds.join("board-1.login");
+    // Its own board: taken.
+    assert!(publish(port, &board1, "annexd/sec/1/event", &header("1")));
+    // Another board's topic: the broker refuses it (MQTT 3.1.1 drops it silently).
+    assert!(publish(port, &board1, "annexd/sec/2/event", &header("2")));
+    // Its own topic, claiming board 2: the hall view drops it.
+    assert!(publish(port, &board1, "annexd/sec/1/event", &header("2")));
+    // A wrong password is not let in.
+    let wrong = dir.join("wrong.login");
+    std::fs::write(&wrong, "board-1:nope\n").unwrap();
+    assert!(!publish(port, &wrong, "annexd/sec/1/event", &header("1")));
+    let h = wait_for(Duration::from_secs(10), "the forgery counted", || {
+        let h: Value = serde_json::from_str(&get(&base, "/api/hall")).unwrap();
+        (h["dropped"]["forged"] == 1).then_some(h)
+    });
+    let boards: Vec<&str> =
+        h["boards"].as_array().unwrap().iter().map(|b| b["board"].as_str().unwrap()).collect();
+    assert_eq!(boards, ["1"], "nothing reached board 2: {h}");
+    // Viewers read; acknowledging needs the arbiter's token.
+    let addr = base.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "POST /api/hall/ack HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{{\"alert\":1}}").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 401"), "{text}");
+}
+
+/// Text without ANSI colour sequences.
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The loop's longest turn (ms) a station logged when it stopped.
+fn longest_turn_ms(log: &Path) -> Option<f64> {
+    let text = plain(&std::fs::read_to_string(log).ok()?);
+    let rest = text.split("longest_turn_ms=").nth(1)?;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+fn percentile(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() as f64 * p).ceil() as usize).saturating_sub(1).min(v.len() - 1)]
+}
+
+/// The figures of docs/hall.md: event → hall view latency with 50 boards,
+/// broker and hall view memory, and the stations' longest loop turn with and
+/// without publishing (10 stations without `[hall]` beside them). Run with
+/// `cargo test -p station-tests --test hall_run -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: prints figures, asserts none"]
+fn measure_a_hall_of_50_boards() {
+    let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
+    let control = 10;
+    let dir = scratch("hall-measure");
+    let port = free_port();
+    let broker = mosquitto(&dir, port);
+    let mut hall = Command::new(station_bin())
+        .args(["hall", "--hall", "test", "--listen", "127.0.0.1:0", "--broker"])
+        .arg(format!("mqtt://127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = hall_address(&mut hall);
+    let hall = Guard(hall);
+    let games = games(n + control);
+    let mut stations = Vec::new();
+    for (k, (pgn, index, _)) in games.iter().enumerate() {
+        let board = k + 1;
+        let blind = format!("driver = \"sim\"\npgn = \"{}\"\ngame = {index}\nspeed = {SPEED}", pgn.display());
+        let mut config = station_config(&dir, board, port, &blind);
+        if board > n {
+            // The control group: the same stations without the hall.
+            let text = std::fs::read_to_string(&config).unwrap();
+            let plain_config = dir.join(format!("control-{board}.toml"));
+            std::fs::write(&plain_config, text.split("[hall]").next().unwrap()).unwrap();
+            config = plain_config;
+        }
+        let log = dir.join(format!("station-{board}.log"));
+        let child = station_run(&config, &dir.join(format!("journal-{board}")), None)
+            .env("STATION_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        stations.push((Guard(child), log));
+    }
+    let api = || serde_json::from_str::<Value>(&get(&base, "/api/hall")).unwrap();
+    // A fixed window: on an overloaded machine some simulated games stall, which is the
+    // simulator's business; the hall must agree with every journal whatever was played.
+    let seconds: u64 = std::env::var("HALL_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    let mut peak = (0, 0);
+    let until = Instant::now() + Duration::from_secs(seconds);
+    while Instant::now() < until {
+        peak = (peak.0.max(rss_kib(broker.0.id())), peak.1.max(rss_kib(hall.0.id())));
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    std::thread::sleep(Duration::from_secs(3));
+    let h = api();
+    for (child, _) in &stations {
+        // SIGTERM: the station logs its pipeline figures as it stops.
+        let _ = Command::new("kill").arg("-TERM").arg(child.0.id().to_string()).status();
+    }
+    for (child, _) in &mut stations {
+        let _ = child.0.wait();
+    }
+    let mut differ = 0;
+    let mut moves = 0;
+    for (k, _) in games[..n].iter().enumerate() {
+        let export = export_pgn(&dir.join(format!("journal-{}", k + 1)));
+        let own = read_games(&export.stdout).last().map_or(0, |g| g.game.sans().len());
+        moves += own;
+        if moves_on(&h, k + 1) != own {
+            differ += 1;
+            eprintln!("board {}: hall {} moves, journal {own}", k + 1, moves_on(&h, k + 1));
+        }
+    }
+    eprintln!("hall vs journals: {moves} moves on {n} boards, {differ} boards differ");
+    let mut with: Vec<f64> = stations[..n].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
+    let mut without: Vec<f64> = stations[n..].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
+    eprintln!("hall figures: {n} boards, {} moves timed", h["latency_ms"]["moves"]);
+    eprintln!(
+        "decision -> hall view: p50 {} ms, p99 {} ms, max {} ms",
+        h["latency_ms"]["p50"], h["latency_ms"]["p99"], h["latency_ms"]["max"]
+    );
+    eprintln!("peak RSS: mosquitto {} KiB, hall view {} KiB", peak.0, peak.1);
+    if !with.is_empty() && !without.is_empty() {
+        eprintln!(
+            "station longest loop turn, publishing ({}): median {:.1} ms, max {:.1} ms; not publishing ({}): median {:.1} ms, max {:.1} ms",
+            with.len(),
+            percentile(&mut with, 0.5),
+            percentile(&mut with, 1.0),
+            without.len(),
+            percentile(&mut without, 0.5),
+            percentile(&mut without, 1.0)
+        );
+    }
+}
+
+/// `openssl` with arguments, in `dir`.
+fn openssl(dir: &Path, args: &[&str]) {
+    let ok =
+        Command::new("openssl").args(args).current_dir(dir).stderr(Stdio::null()).status().unwrap().success();
+    assert!(ok, "openssl {args:?}");
+}
+
+#[test]
+fn the_hall_view_reads_a_broker_over_tls_checked_against_the_hall_s_ca() {
+    let dir = scratch("hall-tls");
+    // A CA of the hall and the broker's certificate for 127.0.0.1.
+    openssl(
+        &dir,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=hall CA",
+        ],
+    );
+    openssl(
+        &dir,
+        &[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "broker.key",
+            "-out",
+            "broker.csr",
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+    );
+    std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1\n").unwrap();
+    openssl(
+        &dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "broker.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "broker.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "san.ext",
+        ],
+    );
+    let port = free_port();
+    let conf = dir.join("mosquitto.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "user root\nlistener {port} 127.0.0.1\nallow_anonymous true\ncafile {0}/ca.pem\ncertfile {0}/broker.pem\nkeyfile {0}/broker.key\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    let _broker =
+        Guard(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
+    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
+    let mut hall = Command::new(station_bin())
+        .args(["hall", "--hall", "tls", "--listen", "127.0.0.1:0", "--ca-file"])
+        .arg(dir.join("ca.pem"))
+        .arg("--broker")
+        .arg(format!("mqtts://127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = hall_address(&mut hall);
+    let _hall = Guard(hall);
+    let status = r#"{"board":"9","online":true}"#;
+    let h = wait_for(Duration::from_secs(20), "board 9 over TLS", || {
+        let sent = Command::new("mosquitto_pub")
+            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1", "--cafile"])
+            .arg(dir.join("ca.pem"))
+            .args(["-t", "annexd/tls/9/status", "-m", status])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "mosquitto_pub over TLS");
+        std::thread::sleep(Duration::from_millis(300));
+        let h: Value = serde_json::from_str(&get(&base, "/api/hall")).unwrap();
+        (h["boards"][0]["online"] == true).then_some(h)
+    });
+    assert_eq!(h["boards"][0]["board"], "9");
+}
