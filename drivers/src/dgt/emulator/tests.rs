@@ -420,10 +420,16 @@ fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
     assert!(reading.no_clock, "without a clock the board sets the no-clock bit: {reading:?}");
 
     // An all-zero frame, then a marker on the same path: the zero frame never comes out.
-    emu.inject_raw(vec![0x8d, 0, 10, 0, 0, 0, 0, 0, 0, 0]);
-    emu.inject_raw(DgtMessage::Version { major: 7, minor: 7 }.encode());
-    let deadline = Instant::now() + 10 * SECOND;
+    // (Sent again if a loaded machine lost the first pair: every pair must pass the same way.)
+    let mut tries = 0;
+    let mut deadline = Instant::now();
     loop {
+        if Instant::now() >= deadline && tries < 3 {
+            emu.inject_raw(vec![0x8d, 0, 10, 0, 0, 0, 0, 0, 0, 0]);
+            emu.inject_raw(DgtMessage::Version { major: 7, minor: 7 }.encode());
+            tries += 1;
+            deadline = Instant::now() + 4 * SECOND;
+        }
         match events.recv_deadline(deadline) {
             Ok(DgtEvent::Message(DgtMessage::Version { major: 7, minor: 7 })) => break,
             Ok(DgtEvent::Message(DgtMessage::ClockTime(t))) => {
@@ -433,6 +439,7 @@ fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
                 panic!("the empty reading is ignored, not dropped: {error}")
             }
             Ok(_) => {}
+            Err(_) if tries < 3 => {}
             Err(_) => panic!("the marker never came"),
         }
     }
