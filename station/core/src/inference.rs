@@ -621,6 +621,30 @@ impl BoardTracker {
         self.stood.clear();
     }
 
+    /// The settled board explained by several plies from the lift order:
+    /// recorded when one sequence does, reported when several do; `true` when
+    /// either happened.
+    fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
+        let order: Vec<Square> =
+            self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
+        match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
+            sequence::Sequences::One(moves) => {
+                let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
+                self.record(&decision, t, out);
+                self.revisable = None;
+                self.agreement = Agreement::InStep;
+                self.reported.clear();
+                self.clear_sequence();
+                true
+            }
+            sequence::Sequences::Many(c) => {
+                self.report(MismatchReason::Ambiguous, c, None, t, out);
+                true
+            }
+            sequence::Sequences::None => false,
+        }
+    }
+
     fn judge(&mut self, t: Millis, out: &mut Vec<Observation>) {
         let sensed = self.sensed;
         if sensed == self.expected() {
@@ -633,23 +657,8 @@ impl BoardTracker {
             // its lifts are kept for what follows.
             let both_sides = self.both_sides_lifted();
             if both_sides {
-                let order: Vec<Square> =
-                    self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
-                match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
-                    sequence::Sequences::One(moves) => {
-                        let decision =
-                            Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
-                        self.record(&decision, t, out);
-                        self.revisable = None;
-                        self.agreement = Agreement::InStep;
-                        self.reported.clear();
-                        self.clear_sequence();
-                        return;
-                    }
-                    sequence::Sequences::Many(c) => {
-                        return self.report(MismatchReason::Ambiguous, c, None, t, out);
-                    }
-                    sequence::Sequences::None => {}
+                if self.judge_sequence(sensed, t, out) {
+                    return;
                 }
             }
             if matches!(self.agreement, Agreement::Reported(_)) {
@@ -676,20 +685,8 @@ impl BoardTracker {
             Some(Explanation::Many(c)) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
             _ => {}
         }
-        let order: Vec<Square> =
-            self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
-        match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
-            sequence::Sequences::One(moves) => {
-                let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
-                self.record(&decision, t, out);
-                self.revisable = None;
-                self.agreement = Agreement::InStep;
-                self.reported.clear();
-                self.clear_sequence();
-                return;
-            }
-            sequence::Sequences::Many(c) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
-            sequence::Sequences::None => {}
+        if self.judge_sequence(sensed, t, out) {
+            return;
         }
         if sensed.is_subset(self.expected()) {
             // Pegs in a hand, nothing out of place: a move in progress.
