@@ -656,10 +656,8 @@ impl BoardTracker {
             // back. Never taken as nothing: explained by its lift order, or
             // its lifts are kept for what follows.
             let both_sides = self.both_sides_lifted();
-            if both_sides {
-                if self.judge_sequence(sensed, t, out) {
-                    return;
-                }
+            if both_sides && self.judge_sequence(sensed, t, out) {
+                return;
             }
             if matches!(self.agreement, Agreement::Reported(_)) {
                 out.push(Observation::Restored { t });
