@@ -85,7 +85,7 @@ fn pty_round_trip_with_driver() {
 
     let mut driver = DgtDriver::spawn(DgtSettings::new(&link));
     let events = unstamped(driver.events());
-    assert_eq!(wait_for(&events, 3 * SECOND, |e| *e == DgtEvent::Connected), Some(DgtEvent::Connected));
+    assert_eq!(wait_for(&events, 10 * SECOND, |e| *e == DgtEvent::Connected), Some(DgtEvent::Connected));
     let version = DgtEvent::Message(DgtMessage::Version { major: 1, minor: 8 });
     assert!(wait_for(&events, 2 * SECOND, |e| *e == version).is_some());
     let serial = DgtEvent::Message(DgtMessage::SerialNumber("12345".into()));
@@ -94,7 +94,7 @@ fn pty_round_trip_with_driver() {
 
     // Clock relayed every second in 0x43 mode; the left side is running.
     let Some(DgtEvent::Message(DgtMessage::ClockTime(first))) =
-        wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(_))))
+        wait_for(&events, 10 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(_))))
     else {
         panic!("no clock time");
     };
@@ -189,7 +189,7 @@ fn pty_round_trip_with_driver() {
     let requests = emu.board_requests();
     emu.unplug();
     assert!(!link.exists());
-    assert!(wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::Disconnected { .. })).is_some());
+    assert!(wait_for(&events, 10 * SECOND, |e| matches!(e, DgtEvent::Disconnected { .. })).is_some());
     let mut moved = final_board.clone();
     moved.discard_piece_at(Square::A2);
     emu.set_board(moved.clone());
@@ -221,7 +221,7 @@ fn a_turned_board_is_detected_and_reported_the_right_way_round() {
     let driver = DgtDriver::spawn(DgtSettings::new(&link));
     let events = unstamped(driver.events());
     assert_eq!(
-        wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::OrientationChanged(_))),
+        wait_for(&events, 10 * SECOND, |e| matches!(e, DgtEvent::OrientationChanged(_))),
         Some(DgtEvent::OrientationChanged(Orientation::Rotated))
     );
     assert!(wait_for(&events, SECOND, is_dump(&Board::new())).is_some());
@@ -253,7 +253,7 @@ fn a_turned_board_is_detected_and_reported_the_right_way_round() {
     let mut e4 = raw_start.clone();
     e4.discard_piece_at(Square::D7);
     e4.set_piece_at(Square::D5, Piece::from_char('P').unwrap());
-    assert!(wait_for(&events, 3 * SECOND, is_dump(&e4)).is_some());
+    assert!(wait_for(&events, 10 * SECOND, is_dump(&e4)).is_some());
     assert!(
         wait_for(&events, Duration::from_millis(500), |e| matches!(e, DgtEvent::OrientationChanged(_)))
             .is_none()
@@ -269,7 +269,7 @@ fn garbage_on_the_line_never_produces_board_messages() {
     settings.updates = UpdateMode::BoardOnly;
     let driver = DgtDriver::spawn(settings);
     let events = unstamped(driver.events());
-    assert!(wait_for(&events, 3 * SECOND, is_dump(&Board::new())).is_some());
+    assert!(wait_for(&events, 10 * SECOND, is_dump(&Board::new())).is_some());
 
     // Deterministic noise whose header bytes are never a board message id.
     let mut state = 0x1234_5678_9abc_def0u64;
@@ -316,7 +316,7 @@ fn driver_keeps_retrying_until_the_board_appears_and_shuts_down_promptly() {
     );
     assert!(events.try_recv().is_err(), "reported once, not at every retry");
     let _emu = DgtEmulator::start(EmulatorOptions::new(&link)).unwrap();
-    assert_eq!(wait_for(&events, 3 * SECOND, |e| *e == DgtEvent::Connected), Some(DgtEvent::Connected));
+    assert_eq!(wait_for(&events, 10 * SECOND, |e| *e == DgtEvent::Connected), Some(DgtEvent::Connected));
     let started = Instant::now();
     driver.shutdown();
     assert!(started.elapsed() < SECOND);
@@ -336,8 +336,8 @@ fn connected(tag: &str, clock: Option<SimClock>, updates: UpdateMode) -> (TempDi
     settings.updates = updates;
     let driver = DgtDriver::spawn(settings);
     let events = unstamped(driver.events());
-    assert!(wait_for(&events, 3 * SECOND, |e| *e == DgtEvent::Connected).is_some());
-    assert!(wait_for(&events, 3 * SECOND, is_dump(&Board::new())).is_some());
+    assert!(wait_for(&events, 10 * SECOND, |e| *e == DgtEvent::Connected).is_some());
+    assert!(wait_for(&events, 10 * SECOND, is_dump(&Board::new())).is_some());
     (dir, emu, driver)
 }
 
@@ -365,7 +365,7 @@ fn a_set_n_run_refused_outside_mode_23_is_retried_and_reported() {
     let (_dir, emu, driver) = connected("mode23", Some(clock), UpdateMode::WithClock);
     let events = unstamped(driver.events());
     driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
-    let report = clock_report(&events, 10 * SECOND);
+    let report = clock_report(&events, 30 * SECOND);
     assert_eq!(
         report,
         Some(ClockReport::Failed {
@@ -382,7 +382,7 @@ fn a_set_n_run_refused_outside_mode_23_is_retried_and_reported() {
     // In mode 23 the same command goes through at its first try.
     emu.set_clock(Some(SimClock { mode_23: true, ..emu.clock().unwrap() }));
     driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
-    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(true))));
+    assert_eq!(clock_report(&events, 15 * SECOND), Some(ClockReport::Done(set_and_run(true))));
     assert_eq!(emu.clock().unwrap().run, ClockRun::LeftRunning);
 }
 
@@ -392,13 +392,13 @@ fn the_lever_switches_sides_only_when_set_n_run_set_the_lever_bit() {
         connected("lever", Some(SimClock::new(60_000, 60_000, ClockRun::Paused)), UpdateMode::WithClock);
     let events = unstamped(driver.events());
     driver.send(HostCommand::Clock(set_and_run(false))).unwrap();
-    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(false))));
+    assert_eq!(clock_report(&events, 15 * SECOND), Some(ClockReport::Done(set_and_run(false))));
     emu.press_lever();
     emu.wait_idle();
     assert_eq!(emu.clock().unwrap().run, ClockRun::LeftRunning, "no lever bit: the press does nothing");
 
     driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
-    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(true))));
+    assert_eq!(clock_report(&events, 15 * SECOND), Some(ClockReport::Done(set_and_run(true))));
     emu.press_lever();
     emu.wait_idle();
     assert_eq!(emu.clock().unwrap().run, ClockRun::RightRunning, "with the lever bit the press switches");
@@ -415,7 +415,7 @@ fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
     let (_dir, emu, driver) = connected("empty", None, UpdateMode::WithClock);
     let events = unstamped(driver.events());
     let no_clock =
-        wait_for(&events, 3 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(_))));
+        wait_for(&events, 10 * SECOND, |e| matches!(e, DgtEvent::Message(DgtMessage::ClockTime(_))));
     let Some(DgtEvent::Message(DgtMessage::ClockTime(reading))) = no_clock else { panic!("no reading") };
     assert!(reading.no_clock, "without a clock the board sets the no-clock bit: {reading:?}");
 
@@ -444,7 +444,7 @@ fn an_all_zero_reading_is_ignored_and_a_board_without_clock_says_so() {
         }
     }
     // With no clock, the version query is answered by nobody: given up and reported.
-    let report = clock_report(&events, 10 * SECOND);
+    let report = clock_report(&events, 30 * SECOND);
     assert_eq!(
         report,
         Some(ClockReport::Failed {
@@ -476,8 +476,8 @@ fn a_dgt_xl_is_told_by_its_version_and_gets_no_text() {
     driver.send(HostCommand::Clock(ClockCommand::Display { text: "e4".into(), beep: false })).unwrap();
     driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
     driver.send(HostCommand::Clock(ClockCommand::EndDisplay)).unwrap();
-    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(set_and_run(true))));
-    assert_eq!(clock_report(&events, 5 * SECOND), Some(ClockReport::Done(ClockCommand::EndDisplay)));
+    assert_eq!(clock_report(&events, 15 * SECOND), Some(ClockReport::Done(set_and_run(true))));
+    assert_eq!(clock_report(&events, 15 * SECOND), Some(ClockReport::Done(ClockCommand::EndDisplay)));
     assert!(
         !emu.clock_commands().iter().any(|c| matches!(c, ClockCommand::Display { .. })),
         "no text display for an XL: {:?}",
@@ -492,7 +492,7 @@ fn no_acknowledgement_outside_the_update_modes_with_clock() {
     let events = unstamped(driver.events());
     assert_eq!(emu.mode(), BoardMode::UpdatesBoardOnly);
     driver.send(HostCommand::Clock(set_and_run(true))).unwrap();
-    let report = clock_report(&events, 10 * SECOND);
+    let report = clock_report(&events, 30 * SECOND);
     assert_eq!(
         report,
         Some(ClockReport::Failed { command: set_and_run(true), failure: ClockFailure::NoAnswer, tries: 3 })
