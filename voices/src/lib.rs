@@ -22,6 +22,7 @@
 
 mod announcement;
 mod clock;
+mod command_words;
 pub mod draughts;
 mod entry;
 mod error;
@@ -31,6 +32,8 @@ mod notation;
 mod numbers;
 mod phrasebook;
 mod phrasebook_file;
+#[cfg(test)]
+mod phrasebook_file_tests;
 mod settings;
 pub mod understand;
 mod wording;

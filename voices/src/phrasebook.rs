@@ -83,7 +83,7 @@ pub struct Phrasebook {
     pub(crate) numbers: NumberWords,
     pub(crate) messages: Messages,
     /// What the station listens for besides moves (`[commands]`, `[question]`).
-    pub(crate) commands: Option<crate::understand::CommandWords>,
+    pub(crate) commands: Option<crate::command_words::CommandWords>,
     /// Listening-only words (`[listening]`).
     pub(crate) listening: crate::listening::ListeningWords,
     /// Known mishearings (`[[repair]]`).
@@ -122,7 +122,7 @@ impl Phrasebook {
 
     /// The command words the station listens for in this language (`None`
     /// when the phrasebook has no `[commands]` table: moves only).
-    pub fn command_words(&self) -> Option<&crate::understand::CommandWords> {
+    pub fn command_words(&self) -> Option<&crate::command_words::CommandWords> {
         self.commands.as_ref()
     }
 

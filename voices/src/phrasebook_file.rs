@@ -8,14 +8,14 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use shakmaty::Role;
 
+use crate::command_words::CommandWords;
+use crate::command_words::{KEYS as COMMAND_KEYS, OPTIONAL_KEYS as COMMAND_OPTIONAL_KEYS};
 use crate::entry::Entry;
 use crate::error::VoiceError;
 use crate::listening::{LetterStyle, ListeningWords, Substitution};
 use crate::message::{Message, Messages};
 use crate::numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralRule, gender_index};
 use crate::phrasebook::{ClockWords, Phrasebook, Words};
-use crate::understand::CommandWords;
-use crate::understand::command_words::{KEYS as COMMAND_KEYS, OPTIONAL_KEYS as COMMAND_OPTIONAL_KEYS};
 
 /// A word as written in the file: plain, or with accepted alternatives.
 #[derive(Debug, Deserialize)]

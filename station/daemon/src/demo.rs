@@ -4,6 +4,7 @@
 
 use crate::config::Config;
 use crate::event_sink::EventSink;
+use crate::famous_game::famous_game;
 use crate::hub::Hub;
 use crate::journal_file::JournalDir;
 use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
@@ -11,7 +12,6 @@ use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
 use station_core::Event;
-use station_core::pgn::{PgnGame, read_games};
 use station_drivers::dgt::{DgtDriver, DgtEmulator, DgtSettings, EmulatorOptions};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
@@ -19,14 +19,6 @@ use station_drivers::sim_game::Fault;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
-
-/// Kasparov – Topalov, Wijk aan Zee 1999.
-const FAMOUS_GAME: &str = include_str!("../assets/kasparov-topalov-1999.pgn");
-
-/// The embedded famous game.
-pub fn famous_game() -> PgnGame {
-    read_games(FAMOUS_GAME.as_bytes()).into_iter().next().expect("the embedded game parses")
-}
 
 /// `station demo` arguments.
 pub struct DemoOptions {

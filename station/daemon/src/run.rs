@@ -4,7 +4,9 @@ use crate::config::{BoardConfig, Config, DriverKind};
 use crate::event_sink::EventSink;
 use crate::hub::{CommandRequest, Hub};
 use crate::journal_file::JournalDir;
+pub use crate::signals::stop_flag;
 use crate::station::{PipelineStats, Station};
+pub use crate::token::new_token;
 use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select, TryRecvError};
@@ -16,7 +18,6 @@ use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
 use station_drivers::stamp::{ReadMark, Stamped};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -197,18 +198,6 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
     Ok(Some(server))
 }
 
-/// A fresh operator token: 128 bits from the operating system's random source
-/// (`getrandom`). Without one the station does not start: a guessable token
-/// would hand the game to anyone on the machine.
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 16];
-    if let Err(e) = getrandom::fill(&mut bytes) {
-        eprintln!("station: no random source for the operator token ({e}); set [console] token");
-        std::process::exit(1);
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Opens a board's driver (and its simulator for `sim`).
 pub fn open_board(
     role: BoardRole,
@@ -234,15 +223,6 @@ pub fn open_board(
             Some(BoardLink { role, driver: Driver::Pegs(driver), _sim: Some(sim) })
         }
     })
-}
-
-/// SIGINT and SIGTERM set the flag; the loop ends cleanly at its next turn.
-pub fn stop_flag() -> Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&stop)).context("cannot install signal handler")?;
-    }
-    Ok(stop)
 }
 
 /// Feeds every board's driver events to the station until `stop` or `done()`.
@@ -356,7 +336,7 @@ pub fn start_sim(
                 .with_context(|| format!("{} has no game {}", path.display(), b.game))?
                 .game
         }
-        None => crate::demo::famous_game().game,
+        None => crate::famous_game::famous_game().game,
     };
     let link = b.port.clone().unwrap_or_else(|| work_dir.join(format!("sim-{role}-pegboard")));
     let sim = SimPegBoard::start(SimOptions { speed: b.speed, ..SimOptions::new(link.clone()) })?;

@@ -9,8 +9,8 @@
 use shakmaty::san::San;
 use shakmaty::{Chess, File, Move, Position, Rank, Role};
 
-use super::command_words::{CommandWord, CommandWords};
 use super::lexicon::normalise;
+use crate::command_words::{CommandWord, CommandWords};
 use crate::entry::Entry;
 use crate::phrasebook::{Phrasebook, role_index};
 

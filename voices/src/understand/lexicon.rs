@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use shakmaty::{File, Rank, Role};
 
-use super::command_words::{CommandWord, CommandWords};
 use crate::announcement::WordId;
+use crate::command_words::{CommandWord, CommandWords};
 use crate::entry::Entry;
 use crate::phrasebook::Phrasebook;
 

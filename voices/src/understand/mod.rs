@@ -23,7 +23,6 @@
 //! ```
 
 mod answer;
-pub(crate) mod command_words;
 mod grammar;
 mod lexicon;
 mod matching;
@@ -36,7 +35,7 @@ use std::fmt;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, File, Move, Rank, Role, Square};
 
-pub use command_words::{CommandWord, CommandWords};
+pub use crate::command_words::{CommandWord, CommandWords};
 pub use grammar::Grammar;
 pub use record::{RecordCursor, RecordStep};
 

@@ -9,10 +9,10 @@
 
 use shakmaty::{CastlingSide, File, Rank, Role, Square};
 
-use super::command_words::CommandWord;
 use super::lexicon::Meaning;
 use super::{Command, Side};
 use crate::announcement::WordId;
+use crate::command_words::CommandWord;
 
 /// A move as said: everything the speaker specified, nothing more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -40,12 +40,12 @@ pub fn hall(opts: HallOptions) -> Result<()> {
     check_name("hall", &opts.hall)?;
     let url = BrokerUrl::parse(&opts.broker)?;
     let transport = super::transport(&url, opts.ca_file.as_deref())?;
-    let stop = crate::run::stop_flag()?;
+    let stop = crate::signals::stop_flag()?;
     let hall = Arc::new(Mutex::new(Hall::new(&opts.hall)));
     let listener =
         TcpListener::bind(&opts.listen).with_context(|| format!("cannot listen on {}", opts.listen))?;
     let addr = listener.local_addr()?;
-    let token = opts.token.clone().unwrap_or_else(crate::run::new_token);
+    let token = opts.token.clone().unwrap_or_else(crate::token::new_token);
     println!("hall: http://{addr}/hall  (arbiter token: {token})");
     println!("pgn:  http://{addr}/hall.pgn");
     println!("api:  http://{addr}/api/hall");

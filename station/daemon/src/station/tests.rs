@@ -169,7 +169,7 @@ fn a_stalled_loop_and_a_slow_disk_lose_nothing() {
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&events);
     station.observe(move |e| seen.lock().unwrap().push(e.clone()));
-    let game = crate::demo::famous_game().game;
+    let game = crate::famous_game::famous_game().game;
     let expected: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
     let stop = AtomicBool::new(false);
     let give_up = Instant::now() + Duration::from_secs(240);

@@ -9,8 +9,10 @@
 //! stream are read-only and open to anyone who can reach the (by default loopback)
 //! address.
 
+mod app;
 mod assets;
 mod auth;
+mod limits;
 mod routes;
 mod server;
 mod ws;
@@ -19,7 +21,9 @@ mod ws;
 mod tests;
 
 #[allow(unused_imports, reason = "the tests and other callers choose their own limits")]
-pub use server::{Limits, WebServer, start, start_with_limits};
+pub use limits::Limits;
+#[allow(unused_imports, reason = "the tests and other callers choose their own limits")]
+pub use server::{WebServer, start, start_with_limits};
 
 use std::net::SocketAddr;
 

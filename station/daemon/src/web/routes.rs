@@ -1,8 +1,8 @@
 //! The routes: pages, assets, PGN, state, commands; errors as `{"error": "…"}`.
 
-use super::server::Limits;
+use super::app::{AppState, error, stopped, unauthorized};
 use super::{COMMAND_TIMEOUT, MAX_BODY, assets, auth, ws};
-use crate::hub::{Command, Hub};
+use crate::hub::Command;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
@@ -13,26 +13,6 @@ use axum::routing::{get, post};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Semaphore, broadcast, watch};
-
-/// What every handler shares.
-#[derive(Clone)]
-pub struct AppState {
-    /// The daemon's hub.
-    pub hub: Hub,
-    /// The operator token.
-    pub token: Arc<str>,
-    /// Becomes true when the server shuts down.
-    pub stop: watch::Receiver<bool>,
-    /// `{"type":"state","state":…}` messages whenever the snapshot changed (for `/ws?state=1`).
-    pub states: broadcast::Sender<Arc<str>>,
-    /// The server's limits.
-    pub limits: Limits,
-    /// The event streams without the operator token (mirrors, viewers).
-    pub viewers: Arc<Semaphore>,
-    /// The event streams with the operator token (consoles).
-    pub operators: Arc<Semaphore>,
-}
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; \
@@ -55,11 +35,6 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn(known_host))
         .layer(middleware::map_response(security_headers))
         .with_state(state)
-}
-
-/// `{"error": reason}` with a status.
-pub fn error(status: StatusCode, reason: &str) -> Response {
-    (status, axum::Json(json!({ "error": reason }))).into_response()
 }
 
 fn json_response(value: &Value) -> Response {
@@ -136,14 +111,6 @@ async fn api_state(State(app): State<AppState>) -> Response {
     json_response(&app.hub.snapshot())
 }
 
-/// 401 with `WWW-Authenticate: Bearer`.
-pub fn unauthorized() -> Response {
-    let mut res =
-        error(StatusCode::UNAUTHORIZED, "operator token missing or wrong (Authorization: Bearer TOKEN)");
-    res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    res
-}
-
 /// `GET /api/auth`: 200 when the bearer token is right (the console checks the token it was given).
 async fn api_auth(State(app): State<AppState>, headers: HeaderMap) -> Response {
     if auth::authorized(&headers, &app.token) {
@@ -210,7 +177,7 @@ pub async fn publish_states(app: AppState) {
     let mut last = String::new();
     loop {
         tokio::select! {
-            () = super::ws::stopped(&mut stop) => return,
+            () = stopped(&mut stop) => return,
             _ = tick.tick() => {}
             _ = events.recv() => while events.try_recv().is_ok() {},
         }

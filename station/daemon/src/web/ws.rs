@@ -8,12 +8,12 @@
 //! without one (the mirror, viewers) against the viewers'; a wrong token is 401.
 //! Incoming frames and messages are capped at [`MAX_INCOMING`] (a larger one
 //! closes the connection before it is buffered); a client that answers no ping
-//! for [`Limits::ws_idle`](super::server::Limits) or takes no message within the
+//! for [`Limits::ws_idle`](super::limits::Limits) or takes no message within the
 //! send time-out is closed.
 
+use super::app::{AppState, error, stopped, unauthorized};
 use super::auth;
-use super::routes::{AppState, error, unauthorized};
-use super::server::Limits;
+use super::limits::Limits;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
@@ -115,11 +115,6 @@ async fn next_state(states: &mut Option<Receiver<Arc<str>>>) -> Result<Arc<str>,
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
     }
-}
-
-/// Resolves once the server is stopping (holds no lock guard across awaits).
-pub async fn stopped(stop: &mut watch::Receiver<bool>) {
-    let _ = stop.wait_for(|s| *s).await;
 }
 
 async fn stream(
