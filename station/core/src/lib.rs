@@ -26,6 +26,7 @@
 //! - [`piece_tracking`]: the tracker for boards that sense pieces (DGT).
 
 pub mod clock;
+pub mod clock_replay;
 pub mod correction;
 pub mod diff;
 pub mod discrepancy;

@@ -2,7 +2,8 @@
 //! clock comments read back.
 
 use station_core::Game;
-use station_core::clock::{ChessClock, ClockReplayReport, Side, TimeControl, replay_clock};
+use station_core::clock::{ChessClock, Side, TimeControl};
+use station_core::clock_replay::{ClockReplayReport, replay_clock};
 use station_core::pgn::{PgnGame, SevenTags, read_games, write_pgn_with_clocks};
 
 const LICHESS: &[u8] = include_bytes!(concat!(

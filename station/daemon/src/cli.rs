@@ -297,7 +297,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
             if clock {
                 let loaded = crate::replay::load_games(&pgn, games)?;
-                let clocks: Vec<_> = loaded.iter().map(station_core::clock::replay_clock).collect();
+                let clocks: Vec<_> = loaded.iter().map(station_core::clock_replay::replay_clock).collect();
                 let mismatches: usize = clocks.iter().map(|r| r.mismatches).sum();
                 let adjustments: usize = clocks.iter().map(|r| r.adjustments).sum();
                 println!(

@@ -6,9 +6,11 @@
 //!   pauses and arbiter corrections, with time as an input.
 //! - [`gate`]: whether a press may start the opponent's clock (D.2.3–D.2.4).
 //! - [`schedule`]: which spoken time warnings are due for a listener.
-//! - [`replay`]: checks the engine against the `[%clk]` comments of real games.
 //! - [`correction`]: the arbiter corrections the clock logs.
 //! - [`reading`]: an external master clock (DGT 3000): its readings and its liveness.
+//!
+//! [`crate::clock_replay`] checks the engine against the `[%clk]` comments of real
+//! games (it reads PGN, which reads time controls from here: so it lives outside).
 //!
 //! Like the rest of the core, nothing here reads a clock: every time is a
 //! [`Millis`] the caller passes in.
@@ -18,7 +20,6 @@ pub mod engine;
 pub mod gate;
 mod move_time;
 pub mod reading;
-pub mod replay;
 pub mod schedule;
 mod side;
 pub mod time_control;
@@ -27,7 +28,6 @@ pub use correction::{Correction, CorrectionChange};
 pub use engine::{ChessClock, ClockError, ClockEvent, FlagFall, Pressed};
 pub use gate::{ClockGate, GateDecision, Missing, MoveProgress};
 pub use reading::{ClockReading, ClockWatch, WatchChange};
-pub use replay::{ClockMismatch, ClockReplayReport, replay_clock};
 pub use schedule::{Warning, WarningConfig, WarningSchedule};
 pub use side::Side;
 pub use time_control::{Bonus, Period, PeriodPosition, TimeControl, TimeControlError, TimeControlTag};

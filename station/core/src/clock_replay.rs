@@ -13,7 +13,7 @@
 //! Rounding: `[%clk]` has whole seconds (the reader drops any fraction), so the
 //! derived thinking times are whole seconds and the engine's remaining time is
 //! exact; it is compared rounded down to whole seconds, the way a clock display
-//! and [`format_clock`](super::format_clock) show it, and differs only if the
+//! and [`format_clock`](crate::clock::format_clock) show it, and differs only if the
 //! arithmetic does (or the time control has fractional seconds). A negative
 //! derived thinking time (the clock rose by more than the rules give) is
 //! replayed as zero, and the engine is then set to the file's value, as an
@@ -31,8 +31,8 @@
 //! at a period's end or as large as a period's time (a wrong time control,
 //! not a gift).
 
-use super::{Bonus, ChessClock, Correction, Side, TimeControlTag};
 use crate::Millis;
+use crate::clock::{Bonus, ChessClock, Correction, Side, TimeControlTag};
 use crate::pgn::PgnGame;
 use serde::{Deserialize, Serialize};
 use shakmaty::Position;
@@ -142,7 +142,7 @@ pub fn replay_clock(game: &PgnGame) -> ClockReplayReport {
 /// `move_number`-th move is time given (see the module documentation). A rise
 /// at the side's first move, at a move that ends a period, or as large as a
 /// later period's time is the time control being wrong, not a gift.
-fn is_adjustment(control: &super::TimeControl, move_number: u32, added: Millis) -> bool {
+fn is_adjustment(control: &crate::clock::TimeControl, move_number: u32, added: Millis) -> bool {
     let smallest_period =
         control.periods().iter().skip(1).map(|p| p.time_ms).filter(|&ms| ms > 0).min().unwrap_or(Millis::MAX);
     move_number > 1
