@@ -361,8 +361,11 @@ pub fn render(sheet: &Sheet) -> Document {
     flow.y -= MIN_SIZE * 0.5;
     flow.headings(&cols, timed);
     let step = cols.size * LEADING;
-    for row in &rows {
-        if flow.room() < step {
+    let result_size = cols.size.max(24.0);
+    for (i, row) in rows.iter().enumerate() {
+        // The last move keeps the result company on its page.
+        let needed = if i + 1 == rows.len() { step + cols.size * 0.5 + result_size * LEADING } else { step };
+        if flow.room() < needed {
             flow.new_page();
             let continued = format!("{} - {}, continued", name(&tags.white), name(&tags.black));
             flow.paragraph(Font::Regular, MIN_SIZE, &continued);
@@ -390,7 +393,7 @@ pub fn render(sheet: &Sheet) -> Document {
     } else {
         format!("Result: {}", sheet.result)
     };
-    flow.paragraph(Font::Bold, cols.size.max(24.0), &result);
+    flow.paragraph(Font::Bold, result_size, &result);
     let total = flow.pages.len();
     let (page_width, _) = page_size;
     for (i, page) in flow.pages.iter_mut().enumerate() {
