@@ -264,7 +264,8 @@ impl Document {
         let xref = out.len();
         let mut table = format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
         for offset in offsets {
-            let _ = write!(table, "{offset:010} 00000 n \n");
+            // Each entry is 20 bytes: the end of line is a space and a newline.
+            let _ = writeln!(table, "{offset:010} 00000 n ");
         }
         let _ = write!(
             table,
