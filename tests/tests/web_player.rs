@@ -311,3 +311,33 @@ fn a_large_print_scoresheet_reads_back_as_the_record_of_a_real_game() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no matching game journal"));
     assert!(!dir.join("none.pdf").exists());
 }
+
+#[test]
+fn the_large_print_keeps_polish_and_german_letters_in_its_text_layer() {
+    let dir = scratch("large-print-letters");
+    let tags = "event = \"Mistrzostwa Łodzi\"\nsite = \"Łódź POL\"\nwhite = \"Wróbel, Łukasz\"\n\
+                black = \"Müller, Jürgen\"\n";
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (station, base) = runtime.block_on(station(&dir, "white", tags));
+    for san in ["d4", "Nf6", "c4"] {
+        command(&base, json!({"cmd": "enter_move", "move": san}));
+    }
+    drop(station);
+    let pdf = dir.join("letters.pdf");
+    let out = Command::new(station_bin())
+        .args(["export", "--large-print", "--journal-dir"])
+        .arg(dir.join("journal"))
+        .arg("--out")
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = pdftotext("-layout", &pdf);
+    for words in
+        ["White: Wróbel, Łukasz", "Black: Müller, Jürgen", "Mistrzostwa Łodzi, Łódź POL", "Result: *"]
+    {
+        assert!(text.contains(words), "{words} in\n{text}");
+    }
+    let moves: Vec<String> = moves_of(&text).into_iter().map(|(san, _, _)| san).collect();
+    assert_eq!(moves, ["d4", "Nf6", "c4"]);
+}
