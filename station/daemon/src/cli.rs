@@ -223,8 +223,13 @@ enum Command {
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
-        #[arg(long, required = true)]
+        #[arg(long, required_unless_present_any = ["large_print"])]
         pgn: bool,
+        /// Write a large-print PDF scoresheet instead (20 pt and more, black on
+        /// white, clock times where known); `--out FILE` (`-` for stdout), by
+        /// default `<game id>.pdf` in the current directory.
+        #[arg(long, conflicts_with_all = ["pgn", "all", "notation"])]
+        large_print: bool,
         /// Journal directory.
         #[arg(long, value_name = "DIR", default_value = "journal")]
         journal_dir: PathBuf,
@@ -235,7 +240,7 @@ enum Command {
         #[arg(long, conflicts_with = "game")]
         all: bool,
         /// Write to this file instead of stdout.
-        #[arg(long, short, value_name = "FILE")]
+        #[arg(long, short, value_name = "FILE", visible_alias = "out")]
         output: Option<PathBuf>,
         /// Also write a scoresheet (move numbers, draw-offer marks, result) in
         /// this notation (ICCF Appendix A): san, pl, iccf, lan or fan. With
@@ -400,7 +405,14 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Export { pgn: _, journal_dir, game, all, output, notation } => {
+        Command::Export { large_print: true, journal_dir, game, output, .. } => {
+            crate::export_large_print::export_large_print(&crate::export_large_print::LargePrintOptions {
+                journal_dir,
+                game,
+                output,
+            })
+        }
+        Command::Export { journal_dir, game, all, output, notation, .. } => {
             let notation = notation.map(|n| n.parse()).transpose().map_err(anyhow::Error::msg)?;
             export(&ExportOptions { journal_dir, game, all, output, notation })
         }

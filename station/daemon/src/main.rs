@@ -13,6 +13,7 @@ mod dgt_clock;
 mod draw_facts;
 mod event_sink;
 mod export;
+mod export_large_print;
 mod famous_game;
 mod hall;
 mod hub;

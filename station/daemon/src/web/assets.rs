@@ -6,6 +6,8 @@ pub const INDEX_HTML: &str = include_str!("assets/index.html");
 pub const CONSOLE_HTML: &str = include_str!("assets/console.html");
 /// `/mirror`: the sighted opponent's display.
 pub const MIRROR_HTML: &str = include_str!("assets/mirror.html");
+/// `/player`: the visually impaired player's own view (his tablet).
+pub const PLAYER_HTML: &str = include_str!("assets/player.html");
 
 /// `/assets/<name>`: (name, content type, body).
 const FILES: &[(&str, &str, &str)] = &[
@@ -15,6 +17,8 @@ const FILES: &[(&str, &str, &str)] = &[
     ("common.js", "text/javascript; charset=utf-8", include_str!("assets/common.js")),
     ("console.js", "text/javascript; charset=utf-8", include_str!("assets/console.js")),
     ("mirror.js", "text/javascript; charset=utf-8", include_str!("assets/mirror.js")),
+    ("player.css", "text/css; charset=utf-8", include_str!("assets/player.css")),
+    ("player.js", "text/javascript; charset=utf-8", include_str!("assets/player.js")),
 ];
 
 /// The content type and body of an asset.

@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(index))
         .route("/console", get(console))
         .route("/mirror", get(mirror))
+        .route("/player", get(player))
         .route("/assets/{name}", get(asset))
         .route("/game.pgn", get(pgn))
         .route("/api/state", get(api_state))
@@ -79,6 +80,10 @@ async fn console() -> Response {
 
 async fn mirror() -> Response {
     page(assets::MIRROR_HTML)
+}
+
+async fn player() -> Response {
+    page(assets::PLAYER_HTML)
 }
 
 async fn asset(Path(name): Path<String>) -> Response {

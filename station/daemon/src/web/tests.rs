@@ -155,6 +155,27 @@ async fn the_mirror_page_has_no_controls() {
 }
 
 #[tokio::test]
+async fn the_player_page_is_served_read_only_without_a_token() {
+    let (server, _hub) = server();
+    for (path, ctype, needle) in [
+        ("/player", "text/html", r#"id="board""#),
+        ("/assets/player.js", "text/javascript", "blind_color"),
+        ("/assets/player.css", "text/css", "max-width"),
+    ] {
+        let res = reqwest::get(url(&server, path)).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        assert!(content_type(&res).starts_with(ctype), "{path}: {}", content_type(&res));
+        assert!(res.text().await.unwrap().contains(needle), "{path} lacks {needle}");
+    }
+    let html = reqwest::get(url(&server, "/player")).await.unwrap().text().await.unwrap().to_lowercase();
+    for tag in ["<button", "<input", "<select", "<textarea", "<form", "<a "] {
+        assert!(!html.contains(tag), "the player's page has {tag}");
+    }
+    let js = reqwest::get(url(&server, "/assets/player.js")).await.unwrap().text().await.unwrap();
+    assert!(!js.contains("api/command") && !js.contains("token"), "the player's page sends no commands");
+}
+
+#[tokio::test]
 async fn state_and_pgn_come_from_the_hub() {
     let (server, hub) = server();
     let res = reqwest::get(url(&server, "/api/state")).await.unwrap();

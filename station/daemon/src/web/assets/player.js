@@ -1,0 +1,148 @@
+// The visually impaired player's own view (issue 18 §6): the board from his
+// side, the last move in his language's words and in SAN, both clocks. Read
+// only and open to all like the mirror (no operator secret): everything comes
+// from the station's state (the /ws stream, /api/state while it is down).
+// Nothing moves.
+'use strict';
+
+(() => {
+  const TEXT = {
+    en: {
+      title: "The player's own view of the game", board: 'Board, seen from your side', board_heading: 'Board',
+      info_heading: 'Last move and clocks', last_move: 'Last move', none: 'no move yet',
+      white: 'White', black: 'Black', you: '(you)', to_move: 'to move', by_white: 'White', by_black: 'Black',
+      waiting: 'Waiting for the start position', finished: 'Game over', paused: 'Clock stopped',
+      flag: 'Flag fallen', offline: 'No connection to the station', connected: 'live',
+      discrepancy: 'The boards disagree: wait for the arbiter', adjourned: 'Game adjourned',
+    },
+    de: {
+      title: 'Die Partie aus Sicht des Spielers', board: 'Brett aus Ihrer Sicht', board_heading: 'Brett',
+      info_heading: 'Letzter Zug und Uhren', last_move: 'Letzter Zug', none: 'noch kein Zug',
+      white: 'Weiß', black: 'Schwarz', you: '(Sie)', to_move: 'am Zug', by_white: 'Weiß', by_black: 'Schwarz',
+      waiting: 'Warten auf die Grundstellung', finished: 'Partie beendet', paused: 'Uhr angehalten',
+      flag: 'Zeit überschritten', offline: 'Keine Verbindung zur Station', connected: 'live',
+      discrepancy: 'Die Bretter stimmen nicht überein: bitte auf den Schiedsrichter warten',
+      adjourned: 'Partie abgebrochen (Hängepartie)',
+    },
+    pl: {
+      title: 'Partia z perspektywy zawodnika', board: 'Szachownica z Twojej strony', board_heading: 'Szachownica',
+      info_heading: 'Ostatnie posunięcie i zegary', last_move: 'Ostatnie posunięcie', none: 'jeszcze bez posunięcia',
+      white: 'Białe', black: 'Czarne', you: '(Ty)', to_move: 'na posunięciu', by_white: 'Białe', by_black: 'Czarne',
+      waiting: 'Oczekiwanie na pozycję początkową', finished: 'Koniec partii', paused: 'Zegar zatrzymany',
+      flag: 'Przekroczenie czasu', offline: 'Brak połączenia ze stacją', connected: 'na żywo',
+      discrepancy: 'Szachownice się różnią: proszę czekać na sędziego', adjourned: 'Partia odłożona',
+    },
+  };
+
+  let state = null;
+  let receivedAt = Date.now();
+  let online = false;
+  const $ = (id) => document.getElementById(id);
+
+  // `?lang=de|pl|en`; otherwise the language the player hears.
+  const chosen = new URLSearchParams(location.search).get('lang');
+  function lang() {
+    if (chosen && TEXT[chosen]) return chosen;
+    const heard = state && state.languages && typeof state.languages.private === 'string' ? state.languages.private : 'en';
+    return TEXT[heard] ? heard : 'en';
+  }
+  function t(key) {
+    return TEXT[lang()][key] || TEXT.en[key] || key;
+  }
+  function setText(id, text) {
+    const e = $(id);
+    if (e && e.textContent !== text) e.textContent = text;
+  }
+
+  function renderClocks() {
+    const s = state || {};
+    const clock = s.clock && typeof s.clock === 'object' ? s.clock : null;
+    const now = Station.clockNow(clock, receivedAt);
+    const onMove = (clock && clock.on_move) || s.turn || null;
+    const playing = s.phase === 'playing';
+    for (const side of ['white', 'black']) {
+      setText(`time-${side}`, Station.formatClock(now[side]));
+      const mine = playing && onMove === side;
+      $(`clock-${side}`).classList.toggle('on-move', Boolean(mine));
+      setText(`onmove-${side}`, mine ? t('to_move') : '');
+    }
+  }
+
+  let boardKey = '';
+  function render() {
+    const s = state || {};
+    document.documentElement.lang = lang();
+    setText('title', t('title'));
+    setText('board-heading', t('board_heading'));
+    setText('info-heading', t('info_heading'));
+    const blindColor = s.blind_color === 'black' ? 'black' : 'white';
+    const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
+    // Redraw the board only when it changed (no flicker, nothing moves).
+    const key = [s.fen, blindColor, last ? last.uci : '', lang()].join('|');
+    if (key !== boardKey) {
+      boardKey = key;
+      Station.drawBoard($('board'), {
+        fen: s.fen,
+        flipped: blindColor === 'black', // his own side at the bottom
+        lastMove: last ? last.uci : null,
+        label: t('board'),
+        text: 'hidden',
+      });
+      $('board').dataset.side = blindColor;
+    }
+    setText('last-label', t('last_move'));
+    if (last && typeof last.ply === 'number') {
+      const words = last.text && typeof last.text === 'object' ? (last.text[lang()] || last.text.en || '') : '';
+      const mover = last.ply % 2 === 1 ? t('by_white') : t('by_black');
+      setText('last-words', `${Station.moveNumber(last.ply)} ${words || last.san}`);
+      setText('last-san', `${mover}: ${last.san}`);
+    } else {
+      setText('last-words', t('none'));
+      setText('last-san', '');
+    }
+    for (const side of ['white', 'black']) {
+      setText(`name-${side}`, t(side));
+      setText(`you-${side}`, side === blindColor ? t('you') : '');
+    }
+    const notices = [];
+    if (!online) notices.push(['alert', t('offline')]);
+    if (Array.isArray(s.discrepancies) && s.discrepancies.length) notices.push(['alert', t('discrepancy')]);
+    if (s.clock && s.clock.flag) notices.push(['alert', `${t('flag')}: ${t(s.clock.flag)}`]);
+    if (s.phase === 'waiting') notices.push(['info', t('waiting')]);
+    if (s.phase === 'adjourned' || s.adjourned === true) notices.push(['info', t('adjourned')]);
+    if (s.phase === 'finished') notices.push(['info', t('finished') + (s.result ? `: ${s.result}` : '')]);
+    if (s.phase === 'playing' && s.clock && s.clock.running === false && s.clock.moves > 0 && !s.clock.flag) {
+      notices.push(['info', t('paused')]);
+    }
+    const box = $('notices');
+    if (box.textContent !== notices.map((n) => n[1]).join('')) {
+      box.replaceChildren(...notices.map(([kind, text]) => {
+        const p = document.createElement('p');
+        p.className = `notice ${kind}`;
+        p.textContent = text;
+        return p;
+      }));
+    }
+    setText('game', s.game_id ? String(s.game_id) : '');
+    const conn = $('conn');
+    setText('conn', online ? t('connected') : t('offline'));
+    conn.className = `conn ${online ? 'up' : 'down'}`;
+    renderClocks();
+  }
+
+  Station.connect({
+    onState(s) {
+      state = s && typeof s === 'object' ? s : null;
+      receivedAt = Date.now();
+      render();
+    },
+    onEvent() { /* the state that follows every event carries what this page shows */ },
+    onConnection(up) {
+      online = up;
+      render();
+    },
+  });
+  // The running clock: its seconds change on time (the digits only; nothing moves).
+  setInterval(renderClocks, 250);
+  render();
+})();
