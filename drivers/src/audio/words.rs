@@ -27,8 +27,14 @@ pub fn word_key(id: WordId) -> &'static str {
         WordId::From => "word.from",
         WordId::To => "word.to",
         WordId::Back => "word.back",
+        WordId::Digit(d) => DIGITS[usize::from(d).min(9)],
     }
 }
+
+/// The pack keys of the ICCF digits (`[voice] move_reading = "iccf"`), said
+/// with the phrasebook's number words.
+const DIGITS: [&str; 10] =
+    ["digit.0", "digit.1", "digit.2", "digit.3", "digit.4", "digit.5", "digit.6", "digit.7", "digit.8", "digit.9"];
 
 fn piece_key(role: Role) -> &'static str {
     match role {
@@ -111,6 +117,9 @@ pub fn pack_words(book: &Phrasebook) -> Vec<PackWord> {
     }
     for role in Role::ALL {
         add(piece_key(role).to_owned(), book.piece(role).say());
+    }
+    for (digit, key) in DIGITS.iter().enumerate() {
+        add((*key).to_owned(), &book.numbers().small[digit]);
     }
     let w = book.words();
     for (key, entry) in [

@@ -66,12 +66,7 @@ impl Voices {
         match event {
             Event::GameMove { ply, uci, .. } => {
                 let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
-                let word = |l: &Listener| {
-                    l.wording
-                        .word_uci(pos, uci)
-                        .ok()
-                        .map(|a| (Utterance::from_announcement(&a), a.to_string()))
-                };
+                let word = |l: &Listener| word_event_move(&l.wording, pos, uci);
                 let private = word(&self.private);
                 let public = self.public.as_ref().and_then(word);
                 if let Some((utterance, text)) = private.clone() {
@@ -101,7 +96,7 @@ impl Voices {
                 // D.2.8: name both, so he can correct the board or the announcement.
                 let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
                 let word = |uci: &str| {
-                    self.private.wording.word_uci(pos, uci).map(|a| a.to_string()).unwrap_or_default()
+                    word_event_move(&self.private.wording, pos, uci).map(|(_, text)| text).unwrap_or_default()
                 };
                 let text = format!(
                     "{} — {}: {}",
@@ -269,6 +264,14 @@ impl Voices {
             say(&self.private, Utterance::text(text.clone()), text.clone(), "move", Priority::Move, t, out);
         }
     }
+}
+
+/// A move of the event stream (UCI, read by the core's one notation reader) in
+/// a listener's words: the utterance and its text.
+fn word_event_move(wording: &Wording, pos: &shakmaty::Chess, uci: &str) -> Option<(Utterance, String)> {
+    let mv = station_core::notation::read(pos, uci)?;
+    let a = wording.word_move(pos, &mv).ok()?;
+    Some((Utterance::from_announcement(&a), a.to_string()))
 }
 
 fn say(
