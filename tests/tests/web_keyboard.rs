@@ -25,6 +25,8 @@ use std::time::Duration;
 const TOKEN: &str = "keyboard-test-token-51c2";
 const SETTLE_MS: u64 = 200;
 const SECOND: Duration = Duration::from_secs(1);
+/// WebDriver's arrow up.
+const UP: char = '\u{E013}';
 
 async fn state(http: &reqwest::Client, base: &str) -> Value {
     http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
@@ -171,6 +173,37 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     .await;
     within(SECOND, "1. e4 the last move again on the mirror", || mirror_shows(&mirror, "1.", "e4")).await;
     assert_eq!(state(&http, &base).await["moves"].as_array().unwrap().len(), 1);
+
+    // The record in another notation (ICCF Appendix A): Alt+Y, the arrow keys
+    // choose ICCF numeric; the records show 1. e4 as 5254, and the choice
+    // outlives a reload of the page (localStorage). Back to SAN with the arrows.
+    shortcut(&console, 'y', "notation").await;
+    for _ in 0..2 {
+        keys(&console, &DOWN.to_string()).await;
+    }
+    assert_eq!(value_of(&console, "notation").await, "iccf", "two arrows down choose ICCF");
+    within(SECOND, "1. e4 as 5254 in the records", || async {
+        let records = text_of(&console, "records").await;
+        records.contains("5254") && !records.contains("e4")
+    })
+    .await;
+    assert_eq!(
+        state(&http, &base).await["moves"][0]["notations"],
+        serde_json::json!({"san": "e4", "pl": "e4", "iccf": "5254", "lan": "e2-e4", "fan": "e4"}),
+        "the station gives every move in each notation"
+    );
+    console.refresh().await.unwrap();
+    within(Duration::from_secs(5), "ICCF kept across a reload", || async {
+        value_of(&console, "notation").await == "iccf" && text_of(&console, "records").await.contains("5254")
+    })
+    .await;
+    assert_accessible(&console, "the console with the records in ICCF numeric notation").await;
+    shortcut(&console, 'y', "notation").await;
+    keys(&console, &format!("{UP}{UP}")).await;
+    within(SECOND, "1. e4 in SAN again", || async {
+        value_of(&console, "notation").await == "san" && text_of(&console, "records").await.contains("e4")
+    })
+    .await;
 
     // A draw offer by White (after his move): Alt+O, Tab, Enter. It shows on the mirror
     // (the sighted player may be deaf) until the next move.
@@ -344,6 +377,27 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
         text_of(&mirror, "phase").await == third_game
     })
     .await;
+    // The start named by its number, its first rank shown; the blind player
+    // hears it piece by piece (ICCF Appendix B) to set up his board.
+    within(SECOND, "the Chess960 start on the console", || async {
+        text_of(&console, "start-line").await.starts_with(
+            "Start position: Chess960 number 0. White's first rank: a1 bishop, b1 bishop, c1 queen, d1 knight",
+        )
+    })
+    .await;
+    let heard = state(&http, &base).await["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "announcement" && e["about"] == "setup")
+        .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+        .collect::<Vec<_>>();
+    assert_eq!(
+        heard,
+        ["Chess960 Nummer null, weiße Grundreihe. Anna Läufer, Bella Läufer, Cesar Dame, David Springer, \
+          Eva Springer, Felix Turm, Gustav König, Hector Turm"],
+        "the set-up read to the blind player"
+    );
 
     // New game from a FEN: it waits until the peg board shows that position.
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
