@@ -110,7 +110,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
              debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
              time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n\
-             mirror_language = \"en\"\n",
+             mirror_language = \"en\"\n\n[buttons]\nread_difference = [\"blind:5\"]\n",
             peg_link.display()
         ),
     )
@@ -412,6 +412,21 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     .await;
     let start: Chess =
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).expect("a legal position");
+    // His set-up checked square by square on his read_difference button while
+    // the station waits: the pawn forgotten on e2, a peg on d4 instead.
+    let wrong = start.board().occupied() ^ shakmaty::Bitboard::from(shakmaty::Square::E2)
+        | shakmaty::Bitboard::from(shakmaty::Square::D4);
+    pegs.set_occupancy(wrong);
+    tokio::time::sleep(Duration::from_millis(3 * SETTLE_MS)).await;
+    pegs.press_button(5);
+    within(Duration::from_secs(3), "his set-up checked and said", || async {
+        state(&http, &base).await["log"].as_array().unwrap().iter().any(|e| {
+            e["type"] == "announcement"
+                && e["about"] == "setup"
+                && e["text"] == "Ihr Brett weicht von der Partie ab. Eva zwei: Bauer fehlt. David vier: Stift zu viel"
+        })
+    })
+    .await;
     pegs.set_occupancy(start.board().occupied());
     let (fourth_game, s) = next_game(&http, &base, &third_game).await;
     assert_eq!(s["start_fen"], fen);
