@@ -423,7 +423,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
         state(&http, &base).await["log"].as_array().unwrap().iter().any(|e| {
             e["type"] == "announcement"
                 && e["about"] == "setup"
-                && e["text"] == "Ihr Brett weicht von der Partie ab. Eva zwei: Bauer fehlt. David vier: Stift zu viel"
+                && e["text"]
+                    == "Ihr Brett weicht von der Partie ab. Eva zwei: Bauer fehlt. David vier: Stift zu viel"
         })
     })
     .await;

@@ -82,16 +82,19 @@ fn iccf_appendix_b_the_first_rank_is_read_piece_by_piece_in_three_languages() {
          Dawid skoczek, Ewa skoczek, Feliks wieża, Gustaw król, Hektor wieża"
     );
     assert_eq!(
-        letters("en").word_setup(518, &[
-            Some(Role::Rook),
-            Some(Role::Knight),
-            Some(Role::Bishop),
-            Some(Role::Queen),
-            Some(Role::King),
-            Some(Role::Bishop),
-            Some(Role::Knight),
-            Some(Role::Rook),
-        ]),
+        letters("en").word_setup(
+            518,
+            &[
+                Some(Role::Rook),
+                Some(Role::Knight),
+                Some(Role::Bishop),
+                Some(Role::Queen),
+                Some(Role::King),
+                Some(Role::Bishop),
+                Some(Role::Knight),
+                Some(Role::Rook),
+            ]
+        ),
         "Chess960 number five hundred eighteen, White's first rank. Anna Rook, Bella Knight, Cesar Bishop, \
          David Queen, Eva King, Felix Bishop, Gustav Knight, Hector Rook"
     );
@@ -122,7 +125,11 @@ fn iccf_appendix_b_his_set_up_is_checked_with_the_difference_words_in_three_lang
     // More than six squares: the arbiter is called.
     let many: Vec<SquareDifference> = shakmaty::File::ALL
         .into_iter()
-        .map(|f| SquareDifference { square: Square::from_coords(f, shakmaty::Rank::Fourth), expected: None, peg: true })
+        .map(|f| SquareDifference {
+            square: Square::from_coords(f, shakmaty::Rank::Fourth),
+            expected: None,
+            peg: true,
+        })
         .collect();
     assert!(letters("de").word_setup_check(&many).ends_with("Bitte den Schiedsrichter rufen"));
 }

@@ -301,14 +301,17 @@ fn iccf_reading_gives_back_the_squares_in_real_games() {
                     }
                     _ => assert_eq!(to, mv.to(), "{language} {san}: {said}"),
                 }
-                let promotion = digits.get(4).map(|d| [Role::Queen, Role::Rook, Role::Bishop, Role::Knight][usize::from(*d) - 1]);
+                let promotion = digits
+                    .get(4)
+                    .map(|d| [Role::Queen, Role::Rook, Role::Bishop, Role::Knight][usize::from(*d) - 1]);
                 assert_eq!(promotion, mv.promotion(), "{language} {san}: {said}");
                 for token in said.tokens() {
                     assert_eq!(token.text, expected_text(book, token.id), "{language} {san}");
                 }
                 let mut after = pos.clone();
                 after.play_unchecked(*mv);
-                let marks = said.tokens().iter().filter(|t| matches!(t.id, WordId::Check | WordId::Mate)).count();
+                let marks =
+                    said.tokens().iter().filter(|t| matches!(t.id, WordId::Check | WordId::Mate)).count();
                 assert_eq!(marks, usize::from(after.is_check()), "{language} {san}: {said}");
                 checked += 1;
             });

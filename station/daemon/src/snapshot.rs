@@ -193,10 +193,8 @@ fn notations(g: &station_core::Game, index: usize, mv: shakmaty::Move) -> Value 
 /// first rank a to h, as the blind player hears it for his set-up.
 fn start(table: &Table) -> Value {
     let board = table.config().start.start().board();
-    let first_rank: String = station_core::setup::first_rank(board)
-        .iter()
-        .map(|r| r.map_or('.', |r| r.upper_char()))
-        .collect();
+    let first_rank: String =
+        station_core::setup::first_rank(board).iter().map(|r| r.map_or('.', |r| r.upper_char())).collect();
     json!({
         "fen": table.config().start.start_fen(),
         "chess960": station_core::setup::chess960_number(board),

@@ -398,7 +398,8 @@ impl Understanding {
     ) -> Result<Understanding, VoiceError> {
         // He speaks moves by letter names; what is asked back is worded so,
         // whatever `move_reading` reads his moves to him as.
-        let settings = &VoiceSettings { move_reading: crate::settings::MoveReading::Letters, ..settings.clone() };
+        let settings =
+            &VoiceSettings { move_reading: crate::settings::MoveReading::Letters, ..settings.clone() };
         let sentence = books.get(&settings.language)?;
         let letters = books.get(settings.letters_language())?;
         let ranks = books.get(settings.ranks_language())?;
