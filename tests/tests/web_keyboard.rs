@@ -152,10 +152,11 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     })
     .await;
 
-    // A move entered: Alt+M, the move, Enter.
-    for (san, number) in [("e4", "1."), ("e5", "1…")] {
+    // A move entered: Alt+M, the move, Enter; in any notation of ICCF Appendix
+    // A (here ICCF numeric and long algebraic), shown in SAN.
+    for (typed, san, number) in [("5254", "e4", "1."), ("e7-e5", "e5", "1…")] {
         shortcut(&console, 'm', "move").await;
-        keys(&console, &format!("{san}{ENTER}")).await;
+        keys(&console, &format!("{typed}{ENTER}")).await;
         within(SECOND, &format!("{number} {san} on the console"), || async {
             text_of(&console, "last-move").await.starts_with(&format!("{number} {san}"))
         })

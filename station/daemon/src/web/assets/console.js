@@ -139,7 +139,11 @@
     const moves = [];
     for (let token of text.split(/\s+/)) {
       token = token.replace(/^\d+\.+(\.\.)?/, '').replace(/^…/, '');
-      if (!token || results.has(token) || /^\d+$/.test(token)) continue;
+      // A bare number is a move number, unless it is an ICCF numeric move
+      // (5254, 67682: the station reads every Appendix A notation); "(=)"
+      // marks a draw offer (Appendix E), not a move.
+      const iccf = /^[1-8]{4}[1-4]?$/.test(token);
+      if (!token || results.has(token) || token === '(=)' || (/^\d+$/.test(token) && !iccf)) continue;
       moves.push(token);
     }
     return moves;
