@@ -99,4 +99,45 @@ mod tests {
         // cannot tell them apart, so the first rank is read to him.
         assert!(check(Game::default().start().board(), full).is_empty());
     }
+
+    /// The table waits for a Chess960 start: his board, still, is checked
+    /// square by square and what differs is an event; set up right, the game starts.
+    #[test]
+    fn iccf_appendix_b_the_table_checks_his_chess960_set_up_while_it_waits() {
+        use crate::table::{Table, TableConfig};
+        use crate::{BoardRole, Event, TrackerConfig};
+        let tracker = TrackerConfig::default();
+        let settle = tracker.settle_ms;
+        let start = Game::chess960(0).unwrap();
+        let full = start.start().board().occupied();
+        let mut table = Table::new(TableConfig { start: start.clone(), ..TableConfig::single(tracker) });
+        let mut out = Vec::new();
+        let forgot_b1 = full ^ Bitboard::from(Square::B1);
+        table.on_scan(BoardRole::Blind, 1_000, forgot_b1, &mut out);
+        table.tick(1_000 + settle, &mut out);
+        let said: Vec<&Event> = out.iter().filter(|e| matches!(e, Event::SetupDiffers { .. })).collect();
+        assert_eq!(said.len(), 1, "{out:?}");
+        let Event::SetupDiffers { board, diff, t_ms } = said[0] else { unreachable!() };
+        assert_eq!((*board, *t_ms), (BoardRole::Blind, 1_000 + settle));
+        assert_eq!(
+            diff.iter().map(|d| (d.square.as_str(), d.expected)).collect::<Vec<_>>(),
+            [("b1", Some('B'))]
+        );
+        assert!(!out.iter().any(|e| matches!(e, Event::GameStarted { .. })), "no game on a wrong set-up");
+        // Said once: time passing changes nothing.
+        out.clear();
+        table.tick(10_000, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        // The peg put in: the game starts.
+        table.on_scan(BoardRole::Blind, 11_000, full, &mut out);
+        table.tick(11_000 + settle, &mut out);
+        assert!(out.iter().any(|e| matches!(e, Event::GameStarted { .. })), "{out:?}");
+        assert!(!out.iter().any(|e| matches!(e, Event::SetupDiffers { .. })), "{out:?}");
+        // A standard start is not read out square by square while he sets it up.
+        let mut table = Table::new(TableConfig::single(TrackerConfig::default()));
+        let mut out = Vec::new();
+        table.on_scan(BoardRole::Blind, 1_000, forgot_b1, &mut out);
+        table.tick(1_000 + settle, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+    }
 }

@@ -151,6 +151,12 @@ impl Voices {
                 );
             }
             Event::BoardRestored { board: BoardRole::Blind, .. } => self.difference = None,
+            Event::SetupDiffers { board: BoardRole::Blind, diff, .. } => {
+                // His Chess960 set-up (ICCF Appendix B), once his board is still:
+                // what differs from the start position, square by square.
+                let text = self.private.wording.word_setup_check(&square_differences(diff));
+                say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
+            }
             Event::BoardStatus { board: BoardRole::Blind, status, .. } => {
                 let m = match status {
                     station_core::event::LinkStatus::Connected => Message::BoardConnected,
