@@ -48,7 +48,13 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         let before = g.position_at(ply - 1)?;
         let mut text = serde_json::Map::new();
         for lang in ["de", "pl", "en"] {
-            let settings = VoiceSettings { language: lang.into(), ..config.voice.clone() };
+            // The mirror's words for the sighted player: letter names, whatever
+            // the blind player chose to hear (`move_reading`).
+            let settings = VoiceSettings {
+                language: lang.into(),
+                move_reading: station_voices::MoveReading::Letters,
+                ..config.voice.clone()
+            };
             if let Ok(w) = Wording::new(&settings)
                 && let Ok(a) = w.word_move(before, &mv)
             {
