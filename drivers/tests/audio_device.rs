@@ -129,7 +129,14 @@ fn wording() -> Result<Wording, station_voices::VoiceError> {
 fn knight_move() -> Result<Utterance, station_voices::VoiceError> {
     let w = wording()?;
     let pos = position_from_fen("startpos")?;
-    Ok(Utterance::from_announcement(&w.word_san(&pos, "Nf3")?))
+    let nf3 = shakmaty::Move::Normal {
+        role: shakmaty::Role::Knight,
+        from: shakmaty::Square::G1,
+        capture: None,
+        to: shakmaty::Square::F3,
+        promotion: None,
+    };
+    Ok(Utterance::from_announcement(&w.word_move(&pos, &nf3)?))
 }
 
 #[test]
@@ -318,7 +325,7 @@ fn child_moves_coalesce() -> TestResult {
     let mut pos = position_from_fen("startpos")?;
     let mut ids = Vec::new();
     for san in ["e4", "e5", "Nf3"] {
-        let mv = station_voices::parse_san(&pos, san)?;
+        let mv = san.parse::<shakmaty::san::San>()?.to_move(&pos)?;
         ids.push(speaker.say(Utterance::from_announcement(&w.word_move(&pos, &mv)?), Priority::Move));
         shakmaty::Position::play_unchecked(&mut pos, mv);
     }

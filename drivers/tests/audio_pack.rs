@@ -81,7 +81,8 @@ fn subset_pack_for_each_language_builds_loads_and_speaks() -> TestResult {
 
         let wording = Wording::new(&VoiceSettings::language(lang))?;
         let pos = position_from_fen("startpos")?;
-        let announcement = wording.word_san(&pos, san)?;
+        let mv = san.parse::<shakmaty::san::San>()?.to_move(&pos)?;
+        let announcement = wording.word_move(&pos, &mv)?;
         assert_eq!(announcement.to_string().to_lowercase(), expect.to_lowercase());
         let utterance = Utterance::from_announcement(&announcement);
         let out = dir.path().join(format!("{lang}.wav"));

@@ -27,6 +27,8 @@ const SETTLE_MS: u64 = 200;
 /// An upper bound a loaded machine may need, never an expectation of speed
 /// (the delays are measured and printed where they matter).
 const WAIT: Duration = Duration::from_secs(5);
+/// WebDriver's arrow up.
+const UP: char = '\u{E013}';
 
 async fn state(http: &reqwest::Client, base: &str) -> Value {
     http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
@@ -108,7 +110,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
              debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
              time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n\
-             mirror_language = \"en\"\n",
+             mirror_language = \"en\"\n\n[buttons]\nread_difference = [\"blind:5\"]\n",
             peg_link.display()
         ),
     )
@@ -150,10 +152,11 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     })
     .await;
 
-    // A move entered: Alt+M, the move, Enter.
-    for (san, number) in [("e4", "1."), ("e5", "1…")] {
+    // A move entered: Alt+M, the move, Enter; in any notation of ICCF Appendix
+    // A (here ICCF numeric and long algebraic), shown in SAN.
+    for (typed, san, number) in [("5254", "e4", "1."), ("e7-e5", "e5", "1…")] {
         shortcut(&console, 'm', "move").await;
-        keys(&console, &format!("{san}{ENTER}")).await;
+        keys(&console, &format!("{typed}{ENTER}")).await;
         within(WAIT, &format!("{number} {san} on the console"), || async {
             text_of(&console, "last-move").await.starts_with(&format!("{number} {san}"))
         })
@@ -171,6 +174,37 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     .await;
     within(WAIT, "1. e4 the last move again on the mirror", || mirror_shows(&mirror, "1.", "e4")).await;
     assert_eq!(state(&http, &base).await["moves"].as_array().unwrap().len(), 1);
+
+    // The record in another notation (ICCF Appendix A): Alt+Y, the arrow keys
+    // choose ICCF numeric; the records show 1. e4 as 5254, and the choice
+    // outlives a reload of the page (localStorage). Back to SAN with the arrows.
+    shortcut(&console, 'y', "notation").await;
+    for _ in 0..2 {
+        keys(&console, &DOWN.to_string()).await;
+    }
+    assert_eq!(value_of(&console, "notation").await, "iccf", "two arrows down choose ICCF");
+    within(WAIT, "1. e4 as 5254 in the records", || async {
+        let records = text_of(&console, "records").await;
+        records.contains("5254") && !records.contains("e4")
+    })
+    .await;
+    assert_eq!(
+        state(&http, &base).await["moves"][0]["notations"],
+        serde_json::json!({"san": "e4", "pl": "e4", "iccf": "5254", "lan": "e2-e4", "fan": "e4"}),
+        "the station gives every move in each notation"
+    );
+    console.refresh().await.unwrap();
+    within(Duration::from_secs(5), "ICCF kept across a reload", || async {
+        value_of(&console, "notation").await == "iccf" && text_of(&console, "records").await.contains("5254")
+    })
+    .await;
+    assert_accessible(&console, "the console with the records in ICCF numeric notation").await;
+    shortcut(&console, 'y', "notation").await;
+    keys(&console, &format!("{UP}{UP}")).await;
+    within(WAIT, "1. e4 in SAN again", || async {
+        value_of(&console, "notation").await == "san" && text_of(&console, "records").await.contains("e4")
+    })
+    .await;
 
     // A draw offer by White (after his move): Alt+O, Tab, Enter. It shows on the mirror
     // (the sighted player may be deaf) until the next move.
@@ -330,8 +364,22 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     })
     .await;
 
-    // New game, Chess960 number 0 (BBQNNRKR): the same pegs, so it starts at once.
+    // New game, Chess960 number 0 (BBQNNRKR): the same pegs. His board lacks
+    // the peg on b1: once it is still, he hears what differs from the start
+    // (ICCF Appendix B); the peg put in, the game starts.
+    let full = pegs.occupancy();
+    pegs.set_occupancy(full ^ shakmaty::Bitboard::from(shakmaty::Square::B1));
     new_game_by_keyboard(&console, "chess960", Some(("new-960", "0"))).await;
+    within(Duration::from_secs(3), "his Chess960 set-up checked", || async {
+        state(&http, &base).await["log"].as_array().unwrap().iter().any(|e| {
+            e["type"] == "announcement"
+                && e["about"] == "setup"
+                && e["text"] == "Ihr Brett weicht von der Partie ab. Bella eins: Läufer fehlt"
+        })
+    })
+    .await;
+    assert_eq!(state(&http, &base).await["phase"], "waiting", "no game on a wrong set-up");
+    pegs.set_occupancy(full);
     let (third_game, s) = next_game(&http, &base, &second_game).await;
     let fen960 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR";
     assert!(s["start_fen"].as_str().unwrap().starts_with(fen960), "{}", s["start_fen"]);
@@ -343,6 +391,28 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
         text_of(&mirror, "phase").await == third_game
     })
     .await;
+    // The start named by its number, its first rank shown; the blind player
+    // hears it piece by piece (ICCF Appendix B) to set up his board.
+    within(WAIT, "the Chess960 start on the console", || async {
+        text_of(&console, "start-line").await.starts_with(
+            "Start position: Chess960 number 0. White's first rank: a1 bishop, b1 bishop, c1 queen, d1 knight",
+        )
+    })
+    .await;
+    let heard = state(&http, &base).await["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "announcement" && e["about"] == "setup")
+        .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+        .filter(|text| text.starts_with("Chess960"))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        heard,
+        ["Chess960 Nummer null, weiße Grundreihe. Anna Läufer, Bella Läufer, Cesar Dame, David Springer, \
+          Eva Springer, Felix Turm, Gustav König, Hector Turm"],
+        "the set-up read to the blind player"
+    );
 
     // New game from a FEN: it waits until the peg board shows that position.
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
@@ -357,6 +427,22 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     .await;
     let start: Chess =
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).expect("a legal position");
+    // His set-up checked square by square on his read_difference button while
+    // the station waits: the pawn forgotten on e2, a peg on d4 instead.
+    let wrong = start.board().occupied() ^ shakmaty::Bitboard::from(shakmaty::Square::E2)
+        | shakmaty::Bitboard::from(shakmaty::Square::D4);
+    pegs.set_occupancy(wrong);
+    tokio::time::sleep(Duration::from_millis(3 * SETTLE_MS)).await;
+    pegs.press_button(5);
+    within(Duration::from_secs(3), "his set-up checked and said", || async {
+        state(&http, &base).await["log"].as_array().unwrap().iter().any(|e| {
+            e["type"] == "announcement"
+                && e["about"] == "setup"
+                && e["text"]
+                    == "Ihr Brett weicht von der Partie ab. Eva zwei: Bauer fehlt. David vier: Stift zu viel"
+        })
+    })
+    .await;
     pegs.set_occupancy(start.board().occupied());
     let (fourth_game, s) = next_game(&http, &base, &third_game).await;
     assert_eq!(s["start_fen"], fen);

@@ -34,6 +34,9 @@ pub enum WordId {
     To,
     /// "back" (corrections).
     Back,
+    /// A digit of ICCF numeric notation (1–8; a promotion digit 1–4), said
+    /// with the language's number word.
+    Digit(u8),
 }
 
 /// One spoken unit: a phrasebook entry, which may be a fixed phrase such as

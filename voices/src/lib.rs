@@ -12,7 +12,14 @@
 //!
 //! let wording = Wording::new(&VoiceSettings::language("de"))?;
 //! let pos = position_from_fen("startpos")?;
-//! assert_eq!(wording.word_san(&pos, "Nf3")?.to_string(), "Springer Felix drei");
+//! let nf3 = shakmaty::Move::Normal {
+//!     role: shakmaty::Role::Knight,
+//!     from: shakmaty::Square::G1,
+//!     capture: None,
+//!     to: shakmaty::Square::F3,
+//!     promotion: None,
+//! };
+//! assert_eq!(wording.word_move(&pos, &nf3)?.to_string(), "Springer Felix drei");
 //! assert_eq!(
 //!     wording.clock_report(72 * 60_000, 58 * 60_000, 22),
 //!     "Sie: eine Stunde zwölf Minuten. Gegner: achtundfünfzig Minuten. Zweiundzwanzig Züge."
@@ -26,15 +33,16 @@ mod command_words;
 pub mod draughts;
 mod entry;
 mod error;
+mod fen;
 mod listening;
 mod message;
-mod notation;
 mod numbers;
 mod phrasebook;
 mod phrasebook_file;
 #[cfg(test)]
 mod phrasebook_file_tests;
 mod settings;
+mod setup;
 pub mod understand;
 mod wording;
 
@@ -42,10 +50,11 @@ pub use announcement::{Announcement, MAX_TOKENS, Token, WordId};
 pub use clock::{clock_report, say_duration, say_moves};
 pub use entry::Entry;
 pub use error::VoiceError;
+pub use fen::position_from_fen;
 pub use listening::{LetterStyle, ListeningWords, Substitution};
 pub use message::{Message, Messages};
-pub use notation::{parse_move, parse_san, parse_uci, position_from_fen};
 pub use numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralForm, PluralRule};
 pub use phrasebook::{BUILTIN_LANGUAGES, ClockWords, Phrasebook, Phrasebooks, Words, check_builtins};
-pub use settings::VoiceSettings;
+pub use settings::{MoveReading, VoiceSettings};
+pub use setup::{SetupWords, SquareDifference};
 pub use wording::Wording;

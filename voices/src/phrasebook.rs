@@ -90,6 +90,8 @@ pub struct Phrasebook {
     pub(crate) repairs: Vec<crate::listening::Substitution>,
     /// The `[draughts]` words, when the phrasebook has them.
     pub(crate) draughts: Option<crate::draughts::DraughtsWords>,
+    /// The `[setup]` words (the start position read to him), when the phrasebook has them.
+    pub(crate) setup: Option<crate::setup::SetupWords>,
 }
 
 impl Phrasebook {
@@ -149,6 +151,11 @@ impl Phrasebook {
     /// The draughts words (`[draughts]`), when the phrasebook has them.
     pub fn draughts(&self) -> Option<&crate::draughts::DraughtsWords> {
         self.draughts.as_ref()
+    }
+
+    /// The set-up words (`[setup]`), when the phrasebook has them.
+    pub fn setup(&self) -> Option<&crate::setup::SetupWords> {
+        self.setup.as_ref()
     }
 
     /// The letter name of a file ("Anna" … "Hector").

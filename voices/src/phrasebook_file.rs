@@ -60,6 +60,9 @@ pub(crate) struct PhrasebookFile {
     /// Draughts words (capture, via, king); optional so a chess-only phrasebook still reads.
     #[serde(default)]
     draughts: Option<BTreeMap<String, EntryFile>>,
+    /// The start position read to him (optional).
+    #[serde(default)]
+    setup: Option<BTreeMap<String, EntryFile>>,
     /// Listening only: other file names, fillers, promotion phrasings.
     #[serde(default)]
     listening: Option<ListeningFile>,
@@ -477,6 +480,13 @@ impl PhrasebookFile {
                 Some(table) => {
                     let [capture, via, king] = check.table("draughts", table, crate::draughts::KEYS)?;
                     Some(crate::draughts::DraughtsWords { capture, via, king })
+                }
+                None => None,
+            },
+            setup: match self.setup {
+                Some(table) => {
+                    let [intro, correct] = check.table("setup", table, crate::setup::KEYS)?;
+                    Some(crate::setup::SetupWords { intro, correct })
                 }
                 None => None,
             },

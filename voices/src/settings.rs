@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 /// ranks = "pl"        # optional: rank words from another phrasebook
 /// name_pawns = false  # "Bauer Eva vier" instead of "Eva vier"
 /// long_form = false   # always say the from-square too
+/// move_reading = "letters"  # or "iccf": moves read as ICCF numbers, digit by digit
 /// ```
 ///
 /// Annex D.2.1 lets the arbiter decide otherwise than the German defaults,
@@ -28,12 +29,36 @@ pub struct VoiceSettings {
     pub name_pawns: bool,
     /// Say the from-square and the to-square of every move.
     pub long_form: bool,
+    /// How moves are read to him: letter names (Annex D.2.1) or ICCF
+    /// numbers (ICCF Appendix A: e2-e4 = "fünf zwei fünf vier").
+    pub move_reading: MoveReading,
+}
+
+/// How a move is read aloud (`[voice] move_reading`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MoveReading {
+    /// Piece, letter name and rank word ("Springer Felix drei").
+    #[default]
+    Letters,
+    /// The ICCF numeric notation digit by digit: from-square, to-square, the
+    /// promotion digit (1 queen, 2 rook, 3 bishop, 4 knight); castling as
+    /// the king's move ("sieben eins sechs drei"). Check and mate are said
+    /// after the digits.
+    Iccf,
 }
 
 impl Default for VoiceSettings {
     /// German, as Annex D.2.1 recommends.
     fn default() -> Self {
-        Self { language: "de".to_owned(), letters: None, ranks: None, name_pawns: false, long_form: false }
+        Self {
+            language: "de".to_owned(),
+            letters: None,
+            ranks: None,
+            name_pawns: false,
+            long_form: false,
+            move_reading: MoveReading::Letters,
+        }
     }
 }
 

@@ -20,9 +20,8 @@ use crate::announcement::{Announcement, Token, WordId};
 use crate::clock;
 use crate::error::VoiceError;
 use crate::message::Message;
-use crate::notation;
 use crate::phrasebook::{Phrasebook, Phrasebooks};
-use crate::settings::VoiceSettings;
+use crate::settings::{MoveReading, VoiceSettings};
 
 /// The chosen voices: sentence words, letter names and rank words, possibly
 /// from different phrasebooks, plus the wording options.
@@ -33,6 +32,7 @@ pub struct Wording {
     ranks: Arc<Phrasebook>,
     name_pawns: bool,
     long_form: bool,
+    move_reading: MoveReading,
 }
 
 impl Wording {
@@ -55,6 +55,7 @@ impl Wording {
             ranks: books.get(settings.ranks_language())?,
             name_pawns: settings.name_pawns,
             long_form: settings.long_form,
+            move_reading: settings.move_reading,
         })
     }
 
@@ -79,44 +80,10 @@ impl Wording {
         }
         let mut out = Announcement::new();
         let words = &self.sentence.words;
-        match San::from_move(pos, mv) {
-            San::Castle(side) => {
-                let (id, entry) = if side.is_king_side() {
-                    (WordId::ShortCastling, &words.short_castling)
-                } else {
-                    (WordId::LongCastling, &words.long_castling)
-                };
-                out.push(id, entry.say());
-            }
-            San::Normal { role, file, rank, capture, to, promotion } => {
-                if role != Role::Pawn || self.name_pawns {
-                    self.push_piece(&mut out, role);
-                }
-                match mv.from() {
-                    Some(from) if self.long_form => self.push_square(&mut out, from),
-                    _ => {
-                        if let Some(file) = file {
-                            out.push(WordId::Letter(file), self.letters.letter(file).say());
-                        }
-                        if let Some(rank) = rank {
-                            out.push(WordId::Rank(rank), self.ranks.rank(rank).say());
-                        }
-                    }
-                }
-                if capture {
-                    out.push(WordId::Capture, words.capture.say());
-                }
-                self.push_square(&mut out, to);
-                if let Some(promoted) = promotion {
-                    self.push_piece(&mut out, promoted);
-                }
-                if mv.is_en_passant() {
-                    out.push(WordId::EnPassant, words.en_passant.say());
-                }
-            }
-            // Drops and null moves do not exist in standard chess, and a
-            // legal move is never one of them.
-            San::Put { .. } | San::Null => {}
+        if self.move_reading == MoveReading::Iccf {
+            self.push_iccf(&mut out, mv);
+        } else {
+            self.push_letters(&mut out, pos, mv);
         }
         let mut after = pos.clone();
         after.play_unchecked(mv);
@@ -128,30 +95,6 @@ impl Wording {
             (false, false) => {}
         }
         Ok(out)
-    }
-
-    /// Words a move given in SAN ("Nf3", "exd6 e.p.", "O-O") in `pos`.
-    ///
-    /// # Errors
-    /// [`VoiceError::BadMove`] if it does not parse or is not legal.
-    pub fn word_san(&self, pos: &Chess, san: &str) -> Result<Announcement<'_>, VoiceError> {
-        self.word_move(pos, &notation::parse_san(pos, san)?)
-    }
-
-    /// Words a move given in UCI ("g1f3", "e7e8q") in `pos`.
-    ///
-    /// # Errors
-    /// [`VoiceError::BadMove`] if it does not parse or is not legal.
-    pub fn word_uci(&self, pos: &Chess, uci: &str) -> Result<Announcement<'_>, VoiceError> {
-        self.word_move(pos, &notation::parse_uci(pos, uci)?)
-    }
-
-    /// Words a move given in SAN or UCI, whichever it is.
-    ///
-    /// # Errors
-    /// [`VoiceError::BadMove`] if it is neither or not legal.
-    pub fn word_notation(&self, pos: &Chess, text: &str) -> Result<Announcement<'_>, VoiceError> {
-        self.word_move(pos, &notation::parse_move(pos, text)?)
     }
 
     /// The two words of a square: letter name and rank word ("Eva", "vier").
@@ -206,6 +149,85 @@ impl Wording {
     /// One of the station's messages in the sentence language.
     pub fn message(&self, message: Message) -> &str {
         self.sentence.message(message).say()
+    }
+
+    /// Piece, letters and ranks of Annex D.2.1 (short or long form).
+    fn push_letters<'a>(&'a self, out: &mut Announcement<'a>, pos: &Chess, mv: Move) {
+        let words = &self.sentence.words;
+        match San::from_move(pos, mv) {
+            San::Castle(side) => {
+                let (id, entry) = if side.is_king_side() {
+                    (WordId::ShortCastling, &words.short_castling)
+                } else {
+                    (WordId::LongCastling, &words.long_castling)
+                };
+                out.push(id, entry.say());
+            }
+            San::Normal { role, file, rank, capture, to, promotion } => {
+                if role != Role::Pawn || self.name_pawns {
+                    self.push_piece(out, role);
+                }
+                match mv.from() {
+                    Some(from) if self.long_form => self.push_square(out, from),
+                    _ => {
+                        if let Some(file) = file {
+                            out.push(WordId::Letter(file), self.letters.letter(file).say());
+                        }
+                        if let Some(rank) = rank {
+                            out.push(WordId::Rank(rank), self.ranks.rank(rank).say());
+                        }
+                    }
+                }
+                if capture {
+                    out.push(WordId::Capture, words.capture.say());
+                }
+                self.push_square(out, to);
+                if let Some(promoted) = promotion {
+                    self.push_piece(out, promoted);
+                }
+                if mv.is_en_passant() {
+                    out.push(WordId::EnPassant, words.en_passant.say());
+                }
+            }
+            // Drops and null moves do not exist in standard chess, and a
+            // legal move is never one of them.
+            San::Put { .. } | San::Null => {}
+        }
+    }
+
+    /// ICCF numeric notation digit by digit (Appendix A): the from-square's
+    /// file and rank numbers, the to-square's (the king's square when
+    /// castling), the promotion digit; each digit the language's number word.
+    fn push_iccf<'a>(&'a self, out: &mut Announcement<'a>, mv: Move) {
+        let to = match mv {
+            Move::Castle { king, rook } => {
+                let side = shakmaty::CastlingSide::from_queen_side(rook < king);
+                Square::from_coords(side.king_to_file(), king.rank())
+            }
+            _ => mv.to(),
+        };
+        let from = mv.from().unwrap_or(to);
+        let mut digits = [0u8; 5];
+        let mut n = 0;
+        for sq in [from, to] {
+            for d in [sq.file().to_usize(), sq.rank().to_usize()] {
+                digits[n] = d as u8 + 1;
+                n += 1;
+            }
+        }
+        if let Some(role) = mv.promotion() {
+            digits[n] = match role {
+                Role::Queen => 1,
+                Role::Rook => 2,
+                Role::Bishop => 3,
+                _ => 4,
+            };
+            n += 1;
+        }
+        let small = &self.sentence.numbers.small;
+        for &d in &digits[..n] {
+            out.push(WordId::Digit(d), &small[usize::from(d)]);
+        }
     }
 
     fn push_piece<'a>(&'a self, out: &mut Announcement<'a>, role: Role) {

@@ -164,7 +164,7 @@ fn a_new_language_is_just_a_file() {
 
     let wording = Wording::with_phrasebooks(&VoiceSettings::language("eo"), &books).expect("eo");
     let pos = position_from_fen("startpos").expect("start");
-    assert_eq!(wording.word_san(&pos, "Nf3").expect("legal").to_string(), "ĉevalo Felix tri");
+    assert_eq!(wording.word_move(&pos, &nf3()).expect("legal").to_string(), "ĉevalo Felix tri");
     assert_eq!(
         wording.clock_report(3_600_000 + 61_000 * 21, 1_000, 42),
         "Vi: unu horo dudek unu minutoj. Kontraŭulo: unu sekundo. Kvardek du movoj."
@@ -172,7 +172,7 @@ fn a_new_language_is_just_a_file() {
     // Mixing a loaded sentence language with built-in ranks.
     let mixed = VoiceSettings { ranks: Some("de".to_owned()), ..VoiceSettings::language("eo") };
     let wording = Wording::with_phrasebooks(&mixed, &books).expect("eo+de");
-    assert_eq!(wording.word_san(&pos, "Nf3").expect("legal").to_string(), "ĉevalo Felix drei");
+    assert_eq!(wording.word_move(&pos, &nf3()).expect("legal").to_string(), "ĉevalo Felix drei");
 }
 
 #[test]
@@ -228,6 +228,7 @@ fn settings_from_the_station_config() {
             ranks: None,
             name_pawns: false,
             long_form: true,
+            move_reading: station_voices::MoveReading::Letters,
         }
     );
     let empty: Config = toml::from_str("[voice]").expect("defaults");
@@ -265,5 +266,16 @@ fn results_and_draw_offer() {
         assert_eq!(wording.word_result(black), b);
         assert_eq!(wording.word_result(KnownOutcome::Draw), d);
         assert_eq!(wording.word_draw_offer(), offer);
+    }
+}
+
+/// 1. Nf3 from the start.
+fn nf3() -> shakmaty::Move {
+    shakmaty::Move::Normal {
+        role: shakmaty::Role::Knight,
+        from: shakmaty::Square::G1,
+        capture: None,
+        to: shakmaty::Square::F3,
+        promotion: None,
     }
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position, Role};
-use station_voices::{Announcement, Phrasebook, VoiceSettings, WordId, Wording};
+use station_voices::{Announcement, MoveReading, Phrasebook, VoiceSettings, WordId, Wording};
 
 const LANGUAGES: [&str; 3] = ["de", "pl", "en"];
 const GOLDEN_PLIES: usize = 600;
@@ -64,7 +64,7 @@ fn as_san(said: &Announcement<'_>) -> String {
             WordId::ShortCastling => san.push_str("O-O"),
             WordId::LongCastling => san.push_str("O-O-O"),
             WordId::EnPassant | WordId::Stalemate => {}
-            WordId::From | WordId::To | WordId::Back => san.push('?'),
+            WordId::From | WordId::To | WordId::Back | WordId::Digit(_) => san.push('?'),
         }
     }
     san
@@ -87,6 +87,7 @@ fn expected_text(book: &Phrasebook, id: WordId) -> &str {
         WordId::From => words.from.say(),
         WordId::To => words.to.say(),
         WordId::Back => words.back.say(),
+        WordId::Digit(d) => &book.numbers().small[usize::from(d)],
     }
 }
 
@@ -215,8 +216,9 @@ fn long_form_names_both_squares_in_real_games() {
     }
 }
 
-fn golden_text(language: &str) -> String {
-    let wording = Wording::new(&VoiceSettings::language(language)).expect("built-in language");
+fn golden_text(language: &str, move_reading: MoveReading) -> String {
+    let settings = VoiceSettings { move_reading, ..VoiceSettings::language(language) };
+    let wording = Wording::new(&settings).expect("built-in language");
     let mut out = String::new();
     let mut plies = 0;
     for game in vendored_games() {
@@ -236,9 +238,13 @@ fn golden_text(language: &str) -> String {
 fn golden_wordings() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
-    for language in LANGUAGES {
-        let path = dir.join(format!("moves-{language}.txt"));
-        let actual = golden_text(language);
+    let readings = LANGUAGES
+        .into_iter()
+        .map(|l| (l, MoveReading::Letters, format!("moves-{l}.txt")))
+        .chain(LANGUAGES.into_iter().map(|l| (l, MoveReading::Iccf, format!("moves-iccf-{l}.txt"))));
+    for (language, reading, file) in readings {
+        let path = dir.join(file);
+        let actual = golden_text(language, reading);
         if update {
             std::fs::write(&path, &actual).expect("write golden file");
             continue;
@@ -252,4 +258,64 @@ fn golden_wordings() {
         }
         assert_eq!(expected.lines().count(), actual.lines().count(), "{}", path.display());
     }
+}
+
+/// `[voice] move_reading = "iccf"`: every move of real games is read as its
+/// ICCF numbers (Appendix A), each digit the language's number word: the
+/// digits give back the from- and to-square (the king's when castling) and
+/// the promotion piece, and check or mate follow.
+#[test]
+fn iccf_reading_gives_back_the_squares_in_real_games() {
+    let mut games = vendored_games();
+    games.extend(shared_games().into_iter().step_by(5));
+    let mut checked = 0usize;
+    for language in LANGUAGES {
+        let book = Phrasebook::builtin(language).expect("built-in");
+        let settings = VoiceSettings { move_reading: MoveReading::Iccf, ..VoiceSettings::language(language) };
+        let wording = Wording::new(&settings).expect("built-in language");
+        for game in &games {
+            walk(game, |pos, mv, san| {
+                let said = wording.word_move(pos, mv).expect("legal");
+                let digits: Vec<u8> = said
+                    .tokens()
+                    .iter()
+                    .filter_map(|t| match t.id {
+                        WordId::Digit(d) => Some(d),
+                        _ => None,
+                    })
+                    .collect();
+                let square = |f: u8, r: u8| {
+                    shakmaty::Square::from_coords(
+                        shakmaty::File::new(u32::from(f) - 1),
+                        shakmaty::Rank::new(u32::from(r) - 1),
+                    )
+                };
+                assert!(digits.len() == 4 || digits.len() == 5, "{language} {san}: {said}");
+                assert!(digits.iter().all(|d| (1..=8).contains(d)), "{language} {san}: {said}");
+                let (from, to) = (square(digits[0], digits[1]), square(digits[2], digits[3]));
+                assert_eq!(Some(from), mv.from(), "{language} {san}: {said}");
+                match *mv {
+                    Move::Castle { king, rook } => {
+                        let file = if rook < king { shakmaty::File::C } else { shakmaty::File::G };
+                        assert_eq!(to, shakmaty::Square::from_coords(file, king.rank()), "{san}");
+                    }
+                    _ => assert_eq!(to, mv.to(), "{language} {san}: {said}"),
+                }
+                let promotion = digits
+                    .get(4)
+                    .map(|d| [Role::Queen, Role::Rook, Role::Bishop, Role::Knight][usize::from(*d) - 1]);
+                assert_eq!(promotion, mv.promotion(), "{language} {san}: {said}");
+                for token in said.tokens() {
+                    assert_eq!(token.text, expected_text(book, token.id), "{language} {san}");
+                }
+                let mut after = pos.clone();
+                after.play_unchecked(*mv);
+                let marks =
+                    said.tokens().iter().filter(|t| matches!(t.id, WordId::Check | WordId::Mate)).count();
+                assert_eq!(marks, usize::from(after.is_check()), "{language} {san}: {said}");
+                checked += 1;
+            });
+        }
+    }
+    assert!(checked >= 3 * 500, "only {checked} moves checked");
 }

@@ -27,8 +27,17 @@ pub fn word_key(id: WordId) -> &'static str {
         WordId::From => "word.from",
         WordId::To => "word.to",
         WordId::Back => "word.back",
+        WordId::Digit(d) => DIGITS[usize::from(d).min(9)],
     }
 }
+
+/// The keys of the ICCF digits (`[voice] move_reading = "iccf"`), said with
+/// the phrasebook's number words: a pack holds those as numbers (found by
+/// their text), so no clip carries these keys.
+const DIGITS: [&str; 10] = [
+    "digit.0", "digit.1", "digit.2", "digit.3", "digit.4", "digit.5", "digit.6", "digit.7", "digit.8",
+    "digit.9",
+];
 
 fn piece_key(role: Role) -> &'static str {
     match role {
@@ -210,6 +219,20 @@ mod tests {
         assert_eq!(words.iter().filter(|w| w.text == "eins").count(), 1);
         let keys: std::collections::HashSet<_> = words.iter().map(|w| &w.key).collect();
         assert_eq!(keys.len(), words.len());
+    }
+
+    /// `move_reading = "iccf"`: the digits' number words are in every pack
+    /// (found by their text), so an ICCF reading is said from clips too.
+    #[test]
+    fn pack_words_hold_the_iccf_digits() {
+        for lang in ["de", "pl", "en"] {
+            let Some(book) = Phrasebook::builtin(lang) else { continue };
+            let words = pack_words(book);
+            for d in 1..=8 {
+                let text = &book.numbers().small[d];
+                assert!(words.iter().any(|w| w.text.eq_ignore_ascii_case(text)), "{lang} {d} {text}");
+            }
+        }
     }
 
     #[test]

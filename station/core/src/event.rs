@@ -139,6 +139,17 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// While the station waits for a Chess960 start (ICCF Appendix B), the
+    /// blind player's board, still for the settle time, differs from it:
+    /// square by square, as a board mismatch says it.
+    SetupDiffers {
+        /// The board set up.
+        board: BoardRole,
+        /// Square by square, against the start position.
+        diff: Vec<SquareDiff>,
+        /// When.
+        t_ms: Millis,
+    },
     /// A board's serial link came or went.
     BoardStatus {
         /// Which board.
@@ -458,6 +469,7 @@ impl Event {
             | Event::PieceReturned { t_ms, .. }
             | Event::BoardMismatch { t_ms, .. }
             | Event::BoardRestored { t_ms, .. }
+            | Event::SetupDiffers { t_ms, .. }
             | Event::BoardStatus { t_ms, .. }
             | Event::Button { t_ms, .. }
             | Event::BoardIdentity { t_ms, .. }

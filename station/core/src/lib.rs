@@ -42,6 +42,7 @@ pub mod occupancy;
 pub mod pgn;
 pub mod piece_tracking;
 pub mod role;
+pub mod setup;
 pub mod table;
 pub mod two_boards;
 

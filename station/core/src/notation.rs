@@ -290,13 +290,16 @@ impl Pattern {
 }
 
 /// Why a text names no move (Guidelines I.8 tells these apart for a sealed move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
     /// Not a move in any notation (I.8.2: it cannot be read).
+    #[error("not a move in any notation (SAN, Polish, ICCF, long, figurine, UCI)")]
     Unreadable,
     /// No legal move fits (I.8.3: illegal).
+    #[error("no legal move fits")]
     Illegal,
     /// Several legal moves fit (I.8.1: ambiguous).
+    #[error("several legal moves fit")]
     Ambiguous,
 }
 

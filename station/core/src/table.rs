@@ -406,10 +406,22 @@ impl Table {
                             t_ms: settle_at,
                         });
                         self.start(game_id, self.cfg.start.clone(), settle_at);
+                    } else if let Some(diff) = self.setup_differs() {
+                        out.push(Event::SetupDiffers { board: BoardRole::Blind, diff, t_ms: settle_at });
                     }
                 }
             }
         }
+    }
+
+    /// ICCF Appendix B: his board set up for a Chess960 start (not the
+    /// standard one), checked square by square once it is still.
+    fn setup_differs(&self) -> Option<Vec<crate::diff::SquareDiff>> {
+        let start = self.cfg.start.start().board();
+        let sensed = self.sensed[slot(BoardRole::Blind)];
+        let chess960 = crate::setup::chess960_number(start).is_some_and(|n| n != 518);
+        (chess960 && self.start_board() == BoardRole::Blind && sensed.any())
+            .then(|| crate::setup::check(start, sensed))
     }
 
     /// An operator entered a player's scoresheet (UCI or SAN moves from the start).

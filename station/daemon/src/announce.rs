@@ -2,7 +2,8 @@
 
 use anyhow::{Context, Result, bail};
 use shakmaty::Position;
-use station_voices::{VoiceSettings, Wording, parse_move, position_from_fen};
+use station_core::notation::read_exactly;
+use station_voices::{VoiceSettings, Wording, position_from_fen};
 
 /// `station announce` arguments.
 pub struct AnnounceOptions {
@@ -10,7 +11,8 @@ pub struct AnnounceOptions {
     pub voice: VoiceSettings,
     /// Start position (standard when absent).
     pub fen: Option<String>,
-    /// Moves in SAN or UCI, played one after another.
+    /// Moves in any notation the core reads (SAN, Polish, ICCF, long,
+    /// figurine, UCI), played one after another.
     pub moves: Vec<String>,
     /// `WHITE_MS,BLACK_MS` for a clock reading.
     pub clock: Option<String>,
@@ -32,7 +34,8 @@ pub fn announce(opts: &AnnounceOptions) -> Result<Vec<String>> {
     }
     let mut pos = position_from_fen(opts.fen.as_deref().unwrap_or("startpos"))?;
     for text in &opts.moves {
-        let mv = parse_move(&pos, text).with_context(|| format!("`{text}` is not a legal move here"))?;
+        let mv = read_exactly(&pos, text)
+            .map_err(|why| anyhow::anyhow!("`{text}` is not a legal move here: {why}"))?;
         lines.push(wording.word_move(&pos, &mv)?.to_string());
         pos.play_unchecked(mv);
     }

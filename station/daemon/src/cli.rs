@@ -137,6 +137,9 @@ enum Command {
         /// Long form: from-square and to-square always.
         #[arg(long)]
         long: bool,
+        /// Read moves as ICCF numbers digit by digit ("fünf zwei fünf vier").
+        #[arg(long)]
+        iccf: bool,
         /// Start position (standard when absent).
         #[arg(long)]
         fen: Option<String>,
@@ -345,6 +348,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             ranks,
             name_pawns,
             long,
+            iccf,
             fen,
             clock,
             moves,
@@ -354,8 +358,16 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             moves_to_word,
             ..
         } => {
-            let voice =
-                station_voices::VoiceSettings { language: lang, letters, ranks, name_pawns, long_form: long };
+            let move_reading =
+                if iccf { station_voices::MoveReading::Iccf } else { station_voices::MoveReading::Letters };
+            let voice = station_voices::VoiceSettings {
+                language: lang,
+                letters,
+                ranks,
+                name_pawns,
+                long_form: long,
+                move_reading,
+            };
             let opts = AnnounceOptions {
                 voice,
                 fen,

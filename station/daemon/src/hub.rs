@@ -65,14 +65,16 @@ pub enum Command {
         #[serde(default)]
         why: Option<String>,
     },
-    /// Enter a move (SAN or UCI) for the side to move, e.g. the sighted player's
-    /// move when his board is not sensed.
+    /// Enter a move for the side to move, e.g. the sighted player's move when
+    /// his board is not sensed: any ICCF Appendix A notation (SAN, Polish,
+    /// ICCF numeric, long, figurine) or UCI, read by `station_core::notation`.
     EnterMove {
         /// The move.
         #[serde(rename = "move")]
         mv: String,
     },
-    /// Enter a player's scoresheet (SAN or UCI from the start); a disagreement
+    /// Enter a player's scoresheet (every move from the start, in any notation
+    /// the core reads); a disagreement
     /// starts the D.2.9 records procedure.
     Scoresheet {
         /// The moves.
@@ -98,7 +100,7 @@ pub enum Command {
     ClaimDraw {
         /// `white` or `black`.
         side: String,
-        /// The written move (SAN or UCI), if any.
+        /// The written move (any notation the core reads), if any.
         #[serde(default, rename = "move")]
         mv: Option<String>,
     },
@@ -118,7 +120,7 @@ pub enum Command {
     },
     /// Adjourn: seal a move without showing it (Guidelines I.2).
     Adjourn {
-        /// The sealed move (SAN or UCI); never shown or announced.
+        /// The sealed move (any notation the core reads); never shown or announced.
         sealed_move: String,
         /// Adjourned before the end of the session: the ms left in it, taken
         /// from the sealer's clock (Guidelines I.1.2).

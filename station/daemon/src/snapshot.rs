@@ -36,7 +36,9 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
                 .iter()
                 .zip(g.sans())
                 .enumerate()
-                .map(|(i, (m, san))| json!({"ply": i + 1, "san": san.to_string(), "uci": g.uci(*m)}))
+                .map(|(i, (m, san))| {
+                    json!({"ply": i + 1, "san": san.to_string(), "uci": g.uci(*m), "notations": notations(g, i, *m)})
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -46,14 +48,26 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         let before = g.position_at(ply - 1)?;
         let mut text = serde_json::Map::new();
         for lang in ["de", "pl", "en"] {
-            let settings = VoiceSettings { language: lang.into(), ..config.voice.clone() };
+            // The mirror's words for the sighted player: letter names, whatever
+            // the blind player chose to hear (`move_reading`).
+            let settings = VoiceSettings {
+                language: lang.into(),
+                move_reading: station_voices::MoveReading::Letters,
+                ..config.voice.clone()
+            };
             if let Ok(w) = Wording::new(&settings)
                 && let Ok(a) = w.word_move(before, &mv)
             {
                 text.insert(lang.into(), Value::String(a.to_string()));
             }
         }
-        Some(json!({"ply": ply, "san": g.sans()[ply - 1].to_string(), "uci": g.uci(mv), "text": text}))
+        Some(json!({
+            "ply": ply,
+            "san": g.sans()[ply - 1].to_string(),
+            "uci": g.uci(mv),
+            "notations": notations(g, ply - 1, mv),
+            "text": text
+        }))
     });
     let boards: Vec<Value> = [BoardRole::Blind, BoardRole::Mirror]
         .into_iter()
@@ -138,6 +152,7 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         "game_id": table.game_id(),
         "phase": phase,
         "start_fen": agreed.map(|g| g.start_fen()),
+        "start": start(table),
         "fen": agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string()),
         "turn": turn,
         "moves": moves,
@@ -158,6 +173,38 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         "adjourned": adjourned,
         "waiting_for_execution": waiting_for_execution,
         "log": extras.log,
+    })
+}
+
+/// The move of ply `index + 1` in every notation of ICCF Appendix A, keyed as
+/// `station export --notation` names them (the console shows the chosen one).
+fn notations(g: &station_core::Game, index: usize, mv: shakmaty::Move) -> Value {
+    use station_core::notation::{Notation, write};
+    let Some(pos) = g.position_at(index) else { return Value::Null };
+    let mut out = serde_json::Map::new();
+    for (key, notation) in [
+        ("san", Notation::San),
+        ("pl", Notation::Pl),
+        ("iccf", Notation::Iccf),
+        ("lan", Notation::Lan),
+        ("fan", Notation::Fan),
+    ] {
+        out.insert(key.into(), Value::String(write(pos, mv, notation)));
+    }
+    Value::Object(out)
+}
+
+/// The start position the table plays (or waits for): its FEN, its
+/// Chess960 number (ICCF Appendix B; 518 is the standard start) and White's
+/// first rank a to h, as the blind player hears it for his set-up.
+fn start(table: &Table) -> Value {
+    let board = table.config().start.start().board();
+    let first_rank: String =
+        station_core::setup::first_rank(board).iter().map(|r| r.map_or('.', |r| r.upper_char())).collect();
+    json!({
+        "fen": table.config().start.start_fen(),
+        "chess960": station_core::setup::chess960_number(board),
+        "first_rank": first_rank,
     })
 }
 

@@ -4,12 +4,14 @@
 //! also an `announcement` event.
 
 use crate::config::Config;
-use shakmaty::{Role, Square};
+use shakmaty::{Position, Role, Square};
 use station_core::clock::{Side, Warning};
 use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
 use station_drivers::audio::{Listeners, Priority, Speaker, Utterance};
-use station_voices::{Message, VoiceSettings, Wording, clock_report, say_duration, say_moves};
+use station_voices::{
+    Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report, say_duration, say_moves,
+};
 
 /// One listener: a speaker and the wording in its language.
 struct Listener {
@@ -37,8 +39,12 @@ impl Voices {
         let private_wording = Wording::new(&config.voice)?;
         let public = match listeners.public {
             Some(speaker) => {
-                let settings =
-                    VoiceSettings { language: config.audio.public.language.clone(), ..config.voice.clone() };
+                // ICCF numbers are the blind player's choice; the public speaker says letters.
+                let settings = VoiceSettings {
+                    language: config.audio.public.language.clone(),
+                    move_reading: MoveReading::Letters,
+                    ..config.voice.clone()
+                };
                 Some(Listener { name: "public", speaker, wording: Wording::new(&settings)? })
             }
             None => None,
@@ -66,12 +72,7 @@ impl Voices {
         match event {
             Event::GameMove { ply, uci, .. } => {
                 let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
-                let word = |l: &Listener| {
-                    l.wording
-                        .word_uci(pos, uci)
-                        .ok()
-                        .map(|a| (Utterance::from_announcement(&a), a.to_string()))
-                };
+                let word = |l: &Listener| word_event_move(&l.wording, pos, uci);
                 let private = word(&self.private);
                 let public = self.public.as_ref().and_then(word);
                 if let Some((utterance, text)) = private.clone() {
@@ -101,7 +102,7 @@ impl Voices {
                 // D.2.8: name both, so he can correct the board or the announcement.
                 let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
                 let word = |uci: &str| {
-                    self.private.wording.word_uci(pos, uci).map(|a| a.to_string()).unwrap_or_default()
+                    word_event_move(&self.private.wording, pos, uci).map(|(_, text)| text).unwrap_or_default()
                 };
                 let text = format!(
                     "{} — {}: {}",
@@ -150,6 +151,12 @@ impl Voices {
                 );
             }
             Event::BoardRestored { board: BoardRole::Blind, .. } => self.difference = None,
+            Event::SetupDiffers { board: BoardRole::Blind, diff, .. } => {
+                // His Chess960 set-up (ICCF Appendix B), once his board is still:
+                // what differs from the start position, square by square.
+                let text = self.private.wording.word_setup_check(&square_differences(diff));
+                say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
+            }
             Event::BoardStatus { board: BoardRole::Blind, status, .. } => {
                 let m = match status {
                     station_core::event::LinkStatus::Connected => Message::BoardConnected,
@@ -236,13 +243,30 @@ impl Voices {
     }
 
     /// What differs between his board and the game, again (`read_difference`);
-    /// nothing differing is said as such.
-    pub fn read_difference(&self, t: Millis, out: &mut Vec<Event>) {
+    /// nothing differing is said as such. While the station waits for a new
+    /// game, his set-up is checked square by square against the start position.
+    pub fn read_difference(&self, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        if table.phase() == station_core::table::Phase::Waiting && table.sensed(BoardRole::Blind).any() {
+            let start = table.config().start.start().board();
+            let diff = station_core::setup::check(start, table.sensed(BoardRole::Blind));
+            let text = self.private.wording.word_setup_check(&square_differences(&diff));
+            say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
+            return;
+        }
         let text = match &self.difference {
             Some(text) => text.clone(),
             None => self.private.wording.message(Message::PositionRestored).to_owned(),
         };
         say(&self.private, Utterance::text(text.clone()), text, "difference", Priority::Urgent, t, out);
+    }
+
+    /// The start position read to him piece by piece so he can set up his
+    /// board (ICCF Appendix B): a Chess960 start other than the standard one.
+    pub fn say_setup(&self, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        let board = table.config().start.start().board();
+        let Some(number) = station_core::setup::chess960_number(board).filter(|&n| n != 518) else { return };
+        let text = self.private.wording.word_setup(number, &station_core::setup::first_rank(board));
+        say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
     }
 
     /// `silence`: the blind player's speaker stops at once; what it said
@@ -271,6 +295,14 @@ impl Voices {
     }
 }
 
+/// A move of the event stream (UCI, read by the core's one notation reader) in
+/// a listener's words: the utterance and its text.
+fn word_event_move(wording: &Wording, pos: &shakmaty::Chess, uci: &str) -> Option<(Utterance, String)> {
+    let mv = station_core::notation::read(pos, uci)?;
+    let a = wording.word_move(pos, &mv).ok()?;
+    Some((Utterance::from_announcement(&a), a.to_string()))
+}
+
 fn say(
     l: &Listener,
     utterance: Utterance,
@@ -284,31 +316,22 @@ fn say(
     out.push(Event::Announcement { listener: l.name.into(), text, about: about.into(), t_ms: t });
 }
 
-/// At most this many squares are named: a board knocked over is a matter for the arbiter.
-const DIFFERENCE_SQUARES: usize = 6;
-
 /// "Ihr Brett weicht von der Partie ab. Eva eins: König fehlt. David drei: Stift zu viel".
 fn difference_text(wording: &Wording, diff: &[station_core::diff::SquareDiff]) -> String {
-    let mut parts = vec![wording.message(Message::BoardDiffers).to_owned()];
-    for d in diff.iter().take(DIFFERENCE_SQUARES) {
-        let Ok(sq) = d.square.parse::<Square>() else { continue };
-        let [letter, rank] = wording.word_square(sq);
-        let square = format!("{} {}", letter.text, rank.text);
-        let piece = d.expected.and_then(|c| Role::from_char(c.to_ascii_lowercase()));
-        let part = match (piece, d.peg) {
-            (Some(role), false) => wording
-                .message(Message::SquareMissing)
-                .replace("{square}", &square)
-                .replace("{piece}", wording.word_piece(role).text),
-            (None, true) => wording.message(Message::SquareExtra).replace("{square}", &square),
-            _ => continue,
-        };
-        parts.push(part);
-    }
-    if diff.len() > DIFFERENCE_SQUARES {
-        parts.push(wording.message(Message::CallArbiter).to_owned());
-    }
-    parts.join(". ")
+    wording.word_difference(&square_differences(diff))
+}
+
+/// The core's square differences in the voices' terms.
+fn square_differences(diff: &[station_core::diff::SquareDiff]) -> Vec<SquareDifference> {
+    diff.iter()
+        .filter_map(|d| {
+            Some(SquareDifference {
+                square: d.square.parse::<Square>().ok()?,
+                expected: d.expected.and_then(|c| Role::from_char(c.to_ascii_lowercase())),
+                peg: d.peg,
+            })
+        })
+        .collect()
 }
 
 /// "Springer von Eva fünf zurück nach Felix drei", or a removal/placement in words.

@@ -676,7 +676,7 @@ impl Station {
             }
             Action::ReadDifference => {
                 if let Some(v) = &self.voices {
-                    v.get().read_difference(t, events);
+                    v.get().read_difference(&self.table, t, events);
                 }
             }
             Action::ReadRecord | Action::RecordBack | Action::RecordForward => {
@@ -820,6 +820,9 @@ impl Station {
                 };
                 let start_fen = start.start_fen();
                 self.apply(t, Input::NewGame { fen, chess960 }, events).map_err(|e| e.to_string())?;
+                if let Some(v) = &self.voices {
+                    v.get().say_setup(&self.table, t, events);
+                }
                 let fen = start_fen;
                 Ok(
                     json!({"ok": true, "start_fen": fen, "waiting": "set up the start position on the boards"}),
@@ -956,7 +959,7 @@ impl Station {
                     match command {
                         SpokenCommand::Time => v.get().say_time(&self.table, t, events),
                         SpokenCommand::Repeat => v.get().repeat_last_move(t, events),
-                        SpokenCommand::ReadDifference => v.get().read_difference(t, events),
+                        SpokenCommand::ReadDifference => v.get().read_difference(&self.table, t, events),
                         SpokenCommand::Silence => v.get().silence(t, events),
                         _ => {}
                     }

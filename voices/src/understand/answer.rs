@@ -158,7 +158,7 @@ impl Understanding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::position_from_fen;
+    use crate::fen::position_from_fen;
     use shakmaty::Position;
 
     fn answer(lang: &str, fen: &str, text: &str, me: Color) -> String {

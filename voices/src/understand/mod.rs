@@ -40,7 +40,7 @@ pub use grammar::Grammar;
 pub use record::{RecordCursor, RecordStep};
 
 use crate::error::VoiceError;
-use crate::notation::position_from_fen;
+use crate::fen::position_from_fen;
 use crate::phrasebook::Phrasebooks;
 use crate::settings::VoiceSettings;
 use crate::wording::Wording;
@@ -395,6 +395,10 @@ impl Understanding {
         books: &Phrasebooks,
         commands: &CommandWords,
     ) -> Result<Understanding, VoiceError> {
+        // He speaks moves by letter names; what is asked back is worded so,
+        // whatever `move_reading` reads his moves to him as.
+        let settings =
+            &VoiceSettings { move_reading: crate::settings::MoveReading::Letters, ..settings.clone() };
         let sentence = books.get(&settings.language)?;
         let letters = books.get(settings.letters_language())?;
         let ranks = books.get(settings.ranks_language())?;

@@ -147,3 +147,70 @@ fn every_move_of_the_real_games_round_trips_in_every_notation() {
     }
     assert!(moves > 40_000, "{moves} moves");
 }
+
+/// What the voices crate's own reader (now gone) accepted, the one reader
+/// accepts too: scoresheet suffixes and zeros, UCI castling and promotion;
+/// and refuses what it refused.
+#[test]
+fn the_forms_of_the_former_voices_reader_are_read_here() {
+    let start = Chess::default();
+    let castling = crate::pgn::position_from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    let ep = crate::pgn::position_from_fen("4k3/8/8/4Pp2/8/8/8/4K3 w - f6 0 2").unwrap();
+    let promo = crate::pgn::position_from_fen("3r4/4P3/8/8/8/k7/8/4K3 w - - 0 1").unwrap();
+    let uci = |mv: Move| mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+    let cases: [(&Chess, &str, &str); 8] = [
+        (&start, "g1f3", "g1f3"),
+        (&start, "e2e4", "e2e4"),
+        (&castling, "e1g1", "e1g1"),
+        (&castling, "e1c1", "e1c1"),
+        (&castling, "0-0-0", "e1c1"),
+        (&ep, "exf6 e.p.", "e5f6"),
+        (&ep, "exf6!?", "e5f6"),
+        (&promo, "e7d8n", "e7d8n"),
+    ];
+    for (pos, text, expected) in cases {
+        let mv = read(pos, text).unwrap_or_else(|| panic!("`{text}` reads"));
+        assert_eq!(uci(mv), expected, "`{text}`");
+    }
+    for text in ["", "Nf6", "e5e6", "Ke2", "xyz", "Qh5#", "e2e5", "a very long string indeed, not a move"] {
+        assert_eq!(read(&start, text), None, "`{text}`");
+    }
+    assert_eq!(read_exactly(&start, "xyz"), Err(ReadError::Unreadable));
+    assert_eq!(read_exactly(&start, "e2e5"), Err(ReadError::Illegal));
+}
+
+/// The console's (and the hub's) "enter move" goes to `Table::enter_move`:
+/// the same moves entered in each of the five notations make the same game.
+#[test]
+fn iccf_appendix_a_a_move_entered_in_any_notation_is_the_same_move() {
+    use crate::table::{Table, TableConfig};
+    let g = appendix_game();
+    let mut records = Vec::new();
+    for notation in [Notation::San, Notation::Pl, Notation::Iccf, Notation::Lan, Notation::Fan] {
+        let cfg = TableConfig {
+            blind_unsensed: true,
+            ..TableConfig::single(crate::inference::TrackerConfig::default())
+        };
+        let mut table = Table::new(cfg);
+        let mut out = Vec::new();
+        table.tick(1_000, &mut out);
+        for i in 0..g.ply() {
+            let text = write(g.position_at(i).unwrap(), g.moves()[i], notation);
+            let t = 2_000 + 1_000 * i as u64;
+            table.enter_move(&text, t, &mut out).unwrap_or_else(|e| panic!("{notation:?} `{text}`: {e}"));
+        }
+        let entered: Vec<String> = out
+            .iter()
+            .filter_map(|e| match e {
+                crate::Event::GameMove { uci, .. } => Some(uci.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(entered.len(), g.ply(), "{notation:?}");
+        records.push(entered);
+    }
+    let expected: Vec<String> = g.moves().iter().map(|m| g.uci(*m)).collect();
+    for (record, notation) in records.iter().zip(["san", "pl", "iccf", "lan", "fan"]) {
+        assert_eq!(record, &expected, "{notation}");
+    }
+}

@@ -296,6 +296,7 @@ const Station = (() => {
         return `${board} does not match (${ev.reason})${diff ? ': ' + diff : ''}`;
       }
       case 'board_restored': return `${board} shows the game position again`;
+      case 'setup_differs': return `${board} set up unlike the start position: ${Array.isArray(ev.diff) ? ev.diff.map((d) => d.text || d.square).join('; ') : ''}`;
       case 'board_status': return `${board} ${ev.status}${ev.detail ? ': ' + ev.detail : ''}`;
       case 'discrepancy': return `Discrepancy ${ev.id} (${ev.kind}): every board back to the position after ${ev.agreed_ply ? moveNumber(ev.agreed_ply) : 'the start'}${ev.board ? ', correct the ' + ev.board + ' board' : ''}`;
       case 'discrepancy_resolved': return `Discrepancy ${ev.id} resolved`;

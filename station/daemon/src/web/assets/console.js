@@ -139,7 +139,11 @@
     const moves = [];
     for (let token of text.split(/\s+/)) {
       token = token.replace(/^\d+\.+(\.\.)?/, '').replace(/^…/, '');
-      if (!token || results.has(token) || /^\d+$/.test(token)) continue;
+      // A bare number is a move number, unless it is an ICCF numeric move
+      // (5254, 67682: the station reads every Appendix A notation); "(=)"
+      // marks a draw offer (Appendix E), not a move.
+      const iccf = /^[1-8]{4}[1-4]?$/.test(token);
+      if (!token || results.has(token) || token === '(=)' || (/^\d+$/.test(token) && !iccf)) continue;
       moves.push(token);
     }
     return moves;
@@ -410,6 +414,7 @@
       else go($('h-disc'), 'There is no clock proposal to accept.');
     },
     B: () => go($('h-boards')),
+    Y: () => go($('notation')),
     O: () => go($('draw-side')),
     G: () => go($('flag-side')),
     D: () => go($('claim-side')),
@@ -496,6 +501,18 @@
     return parts.join(' ');
   }
 
+  // The start position the station plays or waits for: a Chess960 start by its
+  // number (ICCF Appendix B) with White's first rank, as the blind player hears it.
+  const PIECE_NAMES = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+  function startText(st) {
+    if (!st || typeof st !== 'object') return '';
+    const rank = typeof st.first_rank === 'string' ? st.first_rank : '';
+    const pieces = [...rank].map((c, i) => (PIECE_NAMES[c] ? `${'abcdefgh'[i]}1 ${PIECE_NAMES[c]}` : null)).filter(Boolean).join(', ');
+    if (st.chess960 === 518) return 'Start position: standard.';
+    if (Number.isInteger(st.chess960)) return `Start position: Chess960 number ${st.chess960}. White's first rank: ${pieces} (Black's mirrors it).`;
+    return `Start position: from a FEN. White's first rank: ${pieces}.`;
+  }
+
   function renderHeader() {
     const s = state || {};
     const bits = [];
@@ -508,6 +525,8 @@
     $('game-line').textContent = state ? bits.join(' · ') : 'no state from the station yet';
     const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
     $('last-move').textContent = last ? `${Station.moveNumber(last.ply)} ${last.san}${last.text && last.text.en ? ' (' + last.text.en + ')' : ''}` : '—';
+    const start = startText(s.start);
+    if ($('start-line').textContent !== start) $('start-line').textContent = start;
     const conn = $('conn');
     conn.textContent = online ? 'live' : 'offline (polling)';
     conn.className = `conn ${online ? 'up' : 'down'}`;
@@ -689,12 +708,41 @@
   }
   $('flip').addEventListener('change', renderBoards);
 
+  // The notation the records are shown in (ICCF Appendix A): the station gives
+  // every agreed move in each (`notations`); the choice is kept in this browser.
+  const NOTATIONS = ['san', 'pl', 'iccf', 'lan', 'fan'];
+  const NOTATION_KEY = 'station-console-notation';
+  function storedNotation() {
+    try {
+      const v = window.localStorage.getItem(NOTATION_KEY);
+      return NOTATIONS.includes(v) ? v : 'san';
+    } catch (_) {
+      return 'san';
+    }
+  }
+  $('notation').value = storedNotation();
+  $('notation').addEventListener('change', () => {
+    const v = NOTATIONS.includes($('notation').value) ? $('notation').value : 'san';
+    try { window.localStorage.setItem(NOTATION_KEY, v); } catch (_) { /* private mode: this page only */ }
+    renderRecords();
+  });
+  function shownMove(m) {
+    if (!m) return '';
+    const n = $('notation').value;
+    return (m.notations && typeof m.notations[n] === 'string' && m.notations[n]) || m.san || '';
+  }
+
   function renderRecords() {
-    const agreed = state && Array.isArray(state.moves) ? state.moves.map((m) => (m && m.san) || '') : [];
+    const moves = state && Array.isArray(state.moves) ? state.moves : [];
+    const agreed = moves.map((m) => (m && m.san) || '');
+    const agreedShown = moves.map(shownMove);
     const recs = boards().map((b) => ({ role: b.role, moves: Array.isArray(b.moves) ? b.moves.map(String) : null }));
-    const key = JSON.stringify([agreed, recs]);
+    const key = JSON.stringify([agreed, recs, $('notation').value]);
     renderKeyed('records', key, (box) => {
-      const columns = [{ name: 'Agreed', moves: agreed }, ...recs.map((r) => ({ name: r.role === 'blind' ? 'Blind board' : r.role === 'mirror' ? 'Mirror board' : String(r.role), moves: r.moves }))];
+      // Records are compared in SAN; a board's move that is the agreed one is shown
+      // in the chosen notation, one that differs as the board's SAN.
+      const shown = (list) => list && list.map((san, i) => (san === agreed[i] ? agreedShown[i] : san));
+      const columns = [{ name: 'Agreed', moves: agreed, shown: agreedShown }, ...recs.map((r) => ({ name: r.role === 'blind' ? 'Blind board' : r.role === 'mirror' ? 'Mirror board' : String(r.role), moves: r.moves, shown: shown(r.moves) }))];
       const length = Math.max(0, ...columns.map((c) => (c.moves ? c.moves.length : 0)));
       let first = -1;
       for (let i = 0; i < length && first < 0; i++) {
@@ -703,7 +751,7 @@
       }
       const summary = $('records-summary');
       if (first >= 0) {
-        const at = columns.map((c) => `${c.name} ${c.moves && c.moves[first] !== undefined ? c.moves[first] : '—'}`).join(', ');
+        const at = columns.map((c) => `${c.name} ${c.moves && c.moves[first] !== undefined ? c.shown[first] : '—'}`).join(', ');
         summary.textContent = `First disagreement at ${Station.moveNumber(first + 1)}: ${at}.`;
         summary.className = 'records-summary-bad';
       } else {
@@ -715,8 +763,8 @@
       table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'), ...columns.map((c) => h('th', { scope: 'col' }, c.name)))));
       const body = h('tbody');
       for (let i = 0; i < length; i++) {
-        const values = columns.map((c) => (c.moves ? (c.moves[i] !== undefined ? c.moves[i] : '') : 'not sensed'));
-        const present = values.filter((v, k) => columns[k].moves && columns[k].moves[i] !== undefined);
+        const values = columns.map((c) => (c.moves ? (c.moves[i] !== undefined ? c.shown[i] : '') : 'not sensed'));
+        const present = columns.filter((c) => c.moves && c.moves[i] !== undefined).map((c) => c.moves[i]);
         const row = h('tr', { class: i === first ? 'disagree' : null, id: i === first ? 'first-disagreement' : null });
         row.append(h('th', { scope: 'row' }, Station.moveNumber(i + 1), i === first ? h('span', { class: 'visually-hidden' }, ' first disagreement') : null));
         values.forEach((v, k) => {
