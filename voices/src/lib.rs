@@ -36,7 +36,7 @@ pub mod understand;
 mod wording;
 
 pub use announcement::{Announcement, MAX_TOKENS, Token, WordId};
-pub use clock::{clock_report, say_duration, say_moves};
+pub use clock::{clock_report, clock_report_used, say_duration, say_moves};
 pub use entry::Entry;
 pub use error::VoiceError;
 pub use listening::{LetterStyle, ListeningWords, Substitution};
@@ -44,5 +44,5 @@ pub use message::{Message, Messages};
 pub use notation::{parse_move, parse_san, parse_uci, position_from_fen};
 pub use numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralForm, PluralRule};
 pub use phrasebook::{BUILTIN_LANGUAGES, ClockWords, Phrasebook, Phrasebooks, Words, check_builtins};
-pub use settings::VoiceSettings;
+pub use settings::{ClockReading, VoiceSettings};
 pub use wording::Wording;

@@ -117,6 +117,9 @@ struct ClockFile {
     minute: NounFile,
     second: NounFile,
     moves: NounFile,
+    /// Heads the answer in time used (issue 18); optional in a loaded file.
+    #[serde(default)]
+    used: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -467,6 +470,9 @@ impl PhrasebookFile {
                 minute: noun(self.clock.minute),
                 second: noun(self.clock.second),
                 moves: noun(self.clock.moves),
+                // A book without the word: the English one, never an answer
+                // that sounds like the time left.
+                used: self.clock.used.filter(|w| !w.trim().is_empty()).unwrap_or_else(|| "time used".to_owned()),
             },
             numbers: check.numbers(self.numbers)?,
             messages: check.messages(self.messages)?,

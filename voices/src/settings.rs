@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 /// ranks = "pl"        # optional: rank words from another phrasebook
 /// name_pawns = false  # "Bauer Eva vier" instead of "Eva vier"
 /// long_form = false   # always say the from-square too
+/// clock_reading = "remaining"  # or "used": what the talking clock reads (D.2.10.4)
 /// ```
 ///
 /// Annex D.2.1 lets the arbiter decide otherwise than the German defaults,
@@ -28,12 +29,52 @@ pub struct VoiceSettings {
     pub name_pawns: bool,
     /// Say the from-square and the to-square of every move.
     pub long_form: bool,
+    /// What the talking clock reads on request: the time left (the default)
+    /// or the time each side used (D.2.10.4); switchable by a spoken command.
+    pub clock_reading: ClockReading,
+}
+
+/// What the talking clock reads: the time left on each clock or the time each
+/// side used. Either comes with the number of moves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockReading {
+    /// The time each clock shows.
+    #[default]
+    Remaining,
+    /// The time each side's clock has run (Annex D.2.10.4 "time used").
+    Used,
+}
+
+impl ClockReading {
+    /// The other reading (a toggle button).
+    pub fn other(self) -> ClockReading {
+        match self {
+            ClockReading::Remaining => ClockReading::Used,
+            ClockReading::Used => ClockReading::Remaining,
+        }
+    }
+
+    /// `remaining` or `used`, as the config writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClockReading::Remaining => "remaining",
+            ClockReading::Used => "used",
+        }
+    }
 }
 
 impl Default for VoiceSettings {
     /// German, as Annex D.2.1 recommends.
     fn default() -> Self {
-        Self { language: "de".to_owned(), letters: None, ranks: None, name_pawns: false, long_form: false }
+        Self {
+            language: "de".to_owned(),
+            letters: None,
+            ranks: None,
+            name_pawns: false,
+            long_form: false,
+            clock_reading: ClockReading::Remaining,
+        }
     }
 }
 

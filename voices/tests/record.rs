@@ -193,3 +193,24 @@ fn speech_control_and_bad_input_are_understood() {
     );
     assert!(!grammar.contains("zug neunhundert"));
 }
+
+/// Issue 18 §4: the talking clock switched between time used and time left
+/// by words in all three languages, from the mid-game position; "Zeit" alone
+/// still asks for the time.
+#[test]
+fn the_clock_reading_is_switched_by_words() {
+    let (_, pos) = mid_game(49);
+    for (lang, words) in [
+        ("de", ["Zeit verbraucht", "verbrauchte Zeit", "Restzeit", "verbleibende Zeit", "Zeit"]),
+        ("pl", ["czas zużyty", "zużyty czas", "czas pozostały", "pozostały czas", "czas"]),
+        ("en", ["time used", "used time", "time left", "remaining time", "time"]),
+    ] {
+        let u = Understanding::language(lang).unwrap();
+        let names: Vec<&str> = words.iter().map(|w| command(&u, &pos, w).name()).collect();
+        assert_eq!(names, ["clock_used", "clock_used", "clock_remaining", "clock_remaining", "time"], "{lang}");
+        let grammar = u.grammar(&pos);
+        assert!(grammar.contains(&words[0].to_lowercase()) && grammar.contains(&words[2].to_lowercase()), "{lang}");
+    }
+    // The switch takes no argument.
+    assert!(rejected("de", "Restzeit vier").starts_with("reject"));
+}

@@ -349,8 +349,14 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             moves_to_word,
             ..
         } => {
-            let voice =
-                station_voices::VoiceSettings { language: lang, letters, ranks, name_pawns, long_form: long };
+            let voice = station_voices::VoiceSettings {
+                language: lang,
+                letters,
+                ranks,
+                name_pawns,
+                long_form: long,
+                ..Default::default()
+            };
             let opts = AnnounceOptions {
                 voice,
                 fen,

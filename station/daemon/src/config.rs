@@ -350,6 +350,10 @@ pub struct Buttons {
     /// has stood on the board, how many moves without a pawn move or capture.
     #[serde(default)]
     pub draw_status: Vec<String>,
+    /// Switch the talking clock between the time left and the time used
+    /// (D.2.10.4), and say it (issue 18).
+    #[serde(default)]
+    pub clock_reading: Vec<String>,
 }
 
 fn default_clock_buttons() -> Vec<String> {
@@ -380,6 +384,7 @@ impl Default for Buttons {
             read_rank: Vec::new(),
             read_file: Vec::new(),
             draw_status: Vec::new(),
+            clock_reading: Vec::new(),
         }
     }
 }
@@ -417,6 +422,8 @@ pub enum Action {
     ReadFile,
     /// Say the draw facts of the record.
     DrawStatus,
+    /// Switch the clock between time left and time used, and say it.
+    ClockReading,
 }
 
 impl Buttons {
@@ -438,6 +445,7 @@ impl Buttons {
             (&self.read_rank, Action::ReadRank),
             (&self.read_file, Action::ReadFile),
             (&self.draw_status, Action::DrawStatus),
+            (&self.clock_reading, Action::ClockReading),
         ]
         .into_iter()
         .find(|(sources, _)| sources.iter().any(|s| s == source))
@@ -462,6 +470,7 @@ impl Buttons {
             ("read_rank", &self.read_rank),
             ("read_file", &self.read_file),
             ("draw_status", &self.draw_status),
+            ("clock_reading", &self.clock_reading),
         ] {
             for s in sources {
                 let ok = match s.split_once(':') {

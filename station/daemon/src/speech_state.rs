@@ -16,11 +16,15 @@ pub const RATE_STEP: u32 = 15;
 pub struct SpeechState {
     /// The blind player's speaking rate in percent of normal.
     pub rate_percent: u32,
+    /// What the talking clock reads, once he chose by command or button
+    /// (until then `[voice] clock_reading`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_reading: Option<station_voices::ClockReading>,
 }
 
 impl Default for SpeechState {
     fn default() -> Self {
-        SpeechState { rate_percent: 100 }
+        SpeechState { rate_percent: 100, clock_reading: None }
     }
 }
 
@@ -65,7 +69,7 @@ impl SpeechState {
             station_drivers::audio::stretch::MIN_RATE_PERCENT,
             station_drivers::audio::stretch::MAX_RATE_PERCENT,
         );
-        SpeechState { rate_percent: rate }
+        SpeechState { rate_percent: rate, ..self }
     }
 }
 
@@ -90,6 +94,10 @@ mod tests {
             slow = slow.step(false);
         }
         assert_eq!(slow.rate_percent, station_drivers::audio::stretch::MIN_RATE_PERCENT);
+        let used = SpeechState { clock_reading: Some(station_voices::ClockReading::Used), ..faster };
+        used.save(&path).unwrap();
+        assert_eq!(SpeechState::load(&path), used);
+        assert_eq!(SpeechState::load(&path).step(true).clock_reading, used.clock_reading);
         std::fs::write(&path, "rate_percent = \"fast\"\n").unwrap();
         assert_eq!(SpeechState::load(&path), SpeechState::default());
         let _ = std::fs::remove_dir_all(&dir);

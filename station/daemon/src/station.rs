@@ -204,10 +204,41 @@ impl Station {
     pub fn enable_voices(&mut self) -> Result<()> {
         let voices = Voices::start(&self.config)?;
         // The rate he chose before a restart (see `speech_state`).
+        let mut voices = voices;
         let state = SpeechState::load(&state_path(self.journals.path()));
         voices.set_rate(state.rate_percent);
+        if let Some(reading) = state.clock_reading {
+            voices.set_clock_reading(reading);
+        }
         self.voices = Some(VoicesHandle::new(voices));
         Ok(())
+    }
+
+    /// "Zeit verbraucht" / "Restzeit" / the `clock_reading` button (`None`:
+    /// the other one): the clock reads that from now on, kept across
+    /// restarts, and says the time at once.
+    fn change_clock_reading(
+        &mut self,
+        reading: Option<station_voices::ClockReading>,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(v) = self.voices.as_ref() else { return };
+        let reading = reading.unwrap_or_else(|| v.get().clock_reading().other());
+        v.get_mut().set_clock_reading(reading);
+        let path = state_path(self.journals.path());
+        let state = SpeechState { clock_reading: Some(reading), ..SpeechState::load(&path) };
+        if let Err(e) = state.save(&path) {
+            // A full disk loses the preference, never the game.
+            tracing::warn!(path = %path.display(), "clock reading not kept: {e}");
+        }
+        events.push(Event::Announcement {
+            listener: "log".into(),
+            text: format!("clock reading {}", reading.name()),
+            about: "clock_reading".into(),
+            t_ms: t,
+        });
+        v.get().say_time(&self.table, t, events);
     }
 
     /// "schneller" / "langsamer": one step, kept across restarts.
@@ -628,6 +659,7 @@ impl Station {
             &b.push_to_talk,
             &b.read_position,
             &b.read_difference,
+            &b.clock_reading,
         ]
         .iter()
         .any(|sources| sources.iter().any(|s| s.starts_with("gamepad:")))
@@ -692,6 +724,7 @@ impl Station {
                     v.get().silence(t, events);
                 }
             }
+            Action::ClockReading => self.change_clock_reading(None, t, events),
             Action::ReadRank | Action::ReadFile => {
                 let me = self.table.config().blind_color;
                 let command = match action {
@@ -960,6 +993,15 @@ impl Station {
                         SpokenCommand::Silence => v.get().silence(t, events),
                         _ => {}
                     }
+                }
+                match command {
+                    SpokenCommand::ClockUsed => {
+                        self.change_clock_reading(Some(station_voices::ClockReading::Used), t, events)
+                    }
+                    SpokenCommand::ClockRemaining => {
+                        self.change_clock_reading(Some(station_voices::ClockReading::Remaining), t, events)
+                    }
+                    _ => {}
                 }
                 if let SpokenCommand::Faster | SpokenCommand::Slower = command {
                     let rate = self.change_rate(command == SpokenCommand::Faster, t, events);

@@ -60,6 +60,10 @@ pub enum CommandWord {
     Faster,
     /// Speak slower.
     Slower,
+    /// The clock reads the time used from now on, and says it (D.2.10.4).
+    ClockUsed,
+    /// The clock reads the time left from now on, and says it.
+    ClockRemaining,
 }
 
 /// Keys of the phrasebook's `[commands]` table, in a fixed order (draw
@@ -81,7 +85,7 @@ pub(crate) const KEYS: [(&str, CommandWord); 12] = [
 
 /// Keys of `[commands]` added later (issue 14): optional in a loaded file,
 /// present in every built-in one.
-pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 12] = [
+pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 14] = [
     ("read_difference", CommandWord::ReadDifference),
     ("draw_status", CommandWord::DrawStatus),
     // Issue 18: the record, the position by rank and file, speech control.
@@ -95,6 +99,9 @@ pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 12] = [
     ("silence", CommandWord::Silence),
     ("faster", CommandWord::Faster),
     ("slower", CommandWord::Slower),
+    // Issue 18 §4: what the talking clock reads.
+    ("clock_used", CommandWord::ClockUsed),
+    ("clock_remaining", CommandWord::ClockRemaining),
 ];
 
 /// The listening words of one language.

@@ -140,6 +140,10 @@ pub enum Command {
     Faster,
     /// Speak slower (every voice).
     Slower,
+    /// The talking clock reads the time used from now on ("Zeit verbraucht").
+    ClockUsed,
+    /// The talking clock reads the time left from now on ("Restzeit").
+    ClockRemaining,
 }
 
 impl Command {
@@ -147,7 +151,7 @@ impl Command {
     /// `draw_offer`, `resign`, `where_is`, `what_stands_on`, `read_pieces`,
     /// `read_difference`, `draw_status`, `read_record`, `record_back`,
     /// `record_forward`, `go_to_move`, `read_rank`, `read_file`, `material`,
-    /// `silence`, `faster`, `slower`.
+    /// `silence`, `faster`, `slower`, `clock_used`, `clock_remaining`.
     pub fn name(&self) -> &'static str {
         match self {
             Command::Time => "time",
@@ -172,6 +176,8 @@ impl Command {
             Command::Silence => "silence",
             Command::Faster => "faster",
             Command::Slower => "slower",
+            Command::ClockUsed => "clock_used",
+            Command::ClockRemaining => "clock_remaining",
         }
     }
 }
