@@ -106,6 +106,9 @@ struct QuestionFile {
     /// Joins the ends of a run of empty squares ("bis"); optional (issue 18).
     #[serde(default)]
     through: Option<String>,
+    /// Ends a correction read back in the record ("zurückgenommen"); optional (issue 18).
+    #[serde(default)]
+    taken_back: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -318,7 +321,14 @@ impl Checker<'_> {
             Some(word) => word,
             None => "-".to_owned(),
         };
-        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none, through])))
+        let taken_back = match q.taken_back {
+            Some(word) if word.trim().is_empty() => {
+                return self.fail("[question] \"taken_back\" is empty".to_owned());
+            }
+            Some(word) => word,
+            None => "-".to_owned(),
+        };
+        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none, through, taken_back])))
     }
 }
 

@@ -223,8 +223,12 @@ enum Command {
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
-        #[arg(long, required = true)]
+        #[arg(long, required_unless_present_any = ["audio"])]
         pgn: bool,
+        /// Write the kept sound of the game's spoken moves (D.2.7, `[speech]
+        /// keep_audio`) to this folder: a WAV per ply and `index.tsv`.
+        #[arg(long, value_name = "DIR", conflicts_with = "all")]
+        audio: Option<PathBuf>,
         /// Journal directory.
         #[arg(long, value_name = "DIR", default_value = "journal")]
         journal_dir: PathBuf,
@@ -406,7 +410,14 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Export { pgn: _, journal_dir, game, all, output, notation } => {
+        Command::Export { pgn, journal_dir, game, all, output, notation, audio } => {
+            if let Some(dir) = audio {
+                let n = crate::export_audio::export_audio(&journal_dir, game.as_deref(), &dir)?;
+                println!("audio_exported {n}");
+                if !pgn {
+                    return Ok(());
+                }
+            }
             let notation = notation.map(|n| n.parse()).transpose().map_err(anyhow::Error::msg)?;
             export(&ExportOptions { journal_dir, game, all, output, notation })
         }

@@ -122,6 +122,17 @@ pub struct SpeechSettings {
     /// another legal move is asked back.
     #[serde(default = "default_sure_confidence")]
     pub sure_confidence: f32,
+    /// The recording device of D.2.7 (issue 18): the audio of each spoken
+    /// move the station accepted is kept beside the journal, a WAV per ply.
+    #[serde(default)]
+    pub keep_audio: bool,
+    /// The most audio one game keeps, in MiB; later moves' audio is not kept (said once).
+    #[serde(default = "default_keep_audio_max_mb")]
+    pub keep_audio_max_mb: u32,
+}
+
+fn default_keep_audio_max_mb() -> u32 {
+    64
 }
 
 fn default_decide_quiet_ms() -> u32 {
@@ -167,6 +178,8 @@ impl Default for SpeechSettings {
             move_confidence: default_move_confidence(),
             command_confidence: default_command_confidence(),
             sure_confidence: default_sure_confidence(),
+            keep_audio: false,
+            keep_audio_max_mb: default_keep_audio_max_mb(),
         }
     }
 }

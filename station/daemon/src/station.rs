@@ -123,6 +123,12 @@ pub struct Station {
     grammar_fen: Option<String>,
     /// What the blind player was asked to confirm with yes.
     asked: Option<Asked>,
+    /// The recording device of D.2.7 (`[speech] keep_audio`).
+    audio_keeper: Option<crate::kept_audio::AudioKeeper>,
+    /// The sound of the last spoken move not yet accepted (asked back: "Ja" accepts it).
+    spoken_audio: Option<Vec<i16>>,
+    /// The reason the recording failed, as last told (told once, again when it changes).
+    audio_failed: Option<String>,
 }
 
 impl Station {
@@ -195,7 +201,17 @@ impl Station {
             understanding: None,
             grammar_fen: None,
             asked: None,
+            audio_keeper: None,
+            spoken_audio: None,
+            audio_failed: None,
         };
+        if station.config.speech.keep_audio {
+            crate::kept_audio::prune_orphans(station.journals.path());
+            station.audio_keeper = Some(crate::kept_audio::AudioKeeper::new(
+                station.journals.path(),
+                station.config.speech.keep_audio_max_mb,
+            ));
+        }
         station.resume()?;
         Ok(station)
     }
@@ -355,6 +371,12 @@ impl Station {
             let bytes = std::fs::read(&found.path)
                 .with_context(|| format!("cannot read journal {}", found.path.display()))?;
             self.journal.reopen(&found, bytes);
+        }
+        // The record's marks (draw offers, take-backs) from the journal's events.
+        for record in &found.contents.records {
+            if let journal::Record::Event { event, .. } = record {
+                self.reading.observe(event);
+            }
         }
         let t = self.clock.now();
         let game = self.table.agreed().expect("a restored table has a game");
@@ -1015,6 +1037,57 @@ impl Station {
         }
     }
 
+    /// The recording device of D.2.7: the sound of a spoken move the station
+    /// accepted in `events[from..]` is kept for its ply ("Ja" to a question
+    /// keeps the sound of the move asked about). A failure is told once, as a
+    /// `device_status` `recording`; the game and the journal go on untouched.
+    fn keep_spoken_audio(
+        &mut self,
+        audio: Option<Vec<i16>>,
+        yes: bool,
+        from: usize,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(keeper) = self.audio_keeper.as_mut() else { return };
+        let accepted = events[from..].iter().find_map(|e| match e {
+            Event::GameMove { ply, by: BoardRole::Blind, revised: false, .. } => Some(*ply),
+            Event::AnnouncementChecked { ply, matches: true, .. } => Some(*ply),
+            _ => None,
+        });
+        let sound = if yes { self.spoken_audio.take() } else { audio };
+        let (Some(ply), Some(game_id)) = (accepted, self.table.game_id()) else {
+            // Not (yet) a move: kept for a "Ja" that makes it one.
+            if !yes {
+                self.spoken_audio = sound;
+            }
+            return;
+        };
+        self.spoken_audio = None;
+        let Some(sound) = sound else { return };
+        match keeper.keep(game_id, ply, &sound) {
+            Ok(path) => {
+                tracing::debug!(ply, path = %path.display(), "spoken move kept");
+                if self.audio_failed.take().is_some() {
+                    events.push(device_status("recording", None, "connected", None, t));
+                }
+            }
+            Err(e) => {
+                let detail = format!("{e}; the game goes on, the journal is untouched");
+                let reason = match &e {
+                    crate::kept_audio::NotKept::Full { .. } => "full".to_owned(),
+                    crate::kept_audio::NotKept::Write { source, .. } => source.kind().to_string(),
+                };
+                if self.audio_failed.as_deref() != Some(reason.as_str()) {
+                    tracing::error!("{detail}");
+                    eprintln!("station: {detail}");
+                    events.push(device_status("recording", None, "unavailable", Some(detail), t));
+                    self.audio_failed = Some(reason);
+                }
+            }
+        }
+    }
+
     /// The answer to a question about the board, from his own board's state
     /// only (no analysis): the record his board follows, or the agreed one
     /// when he has no board.
@@ -1171,7 +1244,7 @@ impl Station {
                 eprintln!("station: {detail}; the station runs on without speech input");
                 events.push(device_status(device, None, "unavailable", Some(detail), t));
             }
-            Heard::Utterance { text, confidence, latency } => {
+            Heard::Utterance { text, confidence, latency, audio } => {
                 let heard = |understood| Event::Heard {
                     text: text.clone(),
                     confidence,
@@ -1184,10 +1257,13 @@ impl Station {
                     Ok((understanding, pos)) => {
                         let understood = understanding.understand(&pos, &text, Some(confidence));
                         events.push(heard(understood.line()));
+                        let yes = matches!(understood, Understood::Command(SpokenCommand::Yes));
+                        let from = events.len();
                         let acted = self.act_on_spoken(&understanding, &pos, understood, t, &mut events);
                         if let Err(e) = acted {
                             tracing::info!(text, error = %e, "spoken input refused");
                         }
+                        self.keep_spoken_audio(audio, yes, from, t, &mut events);
                     }
                     Err(e) => events.push(heard(format!("reject {e}"))),
                 }
@@ -1206,7 +1282,22 @@ impl Station {
             log: &log,
         };
         let t = self.clock.now();
-        let snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        let mut snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        if self.audio_keeper.is_some() {
+            // The recording device (D.2.7): the kept sound per ply, for the console.
+            let files = match self.table.game_id() {
+                Some(game) => crate::kept_audio::list(self.journals.path(), game),
+                None => Vec::new(),
+            };
+            let listed: Vec<Value> = files
+                .iter()
+                .map(|(ply, _)| json!({"ply": ply, "url": format!("/audio/{}", crate::kept_audio::file_name(*ply))}))
+                .collect();
+            if let Some(object) = snapshot.as_object_mut() {
+                object.insert("audio".into(), Value::Array(listed));
+            }
+            hub.publish_audio(&files);
+        }
         let pgn = match self.table.agreed() {
             Some(g) => {
                 let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
@@ -1226,6 +1317,7 @@ impl Station {
         }
         let mut started = false;
         for event in events {
+            self.reading.observe(&event);
             if let Event::GameStarted { game_id, fen, t_ms } = &event {
                 self.open_journal(game_id, fen, *t_ms);
                 started = true;

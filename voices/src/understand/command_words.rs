@@ -112,7 +112,7 @@ pub struct CommandWords {
     or: String,
     /// "leer" (an empty square), "keine" (no such piece) and "bis" (a run
     /// of empty squares, "Anna bis Cesar leer"), for answers.
-    answers: [String; 3],
+    answers: [String; 4],
 }
 
 impl CommandWords {
@@ -128,7 +128,7 @@ impl CommandWords {
             code: code.to_owned(),
             words: Vec::new(),
             or: "/".to_owned(),
-            answers: ["-".to_owned(), "-".to_owned(), "-".to_owned()],
+            answers: ["-".to_owned(), "-".to_owned(), "-".to_owned(), "-".to_owned()],
         }
     }
 
@@ -137,7 +137,7 @@ impl CommandWords {
         code: &str,
         words: Vec<(CommandWord, Entry)>,
         or: String,
-        answers: [String; 3],
+        answers: [String; 4],
     ) -> CommandWords {
         CommandWords { code: code.to_owned(), words, or, answers }
     }
@@ -176,6 +176,11 @@ impl CommandWords {
     /// The word joining the ends of a run of empty squares ("bis").
     pub fn through(&self) -> &str {
         &self.answers[2]
+    }
+
+    /// The word ending a correction read back in the record ("zurückgenommen").
+    pub fn taken_back(&self) -> &str {
+        &self.answers[3]
     }
 }
 

@@ -38,7 +38,7 @@ use shakmaty::{CastlingMode, Chess, File, Move, Rank, Role, Square};
 
 pub use command_words::{CommandWord, CommandWords};
 pub use grammar::Grammar;
-pub use record::{RecordCursor, RecordStep};
+pub use record::{RecordCursor, RecordMark, RecordStep};
 
 use crate::error::VoiceError;
 use crate::notation::position_from_fen;
@@ -353,6 +353,9 @@ pub struct Understanding {
     empty: String,
     none: String,
     through: String,
+    /// "Korrektur" and "zurückgenommen": a take-back read back in the record.
+    correction: String,
+    taken_back: String,
     min_confidence: f32,
     command_confidence: f32,
     sure_confidence: f32,
@@ -418,6 +421,10 @@ impl Understanding {
             empty: commands.empty().to_owned(),
             none: commands.no_such_piece().to_owned(),
             through: commands.through().to_owned(),
+            correction: commands
+                .entry(CommandWord::Correction)
+                .map_or_else(|| "-".to_owned(), |e| e.say().to_owned()),
+            taken_back: commands.taken_back().to_owned(),
             min_confidence: DEFAULT_MIN_CONFIDENCE,
             command_confidence: DEFAULT_COMMAND_CONFIDENCE,
             sure_confidence: DEFAULT_SURE_CONFIDENCE,
