@@ -258,3 +258,118 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// The recording device through the daemon's own path for heard speech
+/// (`Station::handle_heard`, as the listening thread feeds it; the sound is
+/// made up, the recogniser's words given): a spoken move accepted keeps its
+/// sound, listed for the console; a full disk is told clearly once, the game
+/// goes on and the journal is the same.
+#[cfg(test)]
+mod station_tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::event_sink::EventSink;
+    use crate::journal_file::JournalDir;
+    use crate::listening::Heard;
+    use crate::station::Station;
+    use station_core::Event;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    struct FullDisk;
+
+    impl AudioWriter for FullDisk {
+        fn write(&mut self, _: &Path, _: &[u8]) -> io::Result<()> {
+            Err(io::Error::new(io::ErrorKind::StorageFull, "No space left on device"))
+        }
+    }
+
+    fn station(name: &str) -> (Station, PathBuf, Arc<Mutex<Vec<Event>>>) {
+        let dir = std::env::temp_dir().join(format!("kept-audio-station-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\nkeep_audio = true\n";
+        let config = Config::parse(text, Path::new("test.toml")).unwrap();
+        let journal = dir.join("journal");
+        let mut station =
+            Station::start(config, JournalDir::open(&journal).unwrap(), EventSink::open(None).unwrap()).unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+        station.tick().unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+        (station, journal, events)
+    }
+
+    fn say(station: &mut Station, text: &str, audio: &[i16]) {
+        let heard = Heard::Utterance {
+            text: text.into(),
+            confidence: 1.0,
+            latency: Duration::from_millis(40),
+            audio: Some(audio.to_vec()),
+        };
+        station.handle_heard(heard, Instant::now()).unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+    }
+
+    /// The game without a sensor board starts at once: its journal is there.
+    fn game_id(journal: &Path) -> String {
+        std::fs::read_dir(journal)
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".jsonl").map(str::to_owned))
+            .next()
+            .expect("a game started at once without a sensor board")
+    }
+
+    /// Half a second of a 440 Hz tone, as if spoken.
+    fn sound() -> Vec<i16> {
+        (0..8_000).map(|i| ((i as f32 * 440.0 * std::f32::consts::TAU / 16_000.0).sin() * 8_000.0) as i16).collect()
+    }
+
+    #[test]
+    fn an_accepted_spoken_move_keeps_its_sound_and_a_rejected_phrase_does_not() {
+        let (mut station, journal, events) = station("kept");
+        let game = game_id(&journal);
+        say(&mut station, "Tisch", &sound());
+        assert!(list(&journal, &game).is_empty(), "no move, no sound kept");
+        say(&mut station, "Eva vier", &sound());
+        let kept = list(&journal, &game);
+        assert_eq!(kept.iter().map(|(p, _)| *p).collect::<Vec<_>>(), [1]);
+        let bytes = std::fs::read(&kept[0].1).unwrap();
+        assert_eq!(bytes.len(), 44 + 2 * sound().len());
+        assert_eq!(&bytes[44..46], &sound()[0].to_le_bytes());
+        let moves = events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count();
+        assert_eq!(moves, 1);
+    }
+
+    #[test]
+    fn a_full_disk_is_told_once_and_the_game_and_the_journal_go_on() {
+        let (mut station, journal, events) = station("full");
+        station.keep_audio_through(Box::new(FullDisk));
+        let game = game_id(&journal);
+        say(&mut station, "Eva vier", &sound());
+        let journal_file = journal.join(format!("{game}.jsonl"));
+        let text = std::fs::read_to_string(&journal_file).unwrap();
+        assert!(text.contains("\"game_move\"") && text.contains("e2e4"), "the move is journaled");
+        let told: Vec<Event> = events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|e| matches!(e, Event::DeviceStatus { device, .. } if device == "recording"))
+            .cloned()
+            .collect();
+        let [Event::DeviceStatus { status, detail: Some(detail), .. }] = &told[..] else {
+            panic!("one recording status: {told:?}")
+        };
+        assert_eq!(status, "unavailable");
+        assert!(
+            detail.contains("ply 1") && detail.contains("No space left on device") && detail.contains("the game goes on"),
+            "{detail}"
+        );
+        assert!(list(&journal, &game).is_empty());
+        // The journal is a journal: it restores the game with its move.
+        let contents = station_core::journal::decode(&std::fs::read(&journal_file).unwrap()).unwrap();
+        let restored = station_core::journal::restore(&contents).unwrap();
+        assert_eq!(restored.table.agreed().unwrap().ply(), 1);
+    }
+}

@@ -1037,6 +1037,16 @@ impl Station {
         }
     }
 
+    /// Keeps the spoken moves' sound through `writer` (tests: a full disk).
+    #[cfg(test)]
+    pub fn keep_audio_through(&mut self, writer: Box<dyn crate::kept_audio::AudioWriter>) {
+        self.audio_keeper = Some(crate::kept_audio::AudioKeeper::with_writer(
+            self.journals.path(),
+            self.config.speech.keep_audio_max_mb,
+            writer,
+        ));
+    }
+
     /// The recording device of D.2.7: the sound of a spoken move the station
     /// accepted in `events[from..]` is kept for its ply ("Ja" to a question
     /// keeps the sound of the move asked about). A failure is told once, as a
@@ -1258,6 +1268,10 @@ impl Station {
                         let understood = understanding.understand(&pos, &text, Some(confidence));
                         events.push(heard(understood.line()));
                         let yes = matches!(understood, Understood::Command(SpokenCommand::Yes));
+                        // Only a move (or one asked back) may have its sound kept.
+                        let audio = audio.filter(|_| {
+                            yes || matches!(understood, Understood::Move { .. } | Understood::Ask { .. })
+                        });
                         let from = events.len();
                         let acted = self.act_on_spoken(&understanding, &pos, understood, t, &mut events);
                         if let Err(e) = acted {
