@@ -14,6 +14,7 @@ mod draw_facts;
 mod event_sink;
 mod export;
 mod export_audio;
+mod export_braille;
 mod hall;
 mod hub;
 mod journal_file;
