@@ -482,7 +482,11 @@ impl PhrasebookFile {
                 moves: noun(self.clock.moves),
                 // A book without the word: the English one, never an answer
                 // that sounds like the time left.
-                used: self.clock.used.filter(|w| !w.trim().is_empty()).unwrap_or_else(|| "time used".to_owned()),
+                used: self
+                    .clock
+                    .used
+                    .filter(|w| !w.trim().is_empty())
+                    .unwrap_or_else(|| "time used".to_owned()),
             },
             numbers: check.numbers(self.numbers)?,
             messages: check.messages(self.messages)?,

@@ -207,9 +207,16 @@ fn the_clock_reading_is_switched_by_words() {
     ] {
         let u = Understanding::language(lang).unwrap();
         let names: Vec<&str> = words.iter().map(|w| command(&u, &pos, w).name()).collect();
-        assert_eq!(names, ["clock_used", "clock_used", "clock_remaining", "clock_remaining", "time"], "{lang}");
+        assert_eq!(
+            names,
+            ["clock_used", "clock_used", "clock_remaining", "clock_remaining", "time"],
+            "{lang}"
+        );
         let grammar = u.grammar(&pos);
-        assert!(grammar.contains(&words[0].to_lowercase()) && grammar.contains(&words[2].to_lowercase()), "{lang}");
+        assert!(
+            grammar.contains(&words[0].to_lowercase()) && grammar.contains(&words[2].to_lowercase()),
+            "{lang}"
+        );
     }
     // The switch takes no argument.
     assert!(rejected("de", "Restzeit vier").starts_with("reject"));
@@ -275,6 +282,13 @@ fn draw_offers_and_corrections_are_read_where_they_happened() {
     // A mark that names no move of its position is said as written, never a panic.
     let u = Understanding::language("de").unwrap();
     let odd = [RecordMark::TakenBack { after: 0, moves: vec!["e2e5".into(), "zz".into()], illegal: false }];
-    let said = RecordCursor::new().step_marked(&u, &Chess::default(), &moves, &odd, Color::White, RecordStep::GoTo(1));
+    let said = RecordCursor::new().step_marked(
+        &u,
+        &Chess::default(),
+        &moves,
+        &odd,
+        Color::White,
+        RecordStep::GoTo(1),
+    );
     assert_eq!(said, "Korrektur Sie e2e5, Sie zz zurückgenommen. Zug eins Sie Eva vier, Gegner Cesar fünf");
 }

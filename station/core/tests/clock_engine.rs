@@ -451,7 +451,10 @@ fn time_used_and_time_left_part_ways_with_increments_and_periods() {
     }
     assert_eq!(c.time_used(Side::White, t), 400 * S);
     assert_eq!(c.remaining(Side::White, t), 5_400 * S + 40 * 20 * S + 1_800 * S);
-    assert_eq!(c.time_used(Side::White, t) + c.remaining(Side::White, t), 5_400 * S + 40 * 30 * S + 1_800 * S);
+    assert_eq!(
+        c.time_used(Side::White, t) + c.remaining(Side::White, t),
+        5_400 * S + 40 * 30 * S + 1_800 * S
+    );
 }
 
 /// A clock following a master clock counts the time used from the switches

@@ -422,7 +422,18 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Export { pgn, journal_dir, game, all, output, notation, audio, braille, lang, braille_table } => {
+        Command::Export {
+            pgn,
+            journal_dir,
+            game,
+            all,
+            output,
+            notation,
+            audio,
+            braille,
+            lang,
+            braille_table,
+        } => {
             if braille {
                 let brf = crate::export_braille::export_braille(
                     &journal_dir,

@@ -117,7 +117,8 @@ impl Louis {
 /// The print lines of the record: players, event and date, a blank line,
 /// a line per move number, the result.
 fn print_lines(game: &Game, tags: &SevenTags, result: &str, lang: &str) -> Vec<String> {
-    let mut lines = vec![format!("{} - {}", tags.white, tags.black), format!("{}, {}", tags.event, tags.date)];
+    let mut lines =
+        vec![format!("{} - {}", tags.white, tags.black), format!("{}, {}", tags.event, tags.date)];
     lines.push(String::new());
     let start = game.start();
     let mut number = start.fullmoves().get();
@@ -220,11 +221,10 @@ pub fn moves_from_brf(text: &str, lang: &str, louis: &Louis) -> Result<Vec<Strin
         // Check and mate signs do not change the move; the German and Polish
         // tables give the promotion sign back as "(".
         let san = san_from(lang, &token.replace('(', "=").replace(['+', '#', '!'], ""));
-        let mv = san
-            .parse::<San>()
-            .ok()
-            .and_then(|s| s.to_move(&pos).ok())
-            .with_context(|| format!("{token:?} (read as {san:?}) is no move after {} moves", moves.len()))?;
+        let mv =
+            san.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok()).with_context(|| {
+                format!("{token:?} (read as {san:?}) is no move after {} moves", moves.len())
+            })?;
         moves.push(mv.to_uci(shakmaty::CastlingMode::Standard).to_string());
         pos.play_unchecked(mv);
     }
@@ -234,7 +234,12 @@ pub fn moves_from_brf(text: &str, lang: &str, louis: &Louis) -> Result<Vec<Strin
 /// `station export --braille`: game `game` (the newest when `None`) of the
 /// journal directory as BRF in `lang`, with `table` instead of the
 /// language's when given.
-pub fn export_braille(journal_dir: &Path, game: Option<&str>, lang: &str, table: Option<&str>) -> Result<String> {
+pub fn export_braille(
+    journal_dir: &Path,
+    game: Option<&str>,
+    lang: &str,
+    table: Option<&str>,
+) -> Result<String> {
     let table = match table {
         Some(t) => t.to_owned(),
         None => table_of(lang)?.to_owned(),
@@ -316,7 +321,10 @@ mod tests {
             for (n, page) in pages.iter().enumerate() {
                 let lines: Vec<&str> = page.lines().collect();
                 assert_eq!(lines.len(), LINES, "{lang} page {}", n + 1);
-                assert!(lines.iter().all(|l| l.chars().count() <= CELLS), "{lang}: a line over {CELLS} cells");
+                assert!(
+                    lines.iter().all(|l| l.chars().count() <= CELLS),
+                    "{lang}: a line over {CELLS} cells"
+                );
                 // BRF: ASCII Braille only; the page number at the right of the last line.
                 assert!(page.chars().all(|c| c == '\n' || (' '..='~').contains(&c)), "{lang}: not BRF");
                 let number = louis.translate(&[(n + 1).to_string()], false).unwrap().remove(0);

@@ -292,7 +292,8 @@ mod station_tests {
         let config = Config::parse(text, Path::new("test.toml")).unwrap();
         let journal = dir.join("journal");
         let mut station =
-            Station::start(config, JournalDir::open(&journal).unwrap(), EventSink::open(None).unwrap()).unwrap();
+            Station::start(config, JournalDir::open(&journal).unwrap(), EventSink::open(None).unwrap())
+                .unwrap();
         let events = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&events);
         station.observe(move |e| seen.lock().unwrap().push(e.clone()));
@@ -323,7 +324,9 @@ mod station_tests {
 
     /// Half a second of a 440 Hz tone, as if spoken.
     fn sound() -> Vec<i16> {
-        (0..8_000).map(|i| ((i as f32 * 440.0 * std::f32::consts::TAU / 16_000.0).sin() * 8_000.0) as i16).collect()
+        (0..8_000)
+            .map(|i| ((i as f32 * 440.0 * std::f32::consts::TAU / 16_000.0).sin() * 8_000.0) as i16)
+            .collect()
     }
 
     #[test]
@@ -363,7 +366,9 @@ mod station_tests {
         };
         assert_eq!(status, "unavailable");
         assert!(
-            detail.contains("ply 1") && detail.contains("No space left on device") && detail.contains("the game goes on"),
+            detail.contains("ply 1")
+                && detail.contains("No space left on device")
+                && detail.contains("the game goes on"),
             "{detail}"
         );
         assert!(list(&journal, &game).is_empty());

@@ -70,7 +70,11 @@ impl RecordReading {
                     }
                     _ => None,
                 }
-                .unwrap_or(RecordMark::TakenBack { after: to, moves: Vec::new(), illegal: false });
+                .unwrap_or(RecordMark::TakenBack {
+                    after: to,
+                    moves: Vec::new(),
+                    illegal: false,
+                });
                 if let RecordMark::TakenBack { after, moves, .. } = &mut taken {
                     *after = to;
                     moves.insert(0, uci);
@@ -116,7 +120,14 @@ mod tests {
     use station_core::clock::Side;
 
     fn game_move(ply: usize, uci: &str) -> Event {
-        Event::GameMove { ply, san: String::new(), uci: uci.into(), by: BoardRole::Blind, revised: false, t_ms: 0 }
+        Event::GameMove {
+            ply,
+            san: String::new(),
+            uci: uci.into(),
+            by: BoardRole::Blind,
+            revised: false,
+            t_ms: 0,
+        }
     }
 
     #[test]
@@ -133,12 +144,20 @@ mod tests {
         for ply in [5, 4, 3] {
             r.observe(&Event::TakenBack { ply, t_ms: 20 });
         }
-        r.observe(&Event::IllegalMoveFound { ply: 3, side: Side::White, uci: "g1f3".into(), count: 1, t_ms: 20 });
+        r.observe(&Event::IllegalMoveFound {
+            ply: 3,
+            side: Side::White,
+            uci: "g1f3".into(),
+            count: 1,
+            t_ms: 20,
+        });
         assert_eq!(
             r.marks(),
-            [
-                RecordMark::TakenBack { after: 2, moves: vec!["g1f3".into(), "b8c6".into(), "d2d4".into()], illegal: true },
-            ],
+            [RecordMark::TakenBack {
+                after: 2,
+                moves: vec!["g1f3".into(), "b8c6".into(), "d2d4".into()],
+                illegal: true
+            },],
             "the draw offer and the first correction were about moves no longer on the record"
         );
         r.observe(&Event::GameStarted { game_id: "g".into(), fen: String::new(), t_ms: 30 });
