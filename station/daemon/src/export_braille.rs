@@ -199,8 +199,8 @@ pub fn brf(game: &Game, tags: &SevenTags, result: &str, lang: &str, louis: &Loui
 }
 
 /// The moves back from a BRF record (back-translated by `louis`), as UCI,
-/// checked move by move from the start position.
-pub fn moves_from_brf(text: &str, lang: &str, louis: &Louis) -> Result<Vec<String>> {
+/// checked move by move from `start`.
+pub fn moves_from_brf(text: &str, lang: &str, start: &Chess, louis: &Louis) -> Result<Vec<String>> {
     // Each page's body: its last line is the page number.
     let body: Vec<String> = text
         .split('\x0c')
@@ -209,7 +209,7 @@ pub fn moves_from_brf(text: &str, lang: &str, louis: &Louis) -> Result<Vec<Strin
         .map(|l| l.trim_end().to_owned())
         .collect();
     let print = louis.translate(&body, true)?;
-    let mut pos = Chess::default();
+    let mut pos = start.clone();
     let mut moves = Vec::new();
     // The header ends at the first blank line; then the move lines and the result.
     let header_end = print.iter().position(|l| l.trim().is_empty()).unwrap_or(0);
@@ -266,7 +266,21 @@ pub fn export_braille(
             _ => None,
         })
         .unwrap_or("*");
-    brf(record, &found.contents.header.tags, result, lang, &Louis::new(&table))
+    let louis = Louis::new(&table);
+    let text = brf(record, &found.contents.header.tags, result, lang, &louis)?;
+    // The file must give the moves back (D.2.9 compares records): a table
+    // that loses the piece letters' capitals or the digits is refused.
+    let want: Vec<String> = record.moves().iter().map(|m| record.uci(*m)).collect();
+    let back = moves_from_brf(&text, lang, record.start(), &louis)
+        .with_context(|| format!("the Braille table {table:?} does not give the moves back"))?;
+    if back != want {
+        bail!(
+            "the Braille table {table:?} does not give the moves back: {} of {} read",
+            back.len(),
+            want.len()
+        );
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -331,7 +345,7 @@ mod tests {
                 assert_eq!(lines[LINES - 1].trim_start(), number, "{lang} page {}", n + 1);
                 assert_eq!(lines[LINES - 1].chars().count(), CELLS);
             }
-            assert_eq!(moves_from_brf(&text, lang, &louis).unwrap(), want, "{lang}");
+            assert_eq!(moves_from_brf(&text, lang, &Chess::default(), &louis).unwrap(), want, "{lang}");
         }
     }
 

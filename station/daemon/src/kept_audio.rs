@@ -373,7 +373,7 @@ mod station_tests {
         );
         assert!(list(&journal, &game).is_empty());
         // The journal is a journal: it restores the game with its move.
-        let contents = station_core::journal::decode(&std::fs::read(&journal_file).unwrap()).unwrap();
+        let contents = station_core::journal::decode(std::fs::read(&journal_file).unwrap()).unwrap();
         let restored = station_core::journal::restore(&contents).unwrap();
         assert_eq!(restored.table.agreed().unwrap().ply(), 1);
     }

@@ -41,6 +41,7 @@ impl RecordReading {
     }
 
     /// The record's marks so far.
+    #[cfg(test)]
     pub fn marks(&self) -> &[RecordMark] {
         &self.marks
     }
