@@ -452,7 +452,12 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             if let Some(dir) = audio {
                 let n = crate::export_audio::export_audio(&journal_dir, game.as_deref(), &dir)?;
-                println!("audio_exported {n}");
+                // Stdout is the PGN's when both go there.
+                if pgn && output.is_none() {
+                    eprintln!("audio_exported {n}");
+                } else {
+                    println!("audio_exported {n}");
+                }
                 if !pgn {
                     return Ok(());
                 }

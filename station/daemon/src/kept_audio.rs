@@ -343,6 +343,15 @@ mod station_tests {
         assert_eq!(&bytes[44..46], &sound()[0].to_le_bytes());
         let moves = events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count();
         assert_eq!(moves, 1);
+        // `station export --audio DIR`: the WAV and an index naming the move.
+        drop(station);
+        let out = journal.with_file_name("audio-out");
+        assert_eq!(crate::export_audio::export_audio(&journal, Some(&game), &out).unwrap(), 1);
+        assert_eq!(std::fs::read(out.join("ply-001.wav")).unwrap(), bytes);
+        let index = std::fs::read_to_string(out.join("index.tsv")).unwrap();
+        assert_eq!(index, "ply\tmove\tside\tsan\tfile\n1\t1\twhite\te4\tply-001.wav\n");
+        let err = crate::export_audio::export_audio(&journal, Some("no-such-game"), &out).unwrap_err();
+        assert!(err.to_string().contains("no matching game journal"), "{err}");
     }
 
     #[test]
