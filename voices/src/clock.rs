@@ -51,6 +51,13 @@ pub fn clock_report(book: &Phrasebook, own_ms: u64, opponent_ms: u64, moves: u32
     out
 }
 
+/// The time each side used and the number of moves made (D.2.10.4), headed
+/// by the book's words for it so it never sounds like the time left:
+/// "Verbrauchte Zeit. Sie: achtzehn Minuten. Gegner: …. Zweiundzwanzig Züge."
+pub fn clock_report_used(book: &Phrasebook, own_ms: u64, opponent_ms: u64, moves: u32) -> String {
+    format!("{}. {}", capitalise_first(&book.clock.used), clock_report(book, own_ms, opponent_ms, moves))
+}
+
 fn write_duration(book: &Phrasebook, remaining_ms: u64, out: &mut String) {
     let numbers = &book.numbers;
     let words = &book.clock;

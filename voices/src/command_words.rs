@@ -59,6 +59,10 @@ pub enum CommandWord {
     Faster,
     /// Speak slower.
     Slower,
+    /// The clock reads the time used from now on, and says it (D.2.10.4).
+    ClockUsed,
+    /// The clock reads the time left from now on, and says it.
+    ClockRemaining,
 }
 
 /// Keys of the phrasebook's `[commands]` table, in a fixed order (draw
@@ -80,7 +84,7 @@ pub(crate) const KEYS: [(&str, CommandWord); 12] = [
 
 /// Keys of `[commands]` added later (issue 14): optional in a loaded file,
 /// present in every built-in one.
-pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 12] = [
+pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 14] = [
     ("read_difference", CommandWord::ReadDifference),
     ("draw_status", CommandWord::DrawStatus),
     // Issue 18: the record, the position by rank and file, speech control.
@@ -94,6 +98,9 @@ pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 12] = [
     ("silence", CommandWord::Silence),
     ("faster", CommandWord::Faster),
     ("slower", CommandWord::Slower),
+    // Issue 18 §4: what the talking clock reads.
+    ("clock_used", CommandWord::ClockUsed),
+    ("clock_remaining", CommandWord::ClockRemaining),
 ];
 
 /// The listening words of one language.
@@ -104,7 +111,7 @@ pub struct CommandWords {
     or: String,
     /// "leer" (an empty square), "keine" (no such piece) and "bis" (a run
     /// of empty squares, "Anna bis Cesar leer"), for answers.
-    answers: [String; 3],
+    answers: [String; 4],
 }
 
 impl CommandWords {
@@ -115,7 +122,7 @@ impl CommandWords {
             code: code.to_owned(),
             words: Vec::new(),
             or: "/".to_owned(),
-            answers: ["-".to_owned(), "-".to_owned(), "-".to_owned()],
+            answers: ["-".to_owned(), "-".to_owned(), "-".to_owned(), "-".to_owned()],
         }
     }
 
@@ -124,7 +131,7 @@ impl CommandWords {
         code: &str,
         words: Vec<(CommandWord, Entry)>,
         or: String,
-        answers: [String; 3],
+        answers: [String; 4],
     ) -> CommandWords {
         CommandWords { code: code.to_owned(), words, or, answers }
     }
@@ -163,5 +170,10 @@ impl CommandWords {
     /// The word joining the ends of a run of empty squares ("bis").
     pub fn through(&self) -> &str {
         &self.answers[2]
+    }
+
+    /// The word ending a correction read back in the record ("zurückgenommen").
+    pub fn taken_back(&self) -> &str {
+        &self.answers[3]
     }
 }

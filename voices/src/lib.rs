@@ -47,7 +47,7 @@ pub mod understand;
 mod wording;
 
 pub use announcement::{Announcement, MAX_TOKENS, Token, WordId};
-pub use clock::{clock_report, say_duration, say_moves};
+pub use clock::{clock_report, clock_report_used, say_duration, say_moves};
 pub use entry::Entry;
 pub use error::VoiceError;
 pub use fen::position_from_fen;
@@ -55,6 +55,6 @@ pub use listening::{LetterStyle, ListeningWords, Substitution};
 pub use message::{Message, Messages};
 pub use numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralForm, PluralRule};
 pub use phrasebook::{BUILTIN_LANGUAGES, ClockWords, Phrasebook, Phrasebooks, Words, check_builtins};
-pub use settings::{MoveReading, VoiceSettings};
+pub use settings::{ClockReading, MoveReading, VoiceSettings};
 pub use setup::{SetupWords, SquareDifference};
 pub use wording::Wording;

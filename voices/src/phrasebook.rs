@@ -68,6 +68,9 @@ pub struct ClockWords {
     pub second: CountedNoun,
     /// Moves made.
     pub moves: CountedNoun,
+    /// Heads the clock's answer when it reads the time used ("verbrauchte
+    /// Zeit"), so the two readings differ by their words (issue 18).
+    pub used: String,
 }
 
 /// Every word the station speaks in one language, validated to be complete.

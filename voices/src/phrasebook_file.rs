@@ -109,6 +109,9 @@ struct QuestionFile {
     /// Joins the ends of a run of empty squares ("bis"); optional (issue 18).
     #[serde(default)]
     through: Option<String>,
+    /// Ends a correction read back in the record ("zurückgenommen"); optional (issue 18).
+    #[serde(default)]
+    taken_back: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -120,6 +123,9 @@ struct ClockFile {
     minute: NounFile,
     second: NounFile,
     moves: NounFile,
+    /// Heads the answer in time used (issue 18); optional in a loaded file.
+    #[serde(default)]
+    used: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -318,7 +324,14 @@ impl Checker<'_> {
             Some(word) => word,
             None => "-".to_owned(),
         };
-        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none, through])))
+        let taken_back = match q.taken_back {
+            Some(word) if word.trim().is_empty() => {
+                return self.fail("[question] \"taken_back\" is empty".to_owned());
+            }
+            Some(word) => word,
+            None => "-".to_owned(),
+        };
+        Ok(Some(CommandWords::new(code, words, q.or, [q.empty, q.none, through, taken_back])))
     }
 }
 
@@ -470,6 +483,13 @@ impl PhrasebookFile {
                 minute: noun(self.clock.minute),
                 second: noun(self.clock.second),
                 moves: noun(self.clock.moves),
+                // A book without the word: the English one, never an answer
+                // that sounds like the time left.
+                used: self
+                    .clock
+                    .used
+                    .filter(|w| !w.trim().is_empty())
+                    .unwrap_or_else(|| "time used".to_owned()),
             },
             numbers: check.numbers(self.numbers)?,
             messages: check.messages(self.messages)?,

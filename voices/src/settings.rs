@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// name_pawns = false  # "Bauer Eva vier" instead of "Eva vier"
 /// long_form = false   # always say the from-square too
 /// move_reading = "letters"  # or "iccf": moves read as ICCF numbers, digit by digit
+/// clock_reading = "remaining"  # or "used": what the talking clock reads (D.2.10.4)
 /// ```
 ///
 /// Annex D.2.1 lets the arbiter decide otherwise than the German defaults,
@@ -32,6 +33,39 @@ pub struct VoiceSettings {
     /// How moves are read to him: letter names (Annex D.2.1) or ICCF
     /// numbers (ICCF Appendix A: e2-e4 = "fünf zwei fünf vier").
     pub move_reading: MoveReading,
+    /// What the talking clock reads on request: the time left (the default)
+    /// or the time each side used (D.2.10.4); switchable by a spoken command.
+    pub clock_reading: ClockReading,
+}
+
+/// What the talking clock reads: the time left on each clock or the time each
+/// side used. Either comes with the number of moves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockReading {
+    /// The time each clock shows.
+    #[default]
+    Remaining,
+    /// The time each side's clock has run (Annex D.2.10.4 "time used").
+    Used,
+}
+
+impl ClockReading {
+    /// The other reading (a toggle button).
+    pub fn other(self) -> ClockReading {
+        match self {
+            ClockReading::Remaining => ClockReading::Used,
+            ClockReading::Used => ClockReading::Remaining,
+        }
+    }
+
+    /// `remaining` or `used`, as the config writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClockReading::Remaining => "remaining",
+            ClockReading::Used => "used",
+        }
+    }
 }
 
 /// How a move is read aloud (`[voice] move_reading`).
@@ -58,6 +92,7 @@ impl Default for VoiceSettings {
             name_pawns: false,
             long_form: false,
             move_reading: MoveReading::Letters,
+            clock_reading: ClockReading::Remaining,
         }
     }
 }

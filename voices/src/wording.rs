@@ -131,6 +131,11 @@ impl Wording {
         clock::clock_report(&self.sentence, own_ms, opponent_ms, moves)
     }
 
+    /// The time each side used and the moves made, headed as such (D.2.10.4).
+    pub fn clock_report_used(&self, own_ms: u64, opponent_ms: u64, moves: u32) -> String {
+        clock::clock_report_used(&self.sentence, own_ms, opponent_ms, moves)
+    }
+
     /// A game result in words ("eins zu null", "remis").
     pub fn word_result(&self, outcome: KnownOutcome) -> &str {
         let words = &self.sentence.words;

@@ -1,6 +1,6 @@
 //! The talking clock (Annex D.2.6.1): numbers, noun forms and the report.
 
-use station_voices::{Phrasebook, clock_report, say_duration, say_moves};
+use station_voices::{Phrasebook, clock_report, clock_report_used, say_duration, say_moves};
 
 fn book(code: &str) -> &'static Phrasebook {
     Phrasebook::builtin(code).expect("built-in language")
@@ -149,4 +149,27 @@ fn clock_reports() {
         clock_report(book("de"), 0, u64::MAX, 0),
         "Sie: null Sekunden. Gegner: 5124095576030 Stunden fünfundzwanzig Minuten. Null Züge."
     );
+}
+
+/// D.2.10.4: the time used, headed by its own words so it never sounds like
+/// the time left (speech has no punctuation), with the number of moves.
+#[test]
+fn clock_reports_in_time_used() {
+    assert_eq!(
+        clock_report_used(book("de"), 18 * MINUTE + 5 * SECOND, HOUR + MINUTE, 25),
+        "Verbrauchte Zeit. Sie: achtzehn Minuten. Gegner: eine Stunde eine Minute. Fünfundzwanzig Züge."
+    );
+    assert_eq!(
+        clock_report_used(book("pl"), 18 * MINUTE + 5 * SECOND, HOUR + MINUTE, 25),
+        "Czas zużyty. Ty: osiemnaście minut. Przeciwnik: jedna godzina jedna minuta. Dwadzieścia pięć posunięć."
+    );
+    assert_eq!(
+        clock_report_used(book("en"), 18 * MINUTE + 5 * SECOND, HOUR + MINUTE, 25),
+        "Time used. You: eighteen minutes. Opponent: one hour one minute. Twenty-five moves."
+    );
+    for code in ["de", "pl", "en"] {
+        let left = clock_report(book(code), 3 * MINUTE, 3 * MINUTE, 25);
+        let used = clock_report_used(book(code), 3 * MINUTE, 3 * MINUTE, 25);
+        assert!(used.ends_with(&left) && used.len() > left.len(), "{code}: {used}");
+    }
 }

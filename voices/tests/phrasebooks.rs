@@ -217,6 +217,7 @@ fn settings_from_the_station_config() {
         language = "pl"
         letters = "de"
         long_form = true
+        clock_reading = "used"
         "#,
     )
     .expect("voice table");
@@ -229,8 +230,11 @@ fn settings_from_the_station_config() {
             name_pawns: false,
             long_form: true,
             move_reading: station_voices::MoveReading::Letters,
+            clock_reading: station_voices::ClockReading::Used,
         }
     );
+    assert_eq!(VoiceSettings::default().clock_reading, station_voices::ClockReading::Remaining);
+    assert!(toml::from_str::<Config>("[voice]\nclock_reading = \"elapsed\"").is_err());
     let empty: Config = toml::from_str("[voice]").expect("defaults");
     assert_eq!(empty.voice, VoiceSettings::default());
     assert_eq!(empty.voice.language, "de");

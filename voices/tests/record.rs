@@ -7,7 +7,7 @@ mod common;
 
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
-use station_voices::understand::{Command, RecordCursor, RecordStep, Understanding, Understood};
+use station_voices::understand::{Command, RecordCursor, RecordMark, RecordStep, Understanding, Understood};
 
 /// The first `plies` moves of the first test game, with the position after them.
 fn mid_game(plies: usize) -> (Vec<Move>, Chess) {
@@ -192,4 +192,103 @@ fn speech_control_and_bad_input_are_understood() {
             && grammar.contains("linie eva")
     );
     assert!(!grammar.contains("zug neunhundert"));
+}
+
+/// Issue 18 §4: the talking clock switched between time used and time left
+/// by words in all three languages, from the mid-game position; "Zeit" alone
+/// still asks for the time.
+#[test]
+fn the_clock_reading_is_switched_by_words() {
+    let (_, pos) = mid_game(49);
+    for (lang, words) in [
+        ("de", ["Zeit verbraucht", "verbrauchte Zeit", "Restzeit", "verbleibende Zeit", "Zeit"]),
+        ("pl", ["czas zużyty", "zużyty czas", "czas pozostały", "pozostały czas", "czas"]),
+        ("en", ["time used", "used time", "time left", "remaining time", "time"]),
+    ] {
+        let u = Understanding::language(lang).unwrap();
+        let names: Vec<&str> = words.iter().map(|w| command(&u, &pos, w).name()).collect();
+        assert_eq!(
+            names,
+            ["clock_used", "clock_used", "clock_remaining", "clock_remaining", "time"],
+            "{lang}"
+        );
+        let grammar = u.grammar(&pos);
+        assert!(
+            grammar.contains(&words[0].to_lowercase()) && grammar.contains(&words[2].to_lowercase()),
+            "{lang}"
+        );
+    }
+    // The switch takes no argument.
+    assert!(rejected("de", "Restzeit vier").starts_with("reject"));
+}
+
+/// Issue 18 §1: draw offers and corrections are read back where they
+/// happened — Black's draw offer after 22...g5, the arbiter's take-back of
+/// 23...Nd4 (played again), and 24...Rxc3 taken back as illegal (Art. 7.4)
+/// and played again — in all three languages, stepping through by words.
+#[test]
+fn draw_offers_and_corrections_are_read_where_they_happened() {
+    let (moves, pos) = mid_game(49);
+    let uci = |ply: usize| moves[ply].to_uci(shakmaty::CastlingMode::Standard).to_string();
+    let marks = [
+        RecordMark::DrawOffer { after: 44, by: Color::Black },
+        RecordMark::TakenBack { after: 45, moves: vec![uci(45)], illegal: false },
+        RecordMark::TakenBack { after: 47, moves: vec![uci(47)], illegal: true },
+    ];
+    let cases = [
+        (
+            "de",
+            ["Zug zweiundzwanzig", "weiter", "weiter", "Zug vierundzwanzig"],
+            [
+                "Zug zweiundzwanzig Sie Turm Anna Bella eins, Gegner Gustav fünf, Gegner Remisangebot",
+                "Zug dreiundzwanzig Sie Springer David zwei, Korrektur Gegner Springer David vier zurückgenommen",
+                "Zug dreiundzwanzig Gegner Springer David vier",
+                "Zug vierundzwanzig Sie Dame Eva drei, Unzulässiger Zug Gegner Turm schlägt Cesar drei zurückgenommen, Gegner Turm schlägt Cesar drei",
+            ],
+        ),
+        (
+            "pl",
+            ["ruch dwadzieścia dwa", "dalej", "dalej", "ruch dwadzieścia cztery"],
+            [
+                "posunięcie dwadzieścia dwa Ty wieża Anna Bella jeden, Przeciwnik Gustaw pięć, Przeciwnik propozycja remisu",
+                "posunięcie dwadzieścia trzy Ty skoczek Dawid dwa, korekta Przeciwnik skoczek Dawid cztery cofnięto",
+                "posunięcie dwadzieścia trzy Przeciwnik skoczek Dawid cztery",
+                "posunięcie dwadzieścia cztery Ty hetman Ewa trzy, niedozwolone posunięcie Przeciwnik wieża bije Cesar trzy cofnięto, Przeciwnik wieża bije Cesar trzy",
+            ],
+        ),
+        (
+            "en",
+            ["move twenty-two", "next", "next", "move twenty-four"],
+            [
+                "move twenty-two You Rook Anna Bella one, Opponent Gustav five, Opponent draw offer",
+                "move twenty-three You Knight David two, correction Opponent Knight David four taken back",
+                "move twenty-three Opponent Knight David four",
+                "move twenty-four You Queen Eva three, illegal move Opponent Rook takes Cesar three taken back, Opponent Rook takes Cesar three",
+            ],
+        ),
+    ];
+    for (lang, texts, expected) in cases {
+        let u = Understanding::language(lang).unwrap();
+        let mut cursor = RecordCursor::new();
+        let said: Vec<String> = texts
+            .iter()
+            .map(|text| {
+                let step = RecordStep::of(&command(&u, &pos, text)).expect("a record step");
+                cursor.step_marked(&u, &Chess::default(), &moves, &marks, Color::White, step)
+            })
+            .collect();
+        assert_eq!(said, expected, "{lang}");
+    }
+    // A mark that names no move of its position is said as written, never a panic.
+    let u = Understanding::language("de").unwrap();
+    let odd = [RecordMark::TakenBack { after: 0, moves: vec!["e2e5".into(), "zz".into()], illegal: false }];
+    let said = RecordCursor::new().step_marked(
+        &u,
+        &Chess::default(),
+        &moves,
+        &odd,
+        Color::White,
+        RecordStep::GoTo(1),
+    );
+    assert_eq!(said, "Korrektur Sie e2e5, Sie zz zurückgenommen. Zug eins Sie Eva vier, Gegner Cesar fünf");
 }

@@ -404,3 +404,76 @@ proptest! {
         prop_assert_eq!(restored, c);
     }
 }
+
+/// D.2.10.4: the time each side used is the time his clock actually ran —
+/// increments, delays, period times and arbiter corrections of the display do
+/// not change it; pauses are not counted; a move taken back keeps its time.
+#[test]
+fn time_used_is_the_time_each_clock_actually_ran() {
+    for control in ["40/5400+30:1800+30", "60d5", "60b5", "300"] {
+        let mut c = clock(control);
+        assert_eq!(c.time_used(Side::White, 5_000), 0, "{control}: not started");
+        c.start(1_000).unwrap();
+        assert_eq!(c.time_used(Side::White, 4_000), 3 * S, "{control}: live while running");
+        c.press(Side::White, 4_000).unwrap();
+        c.press(Side::Black, 11_000).unwrap();
+        c.pause(13_000).unwrap();
+        c.resume(60_000).unwrap();
+        // The arbiter gives White a minute: his display changes, his time used does not.
+        c.set_remaining(Side::White, 2 * MIN, 61_000, "arbiter", "test");
+        c.press(Side::White, 62_000).unwrap();
+        assert_eq!(c.time_used(Side::White, 62_000), 3 * S + 2 * S + 2 * S, "{control}: pause excluded");
+        assert_eq!(c.time_used(Side::Black, 62_000), 7 * S, "{control}");
+        // Black thinks 4 s, then the record goes back to White's move: Black's
+        // 4 s stay used, White's clock runs again.
+        c.set_on_move(Side::White, 66_000, "arbiter", "D.2.9");
+        assert_eq!(c.time_used(Side::Black, 70_000), 11 * S, "{control}: a take-back keeps the time");
+        assert_eq!(c.time_used(Side::White, 70_000), 7 * S + 4 * S, "{control}");
+        // Restoring keeps it.
+        let restored: ChessClock = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(restored.time_used(Side::Black, 70_000), 11 * S);
+    }
+}
+
+/// With an increment the display and the time used part ways: after forty
+/// moves of 10 s each at 90 min + 30 s, White shows more time than he started
+/// with, and has used 400 s.
+#[test]
+fn time_used_and_time_left_part_ways_with_increments_and_periods() {
+    let mut c = clock("40/5400+30:1800+30");
+    let mut t = 0;
+    c.start(t).unwrap();
+    for _ in 0..40 {
+        for side in [Side::White, Side::Black] {
+            t += 10 * S;
+            c.press(side, t).unwrap();
+        }
+    }
+    assert_eq!(c.time_used(Side::White, t), 400 * S);
+    assert_eq!(c.remaining(Side::White, t), 5_400 * S + 40 * 20 * S + 1_800 * S);
+    assert_eq!(
+        c.time_used(Side::White, t) + c.remaining(Side::White, t),
+        5_400 * S + 40 * 30 * S + 1_800 * S
+    );
+}
+
+/// A clock following a master clock counts the time used from the switches
+/// of the running side it reads (a master's pause included).
+#[test]
+fn a_followed_clock_counts_the_time_used_between_readings() {
+    use station_core::clock::ClockReading;
+    let reading = |white_ms, black_ms, running| ClockReading {
+        white_ms,
+        black_ms,
+        running,
+        white_flag: false,
+        black_flag: false,
+    };
+    let mut c = clock("300").following();
+    c.follow(&reading(300 * S, 300 * S, Some(Side::White)), 0);
+    c.follow(&reading(295 * S, 300 * S, Some(Side::Black)), 5 * S);
+    c.follow(&reading(295 * S, 297 * S, None), 8 * S);
+    c.follow(&reading(295 * S, 297 * S, Some(Side::White)), 20 * S);
+    assert_eq!(c.time_used(Side::White, 21 * S), 6 * S);
+    assert_eq!(c.time_used(Side::Black, 21 * S), 3 * S);
+}

@@ -226,13 +226,29 @@ enum Command {
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
-        #[arg(long, required_unless_present_any = ["large_print"])]
+        #[arg(long, required_unless_present_any = ["large_print", "audio", "braille"])]
         pgn: bool,
         /// Write a large-print PDF scoresheet instead (20 pt and more, black on
         /// white, clock times where known); `--out FILE` (`-` for stdout), by
         /// default `<game id>.pdf` in the current directory.
-        #[arg(long, conflicts_with_all = ["pgn", "all", "notation"])]
+        #[arg(long, conflicts_with_all = ["pgn", "all", "notation", "braille", "audio"])]
         large_print: bool,
+        /// Write the record in Braille instead (BRF: 40 cells a line, page
+        /// numbers) through liblouis, to `--output` or stdout.
+        #[arg(long, conflicts_with_all = ["pgn", "all", "notation"])]
+        braille: bool,
+        /// The Braille record's language (its piece letters and liblouis
+        /// table); German when absent.
+        #[arg(long, value_name = "LANG", value_parser = ["de", "pl", "en"], requires = "braille")]
+        lang: Option<String>,
+        /// Another liblouis table (a name in liblouis's table path, or a file)
+        /// instead of the language's.
+        #[arg(long, value_name = "TABLE", requires = "braille")]
+        braille_table: Option<String>,
+        /// Write the kept sound of the game's spoken moves (D.2.7, `[speech]
+        /// keep_audio`) to this folder: a WAV per ply and `index.tsv`.
+        #[arg(long, value_name = "DIR", conflicts_with = "all")]
+        audio: Option<PathBuf>,
         /// Journal directory.
         #[arg(long, value_name = "DIR", default_value = "journal")]
         journal_dir: PathBuf,
@@ -367,6 +383,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 name_pawns,
                 long_form: long,
                 move_reading,
+                ..Default::default()
             };
             let opts = AnnounceOptions {
                 voice,
@@ -424,7 +441,47 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 output,
             })
         }
-        Command::Export { journal_dir, game, all, output, notation, .. } => {
+        Command::Export {
+            pgn,
+            journal_dir,
+            game,
+            all,
+            output,
+            notation,
+            audio,
+            braille,
+            lang,
+            braille_table,
+            large_print: _,
+        } => {
+            if braille {
+                let brf = crate::export_braille::export_braille(
+                    &journal_dir,
+                    game.as_deref(),
+                    lang.as_deref().unwrap_or("de"),
+                    braille_table.as_deref(),
+                )?;
+                match &output {
+                    Some(path) => std::fs::write(path, brf)
+                        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
+                    None => print!("{brf}"),
+                }
+                if audio.is_none() {
+                    return Ok(());
+                }
+            }
+            if let Some(dir) = audio {
+                let n = crate::export_audio::export_audio(&journal_dir, game.as_deref(), &dir)?;
+                // Stdout is the PGN's when both go there.
+                if pgn && output.is_none() {
+                    eprintln!("audio_exported {n}");
+                } else {
+                    println!("audio_exported {n}");
+                }
+                if !pgn {
+                    return Ok(());
+                }
+            }
             let notation = notation.map(|n| n.parse()).transpose().map_err(anyhow::Error::msg)?;
             export(&ExportOptions { journal_dir, game, all, output, notation })
         }

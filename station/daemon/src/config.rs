@@ -122,6 +122,17 @@ pub struct SpeechSettings {
     /// another legal move is asked back.
     #[serde(default = "default_sure_confidence")]
     pub sure_confidence: f32,
+    /// The recording device of D.2.7 (issue 18): the audio of each spoken
+    /// move the station accepted is kept beside the journal, a WAV per ply.
+    #[serde(default)]
+    pub keep_audio: bool,
+    /// The most audio one game keeps, in MiB; later moves' audio is not kept (said once).
+    #[serde(default = "default_keep_audio_max_mb")]
+    pub keep_audio_max_mb: u32,
+}
+
+fn default_keep_audio_max_mb() -> u32 {
+    64
 }
 
 fn default_decide_quiet_ms() -> u32 {
@@ -167,6 +178,8 @@ impl Default for SpeechSettings {
             move_confidence: default_move_confidence(),
             command_confidence: default_command_confidence(),
             sure_confidence: default_sure_confidence(),
+            keep_audio: false,
+            keep_audio_max_mb: default_keep_audio_max_mb(),
         }
     }
 }
@@ -350,6 +363,10 @@ pub struct Buttons {
     /// has stood on the board, how many moves without a pawn move or capture.
     #[serde(default)]
     pub draw_status: Vec<String>,
+    /// Switch the talking clock between the time left and the time used
+    /// (D.2.10.4), and say it (issue 18).
+    #[serde(default)]
+    pub clock_reading: Vec<String>,
 }
 
 fn default_clock_buttons() -> Vec<String> {
@@ -380,6 +397,7 @@ impl Default for Buttons {
             read_rank: Vec::new(),
             read_file: Vec::new(),
             draw_status: Vec::new(),
+            clock_reading: Vec::new(),
         }
     }
 }
@@ -417,6 +435,8 @@ pub enum Action {
     ReadFile,
     /// Say the draw facts of the record.
     DrawStatus,
+    /// Switch the clock between time left and time used, and say it.
+    ClockReading,
 }
 
 impl Buttons {
@@ -438,6 +458,7 @@ impl Buttons {
             (&self.read_rank, Action::ReadRank),
             (&self.read_file, Action::ReadFile),
             (&self.draw_status, Action::DrawStatus),
+            (&self.clock_reading, Action::ClockReading),
         ]
         .into_iter()
         .find(|(sources, _)| sources.iter().any(|s| s == source))
@@ -462,6 +483,7 @@ impl Buttons {
             ("read_rank", &self.read_rank),
             ("read_file", &self.read_file),
             ("draw_status", &self.draw_status),
+            ("clock_reading", &self.clock_reading),
         ] {
             for s in sources {
                 let ok = match s.split_once(':') {

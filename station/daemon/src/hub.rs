@@ -297,6 +297,9 @@ pub struct Hub {
     pgn: Arc<RwLock<String>>,
     events: tokio::sync::broadcast::Sender<Arc<str>>,
     commands: crossbeam_channel::Sender<CommandRequest>,
+    /// The kept sound of the current game's spoken moves (D.2.7), by file
+    /// name (`ply-023.wav`), for `GET /audio/{file}`.
+    audio: Arc<RwLock<std::collections::BTreeMap<String, std::path::PathBuf>>>,
 }
 
 impl Hub {
@@ -309,6 +312,7 @@ impl Hub {
             pgn: Arc::new(RwLock::new(String::new())),
             events,
             commands,
+            audio: Default::default(),
         };
         (hub, rx)
     }
@@ -348,6 +352,18 @@ impl Hub {
         if let Ok(mut p) = self.pgn.write() {
             *p = pgn;
         }
+    }
+
+    /// Daemon side: the current game's kept sound, by ply (D.2.7).
+    pub fn publish_audio(&self, files: &[(usize, std::path::PathBuf)]) {
+        if let Ok(mut a) = self.audio.write() {
+            *a = files.iter().map(|(ply, path)| (crate::kept_audio::file_name(*ply), path.clone())).collect();
+        }
+    }
+
+    /// The file of a kept move's sound (`ply-023.wav`), if the current game has it.
+    pub fn audio_file(&self, name: &str) -> Option<std::path::PathBuf> {
+        self.audio.read().ok()?.get(name).cloned()
     }
 
     /// Daemon side: publishes one event (JSON). Nobody listening is fine.

@@ -120,6 +120,8 @@ impl JournalDir {
         }
         std::fs::rename(path, &aside)
             .with_context(|| format!("cannot set {} aside as {}", path.display(), aside.display()))?;
+        // The recording of its moves (D.2.7) goes where the journal goes.
+        crate::kept_audio::set_aside_with(path, &aside);
         File::open(&self.dir).and_then(|d| d.sync_all()).ok();
         Ok(aside)
     }

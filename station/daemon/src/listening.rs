@@ -38,6 +38,9 @@ pub enum Heard {
         /// From the end of speech (the last loud frame) to the transcript:
         /// what the player waits for.
         latency: Duration,
+        /// The utterance's sound, 16 kHz mono, with `[speech] keep_audio`
+        /// (the recording device of D.2.7); at most [`MAX_KEPT_SAMPLES`].
+        audio: Option<Vec<i16>>,
     },
     /// Listening is impossible; the station goes on without it.
     Unavailable {
@@ -77,7 +80,13 @@ struct Setup {
     grammar: Vec<String>,
     /// Deciding on a partial result (issue 14), if enabled.
     early: Option<Early>,
+    /// Keep each utterance's sound (`[speech] keep_audio`).
+    keep_audio: bool,
 }
+
+/// The most sound kept of one utterance: 30 s at 16 kHz (a move is said in
+/// two; a longer stretch is noise around it, and its start is dropped).
+pub const MAX_KEPT_SAMPLES: usize = 30 * 16_000;
 
 /// When the listening thread ends an utterance before the detector does:
 /// the partial result is a whole phrase nothing longer changes
@@ -117,6 +126,7 @@ impl Listening {
             mute,
             grammar,
             early,
+            keep_audio: settings.keep_audio,
         };
         let (grammar_tx, grammar_rx) = crossbeam_channel::unbounded();
         let (heard_tx, heard) = crossbeam_channel::bounded(64);
@@ -305,6 +315,9 @@ fn listen_to(
                     if utterance.decided {
                         continue;
                     }
+                    if setup.keep_audio {
+                        utterance.keep(&samples);
+                    }
                     if let Err(e) = listener.feed_16k(&samples) {
                         tracing::warn!(error = %e, "recogniser failed on the samples");
                     }
@@ -319,7 +332,7 @@ fn listen_to(
                     let cut_off = setup.mute.is_set();
                     match listener.finish() {
                         Ok(_) if cut_off => tracing::debug!("an utterance cut off by the station speaking"),
-                        Ok(t) => send_heard(out, t, was.last_loud.unwrap_or(arrived)),
+                        Ok(t) => send_heard(out, t, was.last_loud.unwrap_or(arrived), was.audio),
                         Err(e) => tracing::warn!(error = %e, "recogniser failed at the end of an utterance"),
                     }
                 }
@@ -336,8 +349,9 @@ fn listen_to(
             && decides_now(&mut listener, &decisive, &mut utterance, loud)
         {
             utterance.decided = true;
+            let audio = utterance.audio.take();
             match listener.finish() {
-                Ok(t) => send_heard(out, t, loud),
+                Ok(t) => send_heard(out, t, loud, audio),
                 Err(e) => tracing::warn!(error = %e, "recogniser failed on a decided utterance"),
             }
         }
@@ -386,6 +400,19 @@ struct Utterance {
     last_loud: Option<Instant>,
     /// Already decided on a partial result: the rest is not recognised.
     decided: bool,
+    /// The sound so far, with `keep_audio`.
+    audio: Option<Vec<i16>>,
+}
+
+impl Utterance {
+    /// Keeps `samples` (16 kHz mono), the last [`MAX_KEPT_SAMPLES`] at most.
+    fn keep(&mut self, samples: &[i16]) {
+        let audio = self.audio.get_or_insert_with(Vec::new);
+        audio.extend_from_slice(samples);
+        if audio.len() > MAX_KEPT_SAMPLES {
+            audio.drain(..audio.len() - MAX_KEPT_SAMPLES);
+        }
+    }
 }
 
 /// Duration of 16 kHz mono samples.
@@ -395,12 +422,13 @@ fn samples_time(samples: usize) -> Duration {
 
 /// Passes a transcript on (nothing for noise); `speech_end` is when the
 /// speaker stopped.
-fn send_heard(out: &Sender<Heard>, t: Transcript, speech_end: Instant) {
+fn send_heard(out: &Sender<Heard>, t: Transcript, speech_end: Instant, audio: Option<Vec<i16>>) {
     if t.is_empty() {
         tracing::debug!("an utterance with no words (noise)");
         return;
     }
-    let heard = Heard::Utterance { text: t.text, confidence: t.confidence, latency: speech_end.elapsed() };
+    let heard =
+        Heard::Utterance { text: t.text, confidence: t.confidence, latency: speech_end.elapsed(), audio };
     let _ = out.send(heard);
 }
 
@@ -699,7 +727,7 @@ mod tests {
             let mut right = 0;
             while latencies.len() < session.len() {
                 match rx.recv_timeout(Duration::from_secs(10)) {
-                    Ok(Heard::Utterance { text, latency, confidence }) => {
+                    Ok(Heard::Utterance { text, latency, confidence, .. }) => {
                         if text == session[latencies.len().min(session.len() - 1)] {
                             right += 1;
                         }

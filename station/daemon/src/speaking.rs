@@ -10,7 +10,8 @@ use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
 use station_drivers::audio::{Listeners, Priority, Speaker, Utterance};
 use station_voices::{
-    Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report, say_duration, say_moves,
+    ClockReading, Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report,
+    clock_report_used, say_duration, say_moves,
 };
 
 /// One listener: a speaker and the wording in its language.
@@ -30,6 +31,8 @@ pub struct Voices {
     /// Devices the blind player was told are gone (`device:name`), so he is
     /// told once when one goes and once when it comes back.
     lost: std::collections::HashSet<String>,
+    /// What the talking clock reads: time left or time used (D.2.10.4).
+    clock_reading: ClockReading,
 }
 
 impl Voices {
@@ -55,6 +58,7 @@ impl Voices {
             last_move: None,
             difference: None,
             lost: Default::default(),
+            clock_reading: config.voice.clock_reading,
         })
     }
 
@@ -215,14 +219,36 @@ impl Voices {
         }
     }
 
-    /// The talking clock on request (D.2.6.1): own time, the opponent's, moves made.
+    /// What the talking clock reads from now on (`[voice] clock_reading`,
+    /// "Zeit verbraucht"/"Restzeit", the `clock_reading` button).
+    pub fn set_clock_reading(&mut self, reading: ClockReading) {
+        self.clock_reading = reading;
+    }
+
+    /// What the talking clock reads now.
+    pub fn clock_reading(&self) -> ClockReading {
+        self.clock_reading
+    }
+
+    /// The talking clock on request (D.2.6.1, D.2.10.4): own time, the
+    /// opponent's — left or used, as he chose — and the moves made.
     pub fn say_time(&self, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let book = self.private.wording.phrasebook();
         let moves = table.agreed().map_or(0, |g| g.ply().div_ceil(2)) as u32;
         let text = match table.clock() {
             Some(clock) => {
                 let own = Side::from(table.config().blind_color);
-                clock_report(book, clock.remaining(own, t), clock.remaining(own.opponent(), t), moves)
+                match self.clock_reading {
+                    ClockReading::Remaining => {
+                        clock_report(book, clock.remaining(own, t), clock.remaining(own.opponent(), t), moves)
+                    }
+                    ClockReading::Used => clock_report_used(
+                        book,
+                        clock.time_used(own, t),
+                        clock.time_used(own.opponent(), t),
+                        moves,
+                    ),
+                }
             }
             None => say_moves(book, moves),
         };

@@ -16,11 +16,15 @@ pub const RATE_STEP: u32 = 15;
 pub struct SpeechState {
     /// The blind player's speaking rate in percent of normal.
     pub rate_percent: u32,
+    /// What the talking clock reads, once he chose by command or button
+    /// (until then `[voice] clock_reading`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_reading: Option<station_voices::ClockReading>,
 }
 
 impl Default for SpeechState {
     fn default() -> Self {
-        SpeechState { rate_percent: 100 }
+        SpeechState { rate_percent: 100, clock_reading: None }
     }
 }
 
@@ -65,7 +69,7 @@ impl SpeechState {
             station_drivers::audio::stretch::MIN_RATE_PERCENT,
             station_drivers::audio::stretch::MAX_RATE_PERCENT,
         );
-        SpeechState { rate_percent: rate }
+        SpeechState { rate_percent: rate, ..self }
     }
 }
 
@@ -90,8 +94,120 @@ mod tests {
             slow = slow.step(false);
         }
         assert_eq!(slow.rate_percent, station_drivers::audio::stretch::MIN_RATE_PERCENT);
+        let used = SpeechState { clock_reading: Some(station_voices::ClockReading::Used), ..faster };
+        used.save(&path).unwrap();
+        assert_eq!(SpeechState::load(&path), used);
+        assert_eq!(SpeechState::load(&path).step(true).clock_reading, used.clock_reading);
         std::fs::write(&path, "rate_percent = \"fast\"\n").unwrap();
         assert_eq!(SpeechState::load(&path), SpeechState::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Issue 18 through the daemon's own paths (heard speech as the listening
+/// thread hands it over, operator commands as the console sends them): the
+/// clock read in time used and kept across a restart, and a take-back read
+/// back where it happened, before and after the restart.
+#[cfg(test)]
+mod station_tests {
+    use crate::config::Config;
+    use crate::event_sink::EventSink;
+    use crate::hub::{Command, CommandRequest};
+    use crate::journal_file::JournalDir;
+    use crate::listening::Heard;
+    use crate::station::Station;
+    use station_core::Event;
+    use std::path::{Path, PathBuf};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    type Seen = Arc<Mutex<Vec<Event>>>;
+
+    fn start(dir: &Path) -> (Station, Seen) {
+        let text = "[boards.blind]\ndriver = \"none\"\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n\n[audio.private]\nvoices = [\"text\"]\n";
+        let config = Config::parse(text, Path::new("test.toml")).unwrap();
+        let mut station = Station::start(
+            config,
+            JournalDir::open(&dir.join("journal")).unwrap(),
+            EventSink::open(None).unwrap(),
+        )
+        .unwrap();
+        station.enable_voices().unwrap();
+        let seen: Seen = Arc::default();
+        let events = Arc::clone(&seen);
+        station.observe(move |e| events.lock().unwrap().push(e.clone()));
+        station.tick().unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+        (station, seen)
+    }
+
+    fn say(station: &mut Station, text: &str) {
+        let heard =
+            Heard::Utterance { text: text.into(), confidence: 1.0, latency: Duration::ZERO, audio: None };
+        station.handle_heard(heard, Instant::now()).unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+    }
+
+    fn operator(station: &mut Station, json: &str) {
+        let command = Command::from_json(json.as_bytes()).unwrap();
+        let (reply, answer) = crossbeam_channel::bounded(1);
+        station.command(CommandRequest { command, reply }, Instant::now()).unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+        answer.recv_timeout(Duration::from_secs(5)).unwrap().unwrap();
+    }
+
+    /// The last thing said privately about `about`.
+    fn said(seen: &Seen, about: &str) -> String {
+        seen.lock()
+            .unwrap()
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::Announcement { listener, about: a, text, .. }
+                    if listener == "private" && a == about =>
+                {
+                    Some(text.clone())
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("nothing said about {about}"))
+    }
+
+    fn scratch() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("speech-state-station-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn time_used_and_a_take_back_are_read_and_survive_a_restart() {
+        let dir = scratch();
+        let (mut station, seen) = start(&dir);
+        say(&mut station, "Eva vier");
+        operator(&mut station, r#"{"cmd": "enter_move", "move": "e7e5"}"#);
+        say(&mut station, "Springer Felix drei");
+        operator(&mut station, r#"{"cmd": "take_back"}"#);
+        say(&mut station, "Springer Felix drei");
+        let record = "Zug eins Sie Eva vier, Gegner Eva fünf, Korrektur Sie Springer Felix drei zurückgenommen. Zug zwei Sie Springer Felix drei";
+        say(&mut station, "Partie");
+        assert_eq!(said(&seen, "record"), record);
+        say(&mut station, "Zeit");
+        assert!(said(&seen, "clock").starts_with("Sie: "), "{}", said(&seen, "clock"));
+        say(&mut station, "Zeit verbraucht");
+        let used = said(&seen, "clock");
+        assert!(used.starts_with("Verbrauchte Zeit. Sie: ") && used.ends_with("Zwei Züge."), "{used}");
+        drop(station);
+
+        // After a restart: the reading he chose, and the correction where it happened.
+        let (mut station, seen) = start(&dir);
+        say(&mut station, "Zeit");
+        assert!(said(&seen, "clock").starts_with("Verbrauchte Zeit. "), "{}", said(&seen, "clock"));
+        say(&mut station, "Partie");
+        assert_eq!(said(&seen, "record"), record);
+        say(&mut station, "Restzeit");
+        assert!(said(&seen, "clock").starts_with("Sie: "), "{}", said(&seen, "clock"));
+        drop(station);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

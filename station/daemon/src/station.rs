@@ -123,6 +123,12 @@ pub struct Station {
     grammar_fen: Option<String>,
     /// What the blind player was asked to confirm with yes.
     asked: Option<Asked>,
+    /// The recording device of D.2.7 (`[speech] keep_audio`).
+    audio_keeper: Option<crate::kept_audio::AudioKeeper>,
+    /// The sound of the last spoken move not yet accepted (asked back: "Ja" accepts it).
+    spoken_audio: Option<Vec<i16>>,
+    /// The reason the recording failed, as last told (told once, again when it changes).
+    audio_failed: Option<String>,
 }
 
 impl Station {
@@ -195,7 +201,17 @@ impl Station {
             understanding: None,
             grammar_fen: None,
             asked: None,
+            audio_keeper: None,
+            spoken_audio: None,
+            audio_failed: None,
         };
+        if station.config.speech.keep_audio {
+            crate::kept_audio::prune_orphans(station.journals.path());
+            station.audio_keeper = Some(crate::kept_audio::AudioKeeper::new(
+                station.journals.path(),
+                station.config.speech.keep_audio_max_mb,
+            ));
+        }
         station.resume()?;
         Ok(station)
     }
@@ -204,10 +220,41 @@ impl Station {
     pub fn enable_voices(&mut self) -> Result<()> {
         let voices = Voices::start(&self.config)?;
         // The rate he chose before a restart (see `speech_state`).
+        let mut voices = voices;
         let state = SpeechState::load(&state_path(self.journals.path()));
         voices.set_rate(state.rate_percent);
+        if let Some(reading) = state.clock_reading {
+            voices.set_clock_reading(reading);
+        }
         self.voices = Some(VoicesHandle::new(voices));
         Ok(())
+    }
+
+    /// "Zeit verbraucht" / "Restzeit" / the `clock_reading` button (`None`:
+    /// the other one): the clock reads that from now on, kept across
+    /// restarts, and says the time at once.
+    fn change_clock_reading(
+        &mut self,
+        reading: Option<station_voices::ClockReading>,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(v) = self.voices.as_ref() else { return };
+        let reading = reading.unwrap_or_else(|| v.get().clock_reading().other());
+        v.get_mut().set_clock_reading(reading);
+        let path = state_path(self.journals.path());
+        let state = SpeechState { clock_reading: Some(reading), ..SpeechState::load(&path) };
+        if let Err(e) = state.save(&path) {
+            // A full disk loses the preference, never the game.
+            tracing::warn!(path = %path.display(), "clock reading not kept: {e}");
+        }
+        events.push(Event::Announcement {
+            listener: "log".into(),
+            text: format!("clock reading {}", reading.name()),
+            about: "clock_reading".into(),
+            t_ms: t,
+        });
+        v.get().say_time(&self.table, t, events);
     }
 
     /// "schneller" / "langsamer": one step, kept across restarts.
@@ -324,6 +371,12 @@ impl Station {
             let bytes = std::fs::read(&found.path)
                 .with_context(|| format!("cannot read journal {}", found.path.display()))?;
             self.journal.reopen(&found, bytes);
+        }
+        // The record's marks (draw offers, take-backs) from the journal's events.
+        for record in &found.contents.records {
+            if let journal::Record::Event { event, .. } = record {
+                self.reading.observe(event);
+            }
         }
         let t = self.clock.now();
         let game = self.table.agreed().expect("a restored table has a game");
@@ -628,6 +681,7 @@ impl Station {
             &b.push_to_talk,
             &b.read_position,
             &b.read_difference,
+            &b.clock_reading,
         ]
         .iter()
         .any(|sources| sources.iter().any(|s| s.starts_with("gamepad:")))
@@ -692,6 +746,7 @@ impl Station {
                     v.get().silence(t, events);
                 }
             }
+            Action::ClockReading => self.change_clock_reading(None, t, events),
             Action::ReadRank | Action::ReadFile => {
                 let me = self.table.config().blind_color;
                 let command = match action {
@@ -964,6 +1019,15 @@ impl Station {
                         _ => {}
                     }
                 }
+                match command {
+                    SpokenCommand::ClockUsed => {
+                        self.change_clock_reading(Some(station_voices::ClockReading::Used), t, events)
+                    }
+                    SpokenCommand::ClockRemaining => {
+                        self.change_clock_reading(Some(station_voices::ClockReading::Remaining), t, events)
+                    }
+                    _ => {}
+                }
                 if let SpokenCommand::Faster | SpokenCommand::Slower = command {
                     let rate = self.change_rate(command == SpokenCommand::Faster, t, events);
                     return Ok(
@@ -973,6 +1037,67 @@ impl Station {
                 Ok(json!({"understood": format!("command {command}"), "command": command.name()}))
             }
             other => Ok(json!({"understood": other.line()})),
+        }
+    }
+
+    /// Keeps the spoken moves' sound through `writer` (tests: a full disk).
+    #[cfg(test)]
+    pub fn keep_audio_through(&mut self, writer: Box<dyn crate::kept_audio::AudioWriter>) {
+        self.audio_keeper = Some(crate::kept_audio::AudioKeeper::with_writer(
+            self.journals.path(),
+            self.config.speech.keep_audio_max_mb,
+            writer,
+        ));
+    }
+
+    /// The recording device of D.2.7: the sound of a spoken move the station
+    /// accepted in `events[from..]` is kept for its ply ("Ja" to a question
+    /// keeps the sound of the move asked about). A failure is told once, as a
+    /// `device_status` `recording`; the game and the journal go on untouched.
+    fn keep_spoken_audio(
+        &mut self,
+        audio: Option<Vec<i16>>,
+        yes: bool,
+        from: usize,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(keeper) = self.audio_keeper.as_mut() else { return };
+        let accepted = events[from..].iter().find_map(|e| match e {
+            Event::GameMove { ply, by: BoardRole::Blind, revised: false, .. } => Some(*ply),
+            Event::AnnouncementChecked { ply, matches: true, .. } => Some(*ply),
+            _ => None,
+        });
+        let sound = if yes { self.spoken_audio.take() } else { audio };
+        let (Some(ply), Some(game_id)) = (accepted, self.table.game_id()) else {
+            // Not (yet) a move: kept for a "Ja" that makes it one.
+            if !yes {
+                self.spoken_audio = sound;
+            }
+            return;
+        };
+        self.spoken_audio = None;
+        let Some(sound) = sound else { return };
+        match keeper.keep(game_id, ply, &sound) {
+            Ok(path) => {
+                tracing::debug!(ply, path = %path.display(), "spoken move kept");
+                if self.audio_failed.take().is_some() {
+                    events.push(device_status("recording", None, "connected", None, t));
+                }
+            }
+            Err(e) => {
+                let detail = format!("{e}; the game goes on, the journal is untouched");
+                let reason = match &e {
+                    crate::kept_audio::NotKept::Full { .. } => "full".to_owned(),
+                    crate::kept_audio::NotKept::Write { source, .. } => source.kind().to_string(),
+                };
+                if self.audio_failed.as_deref() != Some(reason.as_str()) {
+                    tracing::error!("{detail}");
+                    eprintln!("station: {detail}");
+                    events.push(device_status("recording", None, "unavailable", Some(detail), t));
+                    self.audio_failed = Some(reason);
+                }
+            }
         }
     }
 
@@ -1132,7 +1257,7 @@ impl Station {
                 eprintln!("station: {detail}; the station runs on without speech input");
                 events.push(device_status(device, None, "unavailable", Some(detail), t));
             }
-            Heard::Utterance { text, confidence, latency } => {
+            Heard::Utterance { text, confidence, latency, audio } => {
                 let heard = |understood| Event::Heard {
                     text: text.clone(),
                     confidence,
@@ -1145,10 +1270,17 @@ impl Station {
                     Ok((understanding, pos)) => {
                         let understood = understanding.understand(&pos, &text, Some(confidence));
                         events.push(heard(understood.line()));
+                        let yes = matches!(understood, Understood::Command(SpokenCommand::Yes));
+                        // Only a move (or one asked back) may have its sound kept.
+                        let audio = audio.filter(|_| {
+                            yes || matches!(understood, Understood::Move { .. } | Understood::Ask { .. })
+                        });
+                        let from = events.len();
                         let acted = self.act_on_spoken(&understanding, &pos, understood, t, &mut events);
                         if let Err(e) = acted {
                             tracing::info!(text, error = %e, "spoken input refused");
                         }
+                        self.keep_spoken_audio(audio, yes, from, t, &mut events);
                     }
                     Err(e) => events.push(heard(format!("reject {e}"))),
                 }
@@ -1167,7 +1299,22 @@ impl Station {
             log: &log,
         };
         let t = self.clock.now();
-        let snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        let mut snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        if self.audio_keeper.is_some() {
+            // The recording device (D.2.7): the kept sound per ply, for the console.
+            let files = match self.table.game_id() {
+                Some(game) => crate::kept_audio::list(self.journals.path(), game),
+                None => Vec::new(),
+            };
+            let listed: Vec<Value> = files
+                .iter()
+                .map(|(ply, _)| json!({"ply": ply, "url": format!("/audio/{}", crate::kept_audio::file_name(*ply))}))
+                .collect();
+            if let Some(object) = snapshot.as_object_mut() {
+                object.insert("audio".into(), Value::Array(listed));
+            }
+            hub.publish_audio(&files);
+        }
         let pgn = match self.table.agreed() {
             Some(g) => {
                 let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
@@ -1187,6 +1334,7 @@ impl Station {
         }
         let mut started = false;
         for event in events {
+            self.reading.observe(&event);
             if let Event::GameStarted { game_id, fen, t_ms } = &event {
                 self.open_journal(game_id, fen, *t_ms);
                 started = true;

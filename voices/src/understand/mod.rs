@@ -37,7 +37,7 @@ use shakmaty::{CastlingMode, Chess, File, Move, Rank, Role, Square};
 
 pub use crate::command_words::{CommandWord, CommandWords};
 pub use grammar::Grammar;
-pub use record::{RecordCursor, RecordStep};
+pub use record::{RecordCursor, RecordMark, RecordStep};
 
 use crate::error::VoiceError;
 use crate::fen::position_from_fen;
@@ -139,6 +139,10 @@ pub enum Command {
     Faster,
     /// Speak slower (every voice).
     Slower,
+    /// The talking clock reads the time used from now on ("Zeit verbraucht").
+    ClockUsed,
+    /// The talking clock reads the time left from now on ("Restzeit").
+    ClockRemaining,
 }
 
 impl Command {
@@ -146,7 +150,7 @@ impl Command {
     /// `draw_offer`, `resign`, `where_is`, `what_stands_on`, `read_pieces`,
     /// `read_difference`, `draw_status`, `read_record`, `record_back`,
     /// `record_forward`, `go_to_move`, `read_rank`, `read_file`, `material`,
-    /// `silence`, `faster`, `slower`.
+    /// `silence`, `faster`, `slower`, `clock_used`, `clock_remaining`.
     pub fn name(&self) -> &'static str {
         match self {
             Command::Time => "time",
@@ -171,6 +175,8 @@ impl Command {
             Command::Silence => "silence",
             Command::Faster => "faster",
             Command::Slower => "slower",
+            Command::ClockUsed => "clock_used",
+            Command::ClockRemaining => "clock_remaining",
         }
     }
 }
@@ -346,6 +352,9 @@ pub struct Understanding {
     empty: String,
     none: String,
     through: String,
+    /// "Korrektur" and "zurückgenommen": a take-back read back in the record.
+    correction: String,
+    taken_back: String,
     min_confidence: f32,
     command_confidence: f32,
     sure_confidence: f32,
@@ -415,6 +424,10 @@ impl Understanding {
             empty: commands.empty().to_owned(),
             none: commands.no_such_piece().to_owned(),
             through: commands.through().to_owned(),
+            correction: commands
+                .entry(CommandWord::Correction)
+                .map_or_else(|| "-".to_owned(), |e| e.say().to_owned()),
+            taken_back: commands.taken_back().to_owned(),
             min_confidence: DEFAULT_MIN_CONFIDENCE,
             command_confidence: DEFAULT_COMMAND_CONFIDENCE,
             sure_confidence: DEFAULT_SURE_CONFIDENCE,

@@ -1,8 +1,10 @@
 //! The record by ear (issue 18): the blind player hears his last moves with
 //! their numbers, steps back and forward through the record like a tape, and
 //! jumps to a move number — to check his own record before a D.2.9
-//! comparison. Read from the moves the station agreed, nothing else.
+//! comparison. Read from the moves the station agreed, and the marks of what
+//! happened between them (draw offers, take-backs), each where it happened.
 
+use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::{Command, Understanding};
@@ -32,6 +34,39 @@ impl RecordStep {
             Command::RecordForward => Some(RecordStep::Forward),
             Command::GoToMove(n) => Some(RecordStep::GoTo(n)),
             _ => None,
+        }
+    }
+}
+
+/// Something besides the moves that the record keeps, read back where it
+/// happened: after the half-moves it follows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordMark {
+    /// A draw offer (Art. 9.1(b), "(=)") made after `after` half-moves.
+    DrawOffer {
+        /// Half-moves played when it was made (0: before the first move).
+        after: usize,
+        /// Who offered.
+        by: Color,
+    },
+    /// Moves taken back to the position after `after` half-moves: by the
+    /// arbiter (a D.2.9 correction) or because one was illegal (Art. 7.4).
+    TakenBack {
+        /// Half-moves the record went back to.
+        after: usize,
+        /// The moves taken back (UCI), in the order they had been played
+        /// from that position.
+        moves: Vec<String>,
+        /// Art. 7.4: an illegal move found (otherwise the arbiter's take-back).
+        illegal: bool,
+    },
+}
+
+impl RecordMark {
+    /// Half-moves played when it happened.
+    pub fn after(&self) -> usize {
+        match self {
+            RecordMark::DrawOffer { after, .. } | RecordMark::TakenBack { after, .. } => *after,
         }
     }
 }
@@ -67,7 +102,21 @@ impl RecordCursor {
         me: Color,
         step: RecordStep,
     ) -> String {
-        let record = Record { understanding, start, moves, me };
+        self.step_marked(understanding, start, moves, &[], me, step)
+    }
+
+    /// [`Self::step`] with the record's marks: each draw offer and take-back
+    /// is read right after the half-move it follows, where it happened.
+    pub fn step_marked(
+        &mut self,
+        understanding: &Understanding,
+        start: &Chess,
+        moves: &[Move],
+        marks: &[RecordMark],
+        me: Color,
+        step: RecordStep,
+    ) -> String {
+        let record = Record { understanding, start, moves, marks, me };
         if moves.is_empty() {
             return record.count();
         }
@@ -110,6 +159,7 @@ struct Record<'a> {
     understanding: &'a Understanding,
     start: &'a Chess,
     moves: &'a [Move],
+    marks: &'a [RecordMark],
     me: Color,
 }
 
@@ -139,6 +189,10 @@ impl Record<'_> {
         let clock = self.understanding.wording.phrasebook().clock();
         let mut pos = self.start.clone();
         let mut out = String::new();
+        if first == 0 {
+            // What happened before the first move (a draw offered at once).
+            self.read_marks(0, &pos, &mut out);
+        }
         for (ply, mv) in self.moves.iter().enumerate().take(end + 1) {
             if ply >= first {
                 let number = self.number(ply);
@@ -163,8 +217,56 @@ impl Record<'_> {
                 Ok(next) => pos = next,
                 Err(_) => break,
             }
+            if ply >= first {
+                self.read_marks(ply + 1, &pos, &mut out);
+            }
         }
         out
+    }
+
+    /// The marks made after `after` half-moves, in `pos` (the position then):
+    /// ", Sie Remisangebot", ", Korrektur Gegner Felix fünf zurückgenommen",
+    /// ", Unzulässiger Zug Sie Turm Anna eins zurückgenommen".
+    fn read_marks(&self, after: usize, pos: &Chess, out: &mut String) {
+        let u = self.understanding;
+        let clock = u.wording.phrasebook().clock();
+        let who = |color: Color| if color == self.me { &clock.own } else { &clock.opponent };
+        for mark in self.marks.iter().filter(|m| m.after() == after) {
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            match mark {
+                RecordMark::DrawOffer { by, .. } => {
+                    out.push_str(&format!("{} {}", who(*by), u.wording.word_draw_offer()));
+                }
+                RecordMark::TakenBack { moves, illegal, .. } => {
+                    let head = if *illegal {
+                        u.wording.message(crate::Message::IllegalMove)
+                    } else {
+                        u.correction.as_str()
+                    };
+                    out.push_str(head);
+                    let mut at = pos.clone();
+                    for (i, uci) in moves.iter().enumerate() {
+                        out.push_str(if i == 0 { " " } else { ", " });
+                        out.push_str(who(at.turn()));
+                        out.push(' ');
+                        let mv = uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&at).ok());
+                        match mv.and_then(|mv| u.wording.word_move(&at, &mv).ok().map(|said| (mv, said))) {
+                            Some((mv, said)) => {
+                                said.write_to(out);
+                                at.play_unchecked(mv);
+                            }
+                            // Not a move of that position (a damaged mark):
+                            // said as written, and the rest as written too.
+                            None => out.push_str(uci),
+                        }
+                    }
+                    out.push(' ');
+                    out.push_str(&u.taken_back);
+                }
+            }
+        }
     }
 
     /// "Zug neunhundert keine, vierunddreißig Züge".

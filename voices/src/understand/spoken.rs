@@ -120,6 +120,8 @@ fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
         CommandWord::Silence if bare => Command::Silence,
         CommandWord::Faster if bare => Command::Faster,
         CommandWord::Slower if bare => Command::Slower,
+        CommandWord::ClockUsed if bare => Command::ClockUsed,
+        CommandWord::ClockRemaining if bare => Command::ClockRemaining,
         CommandWord::GoToMove => match (number, file, alone) {
             (Some(n), None, true) => Command::GoToMove(n),
             _ => return Err("\"move\" takes a move number".to_owned()),

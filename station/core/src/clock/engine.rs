@@ -97,6 +97,11 @@ struct SideClock {
     remaining_ms: Millis,
     moves_made: u32,
     position: PeriodPosition,
+    /// Thinking time of this side's closed turns: the time his clock actually
+    /// ran (D.2.10.4 "time used"), pauses excluded, whatever bonuses,
+    /// period times or arbiter corrections did to the display.
+    #[serde(default)]
+    used_ms: Millis,
 }
 
 /// The side whose move it is and the thinking time it has used in closed
@@ -145,6 +150,7 @@ impl ChessClock {
             remaining_ms: control.initial_ms(),
             moves_made: 0,
             position: PeriodPosition { period: 0, moves_in_period: 0 },
+            used_ms: 0,
         };
         ChessClock {
             control,
@@ -191,6 +197,7 @@ impl ChessClock {
                 RunState::Running { turn: Turn { used_ms: self.used(t), ..turn }, since: t }
             }
             (RunState::Running { turn, .. }, Some(side)) => {
+                self.close_turn(turn.side, self.used(t));
                 // One second of slack: displays are whole seconds, rounded up.
                 let set = reading.ms(side) > self.remaining(side, t).saturating_add(1000);
                 if !set {
@@ -210,6 +217,9 @@ impl ChessClock {
                 RunState::Running { turn: Turn { side, used_ms: 0 }, since: t }
             }
             (RunState::Paused { turn }, Some(side)) => {
+                if turn.side != side {
+                    self.close_turn(turn.side, turn.used_ms);
+                }
                 let used_ms = if turn.side == side { turn.used_ms } else { 0 };
                 RunState::Running { turn: Turn { side, used_ms }, since: t }
             }
@@ -271,6 +281,7 @@ impl ChessClock {
         clock.remaining_ms =
             clock.remaining_ms.saturating_sub(charged(bonus, used)).saturating_add(earned(bonus, used));
         clock.moves_made = clock.moves_made.saturating_add(1);
+        clock.used_ms = clock.used_ms.saturating_add(used);
         clock.position.moves_in_period = clock.position.moves_in_period.saturating_add(1);
         // FIDE practice: the next period's time is added the moment the period's
         // move count is completed, not when the flag of the period falls.
@@ -333,6 +344,20 @@ impl ChessClock {
                 clock.remaining_ms.saturating_sub(charged(self.bonus_now(side), self.used(t)))
             }
             _ => clock.remaining_ms,
+        }
+    }
+
+    /// The time `side` has used by `t` (D.2.10.4): how long his clock has
+    /// actually run in this game, the move in progress included, pauses
+    /// excluded. Increments, delays and period times do not change it, nor do
+    /// arbiter corrections of the display ([`Self::set_remaining`]); a move
+    /// taken back ([`Self::set_on_move`]) keeps the time it took. A delay's
+    /// seconds count: his clock was running, only its display waited.
+    pub fn time_used(&self, side: Side, t: Millis) -> Millis {
+        let closed = self.sides[side.index()].used_ms;
+        match self.turn() {
+            Some(turn) if turn.side == side => closed.saturating_add(self.used(t)),
+            _ => closed,
         }
     }
 
@@ -478,6 +503,8 @@ impl ChessClock {
             let charged = charged(self.bonus_now(turn.side), turn.used_ms);
             let clock = &mut self.sides[turn.side.index()];
             clock.remaining_ms = clock.remaining_ms.saturating_sub(charged);
+            // His clock ran for a move taken off the record: still time he used.
+            self.close_turn(turn.side, turn.used_ms);
         }
         let turn = Turn { side, used_ms: 0 };
         self.run = match self.run {
@@ -518,6 +545,13 @@ impl ChessClock {
             self.run = RunState::Running { turn: Turn { used_ms: self.used(t), ..turn }, since: t };
         }
         t
+    }
+
+    /// Adds the thinking time of a turn that ends without a press (the
+    /// running side switched by a master clock or a take-back) to `side`'s time used.
+    fn close_turn(&mut self, side: Side, used_ms: Millis) {
+        let clock = &mut self.sides[side.index()];
+        clock.used_ms = clock.used_ms.saturating_add(used_ms);
     }
 
     fn turn(&self) -> Option<Turn> {

@@ -27,6 +27,7 @@ pub fn router(state: AppState) -> Router {
         .route("/player", get(player))
         .route("/assets/{name}", get(asset))
         .route("/game.pgn", get(pgn))
+        .route("/audio/{file}", get(audio))
         .route("/api/state", get(api_state))
         .route("/api/auth", get(api_auth))
         .route("/api/command", post(api_command))
@@ -110,6 +111,19 @@ async fn pgn(State(app): State<AppState>) -> Response {
         app.hub.pgn(),
     )
         .into_response()
+}
+
+/// The kept sound of one spoken move (D.2.7, `[speech] keep_audio`), listed
+/// per ply in `/api/state` `audio`, for the arbiter to play back.
+async fn audio(State(app): State<AppState>, Path(file): Path<String>) -> Response {
+    let Some(path) = app.hub.audio_file(&file) else {
+        return error(StatusCode::NOT_FOUND, "no kept audio of that name in this game");
+    };
+    match tokio::task::spawn_blocking(move || std::fs::read(path)).await {
+        Ok(Ok(bytes)) => ([(header::CONTENT_TYPE, "audio/wav"), (header::CACHE_CONTROL, "no-cache")], bytes)
+            .into_response(),
+        _ => error(StatusCode::NOT_FOUND, "the kept audio is gone"),
+    }
 }
 
 async fn api_state(State(app): State<AppState>) -> Response {

@@ -1,0 +1,369 @@
+//! `station export --braille [--lang de|pl|en]`: the blind player's record in
+//! Braille (D.2.7), as a Braille-ready file (BRF: ASCII Braille, 40 cells a
+//! line, 25 lines a page, the page number at the right of each page's last
+//! line, pages separated by form feeds), to emboss or to read on a display.
+//!
+//! The translation is liblouis's, through its own command-line tool
+//! `lou_translate` (Debian `liblouis-bin`, tables from `liblouis-data`):
+//! the same library and tables as a binding would use, without a new crate
+//! or a build-time dependency on the C headers, and the station works
+//! without it until a Braille export is asked for. The tables
+//! ([`table_of`]) are the languages' uncontracted literary Braille, which
+//! keeps capitals (the piece letters) and digits, so the moves come back
+//! from a back-translation: German Basisschrift `de-g0-detailed.utb`,
+//! Polish `Pl-Pl-g1.utb`, English UEB grade 1 `en-ueb-g1.ctb`; the display
+//! table `en-us-brf.dis` writes the cells as BRF characters.
+//!
+//! The moves are written in SAN with the language's piece letters (German
+//! K D T L S, Polish K H W G S, English K Q R B N), numbered, one move
+//! number a line.
+
+use crate::journal_file::{Found, JournalDir};
+use anyhow::{Context, Result, bail};
+use shakmaty::san::San;
+use shakmaty::{Chess, Color, Position};
+use station_core::Game;
+use station_core::journal::{self, Record};
+use station_core::pgn::SevenTags;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Cells a line.
+pub const CELLS: usize = 40;
+/// Lines a page (the last one carries the page number).
+pub const LINES: usize = 25;
+/// The display table: dot patterns as BRF (North American ASCII Braille).
+pub const DISPLAY: &str = "en-us-brf.dis";
+
+/// The liblouis translation table of a language (see the module documentation).
+pub fn table_of(lang: &str) -> Result<&'static str> {
+    Ok(match lang {
+        "de" => "de-g0-detailed.utb",
+        "pl" => "Pl-Pl-g1.utb",
+        "en" => "en-ueb-g1.ctb",
+        other => bail!("no Braille table for language {other:?} (de, pl or en)"),
+    })
+}
+
+/// Piece letters of a language, in the order K Q R B N.
+fn piece_letters(lang: &str) -> [char; 5] {
+    match lang {
+        "de" => ['K', 'D', 'T', 'L', 'S'],
+        "pl" => ['K', 'H', 'W', 'G', 'S'],
+        _ => ['K', 'Q', 'R', 'B', 'N'],
+    }
+}
+
+const ENGLISH: [char; 5] = ['K', 'Q', 'R', 'B', 'N'];
+
+/// English SAN with the language's piece letters ("Nf3" → "Sf3").
+fn san_in(lang: &str, san: &str) -> String {
+    let to = piece_letters(lang);
+    san.chars().map(|c| ENGLISH.iter().position(|&e| e == c).map_or(c, |i| to[i])).collect()
+}
+
+/// The language's SAN back in English letters ("Sf3" → "Nf3").
+fn san_from(lang: &str, san: &str) -> String {
+    let from = piece_letters(lang);
+    san.chars().map(|c| from.iter().position(|&e| e == c).map_or(c, |i| ENGLISH[i])).collect()
+}
+
+/// liblouis through `lou_translate` with one table list.
+pub struct Louis {
+    tables: String,
+}
+
+impl Louis {
+    /// The BRF display table with `table` (a name in liblouis's table path or a file).
+    pub fn new(table: &str) -> Louis {
+        Louis { tables: format!("{DISPLAY},{table}") }
+    }
+
+    /// Translates `lines` forward (print to BRF) or backward; one line out per line in.
+    pub fn translate(&self, lines: &[String], backward: bool) -> Result<Vec<String>> {
+        let direction = if backward { "--backward" } else { "--forward" };
+        let mut child = Command::new("lou_translate")
+            .args([direction, &self.tables])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .context("liblouis's lou_translate cannot be run: install the Debian packages liblouis-bin and liblouis-data")?;
+        let input = lines.join("\n") + "\n";
+        let mut stdin = child.stdin.take().context("lou_translate's input")?;
+        // Written from another thread: a long text must not fill both pipes.
+        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+        let out = child.wait_with_output().context("lou_translate did not finish")?;
+        let _ = writer.join();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // lou_translate exits with 0 on a table it cannot compile; its stderr says so.
+        if !out.status.success() || stderr.contains("could not be compiled") {
+            bail!(
+                "the Braille table {:?} cannot be used by liblouis: {} (tables: /usr/share/liblouis/tables, Debian liblouis-data)",
+                self.tables,
+                stderr.trim().replace('\n', "; ")
+            );
+        }
+        let text = String::from_utf8(out.stdout).context("lou_translate wrote no UTF-8")?;
+        let got: Vec<String> = text.lines().map(str::to_owned).collect();
+        if got.len() != lines.len() {
+            bail!("lou_translate gave {} lines for {}: {}", got.len(), lines.len(), stderr.trim());
+        }
+        Ok(got)
+    }
+}
+
+/// The print lines of the record: players, event and date, a blank line,
+/// a line per move number, the result.
+fn print_lines(game: &Game, tags: &SevenTags, result: &str, lang: &str) -> Vec<String> {
+    let mut lines =
+        vec![format!("{} - {}", tags.white, tags.black), format!("{}, {}", tags.event, tags.date)];
+    lines.push(String::new());
+    let start = game.start();
+    let mut number = start.fullmoves().get();
+    let mut line = String::new();
+    for (ply, san) in game.sans().iter().enumerate() {
+        let white = (ply % 2 == 0) == (start.turn() == Color::White);
+        if white || ply == 0 {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            line = if white { format!("{number}.") } else { format!("{number}...") };
+        }
+        line.push(' ');
+        line.push_str(&san_in(lang, &san.to_string()));
+        if !white {
+            number += 1;
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.push(result.to_owned());
+    lines
+}
+
+/// Breaks a Braille line at spaces into lines of at most [`CELLS`] cells;
+/// continuation lines are indented two cells.
+fn wrap(line: &str, out: &mut Vec<String>) {
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let needed = current.chars().count() + usize::from(!current.is_empty()) + word.chars().count();
+        if needed > CELLS && !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+            current.push_str("  ");
+        } else if !current.is_empty() && !current.ends_with("  ") {
+            current.push(' ');
+        }
+        // A word longer than a line (none in a record) is cut.
+        let mut rest: Vec<char> = word.chars().collect();
+        while current.chars().count() + rest.len() > CELLS {
+            let room = CELLS - current.chars().count();
+            current.extend(rest.drain(..room));
+            out.push(std::mem::take(&mut current));
+            current.push_str("  ");
+        }
+        current.extend(rest);
+    }
+    out.push(current);
+}
+
+/// The game as BRF through `louis`.
+pub fn brf(game: &Game, tags: &SevenTags, result: &str, lang: &str, louis: &Louis) -> Result<String> {
+    let braille = louis.translate(&print_lines(game, tags, result, lang), false)?;
+    let mut lines = Vec::new();
+    for line in &braille {
+        let mut wrapped = Vec::new();
+        wrap(line.trim_end(), &mut wrapped);
+        lines.extend(wrapped);
+    }
+    let body = LINES - 1;
+    let pages = lines.len().div_ceil(body).max(1);
+    let numbers = louis.translate(&(1..=pages).map(|n| n.to_string()).collect::<Vec<_>>(), false)?;
+    let mut out = String::new();
+    for (page, number) in numbers.iter().enumerate() {
+        let chunk = lines.iter().skip(page * body).take(body);
+        let used = chunk.clone().count();
+        for line in chunk {
+            out.push_str(line);
+            out.push('\n');
+        }
+        for _ in used..body {
+            out.push('\n');
+        }
+        out.push_str(&format!("{number:>CELLS$}\n"));
+        out.push('\x0c');
+    }
+    Ok(out)
+}
+
+/// The moves back from a BRF record (back-translated by `louis`), as UCI,
+/// checked move by move from `start`.
+pub fn moves_from_brf(text: &str, lang: &str, start: &Chess, louis: &Louis) -> Result<Vec<String>> {
+    // Each page's body: its last line is the page number.
+    let body: Vec<String> = text
+        .split('\x0c')
+        .filter(|page| !page.is_empty())
+        .flat_map(|page| page.lines().take(LINES - 1))
+        .map(|l| l.trim_end().to_owned())
+        .collect();
+    let print = louis.translate(&body, true)?;
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    // The header ends at the first blank line; then the move lines and the result.
+    let header_end = print.iter().position(|l| l.trim().is_empty()).unwrap_or(0);
+    for token in print.iter().skip(header_end).flat_map(|l| l.split_whitespace()) {
+        let bare = token.trim_end_matches('.');
+        if bare.chars().all(|c| c.is_ascii_digit()) || ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+            continue;
+        }
+        // Check and mate signs do not change the move; the German and Polish
+        // tables give the promotion sign back as "(".
+        let san = san_from(lang, &token.replace('(', "=").replace(['+', '#', '!'], ""));
+        let mv =
+            san.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok()).with_context(|| {
+                format!("{token:?} (read as {san:?}) is no move after {} moves", moves.len())
+            })?;
+        moves.push(mv.to_uci(shakmaty::CastlingMode::Standard).to_string());
+        pos.play_unchecked(mv);
+    }
+    Ok(moves)
+}
+
+/// `station export --braille`: game `game` (the newest when `None`) of the
+/// journal directory as BRF in `lang`, with `table` instead of the
+/// language's when given.
+pub fn export_braille(
+    journal_dir: &Path,
+    game: Option<&str>,
+    lang: &str,
+    table: Option<&str>,
+) -> Result<String> {
+    let table = match table {
+        Some(t) => t.to_owned(),
+        None => table_of(lang)?.to_owned(),
+    };
+    if !["de", "pl", "en"].contains(&lang) {
+        bail!("no Braille record in language {lang:?} (de, pl or en)");
+    }
+    let dir = JournalDir::open(journal_dir)?;
+    let all = dir.all()?;
+    let found: &Found = match game {
+        Some(id) => all.iter().find(|f| f.contents.header.game_id == id),
+        None => all.last(),
+    }
+    .with_context(|| format!("no matching game journal in {}", journal_dir.display()))?;
+    let restored = journal::restore(&found.contents)
+        .with_context(|| format!("cannot restore {}", found.path.display()))?;
+    let record = restored.table.agreed().context("the journal holds no game")?;
+    let result = found
+        .contents
+        .records
+        .iter()
+        .find_map(|r| match r {
+            Record::End { result, .. } => Some(result.as_str()),
+            _ => None,
+        })
+        .unwrap_or("*");
+    let louis = Louis::new(&table);
+    let text = brf(record, &found.contents.header.tags, result, lang, &louis)?;
+    // The file must give the moves back (D.2.9 compares records): a table
+    // that loses the piece letters' capitals or the digits is refused.
+    let want: Vec<String> = record.moves().iter().map(|m| record.uci(*m)).collect();
+    let back = moves_from_brf(&text, lang, record.start(), &louis)
+        .with_context(|| format!("the Braille table {table:?} does not give the moves back"))?;
+    if back != want {
+        bail!(
+            "the Braille table {table:?} does not give the moves back: {} of {} read",
+            back.len(),
+            want.len()
+        );
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn louis_here() -> bool {
+        let here = Command::new("lou_translate").arg("--version").output().is_ok();
+        if !here {
+            eprintln!("!!!!! liblouis-bin is missing: run scripts/setup !!!!!");
+        }
+        here
+    }
+
+    /// A long real game from the shared data.
+    fn real_game() -> (Game, SevenTags) {
+        let path = shared("pgn/games/Fischer.pgn");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let games = station_core::pgn::read_games(&bytes);
+        let g = games
+            .into_iter()
+            .filter(|g| g.error.is_none() && g.game.start() == &Chess::default())
+            .max_by_key(|g| g.game.ply())
+            .expect("a game");
+        let tags = SevenTags {
+            white: g.tags.get("White").cloned().unwrap_or_default(),
+            black: g.tags.get("Black").cloned().unwrap_or_default(),
+            event: g.tags.get("Event").cloned().unwrap_or_default(),
+            date: g.tags.get("Date").cloned().unwrap_or_default(),
+            ..SevenTags::default()
+        };
+        (g.game, tags)
+    }
+
+    fn shared(rel: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+    }
+
+    #[test]
+    fn a_real_game_in_braille_gives_its_moves_back_in_each_language() {
+        if !louis_here() {
+            panic!("liblouis-bin is needed for the Braille record");
+        }
+        let (game, tags) = real_game();
+        let want: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
+        assert!(want.len() > 60, "a long game: {} plies", want.len());
+        for lang in ["de", "pl", "en"] {
+            let louis = Louis::new(table_of(lang).unwrap());
+            let text = brf(&game, &tags, "1-0", lang, &louis).unwrap();
+            let pages: Vec<&str> = text.split('\x0c').filter(|p| !p.is_empty()).collect();
+            assert!(pages.len() >= 2, "{lang}: {} pages", pages.len());
+            for (n, page) in pages.iter().enumerate() {
+                let lines: Vec<&str> = page.lines().collect();
+                assert_eq!(lines.len(), LINES, "{lang} page {}", n + 1);
+                assert!(
+                    lines.iter().all(|l| l.chars().count() <= CELLS),
+                    "{lang}: a line over {CELLS} cells"
+                );
+                // BRF: ASCII Braille only; the page number at the right of the last line.
+                assert!(page.chars().all(|c| c == '\n' || (' '..='~').contains(&c)), "{lang}: not BRF");
+                let number = louis.translate(&[(n + 1).to_string()], false).unwrap().remove(0);
+                assert_eq!(lines[LINES - 1].trim_start(), number, "{lang} page {}", n + 1);
+                assert_eq!(lines[LINES - 1].chars().count(), CELLS);
+            }
+            assert_eq!(moves_from_brf(&text, lang, &Chess::default(), &louis).unwrap(), want, "{lang}");
+        }
+    }
+
+    #[test]
+    fn an_unreadable_table_is_a_clear_error() {
+        if !louis_here() {
+            panic!("liblouis-bin is needed for the Braille record");
+        }
+        let dir = std::env::temp_dir().join(format!("braille-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.utb");
+        std::fs::write(&bad, "this is no liblouis table\n").unwrap();
+        let (game, tags) = real_game();
+        for table in [bad.display().to_string(), "no-such-table.utb".to_owned()] {
+            let err = brf(&game, &tags, "*", "de", &Louis::new(&table)).unwrap_err().to_string();
+            assert!(err.contains("cannot be used by liblouis") && err.contains(&table), "{err}");
+        }
+        assert!(table_of("fr").unwrap_err().to_string().contains("de, pl or en"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

