@@ -6,14 +6,18 @@
 //! again; at the end the hall's PGN holds every station's own export, every
 //! move exactly once.
 //!
-//! `HALL_STATIONS=50` runs the full hall (the default is smaller for
-//! a 2-core machine shared with other builds).
+//! The stations are as light as a real `station run` gets: short real games
+//! (30 to 60 plies) played ten times faster than life, speech off and the
+//! voices as text (the hall's path — journal, durable events, publisher — is
+//! the real one). Every wait is an upper bound for a loaded machine.
 
 use serde_json::Value;
 use station_core::pgn::read_games;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::schedule;
-use station_tests::{export_pgn, scratch, shared_pgn, station_bin, station_run, wait_for};
+mod hall_support;
+
+use station_tests::{export_pgn, scratch, station_bin, station_run, wait_for};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -129,29 +133,9 @@ fn get(base: &str, path: &str) -> String {
     body.to_owned()
 }
 
-/// Real games of 50 to 110 plies from the shared PGN files: (file, 1-based index, SANs).
+/// Short real games (30 to 60 plies) from the shared PGN files: (file, 1-based index, SANs).
 fn games(n: usize) -> Vec<(PathBuf, usize, Vec<String>)> {
-    let mut out = Vec::new();
-    for name in ["Capablanca.pgn", "Fischer.pgn", "Kasparov.pgn", "PolgarJ.pgn"] {
-        let path = shared_pgn(&format!("games/{name}"));
-        let bytes = std::fs::read(&path).unwrap();
-        for (i, g) in read_games(&bytes).into_iter().enumerate() {
-            if g.error.is_none()
-                && (50..=110).contains(&g.moves().len())
-                && g.game.start_fen() == station_core::Game::default().fen()
-            {
-                out.push((path.clone(), i + 1, g.game.sans().iter().map(ToString::to_string).collect()));
-            }
-            if out.len() >= n * 4 {
-                break;
-            }
-        }
-    }
-    // Every file contributes, round robin.
-    out.sort_by_key(|(_, i, _)| *i);
-    out.truncate(n);
-    assert_eq!(out.len(), n, "enough real games");
-    out
+    hall_support::real_games(n, 30..=60)
 }
 
 fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> PathBuf {
@@ -159,7 +143,7 @@ fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> Pa
     std::fs::write(
         &config,
         format!(
-            "[boards.blind]\n{blind}\n\n[game]\nsettle_ms = {SETTLE_MS}\n\n[console]\nlisten = \"127.0.0.1:0\"\n\n[speech]\nenabled = false\n\n[hall]\nbroker = \"mqtt://127.0.0.1:{broker_port}\"\nhall = \"test\"\nboard = \"{board}\"\n"
+            "[boards.blind]\n{blind}\n\n[game]\nsettle_ms = {SETTLE_MS}\n\n[console]\nlisten = \"127.0.0.1:0\"\n\n[speech]\nenabled = false\n\n[audio.private]\nvoices = [\"text\"]\n\n[hall]\nbroker = \"mqtt://127.0.0.1:{broker_port}\"\nhall = \"test\"\nboard = \"{board}\"\n"
         ),
     )
     .unwrap();
@@ -183,7 +167,19 @@ fn moves_on(hall: &Value, board: usize) -> usize {
 #[test]
 fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partition_and_a_kill() {
     let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(12).max(3);
-    let dir = scratch("hall-run");
+    hall_run(n);
+}
+
+/// The acceptance: 50 stations.
+#[test]
+#[ignore = "50 station processes: longer than CI's ~5 minutes on a loaded 2-core machine"]
+fn fifty_stations_lose_and_double_nothing_across_broker_restarts_a_partition_and_a_kill() {
+    hall_run(50);
+}
+
+/// `n` stations (board 1 behind the partition, board 2 killed and started again).
+fn hall_run(n: usize) {
+    let dir = scratch(&format!("hall-run-{n}"));
     let broker_port = free_port();
     let mut broker = mosquitto(&dir, broker_port);
     let partition = Partition::start(broker_port);
@@ -231,7 +227,7 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
     std::thread::sleep(Duration::from_secs(2));
     broker = mosquitto(&dir, broker_port);
     // Board 2 is killed right after its first half is published, then started again.
-    wait_for(Duration::from_secs(120), "board 2's first half in the hall", || {
+    wait_for(Duration::from_secs(60 + 3 * n as u64), "board 2's first half in the hall", || {
         (moves_on(&api(), 2) >= half).then_some(())
     });
     sim2.wait_idle();
@@ -257,10 +253,33 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
     std::thread::sleep(Duration::from_secs(60).saturating_sub(start.elapsed()));
     partition.cut(false);
 
-    wait_for(Duration::from_secs(240), "every board's whole game in the hall", || {
+    // An upper bound; on time-out it says which boards are behind, in the hall and in their own journals.
+    let limit = Duration::from_secs(120 + 6 * n as u64);
+    let waited = Instant::now();
+    loop {
         let h = api();
-        games.iter().enumerate().all(|(k, (_, _, sans))| moves_on(&h, k + 1) >= sans.len()).then_some(())
-    });
+        let behind: Vec<usize> = (0..n).filter(|&k| moves_on(&h, k + 1) < games[k].2.len()).collect();
+        if behind.is_empty() {
+            break;
+        }
+        if waited.elapsed() > limit {
+            let report: Vec<String> = behind
+                .iter()
+                .map(|&k| {
+                    let export = export_pgn(&stations[k].2);
+                    let journal = read_games(&export.stdout).last().map_or(0, |g| g.game.sans().len());
+                    format!(
+                        "board {}: hall {}, journal {journal}, game {}",
+                        k + 1,
+                        moves_on(&h, k + 1),
+                        games[k].2.len()
+                    )
+                })
+                .collect();
+            panic!("timed out after {limit:?} waiting for every board's whole game in the hall: {report:?}");
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
     std::thread::sleep(Duration::from_secs(2));
     let hall_pgn = get(&base, "/hall.pgn");
     std::fs::write(dir.join("hall.pgn"), &hall_pgn).unwrap();
@@ -438,6 +457,13 @@ fn longest_turn_ms(log: &Path) -> Option<f64> {
     rest.split_whitespace().next()?.parse().ok()
 }
 
+/// The machine's load average (1, 5 and 15 minutes), printed beside every figure.
+fn loadavg() -> String {
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let parts: Vec<&str> = text.split_whitespace().take(3).collect();
+    format!("load average {}", parts.join(" "))
+}
+
 fn percentile(v: &mut [f64], p: f64) -> f64 {
     v.sort_by(f64::total_cmp);
     v[((v.len() as f64 * p).ceil() as usize).saturating_sub(1).min(v.len() - 1)]
@@ -490,14 +516,19 @@ fn measure_a_hall_of_50_boards() {
     // A fixed window: on an overloaded machine some simulated games stall, which is the
     // simulator's business; the hall must agree with every journal whatever was played.
     let seconds: u64 = std::env::var("HALL_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    eprintln!("hall figures: {n} boards publishing, {control} not; before the stations: {}", loadavg());
     let mut peak = (0, 0);
+    let mut loads = Vec::new();
     let until = Instant::now() + Duration::from_secs(seconds);
     while Instant::now() < until {
         peak = (peak.0.max(rss_kib(broker.0.id())), peak.1.max(rss_kib(hall.0.id())));
+        loads.push(loadavg());
         std::thread::sleep(Duration::from_millis(500));
     }
     std::thread::sleep(Duration::from_secs(3));
     let h = api();
+    let at_end = loadavg();
+    let station_rss: Vec<u64> = stations.iter().map(|(c, _)| rss_kib(c.0.id())).collect();
     for (child, _) in &stations {
         // SIGTERM: the station logs its pipeline figures as it stops.
         let _ = Command::new("kill").arg("-TERM").arg(child.0.id().to_string()).status();
@@ -517,14 +548,24 @@ fn measure_a_hall_of_50_boards() {
         }
     }
     eprintln!("hall vs journals: {moves} moves on {n} boards, {differ} boards differ");
+    let mid = loads.get(loads.len() / 2).cloned().unwrap_or_default();
     let mut with: Vec<f64> = stations[..n].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
     let mut without: Vec<f64> = stations[n..].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
-    eprintln!("hall figures: {n} boards, {} moves timed", h["latency_ms"]["moves"]);
     eprintln!(
-        "decision -> hall view: p50 {} ms, p99 {} ms, max {} ms",
+        "hall figures: {n} boards, {} moves timed; mid-run {mid}, at the end {at_end}",
+        h["latency_ms"]["moves"]
+    );
+    eprintln!(
+        "decision -> hall view: p50 {} ms, p99 {} ms, max {} ms ({at_end})",
         h["latency_ms"]["p50"], h["latency_ms"]["p99"], h["latency_ms"]["max"]
     );
-    eprintln!("peak RSS: mosquitto {} KiB, hall view {} KiB", peak.0, peak.1);
+    eprintln!("peak RSS: mosquitto {} KiB, hall view {} KiB ({mid})", peak.0, peak.1);
+    let mut rss: Vec<f64> = station_rss.iter().map(|&k| k as f64).collect();
+    eprintln!(
+        "station RSS at the end: median {:.0} KiB, max {:.0} KiB ({at_end})",
+        percentile(&mut rss, 0.5),
+        percentile(&mut rss, 1.0)
+    );
     if !with.is_empty() && !without.is_empty() {
         eprintln!(
             "station longest loop turn, publishing ({}): median {:.1} ms, max {:.1} ms; not publishing ({}): median {:.1} ms, max {:.1} ms",
@@ -535,6 +576,7 @@ fn measure_a_hall_of_50_boards() {
             percentile(&mut without, 0.5),
             percentile(&mut without, 1.0)
         );
+        eprintln!("  ({at_end})");
     }
 }
 

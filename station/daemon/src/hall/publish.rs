@@ -6,7 +6,7 @@
 //! drops what it already has by sequence number.
 
 use super::board_state::BoardState;
-use super::wire::{EventMessage, GameHeader, StatusMessage, publishable};
+use super::wire::{EventMessage, GameHeader, MAX_PAYLOAD, StatusMessage, publishable};
 use super::{BrokerUrl, check_name, event_topic, read_credentials, replay_topic, state_topic, status_topic};
 use crate::config::HallSettings;
 use crate::delivery::{Delivered, Subscriber};
@@ -66,6 +66,9 @@ impl HallPublisher {
         opts.set_keep_alive(Duration::from_secs(5));
         opts.set_clean_session(true);
         opts.set_request_channel_capacity(REQUEST_CAP);
+        // Our own messages up to the hall's limit (rumqttc's default is 10 KiB: a long game's
+        // retained state would end the connection); only replay requests come in.
+        opts.set_max_packet_size(64 * 1024, MAX_PAYLOAD + 1024);
         let gone = StatusMessage { board: settings.board.clone(), online: false };
         opts.set_last_will(LastWill::new(
             status_topic(&settings.hall, &settings.board),
@@ -81,6 +84,9 @@ impl HallPublisher {
             hall: settings.hall.clone(),
             board: settings.board.clone(),
             journal_dir: journal_dir.to_owned(),
+            url,
+            ca_file: settings.ca_file.clone(),
+            problem: None,
             client,
             state: BoardState::new(&settings.board),
             games: BTreeSet::new(),
@@ -138,6 +144,10 @@ struct Worker {
     hall: String,
     board: String,
     journal_dir: PathBuf,
+    url: BrokerUrl,
+    ca_file: Option<PathBuf>,
+    /// The last connection problem logged (each new one once, not every retry).
+    problem: Option<String>,
     client: Client,
     state: BoardState,
     /// Games published by this process (each replayed on reconnection).
@@ -222,6 +232,7 @@ impl Worker {
             match connection.recv_timeout(Duration::from_millis(200)) {
                 Ok(Ok(MqttEvent::Incoming(Packet::ConnAck(_)))) => {
                     self.connected = true;
+                    self.problem = None;
                     backoff = Duration::from_millis(100);
                     self.stats.connections.fetch_add(1, Ordering::Relaxed);
                     tracing::info!(board = %self.board, "hall: connected to the broker");
@@ -236,8 +247,10 @@ impl Worker {
                 }
                 Ok(Ok(_)) => {}
                 Ok(Err(e)) => {
-                    if self.connected {
-                        tracing::warn!(error = %e, "hall: the broker is away; the game goes on");
+                    let problem = super::connection_problem(&e, &self.url, self.ca_file.as_deref());
+                    if self.problem.as_ref() != Some(&problem) {
+                        tracing::warn!(board = %self.board, %problem, "hall: the broker is away; the game goes on");
+                        self.problem = Some(problem);
                     }
                     self.connected = false;
                     std::thread::sleep(backoff);
@@ -343,6 +356,11 @@ impl Worker {
 
     fn send(&mut self, topic: &str, payload: &impl serde::Serialize, retain: bool) {
         let Ok(bytes) = serde_json::to_vec(payload) else { return };
+        if bytes.len() > MAX_PAYLOAD {
+            // The hall view would drop it; the journal keeps it.
+            tracing::warn!(board = %self.board, topic, bytes = bytes.len(), "hall: message too large, not published");
+            return;
+        }
         if self.client.try_publish(topic, QoS::AtLeastOnce, retain, bytes).is_err() {
             // rumqttc's queue is full: the journal has it; publish it all again later.
             self.replay_due = true;
