@@ -195,28 +195,43 @@ fn hall_run(n: usize) {
     let _hall = Guard(hall);
 
     let games = games(n);
-    // Board 1 reaches the broker through the partition; board 2's peg board is
-    // the test's own, so that its station can be killed and started again.
-    let link = dir.join("board-2-pegboard");
-    let sim2 = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&link) }).unwrap();
+    // Every board is a simulated peg board of the test's own on a pty (the
+    // station's real serial driver reads it): its hands begin once the station
+    // has greeted it, so that a station slow to start on a loaded machine still
+    // sees the start position. Board 1 reaches the broker through the
+    // partition; board 2 is killed halfway and started again.
     let mut stations = Vec::new();
-    for (k, (pgn, index, _)) in games.iter().enumerate() {
+    let mut sims = Vec::new();
+    for k in 0..n {
         let board = k + 1;
+        let link = dir.join(format!("board-{board}-pegboard"));
+        sims.push(SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&link) }).unwrap());
         let port = if board == 1 { partition.port } else { broker_port };
-        let blind = if board == 2 {
-            format!("driver = \"pegboard\"\nport = \"{}\"", link.display())
-        } else {
-            format!("driver = \"sim\"\npgn = \"{}\"\ngame = {index}\nspeed = {SPEED}", pgn.display())
-        };
+        let blind = format!("driver = \"pegboard\"\nport = \"{}\"", link.display());
         let config = station_config(&dir, board, port, &blind);
         let journal = dir.join(format!("journal-{board}"));
         stations.push((start_station(&config, &journal), config, journal));
     }
-    let bytes = std::fs::read(&games[1].0).unwrap();
-    let game2 = read_games(&bytes).into_iter().nth(games[1].1 - 1).unwrap().game;
-    let half = game2.moves().len() / 2;
-    std::thread::sleep(Duration::from_secs(2));
-    sim2.play_scans(schedule(game2.start(), &game2.moves()[..half], None, 2000, SETTLE_MS, SPEED));
+    let played: Vec<station_core::Game> = games
+        .iter()
+        .map(|(pgn, index, _)| {
+            let bytes = std::fs::read(pgn).unwrap();
+            read_games(&bytes).into_iter().nth(index - 1).unwrap().game
+        })
+        .collect();
+    let half = played[1].moves().len() / 2;
+    let sims: Vec<Arc<SimPegBoard>> = sims.into_iter().map(Arc::new).collect();
+    let mut hands = Vec::new();
+    for (k, (sim, game)) in sims.iter().zip(&played).enumerate() {
+        wait_for(
+            Duration::from_secs(60 + n as u64),
+            &format!("board {}'s station greeting its board", k + 1),
+            || (sim.scan_requests() > 0).then_some(()),
+        );
+        let to = if k == 1 { half } else { game.moves().len() };
+        hands.push(play_moves(Arc::clone(sim), game.clone(), 0, to));
+    }
+    let sim2 = Arc::clone(&sims[1]);
 
     let start = Instant::now();
     partition.cut(true);
@@ -234,16 +249,12 @@ fn hall_run(n: usize) {
     let (config2, journal2) = (stations[1].1.clone(), stations[1].2.clone());
     kill9(&mut stations[1].0);
     std::thread::sleep(Duration::from_secs(1));
+    let greeted = sim2.scan_requests();
     stations[1].0 = start_station(&config2, &journal2);
-    std::thread::sleep(Duration::from_secs(3));
-    sim2.play_scans(schedule(
-        game2.position_at(half).unwrap(),
-        &game2.moves()[half..],
-        None,
-        2000,
-        SETTLE_MS,
-        SPEED,
-    ));
+    wait_for(Duration::from_secs(60), "board 2's station greeting its board again", || {
+        (sim2.scan_requests() > greeted).then_some(())
+    });
+    hands.push(play_moves(Arc::clone(&sim2), played[1].clone(), half, played[1].moves().len()));
     // Broker restart 2.
     std::thread::sleep(Duration::from_secs(8));
     drop(broker);
@@ -318,6 +329,25 @@ fn hall_run(n: usize) {
         start.elapsed().as_secs_f64()
     );
     drop(broker);
+}
+
+/// Plays plies `from..to` of `game` on `sim`, one move at a time: each move's
+/// scans go to the board once the previous ones are out, so that a stall of a
+/// loaded machine (seconds, at times) holds the hands back by one move instead
+/// of releasing many plies at the same instant.
+fn play_moves(
+    sim: Arc<SimPegBoard>,
+    game: station_core::Game,
+    from: usize,
+    to: usize,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        for ply in from..to {
+            let before = game.position_at(ply).expect("a position before every ply");
+            sim.play_scans(schedule(before, &game.moves()[ply..=ply], None, 2000, SETTLE_MS, SPEED));
+            sim.wait_idle();
+        }
+    })
 }
 
 /// SIGKILL: the station gets no chance to say goodbye.
@@ -490,11 +520,15 @@ fn measure_a_hall_of_50_boards() {
         .unwrap();
     let base = hall_address(&mut hall);
     let hall = Guard(hall);
-    let games = games(n + control);
+    // Longer games (50 to 110 plies) than the run's: the window is a steady hall.
+    let games = hall_support::real_games(n + control, 50..=110);
     let mut stations = Vec::new();
-    for (k, (pgn, index, _)) in games.iter().enumerate() {
+    let mut sims = Vec::new();
+    for k in 0..games.len() {
         let board = k + 1;
-        let blind = format!("driver = \"sim\"\npgn = \"{}\"\ngame = {index}\nspeed = {SPEED}", pgn.display());
+        let link = dir.join(format!("board-{board}-pegboard"));
+        sims.push(SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&link) }).unwrap());
+        let blind = format!("driver = \"pegboard\"\nport = \"{}\"", link.display());
         let mut config = station_config(&dir, board, port, &blind);
         if board > n {
             // The control group: the same stations without the hall.
@@ -511,6 +545,17 @@ fn measure_a_hall_of_50_boards() {
             .spawn()
             .unwrap();
         stations.push((Guard(child), log));
+    }
+    // Each board's hands begin once its station has greeted it.
+    let mut hands = Vec::new();
+    for (k, (sim, (pgn, index, _))) in sims.into_iter().zip(&games).enumerate() {
+        wait_for(Duration::from_secs(120), &format!("board {}'s station greeting its board", k + 1), || {
+            (sim.scan_requests() > 0).then_some(())
+        });
+        let bytes = std::fs::read(pgn).unwrap();
+        let game = read_games(&bytes).into_iter().nth(index - 1).unwrap().game;
+        let plies = game.moves().len();
+        hands.push(play_moves(Arc::new(sim), game, 0, plies));
     }
     let api = || serde_json::from_str::<Value>(&get(&base, "/api/hall")).unwrap();
     // A fixed window: on an overloaded machine some simulated games stall, which is the
