@@ -568,7 +568,7 @@ fn measure_a_hall_of_50_boards() {
     // A fixed window: on an overloaded machine some simulated games stall, which is the
     // simulator's business; the hall must agree with every journal whatever was played.
     let seconds: u64 = std::env::var("HALL_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
-    eprintln!("hall figures: {n} boards publishing, {control} not; before the stations: {}", loadavg());
+    eprintln!("hall figures: {n} boards publishing, {control} not; at the window's start: {}", loadavg());
     let mut peak = (0, 0);
     let mut loads = Vec::new();
     let until = Instant::now() + Duration::from_secs(seconds);
