@@ -87,6 +87,39 @@ pub fn check_name(what: &str, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// The largest packet MQTT can carry (a remaining length of 256 MiB − 1): the
+/// hall view's client takes whatever the broker forwards, so that a payload
+/// too large for the hall is dropped and counted by the view (`wire::MAX_PAYLOAD`)
+/// instead of ending the connection. The broker's `message_size_limit`
+/// (config/mosquitto.conf) keeps such payloads from travelling at all.
+pub const MQTT_MAX_PACKET: usize = 268_435_455;
+
+/// Why a connection to the broker failed, in words an operator can act on:
+/// a TLS failure names the CA file the broker's certificate was checked against.
+pub fn connection_problem(e: &rumqttc::ConnectionError, url: &BrokerUrl, ca_file: Option<&Path>) -> String {
+    let scheme = if url.tls { "mqtts" } else { "mqtt" };
+    let at = format!("{scheme}://{}:{}", url.host, url.port);
+    match e {
+        rumqttc::ConnectionError::Tls(tls) => {
+            let ca = ca_file.map_or_else(|| "(none)".to_owned(), |p| p.display().to_string());
+            let text = tls.to_string();
+            // OpenSSL says "certificate verify failed" (and why: an unknown issuer, a self-signed chain).
+            if text.contains("verify failed") {
+                format!(
+                    "TLS to {at} refused: the broker's certificate does not verify against the CA file {ca} \
+                     (is it the hall's CA?): {text}"
+                )
+            } else {
+                format!("TLS to {at} failed (CA file {ca}): {text}")
+            }
+        }
+        rumqttc::ConnectionError::ConnectionRefused(code) => {
+            format!("the broker at {at} refused the login ({code:?}): check the credentials file")
+        }
+        other => format!("cannot reach the broker at {at}: {other}"),
+    }
+}
+
 /// The connection for `url`: plain TCP, or TLS checked against the CA file
 /// (`mqtts://`; a CA file is required: a hall's broker has its own CA).
 pub fn transport(url: &BrokerUrl, ca_file: Option<&Path>) -> Result<rumqttc::Transport> {

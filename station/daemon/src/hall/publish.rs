@@ -6,13 +6,13 @@
 //! drops what it already has by sequence number.
 
 use super::board_state::BoardState;
-use super::wire::{EventMessage, GameHeader, StatusMessage, publishable};
+use super::wire::{EventMessage, GameHeader, MAX_PAYLOAD, StatusMessage, publishable};
 use super::{BrokerUrl, check_name, event_topic, read_credentials, replay_topic, state_topic, status_topic};
 use crate::config::HallSettings;
 use crate::delivery::{Delivered, Subscriber};
 use crate::journal_file::{Found, JournalDir};
 use anyhow::Result;
-use crossbeam_channel::{Receiver, Sender, TryRecvError, TrySendError};
+use crossbeam_channel::{Receiver, Sender, TrySendError};
 use rumqttc::{Client, Connection, Event as MqttEvent, LastWill, MqttOptions, Packet, QoS};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -66,6 +66,9 @@ impl HallPublisher {
         opts.set_keep_alive(Duration::from_secs(5));
         opts.set_clean_session(true);
         opts.set_request_channel_capacity(REQUEST_CAP);
+        // Our own messages up to the hall's limit (rumqttc's default is 10 KiB: a long game's
+        // retained state would end the connection); only replay requests come in.
+        opts.set_max_packet_size(64 * 1024, MAX_PAYLOAD + 1024);
         let gone = StatusMessage { board: settings.board.clone(), online: false };
         opts.set_last_will(LastWill::new(
             status_topic(&settings.hall, &settings.board),
@@ -81,6 +84,9 @@ impl HallPublisher {
             hall: settings.hall.clone(),
             board: settings.board.clone(),
             journal_dir: journal_dir.to_owned(),
+            url,
+            ca_file: settings.ca_file.clone(),
+            problem: None,
             client,
             state: BoardState::new(&settings.board),
             games: BTreeSet::new(),
@@ -138,6 +144,10 @@ struct Worker {
     hall: String,
     board: String,
     journal_dir: PathBuf,
+    url: BrokerUrl,
+    ca_file: Option<PathBuf>,
+    /// The last connection problem logged (each new one once, not every retry).
+    problem: Option<String>,
     client: Client,
     state: BoardState,
     /// Games published by this process (each replayed on reconnection).
@@ -182,24 +192,22 @@ impl Worker {
         }
     }
 
-    fn run(mut self, mut connection: Connection, rx: Receiver<Vec<Delivered>>, resync: &AtomicBool) {
-        let mut backoff = Duration::from_millis(100);
+    /// Waits on both the loop's batches and the broker's news (read by the
+    /// `hall-mqtt` thread), so that a batch goes out the moment it arrives.
+    fn run(mut self, connection: Connection, rx: Receiver<Vec<Delivered>>, resync: &AtomicBool) {
+        let (net_tx, net_rx) = crossbeam_channel::bounded(1024);
+        let net_stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&net_stop);
+        let net = std::thread::Builder::new()
+            .name("hall-mqtt".into())
+            .spawn(move || network(connection, &net_tx, &stop));
+        if let Err(e) = net {
+            tracing::warn!(error = %e, "hall: cannot start the broker's thread; nothing is published");
+            return;
+        }
+        let never = crossbeam_channel::never();
         let mut closing: Option<Instant> = None;
         loop {
-            if closing.is_none() {
-                loop {
-                    match rx.try_recv() {
-                        Ok(batch) => self.live(batch),
-                        Err(TryRecvError::Empty) => break,
-                        Err(TryRecvError::Disconnected) => {
-                            closing = Some(Instant::now());
-                            let bye = StatusMessage { board: self.board.clone(), online: false };
-                            self.send(&status_topic(&self.hall, &self.board), &bye, true);
-                            break;
-                        }
-                    }
-                }
-            }
             if resync.swap(false, Ordering::Relaxed) {
                 self.replay_due = true;
             }
@@ -211,40 +219,60 @@ impl Worker {
                 // A second to hand over what is queued, then a clean goodbye.
                 if since.elapsed() > Duration::from_secs(1) || !self.connected {
                     let _ = self.client.try_disconnect();
-                    for _ in 0..10 {
-                        if connection.recv_timeout(Duration::from_millis(50)).is_err() {
+                    let until = Instant::now() + Duration::from_millis(500);
+                    while let Ok(news) = net_rx.recv_deadline(until) {
+                        if matches!(news, Ok(MqttEvent::Outgoing(rumqttc::Outgoing::Disconnect))) {
                             break;
                         }
                     }
+                    net_stop.store(true, Ordering::Relaxed);
                     return;
                 }
             }
-            match connection.recv_timeout(Duration::from_millis(200)) {
-                Ok(Ok(MqttEvent::Incoming(Packet::ConnAck(_)))) => {
-                    self.connected = true;
-                    backoff = Duration::from_millis(100);
-                    self.stats.connections.fetch_add(1, Ordering::Relaxed);
-                    tracing::info!(board = %self.board, "hall: connected to the broker");
-                    let hello = StatusMessage { board: self.board.clone(), online: true };
-                    self.send(&status_topic(&self.hall, &self.board), &hello, true);
-                    // A hall view that was away asks for everything again.
-                    let _ = self.client.try_subscribe(replay_topic(&self.hall), QoS::AtLeastOnce);
-                    self.replay_due = true;
-                }
-                Ok(Ok(MqttEvent::Incoming(Packet::Publish(p)))) if p.topic == replay_topic(&self.hall) => {
-                    self.replay_due = true;
-                }
-                Ok(Ok(_)) => {}
-                Ok(Err(e)) => {
-                    if self.connected {
-                        tracing::warn!(error = %e, "hall: the broker is away; the game goes on");
+            let live = if closing.is_none() { &rx } else { &never };
+            crossbeam_channel::select! {
+                recv(live) -> batch => match batch {
+                    Ok(batch) => self.live(batch),
+                    Err(_) => {
+                        closing = Some(Instant::now());
+                        let bye = StatusMessage { board: self.board.clone(), online: false };
+                        self.send(&status_topic(&self.hall, &self.board), &bye, true);
                     }
-                    self.connected = false;
-                    std::thread::sleep(backoff);
-                    backoff = (backoff * 2).min(Duration::from_secs(2));
+                },
+                recv(net_rx) -> news => match news {
+                    Ok(news) => self.on_network(news),
+                    Err(_) => return,
+                },
+                default(Duration::from_millis(200)) => {}
+            }
+        }
+    }
+
+    /// What the broker's connection reports.
+    fn on_network(&mut self, news: Result<MqttEvent, rumqttc::ConnectionError>) {
+        match news {
+            Ok(MqttEvent::Incoming(Packet::ConnAck(_))) => {
+                self.connected = true;
+                self.problem = None;
+                self.stats.connections.fetch_add(1, Ordering::Relaxed);
+                tracing::info!(board = %self.board, "hall: connected to the broker");
+                let hello = StatusMessage { board: self.board.clone(), online: true };
+                self.send(&status_topic(&self.hall, &self.board), &hello, true);
+                // A hall view that was away asks for everything again.
+                let _ = self.client.try_subscribe(replay_topic(&self.hall), QoS::AtLeastOnce);
+                self.replay_due = true;
+            }
+            Ok(MqttEvent::Incoming(Packet::Publish(p))) if p.topic == replay_topic(&self.hall) => {
+                self.replay_due = true;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let problem = super::connection_problem(&e, &self.url, self.ca_file.as_deref());
+                if self.problem.as_ref() != Some(&problem) {
+                    tracing::warn!(board = %self.board, %problem, "hall: the broker is away; the game goes on");
+                    self.problem = Some(problem);
                 }
-                Err(rumqttc::RecvTimeoutError::Timeout) => {}
-                Err(rumqttc::RecvTimeoutError::Disconnected) => return,
+                self.connected = false;
             }
         }
     }
@@ -343,9 +371,46 @@ impl Worker {
 
     fn send(&mut self, topic: &str, payload: &impl serde::Serialize, retain: bool) {
         let Ok(bytes) = serde_json::to_vec(payload) else { return };
+        if bytes.len() > MAX_PAYLOAD {
+            // The hall view would drop it; the journal keeps it.
+            tracing::warn!(board = %self.board, topic, bytes = bytes.len(), "hall: message too large, not published");
+            return;
+        }
         if self.client.try_publish(topic, QoS::AtLeastOnce, retain, bytes).is_err() {
             // rumqttc's queue is full: the journal has it; publish it all again later.
             self.replay_due = true;
+        }
+    }
+}
+
+/// The `hall-mqtt` thread: drives rumqttc's connection (it also writes what
+/// the worker publishes) and hands every report to the worker; after a
+/// failure it waits before reconnecting (100 ms, doubling up to 2 s).
+fn network(
+    mut connection: Connection,
+    tx: &Sender<Result<MqttEvent, rumqttc::ConnectionError>>,
+    stop: &AtomicBool,
+) {
+    let mut backoff = Duration::from_millis(100);
+    while !stop.load(Ordering::Relaxed) {
+        match connection.recv_timeout(Duration::from_millis(200)) {
+            Ok(Ok(news)) => {
+                if matches!(news, MqttEvent::Incoming(Packet::ConnAck(_))) {
+                    backoff = Duration::from_millis(100);
+                }
+                if tx.send(Ok(news)).is_err() {
+                    return;
+                }
+            }
+            Ok(Err(e)) => {
+                if tx.send(Err(e)).is_err() {
+                    return;
+                }
+                std::thread::sleep(backoff);
+                backoff = (backoff * 2).min(Duration::from_secs(2));
+            }
+            Err(rumqttc::RecvTimeoutError::Timeout) => {}
+            Err(rumqttc::RecvTimeoutError::Disconnected) => return,
         }
     }
 }

@@ -57,7 +57,8 @@ pub fn hall(opts: HallOptions) -> Result<()> {
     let mut mqtt = MqttOptions::new(format!("annexd-hall-view-{}", opts.hall), url.host.clone(), url.port);
     mqtt.set_transport(transport);
     mqtt.set_keep_alive(Duration::from_secs(5));
-    mqtt.set_max_packet_size(super::wire::MAX_PAYLOAD * 4, 64 * 1024);
+    // Whatever the broker forwards is read: an oversized payload is dropped by the view, counted.
+    mqtt.set_max_packet_size(super::MQTT_MAX_PACKET, 64 * 1024);
     if let Some(path) = &opts.credentials {
         let (user, pass) = read_credentials(path)?;
         mqtt.set_credentials(user, pass);
@@ -65,10 +66,13 @@ pub fn hall(opts: HallOptions) -> Result<()> {
     let (client, mut connection) = Client::new(mqtt, 1024);
     let topic = format!("annexd/{}/#", opts.hall);
     let mut backoff = Duration::from_millis(100);
+    // The last connection problem logged (each new one is logged once, not every retry).
+    let mut problem: Option<String> = None;
     while !stop.load(Ordering::Relaxed) {
         match connection.recv_timeout(Duration::from_millis(200)) {
             Ok(Ok(MqttEvent::Incoming(Packet::ConnAck(_)))) => {
                 backoff = Duration::from_millis(100);
+                problem = None;
                 tracing::info!("hall: connected to the broker");
                 if let Err(e) = client.try_subscribe(topic.clone(), QoS::AtLeastOnce) {
                     tracing::warn!(error = %e, "hall: cannot subscribe");
@@ -93,7 +97,11 @@ pub fn hall(opts: HallOptions) -> Result<()> {
             }
             Ok(Ok(_)) => {}
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, "hall: the broker is away");
+                let now = super::connection_problem(&e, &url, opts.ca_file.as_deref());
+                if problem.as_ref() != Some(&now) {
+                    tracing::warn!(problem = %now, "hall: the broker is away");
+                    problem = Some(now);
+                }
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(Duration::from_secs(2));
             }
