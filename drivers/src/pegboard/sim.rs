@@ -45,6 +45,11 @@ pub struct SimOptions {
     /// A 10×10 draughts board: scans are sent as 13-digit `S` lines (bit n−1 =
     /// square n), the occupancy's bits 0–49 being the 50 squares.
     pub draughts50: bool,
+    /// A schedule's clock starts at the station's first scan request (`?`)
+    /// after it was given, not at once: a station slow to open its port (a
+    /// loaded machine) then sees the start position before the first move, as
+    /// a player starts when the arbiter says go.
+    pub wait_for_station: bool,
 }
 
 impl SimOptions {
@@ -58,6 +63,7 @@ impl SimOptions {
             initial: Chess::default().board().occupied(),
             identity: format!("AnnexD-SimPegBoard v1 (station-drivers {})", env!("CARGO_PKG_VERSION")),
             draughts50: false,
+            wait_for_station: false,
         }
     }
 }
@@ -66,6 +72,10 @@ impl SimOptions {
 const BUTTON_HOLD: Duration = Duration::from_millis(60);
 /// Longest the sim thread blocks before looking at its controls again.
 const TICK: Duration = Duration::from_millis(5);
+/// A scan this late was held up by the simulator's own thread (a loaded
+/// machine), not by the hand: the rest of the schedule moves on by the delay,
+/// so a stall never sends several moves at one instant (a hand keeps its pace).
+const STALL: Duration = Duration::from_millis(50);
 /// Writes to the master give up quickly: nobody may be reading the slave.
 const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
 
@@ -132,6 +142,7 @@ impl SimPegBoard {
             pty: Some(pty),
             schedule: VecDeque::new(),
             origin: Instant::now(),
+            origin_pending: false,
             next_heartbeat: after(Instant::now(), heartbeat),
             releases: VecDeque::new(),
             idle_waiters: Vec::new(),
@@ -247,6 +258,8 @@ struct Board {
     occupancy: Bitboard,
     schedule: VecDeque<TimedScan>,
     origin: Instant,
+    /// The schedule waits for the station's first scan request (`wait_for_station`).
+    origin_pending: bool,
     next_heartbeat: Instant,
     releases: VecDeque<(Instant, u8)>,
     idle_waiters: Vec<Sender<()>>,
@@ -291,6 +304,9 @@ impl Board {
                 SimControl::Play(scans) => {
                     if self.schedule.is_empty() {
                         self.origin = Instant::now();
+                        // A station that has asked already is there: go at once.
+                        self.origin_pending = self.opts.wait_for_station
+                            && self.shared.scan_requests.load(Ordering::Relaxed) == 0;
                     }
                     self.schedule.extend(scans);
                 }
@@ -337,9 +353,17 @@ impl Board {
     }
 
     fn send_due_scans(&mut self, now: Instant) {
+        if self.origin_pending {
+            return;
+        }
         while let Some(scan) = self.schedule.front().copied() {
-            if self.due(&scan) > now {
+            let due = self.due(&scan);
+            if due > now {
                 break;
+            }
+            let late = now.saturating_duration_since(due);
+            if late > STALL {
+                self.origin += late;
             }
             self.schedule.pop_front();
             self.set_occupancy(scan.occupancy);
@@ -359,7 +383,7 @@ impl Board {
 
     fn next_deadline(&self) -> Instant {
         let mut next = self.next_heartbeat;
-        if let Some(scan) = self.schedule.front() {
+        if let Some(scan) = self.schedule.front().filter(|_| !self.origin_pending) {
             next = next.min(self.due(scan));
         }
         if let Some(&(at, _)) = self.releases.front() {
@@ -400,6 +424,9 @@ impl Board {
             match StationCommand::parse_line(&line) {
                 Some(StationCommand::RequestScan) => {
                     self.shared.scan_requests.fetch_add(1, Ordering::Relaxed);
+                    if std::mem::take(&mut self.origin_pending) {
+                        self.origin = Instant::now();
+                    }
                     self.send_scan();
                 }
                 Some(StationCommand::RequestIdentity) => {
@@ -510,6 +537,31 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_schedule_waiting_for_the_station_starts_at_its_first_scan_request() {
+        let dir = TempDir::new("sim-wait");
+        let link = dir.0.join("pegboard");
+        let opts = SimOptions { speed: 10.0, wait_for_station: true, ..SimOptions::new(&link) };
+        let initial = opts.initial;
+        let sim = SimPegBoard::start(opts).unwrap();
+        let (scans, final_occupancy) = scripted_game();
+        sim.play_scans(scans);
+        // Nobody has asked: the hand waits (the game would be over by now at speed 10).
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(sim.occupancy(), initial, "no move before the station is there");
+        let mut driver = PegBoardDriver::spawn(SerialSettings::new(&link));
+        let events = driver.events();
+        let second = Duration::from_secs(1);
+        // The station's first scan is the start position, then every move follows.
+        assert_eq!(
+            wait_for(&events, 10 * second, |e| matches!(e, DriverEvent::Message(BoardMessage::Scan(_)))),
+            Some(DriverEvent::Message(BoardMessage::Scan(initial)))
+        );
+        sim.wait_idle();
+        assert_eq!(sim.occupancy(), final_occupancy);
+        driver.shutdown();
     }
 
     #[test]

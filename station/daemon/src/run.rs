@@ -339,7 +339,11 @@ pub fn start_sim(
         None => crate::famous_game::famous_game().game,
     };
     let link = b.port.clone().unwrap_or_else(|| work_dir.join(format!("sim-{role}-pegboard")));
-    let sim = SimPegBoard::start(SimOptions { speed: b.speed, ..SimOptions::new(link.clone()) })?;
+    let sim = SimPegBoard::start(SimOptions {
+        speed: b.speed,
+        wait_for_station: true,
+        ..SimOptions::new(link.clone())
+    })?;
     sim.play_scans(station_drivers::sim_game::schedule(
         game.start(),
         game.moves(),
