@@ -223,8 +223,11 @@ enum Command {
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
-        #[arg(long, required = true)]
+        #[arg(long, required_unless_present = "pdn")]
         pgn: bool,
+        /// Write PDN (`[GameType "20"]`): a draughts game's record.
+        #[arg(long, conflicts_with_all = ["pgn", "notation"])]
+        pdn: bool,
         /// Journal directory.
         #[arg(long, value_name = "DIR", default_value = "journal")]
         journal_dir: PathBuf,
@@ -400,7 +403,10 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Export { pgn: _, journal_dir, game, all, output, notation } => {
+        Command::Export { pdn: true, journal_dir, game, all, output, .. } => {
+            crate::export_pdn::export_pdn(&journal_dir, game.as_deref(), all, output.as_ref())
+        }
+        Command::Export { pgn: _, journal_dir, game, all, output, notation, .. } => {
             let notation = notation.map(|n| n.parse()).transpose().map_err(anyhow::Error::msg)?;
             export(&ExportOptions { journal_dir, game, all, output, notation })
         }

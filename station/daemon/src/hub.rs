@@ -65,8 +65,14 @@ pub enum Command {
         #[serde(default)]
         why: Option<String>,
     },
-    /// Enter a move (SAN or UCI) for the side to move, e.g. the sighted player's
-    /// move when his board is not sensed.
+    /// Draughts: the opponent lets the irregularity the board shows stand
+    /// (5.4, 5.7: play goes on from the board's position).
+    Accept,
+    /// Draughts: the opponent wants the irregularity corrected (5.4): the
+    /// station says what to put back, square by square.
+    Correct,
+    /// Enter a move (SAN or UCI; PDN in a draughts game) for the side to move,
+    /// e.g. the sighted player's move when his board is not sensed.
     EnterMove {
         /// The move.
         #[serde(rename = "move")]
@@ -184,6 +190,8 @@ const BARE_COMMANDS: &[&str] = &[
     "resume_replier_absent",
     "open_envelope",
     "envelope_lost",
+    "accept",
+    "correct",
 ];
 
 impl Command {
@@ -253,6 +261,8 @@ impl Command {
             | Command::OpenEnvelope
             | Command::EnvelopeLost
             | Command::AcceptClockProposal { .. }
+            | Command::Accept
+            | Command::Correct
             | Command::ResumeAdjourned => Ok(()),
         }
     }

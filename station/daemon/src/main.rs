@@ -13,6 +13,7 @@ mod dgt_clock;
 mod draw_facts;
 mod event_sink;
 mod export;
+mod export_pdn;
 mod hall;
 mod hub;
 mod journal_file;

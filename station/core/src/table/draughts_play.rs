@@ -108,6 +108,11 @@ impl DraughtsPlay {
         side(self.position().turn)
     }
 
+    /// Whether the move of `ply` (1-based) made a king (3.7).
+    pub fn made_king(&self, ply: usize) -> bool {
+        self.played.get(ply.wrapping_sub(1)).and_then(Option::as_ref).is_some_and(|m| m.promotes)
+    }
+
     /// Where the game stands toward the draws of article 6.
     pub fn draw_status(&self) -> DrawStatus {
         self.draws.status()
