@@ -107,6 +107,9 @@ enum Command {
         /// Operator token (generated when absent).
         #[arg(long)]
         token: Option<String>,
+        /// The game: chess (default) or draughts (two simulated 10×10 peg boards).
+        #[arg(long, value_parser = ["chess", "draughts"], default_value = "chess")]
+        rules: String,
     },
     /// Measure the inference engine on real games and print the figures.
     Bench {
@@ -312,7 +315,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token } => {
+        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules } => {
             demo(DemoOptions {
                 speed,
                 noise,
@@ -322,6 +325,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 mirror_dgt: mirror == "dgt",
                 listen,
                 token,
+                draughts: rules == "draughts",
             })
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),

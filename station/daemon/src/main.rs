@@ -9,6 +9,7 @@ mod clock;
 mod config;
 mod delivery;
 mod demo;
+mod demo_draughts;
 mod dgt_clock;
 mod draw_facts;
 mod event_sink;
