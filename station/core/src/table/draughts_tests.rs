@@ -317,3 +317,40 @@ fn bad_scans_and_an_illegal_move_are_refused_by_name() {
 fn sq(n: u8) -> crate::draughts::board::Square {
     V.square(n).unwrap()
 }
+
+/// The 64-square version (2.1–2.8, "W wersji 64"): the ordinary 16-digit scan
+/// (a1 = bit 0 … h8 = bit 63) read as the 8×8 draughts board, moves named a1–h8.
+#[test]
+fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
+    let v = Variant::Draughts64;
+    // A square's chess bit from its name alone: file + 8 × (rank − 1).
+    let bit = |name: &str| {
+        let b = name.as_bytes();
+        1u64 << (u32::from(b[0] - b'a') + 8 * u32::from(b[1] - b'1'))
+    };
+    let chess_occ = |pos: &Position| {
+        crate::draughts::board::squares(pos.occupied()).map(|sq| bit(&v.name(sq))).sum::<u64>()
+    };
+    let mut table = Table::new(cfg(false)).with_draughts(v);
+    let start = Position::initial(v);
+    let scan = |occ: u64| Input::Scan { board: BoardRole::Blind, occ: format!("{occ:016X}") };
+    table.apply(100, &scan(chess_occ(&start))).unwrap();
+    let started = table.apply(500, &Input::Tick).unwrap();
+    assert!(started.iter().any(|e| matches!(e, Event::GameStarted { .. })), "{started:?}");
+    let mv = find_move(&start, "c3-d4").unwrap().expect("c3-d4 is White's first move");
+    let after = mv.apply(&start);
+    let mut events = table.apply(600, &scan(chess_occ(&start) & !bit("c3"))).unwrap();
+    events.extend(table.apply(700, &scan(chess_occ(&after))).unwrap());
+    events.extend(table.apply(1100, &Input::Tick).unwrap());
+    let agreed: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameMove { pdn: Some(p), .. } => Some(p.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(agreed, ["c3-d4"]);
+    let err =
+        table.apply(1200, &Input::Scan { board: BoardRole::Blind, occ: "3FFFFFFFFFFFF".into() }).unwrap_err();
+    assert!(err.to_string().contains("13-digit scan while the game is 64-square draughts"), "{err}");
+}
