@@ -227,9 +227,10 @@ fn a_whole_shared_game_on_the_draughts_peg_board_exports_as_the_same_pdn() {
 
 /// VIII.3.1: the sighted player's entered move executed wrongly on the blind
 /// player's board is named with what puts it right; put right, the board
-/// follows the game again and play goes on.
+/// follows the game again. 5.4.6: a capture omitted is named, the console's
+/// `correct` says what to put back; put back, play goes on.
 #[test]
-fn an_entered_move_executed_wrongly_is_named_and_the_board_recovers() {
+fn a_wrong_execution_and_an_omitted_capture_are_named_and_the_board_recovers() {
     let dir = scratch("draughts-wrong");
     let link = dir.join("pegboard");
     let sim = start_board(&link);
@@ -253,6 +254,20 @@ fn an_entered_move_executed_wrongly_is_named_and_the_board_recovers() {
     let fix = HandMove { from: 23, path: vec![22], captured: Vec::new(), man_takes_man: false };
     (occ, _) = play(&sim, &mut hands, occ, &fix);
     run.wait_event("the board restored", |e| e["type"] == "board_restored" && e["board"] == "blind");
+    // 5.4.6: White moves 31-27 while 28x19 is compulsory; the opponent wants it corrected.
+    let omitted = HandMove { from: 30, path: vec![26], captured: Vec::new(), man_takes_man: false };
+    (occ, _) = play(&sim, &mut hands, occ, &omitted);
+    let named = run.wait_event("5.4.6 named", |e| e["type"] == "irregularity" && e["article"] == "5.4.6");
+    assert_eq!(named["decision_wanted"], true, "{named}");
+    let (status, answer) = post_command(&run.base, TOKEN, &json!({"cmd": "correct"}));
+    assert_eq!(status, 200, "{answer}");
+    let decided = run.wait_event("correct decided", |e| e["type"] == "irregularity_decided");
+    assert_eq!(decided["steps"], json!(["take the piece off 27", "put a white man on 31"]), "{decided}");
+    let back = HandMove { from: 26, path: vec![30], captured: Vec::new(), man_takes_man: false };
+    (occ, _) = play(&sim, &mut hands, occ, &back);
+    wait_for(Duration::from_secs(30), "the board restored again", || {
+        (of_type(&run.events(), "board_restored").len() >= 2).then_some(())
+    });
     // Play goes on: 28x19 decided from the board.
     let p2 = find_move(&p1, "19-23").unwrap().unwrap().apply(&p1);
     let next = find_move(&p2, "28x19").unwrap().unwrap();

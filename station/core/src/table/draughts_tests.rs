@@ -33,17 +33,21 @@ struct Hand {
     events: Vec<Event>,
     inputs: Vec<(Millis, Input)>,
     occ: [u64; 2],
+    /// The table as the game started (what the journal's header records).
+    at_start: Option<Table>,
 }
 
 impl Hand {
     fn new(table: Table, boards: usize) -> Hand {
-        let mut h = Hand { table, t: 1000, events: Vec::new(), inputs: Vec::new(), occ: [0; 2] };
+        let mut h =
+            Hand { table, t: 1000, events: Vec::new(), inputs: Vec::new(), occ: [0; 2], at_start: None };
         let start = Position::initial(V).occupied();
         for role in [BoardRole::Blind, BoardRole::Mirror].into_iter().take(boards) {
             h.scan(role, start);
         }
         h.wait(400);
         assert_eq!(h.table.phase(), Phase::Playing, "the initial position starts a game");
+        h.at_start = Some(h.table.clone());
         h
     }
 
@@ -111,6 +115,28 @@ impl Hand {
     }
 }
 
+/// The journal of what `h` was fed (from the game's start) restored.
+fn restore(h: &Hand) -> crate::journal::Restored {
+    let started = h.events.iter().find_map(|e| match e {
+        Event::GameStarted { t_ms, .. } => Some(*t_ms),
+        _ => None,
+    });
+    let at_start = h.at_start.as_ref().expect("a game started");
+    let header =
+        Header::of_table(at_start, "game-1", &at_start.start_fen(), started.unwrap(), SevenTags::default());
+    let mut records: Vec<Record> = Vec::new();
+    let first = h.inputs.iter().position(|(t, _)| *t >= started.unwrap()).unwrap_or(h.inputs.len());
+    for (seq, (t, input)) in h.inputs.iter().enumerate().skip(first) {
+        records.push(Record::Input { seq: seq as u64, t_ms: *t, input: input.clone() });
+    }
+    for (seq, e) in h.events.iter().enumerate() {
+        if matches!(e, Event::GameMove { .. }) {
+            records.push(Record::Event { seq: 100_000 + seq as u64, event: e.clone() });
+        }
+    }
+    crate::journal::restore(&Contents { header, records, valid_len: 0, torn_tail: false }).unwrap()
+}
+
 fn slot(role: BoardRole) -> usize {
     match role {
         BoardRole::Blind => 0,
@@ -160,23 +186,7 @@ fn viii_2_4_a_shared_game_on_one_peg_board_with_entered_replies_is_the_record() 
     assert!(h.irregularities().is_empty(), "a regular game names no irregularity: {:?}", h.irregularities());
 
     // The journal: the same inputs restore the same record.
-    let started = h.events.iter().find_map(|e| match e {
-        Event::GameStarted { t_ms, .. } => Some(*t_ms),
-        _ => None,
-    });
-    let header =
-        Header::of_table(&h.table, "game-1", &h.table.start_fen(), started.unwrap(), SevenTags::default());
-    let mut records: Vec<Record> = Vec::new();
-    for (seq, (t, input)) in h.inputs.iter().enumerate().skip(1) {
-        records.push(Record::Input { seq: seq as u64, t_ms: *t, input: input.clone() });
-    }
-    for (seq, e) in h.events.iter().enumerate() {
-        if matches!(e, Event::GameMove { .. }) {
-            records.push(Record::Event { seq: 100_000 + seq as u64, event: e.clone() });
-        }
-    }
-    let contents = Contents { header, records, valid_len: 0, torn_tail: false };
-    let restored = crate::journal::restore(&contents).unwrap();
+    let restored = restore(&h);
     assert!(restored.reproduced, "{:?}", restored.damage);
     assert_eq!(restored.table.record_texts().unwrap(), expected);
 }
@@ -287,6 +297,11 @@ fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
     let clock = h.table.clock().unwrap();
     assert_eq!(clock.moves_made(Side::White), 6);
     assert!(h.irregularities().is_empty());
+    // Both boards are in the journal's header: the restore follows both again.
+    let restored = restore(&h);
+    assert!(restored.reproduced, "{:?}", restored.damage);
+    assert_eq!(restored.table.record_texts(), h.table.record_texts());
+    assert_eq!(restored.table.sensed(BoardRole::Mirror), h.table.sensed(BoardRole::Mirror));
 }
 
 /// Bad input: a 13-digit scan while chess is configured, a 16-digit one while
