@@ -277,3 +277,44 @@ fn a_wrong_execution_and_an_omitted_capture_are_named_and_the_board_recovers() {
     let moves: Vec<&str> = of_type(&ev, "game_move").iter().map(|e| e["pdn"].as_str().unwrap()).collect();
     assert_eq!(moves, ["32-28", "19-23", "28x19"]);
 }
+
+/// Journal first (invariant 3): a draughts game killed with SIGKILL resumes
+/// from its journal at the ply it reached, with its PDN record, and goes on.
+#[test]
+fn a_draughts_game_survives_a_kill_9() {
+    let dir = scratch("draughts-kill9");
+    let link = dir.join("pegboard");
+    let game = shared_game();
+    let positions = game.positions();
+    let sim = start_board(&link);
+    let mut hands = DraughtsHands::new(50, 9, false);
+    let mut occ = positions[0].occupied();
+    let expected: Vec<String> = game.moves.iter().map(|m| m.pdn(Variant::International, true)).collect();
+    let mut run = Run::start(&dir, &link);
+    run.wait_event("game started", |e| e["type"] == "game_started");
+    let half = 10;
+    for i in 0..half + 2 {
+        if i == half {
+            // SIGKILL: no clean-up runs; the same events file and journal.
+            let events = run.events.clone();
+            run.child.kill().unwrap();
+            run.child.wait().unwrap();
+            drop(run);
+            run = Run::start(&dir, &link);
+            assert_eq!(run.events, events);
+            let resumed = run.wait_event("game resumed", |e| e["type"] == "game_resumed");
+            assert_eq!(resumed["ply"], half, "{resumed}");
+            assert_eq!(resumed["moves"], json!(expected[..half]), "{resumed}");
+        }
+        if i % 2 == 1 {
+            run.enter(&expected[i]);
+        }
+        (occ, _) = play(&sim, &mut hands, occ, &hand_move(&positions[i], &game.moves[i]));
+        let ply = i + 1;
+        run.wait_event(&format!("ply {ply} on the board"), |e| e["type"] == "move" && e["ply"] == ply);
+    }
+    let ev = run.stop();
+    let last: Vec<&str> =
+        of_type(&ev, "game_move").iter().rev().take(2).map(|e| e["pdn"].as_str().unwrap()).collect();
+    assert_eq!(last, [expected[half + 1].as_str(), expected[half].as_str()]);
+}
