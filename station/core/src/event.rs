@@ -475,7 +475,8 @@ pub enum Event {
         /// `1-0`, `0-1` or `1/2-1/2`.
         result: String,
         /// `checkmate`, `stalemate`, `insufficient_material`, `resignation`,
-        /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`.
+        /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`; in
+        /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`).
         reason: String,
         /// When.
         t_ms: Millis,

@@ -398,7 +398,9 @@ impl DraughtsPlay {
         Ok(())
     }
 
-    /// The game's end when the side to move has lost (7.2.2–7.2.3): result and reason.
+    /// The game's end when the side to move has lost (7.2.2–7.2.3): result
+    /// and reason. A draw of article 6 is tracked ([`draw`](Self::draw)) and
+    /// said on request, not ended here: the arbiter declares it.
     pub fn game_over(&self) -> Option<(&'static str, &'static str)> {
         let end = game_end(self.position())?;
         let (winner, reason) = match end {

@@ -369,3 +369,41 @@ fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
         table.apply(1200, &Input::Scan { board: BoardRole::Blind, occ: "3FFFFFFFFFFFF".into() }).unwrap_err();
     assert!(err.to_string().contains("13-digit scan while the game is 64-square draughts"), "{err}");
 }
+
+/// 7.2.2–7.2.3 through the table: every shared game entered move by move is
+/// accepted to its last move and ends only there, if at all, with the
+/// recorded result. The draws of article 6 are tracked, not ended on: the
+/// self-play games play on past them (the arbiter declares a draw), and the
+/// table knows which of them reached one.
+#[test]
+fn every_shared_game_entered_is_played_to_its_end_and_ends_only_there() {
+    let (mut ended, mut drawn) = (0, 0);
+    for (n, game) in shared_games().iter().enumerate() {
+        let mut h = Hand::new(draughts_table(false), 1);
+        for (i, mv) in game.moves.iter().enumerate() {
+            assert_eq!(
+                h.table.phase(),
+                Phase::Playing,
+                "game {} ended before move {}: {:?}",
+                n + 1,
+                i + 1,
+                h.events.iter().rev().find(|e| matches!(e, Event::GameOver { .. }))
+            );
+            h.input(Input::EnterMove { mv: mv.pdn(V, true) }).unwrap();
+        }
+        let over = h.events.iter().find_map(|e| match e {
+            Event::GameOver { result, .. } => Some(result.clone()),
+            _ => None,
+        });
+        if let Some(result) = over {
+            // A file's `*` (result not written) agrees with any end.
+            if game.tag("Result") != Some("*") {
+                assert_eq!(Some(result.as_str()), game.tag("Result"), "game {}", n + 1);
+            }
+            ended += 1;
+        }
+        drawn += usize::from(h.table.draughts().unwrap().draw().is_some());
+    }
+    assert!(ended > 0, "some shared games end on the board");
+    assert!(drawn > 0, "some shared games pass a draw of article 6 (game 10: 6.4)");
+}
