@@ -318,3 +318,89 @@ fn a_draughts_game_survives_a_kill_9() {
         of_type(&ev, "game_move").iter().rev().take(2).map(|e| e["pdn"].as_str().unwrap()).collect();
     assert_eq!(last, [expected[half + 1].as_str(), expected[half].as_str()]);
 }
+
+fn two_board_config(dir: &Path, blind: &Path, mirror: &Path) -> PathBuf {
+    let path = dir.join("station.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nrules = \"draughts\"\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[console]\nlisten = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n",
+            blind.display(),
+            mirror.display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// VIII.1.3, VIII.2.4, VIII.3.1 with two blind players: each move made on its
+/// player's peg board and executed on the other; once the blind player
+/// executes his opponent's move wrongly, the station names it with what puts
+/// it right, the board is put right and the game goes on; the FMJD clock
+/// (80 min + 1 min a move) is pressed for every move.
+#[test]
+fn two_peg_boards_one_game_a_wrong_execution_recovered() {
+    use station_core::draughts::movegen::legal_moves;
+    let dir = scratch("draughts-two");
+    let (blind_link, mirror_link) = (dir.join("pegboard-blind"), dir.join("pegboard-mirror"));
+    let game = shared_game();
+    let positions = game.positions();
+    let sims = [start_board(&blind_link), start_board(&mirror_link)];
+    let events = dir.join("events.jsonl");
+    let mut child =
+        station_run(&two_board_config(&dir, &blind_link, &mirror_link), &dir.join("journal"), Some(&events))
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("station starts");
+    let base = console_address(&mut child);
+    let run = Run { child, base, events };
+    run.wait_event("game started", |e| e["type"] == "game_started");
+    let mut hands = [DraughtsHands::new(50, 21, false), DraughtsHands::new(50, 22, false)];
+    let mut occ = [positions[0].occupied(); 2];
+    // Black's first quiet move with another quiet move beside it: executed wrongly on the blind board.
+    let wrong_at = (1..game.moves.len())
+        .step_by(2)
+        .find(|&i| !game.moves[i].is_capture() && legal_moves(&positions[i]).len() > 1)
+        .expect("a quiet Black move with an alternative");
+    let plies = wrong_at + 3;
+    for (i, mv) in game.moves.iter().take(plies).enumerate() {
+        let ply = i + 1;
+        let owner = i % 2; // 0: the blind player's board (White), 1: the other's
+        let hm = hand_move(&positions[i], mv);
+        (occ[owner], _) = play(&sims[owner], &mut hands[owner], occ[owner], &hm);
+        run.wait_event(&format!("ply {ply} agreed"), |e| e["type"] == "game_move" && e["ply"] == ply);
+        let other = 1 - owner;
+        if i == wrong_at {
+            let wrong = legal_moves(&positions[i]).into_iter().find(|m| !m.same_effect(mv)).unwrap();
+            (occ[other], _) =
+                play(&sims[other], &mut hands[other], occ[other], &hand_move(&positions[i], &wrong));
+            let named = run.wait_event("the wrong execution named", |e| {
+                e["type"] == "irregularity" && e["article"] == "VIII.3.1" && e["board"] == "blind"
+            });
+            assert!(named["steps"].as_array().is_some_and(|s| !s.is_empty()), "{named}");
+            // Put right: the wrong move taken back by hand, the right one made.
+            let back = HandMove {
+                from: wrong.to.0,
+                path: vec![wrong.from.0],
+                captured: Vec::new(),
+                man_takes_man: false,
+            };
+            (occ[other], _) = play(&sims[other], &mut hands[other], occ[other], &back);
+        }
+        (occ[other], _) = play(&sims[other], &mut hands[other], occ[other], &hm);
+        run.wait_event(&format!("ply {ply} executed on the other board"), |e| {
+            e["type"] == "move"
+                && e["ply"] == ply
+                && e["board"] == if other == 0 { "blind" } else { "mirror" }
+        });
+    }
+    run.wait_event("the blind board restored", |e| e["type"] == "board_restored" && e["board"] == "blind");
+    let ev = run.stop();
+    let expected: Vec<String> =
+        game.moves.iter().take(plies).map(|m| m.pdn(Variant::International, true)).collect();
+    let agreed: Vec<&str> = of_type(&ev, "game_move").iter().map(|e| e["pdn"].as_str().unwrap()).collect();
+    assert_eq!(agreed, expected);
+    assert_eq!(of_type(&ev, "clock_pressed").len(), plies, "one press a move");
+    let by: Vec<&str> = of_type(&ev, "game_move").iter().map(|e| e["by"].as_str().unwrap()).collect();
+    assert!(by.iter().enumerate().all(|(i, b)| *b == if i % 2 == 0 { "blind" } else { "mirror" }), "{by:?}");
+}
