@@ -82,6 +82,7 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
             by: BoardRole::Blind,
             revised: false,
             t_ms: 0,
+            pdn: None,
         };
         publish(port, "annexd/web/4/event", &event(seq, &mv));
     }

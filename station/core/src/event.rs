@@ -73,6 +73,9 @@ pub enum Event {
         /// True when the promotion piece was assumed (a peg board cannot see it).
         #[serde(default, skip_serializing_if = "is_false")]
         promotion_assumed: bool,
+        /// Draughts: the move in PDN (`32-28`, `28x17`, or the full path `28x17x6`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pdn: Option<String>,
     },
     /// The last move was replaced before the next one: the hand went on from the
     /// square where it had rested (e.g. rook first when castling).
@@ -218,6 +221,9 @@ pub enum Event {
         revised: bool,
         /// When.
         t_ms: Millis,
+        /// Draughts: the move in PDN (`32-28`, `28x17`, or the full path `28x17x6`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pdn: Option<String>,
     },
     /// The game was adjourned with a sealed move (Guidelines I): the move is in
     /// the journal (the envelope), never in an event.
@@ -441,12 +447,47 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
+    /// Draughts: a board shows an irregularity of 5.4 (named to both players
+    /// and the console; the opponent decides, 5.4 and 5.9: the assistant
+    /// enters `accept` or `correct`), or a board that does not show the game
+    /// (VIII.2.4, VIII.3.1) with what puts it right.
+    Irregularity {
+        /// Where.
+        board: BoardRole,
+        /// The article of the code (`5.4.6`, `VIII.3.1`).
+        article: String,
+        /// What the board shows, in words.
+        text: String,
+        /// What puts the board right, square by square (`put a white man on 28`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        steps: Vec<String>,
+        /// Whether the opponent is asked to decide (`accept` / `correct`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        decision_wanted: bool,
+        /// When.
+        t_ms: Millis,
+    },
+    /// Draughts: the opponent's decision on an irregularity: `accept` (the
+    /// position stands and play goes on from it, 5.7) or `correct` (what to
+    /// put back, square by square).
+    IrregularityDecided {
+        /// `accept` or `correct`.
+        decision: String,
+        /// The board concerned.
+        board: BoardRole,
+        /// For `correct`: the steps, square by square.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        steps: Vec<String>,
+        /// When.
+        t_ms: Millis,
+    },
     /// The game ended on the board (mate, stalemate, dead position).
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
         result: String,
         /// `checkmate`, `stalemate`, `insufficient_material`, `resignation`,
-        /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`.
+        /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`; in
+        /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`).
         reason: String,
         /// When.
         t_ms: Millis,
@@ -495,6 +536,8 @@ impl Event {
             | Event::DrawClaimed { t_ms, .. }
             | Event::DrawClaimDecided { t_ms, .. }
             | Event::IllegalMoveFound { t_ms, .. }
+            | Event::Irregularity { t_ms, .. }
+            | Event::IrregularityDecided { t_ms, .. }
             | Event::GameOver { t_ms, .. } => *t_ms,
         }
     }
@@ -519,6 +562,7 @@ mod tests {
             t_ms: 1200,
             fen: "x".into(),
             promotion_assumed: false,
+            pdn: None,
         };
         let v: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
         assert_eq!(v["type"], "move");

@@ -57,7 +57,9 @@ pub enum ClockCommand {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Input {
-    /// An occupancy scan (standard numbering, 16 hex digits).
+    /// An occupancy scan (standard numbering, 16 hex digits; a 10×10 draughts
+    /// board's 13 hex digits, bit n−1 = square n, so the digit count says
+    /// which board it came from and a table of the other game refuses it).
     Scan {
         /// Which board.
         board: BoardRole,
@@ -217,6 +219,13 @@ pub enum Input {
     },
     /// The envelope is lost (I.12.1): play goes on from the adjourned position.
     EnvelopeLost,
+    /// Draughts: the opponent's decision on the irregularity the board shows
+    /// (5.4, 5.9), entered by the assistant: `accept` (the position stands,
+    /// 5.7) or `correct` (put back as it was).
+    IrregularityDecision {
+        /// `accept` or `correct`.
+        decision: String,
+    },
     /// Time passed and the core decided something (journaled only when it did),
     /// so a restore reproduces decisions at the moments they were taken.
     Tick,
@@ -256,6 +265,7 @@ impl Input {
             Input::OpenEnvelope => "open_envelope",
             Input::SealReply { .. } => "seal_reply",
             Input::EnvelopeLost => "envelope_lost",
+            Input::IrregularityDecision { .. } => "irregularity_decision",
             Input::Tick => "tick",
         }
     }

@@ -346,7 +346,11 @@ impl Header {
             t_ms,
             board: BoardRole::Blind,
             occupancy: occ_hex(table.sensed(BoardRole::Blind)),
-            mirror_occupancy: table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())),
+            mirror_occupancy: table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())).or_else(|| {
+                // A draughts table's second peg board (no chess tracker).
+                let pegs = table.draughts_variant().is_some() && cfg.mirror_sensed && !cfg.mirror_pieces;
+                pegs.then(|| occ_hex(table.sensed(BoardRole::Mirror)))
+            }),
             mirror_board: cfg.mirror_pieces.then(|| table.mirror_board().board_fen().to_string()),
             blind_color: if cfg.blind_color == Color::White { "white" } else { "black" }.into(),
             grace_ms: cfg.grace_ms,
@@ -402,6 +406,9 @@ fn invalid(e: crate::table::TableError) -> JournalError {
 /// Rebuilds the table of an unfinished game: the inputs are fed again in order.
 pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let h = &contents.header;
+    if let Some(variant) = crate::table::draughts_play::fen_variant(&h.fen) {
+        return restore_draughts(contents, variant);
+    }
     let cfg = table_config(h)?;
     let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
     let mut sensed = [occ(&h.occupancy)?, Bitboard::EMPTY];
@@ -441,6 +448,31 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
     let table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
     Ok(Restored { table, reproduced: false, damage: None })
+}
+
+/// A draughts game (its header's start is a PDN FEN): the same inputs fed to
+/// a draughts table; the record is what they reproduce.
+fn restore_draughts(
+    contents: &Contents,
+    variant: crate::draughts::Variant,
+) -> Result<Restored, JournalError> {
+    let h = &contents.header;
+    let chess_form = Header { fen: Game::default().fen(), ..h.clone() };
+    let cfg = table_config(&chess_form)?;
+    let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
+    let mut sensed = [occ(&h.occupancy)?, Bitboard::EMPTY];
+    if let Some(m) = &h.mirror_occupancy {
+        sensed[1] = occ(m)?;
+    }
+    let mut table = Table::resume_draughts(cfg, variant, h.game_id.clone(), sensed, h.t_ms);
+    for r in &contents.records {
+        if let Record::Input { t_ms, input, .. } = r {
+            let _ = table.apply(*t_ms, input);
+        }
+    }
+    let reproduced = table.record_texts().unwrap_or_default() == contents.recorded_moves();
+    let damage = (!reproduced).then(|| "the journaled inputs no longer reproduce the recorded draughts moves; the game follows the inputs".to_string());
+    Ok(Restored { table, reproduced, damage })
 }
 
 #[cfg(test)]
@@ -546,6 +578,7 @@ mod tests {
             by: BoardRole::Blind,
             revised: false,
             t_ms: 1500,
+            pdn: None,
         };
         for r in [Record::Header(Box::new(header(start))), Record::Event { seq: 1, event: mv }] {
             text.push_str(&r.encode());

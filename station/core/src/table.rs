@@ -190,6 +190,11 @@ pub struct Table {
     claim: Option<self::draws::PendingClaim>,
     /// Illegal moves of each player found so far (Art. 7.4(b)), white then black.
     illegal_moves: [u32; 2],
+    /// The rules seam: a draughts table plays this variant; the chess state
+    /// above (trackers, two-board record) then stays empty.
+    draughts_variant: Option<self::draughts_play::DraughtsVariant>,
+    /// The draughts game in progress (positions, boards' sensors, records).
+    draughts: Option<Box<self::draughts_play::DraughtsPlay>>,
 }
 
 fn slot(role: BoardRole) -> usize {
@@ -230,6 +235,8 @@ impl Table {
             draw_offers: Vec::new(),
             claim: None,
             illegal_moves: [0; 2],
+            draughts_variant: None,
+            draughts: None,
         }
     }
 
@@ -314,6 +321,7 @@ impl Table {
                 .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
                 .chain(self.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at))
                 .chain(self.pieces.as_ref().and_then(PieceTracker::deadline))
+                .chain(self.draughts.as_ref().and_then(|d| d.deadline()))
                 .min(),
             Phase::Waiting | Phase::Finished => {
                 (!self.settled).then(|| self.last_change + self.cfg.tracker.settle_ms)
@@ -389,6 +397,7 @@ impl Table {
                 if let Some(sync) = self.sync.as_mut() {
                     sync.tick(t, out);
                 }
+                self.draughts_tick(t, out);
                 self.clock_tick(t, out);
             }
             Phase::Waiting | Phase::Finished => {
@@ -398,14 +407,18 @@ impl Table {
                     // No board at all: the game starts now (its id must differ from the last one's).
                     let no_board = self.cfg.no_board();
                     let settle_at = if no_board { t } else { settle_at };
-                    if self.sensed[slot(self.start_board())] == self.cfg.start.occupancy() || no_board {
+                    if self.sensed[slot(self.start_board())] == self.start_occupancy() || no_board {
                         let game_id = format!("game-{settle_at}");
                         out.push(Event::GameStarted {
                             game_id: game_id.clone(),
-                            fen: self.cfg.start.fen(),
+                            fen: self.start_fen(),
                             t_ms: settle_at,
                         });
-                        self.start(game_id, self.cfg.start.clone(), settle_at);
+                        if self.draughts_variant.is_some() {
+                            self.start_draughts(game_id, settle_at);
+                        } else {
+                            self.start(game_id, self.cfg.start.clone(), settle_at);
+                        }
                     } else if let Some(diff) = self.setup_differs() {
                         out.push(Event::SetupDiffers { board: BoardRole::Blind, diff, t_ms: settle_at });
                     }
@@ -474,23 +487,23 @@ impl Table {
     /// without a game or a clock.
     fn gate(&self, side: Side) -> Option<GateDecision> {
         self.clock.as_ref()?;
-        let agreed = self.sync.as_ref()?.agreed();
-        let made = agreed.ply() > self.pressed_ply && Side::from(!agreed.position().turn()) == side;
+        let (ply, to_move) = self.record_turn()?;
+        let made = ply > self.pressed_ply && to_move.opponent() == side;
         let blind = Side::from(self.cfg.blind_color) == side;
         let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
         // Without speech input the station's own announcement is the announcement.
-        let announced =
-            made && (!blind || !self.cfg.announcement_required || self.announced_ply >= agreed.ply());
+        let announced = made && (!blind || !self.cfg.announcement_required || self.announced_ply >= ply);
         Some(gate.check(MoveProgress { placed: made, capture_pending: false, announced }))
     }
 
     /// A press that counted: the move it closed is the last pressed one, and
     /// (D.2.9) the clock readings of this position are kept for a later proposal.
     fn press_counted(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
-        let (Some(clock), Some(sync)) = (self.clock.as_ref(), self.sync.as_mut()) else { return };
-        let ply = sync.agreed().ply();
+        let (Some(clock), Some((ply, _))) = (self.clock.as_ref(), self.record_turn()) else { return };
         self.pressed_ply = ply;
-        sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+        if let Some(sync) = self.sync.as_mut() {
+            sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+        }
         out.push(Event::ClockPressed {
             side: pressed.side,
             remaining_ms: pressed.remaining_ms,
@@ -792,17 +805,7 @@ impl Table {
         self.draw_offers.clear();
         self.claim = None;
         self.illegal_moves = [0; 2];
-        self.clock = self.cfg.time_control.clone().map(|tc| {
-            let mut clock = ChessClock::with_first_mover(tc, Side::from(game.position().turn()));
-            if self.cfg.external_clock {
-                // The master clock starts it: its first reading that runs.
-                return clock.following();
-            }
-            if self.cfg.clock_auto_start {
-                let _ = clock.start(t);
-            }
-            clock
-        });
+        self.clock = self.new_clock(Side::from(game.position().turn()), t);
         self.warnings = WarningSchedule::new(self.cfg.warnings.clone());
         let mut sync = TwoBoards::new(self.cfg.sync(), game.clone());
         if self.cfg.blind_unsensed {
@@ -814,6 +817,30 @@ impl Table {
         self.sync = Some(sync);
         self.game_id = Some(game_id);
         self.phase = Phase::Playing;
+    }
+
+    /// The game's clock (none without a time control), started as configured.
+    fn new_clock(&self, first_mover: Side, t: Millis) -> Option<ChessClock> {
+        self.cfg.time_control.clone().map(|tc| {
+            let mut clock = ChessClock::with_first_mover(tc, first_mover);
+            if self.cfg.external_clock {
+                // The master clock starts it: its first reading that runs.
+                return clock.following();
+            }
+            if self.cfg.clock_auto_start {
+                let _ = clock.start(t);
+            }
+            clock
+        })
+    }
+
+    /// Plies on the agreed record and the side to move, whichever game is played.
+    fn record_turn(&self) -> Option<(usize, Side)> {
+        if let Some(d) = self.draughts.as_ref() {
+            return Some((d.ply(), d.to_move()));
+        }
+        let agreed = self.sync.as_ref()?.agreed();
+        Some((agreed.ply(), Side::from(agreed.position().turn())))
     }
 
     /// Turns a tracker's observations into events and keeps the agreed record.
@@ -1082,6 +1109,7 @@ fn move_event(
         t_ms: t,
         fen: fen_at(game, ply),
         promotion_assumed,
+        pdn: None,
     }
 }
 
@@ -1111,6 +1139,10 @@ fn fen_at(game: &Game, ply: usize) -> String {
 mod apply;
 pub(crate) use apply::board_of;
 mod adjournment;
+pub mod draughts_play;
+mod draughts_table;
+#[cfg(test)]
+mod draughts_tests;
 mod draws;
 mod illegal;
 pub use illegal::{ILLEGAL_MOVE_BONUS_MS, ILLEGAL_MOVES_LOSE_AT};

@@ -268,6 +268,7 @@ impl TwoBoards {
             by,
             revised,
             t_ms: t,
+            pdn: None,
         }
     }
 

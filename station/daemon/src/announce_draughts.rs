@@ -46,6 +46,22 @@ pub fn announce_draughts(lang: &str, rules: GameRules, moves: &[String]) -> Resu
     Ok(lines)
 }
 
+/// A move's words (`32-28`, `28x17x6`) in `book`'s language, the path said
+/// when there is one; `king` adds the new king (3.7). The station's speaking
+/// path says agreed draughts moves with this.
+pub fn say_pdn(book: &Phrasebook, variant: Variant, text: &str, king: bool) -> Result<String> {
+    let squares = parse_squares(variant, text)?;
+    let say = |sq: Square| say_square(variant, sq);
+    let words = DraughtsMoveText {
+        from: say(squares[0]),
+        to: say(squares[squares.len() - 1]),
+        via: squares[1..squares.len() - 1].iter().map(|&s| say(s)).collect(),
+        capture: text.contains(['x', 'X']),
+        king,
+    };
+    Ok(word_draughts_move(book, &words, true)?)
+}
+
 fn parse_squares(variant: Variant, text: &str) -> Result<Vec<Square>> {
     let capture = text.contains(['x', 'X']);
     let parts: Vec<&str> = text.split(['-', 'x', 'X']).collect();

@@ -107,6 +107,9 @@ enum Command {
         /// Operator token (generated when absent).
         #[arg(long)]
         token: Option<String>,
+        /// The game: chess (default) or draughts (two simulated 10×10 peg boards).
+        #[arg(long, value_parser = ["chess", "draughts"], default_value = "chess")]
+        rules: String,
     },
     /// Measure the inference engine on real games and print the figures.
     Bench {
@@ -226,12 +229,12 @@ enum Command {
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
-        #[arg(long, required_unless_present_any = ["large_print", "audio", "braille"])]
+        #[arg(long, required_unless_present_any = ["large_print", "audio", "braille", "pdn"])]
         pgn: bool,
         /// Write a large-print PDF scoresheet instead (20 pt and more, black on
         /// white, clock times where known); `--out FILE` (`-` for stdout), by
         /// default `<game id>.pdf` in the current directory.
-        #[arg(long, conflicts_with_all = ["pgn", "all", "notation", "braille", "audio"])]
+        #[arg(long, conflicts_with_all = ["pgn", "all", "notation", "braille", "audio", "pdn"])]
         large_print: bool,
         /// Write the record in Braille instead (BRF: 40 cells a line, page
         /// numbers) through liblouis, to `--output` or stdout.
@@ -249,6 +252,9 @@ enum Command {
         /// keep_audio`) to this folder: a WAV per ply and `index.tsv`.
         #[arg(long, value_name = "DIR", conflicts_with = "all")]
         audio: Option<PathBuf>,
+        /// Write PDN (`[GameType "20"]`): a draughts game's record.
+        #[arg(long, conflicts_with_all = ["pgn", "notation"])]
+        pdn: bool,
         /// Journal directory.
         #[arg(long, value_name = "DIR", default_value = "journal")]
         journal_dir: PathBuf,
@@ -333,7 +339,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token } => {
+        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules } => {
             demo(DemoOptions {
                 speed,
                 noise,
@@ -343,6 +349,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 mirror_dgt: mirror == "dgt",
                 listen,
                 token,
+                draughts: rules == "draughts",
             })
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
@@ -441,6 +448,9 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 output,
             })
         }
+        Command::Export { pdn: true, journal_dir, game, all, output, .. } => {
+            crate::export_pdn::export_pdn(&journal_dir, game.as_deref(), all, output.as_ref())
+        }
         Command::Export {
             pgn,
             journal_dir,
@@ -453,6 +463,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             lang,
             braille_table,
             large_print: _,
+            pdn: _,
         } => {
             if braille {
                 let brf = crate::export_braille::export_braille(

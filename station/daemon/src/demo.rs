@@ -38,10 +38,15 @@ pub struct DemoOptions {
     pub listen: String,
     /// Operator token.
     pub token: Option<String>,
+    /// Which game: chess (the famous game) or draughts (`--rules draughts`).
+    pub draughts: bool,
 }
 
 /// Plays the demo game and prints it.
 pub fn demo(opts: DemoOptions) -> Result<()> {
+    if opts.draughts {
+        return crate::demo_draughts::demo_draughts(opts);
+    }
     let famous = famous_game();
     let work = std::env::temp_dir().join(format!("annexd-demo-{}", std::process::id()));
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
@@ -146,7 +151,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
 
 /// The voice packs the set-up rendered: `$STATION_VOICE_PACKS`, else `.deps/voices`
 /// in the working directory or beside the binary's build folder.
-fn voice_packs() -> Option<PathBuf> {
+pub(crate) fn voice_packs() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("STATION_VOICE_PACKS") {
         return Some(PathBuf::from(dir));
     }

@@ -187,6 +187,7 @@ mod tests {
                     by: BoardRole::Blind,
                     revised: false,
                     t_ms,
+                    pdn: None,
                 };
                 lines.push(Record::Event { seq, event }.encode());
             }

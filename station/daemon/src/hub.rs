@@ -65,9 +65,16 @@ pub enum Command {
         #[serde(default)]
         why: Option<String>,
     },
+    /// Draughts: the opponent lets the irregularity the board shows stand
+    /// (5.4, 5.7: play goes on from the board's position).
+    Accept,
+    /// Draughts: the opponent wants the irregularity corrected (5.4): the
+    /// station says what to put back, square by square.
+    Correct,
     /// Enter a move for the side to move, e.g. the sighted player's move when
     /// his board is not sensed: any ICCF Appendix A notation (SAN, Polish,
-    /// ICCF numeric, long, figurine) or UCI, read by `station_core::notation`.
+    /// ICCF numeric, long, figurine) or UCI, read by `station_core::notation`;
+    /// PDN in a draughts game.
     EnterMove {
         /// The move.
         #[serde(rename = "move")]
@@ -186,6 +193,8 @@ const BARE_COMMANDS: &[&str] = &[
     "resume_replier_absent",
     "open_envelope",
     "envelope_lost",
+    "accept",
+    "correct",
 ];
 
 impl Command {
@@ -255,6 +264,8 @@ impl Command {
             | Command::OpenEnvelope
             | Command::EnvelopeLost
             | Command::AcceptClockProposal { .. }
+            | Command::Accept
+            | Command::Correct
             | Command::ResumeAdjourned => Ok(()),
         }
     }

@@ -128,6 +128,7 @@ mod tests {
             by: BoardRole::Blind,
             revised: false,
             t_ms: 0,
+            pdn: None,
         }
     }
 

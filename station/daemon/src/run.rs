@@ -114,13 +114,6 @@ impl Feed {
 /// Runs until SIGINT or SIGTERM.
 pub fn run(opts: RunOptions) -> Result<()> {
     let config = Config::load(&opts.config)?;
-    if config.game.rules != crate::config::GameRules::Chess {
-        bail!(
-            "{}: [game] rules = {:?}: the table pipeline plays chess only so far (draughts: `station replay --pdn`, `station announce --rules`)",
-            opts.config.display(),
-            config.game.rules
-        );
-    }
     let dir = opts
         .journal_dir
         .clone()

@@ -148,12 +148,48 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
     let adjourned = table.is_adjourned();
     let turn = agreed.map(|g| if g.position().turn() == Color::White { "white" } else { "black" });
     let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
+    // A draughts game: its record in PDN where the chess record would be (the console's live record).
+    let last_move = match table.draughts() {
+        Some(d) => d.moves().last().map(|pdn| {
+            let ply = d.ply();
+            let mut text = serde_json::Map::new();
+            for lang in ["de", "pl", "en"] {
+                if let Some(book) = station_voices::Phrasebook::builtin(lang)
+                    && let Ok(words) =
+                        crate::announce_draughts::say_pdn(book, d.variant(), pdn, d.made_king(ply))
+                {
+                    text.insert(lang.into(), Value::String(words));
+                }
+            }
+            json!({"ply": ply, "san": pdn, "uci": pdn, "pdn": pdn, "text": text})
+        }),
+        None => last_move,
+    };
+    let (moves, turn, fen) = match table.draughts() {
+        Some(d) => (
+            d.moves()
+                .iter()
+                .enumerate()
+                .map(|(i, p)| json!({"ply": i + 1, "san": p, "uci": p, "pdn": p}))
+                .collect(),
+            Some(if d.to_move() == station_core::clock::Side::White { "white" } else { "black" }),
+            Some(d.fen()),
+        ),
+        None => {
+            (moves, turn, agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string()))
+        }
+    };
     json!({
         "game_id": table.game_id(),
         "phase": phase,
         "start_fen": agreed.map(|g| g.start_fen()),
         "start": start(table),
-        "fen": agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string()),
+        "fen": fen,
+        "rules": match table.draughts_variant() {
+            None => "chess",
+            Some(station_core::draughts::Variant::International) => "draughts",
+            Some(station_core::draughts::Variant::Draughts64) => "draughts64",
+        },
         "turn": turn,
         "moves": moves,
         "last_move": last_move,

@@ -62,6 +62,24 @@ impl Voices {
         })
     }
 
+    /// A draughts move said by its squares (voices' draughts wording) to both listeners.
+    fn draughts_move(&mut self, ply: usize, pdn: &str, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        let Some(d) = table.draughts() else { return };
+        let king = d.made_king(ply);
+        let word = |l: &Listener| {
+            crate::announce_draughts::say_pdn(l.wording.phrasebook(), d.variant(), pdn, king).ok()
+        };
+        let private = word(&self.private);
+        let public = self.public.as_ref().and_then(word);
+        if let Some(text) = private.clone() {
+            say(&self.private, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
+        }
+        if let (Some(l), Some(text)) = (self.public.as_ref(), public.clone()) {
+            say(l, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
+        }
+        self.last_move = private.map(|p| (p, public));
+    }
+
     /// The microphone is muted while either listener's speaker talks.
     pub fn mute_while_speaking(&self, flag: &station_drivers::speech::MuteFlag) {
         self.private.speaker.mute_while_speaking(flag.clone());
@@ -74,6 +92,24 @@ impl Voices {
     pub fn on_event(&mut self, event: &Event, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let blind = Side::from(table.config().blind_color);
         match event {
+            Event::GameMove { ply, pdn: Some(pdn), .. } => self.draughts_move(*ply, pdn, table, t, out),
+            Event::Irregularity { text, steps, .. }
+            | Event::IrregularityDecided { decision: text, steps, .. } => {
+                // Draughts (5.4, VIII.3.1): named to both players, with what puts the board right.
+                let said =
+                    std::iter::once(text.clone()).chain(steps.iter().cloned()).collect::<Vec<_>>().join(". ");
+                for l in std::iter::once(&self.private).chain(self.public.as_ref()) {
+                    say(
+                        l,
+                        Utterance::text(said.clone()),
+                        said.clone(),
+                        "correction",
+                        Priority::Urgent,
+                        t,
+                        out,
+                    );
+                }
+            }
             Event::GameMove { ply, uci, .. } => {
                 let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
                 let word = |l: &Listener| word_event_move(&l.wording, pos, uci);

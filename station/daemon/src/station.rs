@@ -166,6 +166,16 @@ impl Station {
             external_clock: config.clock.source == ClockSource::Dgt,
             blind_unsensed: config.blind_unsensed(),
         });
+        // The rules seam: a draughts table reads the boards' scans and the entered moves as draughts.
+        let table = match config.game.rules {
+            crate::config::GameRules::Chess => table,
+            crate::config::GameRules::Draughts => {
+                table.with_draughts(station_core::draughts::Variant::International)
+            }
+            crate::config::GameRules::Draughts64 => {
+                table.with_draughts(station_core::draughts::Variant::Draughts64)
+            }
+        };
         let clock_watch =
             (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
         let mut station = Station {
@@ -379,14 +389,15 @@ impl Station {
             }
         }
         let t = self.clock.now();
-        let game = self.table.agreed().expect("a restored table has a game");
+        let moves = self.table.record_texts().unwrap_or_default();
+        let ply = moves.len();
         events.push(Event::GameResumed {
             game_id: found.contents.header.game_id.clone(),
-            ply: game.ply(),
-            moves: game.moves().iter().map(|m| game.uci(*m)).collect(),
+            ply,
+            moves,
             t_ms: t,
         });
-        tracing::info!(path = %found.path.display(), ply = game.ply(), "resumed unfinished game");
+        tracing::info!(path = %found.path.display(), ply, "resumed unfinished game");
         self.decide(events);
         // Decided before the stop but never said: said now (already journaled).
         let unsaid = found.contents.unsaid_moves();
@@ -481,6 +492,22 @@ impl Station {
         let s = slot(board);
         let mut events = Vec::new();
         match event {
+            DriverEvent::Message(BoardMessage::Scan(_))
+                if self.table.draughts_variant() == Some(station_core::draughts::Variant::International) =>
+            {
+                // A 10×10 draughts board sends 13 digits: a chess board's scan is dropped and named.
+                let total = self.drop_reason[s].as_ref().map_or(0, |r| r.1) + 1;
+                let reason = "16-digit chess scan while the game is international draughts".to_string();
+                self.drop_summary(board, Some((reason, total)), t, &mut events);
+            }
+            DriverEvent::Message(BoardMessage::Scan50(bits)) if self.table.draughts_variant().is_some() => {
+                let occ = shakmaty::Bitboard(bits);
+                if self.last_scan[s] == Some(occ) {
+                    return self.tick_at(t);
+                }
+                self.last_scan[s] = Some(occ);
+                let _ = self.apply(t, Input::Scan { board, occ: format!("{bits:013X}") }, &mut events);
+            }
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
                 let occ = self.orientation[s].to_standard(raw);
                 if self.last_scan[s] == Some(occ) {
@@ -845,6 +872,12 @@ impl Station {
                 )
             }
             Command::EnterMove { mv } => ok(self.apply(t, Input::EnterMove { mv }, events)),
+            Command::Accept => {
+                ok(self.apply(t, Input::IrregularityDecision { decision: "accept".into() }, events))
+            }
+            Command::Correct => {
+                ok(self.apply(t, Input::IrregularityDecision { decision: "correct".into() }, events))
+            }
             Command::AcceptDraw => ok(self.apply(t, Input::AcceptDraw, events)),
             Command::ClaimDraw { side: s, mv } => {
                 let side = side(&s)?;

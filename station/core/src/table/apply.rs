@@ -38,8 +38,18 @@ impl Table {
     }
 
     fn consume(&mut self, t: Millis, input: &Input, out: &mut Vec<Event>) -> Result<(), TableError> {
+        // The rules seam: the inputs whose meaning is the game's own.
+        if let Some(done) = self.consume_draughts(t, input, out) {
+            return done;
+        }
         match input {
             Input::Tick | Input::Button { .. } | Input::Link { .. } => Ok(()),
+            Input::Scan { occ, .. } if occ.len() == 13 => {
+                Err(TableError::Invalid(format!("13-digit draughts scan `{occ}` while the game is chess")))
+            }
+            Input::IrregularityDecision { .. } => {
+                Err(TableError::Invalid("irregularity decisions are for draughts games".into()))
+            }
             Input::Scan { board, occ } => {
                 let occ =
                     parse_occ_hex(occ).ok_or_else(|| TableError::Invalid(format!("occupancy `{occ}`")))?;

@@ -33,6 +33,7 @@ fn mv(ply: usize, san: &str) -> Event {
         by: BoardRole::Blind,
         revised: false,
         t_ms: 0,
+        pdn: None,
     }
 }
 

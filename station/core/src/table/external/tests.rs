@@ -117,6 +117,7 @@ impl Desk {
                 by: BoardRole::Blind,
                 revised: false,
                 t_ms: self.t,
+                pdn: None,
             };
             text += &(Record::Event { seq: 1000 + i as u64, event }.encode() + "\n");
         }

@@ -1,0 +1,564 @@
+//! The draughts side of the table's rules seam: what differs from chess and
+//! nothing else. The table keeps the life cycle, the clock, the journal
+//! contract and the refusals; this keeps the draughts position, each peg
+//! board's sensor ([`DraughtsTracker`]) and its own record, and the agreed
+//! record built from them like the chess two-board procedure builds it:
+//! each side's moves come from its owner's board (or the console when his
+//! board is not sensed), every other board executes them (VIII.2.4), and a
+//! board that shows something else is named with what puts it right
+//! (VIII.3.1). An irregularity of 5.4 waits for the opponent's decision,
+//! entered by the assistant (`accept` / `correct`).
+
+use crate::Millis;
+use crate::clock::Side;
+use crate::diff::SquareDiff;
+use crate::draughts::board::{Color, Position, Square, Variant, squares};
+use crate::draughts::draws::{Draw, DrawStatus, DrawWatch};
+use crate::draughts::irregular::Irregular;
+use crate::draughts::movegen::{GameEnd, game_end};
+use crate::draughts::moves::Move;
+use crate::draughts::pdn::find_move;
+use crate::draughts::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
+use crate::event::{BoardRole, Event, MismatchReason};
+
+/// Which draughts a table plays.
+pub type DraughtsVariant = Variant;
+
+/// One sensed board: its sensor and the moves it has executed.
+#[derive(Clone, Debug)]
+struct BoardState {
+    tracker: DraughtsTracker,
+    /// The board's own record (`tracker.ply()` entries).
+    record: Vec<Move>,
+    /// The board was named as not showing the game; said once until it does.
+    diverged: bool,
+}
+
+/// An irregularity waiting for the opponent's decision.
+#[derive(Clone, Debug)]
+struct Pending {
+    board: BoardRole,
+    irregular: Irregular,
+    sensed: u64,
+}
+
+/// A draughts game at the table.
+#[derive(Clone, Debug)]
+pub struct DraughtsPlay {
+    variant: Variant,
+    /// Positions of the agreed record: `[0]` the start, `[i]` after `i` plies.
+    positions: Vec<Position>,
+    /// The agreed moves in PDN, full capture paths.
+    moves: Vec<String>,
+    /// The agreed moves as moves (none for an irregular move accepted, 5.7).
+    played: Vec<Option<Move>>,
+    boards: [Option<BoardState>; 2],
+    draws: DrawWatch,
+    pending: Option<Pending>,
+    /// A draw of article 6 the position reached (said on request).
+    draw: Option<Draw>,
+}
+
+impl DraughtsPlay {
+    /// A game of `variant` from its initial position; `sensed` says which
+    /// boards are peg boards and what they show now.
+    pub fn new(variant: Variant, sensor: SensorConfig, sensed: [Option<u64>; 2]) -> DraughtsPlay {
+        let start = Position::initial(variant);
+        let board = |occ: Option<u64>| {
+            occ.map(|occ| {
+                let mut tracker = DraughtsTracker::new(sensor, start);
+                tracker.resync(start, 0, occ, 0);
+                BoardState { tracker, record: Vec::new(), diverged: false }
+            })
+        };
+        DraughtsPlay {
+            variant,
+            positions: vec![start],
+            moves: Vec::new(),
+            played: Vec::new(),
+            boards: [board(sensed[0]), board(sensed[1])],
+            draws: DrawWatch::new(start),
+            pending: None,
+            draw: None,
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The agreed position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("the start is always there")
+    }
+
+    /// Plies agreed.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The agreed moves in PDN.
+    pub fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Side {
+        side(self.position().turn)
+    }
+
+    /// Whether the move of `ply` (1-based) made a king (3.7).
+    pub fn made_king(&self, ply: usize) -> bool {
+        self.played.get(ply.wrapping_sub(1)).and_then(Option::as_ref).is_some_and(|m| m.promotes)
+    }
+
+    /// Where the game stands toward the draws of article 6.
+    pub fn draw_status(&self) -> DrawStatus {
+        self.draws.status()
+    }
+
+    /// A draw of article 6 the game has reached, if any.
+    pub fn draw(&self) -> Option<Draw> {
+        self.draw
+    }
+
+    /// The start position in PDN FEN (`W:W31,…:B1,…`).
+    pub fn start_fen(&self) -> String {
+        fen(&self.positions[0])
+    }
+
+    /// The agreed position in PDN FEN.
+    pub fn fen(&self) -> String {
+        fen(self.position())
+    }
+
+    /// When a board's sensor next needs time to pass.
+    pub fn deadline(&self) -> Option<Millis> {
+        self.boards.iter().flatten().filter_map(|b| b.tracker.deadline()).min()
+    }
+
+    /// The board that makes `side`'s moves: his peg board, none when his
+    /// moves are entered at the console.
+    fn owner(&self, side: Side, blind: Side) -> Option<usize> {
+        let s = if side == blind { 0 } else { 1 };
+        self.boards[s].as_ref().map(|_| s)
+    }
+
+    /// A board's scan (the board's own bits: square n = bit n−1).
+    pub fn scan(&mut self, role: BoardRole, t: Millis, occ: u64, blind: Side, out: &mut Vec<Event>) {
+        let s = slot(role);
+        let Some(b) = self.boards[s].as_mut() else { return };
+        let sensed = b.tracker.scan(t, occ);
+        self.sensed(role, sensed, blind, out);
+    }
+
+    /// Time passes up to `t` on every board.
+    pub fn tick(&mut self, t: Millis, blind: Side, out: &mut Vec<Event>) {
+        for role in [BoardRole::Blind, BoardRole::Mirror] {
+            let Some(b) = self.boards[slot(role)].as_mut() else { continue };
+            let sensed = b.tracker.tick(t);
+            if !sensed.is_empty() {
+                self.sensed(role, sensed, blind, out);
+            }
+        }
+    }
+
+    fn sensed(&mut self, role: BoardRole, sensed: Vec<Sensed>, blind: Side, out: &mut Vec<Event>) {
+        let s = slot(role);
+        let variant = self.variant;
+        for obs in sensed {
+            let b = self.boards[s].as_mut().expect("a sensed board");
+            match obs {
+                Sensed::Moved { ply, mv, irregularity, t } => {
+                    let after = fen(b.tracker.position());
+                    let pdn = mv.pdn(variant, true);
+                    b.record.push(mv);
+                    out.push(Event::Move {
+                        ply,
+                        san: pdn.clone(),
+                        uci: pdn.clone(),
+                        board: role,
+                        t_ms: t,
+                        fen: after,
+                        promotion_assumed: false,
+                        pdn: Some(pdn.clone()),
+                    });
+                    if irregularity == Some(Irregularity::RemovalOrder) {
+                        out.push(Event::Irregularity {
+                            board: role,
+                            article: "5.4.10".into(),
+                            text: format!("{pdn}: the captured pieces were not removed in the order of capture nor its reverse (4.11)"),
+                            steps: Vec::new(),
+                            decision_wanted: false,
+                            t_ms: t,
+                        });
+                    }
+                }
+                Sensed::Mismatch { sensed, candidates, irregular, t } => {
+                    let pos = *b.tracker.position();
+                    match irregular {
+                        Some(irregular) if !b.diverged => {
+                            out.push(Event::Irregularity {
+                                board: role,
+                                article: irregular.article().into(),
+                                text: irregular_text(&irregular, variant),
+                                steps: steps(&pos, sensed),
+                                decision_wanted: true,
+                                t_ms: t,
+                            });
+                            self.pending = Some(Pending { board: role, irregular, sensed });
+                        }
+                        _ => out.push(Event::BoardMismatch {
+                            board: role,
+                            reason: if candidates.is_empty() {
+                                MismatchReason::Unexplained
+                            } else {
+                                MismatchReason::Ambiguous
+                            },
+                            diff: diff(&pos, sensed),
+                            candidates: candidates.iter().map(|m| m.pdn(variant, true)).collect(),
+                            takeback_to_ply: None,
+                            t_ms: t,
+                        }),
+                    }
+                }
+                Sensed::Restored { t } => {
+                    if self.pending.as_ref().is_some_and(|p| p.board == role) {
+                        self.pending = None;
+                    }
+                    out.push(Event::BoardRestored { board: role, t_ms: t });
+                }
+            }
+        }
+        let t = out.last().map_or(0, Event::t_ms);
+        self.reconcile(blind, t, out);
+    }
+
+    /// The agreed record follows the owners' boards; every board is checked
+    /// against it (VIII.2.4) and one that shows something else is told what
+    /// puts it right (VIII.3.1), once.
+    fn reconcile(&mut self, blind: Side, t: Millis, out: &mut Vec<Event>) {
+        loop {
+            let n = self.ply();
+            let Some(s) = self.owner(self.to_move(), blind) else { break };
+            let b = self.boards[s].as_ref().expect("an owner board");
+            if b.record.len() <= n || !self.agrees(&b.record[..n]) {
+                break;
+            }
+            let mv = b.record[n].clone();
+            let by = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
+            let t = out.iter().rev().find_map(|e| match e {
+                Event::Move { ply, t_ms, board, .. } if *ply == n + 1 && *board == by => Some(*t_ms),
+                _ => None,
+            });
+            self.push_agreed(mv, by, t.unwrap_or(0), out);
+        }
+        for s in 0..2 {
+            let role = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
+            let n = self.ply();
+            let Some(b) = self.boards[s].as_ref() else { continue };
+            let common = b
+                .record
+                .iter()
+                .zip(&self.played)
+                .take_while(|(r, a)| a.as_ref().is_none_or(|a| a.same_effect(r)))
+                .count();
+            if common == b.record.len().min(n) {
+                if b.diverged && b.record.len() == n && b.tracker.sensed() == self.position().occupied() {
+                    self.boards[s].as_mut().expect("checked").diverged = false;
+                    out.push(Event::BoardRestored { board: role, t_ms: t });
+                }
+                continue;
+            }
+            // The board executed something else: back to where it agrees, and told what the game is.
+            let target = self.positions[common];
+            let made = b.record[common].pdn(self.variant, true);
+            let agreed = self.moves[common].clone();
+            let b = self.boards[s].as_mut().expect("checked");
+            let sensed = b.tracker.sensed();
+            b.tracker.resync(target, common, sensed, t);
+            b.record.truncate(common);
+            b.diverged = true;
+            let now = self.positions[n];
+            out.push(Event::Irregularity {
+                board: role,
+                article: "VIII.3.1".into(),
+                text: format!("move {}: the board shows {made}, the game has {agreed}", common + 1),
+                steps: steps(&now, sensed),
+                decision_wanted: false,
+                t_ms: t,
+            });
+        }
+    }
+
+    fn agrees(&self, record: &[Move]) -> bool {
+        record.iter().zip(&self.played).all(|(r, a)| a.as_ref().is_none_or(|a| a.same_effect(r)))
+            && record.len() <= self.played.len()
+    }
+
+    fn push_agreed(&mut self, mv: Move, by: BoardRole, t: Millis, out: &mut Vec<Event>) {
+        let pos = *self.position();
+        let (next, pdn) = (mv.apply(&pos), mv.pdn(self.variant, true));
+        self.draw = self.draws.played(&mv).or(self.draw);
+        self.push_position(next, pdn, Some(mv), by, t, out);
+    }
+
+    fn push_position(
+        &mut self,
+        next: Position,
+        pdn: String,
+        mv: Option<Move>,
+        by: BoardRole,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) {
+        self.positions.push(next);
+        self.moves.push(pdn.clone());
+        self.played.push(mv);
+        out.push(Event::GameMove {
+            ply: self.moves.len(),
+            san: pdn.clone(),
+            uci: pdn.clone(),
+            by,
+            revised: false,
+            t_ms: t,
+            pdn: Some(pdn),
+        });
+    }
+
+    /// The assistant enters a move (PDN) for the side to move: the boards execute it.
+    pub fn enter(&mut self, text: &str, blind: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), String> {
+        let pos = *self.position();
+        let mv = match find_move(&pos, text.trim()) {
+            Ok(Some(mv)) => mv,
+            Ok(None) => return Err(format!("`{text}` is not a legal draughts move here")),
+            Err(n) => return Err(format!("`{text}` fits {n} legal captures: give the full path")),
+        };
+        let by = if self.to_move() == blind { BoardRole::Blind } else { BoardRole::Mirror };
+        self.push_agreed(mv, by, t, out);
+        self.reconcile(blind, t, out);
+        Ok(())
+    }
+
+    /// The opponent's decision on the pending irregularity (5.4, 5.9).
+    pub fn decide(
+        &mut self,
+        accept: bool,
+        blind: Side,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let p = self.pending.take().ok_or("no irregularity waits for a decision")?;
+        let pos = *self.position();
+        if !accept {
+            out.push(Event::IrregularityDecided {
+                decision: "correct".into(),
+                board: p.board,
+                steps: steps(&pos, p.sensed),
+                t_ms: t,
+            });
+            return Ok(());
+        }
+        // 5.7: the position on the board stands and play goes on from it.
+        let Some((next, mv_text)) = accepted_position(&pos, &p.irregular, p.sensed) else {
+            self.pending = Some(p);
+            return Err("the board's position cannot be read as pieces: correct it".into());
+        };
+        out.push(Event::IrregularityDecided {
+            decision: "accept".into(),
+            board: p.board,
+            steps: Vec::new(),
+            t_ms: t,
+        });
+        let pdn = mv_text.pdn(self.variant, true);
+        self.draws = DrawWatch::new(next);
+        self.push_position(next, pdn.clone(), None, p.board, t, out);
+        let ply = self.ply();
+        for (s, b) in self.boards.iter_mut().enumerate() {
+            let Some(b) = b.as_mut() else { continue };
+            let sensed = b.tracker.sensed();
+            b.tracker.resync(next, ply, sensed, t);
+            // Its record up to here is the agreed one: the accepted move is the game's.
+            b.record = self.played.iter().map(|m| m.clone().unwrap_or_else(|| mv_text.clone())).collect();
+            if sensed != next.occupied() {
+                b.diverged = true;
+                let role = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
+                out.push(Event::Irregularity {
+                    board: role,
+                    article: "VIII.2.4".into(),
+                    text: format!("move {ply}: the board does not show {pdn}"),
+                    steps: steps(&next, sensed),
+                    decision_wanted: false,
+                    t_ms: t,
+                });
+            }
+        }
+        let _ = blind;
+        Ok(())
+    }
+
+    /// The game's end when the side to move has lost (7.2.2–7.2.3): result
+    /// and reason. A draw of article 6 is tracked ([`draw`](Self::draw)) and
+    /// said on request, not ended here: the arbiter declares it.
+    pub fn game_over(&self) -> Option<(&'static str, &'static str)> {
+        let end = game_end(self.position())?;
+        let (winner, reason) = match end {
+            GameEnd::NoPieces { winner } => (winner, "no_pieces"),
+            GameEnd::Blocked { winner } => (winner, "no_move"),
+        };
+        Some((if winner == Color::White { "2-0" } else { "0-2" }, reason))
+    }
+}
+
+fn slot(role: BoardRole) -> usize {
+    match role {
+        BoardRole::Blind => 0,
+        BoardRole::Mirror => 1,
+    }
+}
+
+/// A draughts colour as a clock side.
+pub fn side(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+/// PDN FEN: `W:W31,32,K46:B1,2`.
+pub fn fen(pos: &Position) -> String {
+    let list = |bits: u64| {
+        squares(bits)
+            .map(|sq| {
+                let k = if pos.kings & sq.bit() != 0 { "K" } else { "" };
+                format!("{k}{}", pos.variant.name(sq))
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let turn = if pos.turn == Color::White { 'W' } else { 'B' };
+    format!("{turn}:W{}:B{}", list(pos.white), list(pos.black))
+}
+
+/// Whether a FEN is a draughts one (PDN FEN), and of which board: a start
+/// position with a square above 32 is international, otherwise 8×8.
+pub fn fen_variant(fen: &str) -> Option<Variant> {
+    let rest = fen.strip_prefix("W:").or_else(|| fen.strip_prefix("B:"))?;
+    let beyond_32 = rest
+        .split([':', ','])
+        .filter_map(|p| p.trim_start_matches(['W', 'B', 'K']).parse::<u8>().ok())
+        .any(|n| n > 32);
+    let algebraic = rest
+        .split([':', ','])
+        .any(|p| p.trim_start_matches(['W', 'B', 'K']).starts_with(|c: char| c.is_ascii_lowercase()));
+    Some(if beyond_32 || !algebraic { Variant::International } else { Variant::Draughts64 })
+}
+
+fn piece_name(pos: &Position, sq: Square) -> &'static str {
+    match pos.piece_at(sq) {
+        Some(p) if p.color == Color::White && p.king => "white king",
+        Some(p) if p.color == Color::White => "white man",
+        Some(p) if p.king => "black king",
+        Some(_) => "black man",
+        None => "piece",
+    }
+}
+
+/// What puts a board showing `sensed` right for `pos`, square by square.
+pub fn steps(pos: &Position, sensed: u64) -> Vec<String> {
+    let v = pos.variant;
+    let should = pos.occupied();
+    let mut out: Vec<String> =
+        squares(sensed & !should).map(|sq| format!("take the piece off {}", v.name(sq))).collect();
+    out.extend(
+        squares(should & !sensed).map(|sq| format!("put a {} on {}", piece_name(pos, sq), v.name(sq))),
+    );
+    out
+}
+
+/// Square-level differences in the draughts board's own names.
+fn diff(pos: &Position, sensed: u64) -> Vec<SquareDiff> {
+    let v = pos.variant;
+    squares(pos.occupied() ^ sensed)
+        .map(|sq| {
+            let piece = pos.piece_at(sq);
+            let expected = piece.map(|p| match (p.color, p.king) {
+                (Color::White, false) => 'w',
+                (Color::White, true) => 'W',
+                (Color::Black, false) => 'b',
+                (Color::Black, true) => 'B',
+            });
+            let peg = sensed & sq.bit() != 0;
+            let text = match piece {
+                Some(_) => format!("{}: {} expected, empty", v.name(sq), piece_name(pos, sq)),
+                None => format!("{}: empty expected, a piece there", v.name(sq)),
+            };
+            SquareDiff { square: v.name(sq), expected, peg, text }
+        })
+        .collect()
+}
+
+fn irregular_text(irr: &Irregular, v: Variant) -> String {
+    let p = |m: &Move| m.pdn(v, true);
+    let list = |bits: u64| squares(bits).map(|s| v.name(s)).collect::<Vec<_>>().join(", ");
+    match irr {
+        Irregular::TwoMovesInARow { first, second } => {
+            format!("two moves in a row: {} and {}", p(first), p(second))
+        }
+        Irregular::WrongDirection { mv } => format!("a man moved backward: {}", p(mv)),
+        Irregular::OpponentsPiece { mv } => format!("a move of the side not to move: {}", p(mv)),
+        Irregular::CaptureOmitted { mv, required } => {
+            format!("{} while a capture of {required} was compulsory", p(mv))
+        }
+        Irregular::FewerThanMaximum { mv, required } => {
+            format!("{} takes {}, the maximum is {required}", p(mv), mv.captured.len())
+        }
+        Irregular::NotAllRemoved { mv, left } => {
+            format!("{}: captured pieces not removed: {}", p(mv), list(*left))
+        }
+        Irregular::WrongPieceRemoved { mv, extra, .. } => {
+            format!("{}: a piece removed that was not captured: {}", p(mv), list(*extra))
+        }
+    }
+}
+
+/// The position a board shows after an irregular move, when it can be read
+/// as pieces (every filled hole's piece known): the move's result, adjusted to
+/// the holes; the opponent is to move (5.7: play goes on from it).
+fn accepted_position(pos: &Position, irr: &Irregular, sensed: u64) -> Option<(Position, Move)> {
+    let (mut next, mv) = match irr {
+        Irregular::TwoMovesInARow { first, second } => {
+            let mut mid = first.apply(pos);
+            mid.turn = pos.turn;
+            (second.apply(&mid), first.clone())
+        }
+        Irregular::OpponentsPiece { mv } => {
+            let mut other = *pos;
+            other.turn = pos.turn.other();
+            (mv.apply(&other), mv.clone())
+        }
+        Irregular::WrongDirection { mv }
+        | Irregular::CaptureOmitted { mv, .. }
+        | Irregular::FewerThanMaximum { mv, .. }
+        | Irregular::NotAllRemoved { mv, .. }
+        | Irregular::WrongPieceRemoved { mv, .. } => {
+            let mut next = *pos;
+            let piece = pos.piece_at(mv.from)?;
+            next.remove(mv.from);
+            for sq in squares(mv.captured_mask()) {
+                next.remove(sq);
+            }
+            next.put(mv.to, piece);
+            (next, mv.clone())
+        }
+    };
+    for sq in squares(next.occupied() & !sensed) {
+        next.remove(sq);
+    }
+    for sq in squares(sensed & !next.occupied()) {
+        next.put(sq, pos.piece_at(sq)?);
+    }
+    next.turn = pos.turn.other();
+    Some((next, mv))
+}

@@ -1,0 +1,245 @@
+//! The table playing draughts: the same life cycle, clock, refusals and
+//! journal contract as chess; the game-specific part is [`DraughtsPlay`].
+//! The entry points are the few places where the two games differ: a scan's
+//! meaning, an entered move's notation, the start position, the game's end.
+
+use super::draughts_play::{DraughtsPlay, DraughtsVariant, fen};
+use super::{Phase, Table, TableConfig, TableError};
+use crate::Millis;
+use crate::clock::Side;
+use crate::draughts::board::{Position, Variant};
+use crate::draughts::sensing::SensorConfig;
+use crate::event::{BoardRole, Event};
+use crate::input::Input;
+use shakmaty::Bitboard;
+
+impl Table {
+    /// A table that plays draughts (`variant`) instead of chess: the same
+    /// inputs, events, clock and journal; scans are the draughts board's.
+    pub fn with_draughts(mut self, variant: DraughtsVariant) -> Self {
+        self.draughts_variant = Some(variant);
+        self
+    }
+
+    /// A draughts table continuing a game started at `t` (journal restore).
+    pub fn resume_draughts(
+        cfg: TableConfig,
+        variant: DraughtsVariant,
+        game_id: String,
+        sensed: [Bitboard; 2],
+        t: Millis,
+    ) -> Self {
+        let mut table = Table::new(cfg).with_draughts(variant);
+        table.sensed = sensed;
+        table.last_change = t;
+        table.start_draughts(game_id, t);
+        table
+    }
+
+    /// The draughts variant when the table plays draughts.
+    pub fn draughts_variant(&self) -> Option<DraughtsVariant> {
+        self.draughts_variant
+    }
+
+    /// The draughts game in progress or just finished.
+    pub fn draughts(&self) -> Option<&DraughtsPlay> {
+        self.draughts.as_deref()
+    }
+
+    /// The agreed moves as the record writes them (UCI for chess, PDN for
+    /// draughts); none before the first game.
+    pub fn record_texts(&self) -> Option<Vec<String>> {
+        if let Some(d) = self.draughts.as_ref() {
+            return Some(d.moves().to_vec());
+        }
+        self.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect())
+    }
+
+    /// The occupancy that starts a game.
+    pub(super) fn start_occupancy(&self) -> Bitboard {
+        match self.draughts_variant {
+            Some(v) => Bitboard(Position::initial(v).occupied()),
+            None => self.cfg.start.occupancy(),
+        }
+    }
+
+    /// The start position's FEN (PDN FEN for draughts).
+    pub(super) fn start_fen(&self) -> String {
+        match self.draughts_variant {
+            Some(v) => fen(&Position::initial(v)),
+            None => self.cfg.start.fen(),
+        }
+    }
+
+    pub(super) fn start_draughts(&mut self, game_id: String, t: Millis) {
+        let Some(variant) = self.draughts_variant else { return };
+        let sensor =
+            SensorConfig { settle_ms: self.cfg.tracker.settle_ms, debounce_ms: self.cfg.tracker.debounce_ms };
+        let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[0].0);
+        let mirror = (self.cfg.mirror_sensed && !self.cfg.mirror_pieces).then_some(self.sensed[1].0);
+        let play = DraughtsPlay::new(variant, sensor, [blind, mirror]);
+        self.clock = self.new_clock(play.to_move(), t);
+        self.warnings = crate::clock::WarningSchedule::new(self.cfg.warnings.clone());
+        self.draughts = Some(Box::new(play));
+        self.pressed_ply = 0;
+        self.announced_ply = 0;
+        self.game_id = Some(game_id);
+        self.phase = Phase::Playing;
+    }
+
+    /// The inputs whose meaning depends on the game, for a draughts table;
+    /// `None` for the inputs both games treat alike.
+    pub(super) fn consume_draughts(
+        &mut self,
+        t: Millis,
+        input: &Input,
+        out: &mut Vec<Event>,
+    ) -> Option<Result<(), TableError>> {
+        let variant = self.draughts_variant?;
+        Some(match input {
+            Input::Scan { board, occ } => self.draughts_scan(variant, *board, occ, t, out),
+            Input::EnterMove { mv } => self.draughts_enter(mv, t, out),
+            Input::IrregularityDecision { decision } => self.draughts_decide(decision, t, out),
+            Input::NewGame { fen: None, chess960: None } => {
+                self.new_game(crate::game::Game::default(), t, out);
+                Ok(())
+            }
+            Input::NewGame { .. } => {
+                Err(TableError::Invalid("a draughts game starts from the initial position (no FEN)".into()))
+            }
+            Input::Pieces { .. }
+            | Input::Field { .. }
+            | Input::Scoresheet { .. }
+            | Input::Announce { .. }
+            | Input::TakeBack
+            | Input::Adjourn { .. }
+            | Input::ClaimDraw { .. }
+            | Input::IllegalMove { .. } => {
+                Err(TableError::Invalid(format!("`{}` is not available in a draughts game", input.kind())))
+            }
+            _ => return None,
+        })
+    }
+
+    fn draughts_scan(
+        &mut self,
+        variant: Variant,
+        board: BoardRole,
+        occ: &str,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        let bits = draughts_occupancy(variant, occ)?;
+        let s = match board {
+            BoardRole::Blind => 0,
+            BoardRole::Mirror => 1,
+        };
+        let changed = self.sensed[s].0 != bits;
+        self.sensed[s] = Bitboard(bits);
+        if self.phase != Phase::Playing {
+            self.waiting_change(board, changed, t);
+            return Ok(());
+        }
+        let blind = Side::from(self.cfg.blind_color);
+        let before = out.len();
+        if let Some(d) = self.draughts.as_mut() {
+            d.scan(board, t, bits, blind, out);
+        }
+        self.after_draughts(before, t, out);
+        Ok(())
+    }
+
+    pub(super) fn draughts_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
+        let blind = Side::from(self.cfg.blind_color);
+        let before = out.len();
+        let Some(d) = self.draughts.as_mut() else { return };
+        d.tick(t, blind, out);
+        self.after_draughts(before, t, out);
+    }
+
+    fn draughts_enter(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let blind = Side::from(self.cfg.blind_color);
+        let d = self.draughts.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let ply = d.ply() + 1;
+        let before = out.len();
+        d.enter(text, blind, t, out).map_err(|_| TableError::IllegalMove { ply, text: text.to_owned() })?;
+        self.after_draughts(before, t, out);
+        Ok(())
+    }
+
+    fn draughts_decide(&mut self, decision: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let accept = match decision {
+            "accept" => true,
+            "correct" => false,
+            other => return Err(TableError::Invalid(format!("decision `{other}` (accept or correct)"))),
+        };
+        let blind = Side::from(self.cfg.blind_color);
+        let d = self.draughts.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let before = out.len();
+        d.decide(accept, blind, t, out).map_err(TableError::Invalid)?;
+        self.after_draughts(before, t, out);
+        Ok(())
+    }
+
+    /// After the draughts record grew: the clock pressed for each mover when
+    /// the station presses (no lever), and the game's end (7.2.2–7.2.3).
+    fn after_draughts(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+        let movers: Vec<Side> = out[from..]
+            .iter()
+            .filter_map(|e| match e {
+                // Ply 1 is White's: odd plies are White's from the initial position.
+                Event::GameMove { ply, .. } => Some(if ply % 2 == 1 { Side::White } else { Side::Black }),
+                _ => None,
+            })
+            .collect();
+        if self.cfg.clock_auto_press {
+            for side in movers {
+                let _ = self.press_now(side, t, out);
+            }
+        }
+        let Some((result, reason)) = self.draughts.as_ref().and_then(|d| d.game_over()) else { return };
+        if self.phase != Phase::Playing {
+            return;
+        }
+        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+            let _ = clock.pause(t);
+        }
+        out.push(Event::GameOver { result: result.into(), reason: reason.into(), t_ms: t });
+        self.phase = Phase::Finished;
+        self.settled = true;
+    }
+}
+
+/// A scan's hex digits as the draughts board's squares: 13 digits on the
+/// 10×10 board (bits beyond square 50 refused), the ordinary 16-digit scan on
+/// the 8×8 board (its dark squares read, square n = bit n−1).
+fn draughts_occupancy(variant: Variant, occ: &str) -> Result<u64, TableError> {
+    let value = u64::from_str_radix(occ, 16)
+        .ok()
+        .filter(|_| occ.bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| TableError::Invalid(format!("occupancy `{occ}`")))?;
+    match (variant, occ.len()) {
+        (Variant::International, 13) if value >> 50 == 0 => Ok(value),
+        (Variant::International, 13) => {
+            Err(TableError::Invalid(format!("draughts scan `{occ}` names a square beyond 50")))
+        }
+        (Variant::International, n) => Err(TableError::Invalid(format!(
+            "a {n}-digit scan while the game is international draughts (a 10×10 board sends 13 digits)"
+        ))),
+        (Variant::Draughts64, 16) => {
+            let mut bits = 0u64;
+            for n in 1..=variant.squares() {
+                let sq = variant.square(n).expect("1..=32");
+                let (row, col) = sq.coords(variant);
+                let chess = (7 - u32::from(row)) * 8 + u32::from(col);
+                if value >> chess & 1 == 1 {
+                    bits |= sq.bit();
+                }
+            }
+            Ok(bits)
+        }
+        (Variant::Draughts64, n) => Err(TableError::Invalid(format!(
+            "a {n}-digit scan while the game is 64-square draughts (the 8×8 board sends 16 digits)"
+        ))),
+    }
+}

@@ -1,0 +1,187 @@
+//! `station demo --rules draughts`: a shared international draughts game
+//! played by simulated hands on two simulated 10×10 peg boards (two blind
+//! players, VIII.1.3): each move made on its player's board and executed on
+//! the other (VIII.2.4), through real pseudo-terminals and the real serial
+//! driver into the station; moves said by number, the console live.
+
+use crate::config::{BoardConfig, Config, DriverKind};
+use crate::demo::DemoOptions;
+use crate::event_sink::EventSink;
+use crate::hub::Hub;
+use crate::journal_file::JournalDir;
+use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
+use crate::station::Station;
+use anyhow::{Context, Result, bail};
+use station_core::draughts::pdn::{PdnGame, read_games};
+use station_core::draughts::{Move, Position, Variant};
+use station_core::{BoardRole, Event};
+use station_drivers::draughts_hands::{DraughtsHands, HandMove};
+use station_drivers::pegboard::hands::TimedScan;
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The demo's game: the shortest game with a king of the shared self-play
+/// collection (`../shared/data/draughts`, beside the working directory or the
+/// workspace the binary was built in).
+fn demo_game() -> Result<PdnGame> {
+    let rel = "../shared/data/draughts/selfplay-international.pdn";
+    let beside_exe =
+        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(rel)));
+    let path = [Some(std::path::PathBuf::from(rel)), beside_exe]
+        .into_iter()
+        .flatten()
+        .find(|p| p.is_file())
+        .with_context(|| format!("the draughts demo plays a game of {rel} (not found)"))?;
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut games: Vec<PdnGame> =
+        read_games(&text)?.into_iter().filter(|g| g.moves.iter().any(|m| m.promotes)).collect();
+    games.sort_by_key(|g| g.moves.len());
+    games.into_iter().next().context("no game with a king in the shared collection")
+}
+
+fn hand_move(pos: &Position, mv: &Move) -> HandMove {
+    let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
+    HandMove {
+        from: mv.from.0,
+        path,
+        captured: mv.captured.iter().map(|s| s.0).collect(),
+        man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
+    }
+}
+
+/// Both boards' scans: each move on its owner's board (White's on the first),
+/// then executed on the other.
+fn schedules(game: &PdnGame, seed: u64, noise: bool, pause_ms: u64) -> [Vec<TimedScan>; 2] {
+    let positions = game.positions();
+    let mut hands = [DraughtsHands::new(50, seed, noise), DraughtsHands::new(50, seed ^ 0x5eed, noise)];
+    let mut occ = [positions[0].occupied(); 2];
+    let mut out: [Vec<TimedScan>; 2] = Default::default();
+    for (b, o) in out.iter_mut().zip(occ) {
+        b.push(TimedScan { at_ms: 0, occupancy: shakmaty::Bitboard(o) });
+    }
+    // The boards show the initial position long enough to start the game first.
+    let mut t = 2000 + 2 * pause_ms;
+    for (i, mv) in game.moves.iter().enumerate() {
+        let hm = hand_move(&positions[i], mv);
+        let owner = i % 2;
+        for (k, b) in [owner, 1 - owner].into_iter().enumerate() {
+            let (scans, end) = hands[b].play(occ[b], &hm, t + if k == 0 { 0 } else { 400 });
+            occ[b] = scans.last().map_or(occ[b], |s| s.1);
+            out[b].extend(
+                scans.iter().map(|&(at_ms, o)| TimedScan { at_ms, occupancy: shakmaty::Bitboard(o) }),
+            );
+            t = end;
+        }
+        t += pause_ms;
+    }
+    out
+}
+
+/// Plays the draughts demo game and prints it.
+pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
+    let game = demo_game()?;
+    let work = std::env::temp_dir().join(format!("annexd-draughts-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    let journal_dir = opts.journal_dir.clone().unwrap_or_else(|| work.join("journal"));
+    println!(
+        "Annex D station draughts demo: {} plies of a self-play game on two peg boards",
+        game.moves.len()
+    );
+    // Between two moves on one board the hand rests well beyond the settle time (sim time).
+    let settle = Config::default().game.settle_ms;
+    let pause = 1200 + (settle as f64 * opts.speed * 2.0) as u64;
+    let [blind_scans, mirror_scans] = schedules(&game, opts.noise.unwrap_or(7), opts.noise.is_some(), pause);
+    let initial = shakmaty::Bitboard(Position::initial(Variant::International).occupied());
+    let mut sims = Vec::new();
+    let mut links = Vec::new();
+    let mut config = Config::default();
+    for (role, scans) in [(BoardRole::Blind, blind_scans), (BoardRole::Mirror, mirror_scans)] {
+        let link = work.join(format!("pegboard-{role}"));
+        let sim = SimPegBoard::start(SimOptions {
+            speed: opts.speed,
+            initial,
+            draughts50: true,
+            ..SimOptions::new(link.clone())
+        })?;
+        println!("simulated 10×10 peg board ({role}) on {}", link.display());
+        let board = BoardConfig {
+            driver: DriverKind::Pegboard,
+            port: Some(link.clone()),
+            baud: 115_200,
+            flipped: false,
+            pgn: None,
+            game: 1,
+            noise_seed: None,
+            speed: 1.0,
+        };
+        match role {
+            BoardRole::Blind => config.boards.blind = Some(board),
+            BoardRole::Mirror => config.boards.mirror = Some(board),
+        }
+        let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
+        links.push(BoardLink { role, driver: Driver::Pegs(driver), _sim: None });
+        sims.push((sim, scans));
+    }
+    config.game.rules = crate::config::GameRules::Draughts;
+    config.voice.language = opts.lang.clone();
+    config.audio.private.language = opts.lang.clone();
+    config.console.mirror_language = opts.lang.clone();
+    // FMJD II.6.1.5: 80 minutes plus one minute a move.
+    config.clock.time_control =
+        Some(station_core::draughts::time_controls::FmjdTimeControl::Basic.notation().into());
+    config.clock.auto_press = true;
+    config.audio.packs_dir = crate::demo::voice_packs();
+    let (hub, commands) = Hub::new();
+    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
+    let server = start_web(&config, &web, hub.clone())?;
+    let mut station =
+        Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
+    station.enable_voices()?;
+    station.attach_hub(hub);
+    for (sim, scans) in &sims {
+        sim.play_scans(scans.clone());
+    }
+    let played = Rc::new(RefCell::new(Vec::<String>::new()));
+    let over = Rc::new(RefCell::new(false));
+    let (seen, ended) = (Rc::clone(&played), Rc::clone(&over));
+    station.observe(move |e| match e {
+        Event::GameStarted { .. } => println!("game started: both boards show the initial position"),
+        Event::GameMove { ply, pdn: Some(pdn), .. } => {
+            let dots = if ply % 2 == 1 { "." } else { "..." };
+            println!("{}{dots} {pdn}", ply.div_ceil(2));
+            let mut moves = seen.borrow_mut();
+            moves.truncate(ply - 1);
+            moves.push(pdn.clone());
+        }
+        Event::Announcement { listener, text, .. } if listener == "private" => println!("    » {text}"),
+        Event::Irregularity { board, article, text, .. } => println!("  {board} board ({article}): {text}"),
+        Event::GameOver { result, reason, .. } => {
+            println!("game over: {result} ({reason})");
+            *ended.borrow_mut() = true;
+        }
+        _ => {}
+    });
+    let stop = stop_flag()?;
+    let total = game.moves.len();
+    let counted = Rc::clone(&played);
+    let finished = Rc::clone(&over);
+    serve(station, &links, Some(&commands), &stop, move || {
+        counted.borrow().len() >= total || *finished.borrow()
+    })?;
+    drop(sims);
+    drop(server);
+    let expected: Vec<String> = game.moves.iter().map(|m| m.pdn(Variant::International, true)).collect();
+    let got = played.borrow().clone();
+    println!("journal: {}", journal_dir.display());
+    if got != expected[..got.len().min(expected.len())] || got.is_empty() {
+        bail!("the station's record differs from the game: {} of {} moves", got.len(), expected.len());
+    }
+    println!(
+        "{} moves sensed on two boards and recorded; `station export --pdn --journal-dir {}`",
+        got.len(),
+        journal_dir.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! `station export --pdn`: journaled draughts games as PDN (`[GameType "20"]`,
+//! FMJD numbering, `-` and `x`, full capture paths), from the same restore
+//! the station makes (the journaled inputs through the table again).
+
+use crate::journal_file::{Found, JournalDir};
+use anyhow::{Context, Result, bail};
+use station_core::journal::{self, Record};
+use std::path::{Path, PathBuf};
+
+/// Writes the PDN of the newest game, of `game`, or of every game (`all`).
+pub fn export_pdn(journal_dir: &Path, game: Option<&str>, all: bool, output: Option<&PathBuf>) -> Result<()> {
+    let dir = JournalDir::open(journal_dir)?;
+    let found = dir.all()?;
+    let chosen: Vec<&Found> = if all {
+        found.iter().collect()
+    } else if let Some(id) = game {
+        found.iter().filter(|f| f.contents.header.game_id == id).collect()
+    } else {
+        found.last().into_iter().collect()
+    };
+    if chosen.is_empty() {
+        bail!("no matching game journal in {}", journal_dir.display());
+    }
+    let mut text = String::new();
+    for f in chosen {
+        text.push_str(&pdn_of(f)?);
+        text.push('\n');
+    }
+    match output {
+        Some(path) => std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// One journal's draughts game as PDN; an unfinished game ends in `*`.
+pub fn pdn_of(found: &Found) -> Result<String> {
+    let restored = journal::restore(&found.contents)
+        .with_context(|| format!("cannot restore {}", found.path.display()))?;
+    let d = restored
+        .table
+        .draughts()
+        .with_context(|| format!("{} is not a draughts game (export it with --pgn)", found.path.display()))?;
+    let result = found
+        .contents
+        .records
+        .iter()
+        .find_map(|r| match r {
+            Record::End { result, .. } => Some(result.as_str()),
+            _ => None,
+        })
+        .unwrap_or("*");
+    let tags = &found.contents.header.tags;
+    let mut out = String::new();
+    out.push_str(&format!("[GameType \"{}\"]\n", d.variant().game_type()));
+    for (k, v) in [
+        ("Event", &tags.event),
+        ("Site", &tags.site),
+        ("Date", &tags.date),
+        ("Round", &tags.round),
+        ("White", &tags.white),
+        ("Black", &tags.black),
+    ] {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+    }
+    out.push_str(&format!("[Result \"{result}\"]\n\n"));
+    let mut line = String::new();
+    for (i, m) in d.moves().iter().enumerate() {
+        let word = if i % 2 == 0 { format!("{}. {m}", i / 2 + 1) } else { m.clone() };
+        if !line.is_empty() && line.len() + word.len() + 1 > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    line.push_str(result);
+    out.push_str(&line);
+    out.push('\n');
+    Ok(out)
+}
