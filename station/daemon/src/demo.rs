@@ -68,7 +68,14 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
         Some(fault),
         opts.noise,
     );
-    let sim = SimPegBoard::start(SimOptions { speed: opts.speed, ..SimOptions::new(link.clone()) })?;
+    // One board: the hand starts when the station first asks, so a loaded
+    // machine that opens the port late still sees the start position. With the
+    // DGT board both schedules share one timeline and start together.
+    let sim = SimPegBoard::start(SimOptions {
+        speed: opts.speed,
+        wait_for_station: !opts.mirror_dgt,
+        ..SimOptions::new(link.clone())
+    })?;
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
     let mut links = vec![BoardLink { role: BoardRole::Blind, driver: Driver::Pegs(driver), _sim: None }];
     let emulator = if opts.mirror_dgt {
