@@ -9,23 +9,10 @@
 
 use shakmaty::{File, Rank};
 
-use crate::entry::Entry;
 use crate::error::VoiceError;
 use crate::phrasebook::Phrasebook;
 
-/// The keys of the `[draughts]` phrasebook table, in [`DraughtsWords`] order.
-pub(crate) const KEYS: [&str; 3] = ["capture", "via", "king"];
-
-/// The words of the `[draughts]` table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DraughtsWords {
-    /// Between start and end of a capture ("bije", "schlägt", "takes").
-    pub capture: Entry,
-    /// Before the intermediate squares of a multiple capture ("przez", "über", "via").
-    pub via: Entry,
-    /// After a move that made a king (3.7: "damka", "Dame", "king").
-    pub king: Entry,
-}
+pub use crate::phrasebook::DraughtsWords;
 
 /// A draughts square as it is said.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

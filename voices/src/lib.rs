@@ -38,9 +38,6 @@ mod listening;
 mod message;
 mod numbers;
 mod phrasebook;
-mod phrasebook_file;
-#[cfg(test)]
-mod phrasebook_file_tests;
 mod settings;
 mod setup;
 pub mod understand;

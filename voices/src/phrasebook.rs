@@ -3,13 +3,17 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+#[cfg(test)]
+mod command_tables_tests;
+mod file;
+
 use shakmaty::{File, Rank, Role};
 
 use crate::entry::Entry;
 use crate::error::VoiceError;
 use crate::message::{Message, Messages};
 use crate::numbers::{CountedNoun, NumberWords};
-use crate::phrasebook_file::PhrasebookFile;
+use file::PhrasebookFile;
 
 /// Codes of the phrasebooks compiled into the binary.
 pub const BUILTIN_LANGUAGES: [&str; 3] = ["de", "pl", "en"];
@@ -53,6 +57,33 @@ pub struct Words {
     pub draw: Entry,
 }
 
+/// The keys of the `[draughts]` phrasebook table, in [`DraughtsWords`] order.
+pub(crate) const DRAUGHTS_KEYS: [&str; 3] = ["capture", "via", "king"];
+
+/// The words of the `[draughts]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraughtsWords {
+    /// Between start and end of a capture ("bije", "schlägt", "takes").
+    pub capture: Entry,
+    /// Before the intermediate squares of a multiple capture ("przez", "über", "via").
+    pub via: Entry,
+    /// After a move that made a king (3.7: "damka", "Dame", "king").
+    pub king: Entry,
+}
+
+/// The keys of the optional `[setup]` phrasebook table, in [`SetupWords`] order.
+pub(crate) const SETUP_KEYS: [&str; 2] = ["intro", "correct"];
+
+/// The words of the `[setup]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupWords {
+    /// Before the first rank; `{n}` is the start's number in words
+    /// ("Chess960 Nummer fünfhundertachtzehn, weiße Grundreihe").
+    pub intro: Entry,
+    /// His board shows the start position.
+    pub correct: Entry,
+}
+
 /// Words of the talking clock (Annex D.2.6.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockWords {
@@ -92,9 +123,9 @@ pub struct Phrasebook {
     /// Known mishearings (`[[repair]]`).
     pub(crate) repairs: Vec<crate::listening::Substitution>,
     /// The `[draughts]` words, when the phrasebook has them.
-    pub(crate) draughts: Option<crate::draughts::DraughtsWords>,
+    pub(crate) draughts: Option<DraughtsWords>,
     /// The `[setup]` words (the start position read to him), when the phrasebook has them.
-    pub(crate) setup: Option<crate::setup::SetupWords>,
+    pub(crate) setup: Option<SetupWords>,
 }
 
 impl Phrasebook {
@@ -152,12 +183,12 @@ impl Phrasebook {
     }
 
     /// The draughts words (`[draughts]`), when the phrasebook has them.
-    pub fn draughts(&self) -> Option<&crate::draughts::DraughtsWords> {
+    pub fn draughts(&self) -> Option<&DraughtsWords> {
         self.draughts.as_ref()
     }
 
     /// The set-up words (`[setup]`), when the phrasebook has them.
-    pub fn setup(&self) -> Option<&crate::setup::SetupWords> {
+    pub fn setup(&self) -> Option<&SetupWords> {
         self.setup.as_ref()
     }
 

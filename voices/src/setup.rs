@@ -9,22 +9,10 @@
 
 use shakmaty::{File, Role, Square};
 
-use crate::entry::Entry;
 use crate::message::Message;
 use crate::wording::Wording;
 
-/// The keys of the optional `[setup]` phrasebook table, in [`SetupWords`] order.
-pub(crate) const KEYS: [&str; 2] = ["intro", "correct"];
-
-/// The words of the `[setup]` table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupWords {
-    /// Before the first rank; `{n}` is the start's number in words
-    /// ("Chess960 Nummer fünfhundertachtzehn, weiße Grundreihe").
-    pub intro: Entry,
-    /// His board shows the start position.
-    pub correct: Entry,
-}
+pub use crate::phrasebook::SetupWords;
 
 /// One square where his board differs from the position it should show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,6 +9,7 @@ use crate::clock::{ClockReading, Side};
 use crate::event::LinkStatus;
 use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
+use shakmaty::Bitboard;
 
 /// An operator's clock command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,8 +234,8 @@ pub enum Input {
 
 impl Input {
     /// The scan of a board (standard square numbering).
-    pub fn scan(board: BoardRole, occ: shakmaty::Bitboard) -> Input {
-        Input::Scan { board, occ: crate::journal::occ_hex(occ) }
+    pub fn scan(board: BoardRole, occ: Bitboard) -> Input {
+        Input::Scan { board, occ: occ_hex(occ) }
     }
 
     /// A short name of the input's kind, for logs and refusals.
@@ -315,4 +316,14 @@ impl Input {
             _ => return None,
         })
     }
+}
+
+/// Formats an occupancy as 16 hex digits, a1 = bit 0.
+pub fn occ_hex(bb: Bitboard) -> String {
+    format!("{:016x}", u64::from(bb))
+}
+
+/// Parses 16 hex digits.
+pub fn parse_occ_hex(s: &str) -> Option<Bitboard> {
+    (s.len() == 16).then(|| u64::from_str_radix(s, 16).ok().map(Bitboard)).flatten()
 }

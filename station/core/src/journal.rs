@@ -131,15 +131,7 @@ impl Record {
     }
 }
 
-/// Formats an occupancy as 16 hex digits, a1 = bit 0.
-pub fn occ_hex(bb: Bitboard) -> String {
-    format!("{:016x}", u64::from(bb))
-}
-
-/// Parses 16 hex digits.
-pub fn parse_occ_hex(s: &str) -> Option<Bitboard> {
-    (s.len() == 16).then(|| u64::from_str_radix(s, 16).ok().map(Bitboard)).flatten()
-}
+pub use crate::input::{occ_hex, parse_occ_hex};
 
 /// What can be wrong with a journal.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

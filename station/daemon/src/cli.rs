@@ -3,7 +3,9 @@
 use crate::announce::{AnnounceOptions, announce};
 use crate::bench::{BenchOptions, bench};
 use crate::config::Config;
-use crate::demo::{DemoOptions, demo};
+use crate::demo::demo;
+use crate::demo_draughts::demo_draughts;
+use crate::demo_options::DemoOptions;
 use crate::export::{ExportOptions, export};
 use crate::replay::{Pace, ReplayOptions, replay};
 use crate::run::{RunOptions, run};
@@ -340,7 +342,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules } => {
-            demo(DemoOptions {
+            let opts = DemoOptions {
                 speed,
                 noise,
                 journal_dir,
@@ -350,7 +352,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 listen,
                 token,
                 draughts: rules == "draughts",
-            })
+            };
+            if opts.draughts { demo_draughts(opts) } else { demo(opts) }
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
         Command::Announce { lang, wav, packs, moves_to_word, rules: Some(rules), .. }

@@ -3,6 +3,7 @@
 //! and the real serial driver, into the station; every move is printed.
 
 use crate::config::Config;
+use crate::demo_options::{DemoOptions, voice_packs};
 use crate::event_sink::EventSink;
 use crate::famous_game::famous_game;
 use crate::hub::Hub;
@@ -17,36 +18,10 @@ use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
 use station_drivers::sim_game::Fault;
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
-
-/// `station demo` arguments.
-pub struct DemoOptions {
-    /// Time factor (1 = human pace).
-    pub speed: f64,
-    /// Noise seed for the simulated hands (no noise when absent).
-    pub noise: Option<u64>,
-    /// Where the journal goes (a fresh temporary directory by default).
-    pub journal_dir: Option<PathBuf>,
-    /// `--events PATH|-`.
-    pub events: Option<String>,
-    /// Announcement language.
-    pub lang: String,
-    /// Simulate the sighted player's DGT board too.
-    pub mirror_dgt: bool,
-    /// Console address.
-    pub listen: String,
-    /// Operator token.
-    pub token: Option<String>,
-    /// Which game: chess (the famous game) or draughts (`--rules draughts`).
-    pub draughts: bool,
-}
 
 /// Plays the demo game and prints it.
 pub fn demo(opts: DemoOptions) -> Result<()> {
-    if opts.draughts {
-        return crate::demo_draughts::demo_draughts(opts);
-    }
     let famous = famous_game();
     let work = std::env::temp_dir().join(format!("annexd-demo-{}", std::process::id()));
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
@@ -154,17 +129,6 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     }
     println!("all {} moves sensed and recorded; result of the game: {}", total, tag("Result"));
     Ok(())
-}
-
-/// The voice packs the set-up rendered: `$STATION_VOICE_PACKS`, else `.deps/voices`
-/// in the working directory or beside the binary's build folder.
-pub(crate) fn voice_packs() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("STATION_VOICE_PACKS") {
-        return Some(PathBuf::from(dir));
-    }
-    let beside_exe =
-        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(".deps/voices")));
-    [Some(PathBuf::from(".deps/voices")), beside_exe].into_iter().flatten().find(|d| d.is_dir())
 }
 
 /// A line of text for an event, as the demo prints it.

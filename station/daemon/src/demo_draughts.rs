@@ -5,7 +5,7 @@
 //! driver into the station; moves said by number, the console live.
 
 use crate::config::{BoardConfig, Config, DriverKind};
-use crate::demo::DemoOptions;
+use crate::demo_options::{DemoOptions, voice_packs};
 use crate::event_sink::EventSink;
 use crate::hub::Hub;
 use crate::journal_file::JournalDir;
@@ -132,7 +132,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     config.clock.time_control =
         Some(station_core::draughts::time_controls::FmjdTimeControl::Basic.notation().into());
     config.clock.auto_press = true;
-    config.audio.packs_dir = crate::demo::voice_packs();
+    config.audio.packs_dir = voice_packs();
     let (hub, commands) = Hub::new();
     let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
     let server = start_web(&config, &web, hub.clone())?;

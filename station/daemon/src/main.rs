@@ -10,6 +10,7 @@ mod config;
 mod delivery;
 mod demo;
 mod demo_draughts;
+mod demo_options;
 mod dgt_clock;
 mod draw_facts;
 mod event_sink;

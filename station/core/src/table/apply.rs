@@ -9,7 +9,7 @@ use crate::clock::ClockReading;
 use crate::event::Event;
 use crate::game::Game;
 use crate::input::Input;
-use crate::journal::parse_occ_hex;
+use crate::input::parse_occ_hex;
 
 impl Table {
     /// Applies one input that arrived at `t`: time passes up to `t` (whatever

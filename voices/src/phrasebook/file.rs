@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use shakmaty::Role;
 
+use super::{ClockWords, Phrasebook, Words};
 use crate::command_words::CommandWords;
 use crate::command_words::{KEYS as COMMAND_KEYS, OPTIONAL_KEYS as COMMAND_OPTIONAL_KEYS};
 use crate::entry::Entry;
@@ -15,7 +16,6 @@ use crate::error::VoiceError;
 use crate::listening::{LetterStyle, ListeningWords, Substitution};
 use crate::message::{Message, Messages};
 use crate::numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralRule, gender_index};
-use crate::phrasebook::{ClockWords, Phrasebook, Words};
 
 /// A word as written in the file: plain, or with accepted alternatives.
 #[derive(Debug, Deserialize)]
@@ -498,15 +498,15 @@ impl PhrasebookFile {
             repairs: check.repairs(self.repair)?,
             draughts: match self.draughts {
                 Some(table) => {
-                    let [capture, via, king] = check.table("draughts", table, crate::draughts::KEYS)?;
-                    Some(crate::draughts::DraughtsWords { capture, via, king })
+                    let [capture, via, king] = check.table("draughts", table, super::DRAUGHTS_KEYS)?;
+                    Some(super::DraughtsWords { capture, via, king })
                 }
                 None => None,
             },
             setup: match self.setup {
                 Some(table) => {
-                    let [intro, correct] = check.table("setup", table, crate::setup::KEYS)?;
-                    Some(crate::setup::SetupWords { intro, correct })
+                    let [intro, correct] = check.table("setup", table, super::SETUP_KEYS)?;
+                    Some(super::SetupWords { intro, correct })
                 }
                 None => None,
             },

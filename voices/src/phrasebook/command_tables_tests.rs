@@ -15,7 +15,7 @@ fn every_builtin_phrasebook_has_every_command_word() {
 
 #[test]
 fn unknown_and_missing_command_keys_are_errors() {
-    let de = include_str!("../phrasebooks/de.toml");
+    let de = include_str!("../../phrasebooks/de.toml");
     let typo = de.replace("time =", "tiem =");
     let err = Phrasebook::from_toml_str(&typo, "x").unwrap_err().to_string();
     assert!(err.contains("time"), "{err}");
@@ -30,7 +30,7 @@ fn unknown_and_missing_command_keys_are_errors() {
 
 #[test]
 fn a_phrasebook_without_commands_still_reads() {
-    let de = include_str!("../phrasebooks/de.toml");
+    let de = include_str!("../../phrasebooks/de.toml");
     let cut = &de[..de.find("[commands]").unwrap()];
     let book = Phrasebook::from_toml_str(cut, "x").unwrap();
     assert!(book.command_words().is_none());

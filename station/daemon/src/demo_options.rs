@@ -1,0 +1,38 @@
+//! What `station demo` is asked for, and where it finds the voice packs: shared
+//! by the chess demo (`demo`) and the draughts demo (`demo_draughts`), which
+//! depend on this module and never on each other.
+
+use std::path::PathBuf;
+
+/// `station demo` arguments.
+pub struct DemoOptions {
+    /// Time factor (1 = human pace).
+    pub speed: f64,
+    /// Noise seed for the simulated hands (no noise when absent).
+    pub noise: Option<u64>,
+    /// Where the journal goes (a fresh temporary directory by default).
+    pub journal_dir: Option<PathBuf>,
+    /// `--events PATH|-`.
+    pub events: Option<String>,
+    /// Announcement language.
+    pub lang: String,
+    /// Simulate the sighted player's DGT board too.
+    pub mirror_dgt: bool,
+    /// Console address.
+    pub listen: String,
+    /// Operator token.
+    pub token: Option<String>,
+    /// Which game: chess (the famous game) or draughts (`--rules draughts`).
+    pub draughts: bool,
+}
+
+/// The voice packs the set-up rendered: `$STATION_VOICE_PACKS`, else `.deps/voices`
+/// in the working directory or beside the binary's build folder.
+pub(crate) fn voice_packs() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("STATION_VOICE_PACKS") {
+        return Some(PathBuf::from(dir));
+    }
+    let beside_exe =
+        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(".deps/voices")));
+    [Some(PathBuf::from(".deps/voices")), beside_exe].into_iter().flatten().find(|d| d.is_dir())
+}
