@@ -147,44 +147,64 @@ impl Search<'_> {
             if !needs.intersects(pending) {
                 continue;
             }
-            let Some(start) = lifts[cursor..].iter().position(|sq| needs.contains(*sq)).map(|i| i + cursor)
-            else {
-                continue;
-            };
-            let from_start: Bitboard = lifts[start..].iter().copied().collect();
-            if !needs.is_subset(from_start) {
-                continue;
-            }
-            // A peg can only leave a hole that holds one.
+            // The move may start at any lift of its squares (the first one may
+            // belong to an earlier move: a capture lifts the square the next
+            // recapture lifts again).
             let occ = pos.board().occupied();
-            if !lifts[cursor..start].iter().all(|sq| (before | occ).contains(*sq)) {
-                continue;
-            }
-            if plies == 1 {
-                let after = occupancy_after(pos, &mv);
-                if after == self.target && lifts[start + 1..].iter().all(|sq| (occ | after).contains(*sq)) {
-                    let mut seq = stack.clone();
-                    seq.push(mv);
-                    found.push(seq);
-                    if found.len() >= MAX_FOUND {
-                        return;
-                    }
+            for start in cursor..lifts.len() {
+                if !needs.contains(lifts[start]) {
+                    continue;
                 }
-                continue;
-            }
-            // A peg put down on the way must still stand at the end or be lifted again later.
-            let later: Bitboard = lifts[start + 1..].iter().copied().collect();
-            if !placed_by(&mv).is_subset(self.target | later) {
-                continue;
-            }
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            stack.push(mv);
-            self.run(&next, occ, plies - 1, start + 1, stack, found);
-            stack.pop();
-            if found.len() >= MAX_FOUND || *self.budget == 0 {
-                return;
+                // A peg can only leave a hole that holds one.
+                if !lifts[cursor..start].iter().all(|sq| (before | occ).contains(*sq)) {
+                    break; // nor can any later start skip that lift
+                }
+                let from_start: Bitboard = lifts[start..].iter().copied().collect();
+                if !needs.is_subset(from_start) {
+                    break; // later starts see fewer lifts
+                }
+                self.try_start(pos, mv, occ, start, plies, stack, found);
+                if found.len() >= MAX_FOUND || *self.budget == 0 {
+                    return;
+                }
             }
         }
+    }
+
+    /// `mv` started at the lift `start`: the last ply checked against the
+    /// board, or the search goes on after it.
+    #[allow(clippy::too_many_arguments)]
+    fn try_start(
+        &mut self,
+        pos: &Chess,
+        mv: Move,
+        occ: Bitboard,
+        start: usize,
+        plies: usize,
+        stack: &mut Vec<Move>,
+        found: &mut Vec<Vec<Move>>,
+    ) {
+        let lifts = self.lifts;
+        if plies == 1 {
+            let after = occupancy_after(pos, &mv);
+            if after == self.target && lifts[start + 1..].iter().all(|sq| (occ | after).contains(*sq)) {
+                let mut seq = stack.clone();
+                seq.push(mv);
+                if !found.contains(&seq) {
+                    found.push(seq);
+                }
+            }
+            return;
+        }
+        // A peg put down on the way must still stand at the end or be lifted again later.
+        let later: Bitboard = lifts[start + 1..].iter().copied().collect();
+        if !placed_by(&mv).is_subset(self.target | later) {
+            return;
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        stack.push(mv);
+        self.run(&next, occ, plies - 1, start + 1, stack, found);
+        stack.pop();
     }
 }
