@@ -203,37 +203,61 @@ fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool {
     })
 }
 
-/// Whether the lifts of `log` (ending on the board `end`) fit `mv` made from
-/// `pos` as one move: a peg that `mv` does not move (touched, knocked) is put
-/// straight back into its own hole before any other peg is put down. A peg of
-/// the other side taken elsewhere and brought back later is a move of its own
-/// (a position repeated inside a burst), not noise around this one.
-fn pegs_put_straight_back(pos: &Chess, log: &[Lift], end: Bitboard, mv: &Move) -> bool {
-    let moving = sequence::lifted_by(pos, mv);
-    let standing = pos.board().occupied() & !moving;
-    let mut out = Bitboard::EMPTY; // standing pegs in a hand, not yet back
+/// Whether the pegs' comings and goings in `log` (ending on the board `end`)
+/// fit `mv` made from `pos` as one move, peg by peg: the moving piece may rest
+/// on the way (any hole), the captured peg leaves, and a peg of a piece that
+/// does not move (touched, knocked) goes back into its own hole, whenever that
+/// is, and into no other. A peg of a standing piece that went to another hole
+/// and came back is a move of its own (a position repeated inside a burst),
+/// not noise around this one.
+fn pegs_fit(pos: &Chess, log: &[Lift], end: Bitboard, mv: &Move) -> bool {
+    let movers = sequence::lifted_by(pos, mv) & pos.us();
+    let mut hands = Hands { movers: 0, standing: Bitboard::EMPTY, placed_movers: Bitboard::EMPTY };
     let mut occ: Option<Bitboard> = None; // the board after the previous lift
-    let back = |placed: Bitboard, out: &mut Bitboard| {
-        if out.any() && placed.any() {
-            if !placed.intersects(*out) {
-                return false;
-            }
-            *out &= !placed;
-        }
-        true
-    };
     for lift in log.iter().filter(|l| l.kind != LiftKind::Bounce) {
-        let placed = occ.map_or(Bitboard::EMPTY, |o| lift.before & !o);
-        if !back(placed, &mut out) {
+        if let Some(o) = occ
+            && !hands.put_down(lift.before & !o)
+        {
             return false;
         }
-        if standing.contains(lift.square) {
-            out.add(lift.square);
-        }
+        hands.lift(lift.square, movers);
         occ = Some(lift.before.without(lift.square));
     }
-    let placed = occ.map_or(Bitboard::EMPTY, |o| end & !o);
-    back(placed, &mut out)
+    occ.is_none_or(|o| hands.put_down(end & !o))
+}
+
+/// The pegs in the hands during one move (see [`pegs_fit`]).
+struct Hands {
+    /// Pegs of the moving piece(s) in a hand.
+    movers: u32,
+    /// Pegs of other pieces in a hand (the captured one included), by their own hole.
+    standing: Bitboard,
+    /// Holes the moving piece was put into on the way.
+    placed_movers: Bitboard,
+}
+
+impl Hands {
+    fn lift(&mut self, sq: Square, movers: Bitboard) {
+        if (movers.contains(sq) && !self.standing.contains(sq)) || self.placed_movers.remove(sq) {
+            self.movers += 1;
+        } else {
+            self.standing.add(sq);
+        }
+    }
+
+    /// Pegs put into `holes`: each a standing peg going home, or a moving one.
+    fn put_down(&mut self, holes: Bitboard) -> bool {
+        for sq in holes {
+            if !self.standing.remove(sq) {
+                if self.movers == 0 {
+                    return false;
+                }
+                self.movers -= 1;
+                self.placed_movers.add(sq);
+            }
+        }
+        true
+    }
 }
 
 /// A decision found on evidence: where it starts and the moves.
@@ -575,7 +599,7 @@ impl BoardTracker {
                 // it (and lifted again) means the hands went on to something else.
                 Explanation::One { mv, promotion_assumed }
                     if ends(self.game.position(), &self.log, stood, &mv)
-                        && pegs_put_straight_back(
+                        && pegs_fit(
                             self.game.position(),
                             &self.log[..stood.lifts],
                             stood.occ,
@@ -759,7 +783,7 @@ impl BoardTracker {
                 // A peg of a piece that does not move, taken elsewhere and back:
                 // several plies may have come back to these holes (a position
                 // repeated inside a burst); their lift order goes first.
-                let fits = pegs_put_straight_back(self.game.position(), &self.log, sensed, &mv);
+                let fits = pegs_fit(self.game.position(), &self.log, sensed, &mv);
                 if !fits && self.judge_sequence(sensed, t, out) {
                     return;
                 }
@@ -877,6 +901,16 @@ fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, order: Option<&[Lift]>, 
     }
     if let Some(choice) = single_path(&moves, promotion) {
         return choice;
+    }
+    // Pegs that went where this move cannot have taken them rule it out.
+    if let Some(log) = order {
+        let fit: Vec<Move> = moves.iter().filter(|m| pegs_fit(pos, log, sensed, m)).copied().collect();
+        if !fit.is_empty() && fit.len() < moves.len() {
+            if let Some(choice) = single_path(&fit, promotion) {
+                return choice;
+            }
+            moves.retain(|m| fit.contains(m));
+        }
     }
     // Chess960 castling whose holes another move (or none) also explains: the
     // touch order decides (Art. 4.4(a): the king and then the rook).
