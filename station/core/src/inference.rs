@@ -26,7 +26,7 @@
 use crate::Millis;
 use crate::event::MismatchReason;
 use crate::game::Game;
-use crate::occupancy::{occupancy_after, required_lifts};
+use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, MoveList, Piece, Position, Role, Square};
 
 /// Timing and defaults of the inference.
@@ -914,8 +914,18 @@ fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, order: Option<&[Lift]>, 
     }
     // Chess960 castling whose holes another move (or none) also explains: the
     // touch order decides (Art. 4.4(a): the king and then the rook).
-    if let Some(castle) = order.and_then(|log| castling_by_touch(pos, &moves, log)) {
-        return Explanation::One { mv: castle, promotion_assumed: false };
+    if let Some((castle, touch)) = order.and_then(|log| castling_by_touch(pos, &moves, log)) {
+        match touch {
+            TouchOrder::KingFirst => return Explanation::One { mv: castle, promotion_assumed: false },
+            // One lands where the other stood: it cannot have without both out at once.
+            TouchOrder::Apart if lands_on_the_other(&castle) => {
+                moves.retain(|m| *m != castle);
+                if let Some(choice) = single_path(&moves, promotion) {
+                    return choice;
+                }
+            }
+            _ => {}
+        }
     }
     // Same holes, different pieces taken: prefer the captured pegs that were out
     // longer than a sensor bounce.
@@ -959,15 +969,22 @@ fn touch_order(castle: &Move, log: &[Lift]) -> TouchOrder {
         .unwrap_or(TouchOrder::Apart)
 }
 
-/// Among `moves` (all explaining the same holes), the one castling that the
-/// touch order makes the move: the king lifted first and the rook with it.
-fn castling_by_touch(pos: &Chess, moves: &[Move], log: &[Lift]) -> Option<Move> {
+/// Among `moves` (all explaining the same holes, more than one), the castling
+/// whose king or rook lands where a peg stood before, and how the two were lifted.
+fn castling_by_touch(pos: &Chess, moves: &[Move], log: &[Lift]) -> Option<(Move, TouchOrder)> {
     let mut castles = moves.iter().filter(|m| matches!(m, Move::Castle { .. }));
     let castle = *castles.next()?;
     if castles.next().is_some() || !required_lifts(pos, &castle).any() {
         return None;
     }
-    (touch_order(&castle, log) == TouchOrder::KingFirst).then_some(castle)
+    Some((castle, touch_order(&castle, log)))
+}
+
+/// Whether the king lands on the rook's square or the rook on the king's (ICCF B.3.2.2 and kin).
+fn lands_on_the_other(castle: &Move) -> bool {
+    let Move::Castle { king, rook } = *castle else { return false };
+    let (king_to, rook_to) = castling_targets(king, rook);
+    king_to == rook || rook_to == king
 }
 
 /// If all moves go from the same square to the same square (they differ only in
