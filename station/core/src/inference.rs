@@ -179,6 +179,11 @@ enum Explanation {
 
 mod sequence;
 
+/// The lifts of hands in `log` (bounces left out), in order, and the board just before each.
+fn hand_lifts(log: &[Lift]) -> (Vec<Square>, Vec<Bitboard>) {
+    log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before)).unzip()
+}
+
 /// Whether confirmed lifts of `log` took pegs of both sides (as they stand in `pos`).
 fn both_sides(pos: &Chess, log: &[Lift]) -> bool {
     let board = pos.board();
@@ -211,19 +216,39 @@ fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool {
 /// and came back is a move of its own (a position repeated inside a burst),
 /// not noise around this one.
 fn pegs_fit(pos: &Chess, log: &[Lift], end: Bitboard, mv: &Move) -> bool {
-    let movers = sequence::lifted_by(pos, mv) & pos.us();
-    let mut hands = Hands { movers: 0, standing: Bitboard::EMPTY, placed_movers: Bitboard::EMPTY };
+    let lifts = log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before));
+    pegs_fit_lifts(pos, lifts, end, mv)
+}
+
+/// [`pegs_fit`] for lifts given as (square, the board just before it).
+fn pegs_fit_lifts(
+    pos: &Chess,
+    lifts: impl IntoIterator<Item = (Square, Bitboard)>,
+    end: Bitboard,
+    mv: &Move,
+) -> bool {
+    let lifted = sequence::lifted_by(pos, mv);
+    let movers = lifted & pos.us();
+    let mut hands = Hands {
+        movers: 0,
+        standing: Bitboard::EMPTY,
+        placed_movers: Bitboard::EMPTY,
+        taken: lifted & pos.them(),
+    };
     let mut occ: Option<Bitboard> = None; // the board after the previous lift
-    for lift in log.iter().filter(|l| l.kind != LiftKind::Bounce) {
+    for (square, before) in lifts {
         if let Some(o) = occ
-            && !hands.put_down(lift.before & !o)
+            && !hands.put_down(before & !o)
         {
             return false;
         }
-        hands.lift(lift.square, movers);
-        occ = Some(lift.before.without(lift.square));
+        hands.lift(square, movers);
+        occ = Some(before.without(square));
     }
+    // At the end the moving pegs stand and every other one is home, the captured one aside.
     occ.is_none_or(|o| hands.put_down(end & !o))
+        && hands.movers == 0
+        && (hands.standing & !hands.taken).is_empty()
 }
 
 /// The pegs in the hands during one move (see [`pegs_fit`]).
@@ -234,6 +259,8 @@ struct Hands {
     standing: Bitboard,
     /// Holes the moving piece was put into on the way.
     placed_movers: Bitboard,
+    /// The captured piece's hole.
+    taken: Bitboard,
 }
 
 impl Hands {
@@ -248,7 +275,11 @@ impl Hands {
     /// Pegs put into `holes`: each a standing peg going home, or a moving one.
     fn put_down(&mut self, holes: Bitboard) -> bool {
         for sq in holes {
-            if !self.standing.remove(sq) {
+            // A moving peg lands where it captures; the captured one stays aside.
+            if self.taken.contains(sq) && self.movers > 0 {
+                self.movers -= 1;
+                self.placed_movers.add(sq);
+            } else if !self.standing.remove(sq) {
                 if self.movers == 0 {
                     return false;
                 }
@@ -599,12 +630,7 @@ impl BoardTracker {
                 // it (and lifted again) means the hands went on to something else.
                 Explanation::One { mv, promotion_assumed }
                     if ends(self.game.position(), &self.log, stood, &mv)
-                        && pegs_fit(
-                            self.game.position(),
-                            &self.log[..stood.lifts],
-                            stood.occ,
-                            &mv,
-                        ) =>
+                        && pegs_fit(self.game.position(), &self.log[..stood.lifts], stood.occ, &mv) =>
                 {
                     (mv, promotion_assumed)
                 }
@@ -616,13 +642,9 @@ impl BoardTracker {
             break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, explained by several plies.
-        let lifts: Vec<Square> = self.log[..newest.lifts]
-            .iter()
-            .filter(|l| l.kind != LiftKind::Bounce)
-            .map(|l| l.square)
-            .collect();
+        let (lifts, boards) = hand_lifts(&self.log[..newest.lifts]);
         let sequence::Sequences::One(moves) =
-            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, self.cfg.promotion)
+            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, &boards, self.cfg.promotion)
         else {
             return None;
         };
@@ -729,9 +751,8 @@ impl BoardTracker {
     /// recorded when one sequence does, reported when several do; `true` when
     /// either happened.
     fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let order: Vec<Square> =
-            self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
-        match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
+        let (order, boards) = hand_lifts(&self.log);
+        match sequence::explain_sequence(self.game.position(), sensed, &order, &boards, self.cfg.promotion) {
             sequence::Sequences::One(moves) => {
                 let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
                 self.record(&decision, t, out);
@@ -883,7 +904,13 @@ impl BoardTracker {
 }
 
 /// Which legal moves of `pos` explain the settled occupancy `sensed`, given the lifts seen.
-fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, order: Option<&[Lift]>, promotion: Role) -> Explanation {
+fn explain(
+    pos: &Chess,
+    sensed: Bitboard,
+    lifts: Lifts,
+    order: Option<&[Lift]>,
+    promotion: Role,
+) -> Explanation {
     // One move empties at most two holes and fills at most two: skip the move
     // generation for boards that are plainly not one move away.
     let expected = pos.board().occupied();

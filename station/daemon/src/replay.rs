@@ -131,8 +131,7 @@ pub fn replay_games_at(
 ) -> ReplayReport {
     let mut totals = ReplayTotals::default();
     let mut latencies_ms = Vec::new();
-    let trace_game: Option<usize> =
-        std::env::var("STATION_REPLAY_TRACE").ok().and_then(|v| v.parse().ok());
+    let trace_game: Option<usize> = std::env::var("STATION_REPLAY_TRACE").ok().and_then(|v| v.parse().ok());
     let started = Instant::now();
     let mut scans = Vec::with_capacity(64);
     let mut obs = Vec::with_capacity(16);
@@ -144,7 +143,13 @@ pub fn replay_games_at(
         totals.fifty_move += fifty_move;
         let seed = noise.map(|s| s ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let trace = trace_game == Some(index);
-        let mut run = Run { totals: &mut totals, latencies_ms: &mut latencies_ms, scans: &mut scans, obs: &mut obs, trace };
+        let mut run = Run {
+            totals: &mut totals,
+            latencies_ms: &mut latencies_ms,
+            scans: &mut scans,
+            obs: &mut obs,
+            trace,
+        };
         if std::env::var_os("STATION_REPLAY_VERBOSE").is_some() {
             eprintln!("game {index}");
         }
@@ -314,7 +319,9 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
             }
             tracker.on_scan(s.at_ms, s.occupancy, obs);
             if trace {
-                obs.iter().filter(|o| !matches!(o, Observation::Touch { .. })).for_each(|o| eprintln!("    {o:?}"));
+                obs.iter()
+                    .filter(|o| !matches!(o, Observation::Touch { .. }))
+                    .for_each(|o| eprintln!("    {o:?}"));
             }
             take(&mut tracker, obs, totals);
         }
