@@ -22,6 +22,15 @@
 //!   and flagged so a later announcement or button can correct it.
 //! - A hand that rests on a square and then goes on (rook first when castling,
 //!   a piece put down on the way) revises the move before the next one starts.
+//! - Pegs are read one by one: a piece that does not move goes back into its
+//!   own hole and no other, so a board back at the record's holes after pegs
+//!   of both sides went elsewhere (a position repeated inside a burst) is read
+//!   from the lift order, never taken as one move or as none.
+//! - ICCF Appendix B.3.2 (Chess960): where king and rook land on each other's
+//!   squares, or one stays, the holes may fit another move or none; the touch
+//!   order decides as Art. 4.4 reads: the king lifted first and the rook while
+//!   the king is out is castling (4.4(a)); the rook first is reported (4.4(b)).
+//!   A castling whose piece lands on the other's square needs both out at once.
 
 use crate::Millis;
 use crate::event::MismatchReason;
