@@ -634,7 +634,8 @@ impl BoardTracker {
             // for a capture looks like the mover going on.)
             let order = Some(&self.log[..stood.lifts]);
             let found = match explain(self.game.position(), stood.occ, lifts, order, self.cfg.promotion) {
-                Explanation::Many(_) => return None,
+                // Two moves fit this board: the plies since may tell them apart.
+                Explanation::Many(_) => break,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
                 Explanation::One { mv, promotion_assumed }
