@@ -458,6 +458,17 @@ mod tests {
     }
 
     #[test]
+    fn quick_noisy_hands_never_make_a_wrong_move_pass_as_right() {
+        // Quick hands with noise, a seed the inference was never tuned on: a
+        // position repeated inside a burst, recaptures on one square, a flicker
+        // inside a lift may leave plies undecided, never decided wrong.
+        let games = sample("Capablanca.pgn", 120);
+        let r = replay_games_at(&games, Some(7), TrackerConfig::default(), Pace::Fast);
+        assert!(r.totals.plies > 8000);
+        assert_eq!(r.totals.silent_errors, 0, "{:?}", r.totals);
+    }
+
+    #[test]
     fn the_judge_counts_wrong_and_missing_decisions() {
         let mut reference = Game::default();
         let e4 = reference.push_uci("e2e4").map(|_| reference.moves()[0]).unwrap();
