@@ -423,7 +423,12 @@ impl Hands {
         use Op::{Lift, Place};
         let king_first = [Lift(king), Place(king_to), Lift(rook), Place(rook_to)];
         let rook_first = [Lift(rook), Place(rook_to), Lift(king), Place(king_to)];
-        let (l1, l2) = if self.rng.percent(50) { (king, rook) } else { (rook, king) };
+        // Where one lands on the other's square or stays (Chess960), the holes
+        // cannot tell castling from a king or rook move (or from nothing): the
+        // hand castles as Art. 4.4(a) reads, the king and then the rook.
+        let holes_tell = king != king_to && rook != rook_to && king != rook_to && rook != king_to;
+        let king_lifted_first = self.rng.percent(50) || !holes_tell;
+        let (l1, l2) = if king_lifted_first { (king, rook) } else { (rook, king) };
         let (p1, p2) = if self.rng.percent(50) { (king_to, rook_to) } else { (rook_to, king_to) };
         // Lifting both first works even when they land on each other's squares (Chess960).
         let both_lifted = [Lift(l1), Lift(l2), Place(p1), Place(p2)];
@@ -432,7 +437,7 @@ impl Hands {
         }
         let placed = match self.rng.below(3) {
             0 => plan.extend_if_possible(&king_first),
-            1 => plan.extend_if_possible(&rook_first),
+            1 if holes_tell => plan.extend_if_possible(&rook_first),
             _ => false,
         };
         if !placed {

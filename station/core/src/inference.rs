@@ -22,11 +22,20 @@
 //!   and flagged so a later announcement or button can correct it.
 //! - A hand that rests on a square and then goes on (rook first when castling,
 //!   a piece put down on the way) revises the move before the next one starts.
+//! - Pegs are read one by one: a piece that does not move goes back into its
+//!   own hole and no other, so a board back at the record's holes after pegs
+//!   of both sides went elsewhere (a position repeated inside a burst) is read
+//!   from the lift order, never taken as one move or as none.
+//! - ICCF Appendix B.3.2 (Chess960): where king and rook land on each other's
+//!   squares, or one stays, the holes may fit another move or none; the touch
+//!   order decides as Art. 4.4 reads: the king lifted first and the rook while
+//!   the king is out is castling (4.4(a)); the rook first is reported (4.4(b)).
+//!   A castling whose piece lands on the other's square needs both out at once.
 
 use crate::Millis;
 use crate::event::MismatchReason;
 use crate::game::Game;
-use crate::occupancy::{occupancy_after, required_lifts};
+use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, MoveList, Piece, Position, Role, Square};
 
 /// Timing and defaults of the inference.
@@ -179,6 +188,19 @@ enum Explanation {
 
 mod sequence;
 
+/// The lifts of hands in `log` (bounces left out), in order, and the board just before each.
+fn hand_lifts(log: &[Lift]) -> (Vec<Square>, Vec<Bitboard>) {
+    log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before)).unzip()
+}
+
+/// Whether confirmed lifts of `log` took pegs of both sides (as they stand in `pos`).
+fn both_sides(pos: &Chess, log: &[Lift]) -> bool {
+    let board = pos.board();
+    let mut colours =
+        log.iter().filter(|l| l.kind == LiftKind::Confirmed).filter_map(|l| board.color_at(l.square));
+    colours.next().is_some_and(|first| colours.any(|c| c != first))
+}
+
 /// Whether the last peg put down before `stood` can have been `mv`'s own last
 /// one (made from `pos`, with `log` the lifts since): into one of its holes,
 /// after the moving piece was lifted, while no peg of it stood elsewhere in a
@@ -193,6 +215,89 @@ fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool {
                 .iter()
                 .any(|l| l.kind != LiftKind::Bounce && moving.contains(l.square))
     })
+}
+
+/// Whether the pegs' comings and goings in `log` (ending on the board `end`)
+/// fit `mv` made from `pos` as one move, peg by peg: the moving piece may rest
+/// on the way (any hole), the captured peg leaves, and a peg of a piece that
+/// does not move (touched, knocked) goes back into its own hole, whenever that
+/// is, and into no other. A peg of a standing piece that went to another hole
+/// and came back is a move of its own (a position repeated inside a burst),
+/// not noise around this one.
+fn pegs_fit(pos: &Chess, log: &[Lift], end: Bitboard, mv: &Move) -> bool {
+    let lifts = log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before));
+    pegs_fit_lifts(pos, lifts, end, mv)
+}
+
+/// [`pegs_fit`] for lifts given as (square, the board just before it).
+fn pegs_fit_lifts(
+    pos: &Chess,
+    lifts: impl IntoIterator<Item = (Square, Bitboard)>,
+    end: Bitboard,
+    mv: &Move,
+) -> bool {
+    let lifted = sequence::lifted_by(pos, mv);
+    let movers = lifted & pos.us();
+    let mut hands = Hands {
+        movers: 0,
+        standing: Bitboard::EMPTY,
+        placed_movers: Bitboard::EMPTY,
+        taken: lifted & pos.them(),
+    };
+    let mut occ: Option<Bitboard> = None; // the board after the previous lift
+    for (square, before) in lifts {
+        if let Some(o) = occ
+            && !hands.put_down(before & !o)
+        {
+            return false;
+        }
+        hands.lift(square, movers);
+        occ = Some(before.without(square));
+    }
+    // At the end the moving pegs stand and every other one is home, the captured one aside.
+    occ.is_none_or(|o| hands.put_down(end & !o))
+        && hands.movers == 0
+        && (hands.standing & !hands.taken).is_empty()
+}
+
+/// The pegs in the hands during one move (see [`pegs_fit`]).
+struct Hands {
+    /// Pegs of the moving piece(s) in a hand.
+    movers: u32,
+    /// Pegs of other pieces in a hand (the captured one included), by their own hole.
+    standing: Bitboard,
+    /// Holes the moving piece was put into on the way.
+    placed_movers: Bitboard,
+    /// The captured piece's hole.
+    taken: Bitboard,
+}
+
+impl Hands {
+    fn lift(&mut self, sq: Square, movers: Bitboard) {
+        if (movers.contains(sq) && !self.standing.contains(sq)) || self.placed_movers.remove(sq) {
+            self.movers += 1;
+        } else {
+            self.standing.add(sq);
+        }
+    }
+
+    /// Pegs put into `holes`: each a standing peg going home, or a moving one.
+    fn put_down(&mut self, holes: Bitboard) -> bool {
+        for sq in holes {
+            // A moving peg lands where it captures; the captured one stays aside.
+            if self.taken.contains(sq) && self.movers > 0 {
+                self.movers -= 1;
+                self.placed_movers.add(sq);
+            } else if !self.standing.remove(sq) {
+                if self.movers == 0 {
+                    return false;
+                }
+                self.movers -= 1;
+                self.placed_movers.add(sq);
+            }
+        }
+        true
+    }
 }
 
 /// A decision found on evidence: where it starts and the moves.
@@ -225,6 +330,9 @@ pub struct BoardTracker {
     /// Index in `log` of each square's pending lift.
     lift_index: [usize; 64],
     unconfirmed: Bitboard,
+    /// Pegs the last scan put back within the debounce time (their lifts marked
+    /// bounces): out again at once, the put-back was the flicker, not the lift.
+    returned: Bitboard,
     /// Every lift since the record last agreed with the board, in order.
     log: Vec<Lift>,
     /// The states that stood since then.
@@ -258,6 +366,7 @@ impl BoardTracker {
             lift_started: [0; 64],
             lift_index: [0; 64],
             unconfirmed: Bitboard::EMPTY,
+            returned: Bitboard::EMPTY,
             log: Vec::new(),
             stood: Vec::new(),
             state_since: t,
@@ -331,10 +440,24 @@ impl BoardTracker {
         if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
             self.stood.push(Stood { occ: self.sensed, lifts: self.log.len(), last_placed: self.last_placed });
         }
+        let returned = std::mem::take(&mut self.returned);
         for sq in self.sensed & !occ {
+            if bounce && returned.contains(sq) {
+                // Out, back for a moment, out again: the moment back was the
+                // flicker, and the lift it seemed to end goes on (a hand that
+                // lifts a peg does not lose it to the sensor).
+                let index = self.lift_index[sq as usize];
+                if self.log.get(index).is_some_and(|l| l.square == sq && l.kind == LiftKind::Bounce) {
+                    self.log[index].kind = LiftKind::Pending;
+                    self.unconfirmed.add(sq);
+                    continue; // the bounce counted for the put-back stands for this flicker
+                }
+            }
             if bounce {
                 self.bounces += 1; // a peg sensed for a moment in an empty hole
-                self.last_placed = self.placed_before;
+                if self.last_placed.is_some_and(|(placed, ..)| placed == sq) {
+                    self.last_placed = self.placed_before;
+                }
                 continue;
             }
             self.lift_started[sq as usize] = t;
@@ -345,6 +468,7 @@ impl BoardTracker {
         for sq in occ & !self.sensed {
             if self.unconfirmed.remove(sq) {
                 self.bounces += 1;
+                self.returned.add(sq);
                 let index = self.lift_index[sq as usize];
                 self.log[index].kind = LiftKind::Bounce;
                 // A state a bounce made never stood: the hand left the one before.
@@ -475,10 +599,17 @@ impl BoardTracker {
         let newest = *self.stood.iter().rev().find(|s| s.lifts <= index)?;
         // Sensor bounces since it stood change nothing about the board the hand left.
         let only_bounces = self.log[newest.lifts..index].iter().all(|l| l.kind == LiftKind::Bounce);
-        if newest.occ != lift.before || !only_bounces || newest.occ == expected {
+        if newest.occ != lift.before || !only_bounces {
             return None;
         }
-        for stood in self.stood.iter().rev().filter(|s| s.lifts <= index) {
+        // Back at the record's holes: nothing was moved, unless pegs of both
+        // sides were lifted (a position repeated within the burst): then the
+        // lift order may tell the plies that came back to it.
+        let back_at_record = newest.occ == expected;
+        if back_at_record && !both_sides(self.game.position(), &self.log[..newest.lifts]) {
+            return None;
+        }
+        for stood in self.stood.iter().rev().filter(|s| s.lifts <= index && !back_at_record) {
             if stood.occ == expected {
                 break; // the board agreed with the record then: nothing older is undecided
             }
@@ -491,14 +622,25 @@ impl BoardTracker {
             if hands > MAX_LIFTS_OF_ONE_MOVE {
                 continue;
             }
+            // D.2.3 decides a move by the change that follows it: a board that
+            // stood several moves' worth of lifts ago is no longer judged alone
+            // (the plies since may have gone through its holes); the sequences
+            // read it with them.
+            let since = self.log[stood.lifts..=index].iter().filter(|l| l.kind != LiftKind::Bounce).count();
+            if since > MAX_LIFTS_OF_ONE_MOVE {
+                break;
+            }
             // (A revision waits for the settle time: the moved piece lifted again
             // for a capture looks like the mover going on.)
-            let found = match explain(self.game.position(), stood.occ, lifts, self.cfg.promotion) {
-                Explanation::Many(_) => return None,
+            let order = Some(&self.log[..stood.lifts]);
+            let found = match explain(self.game.position(), stood.occ, lifts, order, self.cfg.promotion) {
+                // Two moves fit this board: the plies since may tell them apart.
+                Explanation::Many(_) => break,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
                 Explanation::One { mv, promotion_assumed }
-                    if ends(self.game.position(), &self.log, stood, &mv) =>
+                    if ends(self.game.position(), &self.log, stood, &mv)
+                        && pegs_fit(self.game.position(), &self.log[..stood.lifts], stood.occ, &mv) =>
                 {
                     (mv, promotion_assumed)
                 }
@@ -510,13 +652,9 @@ impl BoardTracker {
             break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, explained by several plies.
-        let lifts: Vec<Square> = self.log[..newest.lifts]
-            .iter()
-            .filter(|l| l.kind != LiftKind::Bounce)
-            .map(|l| l.square)
-            .collect();
+        let (lifts, boards) = hand_lifts(&self.log[..newest.lifts]);
         let sequence::Sequences::One(moves) =
-            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, self.cfg.promotion)
+            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, &boards, self.cfg.promotion)
         else {
             return None;
         };
@@ -555,7 +693,7 @@ impl BoardTracker {
     fn revise_candidate(&self, occ: Bitboard, lifts: Lifts) -> Option<Explanation> {
         let earlier = self.revisable?;
         let previous = self.previous_position()?;
-        Some(explain(previous, occ, earlier.union(lifts), self.cfg.promotion))
+        Some(explain(previous, occ, earlier.union(lifts), None, self.cfg.promotion))
     }
 
     /// Catch-up moves, a promotion's piece flagged as assumed (the search used the configured one).
@@ -582,10 +720,14 @@ impl BoardTracker {
     /// Drops the first `n` lifts (they belong to decided moves) and what refers to them.
     fn forget(&mut self, n: usize) {
         self.log.drain(..n);
-        for sq in self.unconfirmed {
+        for sq in self.unconfirmed | self.returned {
             match self.lift_index[sq as usize].checked_sub(n) {
                 Some(index) => self.lift_index[sq as usize] = index,
-                None => self.unconfirmed.discard(sq), // only when a flood overflowed the log
+                None => {
+                    // Only when a flood overflowed the log (or a decided move took the lift).
+                    self.unconfirmed.discard(sq);
+                    self.returned.discard(sq);
+                }
             }
         }
         self.stood.retain(|s| s.lifts >= n);
@@ -606,13 +748,7 @@ impl BoardTracker {
     /// Whether confirmed lifts since the last decision took pegs of both
     /// sides (as they stand in the record's position).
     fn both_sides_lifted(&self) -> bool {
-        let board = self.game.position().board();
-        let mut colours = self
-            .log
-            .iter()
-            .filter(|l| l.kind == LiftKind::Confirmed)
-            .filter_map(|l| board.color_at(l.square));
-        colours.next().is_some_and(|first| colours.any(|c| c != first))
+        both_sides(self.game.position(), &self.log)
     }
 
     fn clear_sequence(&mut self) {
@@ -625,9 +761,8 @@ impl BoardTracker {
     /// recorded when one sequence does, reported when several do; `true` when
     /// either happened.
     fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let order: Vec<Square> =
-            self.log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| l.square).collect();
-        match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
+        let (order, boards) = hand_lifts(&self.log);
+        match sequence::explain_sequence(self.game.position(), sensed, &order, &boards, self.cfg.promotion) {
             sequence::Sequences::One(moves) => {
                 let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
                 self.record(&decision, t, out);
@@ -648,8 +783,12 @@ impl BoardTracker {
     fn judge(&mut self, t: Millis, out: &mut Vec<Observation>) {
         let sensed = self.sensed;
         if sensed == self.expected() {
+            // ICCF B.3.2.2: king and rook swapped squares, the holes as they were.
             if let Some(castle) = self.hidden_castle() {
-                return self.report(MismatchReason::Ambiguous, vec![castle], None, t, out);
+                return match touch_order(&castle, &self.log) {
+                    TouchOrder::KingFirst => self.commit(castle, false, t, out),
+                    _ => self.report(MismatchReason::Ambiguous, vec![castle], None, t, out),
+                };
             }
             // Pegs of both sides lifted and the record's position again: a
             // repetition played through (4 plies at least), not a touch put
@@ -670,8 +809,17 @@ impl BoardTracker {
             return;
         }
         let lifts = Lifts::of(&self.log);
-        match explain(self.game.position(), sensed, lifts, self.cfg.promotion) {
-            Explanation::One { mv, promotion_assumed } => return self.commit(mv, promotion_assumed, t, out),
+        match explain(self.game.position(), sensed, lifts, Some(&self.log), self.cfg.promotion) {
+            Explanation::One { mv, promotion_assumed } => {
+                // A peg of a piece that does not move, taken elsewhere and back:
+                // several plies may have come back to these holes (a position
+                // repeated inside a burst); their lift order goes first.
+                let fits = pegs_fit(self.game.position(), &self.log, sensed, &mv);
+                if !fits && self.judge_sequence(sensed, t, out) {
+                    return;
+                }
+                return self.commit(mv, promotion_assumed, t, out);
+            }
             Explanation::Many(c) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
             Explanation::None => {}
         }
@@ -700,7 +848,8 @@ impl BoardTracker {
     }
 
     /// Chess960: a king and rook that castle onto each other's squares leave the
-    /// holes as they were; if both were lifted, that may have been castling.
+    /// holes as they were; if both were out of their holes at one moment, that
+    /// may have been castling (touched apart, each was put back).
     fn hidden_castle(&self) -> Option<Move> {
         let confirmed = Lifts::of(&self.log).confirmed;
         if confirmed.count() < 2 {
@@ -712,6 +861,7 @@ impl BoardTracker {
                 && occupancy_after(pos, m) == self.sensed
                 && required_lifts(pos, m).any()
                 && required_lifts(pos, m).is_subset(confirmed)
+                && touch_order(m, &self.log) != TouchOrder::Apart
         })
     }
 
@@ -764,7 +914,13 @@ impl BoardTracker {
 }
 
 /// Which legal moves of `pos` explain the settled occupancy `sensed`, given the lifts seen.
-fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, promotion: Role) -> Explanation {
+fn explain(
+    pos: &Chess,
+    sensed: Bitboard,
+    lifts: Lifts,
+    order: Option<&[Lift]>,
+    promotion: Role,
+) -> Explanation {
     // One move empties at most two holes and fills at most two: skip the move
     // generation for boards that are plainly not one move away.
     let expected = pos.board().occupied();
@@ -783,6 +939,31 @@ fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, promotion: Role) -> Expl
     if let Some(choice) = single_path(&moves, promotion) {
         return choice;
     }
+    // Pegs that went where this move cannot have taken them rule it out.
+    if let Some(log) = order {
+        let fit: Vec<Move> = moves.iter().filter(|m| pegs_fit(pos, log, sensed, m)).copied().collect();
+        if !fit.is_empty() && fit.len() < moves.len() {
+            if let Some(choice) = single_path(&fit, promotion) {
+                return choice;
+            }
+            moves.retain(|m| fit.contains(m));
+        }
+    }
+    // Chess960 castling whose holes another move (or none) also explains: the
+    // touch order decides (Art. 4.4(a): the king and then the rook).
+    if let Some((castle, touch)) = order.and_then(|log| castling_by_touch(pos, &moves, log)) {
+        match touch {
+            TouchOrder::KingFirst => return Explanation::One { mv: castle, promotion_assumed: false },
+            // One lands where the other stood: it cannot have without both out at once.
+            TouchOrder::Apart if lands_on_the_other(&castle) => {
+                moves.retain(|m| *m != castle);
+                if let Some(choice) = single_path(&moves, promotion) {
+                    return choice;
+                }
+            }
+            _ => {}
+        }
+    }
     // Same holes, different pieces taken: prefer the captured pegs that were out
     // longer than a sensor bounce.
     let mut fitting = moves.clone();
@@ -791,6 +972,56 @@ fn explain(pos: &Chess, sensed: Bitboard, lifts: Lifts, promotion: Role) -> Expl
         return Explanation::Many(moves.to_vec());
     }
     single_path(&fitting, promotion).unwrap_or_else(|| Explanation::Many(fitting.to_vec()))
+}
+
+/// How the king and rook of a castling were lifted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TouchOrder {
+    /// The king first, and the rook while the king was still out of its hole:
+    /// castling (Art. 4.4(a); ICCF Appendix B.3.1: one move of king and rook).
+    KingFirst,
+    /// The rook first: castling with this rook is not allowed (Art. 4.4(b)),
+    /// yet the board may show it; nothing is decided.
+    RookFirst,
+    /// Not both out of their holes at one moment: no castling was made.
+    Apart,
+}
+
+/// The order in which `log` lifted the king and the rook of `castle`: which of
+/// them was already out of its hole when the other was lifted (a touch put
+/// back before does not count).
+fn touch_order(castle: &Move, log: &[Lift]) -> TouchOrder {
+    let Move::Castle { king, rook } = *castle else { return TouchOrder::Apart };
+    log.iter()
+        .filter(|l| l.kind != LiftKind::Bounce)
+        .find_map(|l| {
+            if l.square == rook && !l.before.contains(king) {
+                Some(TouchOrder::KingFirst)
+            } else if l.square == king && !l.before.contains(rook) {
+                Some(TouchOrder::RookFirst)
+            } else {
+                None
+            }
+        })
+        .unwrap_or(TouchOrder::Apart)
+}
+
+/// Among `moves` (all explaining the same holes, more than one), the castling
+/// whose king or rook lands where a peg stood before, and how the two were lifted.
+fn castling_by_touch(pos: &Chess, moves: &[Move], log: &[Lift]) -> Option<(Move, TouchOrder)> {
+    let mut castles = moves.iter().filter(|m| matches!(m, Move::Castle { .. }));
+    let castle = *castles.next()?;
+    if castles.next().is_some() || !required_lifts(pos, &castle).any() {
+        return None;
+    }
+    Some((castle, touch_order(&castle, log)))
+}
+
+/// Whether the king lands on the rook's square or the rook on the king's (ICCF B.3.2.2 and kin).
+fn lands_on_the_other(castle: &Move) -> bool {
+    let Move::Castle { king, rook } = *castle else { return false };
+    let (king_to, rook_to) = castling_targets(king, rook);
+    king_to == rook || rook_to == king
 }
 
 /// If all moves go from the same square to the same square (they differ only in

@@ -76,14 +76,19 @@ pub(super) fn may_continue(pos: &Chess, mv: &Move, changed: Bitboard) -> bool {
 /// `target` and whose pegs were lifted in an order the moves explain: each move
 /// starts with a lift of one of its squares after the previous move started, and
 /// every square it must lift is lifted from then on. Lifts that no move needs
-/// (touched and put back) are allowed. The shortest explaining length wins.
-/// A promotion on the way is taken as `promotion` (the peg board cannot see the piece).
+/// (touched and put back) are allowed, and so are lifts of a hole a peg was
+/// put into after the move in progress began (its piece resting on the way);
+/// `boards` holds the sensed board just before each lift. The shortest
+/// explaining length wins. A promotion on the way is taken as `promotion`
+/// (the peg board cannot see the piece).
 pub(super) fn explain_sequence(
     pos: &Chess,
     target: Bitboard,
     lifts: &[Square],
+    boards: &[Bitboard],
     promotion: Role,
 ) -> Sequences {
+    debug_assert_eq!(lifts.len(), boards.len());
     if lifts.len() < 2 {
         return Sequences::None;
     }
@@ -91,7 +96,8 @@ pub(super) fn explain_sequence(
     let mut found = Vec::new();
     let mut budget = MAX_NODES;
     for plies in 2..=MAX_CATCH_UP {
-        let mut search = Search { lifts, target, promotion, budget: &mut budget };
+        let mut search =
+            Search { root: pos, lifts, boards, target, promotion, budget: &mut budget, starts: Vec::new() };
         search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
         if budget == 0 {
             return Sequences::None;
@@ -115,7 +121,11 @@ pub(super) fn explain_sequence(
 
 /// One catch-up search: the lifts, the board to reach, its limits.
 struct Search<'a> {
+    root: &'a Chess,
     lifts: &'a [Square],
+    boards: &'a [Bitboard],
+    /// Where each move on the stack began (an index into `lifts`).
+    starts: Vec<usize>,
     target: Bitboard,
     promotion: Role,
     budget: &'a mut usize,
@@ -147,44 +157,95 @@ impl Search<'_> {
             if !needs.intersects(pending) {
                 continue;
             }
-            let Some(start) = lifts[cursor..].iter().position(|sq| needs.contains(*sq)).map(|i| i + cursor)
-            else {
-                continue;
-            };
-            let from_start: Bitboard = lifts[start..].iter().copied().collect();
-            if !needs.is_subset(from_start) {
-                continue;
-            }
-            // A peg can only leave a hole that holds one.
+            // The move may start at any lift of its squares (the first one may
+            // belong to an earlier move: a capture lifts the square the next
+            // recapture lifts again).
             let occ = pos.board().occupied();
-            if !lifts[cursor..start].iter().all(|sq| (before | occ).contains(*sq)) {
-                continue;
-            }
-            if plies == 1 {
-                let after = occupancy_after(pos, &mv);
-                if after == self.target && lifts[start + 1..].iter().all(|sq| (occ | after).contains(*sq)) {
-                    let mut seq = stack.clone();
-                    seq.push(mv);
-                    found.push(seq);
-                    if found.len() >= MAX_FOUND {
-                        return;
-                    }
+            for start in cursor..lifts.len() {
+                if !needs.contains(lifts[start]) {
+                    continue;
                 }
-                continue;
-            }
-            // A peg put down on the way must still stand at the end or be lifted again later.
-            let later: Bitboard = lifts[start + 1..].iter().copied().collect();
-            if !placed_by(&mv).is_subset(self.target | later) {
-                continue;
-            }
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            stack.push(mv);
-            self.run(&next, occ, plies - 1, start + 1, stack, found);
-            stack.pop();
-            if found.len() >= MAX_FOUND || *self.budget == 0 {
-                return;
+                // A peg can only leave a hole that holds one (or one put in
+                // after the previous move began: its piece resting on the way).
+                let rested = cursor.checked_sub(1).map_or(Bitboard::EMPTY, |p| !self.boards[p]);
+                if !lifts[cursor..start].iter().all(|sq| (before | occ | rested).contains(*sq)) {
+                    break; // nor can any later start skip that lift
+                }
+                let from_start: Bitboard = lifts[start..].iter().copied().collect();
+                if !needs.is_subset(from_start) {
+                    break; // later starts see fewer lifts
+                }
+                self.try_start(pos, mv, occ, start, plies, stack, found);
+                if found.len() >= MAX_FOUND || *self.budget == 0 {
+                    return;
+                }
             }
         }
+    }
+
+    /// Whether each move's pegs, from its first lift to the next move's, went
+    /// where that move can have taken them (see `pegs_fit`): a piece that does
+    /// not move goes back to its own hole, so a shorter sequence cannot pass
+    /// off another's comings and goings as touches.
+    fn sequence_fits(&self, seq: &[Move]) -> bool {
+        let mut pos = self.root.clone();
+        for (k, mv) in seq.iter().enumerate() {
+            let from = self.starts[k];
+            let (to, end) = match self.starts.get(k + 1) {
+                Some(&next) => (next, self.boards[next]),
+                None => (self.lifts.len(), self.target),
+            };
+            let lifts = self.lifts[from..to].iter().copied().zip(self.boards[from..to].iter().copied());
+            if !super::pegs_fit_lifts(&pos, lifts, end, mv) {
+                return false;
+            }
+            pos.play_unchecked(*mv);
+        }
+        true
+    }
+
+    /// `mv` started at the lift `start`: the last ply checked against the
+    /// board, or the search goes on after it.
+    #[allow(clippy::too_many_arguments)]
+    fn try_start(
+        &mut self,
+        pos: &Chess,
+        mv: Move,
+        occ: Bitboard,
+        start: usize,
+        plies: usize,
+        stack: &mut Vec<Move>,
+        found: &mut Vec<Vec<Move>>,
+    ) {
+        let lifts = self.lifts;
+        if plies == 1 {
+            let after = occupancy_after(pos, &mv);
+            let rested = !self.boards[start];
+            if after == self.target
+                && lifts[start + 1..].iter().all(|sq| (occ | after | rested).contains(*sq))
+            {
+                let mut seq = stack.clone();
+                seq.push(mv);
+                self.starts.push(start);
+                let fits = self.sequence_fits(&seq);
+                self.starts.pop();
+                if fits && !found.contains(&seq) {
+                    found.push(seq);
+                }
+            }
+            return;
+        }
+        // A peg put down on the way must still stand at the end or be lifted again later.
+        let later: Bitboard = lifts[start + 1..].iter().copied().collect();
+        if !placed_by(&mv).is_subset(self.target | later) {
+            return;
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        stack.push(mv);
+        self.starts.push(start);
+        self.run(&next, occ, plies - 1, start + 1, stack, found);
+        self.starts.pop();
+        stack.pop();
     }
 }

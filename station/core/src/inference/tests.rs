@@ -378,3 +378,162 @@ fn d2_3_recovery_by_a_unique_sequence_after_an_unexplained_board() {
     h.toggle(0, "c6").wait(400);
     assert_eq!(h.moves(), ["e2e4", "b8c6"]);
 }
+
+#[test]
+fn d2_3_a_lift_that_a_flicker_seemed_to_end_goes_on() {
+    let mut h = Hand::start();
+    // e4 placed; Black's knight out, sensed back for 6 ms after 39, out again:
+    // the 6 ms were the flicker, the lift went on.
+    h.toggle(0, "e2").toggle(200, "e4").toggle(120, "g8").toggle(39, "g8").toggle(6, "g8");
+    h.toggle(150, "f6").toggle(100, "g1").wait(40);
+    assert_eq!(h.moves(), ["e2e4", "g8f6"], "both plies decided on White's next lift");
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn d2_3_a_position_repeated_inside_a_burst_is_read_in_lift_order_not_as_one_move() {
+    let mut h = Hand::start();
+    // Nf3 Nf6 Ng1 Ng8 Nf3 with no rest between them: the holes are those of Nf3
+    // alone, but the knights went out and came back. The lift order tells.
+    for sq in ["g1", "f3", "g8", "f6", "f3", "g1", "f6", "g8", "g1", "f3"] {
+        h.toggle(10, sq);
+    }
+    h.wait(400);
+    assert_eq!(h.moves(), ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn d2_3_recaptures_on_one_square_are_read_from_any_of_its_lifts() {
+    // ...Nxc4 Qxc4 Rxa4 with no rest between them, White touching the a4 pawn
+    // on the way. The queen's move starts at c2, not at the c4 lift that was the
+    // knight's capture; ...Nxa4 Qxa4 Rxa4 (the same holes) would have left the
+    // queen in the hand when the rook began.
+    let mut h = Hand::at("r3k3/8/1n6/8/P1B5/8/2Q5/4K3 b - - 0 1");
+    // Pegs out for 100 ms, the next change 10 ms after a placement (nothing stands).
+    for (dt, sq) in [
+        (0, "b6"),
+        (100, "c4"),
+        (100, "c4"),
+        (10, "a4"),
+        (100, "a4"),
+        (10, "c2"),
+        (100, "c4"),
+        (100, "c4"),
+        (10, "a4"),
+        (100, "a8"),
+        (100, "a4"),
+    ] {
+        h.toggle(dt, sq);
+    }
+    h.wait(400);
+    assert_eq!(h.moves(), ["b6c4", "c2c4", "a8a4"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+/// A Chess960 position (its castling rights by the rooks' files).
+fn hand_960(fen: &str) -> Hand {
+    let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap();
+    let occ = pos.board().occupied();
+    let game = Game::new(pos, CastlingMode::Chess960);
+    Hand { tracker: BoardTracker::new(TrackerConfig::default(), game, occ, 0), t: 0, out: Vec::new() }
+}
+
+fn castled(h: &Hand) -> bool {
+    matches!(h.tracker.game().moves(), [Move::Castle { .. }])
+}
+
+#[test]
+fn iccf_b3_2_1_king_and_rook_both_move_in_any_order() {
+    // King b1, rook a1: O-O-O puts them on c1 and d1, holes no other move explains.
+    for order in [["b1", "c1", "a1", "d1"], ["a1", "d1", "b1", "c1"], ["b1", "a1", "c1", "d1"]] {
+        let mut h = hand_960("1k6/8/8/8/8/8/8/RK6 w A - 0 1");
+        for sq in order {
+            h.toggle(120, sq);
+        }
+        h.wait(400);
+        assert!(castled(&h), "{order:?}: {:?}", h.moves());
+    }
+}
+
+#[test]
+fn iccf_b3_2_2_king_and_rook_swap_squares_castling_when_the_king_was_lifted_first() {
+    // King f1, rook g1: O-O swaps them; the holes stay as they were.
+    let fen = "4k3/8/8/8/8/8/8/5KR1 w G - 0 1";
+    let mut h = hand_960(fen);
+    h.toggle(0, "f1").toggle(100, "g1").toggle(100, "f1").toggle(100, "g1").wait(400);
+    assert!(castled(&h), "{:?}", h.take());
+    // At quick pace: Black's answer begun at once decides it too.
+    let mut h = hand_960(fen);
+    h.toggle(0, "f1").toggle(100, "g1").toggle(100, "g1").toggle(100, "f1");
+    h.toggle(100, "e8").toggle(100, "d8").toggle(100, "g1").wait(40);
+    assert_eq!(h.tracker.game().ply(), 2, "{:?}", h.take());
+    assert!(matches!(h.tracker.game().moves()[0], Move::Castle { .. }));
+    // Touched one after the other, each put back: nothing was played, nothing said.
+    let mut h = hand_960(fen);
+    h.toggle(0, "f1").toggle(100, "f1").toggle(100, "g1").toggle(100, "g1").wait(400);
+    assert!(h.moves().is_empty());
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn iccf_b3_2_2_swapped_squares_with_the_rook_lifted_first_are_reported_art_4_4_b() {
+    let mut h = hand_960("4k3/8/8/8/8/8/8/5KR1 w G - 0 1");
+    h.toggle(0, "g1").toggle(100, "f1").toggle(100, "g1").toggle(100, "f1").wait(400);
+    assert!(h.moves().is_empty(), "guessed castling after the rook was touched first");
+    let obs = h.take();
+    assert!(
+        matches!(mismatches(&obs)[..], [Observation::Mismatch { reason: MismatchReason::Ambiguous, .. }]),
+        "{obs:?}"
+    );
+}
+
+#[test]
+fn iccf_b3_2_3_only_the_king_moves() {
+    // Rook already on d1: O-O-O takes the king from e1 to c1; the rook is lifted and put back.
+    let mut h = hand_960("3rk3/3p4/8/8/8/8/3P4/3RK3 w Dd - 0 1");
+    h.toggle(0, "e1").toggle(100, "c1").toggle(100, "d1").toggle(100, "d1").wait(400);
+    assert!(castled(&h), "{:?}", h.take());
+}
+
+#[test]
+fn iccf_b3_2_4_only_the_rook_moves() {
+    // King already on g1: O-O takes the rook from h1 to f1 (a rook move cannot pass the king).
+    let mut h = hand_960("6kr/8/8/8/8/8/8/6KR w Hh - 0 1");
+    h.toggle(0, "g1").toggle(100, "g1").toggle(100, "h1").toggle(100, "f1").wait(400);
+    assert!(castled(&h), "{:?}", h.take());
+}
+
+#[test]
+fn iccf_b3_king_first_is_castling_rook_first_is_reported_king_alone_is_a_king_move() {
+    // King e1, rook g1: O-O (king g1, rook f1) has the holes of Kf1, but g1 was emptied.
+    let fen = "4k3/8/8/8/8/8/8/4K1R1 w G - 0 1";
+    // Art. 4.4(a): the king and then the rook.
+    let mut h = hand_960(fen);
+    h.toggle(0, "e1").toggle(100, "g1").toggle(100, "f1").toggle(100, "g1").wait(400);
+    assert!(castled(&h), "{:?}", h.take());
+    // Art. 4.4(b): the rook first; castling or Kf1 with the rook put back: not guessed.
+    let mut h = hand_960(fen);
+    h.toggle(0, "g1").toggle(100, "e1").toggle(100, "f1").toggle(100, "g1").wait(400);
+    assert!(h.moves().is_empty(), "{:?}", h.moves());
+    let obs = h.take();
+    let Some(Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }) =
+        mismatches(&obs).last().copied()
+    else {
+        panic!("{obs:?}")
+    };
+    assert_eq!(candidates.len(), 2);
+    // The king alone: Kf1.
+    let mut h = hand_960(fen);
+    h.toggle(0, "e1").toggle(100, "f1").wait(400);
+    assert_eq!(h.moves(), ["e1f1"]);
+    // King f1, rook h1: O-O has the holes of Rg1. The king touched and put back
+    // before the rook was lifted is no castling: Rg1.
+    let fen = "4k3/8/8/8/8/8/8/5K1R w H - 0 1";
+    let mut h = hand_960(fen);
+    h.toggle(0, "f1").toggle(100, "f1").toggle(100, "h1").toggle(100, "g1").wait(400);
+    assert_eq!(h.moves(), ["h1g1"]);
+    let mut h = hand_960(fen);
+    h.toggle(0, "f1").toggle(100, "g1").toggle(100, "h1").toggle(100, "f1").wait(400);
+    assert!(castled(&h), "{:?}", h.take());
+}
