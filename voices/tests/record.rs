@@ -292,3 +292,30 @@ fn draw_offers_and_corrections_are_read_where_they_happened() {
     );
     assert_eq!(said, "Korrektur Sie e2e5, Sie zz zurückgenommen. Zug eins Sie Eva vier, Gegner Cesar fünf");
 }
+
+#[test]
+fn the_record_is_read_in_iccf_numbers_when_he_chose_them() {
+    use station_voices::{MoveReading, VoiceSettings};
+    let settings =
+        VoiceSettings { language: "de".into(), move_reading: MoveReading::Iccf, ..Default::default() };
+    let u = Understanding::new(&settings).unwrap();
+    let (moves, pos) = mid_game(49);
+    let mut cursor = RecordCursor::new();
+    let step = RecordStep::of(&command(&u, &pos, "Zug dreiundzwanzig")).expect("a record step");
+    let said = cursor.step(&u, &Chess::default(), &moves, Color::White, step);
+    // ICCF Appendix A: file and rank as digits 1–8, from-square then to-square.
+    let digit = ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"];
+    let iccf = |mv: &Move| {
+        let (from, to) = (mv.from().unwrap(), mv.to());
+        [from.file() as usize, from.rank() as usize, to.file() as usize, to.rank() as usize]
+            .map(|i| digit[i])
+            .join(" ")
+    };
+    let (white, black) = (&moves[44], &moves[45]);
+    assert_eq!(said, format!("Zug dreiundzwanzig Sie {}, Gegner {}", iccf(white), iccf(black)));
+    // Asking back and the rest of his speech stay in letter names.
+    assert!(
+        matches!(u.understand(&pos, "Partie", None), Understood::Command(_)),
+        "commands are understood as before"
+    );
+}

@@ -345,6 +345,9 @@ fn uci(mv: Move) -> String {
 pub struct Understanding {
     wording: Wording,
     long_wording: Wording,
+    /// His moves as he chose to hear them (`move_reading`: letters or ICCF
+    /// numbers), for reading the record back; asking back stays in letters.
+    record_wording: Wording,
     lexicon: Lexicon,
     repairs: Repairs,
     forms: Forms,
@@ -404,6 +407,7 @@ impl Understanding {
         books: &Phrasebooks,
         commands: &CommandWords,
     ) -> Result<Understanding, VoiceError> {
+        let record_wording = Wording::with_phrasebooks(settings, books)?;
         // He speaks moves by letter names; what is asked back is worded so,
         // whatever `move_reading` reads his moves to him as.
         let settings =
@@ -417,6 +421,7 @@ impl Understanding {
         Ok(Understanding {
             wording: Wording::with_phrasebooks(settings, books)?,
             long_wording: Wording::with_phrasebooks(&long, books)?,
+            record_wording,
             lexicon,
             repairs,
             forms: Forms::new(&sentence, &letters, &ranks, commands),

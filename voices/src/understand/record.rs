@@ -206,7 +206,7 @@ impl Record<'_> {
                 }
                 out.push_str(if self.color(ply) == self.me { &clock.own } else { &clock.opponent });
                 out.push(' ');
-                match self.understanding.wording.word_move(&pos, mv) {
+                match self.understanding.record_wording.word_move(&pos, mv) {
                     Ok(said) => said.write_to(&mut out),
                     // A record the station agreed is legal; were it not, say
                     // the move as written rather than nothing.
@@ -252,7 +252,9 @@ impl Record<'_> {
                         out.push_str(who(at.turn()));
                         out.push(' ');
                         let mv = uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&at).ok());
-                        match mv.and_then(|mv| u.wording.word_move(&at, &mv).ok().map(|said| (mv, said))) {
+                        match mv
+                            .and_then(|mv| u.record_wording.word_move(&at, &mv).ok().map(|said| (mv, said)))
+                        {
                             Some((mv, said)) => {
                                 said.write_to(out);
                                 at.play_unchecked(mv);
