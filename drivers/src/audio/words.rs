@@ -104,7 +104,8 @@ pub fn pack_words(book: &Phrasebook) -> Vec<PackWord> {
         // Move words and messages keep their keys even when they share a
         // text (the renderer makes one clip for both); number and clock
         // forms are only there to be found by text, so one key per text.
-        let by_text_only = key.starts_with("number.") || key.starts_with("clock.");
+        let by_text_only =
+            key.starts_with("number.") || key.starts_with("clock.") || key.starts_with("text.");
         let taken = out
             .iter()
             .any(|w| w.key == key || (by_text_only && w.text.to_lowercase() == text.to_lowercase()));
@@ -140,9 +141,28 @@ pub fn pack_words(book: &Phrasebook) -> Vec<PackWord> {
     ] {
         add(key.to_owned(), entry.say());
     }
-    // Templates (`{square}: …`) are filled in at run time and spoken as text.
-    for message in Message::ALL.into_iter().filter(|m| !book.message(*m).say().contains('{')) {
-        add(message_key(message).to_owned(), book.message(message).say());
+    // Templates (`{square}: …`) are filled in at run time and spoken as text:
+    // their own words get clips one by one (the filled-in parts are pack words).
+    for message in Message::ALL {
+        let say = book.message(message).say();
+        if !say.contains('{') {
+            add(message_key(message).to_owned(), say);
+            continue;
+        }
+        for piece in split_text(&without_placeholders(say)) {
+            if let TextPiece::Word(word) = piece {
+                add(format!("text.{word}"), &word);
+            }
+        }
+    }
+    // Draughts moves (`[draughts]`): the capture word, the word before the
+    // squares passed, a new king.
+    if let Some(d) = book.draughts() {
+        for (key, entry) in
+            [("draughts.capture", &d.capture), ("draughts.via", &d.via), ("draughts.king", &d.king)]
+        {
+            add(key.to_owned(), entry.say());
+        }
     }
     let clock = book.clock();
     add("clock.own".to_owned(), &clock.own);
@@ -188,12 +208,32 @@ pub enum TextPiece {
 pub fn split_text(text: &str) -> Vec<TextPiece> {
     let mut out = Vec::new();
     for raw in text.split_whitespace() {
-        let word = raw.trim_matches(|c: char| c.is_ascii_punctuation() && c != '-');
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        let word = word.trim_matches('-');
         if !word.is_empty() {
             out.push(TextPiece::Word(word.to_lowercase()));
         }
-        if raw.ends_with(['.', ':', ',', ';', '!', '?']) {
+        // A dash between words ("zweiunddreißig — achtundzwanzig") is a pause
+        // too: speech has no punctuation to read out.
+        if raw.ends_with(['.', ':', ',', ';', '!', '?', '—', '–'])
+            || (word.is_empty() && raw.contains(['—', '–', '-']))
+        {
             out.push(TextPiece::Pause);
+        }
+    }
+    out
+}
+
+/// A message template without its `{…}` placeholders.
+fn without_placeholders(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut depth = 0usize;
+    for c in template.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
         }
     }
     out
@@ -247,6 +287,49 @@ mod tests {
                 Word("stunde".into()),
                 Pause,
                 Word("one-zero".into())
+            ]
+        );
+    }
+
+    /// What a draughts game and a differing board make the station say is
+    /// all in the pack: the draughts words, every square number, the words
+    /// of the templated messages; a dash between squares is a pause.
+    #[test]
+    fn draughts_moves_and_templated_messages_are_said_from_pack_words() {
+        use station_voices::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
+        for lang in ["de", "pl", "en"] {
+            let Some(book) = Phrasebook::builtin(lang) else { continue };
+            let words = pack_words(book);
+            let has = |w: &str| words.iter().any(|p| p.text.to_lowercase() == w);
+            let n = DraughtsSquare::Number;
+            let moves = [
+                DraughtsMoveText { from: n(32), to: n(28), via: vec![], capture: false, king: false },
+                DraughtsMoveText { from: n(28), to: n(6), via: vec![n(17)], capture: true, king: false },
+                DraughtsMoveText { from: n(50), to: n(1), via: vec![], capture: false, king: true },
+            ];
+            for mv in &moves {
+                let said = word_draughts_move(book, mv, true).unwrap();
+                for piece in split_text(&said) {
+                    if let TextPiece::Word(w) = piece {
+                        assert!(has(&w), "{lang}: {w:?} of {said:?} has no clip");
+                    }
+                }
+            }
+            // A message without placeholders is one clip of its own.
+            for message in Message::ALL.into_iter().filter(|m| book.message(*m).say().contains('{')) {
+                for piece in split_text(&without_placeholders(book.message(message).say())) {
+                    if let TextPiece::Word(w) = piece {
+                        assert!(has(&w), "{lang}: {w:?} of {message:?} has no clip");
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            split_text("zweiunddreißig — achtundzwanzig"),
+            vec![
+                TextPiece::Word("zweiunddreißig".into()),
+                TextPiece::Pause,
+                TextPiece::Word("achtundzwanzig".into())
             ]
         );
     }

@@ -248,6 +248,15 @@ impl Voices {
                 }
             }
             Event::GameOver { result, .. } => {
+                // A result is said in words ("eins zu null"), never read out as "1-0".
+                let outcome = match result.as_str() {
+                    "1-0" => Some(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::White }),
+                    "0-1" => Some(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::Black }),
+                    "1/2-1/2" => Some(shakmaty::KnownOutcome::Draw),
+                    _ => None,
+                };
+                let result = outcome
+                    .map_or_else(|| result.clone(), |o| self.private.wording.word_result(o).to_owned());
                 let text = format!("{}. {result}", self.private.wording.message(Message::GameOver));
                 say(&self.private, Utterance::text(text.clone()), text, "result", Priority::Urgent, t, out);
             }
