@@ -87,6 +87,160 @@ fn say_square(book: &Phrasebook, sq: DraughtsSquare) -> Result<String, VoiceErro
     }
 }
 
+/// A piece to put back, as it is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DraughtsPiece {
+    /// White's piece.
+    pub white: bool,
+    /// A king (else a man).
+    pub king: bool,
+}
+
+/// One step that puts a board right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DraughtsFix {
+    /// Take the piece off the square.
+    Remove(DraughtsSquare),
+    /// Put the piece on the square.
+    Put(DraughtsSquare, DraughtsPiece),
+}
+
+/// An irregularity to be said (5.4, 5.4.10, VIII.2.4, VIII.3.1): its case
+/// (the event's `kind`) and the facts the sentence names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraughtsIrregularityText {
+    /// `two_moves_in_a_row`, `wrong_direction`, `opponents_piece`,
+    /// `capture_omitted`, `fewer_than_maximum`, `not_all_removed`,
+    /// `wrong_piece_removed`, `removal_order`, `boards_differ`, `not_executed`.
+    pub kind: String,
+    /// The moves involved (`{move}`, `{second}`).
+    pub moves: Vec<DraughtsMoveText>,
+    /// The move number concerned (`{ply}`).
+    pub ply: Option<usize>,
+    /// Pieces to be taken (`{required}`).
+    pub required: Option<usize>,
+    /// Pieces taken (`{taken}`).
+    pub taken: Option<usize>,
+    /// Squares concerned (`{squares}`).
+    pub squares: Vec<DraughtsSquare>,
+    /// What puts the board right.
+    pub fixes: Vec<DraughtsFix>,
+}
+
+fn draughts_words(book: &Phrasebook) -> Result<&DraughtsWords, VoiceError> {
+    book.draughts().ok_or_else(|| invalid(book, "no [draughts] table".to_owned()))
+}
+
+fn invalid(book: &Phrasebook, problem: String) -> VoiceError {
+    VoiceError::PhrasebookInvalid { origin: book.code().to_owned(), problem }
+}
+
+/// Says an irregularity in `book`'s language: the case's sentence, then the
+/// fixes square by square ("… take the piece off twenty-seven. put a white man
+/// on thirty-one").
+pub fn word_draughts_irregularity(
+    book: &Phrasebook,
+    irr: &DraughtsIrregularityText,
+) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    let template = match irr.kind.as_str() {
+        "two_moves_in_a_row" => &w.two_moves_in_a_row,
+        "wrong_direction" => &w.wrong_direction,
+        "opponents_piece" => &w.opponents_piece,
+        "capture_omitted" => &w.capture_omitted,
+        "fewer_than_maximum" => &w.fewer_than_maximum,
+        "not_all_removed" => &w.not_all_removed,
+        "wrong_piece_removed" => &w.wrong_piece_removed,
+        "removal_order" => &w.removal_order,
+        "boards_differ" => &w.boards_differ,
+        "not_executed" => &w.not_executed,
+        other => return Err(invalid(book, format!("no draughts words for the irregularity {other:?}"))),
+    };
+    let number = |n: Option<usize>| n.map(|n| book.numbers().spell(n as u64)).unwrap_or_default();
+    let mv = |i: usize| irr.moves.get(i).map(|m| word_draughts_move(book, m, false)).transpose();
+    let squares = irr.squares.iter().map(|&sq| say_square(book, sq)).collect::<Result<Vec<_>, _>>()?;
+    let mut text = template
+        .say()
+        .replace("{move}", &mv(0)?.unwrap_or_default())
+        .replace("{second}", &mv(1)?.unwrap_or_default())
+        .replace("{ply}", &number(irr.ply))
+        .replace("{required}", &number(irr.required))
+        .replace("{taken}", &number(irr.taken))
+        .replace("{squares}", &squares.join(" "));
+    let fixes = word_draughts_fixes(book, &irr.fixes)?;
+    if !fixes.is_empty() {
+        text.push_str(". ");
+        text.push_str(&fixes);
+    }
+    Ok(text)
+}
+
+/// Says the fixes that put a board right, one sentence a square.
+pub fn word_draughts_fixes(book: &Phrasebook, fixes: &[DraughtsFix]) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    let mut out = Vec::with_capacity(fixes.len());
+    for fix in fixes {
+        out.push(match *fix {
+            DraughtsFix::Remove(sq) => w.remove.say().replace("{square}", &say_square(book, sq)?),
+            DraughtsFix::Put(sq, p) => {
+                let piece = match (p.white, p.king) {
+                    (true, false) => &w.white_man,
+                    (true, true) => &w.white_king,
+                    (false, false) => &w.black_man,
+                    (false, true) => &w.black_king,
+                };
+                w.put.say().replace("{piece}", piece.say()).replace("{square}", &say_square(book, sq)?)
+            }
+        });
+    }
+    Ok(out.join(". "))
+}
+
+/// Says the opponent's decision (5.4, 5.7, 5.9): accepted, or the correction
+/// with its fixes.
+pub fn word_draughts_decision(book: &Phrasebook, accept: bool, fixes: &[DraughtsFix]) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    if accept {
+        return Ok(w.accepted.say().to_owned());
+    }
+    let mut text = w.correct.say().to_owned();
+    let fixes = word_draughts_fixes(book, fixes)?;
+    if !fixes.is_empty() {
+        text.push_str(". ");
+        text.push_str(&fixes);
+    }
+    Ok(text)
+}
+
+/// Where a draughts game stands toward the draws of article 6, as facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DraughtsDrawFacts {
+    /// How often the position has stood on the board (6.1).
+    pub repetitions: u32,
+    /// Moves each of kings only without a capture (6.2).
+    pub king_moves: u32,
+    /// Their limit: 25, 20 in the 64-square version.
+    pub king_limit: u32,
+    /// An ending of 6.3 (`true`, long) or 6.4 (short), with the moves each side has left.
+    pub ending: Option<(bool, u32)>,
+}
+
+/// The draughts draw question answered with facts only ("this position stood
+/// on the board two times. moves of kings only three of twenty-five").
+pub fn word_draughts_draw_facts(book: &Phrasebook, facts: &DraughtsDrawFacts) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    let n = |n: u32| book.numbers().spell(u64::from(n));
+    let mut out = vec![
+        w.draw_repetition.say().replace("{n}", &n(facts.repetitions.max(1))),
+        w.draw_king_moves.say().replace("{n}", &n(facts.king_moves)).replace("{limit}", &n(facts.king_limit)),
+    ];
+    if let Some((long, left)) = facts.ending {
+        let entry = if long { &w.draw_long_ending } else { &w.draw_short_ending };
+        out.push(entry.say().replace("{n}", &n(left)));
+    }
+    Ok(out.join(". "))
+}
+
 /// What a spoken draughts move was understood as, against the legal moves given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DraughtsHeard {

@@ -498,8 +498,8 @@ impl PhrasebookFile {
             repairs: check.repairs(self.repair)?,
             draughts: match self.draughts {
                 Some(table) => {
-                    let [capture, via, king] = check.table("draughts", table, super::DRAUGHTS_KEYS)?;
-                    Some(super::DraughtsWords { capture, via, king })
+                    let [capture, via, king, two_moves_in_a_row, wrong_direction, opponents_piece, capture_omitted, fewer_than_maximum, not_all_removed, wrong_piece_removed, removal_order, boards_differ, not_executed, remove, put, white_man, white_king, black_man, black_king, accepted, correct, draw_repetition, draw_king_moves, draw_long_ending, draw_short_ending] = check.table("draughts", table, super::DRAUGHTS_KEYS)?;
+                    Some(super::DraughtsWords { capture, via, king, two_moves_in_a_row, wrong_direction, opponents_piece, capture_omitted, fewer_than_maximum, not_all_removed, wrong_piece_removed, removal_order, boards_differ, not_executed, remove, put, white_man, white_king, black_man, black_king, accepted, correct, draw_repetition, draw_king_moves, draw_long_ending, draw_short_ending })
                 }
                 None => None,
             },

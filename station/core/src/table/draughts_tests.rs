@@ -211,6 +211,32 @@ fn irregularity_5_4_6_capture_omitted_named_corrected_then_accepted() {
     let quiet = Move { from: sq(31), to: sq(27), path: vec![], captured: vec![], promotes: false };
     h.play(BoardRole::Blind, &quiet, false);
     assert_eq!(h.irregularities(), vec![("5.4.6".to_string(), true)]);
+    // The structured facts any language words: the case, the move, the counts, the fixes.
+    let facts = h.events.iter().find_map(|e| match e {
+        Event::Irregularity { kind, moves, ply, required, taken, fixes, .. } => {
+            Some((kind.clone(), moves.clone(), *ply, *required, *taken, fixes.clone()))
+        }
+        _ => None,
+    });
+    let put = |square: &str| crate::PieceFix {
+        action: "put".into(),
+        square: square.into(),
+        color: Some("white".into()),
+        piece: Some("man".into()),
+    };
+    let remove = |square: &str| crate::PieceFix {
+        action: "remove".into(),
+        square: square.into(),
+        color: None,
+        piece: None,
+    };
+    assert_eq!(
+        facts.unwrap(),
+        ("capture_omitted".to_string(), vec!["31-27".to_string()], Some(3), Some(1), Some(0), vec![
+            remove("27"),
+            put("31")
+        ])
+    );
     assert_eq!(h.table.draughts().unwrap().ply(), 2, "never decided as a move");
     h.input(Input::IrregularityDecision { decision: "correct".into() }).unwrap();
     let steps = h.events.iter().find_map(|e| match e {
@@ -254,6 +280,16 @@ fn viii_3_1_an_entered_move_executed_wrongly_is_named_and_recovered() {
         Event::Irregularity { article, steps, .. } if article == "VIII.3.1" => Some(steps.clone()),
         _ => None,
     });
+    let facts = h.events.iter().find_map(|e| match e {
+        Event::Irregularity { article, kind, moves, ply, fixes, .. } if article == "VIII.3.1" => {
+            Some((kind.clone(), moves.clone(), *ply, fixes.len()))
+        }
+        _ => None,
+    });
+    assert_eq!(
+        facts.unwrap(),
+        ("boards_differ".to_string(), vec!["19-24".to_string(), "19-23".to_string()], Some(2), 2)
+    );
     assert_eq!(
         named.unwrap(),
         vec!["take the piece off 24".to_string(), "put a black man on 23".to_string()]
