@@ -198,7 +198,11 @@ pub fn word_draughts_fixes(book: &Phrasebook, fixes: &[DraughtsFix]) -> Result<S
 
 /// Says the opponent's decision (5.4, 5.7, 5.9): accepted, or the correction
 /// with its fixes.
-pub fn word_draughts_decision(book: &Phrasebook, accept: bool, fixes: &[DraughtsFix]) -> Result<String, VoiceError> {
+pub fn word_draughts_decision(
+    book: &Phrasebook,
+    accept: bool,
+    fixes: &[DraughtsFix],
+) -> Result<String, VoiceError> {
     let w = draughts_words(book)?;
     if accept {
         return Ok(w.accepted.say().to_owned());
@@ -413,6 +417,155 @@ mod tests {
         assert_eq!(say("pl", &capture, false), "dwadzieścia osiem bije siedemnaście");
         assert_eq!(say("de", &capture, false), "achtundzwanzig schlägt siebzehn");
         assert_eq!(say("en", &capture, false), "twenty-eight takes seventeen");
+    }
+
+    const BUILTIN_LANGS: [&str; 3] = ["de", "pl", "en"];
+
+    fn irregularity(kind: &str, moves: Vec<DraughtsMoveText>) -> DraughtsIrregularityText {
+        DraughtsIrregularityText {
+            kind: kind.into(),
+            moves,
+            ply: None,
+            required: None,
+            taken: None,
+            squares: Vec::new(),
+            fixes: Vec::new(),
+        }
+    }
+
+    fn word_irr(lang: &str, irr: &DraughtsIrregularityText) -> String {
+        word_draughts_irregularity(Phrasebook::builtin(lang).unwrap(), irr).unwrap()
+    }
+
+    /// 5.4.6 in the player's language, with the fixes square by square.
+    #[test]
+    fn golden_5_4_6_capture_omitted_with_its_fixes_in_de_pl_en() {
+        let mut irr = irregularity("capture_omitted", vec![mv(31, 27, &[], false, false)]);
+        irr.required = Some(1);
+        irr.fixes = vec![
+            DraughtsFix::Remove(DraughtsSquare::Number(27)),
+            DraughtsFix::Put(DraughtsSquare::Number(31), DraughtsPiece { white: true, king: false }),
+        ];
+        assert_eq!(
+            word_irr("en", &irr),
+            "thirty-one — twenty-seven although capturing was compulsory pieces to take one. \
+             take the piece off twenty-seven. put a white man on thirty-one"
+        );
+        assert_eq!(
+            word_irr("de", &irr),
+            "einunddreißig — siebenundzwanzig obwohl Schlagpflicht bestand zu schlagende Steine eins. \
+             Stein von siebenundzwanzig nehmen. weißen Stein auf einunddreißig stellen"
+        );
+        assert_eq!(
+            word_irr("pl", &irr),
+            "trzydzieści jeden — dwadzieścia siedem mimo obowiązku bicia liczba bierek do zbicia jeden. \
+             zdejmij bierkę z pola dwadzieścia siedem. postaw białego pionka na polu trzydzieści jeden"
+        );
+    }
+
+    /// Every case has its sentence in every built-in language, each naming its
+    /// facts (the move, the counts, the squares) and leaving no placeholder.
+    #[test]
+    fn every_irregularity_kind_is_worded_in_de_pl_en() {
+        let kinds = [
+            "two_moves_in_a_row",
+            "wrong_direction",
+            "opponents_piece",
+            "capture_omitted",
+            "fewer_than_maximum",
+            "not_all_removed",
+            "wrong_piece_removed",
+            "removal_order",
+            "boards_differ",
+            "not_executed",
+        ];
+        for lang in BUILTIN_LANGS {
+            let book = Phrasebook::builtin(lang).unwrap();
+            let mut said = Vec::new();
+            for kind in kinds {
+                let mut irr =
+                    irregularity(kind, vec![mv(28, 17, &[22], true, false), mv(19, 23, &[], false, false)]);
+                irr.ply = Some(7);
+                irr.required = Some(3);
+                irr.taken = Some(2);
+                irr.squares = vec![DraughtsSquare::Number(33)];
+                irr.fixes = vec![DraughtsFix::Put(
+                    DraughtsSquare::Number(46),
+                    DraughtsPiece { white: false, king: true },
+                )];
+                let text = word_irr(lang, &irr);
+                assert!(!text.contains(['{', '}']), "{lang} {kind}: {text}");
+                let first = word_draughts_move(book, &irr.moves[0], false).unwrap();
+                assert!(text.contains(&first), "{lang} {kind} names the move: {text}");
+                let n = |n| book.numbers().spell(n);
+                let fix = book.draughts().unwrap().black_king.say();
+                assert!(
+                    text.rsplit(". ").next().is_some_and(|last| last.contains(fix) && last.contains(&n(46))),
+                    "{lang} {kind} says the fix: {text}"
+                );
+                match kind {
+                    "two_moves_in_a_row" | "boards_differ" => {
+                        let second = word_draughts_move(book, &irr.moves[1], false).unwrap();
+                        assert!(text.contains(&second), "{lang} {kind}: {text}");
+                    }
+                    "fewer_than_maximum" => {
+                        assert!(text.contains(&n(2)) && text.contains(&n(3)), "{lang} {kind}: {text}")
+                    }
+                    "capture_omitted" => assert!(text.contains(&n(3)), "{lang} {kind}: {text}"),
+                    "not_all_removed" | "wrong_piece_removed" => {
+                        assert!(text.contains(&n(33)), "{lang} {kind}: {text}")
+                    }
+                    _ => {}
+                }
+                if matches!(kind, "boards_differ" | "not_executed") {
+                    assert!(text.contains(&n(7)), "{lang} {kind} names the move number: {text}");
+                }
+                said.push(text);
+            }
+            let mut distinct = said.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), kinds.len(), "{lang}: each case has its own words");
+        }
+        let unknown = irregularity("moon_landing", Vec::new());
+        assert!(word_draughts_irregularity(Phrasebook::builtin("en").unwrap(), &unknown).is_err());
+    }
+
+    /// 5.7 / the correction, and the draws of article 6 on request.
+    #[test]
+    fn golden_decisions_and_6_1_to_6_4_draw_facts_in_de_pl_en() {
+        let book = |l| Phrasebook::builtin(l).unwrap();
+        let fix = [DraughtsFix::Remove(DraughtsSquare::Number(27))];
+        assert_eq!(
+            word_draughts_decision(book("en"), true, &fix).unwrap(),
+            "the opponent accepts the position play goes on"
+        );
+        assert_eq!(
+            word_draughts_decision(book("pl"), false, &fix).unwrap(),
+            "przeciwnik żąda poprawienia. zdejmij bierkę z pola dwadzieścia siedem"
+        );
+        assert_eq!(
+            word_draughts_decision(book("de"), false, &fix).unwrap(),
+            "der Gegner verlangt die Berichtigung. Stein von siebenundzwanzig nehmen"
+        );
+        let facts = DraughtsDrawFacts { repetitions: 2, king_moves: 3, king_limit: 25, ending: None };
+        assert_eq!(
+            word_draughts_draw_facts(book("en"), &facts).unwrap(),
+            "this position stood on the board two times. moves of kings only three of twenty-five"
+        );
+        let ending =
+            DraughtsDrawFacts { repetitions: 1, king_moves: 0, king_limit: 20, ending: Some((false, 4)) };
+        assert_eq!(
+            word_draughts_draw_facts(book("pl"), &ending).unwrap(),
+            "ta pozycja wystąpiła na planszy razy jeden. posunięcia tylko damkami zero z dwadzieścia. \
+             dwie bierki przeciw samotnej damce pozostało posunięć cztery"
+        );
+        let long = DraughtsDrawFacts { ending: Some((true, 16)), ..facts };
+        assert_eq!(
+            word_draughts_draw_facts(book("de"), &long).unwrap(),
+            "diese Stellung stand zwei mal auf dem Brett. Züge nur mit Damen drei von fünfundzwanzig. \
+             drei Steine gegen eine einzelne Dame verbleibende Züge sechzehn"
+        );
     }
 
     #[test]
