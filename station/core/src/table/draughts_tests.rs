@@ -232,10 +232,14 @@ fn irregularity_5_4_6_capture_omitted_named_corrected_then_accepted() {
     };
     assert_eq!(
         facts.unwrap(),
-        ("capture_omitted".to_string(), vec!["31-27".to_string()], Some(3), Some(1), Some(0), vec![
-            remove("27"),
-            put("31")
-        ])
+        (
+            "capture_omitted".to_string(),
+            vec!["31-27".to_string()],
+            Some(3),
+            Some(1),
+            Some(0),
+            vec![remove("27"), put("31")]
+        )
     );
     assert_eq!(h.table.draughts().unwrap().ply(), 2, "never decided as a move");
     h.input(Input::IrregularityDecision { decision: "correct".into() }).unwrap();
