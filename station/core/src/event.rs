@@ -516,7 +516,9 @@ pub enum Event {
         result: String,
         /// `checkmate`, `stalemate`, `insufficient_material`, `resignation`,
         /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`; in
-        /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`).
+        /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`) and the
+        /// draws of article 6 (`1-1`): `threefold_repetition` (6.1),
+        /// `king_moves` (6.2), `long_ending` (6.3), `short_ending` (6.4).
         reason: String,
         /// When.
         t_ms: Millis,

@@ -429,11 +429,22 @@ impl DraughtsPlay {
         Ok(())
     }
 
-    /// The game's end when the side to move has lost (7.2.2–7.2.3): result
-    /// and reason. A draw of article 6 is tracked ([`draw`](Self::draw)) and
-    /// said on request, not ended here: the arbiter declares it.
+    /// The game's end: the side to move has lost (7.2.2–7.2.3, `2-0`/`0-2`),
+    /// or the game reached a draw of article 6 ("the game is considered
+    /// drawn", `1-1`). The table ends the live game there; `replay --pdn`
+    /// replays a record past it (it plays the sensor, not the table).
     pub fn game_over(&self) -> Option<(&'static str, &'static str)> {
-        let end = game_end(self.position())?;
+        let Some(end) = game_end(self.position()) else {
+            // Article 6: "the game is considered drawn"; a win on the same
+            // move (6.3's last move, 7.2.2–7.2.3) was checked first.
+            let reason = match self.draw? {
+                Draw::Repetition => "threefold_repetition",
+                Draw::KingMoves => "king_moves",
+                Draw::LongEnding => "long_ending",
+                Draw::ShortEnding => "short_ending",
+            };
+            return Some(("1-1", reason));
+        };
         let (winner, reason) = match end {
             GameEnd::NoPieces { winner } => (winner, "no_pieces"),
             GameEnd::Blocked { winner } => (winner, "no_move"),
