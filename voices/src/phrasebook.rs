@@ -58,7 +58,7 @@ pub struct Words {
 }
 
 /// The keys of the `[draughts]` phrasebook table, in [`DraughtsWords`] order.
-pub(crate) const DRAUGHTS_KEYS: [&str; 25] = [
+pub(crate) const DRAUGHTS_KEYS: [&str; 26] = [
     "capture",
     "via",
     "king",
@@ -84,6 +84,7 @@ pub(crate) const DRAUGHTS_KEYS: [&str; 25] = [
     "draw_king_moves",
     "draw_long_ending",
     "draw_short_ending",
+    "drawn",
 ];
 
 /// The words of the `[draughts]` table: move words, and the sentences that
@@ -141,6 +142,8 @@ pub struct DraughtsWords {
     pub draw_long_ending: Entry,
     /// 6.4: the short ending against a lone king; `{n}` moves each left.
     pub draw_short_ending: Entry,
+    /// The game ended in a draw of article 6 ("the game is considered drawn").
+    pub drawn: Entry,
 }
 
 /// The keys of the optional `[setup]` phrasebook table, in [`SetupWords`] order.

@@ -277,7 +277,15 @@ impl Voices {
                 }
             }
             Event::GameOver { result, .. } => {
-                let text = format!("{}. {result}", self.private.wording.message(Message::GameOver));
+                let mut text = format!("{}. {result}", self.private.wording.message(Message::GameOver));
+                // Draughts: a draw of article 6 named in his language.
+                if table.draughts().is_some()
+                    && result == "1-1"
+                    && let Some(words) = self.private.wording.phrasebook().draughts()
+                {
+                    text =
+                        format!("{}. {}", self.private.wording.message(Message::GameOver), words.drawn.say());
+                }
                 say(&self.private, Utterance::text(text.clone()), text, "result", Priority::Urgent, t, out);
             }
             _ => {}

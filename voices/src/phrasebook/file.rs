@@ -524,6 +524,7 @@ impl PhrasebookFile {
                         draw_king_moves,
                         draw_long_ending,
                         draw_short_ending,
+                        drawn,
                     ] = check.table("draughts", table, super::DRAUGHTS_KEYS)?;
                     Some(super::DraughtsWords {
                         capture,
@@ -551,6 +552,7 @@ impl PhrasebookFile {
                         draw_king_moves,
                         draw_long_ending,
                         draw_short_ending,
+                        drawn,
                     })
                 }
                 None => None,
