@@ -87,6 +87,164 @@ fn say_square(book: &Phrasebook, sq: DraughtsSquare) -> Result<String, VoiceErro
     }
 }
 
+/// A piece to put back, as it is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DraughtsPiece {
+    /// White's piece.
+    pub white: bool,
+    /// A king (else a man).
+    pub king: bool,
+}
+
+/// One step that puts a board right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DraughtsFix {
+    /// Take the piece off the square.
+    Remove(DraughtsSquare),
+    /// Put the piece on the square.
+    Put(DraughtsSquare, DraughtsPiece),
+}
+
+/// An irregularity to be said (5.4, 5.4.10, VIII.2.4, VIII.3.1): its case
+/// (the event's `kind`) and the facts the sentence names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraughtsIrregularityText {
+    /// `two_moves_in_a_row`, `wrong_direction`, `opponents_piece`,
+    /// `capture_omitted`, `fewer_than_maximum`, `not_all_removed`,
+    /// `wrong_piece_removed`, `removal_order`, `boards_differ`, `not_executed`.
+    pub kind: String,
+    /// The moves involved (`{move}`, `{second}`).
+    pub moves: Vec<DraughtsMoveText>,
+    /// The move number concerned (`{ply}`).
+    pub ply: Option<usize>,
+    /// Pieces to be taken (`{required}`).
+    pub required: Option<usize>,
+    /// Pieces taken (`{taken}`).
+    pub taken: Option<usize>,
+    /// Squares concerned (`{squares}`).
+    pub squares: Vec<DraughtsSquare>,
+    /// What puts the board right.
+    pub fixes: Vec<DraughtsFix>,
+}
+
+fn draughts_words(book: &Phrasebook) -> Result<&DraughtsWords, VoiceError> {
+    book.draughts().ok_or_else(|| invalid(book, "no [draughts] table".to_owned()))
+}
+
+fn invalid(book: &Phrasebook, problem: String) -> VoiceError {
+    VoiceError::PhrasebookInvalid { origin: book.code().to_owned(), problem }
+}
+
+/// Says an irregularity in `book`'s language: the case's sentence, then the
+/// fixes square by square ("… take the piece off twenty-seven. put a white man
+/// on thirty-one").
+pub fn word_draughts_irregularity(
+    book: &Phrasebook,
+    irr: &DraughtsIrregularityText,
+) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    let template = match irr.kind.as_str() {
+        "two_moves_in_a_row" => &w.two_moves_in_a_row,
+        "wrong_direction" => &w.wrong_direction,
+        "opponents_piece" => &w.opponents_piece,
+        "capture_omitted" => &w.capture_omitted,
+        "fewer_than_maximum" => &w.fewer_than_maximum,
+        "not_all_removed" => &w.not_all_removed,
+        "wrong_piece_removed" => &w.wrong_piece_removed,
+        "removal_order" => &w.removal_order,
+        "boards_differ" => &w.boards_differ,
+        "not_executed" => &w.not_executed,
+        other => return Err(invalid(book, format!("no draughts words for the irregularity {other:?}"))),
+    };
+    let number = |n: Option<usize>| n.map(|n| book.numbers().spell(n as u64)).unwrap_or_default();
+    let mv = |i: usize| irr.moves.get(i).map(|m| word_draughts_move(book, m, false)).transpose();
+    let squares = irr.squares.iter().map(|&sq| say_square(book, sq)).collect::<Result<Vec<_>, _>>()?;
+    let mut text = template
+        .say()
+        .replace("{move}", &mv(0)?.unwrap_or_default())
+        .replace("{second}", &mv(1)?.unwrap_or_default())
+        .replace("{ply}", &number(irr.ply))
+        .replace("{required}", &number(irr.required))
+        .replace("{taken}", &number(irr.taken))
+        .replace("{squares}", &squares.join(" "));
+    let fixes = word_draughts_fixes(book, &irr.fixes)?;
+    if !fixes.is_empty() {
+        text.push_str(". ");
+        text.push_str(&fixes);
+    }
+    Ok(text)
+}
+
+/// Says the fixes that put a board right, one sentence a square.
+pub fn word_draughts_fixes(book: &Phrasebook, fixes: &[DraughtsFix]) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    let mut out = Vec::with_capacity(fixes.len());
+    for fix in fixes {
+        out.push(match *fix {
+            DraughtsFix::Remove(sq) => w.remove.say().replace("{square}", &say_square(book, sq)?),
+            DraughtsFix::Put(sq, p) => {
+                let piece = match (p.white, p.king) {
+                    (true, false) => &w.white_man,
+                    (true, true) => &w.white_king,
+                    (false, false) => &w.black_man,
+                    (false, true) => &w.black_king,
+                };
+                w.put.say().replace("{piece}", piece.say()).replace("{square}", &say_square(book, sq)?)
+            }
+        });
+    }
+    Ok(out.join(". "))
+}
+
+/// Says the opponent's decision (5.4, 5.7, 5.9): accepted, or the correction
+/// with its fixes.
+pub fn word_draughts_decision(
+    book: &Phrasebook,
+    accept: bool,
+    fixes: &[DraughtsFix],
+) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    if accept {
+        return Ok(w.accepted.say().to_owned());
+    }
+    let mut text = w.correct.say().to_owned();
+    let fixes = word_draughts_fixes(book, fixes)?;
+    if !fixes.is_empty() {
+        text.push_str(". ");
+        text.push_str(&fixes);
+    }
+    Ok(text)
+}
+
+/// Where a draughts game stands toward the draws of article 6, as facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DraughtsDrawFacts {
+    /// How often the position has stood on the board (6.1).
+    pub repetitions: u32,
+    /// Moves each of kings only without a capture (6.2).
+    pub king_moves: u32,
+    /// Their limit: 25, 20 in the 64-square version.
+    pub king_limit: u32,
+    /// An ending of 6.3 (`true`, long) or 6.4 (short), with the moves each side has left.
+    pub ending: Option<(bool, u32)>,
+}
+
+/// The draughts draw question answered with facts only ("this position stood
+/// on the board two times. moves of kings only three of twenty-five").
+pub fn word_draughts_draw_facts(book: &Phrasebook, facts: &DraughtsDrawFacts) -> Result<String, VoiceError> {
+    let w = draughts_words(book)?;
+    let n = |n: u32| book.numbers().spell(u64::from(n));
+    let mut out = vec![
+        w.draw_repetition.say().replace("{n}", &n(facts.repetitions.max(1))),
+        w.draw_king_moves.say().replace("{n}", &n(facts.king_moves)).replace("{limit}", &n(facts.king_limit)),
+    ];
+    if let Some((long, left)) = facts.ending {
+        let entry = if long { &w.draw_long_ending } else { &w.draw_short_ending };
+        out.push(entry.say().replace("{n}", &n(left)));
+    }
+    Ok(out.join(". "))
+}
+
 /// What a spoken draughts move was understood as, against the legal moves given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DraughtsHeard {
@@ -259,6 +417,155 @@ mod tests {
         assert_eq!(say("pl", &capture, false), "dwadzieścia osiem bije siedemnaście");
         assert_eq!(say("de", &capture, false), "achtundzwanzig schlägt siebzehn");
         assert_eq!(say("en", &capture, false), "twenty-eight takes seventeen");
+    }
+
+    const BUILTIN_LANGS: [&str; 3] = ["de", "pl", "en"];
+
+    fn irregularity(kind: &str, moves: Vec<DraughtsMoveText>) -> DraughtsIrregularityText {
+        DraughtsIrregularityText {
+            kind: kind.into(),
+            moves,
+            ply: None,
+            required: None,
+            taken: None,
+            squares: Vec::new(),
+            fixes: Vec::new(),
+        }
+    }
+
+    fn word_irr(lang: &str, irr: &DraughtsIrregularityText) -> String {
+        word_draughts_irregularity(Phrasebook::builtin(lang).unwrap(), irr).unwrap()
+    }
+
+    /// 5.4.6 in the player's language, with the fixes square by square.
+    #[test]
+    fn golden_5_4_6_capture_omitted_with_its_fixes_in_de_pl_en() {
+        let mut irr = irregularity("capture_omitted", vec![mv(31, 27, &[], false, false)]);
+        irr.required = Some(1);
+        irr.fixes = vec![
+            DraughtsFix::Remove(DraughtsSquare::Number(27)),
+            DraughtsFix::Put(DraughtsSquare::Number(31), DraughtsPiece { white: true, king: false }),
+        ];
+        assert_eq!(
+            word_irr("en", &irr),
+            "thirty-one — twenty-seven although capturing was compulsory pieces to take one. \
+             take the piece off twenty-seven. put a white man on thirty-one"
+        );
+        assert_eq!(
+            word_irr("de", &irr),
+            "einunddreißig — siebenundzwanzig obwohl Schlagpflicht bestand zu schlagende Steine eins. \
+             Stein von siebenundzwanzig nehmen. weißen Stein auf einunddreißig stellen"
+        );
+        assert_eq!(
+            word_irr("pl", &irr),
+            "trzydzieści jeden — dwadzieścia siedem mimo obowiązku bicia liczba bierek do zbicia jeden. \
+             zdejmij bierkę z pola dwadzieścia siedem. postaw białego pionka na polu trzydzieści jeden"
+        );
+    }
+
+    /// Every case has its sentence in every built-in language, each naming its
+    /// facts (the move, the counts, the squares) and leaving no placeholder.
+    #[test]
+    fn every_irregularity_kind_is_worded_in_de_pl_en() {
+        let kinds = [
+            "two_moves_in_a_row",
+            "wrong_direction",
+            "opponents_piece",
+            "capture_omitted",
+            "fewer_than_maximum",
+            "not_all_removed",
+            "wrong_piece_removed",
+            "removal_order",
+            "boards_differ",
+            "not_executed",
+        ];
+        for lang in BUILTIN_LANGS {
+            let book = Phrasebook::builtin(lang).unwrap();
+            let mut said = Vec::new();
+            for kind in kinds {
+                let mut irr =
+                    irregularity(kind, vec![mv(28, 17, &[22], true, false), mv(19, 23, &[], false, false)]);
+                irr.ply = Some(7);
+                irr.required = Some(3);
+                irr.taken = Some(2);
+                irr.squares = vec![DraughtsSquare::Number(33)];
+                irr.fixes = vec![DraughtsFix::Put(
+                    DraughtsSquare::Number(46),
+                    DraughtsPiece { white: false, king: true },
+                )];
+                let text = word_irr(lang, &irr);
+                assert!(!text.contains(['{', '}']), "{lang} {kind}: {text}");
+                let first = word_draughts_move(book, &irr.moves[0], false).unwrap();
+                assert!(text.contains(&first), "{lang} {kind} names the move: {text}");
+                let n = |n| book.numbers().spell(n);
+                let fix = book.draughts().unwrap().black_king.say();
+                assert!(
+                    text.rsplit(". ").next().is_some_and(|last| last.contains(fix) && last.contains(&n(46))),
+                    "{lang} {kind} says the fix: {text}"
+                );
+                match kind {
+                    "two_moves_in_a_row" | "boards_differ" => {
+                        let second = word_draughts_move(book, &irr.moves[1], false).unwrap();
+                        assert!(text.contains(&second), "{lang} {kind}: {text}");
+                    }
+                    "fewer_than_maximum" => {
+                        assert!(text.contains(&n(2)) && text.contains(&n(3)), "{lang} {kind}: {text}")
+                    }
+                    "capture_omitted" => assert!(text.contains(&n(3)), "{lang} {kind}: {text}"),
+                    "not_all_removed" | "wrong_piece_removed" => {
+                        assert!(text.contains(&n(33)), "{lang} {kind}: {text}")
+                    }
+                    _ => {}
+                }
+                if matches!(kind, "boards_differ" | "not_executed") {
+                    assert!(text.contains(&n(7)), "{lang} {kind} names the move number: {text}");
+                }
+                said.push(text);
+            }
+            let mut distinct = said.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), kinds.len(), "{lang}: each case has its own words");
+        }
+        let unknown = irregularity("moon_landing", Vec::new());
+        assert!(word_draughts_irregularity(Phrasebook::builtin("en").unwrap(), &unknown).is_err());
+    }
+
+    /// 5.7 / the correction, and the draws of article 6 on request.
+    #[test]
+    fn golden_decisions_and_6_1_to_6_4_draw_facts_in_de_pl_en() {
+        let book = |l| Phrasebook::builtin(l).unwrap();
+        let fix = [DraughtsFix::Remove(DraughtsSquare::Number(27))];
+        assert_eq!(
+            word_draughts_decision(book("en"), true, &fix).unwrap(),
+            "the opponent accepts the position play goes on"
+        );
+        assert_eq!(
+            word_draughts_decision(book("pl"), false, &fix).unwrap(),
+            "przeciwnik żąda poprawienia. zdejmij bierkę z pola dwadzieścia siedem"
+        );
+        assert_eq!(
+            word_draughts_decision(book("de"), false, &fix).unwrap(),
+            "der Gegner verlangt die Berichtigung. Stein von siebenundzwanzig nehmen"
+        );
+        let facts = DraughtsDrawFacts { repetitions: 2, king_moves: 3, king_limit: 25, ending: None };
+        assert_eq!(
+            word_draughts_draw_facts(book("en"), &facts).unwrap(),
+            "this position stood on the board two times. moves of kings only three of twenty-five"
+        );
+        let ending =
+            DraughtsDrawFacts { repetitions: 1, king_moves: 0, king_limit: 20, ending: Some((false, 4)) };
+        assert_eq!(
+            word_draughts_draw_facts(book("pl"), &ending).unwrap(),
+            "ta pozycja wystąpiła na planszy razy jeden. posunięcia tylko damkami zero z dwadzieścia. \
+             dwie bierki przeciw samotnej damce pozostało posunięć cztery"
+        );
+        let long = DraughtsDrawFacts { ending: Some((true, 16)), ..facts };
+        assert_eq!(
+            word_draughts_draw_facts(book("de"), &long).unwrap(),
+            "diese Stellung stand zwei mal auf dem Brett. Züge nur mit Damen drei von fünfundzwanzig. \
+             drei Steine gegen eine einzelne Dame verbleibende Züge sechzehn"
+        );
     }
 
     #[test]

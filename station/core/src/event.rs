@@ -464,6 +464,32 @@ pub enum Event {
         /// Whether the opponent is asked to decide (`accept` / `correct`).
         #[serde(default, skip_serializing_if = "is_false")]
         decision_wanted: bool,
+        /// The case, for wording in any language: `two_moves_in_a_row`,
+        /// `wrong_direction`, `opponents_piece`, `capture_omitted`,
+        /// `fewer_than_maximum`, `not_all_removed`, `wrong_piece_removed`
+        /// (5.4), `removal_order` (5.4.10), `boards_differ` (VIII.3.1),
+        /// `not_executed` (VIII.2.4).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        kind: String,
+        /// The moves involved, in PDN (for `two_moves_in_a_row` both; for
+        /// `boards_differ` the board's move, then the game's).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        moves: Vec<String>,
+        /// The move number (ply, 1-based) concerned, where the case names one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
+        /// Pieces that had to be captured (5.4.6, 5.4.8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        required: Option<usize>,
+        /// Pieces the move captured (5.4.8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        taken: Option<usize>,
+        /// The squares concerned (pieces left or wrongly removed).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        squares: Vec<String>,
+        /// `steps` as structured fixes, square by square.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fixes: Vec<PieceFix>,
         /// When.
         t_ms: Millis,
     },
@@ -478,6 +504,9 @@ pub enum Event {
         /// For `correct`: the steps, square by square.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         steps: Vec<String>,
+        /// `steps` as structured fixes, square by square.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fixes: Vec<PieceFix>,
         /// When.
         t_ms: Millis,
     },
@@ -487,11 +516,29 @@ pub enum Event {
         result: String,
         /// `checkmate`, `stalemate`, `insufficient_material`, `resignation`,
         /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`; in
-        /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`).
+        /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`) and the
+        /// draws of article 6 (`1-1`): `threefold_repetition` (6.1),
+        /// `king_moves` (6.2), `long_ending` (6.3), `short_ending` (6.4).
         reason: String,
         /// When.
         t_ms: Millis,
     },
+}
+
+/// One step that puts a draughts board right: `remove` the piece on a
+/// square, or `put` a piece (colour, man or king) on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceFix {
+    /// `remove` or `put`.
+    pub action: String,
+    /// The square in the board's own names (`28`, `c3`).
+    pub square: String,
+    /// For `put`: `white` or `black`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// For `put`: `man` or `king`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
 }
 
 fn is_false(b: &bool) -> bool {

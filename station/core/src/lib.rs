@@ -50,7 +50,7 @@ pub mod two_boards;
 /// simulations start at zero). The core never reads a clock: every time is an input.
 pub type Millis = u64;
 
-pub use event::{BoardRole, Event};
+pub use event::{BoardRole, Event, PieceFix};
 pub use game::Game;
 pub use inference::{BoardTracker, TrackerConfig};
 pub use table::{Table, TableConfig};

@@ -50,16 +50,25 @@ pub fn announce_draughts(lang: &str, rules: GameRules, moves: &[String]) -> Resu
 /// when there is one; `king` adds the new king (3.7). The station's speaking
 /// path says agreed draughts moves with this.
 pub fn say_pdn(book: &Phrasebook, variant: Variant, text: &str, king: bool) -> Result<String> {
+    Ok(word_draughts_move(book, &pdn_words(variant, text, king)?, true)?)
+}
+
+/// A move in PDN (`32-28`, `28x17x6`) as the squares voices says.
+pub fn pdn_words(variant: Variant, text: &str, king: bool) -> Result<DraughtsMoveText> {
     let squares = parse_squares(variant, text)?;
     let say = |sq: Square| say_square(variant, sq);
-    let words = DraughtsMoveText {
+    Ok(DraughtsMoveText {
         from: say(squares[0]),
         to: say(squares[squares.len() - 1]),
         via: squares[1..squares.len() - 1].iter().map(|&s| say(s)).collect(),
         capture: text.contains(['x', 'X']),
         king,
-    };
-    Ok(word_draughts_move(book, &words, true)?)
+    })
+}
+
+/// A square in the board's own name (`28`, `c3`) as voices says it.
+pub fn square_words(variant: Variant, name: &str) -> Option<DraughtsSquare> {
+    variant.parse_square(name).map(|sq| say_square(variant, sq))
 }
 
 fn parse_squares(variant: Variant, text: &str) -> Result<Vec<Square>> {

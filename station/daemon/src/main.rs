@@ -12,6 +12,7 @@ mod demo;
 mod demo_draughts;
 mod demo_options;
 mod dgt_clock;
+mod draughts_speech;
 mod draw_facts;
 mod event_sink;
 mod export;

@@ -80,6 +80,28 @@ impl Voices {
         self.last_move = private.map(|p| (p, public));
     }
 
+    /// A draughts irregularity or decision said to both listeners, each in
+    /// his language; the English `text` and `steps` when it cannot be worded.
+    fn say_draughts(
+        &self,
+        table: &Table,
+        text: &str,
+        steps: &[String],
+        t: Millis,
+        out: &mut Vec<Event>,
+        word: impl Fn(&station_voices::Phrasebook, station_core::draughts::Variant) -> Option<String>,
+    ) {
+        let english =
+            std::iter::once(text.to_owned()).chain(steps.iter().cloned()).collect::<Vec<_>>().join(". ");
+        for l in std::iter::once(&self.private).chain(self.public.as_ref()) {
+            let said = table
+                .draughts()
+                .and_then(|d| word(l.wording.phrasebook(), d.variant()))
+                .unwrap_or_else(|| english.clone());
+            say(l, Utterance::text(said.clone()), said, "correction", Priority::Urgent, t, out);
+        }
+    }
+
     /// The microphone is muted while either listener's speaker talks.
     pub fn mute_while_speaking(&self, flag: &station_drivers::speech::MuteFlag) {
         self.private.speaker.mute_while_speaking(flag.clone());
@@ -93,22 +115,29 @@ impl Voices {
         let blind = Side::from(table.config().blind_color);
         match event {
             Event::GameMove { ply, pdn: Some(pdn), .. } => self.draughts_move(*ply, pdn, table, t, out),
-            Event::Irregularity { text, steps, .. }
-            | Event::IrregularityDecided { decision: text, steps, .. } => {
-                // Draughts (5.4, VIII.3.1): named to both players, with what puts the board right.
-                let said =
-                    std::iter::once(text.clone()).chain(steps.iter().cloned()).collect::<Vec<_>>().join(". ");
-                for l in std::iter::once(&self.private).chain(self.public.as_ref()) {
-                    say(
-                        l,
-                        Utterance::text(said.clone()),
-                        said.clone(),
-                        "correction",
-                        Priority::Urgent,
-                        t,
-                        out,
-                    );
-                }
+            Event::Irregularity {
+                text, steps, kind, moves, ply, required, taken, squares, fixes, ..
+            } => {
+                // Draughts (5.4, VIII.3.1): named to both players in their
+                // languages, with what puts the board right.
+                let facts = crate::draughts_speech::IrregularityFacts {
+                    kind,
+                    moves,
+                    ply: *ply,
+                    required: *required,
+                    taken: *taken,
+                    squares,
+                    fixes,
+                };
+                self.say_draughts(table, text, steps, t, out, |book, variant| {
+                    crate::draughts_speech::irregularity_words(book, variant, &facts)
+                });
+            }
+            Event::IrregularityDecided { decision, steps, fixes, .. } => {
+                let accept = decision == "accept";
+                self.say_draughts(table, decision, steps, t, out, |book, variant| {
+                    crate::draughts_speech::decision_words(book, variant, accept, fixes)
+                });
             }
             Event::GameMove { ply, uci, .. } => {
                 let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
@@ -255,9 +284,20 @@ impl Voices {
                     "1/2-1/2" => Some(shakmaty::KnownOutcome::Draw),
                     _ => None,
                 };
-                let result = outcome
-                    .map_or_else(|| result.clone(), |o| self.private.wording.word_result(o).to_owned());
-                let text = format!("{}. {result}", self.private.wording.message(Message::GameOver));
+                let book = self.private.wording.phrasebook();
+                let said = match (outcome, book.draughts()) {
+                    (Some(o), _) => self.private.wording.word_result(o).to_owned(),
+                    // Draughts: a draw of article 6 named in his language.
+                    (None, Some(words)) if result == "1-1" => words.drawn.say().to_owned(),
+                    // A draughts score (2-0, 0-2): its two numbers in words.
+                    _ => match result.split_once('-').map(|(a, b)| (a.parse::<u64>(), b.parse::<u64>())) {
+                        Some((Ok(a), Ok(b))) => {
+                            format!("{} {}", book.numbers().spell(a), book.numbers().spell(b))
+                        }
+                        _ => result.clone(),
+                    },
+                };
+                let text = format!("{}. {said}", self.private.wording.message(Message::GameOver));
                 say(&self.private, Utterance::text(text.clone()), text, "result", Priority::Urgent, t, out);
             }
             _ => {}

@@ -1037,10 +1037,10 @@ impl Station {
                     self.say_private(text, "record", t, events);
                 }
                 if matches!(command, SpokenCommand::DrawStatus)
-                    && let Some(facts) = self.table.draw_facts()
+                    && let Some(text) =
+                        crate::draw_facts::table_draw_facts_text(understanding.wording(), &self.table)
                 {
                     // "Remis Stand" asks for the draw facts; "Remis" alone offers a draw.
-                    let text = crate::draw_facts::draw_facts_text(understanding.wording(), &facts);
                     self.say_private(text, "draw_status", t, events);
                 }
                 if let Some(v) = &self.voices {
@@ -1178,9 +1178,14 @@ impl Station {
     /// The blind player's draw question (the `draw_status` button, the spoken
     /// "Remis Stand"): the facts of the record, said to him privately.
     pub fn say_draw_facts(&mut self, t: Millis, events: &mut Vec<Event>) {
-        let Some(facts) = self.table.draw_facts() else { return };
-        let Ok(understanding) = self.understanding() else { return };
-        let text = crate::draw_facts::draw_facts_text(understanding.wording(), &facts);
+        if self.understanding().is_err() {
+            return;
+        }
+        let Some(understanding) = self.understanding.as_ref() else { return };
+        let Some(text) = crate::draw_facts::table_draw_facts_text(understanding.wording(), &self.table)
+        else {
+            return;
+        };
         self.say_private(text, "draw_status", t, events);
     }
 

@@ -19,7 +19,7 @@ use crate::draughts::movegen::{GameEnd, game_end};
 use crate::draughts::moves::Move;
 use crate::draughts::pdn::find_move;
 use crate::draughts::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
-use crate::event::{BoardRole, Event, MismatchReason};
+use crate::event::{BoardRole, Event, MismatchReason, PieceFix};
 
 /// Which draughts a table plays.
 pub type DraughtsVariant = Variant;
@@ -191,6 +191,13 @@ impl DraughtsPlay {
                             text: format!("{pdn}: the captured pieces were not removed in the order of capture nor its reverse (4.11)"),
                             steps: Vec::new(),
                             decision_wanted: false,
+                            kind: "removal_order".into(),
+                            moves: vec![pdn.clone()],
+                            ply: Some(ply),
+                            required: None,
+                            taken: None,
+                            squares: Vec::new(),
+                            fixes: Vec::new(),
                             t_ms: t,
                         });
                     }
@@ -199,12 +206,20 @@ impl DraughtsPlay {
                     let pos = *b.tracker.position();
                     match irregular {
                         Some(irregular) if !b.diverged => {
+                            let f = facts(&irregular, variant);
                             out.push(Event::Irregularity {
                                 board: role,
                                 article: irregular.article().into(),
                                 text: irregular_text(&irregular, variant),
                                 steps: steps(&pos, sensed),
                                 decision_wanted: true,
+                                kind: f.kind.into(),
+                                moves: f.moves,
+                                ply: Some(b.record.len() + 1),
+                                required: f.required,
+                                taken: f.taken,
+                                squares: f.squares,
+                                fixes: fixes(&pos, sensed),
                                 t_ms: t,
                             });
                             self.pending = Some(Pending { board: role, irregular, sensed });
@@ -287,6 +302,13 @@ impl DraughtsPlay {
                 text: format!("move {}: the board shows {made}, the game has {agreed}", common + 1),
                 steps: steps(&now, sensed),
                 decision_wanted: false,
+                kind: "boards_differ".into(),
+                moves: vec![made, agreed],
+                ply: Some(common + 1),
+                required: None,
+                taken: None,
+                squares: Vec::new(),
+                fixes: fixes(&now, sensed),
                 t_ms: t,
             });
         }
@@ -356,6 +378,7 @@ impl DraughtsPlay {
                 decision: "correct".into(),
                 board: p.board,
                 steps: steps(&pos, p.sensed),
+                fixes: fixes(&pos, p.sensed),
                 t_ms: t,
             });
             return Ok(());
@@ -369,6 +392,7 @@ impl DraughtsPlay {
             decision: "accept".into(),
             board: p.board,
             steps: Vec::new(),
+            fixes: Vec::new(),
             t_ms: t,
         });
         let pdn = mv_text.pdn(self.variant, true);
@@ -390,6 +414,13 @@ impl DraughtsPlay {
                     text: format!("move {ply}: the board does not show {pdn}"),
                     steps: steps(&next, sensed),
                     decision_wanted: false,
+                    kind: "not_executed".into(),
+                    moves: vec![pdn.clone()],
+                    ply: Some(ply),
+                    required: None,
+                    taken: None,
+                    squares: Vec::new(),
+                    fixes: fixes(&next, sensed),
                     t_ms: t,
                 });
             }
@@ -398,11 +429,22 @@ impl DraughtsPlay {
         Ok(())
     }
 
-    /// The game's end when the side to move has lost (7.2.2–7.2.3): result
-    /// and reason. A draw of article 6 is tracked ([`draw`](Self::draw)) and
-    /// said on request, not ended here: the arbiter declares it.
+    /// The game's end: the side to move has lost (7.2.2–7.2.3, `2-0`/`0-2`),
+    /// or the game reached a draw of article 6 ("the game is considered
+    /// drawn", `1-1`). The table ends the live game there; `replay --pdn`
+    /// replays a record past it (it plays the sensor, not the table).
     pub fn game_over(&self) -> Option<(&'static str, &'static str)> {
-        let end = game_end(self.position())?;
+        let Some(end) = game_end(self.position()) else {
+            // Article 6: "the game is considered drawn"; a win on the same
+            // move (6.3's last move, 7.2.2–7.2.3) was checked first.
+            let reason = match self.draw? {
+                Draw::Repetition => "threefold_repetition",
+                Draw::KingMoves => "king_moves",
+                Draw::LongEnding => "long_ending",
+                Draw::ShortEnding => "short_ending",
+            };
+            return Some(("1-1", reason));
+        };
         let (winner, reason) = match end {
             GameEnd::NoPieces { winner } => (winner, "no_pieces"),
             GameEnd::Blocked { winner } => (winner, "no_move"),
@@ -475,6 +517,57 @@ pub fn steps(pos: &Position, sensed: u64) -> Vec<String> {
         squares(should & !sensed).map(|sq| format!("put a {} on {}", piece_name(pos, sq), v.name(sq))),
     );
     out
+}
+
+/// [`steps`] as structured fixes, in the same order.
+pub fn fixes(pos: &Position, sensed: u64) -> Vec<PieceFix> {
+    let v = pos.variant;
+    let should = pos.occupied();
+    let mut out: Vec<PieceFix> = squares(sensed & !should)
+        .map(|sq| PieceFix { action: "remove".into(), square: v.name(sq), color: None, piece: None })
+        .collect();
+    out.extend(squares(should & !sensed).map(|sq| {
+        let p = pos.piece_at(sq);
+        PieceFix {
+            action: "put".into(),
+            square: v.name(sq),
+            color: p.map(|p| if p.color == Color::White { "white" } else { "black" }.into()),
+            piece: p.map(|p| if p.king { "king" } else { "man" }.into()),
+        }
+    }));
+    out
+}
+
+/// The structured facts of an irregularity of 5.4, for wording in any language.
+struct Facts {
+    kind: &'static str,
+    moves: Vec<String>,
+    required: Option<usize>,
+    taken: Option<usize>,
+    squares: Vec<String>,
+}
+
+fn facts(irr: &Irregular, v: Variant) -> Facts {
+    let p = |m: &Move| m.pdn(v, true);
+    let list = |bits: u64| squares(bits).map(|s| v.name(s)).collect::<Vec<_>>();
+    let f = |kind, moves, required, taken, squares| Facts { kind, moves, required, taken, squares };
+    match irr {
+        Irregular::TwoMovesInARow { first, second } => {
+            f("two_moves_in_a_row", vec![p(first), p(second)], None, None, Vec::new())
+        }
+        Irregular::WrongDirection { mv } => f("wrong_direction", vec![p(mv)], None, None, Vec::new()),
+        Irregular::OpponentsPiece { mv } => f("opponents_piece", vec![p(mv)], None, None, Vec::new()),
+        Irregular::CaptureOmitted { mv, required } => {
+            f("capture_omitted", vec![p(mv)], Some(*required), Some(0), Vec::new())
+        }
+        Irregular::FewerThanMaximum { mv, required } => {
+            f("fewer_than_maximum", vec![p(mv)], Some(*required), Some(mv.captured.len()), Vec::new())
+        }
+        Irregular::NotAllRemoved { mv, left } => f("not_all_removed", vec![p(mv)], None, None, list(*left)),
+        Irregular::WrongPieceRemoved { mv, extra, .. } => {
+            f("wrong_piece_removed", vec![p(mv)], None, None, list(*extra))
+        }
+    }
 }
 
 /// Square-level differences in the draughts board's own names.

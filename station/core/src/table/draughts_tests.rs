@@ -211,6 +211,36 @@ fn irregularity_5_4_6_capture_omitted_named_corrected_then_accepted() {
     let quiet = Move { from: sq(31), to: sq(27), path: vec![], captured: vec![], promotes: false };
     h.play(BoardRole::Blind, &quiet, false);
     assert_eq!(h.irregularities(), vec![("5.4.6".to_string(), true)]);
+    // The structured facts any language words: the case, the move, the counts, the fixes.
+    let facts = h.events.iter().find_map(|e| match e {
+        Event::Irregularity { kind, moves, ply, required, taken, fixes, .. } => {
+            Some((kind.clone(), moves.clone(), *ply, *required, *taken, fixes.clone()))
+        }
+        _ => None,
+    });
+    let put = |square: &str| crate::PieceFix {
+        action: "put".into(),
+        square: square.into(),
+        color: Some("white".into()),
+        piece: Some("man".into()),
+    };
+    let remove = |square: &str| crate::PieceFix {
+        action: "remove".into(),
+        square: square.into(),
+        color: None,
+        piece: None,
+    };
+    assert_eq!(
+        facts.unwrap(),
+        (
+            "capture_omitted".to_string(),
+            vec!["31-27".to_string()],
+            Some(3),
+            Some(1),
+            Some(0),
+            vec![remove("27"), put("31")]
+        )
+    );
     assert_eq!(h.table.draughts().unwrap().ply(), 2, "never decided as a move");
     h.input(Input::IrregularityDecision { decision: "correct".into() }).unwrap();
     let steps = h.events.iter().find_map(|e| match e {
@@ -254,6 +284,16 @@ fn viii_3_1_an_entered_move_executed_wrongly_is_named_and_recovered() {
         Event::Irregularity { article, steps, .. } if article == "VIII.3.1" => Some(steps.clone()),
         _ => None,
     });
+    let facts = h.events.iter().find_map(|e| match e {
+        Event::Irregularity { article, kind, moves, ply, fixes, .. } if article == "VIII.3.1" => {
+            Some((kind.clone(), moves.clone(), *ply, fixes.len()))
+        }
+        _ => None,
+    });
+    assert_eq!(
+        facts.unwrap(),
+        ("boards_differ".to_string(), vec!["19-24".to_string(), "19-23".to_string()], Some(2), 2)
+    );
     assert_eq!(
         named.unwrap(),
         vec!["take the piece off 24".to_string(), "put a black man on 23".to_string()]
@@ -370,40 +410,57 @@ fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
     assert!(err.to_string().contains("13-digit scan while the game is 64-square draughts"), "{err}");
 }
 
-/// 7.2.2–7.2.3 through the table: every shared game entered move by move is
-/// accepted to its last move and ends only there, if at all, with the
-/// recorded result. The draws of article 6 are tracked, not ended on: the
-/// self-play games play on past them (the arbiter declares a draw), and the
-/// table knows which of them reached one.
+/// 7.2.2–7.2.3 and 6.1–6.4 through the table: every shared game entered
+/// move by move is accepted until it ends, and it ends either at its last
+/// move with the recorded result or, earlier, where the code declares it
+/// drawn (article 6: "the game is considered drawn"), `1-1` with the draw's
+/// reason; the self-play records play on past such a draw, the live table
+/// does not (it refuses the next move). Game 10 passes a 6.4 ending.
 #[test]
-fn every_shared_game_entered_is_played_to_its_end_and_ends_only_there() {
+fn i_6_1_to_6_4_and_7_2_every_shared_game_entered_ends_at_its_end_or_its_draw() {
     let (mut ended, mut drawn) = (0, 0);
     for (n, game) in shared_games().iter().enumerate() {
         let mut h = Hand::new(draughts_table(false), 1);
+        let mut over_at = None;
         for (i, mv) in game.moves.iter().enumerate() {
-            assert_eq!(
-                h.table.phase(),
-                Phase::Playing,
-                "game {} ended before move {}: {:?}",
-                n + 1,
-                i + 1,
-                h.events.iter().rev().find(|e| matches!(e, Event::GameOver { .. }))
-            );
+            if h.table.phase() != Phase::Playing {
+                over_at = Some(i);
+                assert!(h.input(Input::EnterMove { mv: mv.pdn(V, true) }).is_err(), "game {}: ended", n + 1);
+                break;
+            }
             h.input(Input::EnterMove { mv: mv.pdn(V, true) }).unwrap();
         }
         let over = h.events.iter().find_map(|e| match e {
-            Event::GameOver { result, .. } => Some(result.clone()),
+            Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
             _ => None,
         });
-        if let Some(result) = over {
-            // A file's `*` (result not written) agrees with any end.
-            if game.tag("Result") != Some("*") {
-                assert_eq!(Some(result.as_str()), game.tag("Result"), "game {}", n + 1);
+        let draw = h.table.draughts().unwrap().draw();
+        match (over, over_at) {
+            (Some((result, reason)), Some(at)) => {
+                // Ended before the record's end: only a draw of article 6 does that.
+                let draw = draw.unwrap_or_else(|| panic!("game {} ended at move {at} without a draw", n + 1));
+                assert_eq!(result, "1-1", "game {}", n + 1);
+                let expected = match draw.article() {
+                    "6.1" => "threefold_repetition",
+                    "6.2" => "king_moves",
+                    "6.3" => "long_ending",
+                    _ => "short_ending",
+                };
+                assert_eq!(reason, expected, "game {}", n + 1);
+                assert_eq!(h.table.draughts().unwrap().ply(), at);
+                drawn += 1;
             }
-            ended += 1;
+            (Some((result, _)), None) => {
+                // A file's `*` (result not written) agrees with any end.
+                if game.tag("Result") != Some("*") && draw.is_none() {
+                    assert_eq!(Some(result.as_str()), game.tag("Result"), "game {}", n + 1);
+                }
+                ended += 1;
+            }
+            (None, Some(at)) => panic!("game {} stopped at move {at} without an end", n + 1),
+            (None, None) => assert!(draw.is_none(), "game {}: a draw reached and not ended on", n + 1),
         }
-        drawn += usize::from(h.table.draughts().unwrap().draw().is_some());
     }
     assert!(ended > 0, "some shared games end on the board");
-    assert!(drawn > 0, "some shared games pass a draw of article 6 (game 10: 6.4)");
+    assert!(drawn > 0, "some shared games reach a draw of article 6 (game 10: 6.4)");
 }

@@ -409,9 +409,16 @@
     W: () => go($('scoresheet')),
     X: () => go(document.querySelector('#discrepancies h3') || $('h-disc')),
     A: () => {
+      const irregular = $('irregularity-accept');
+      if (irregular) return go(irregular);
       const accept = document.querySelector('#discrepancies button.accept');
       if (accept) go(accept);
       else go($('h-disc'), 'There is no clock proposal to accept.');
+    },
+    Z: () => {
+      const correct = $('irregularity-correct');
+      if (correct) go(correct);
+      else go($('h-disc'), 'No draughts irregularity waits for a decision.');
     },
     B: () => go($('h-boards')),
     Y: () => go($('notation')),
@@ -551,7 +558,51 @@
     if ($('clock-line').textContent !== line) $('clock-line').textContent = line;
   }
 
+  // Draughts (5.4, 5.9): the irregularity waiting for the opponent's decision,
+  // read from the event log: named by a decision_wanted `irregularity`, gone
+  // once decided, once its board shows the game again, or with a new game.
+  function pendingIrregularity() {
+    const log = state && Array.isArray(state.log) ? state.log : localLog;
+    let pending = null;
+    for (const ev of log) {
+      if (!ev || typeof ev !== 'object') continue;
+      if (ev.type === 'irregularity' && ev.decision_wanted) pending = ev;
+      else if (ev.type === 'irregularity_decided' || ev.type === 'game_started' || ev.type === 'game_over') pending = null;
+      else if (ev.type === 'board_restored' && pending && ev.board === pending.board) pending = null;
+    }
+    return pending;
+  }
+
+  function renderIrregularity() {
+    const ev = pendingIrregularity();
+    renderKeyed('irregularity', JSON.stringify(ev), (box) => {
+      if (!ev) {
+        box.replaceChildren();
+        return;
+      }
+      const art = h('article', { class: 'disc irregularity', 'aria-labelledby': 'irregularity-h' });
+      const board = ROLE_NAMES[ev.board] || ev.board || 'board';
+      art.append(h('h3', { id: 'irregularity-h', tabindex: '-1' },
+        `Irregularity (${ev.article || '5.4'}) on the ${board}: the opponent decides`));
+      art.append(h('p', { id: 'irregularity-text' }, typeof ev.text === 'string' ? ev.text : ''));
+      const steps = Array.isArray(ev.steps) ? ev.steps.filter((s) => typeof s === 'string') : [];
+      if (steps.length) {
+        art.append(h('p', {}, 'Correct means:'));
+        art.append(h('ol', { id: 'irregularity-steps' }, ...steps.map((s) => h('li', {}, s))));
+      }
+      const accept = h('button', { type: 'button', id: 'irregularity-accept', 'aria-keyshortcuts': 'Alt+A',
+        'aria-describedby': 'irregularity-text' }, 'Accept (5.7) ', h('kbd', {}, 'Alt'), '+', h('kbd', {}, 'A'));
+      accept.addEventListener('click', () => send({ cmd: 'accept' }, 'Accept the irregularity (5.7)'));
+      const correct = h('button', { type: 'button', id: 'irregularity-correct', 'aria-keyshortcuts': 'Alt+Z',
+        'aria-describedby': 'irregularity-text' }, 'Correct ', h('kbd', {}, 'Alt'), '+', h('kbd', {}, 'Z'));
+      correct.addEventListener('click', () => send({ cmd: 'correct' }, 'Correct the irregularity'));
+      art.append(h('p', { class: 'actions' }, accept, ' ', correct));
+      box.replaceChildren(art);
+    });
+  }
+
   function renderDiscrepancies() {
+    renderIrregularity();
     const list = state && Array.isArray(state.discrepancies) ? state.discrepancies.filter((d) => d && typeof d === 'object') : [];
     const progress = state && Array.isArray(state.discrepancy_progress) ? state.discrepancy_progress : [];
     const progressOf = (id) => progress.find((p) => p && p.id === id) || null;
@@ -892,10 +943,15 @@
         seenDiscrepancies.add(ev.id);
         alertMessage(discText(ev) + ' Alt+X shows the steps.');
       }
+    } else if (ev.type === 'irregularity' && ev.decision_wanted) {
+      alertMessage(`Irregularity ${ev.article}: ${ev.text}. The opponent decides: Alt+A accepts (5.7), Alt+Z corrects.`);
     } else if (kind === 'alert') {
       alertMessage(Station.describe(ev));
     }
-    if (!state || !Array.isArray(state.log)) renderLog();
+    if (!state || !Array.isArray(state.log)) {
+      renderLog();
+      renderIrregularity();
+    }
   }
 
   live = Station.connect({
