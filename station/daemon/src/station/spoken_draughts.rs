@@ -1,0 +1,208 @@
+//! The blind player's spoken draughts moves (issue 17 §5): the recogniser
+//! listens for the legal moves of the draughts position he speaks about
+//! (start and end square, with and without the capture word) and the command
+//! words; what it hears is understood against those moves. Exactly one fits:
+//! it is announced to the table (`Input::Announce` with its PDN), which checks
+//! it against his board. Several captures with the same start and end: asked
+//! back with the choices by number, answered with the number (or yes to a
+//! question about one move). Commands go the way of the chess path.
+
+use super::{Asked, Station};
+use serde_json::{Value, json};
+use shakmaty::{File, Rank};
+use station_core::draughts::movegen::legal_moves;
+use station_core::draughts::{Position, Square, Variant};
+use station_core::journal::Input;
+use station_core::table::draughts_play::fen;
+use station_core::{Event, Millis};
+use station_voices::draughts::{DraughtsMoveText, DraughtsSquare};
+use station_voices::understand::{Command as SpokenCommand, DraughtsUnderstood, Understanding, Understood};
+
+/// What was heard in a draughts position, understood once: the `heard` event
+/// names it, then the station acts on it.
+pub(super) struct DraughtsHeard {
+    understanding: Understanding,
+    fen: String,
+    /// The legal moves as the voices say them, and their PDN (full path).
+    legal: Vec<DraughtsMoveText>,
+    pdn: Vec<String>,
+    /// The moves of the question open in this position (its choices).
+    open: Vec<String>,
+    understood: DraughtsUnderstood,
+}
+
+impl DraughtsHeard {
+    /// The `heard` event's `understood`.
+    pub(super) fn line(&self) -> String {
+        self.understood.line(&self.legal)
+    }
+
+    /// A move, a question about moves, or the answer to one: its sound may be kept.
+    pub(super) fn is_move(&self) -> bool {
+        matches!(self.understood, DraughtsUnderstood::Move(_) | DraughtsUnderstood::Ask { .. })
+    }
+
+    /// The answer to a question (yes or a choice): the sound kept is the question's move's.
+    pub(super) fn is_answer(&self) -> bool {
+        matches!(
+            self.understood,
+            DraughtsUnderstood::Choice(_) | DraughtsUnderstood::Command(SpokenCommand::Yes)
+        )
+    }
+}
+
+/// The legal moves of `pos` as the voices say them, and as PDN with their full path.
+fn move_texts(pos: &Position) -> (Vec<DraughtsMoveText>, Vec<String>) {
+    let v = pos.variant;
+    legal_moves(pos)
+        .into_iter()
+        .map(|m| {
+            let text = DraughtsMoveText {
+                from: said_square(v, m.from),
+                to: said_square(v, m.to),
+                via: m.intermediate().iter().map(|&s| said_square(v, s)).collect(),
+                capture: m.is_capture(),
+                king: m.promotes,
+            };
+            (text, m.pdn(v, true))
+        })
+        .unzip()
+}
+
+/// A square as it is said: its number, or on 8×8 its letter and rank.
+fn said_square(variant: Variant, sq: Square) -> DraughtsSquare {
+    match variant {
+        Variant::International => DraughtsSquare::Number(sq.number()),
+        Variant::Draughts64 => {
+            let (row, col) = sq.coords(variant);
+            DraughtsSquare::Coordinates(File::new(u32::from(col)), Rank::new(u32::from(7 - row)))
+        }
+    }
+}
+
+impl Station {
+    /// The draughts position he speaks about: before his latest unannounced
+    /// move, the current one, or before a game the initial position.
+    fn draughts_listening_position(&self) -> Option<Position> {
+        let variant = self.table.draughts_variant()?;
+        Some(self.table.draughts_announce_position().unwrap_or_else(|| Position::initial(variant)))
+    }
+
+    /// The moves of the question open in the position with `fen`.
+    fn open_choices(&self, fen: &str) -> Vec<String> {
+        match &self.asked {
+            Some(Asked::Draughts { fen: asked, moves, .. }) if asked == fen => moves.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// In a draughts game: the grammar's key (the position and the question
+    /// open) and, when `build`, its phrases (plus the configured extra
+    /// phrases). `None` in a chess game.
+    pub(super) fn draughts_grammar(&mut self, build: bool) -> Option<anyhow::Result<(String, Vec<String>)>> {
+        let pos = self.draughts_listening_position()?;
+        let fen = fen(&pos);
+        let choices = self.open_choices(&fen).len();
+        let key = format!("{fen} {choices}");
+        if !build {
+            return Some(Ok((key, Vec::new())));
+        }
+        let (legal, _) = move_texts(&pos);
+        let understanding = match self.understanding() {
+            Ok(u) => u,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut phrases = understanding.draughts_grammar(&legal, choices).into_phrases();
+        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
+        Some(Ok((key, phrases)))
+    }
+
+    /// Understands `text` in the draughts position he speaks about.
+    pub(super) fn understand_draughts(
+        &mut self,
+        text: &str,
+        confidence: Option<f32>,
+    ) -> Result<DraughtsHeard, String> {
+        let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
+        let pos = self.table.draughts_announce_position().ok_or("no game in progress")?;
+        let fen = fen(&pos);
+        let (legal, pdn) = move_texts(&pos);
+        let open = self.open_choices(&fen);
+        let understood = understanding.understand_draughts(text, confidence, &legal, open.len());
+        Ok(DraughtsHeard { understanding, fen, legal, pdn, open, understood })
+    }
+
+    /// The `spoken` operator command in a draughts game.
+    pub(super) fn draughts_spoken(
+        &mut self,
+        text: &str,
+        confidence: Option<f32>,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let heard = self.understand_draughts(text, confidence)?;
+        self.act_on_draughts(heard, t, events)
+    }
+
+    /// Acts on what he was understood to say.
+    pub(super) fn act_on_draughts(
+        &mut self,
+        heard: DraughtsHeard,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let DraughtsHeard { understanding, fen, legal, pdn, open, understood } = heard;
+        match understood {
+            DraughtsUnderstood::Move(i) => self.announce_draughts(&understanding, &pdn[i], t, events),
+            DraughtsUnderstood::Choice(k) => match open.get(k) {
+                Some(mv) => self.announce_draughts(&understanding, mv, t, events),
+                None => Ok(json!({"understood": format!("choice {}", k + 1)})),
+            },
+            DraughtsUnderstood::Command(SpokenCommand::Yes) if !open.is_empty() => {
+                if let [one] = open.as_slice() {
+                    return self.announce_draughts(&understanding, one, t, events);
+                }
+                // Yes answers no question of several choices: asked again.
+                let question = match &self.asked {
+                    Some(Asked::Draughts { question, .. }) => question.clone(),
+                    _ => String::new(),
+                };
+                self.say_private(question.clone(), "question", t, events);
+                Ok(json!({"understood": "command yes", "question": question}))
+            }
+            DraughtsUnderstood::Ask { candidates, .. } => {
+                let question = understanding.draughts_question(&legal, &candidates);
+                let moves: Vec<String> = candidates.iter().filter_map(|&i| pdn.get(i).cloned()).collect();
+                self.asked = Some(Asked::Draughts { fen, moves: moves.clone(), question: question.clone() });
+                self.say_private(question.clone(), "question", t, events);
+                Ok(json!({"understood": "ask", "question": question, "choices": moves}))
+            }
+            // The other commands go the chess way (no chess position is read for them).
+            DraughtsUnderstood::Command(command) => self.act_on_spoken(
+                &understanding,
+                &shakmaty::Chess::default(),
+                Understood::Command(command),
+                t,
+                events,
+            ),
+            DraughtsUnderstood::Reject(reason) => Ok(json!({"understood": format!("reject {reason}")})),
+        }
+    }
+
+    /// His move announced to the table; a refusal is said to him.
+    fn announce_draughts(
+        &mut self,
+        understanding: &Understanding,
+        pdn: &str,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        self.asked = None;
+        if let Err(e) = self.apply(t, Input::Announce { mv: pdn.to_owned() }, events) {
+            let refused = understanding.wording().message(station_voices::Message::IllegalMove);
+            self.say_private(refused.to_owned(), "refused", t, events);
+            return Err(e.to_string());
+        }
+        Ok(json!({"understood": "move", "pdn": pdn}))
+    }
+}
