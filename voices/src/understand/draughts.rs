@@ -158,7 +158,7 @@ impl Understanding {
                 self.draughts_command_of(&said, unheard, None, RejectReason::Empty)
             };
         }
-        let squares = squares.join(" ");
+        let squares = self.without_king_word(&squares.join(" "));
         let unsure = confidence.filter(|c| c.is_nan() || *c < self.min_confidence);
         let unsure_command = confidence.filter(|c| c.is_nan() || *c < self.command_confidence);
         if choices > 0
@@ -174,7 +174,11 @@ impl Understanding {
             // No move to name; a command may still be meant.
             return self.draughts_command_of(&said, unheard, unsure_command, RejectReason::NoMoves);
         }
-        match understand_draughts(self.wording.phrasebook(), &squares, legal) {
+        let heard = match self.with_path_said(&squares, legal) {
+            Some(heard) => heard,
+            None => understand_draughts(self.wording.phrasebook(), &squares, legal),
+        };
+        match heard {
             // Something outside the grammar was heard as well: asked, never made.
             DraughtsHeard::Move(i) if unheard => DraughtsUnderstood::Ask {
                 candidates: vec![i],
@@ -196,6 +200,44 @@ impl Understanding {
                 RejectReason::NoSuchMove(format!("no legal draughts move fits \"{said}\"")),
             ),
         }
+    }
+
+    /// `said` without the new king's word after the move ("siedem jeden damka"):
+    /// the rules core knows whether the move makes a king.
+    fn without_king_word(&self, said: &str) -> String {
+        let Some(words) = self.wording.phrasebook().draughts() else { return said.to_owned() };
+        for king in words.king.accepted().map(normalise) {
+            if let Some(rest) = said.strip_suffix(king.as_str()).and_then(|r| r.strip_suffix(' ')) {
+                return rest.to_owned();
+            }
+        }
+        said.to_owned()
+    }
+
+    /// A move said the way the station says its path on request ("dwadzieścia
+    /// osiem bije sześć przez siedemnaście"): the moves whose words with the
+    /// path are exactly these; `None` when no path word was said.
+    fn with_path_said(&self, said: &str, legal: &[DraughtsMoveText]) -> Option<DraughtsHeard> {
+        let book = self.wording.phrasebook();
+        let words = book.draughts()?;
+        let padded = format!(" {said} ");
+        if !words.via.accepted().map(normalise).any(|via| padded.contains(&format!(" {via} "))) {
+            return None;
+        }
+        let fits: Vec<usize> = legal
+            .iter()
+            .enumerate()
+            .filter(|(_, mv)| {
+                let plain = DraughtsMoveText { king: false, ..(*mv).clone() };
+                word_draughts_move(book, &plain, true).is_ok_and(|w| normalise(&w) == said)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        Some(match fits.as_slice() {
+            [] => DraughtsHeard::Reject,
+            [one] => DraughtsHeard::Move(*one),
+            _ => DraughtsHeard::Ask(fits),
+        })
     }
 
     /// The command `said` names, if a draughts game keeps it; else `otherwise`.
@@ -369,6 +411,25 @@ mod tests {
             assert!(un.draughts_grammar(&legal, 2).contains(&two));
             assert!(!un.draughts_grammar(&legal, 0).contains(&two));
         }
+        // The path said as the station says it on request, the new king's word after a move.
+        let pl = u("pl");
+        assert_eq!(
+            pl.understand_draughts(
+                "dwadzieścia osiem bije dziewiętnaście przez trzydzieści dziewięć trzydzieści",
+                Some(1.0),
+                &legal,
+                0
+            ),
+            DraughtsUnderstood::Move(1)
+        );
+        assert_eq!(
+            pl.understand_draughts("dwadzieścia siedem bije osiemnaście damka", Some(1.0), &legal, 0),
+            DraughtsUnderstood::Move(2)
+        );
+        assert!(matches!(
+            pl.understand_draughts("dwadzieścia osiem bije dziewiętnaście przez dwa", Some(1.0), &legal, 0),
+            DraughtsUnderstood::Reject(_)
+        ));
         // An intermediate square said picks one.
         let en = u("en");
         assert_eq!(
