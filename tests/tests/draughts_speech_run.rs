@@ -13,7 +13,8 @@ use station_core::draughts::movegen::legal_moves;
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Move, Variant};
 use station_tests::{
-    console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for, workspace,
+    console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for,
+    workspace,
 };
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -116,7 +117,12 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
         };
         assert_eq!(status, 200, "ply {} {:?}: {answer}", ply + 1, said[ply]);
         if ply % 2 == 0 {
-            assert_eq!(answer["result"]["pdn"], expected[ply].as_str(), "{:?} understood as {answer}", said[ply]);
+            assert_eq!(
+                answer["result"]["pdn"],
+                expected[ply].as_str(),
+                "{:?} understood as {answer}",
+                said[ply]
+            );
         }
     }
     // Out of turn is refused; a chess question is no draughts command; the clock is one.
@@ -130,17 +136,27 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
     // The pair: named by start and end it is asked back with the choices by number.
     let (status, answer) = station.spoken(&said[at]);
     assert_eq!(status, 200, "{answer}");
-    let choices: Vec<String> =
-        answer["result"]["choices"].as_array().expect("asked back").iter().map(|c| c.as_str().unwrap().to_owned()).collect();
+    let choices: Vec<String> = answer["result"]["choices"]
+        .as_array()
+        .expect("asked back")
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect();
     assert!(choices.len() > 1 && choices.contains(&expected[at]), "{answer}");
     let question = answer["result"]["question"].as_str().unwrap();
     assert!(question.starts_with("jeden — ") && question.contains(" czy dwa — "), "{question}");
     let heard = of_type(&read_events(&events), "announcement")
         .iter()
         .any(|a| a["about"] == "question" && a["listener"] == "private" && a["text"] == question);
-    assert!(heard || wait_for(Duration::from_secs(5), "the question said", || {
-        of_type(&read_events(&events), "announcement").iter().any(|a| a["text"] == question).then_some(true)
-    }));
+    assert!(
+        heard
+            || wait_for(Duration::from_secs(5), "the question said", || {
+                of_type(&read_events(&events), "announcement")
+                    .iter()
+                    .any(|a| a["text"] == question)
+                    .then_some(true)
+            })
+    );
     // "tak" answers no question of several choices: asked again, nothing made.
     let (_, answer) = station.spoken("tak");
     assert_eq!(answer["result"]["question"], question, "{answer}");

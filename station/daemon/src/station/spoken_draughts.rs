@@ -206,3 +206,96 @@ impl Station {
         Ok(json!({"understood": "move", "pdn": pdn}))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use crate::event_sink::EventSink;
+    use crate::journal_file::JournalDir;
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+
+    /// A draughts station without boards, speech input on, the blind player speaking German.
+    fn station(name: &str) -> (Station, Arc<Mutex<Vec<Event>>>) {
+        let dir = std::env::temp_dir().join(format!("annexd-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "[boards.blind]\ndriver = \"none\"\n\n[game]\nrules = \"draughts\"\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n";
+        let config = Config::parse(text, Path::new("test.toml")).unwrap();
+        let mut station = Station::start(
+            config,
+            JournalDir::open(&dir.join("journal")).unwrap(),
+            EventSink::open(None).unwrap(),
+        )
+        .unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+        station.tick().unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+        assert!(station.table.draughts().is_some(), "a game without boards starts at once");
+        (station, events)
+    }
+
+    fn hear(station: &mut Station, text: &str, confidence: f32) {
+        let heard = Heard::Utterance {
+            text: text.to_owned(),
+            confidence,
+            latency: Duration::from_millis(200),
+            audio: None,
+        };
+        station.handle_heard(heard, Instant::now()).unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+    }
+
+    fn heard_lines(events: &Mutex<Vec<Event>>) -> Vec<String> {
+        let events = events.lock().unwrap();
+        events
+            .iter()
+            .filter_map(
+                |e| if let Event::Heard { understood, .. } = e { Some(understood.clone()) } else { None },
+            )
+            .collect()
+    }
+
+    /// The listening thread's transcripts in a draughts game: understood against
+    /// the draughts moves (a `heard` event naming the move), announced, agreed;
+    /// an unsure one asked back and made by "ja"; the grammar follows the
+    /// position and, while a question is open, its answers.
+    #[test]
+    fn heard_draughts_moves_are_understood_asked_back_and_the_grammar_follows() {
+        let (mut station, events) = station("draughts-heard");
+        let (key, phrases) = station.draughts_grammar(true).unwrap().unwrap();
+        assert!(phrases.contains(&"zweiunddreißig achtundzwanzig".to_owned()), "{phrases:?}");
+        assert!(phrases.contains(&"zeit".to_owned()) && phrases.last().map(String::as_str) == Some("[unk]"));
+        hear(&mut station, "zweiunddreißig achtundzwanzig", 1.0);
+        assert_eq!(heard_lines(&events), ["move 32-28"]);
+        assert_eq!(station.table.draughts().unwrap().moves(), ["32-28"]);
+        let (after, _) = station.draughts_grammar(false).unwrap().unwrap();
+        assert_ne!(after, key, "the grammar follows the position");
+        // Black's reply entered; then an unsure transcript is asked, "ja" makes it.
+        let mut out = Vec::new();
+        station
+            .apply(station.time_of(Instant::now()), Input::EnterMove { mv: "19-23".into() }, &mut out)
+            .unwrap();
+        station.decide(out);
+        station.drain(Duration::from_secs(5)).unwrap();
+        let (before_ask, _) = station.draughts_grammar(false).unwrap().unwrap();
+        hear(&mut station, "achtundzwanzig schlägt neunzehn", 0.4);
+        assert_eq!(heard_lines(&events).last().unwrap(), "ask 28x19");
+        let (asked, phrases) = station.draughts_grammar(true).unwrap().unwrap();
+        assert_ne!(asked, before_ask, "a question open changes the grammar");
+        assert!(phrases.contains(&"eins".to_owned()), "its choice is in the grammar");
+        assert_eq!(station.table.draughts().unwrap().ply(), 2, "nothing made before the yes");
+        hear(&mut station, "ja", 1.0);
+        assert_eq!(station.table.draughts().unwrap().moves(), ["32-28", "19-23", "28x19"]);
+        let said = events.lock().unwrap().iter().any(|e| {
+            matches!(e, Event::Announcement { about, text, .. } if about == "question" && text == "achtundzwanzig schlägt neunzehn?")
+        });
+        assert!(said, "the question was said to him");
+        // Words that name nothing legal: rejected, nothing made.
+        hear(&mut station, "zweiunddreißig achtundzwanzig", 1.0);
+        assert!(heard_lines(&events).last().unwrap().starts_with("reject"));
+        assert_eq!(station.table.draughts().unwrap().ply(), 3);
+    }
+}
