@@ -104,7 +104,8 @@ impl Table {
         out.push(Event::AnnouncementChecked { ply, said: said.pdn(variant, true), sensed, matches, t_ms: t });
         if matches {
             self.announced_ply = ply;
-            if self.cfg.clock_auto_press {
+            // Without `announcement_required` his move pressed already (no second press).
+            if self.cfg.clock_auto_press && self.cfg.announcement_required {
                 let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
             }
         }

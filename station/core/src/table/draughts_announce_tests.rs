@@ -34,21 +34,65 @@ struct Hand {
     t: Millis,
     events: Vec<Event>,
     occ: u64,
+    /// Every input fed, as the journal records it.
+    inputs: Vec<(Millis, Input)>,
+    /// The table as the game started (what the journal's header records).
+    at_start: Option<Table>,
 }
 
 impl Hand {
     fn new(cfg: TableConfig) -> Hand {
         let unsensed = cfg.blind_unsensed;
-        let mut h = Hand { table: Table::new(cfg).with_draughts(V), t: 1000, events: Vec::new(), occ: 0 };
+        let mut h = Hand {
+            table: Table::new(cfg).with_draughts(V),
+            t: 1000,
+            events: Vec::new(),
+            occ: 0,
+            inputs: Vec::new(),
+            at_start: None,
+        };
         if !unsensed {
             h.scan(Position::initial(V).occupied());
         }
         h.wait(400);
         assert!(h.table.draughts().is_some(), "a game started");
+        h.at_start = Some(h.table.clone());
         h
     }
 
+    /// The journal of what was fed since the game started, restored.
+    fn restored(&self) -> crate::journal::Restored {
+        use crate::journal::{Contents, Header, Record};
+        let started = self
+            .events
+            .iter()
+            .find_map(|e| match e {
+                Event::GameStarted { t_ms, .. } => Some(*t_ms),
+                _ => None,
+            })
+            .expect("a game started");
+        let at_start = self.at_start.as_ref().expect("a game started");
+        let header = Header::of_table(
+            at_start,
+            "game-1",
+            &at_start.start_fen(),
+            started,
+            crate::pgn::SevenTags::default(),
+        );
+        let mut records: Vec<Record> = Vec::new();
+        for (seq, (t, input)) in self.inputs.iter().enumerate().filter(|(_, (t, _))| *t >= started) {
+            records.push(Record::Input { seq: seq as u64, t_ms: *t, input: input.clone() });
+        }
+        for (seq, e) in self.events.iter().enumerate() {
+            if matches!(e, Event::GameMove { .. }) {
+                records.push(Record::Event { seq: 100_000 + seq as u64, event: e.clone() });
+            }
+        }
+        crate::journal::restore(&Contents { header, records, valid_len: 0, torn_tail: false }).unwrap()
+    }
+
     fn input(&mut self, input: Input) -> Result<Vec<Event>, TableError> {
+        self.inputs.push((self.t, input.clone()));
         let out = self.table.apply(self.t, &input)?;
         self.events.extend(out.iter().cloned());
         Ok(out)
@@ -146,6 +190,24 @@ fn viii_2_3_a_slip_of_the_tongue_names_the_board_move_and_the_clock_waits() {
     let before = h.events.len();
     assert!(matches!(h.say("32-27"), Err(TableError::IllegalMove { .. })));
     assert_eq!(h.events.len(), before);
+    // The journal: the same inputs, announcements included, restore the same game.
+    let restored = h.restored();
+    assert!(restored.reproduced, "{:?}", restored.damage);
+    assert_eq!(restored.table.record_texts().unwrap(), ["32-28"]);
+    assert_eq!(restored.table.draughts_announce_position(), h.table.draughts_announce_position());
+}
+
+/// Without `announcement_required` (no speech input) his move presses at once;
+/// a matching announcement (the console's `spoken`) never presses a second time.
+#[test]
+fn viii_2_3_an_announcement_without_speech_input_presses_no_second_time() {
+    let mut h = Hand::new(TableConfig { announcement_required: false, ..spoken_cfg(false) });
+    h.play(&mv(&Position::initial(V), "32-28"));
+    assert_eq!(h.presses(Side::White), 1);
+    h.say("32-28").unwrap();
+    assert_eq!(h.checked(), [(1, "32-28".into(), "32-28".into(), true)]);
+    assert_eq!(h.presses(Side::White), 1);
+    assert!(!h.events.iter().any(|e| matches!(e, Event::ClockPremature { .. })));
 }
 
 /// VIII.2.3: announced before the board shows it, checked when the move comes.
