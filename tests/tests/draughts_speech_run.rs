@@ -6,12 +6,17 @@
 //! two maximal captures share start and end: named by its squares it is
 //! asked back with the choices, and the choice's number makes the move.
 //! Heard text is fed through the `spoken` command, the same path the
-//! listening thread's transcripts take.
+//! listening thread's transcripts take. With his peg board (a simulated 10×10
+//! board on a pty) a slip of the tongue is named with the board's move and
+//! his clock waits until the announcement is corrected (VIII.2.3, D.2.8).
 
 use serde_json::{Value, json};
 use station_core::draughts::movegen::legal_moves;
 use station_core::draughts::pdn::{PdnGame, read_games};
-use station_core::draughts::{Move, Variant};
+use station_core::draughts::{Move, Position, Variant};
+use station_drivers::draughts_hands::{DraughtsHands, HandMove};
+use station_drivers::pegboard::hands::TimedScan;
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for,
     workspace,
@@ -37,12 +42,16 @@ impl Drop for Station {
 
 impl Station {
     fn start(dir: &Path, events: &Path) -> Station {
-        let config = dir.join("station.toml");
-        std::fs::write(
-            &config,
+        Station::with_config(
+            dir,
+            events,
             "[boards.blind]\ndriver = \"none\"\n\n[game]\nrules = \"draughts\"\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[voice]\nlanguage = \"pl\"\n\n[speech]\nenabled = true\nmicrophone = false\n",
         )
-        .unwrap();
+    }
+
+    fn with_config(dir: &Path, events: &Path, text: &str) -> Station {
+        let config = dir.join("station.toml");
+        std::fs::write(&config, text).unwrap();
         let mut cmd = station_run(&config, &dir.join("journal"), Some(events));
         cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN]).stdout(Stdio::piped()).stderr(Stdio::null());
         let alsa = workspace().join(".deps/alsa/null.conf");
@@ -177,4 +186,107 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
     assert_eq!(presses, at / 2 + 1, "his clock pressed once per spoken move");
     let refused = of_type(&ev, "input_refused").len();
     assert_eq!(refused, 1, "only the move out of turn was refused: {:?}", of_type(&ev, "input_refused"));
+}
+
+/// The hand's steps take at most 250 sim-ms: at speed 2 within the settle time.
+const SPEED: f64 = 2.0;
+const SETTLE_MS: u64 = 220;
+
+fn hand_move(pos: &Position, mv: &Move) -> HandMove {
+    let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
+    HandMove {
+        from: mv.from.0,
+        path,
+        captured: mv.captured.iter().map(|s| s.0).collect(),
+        man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
+    }
+}
+
+/// The hand plays `mv` on the simulated board; the occupancy after it.
+fn play(sim: &SimPegBoard, hands: &mut DraughtsHands, occ: u64, mv: &HandMove) -> u64 {
+    let (scans, _) = hands.play(occ, mv, 900);
+    let after = scans.last().map_or(occ, |s| s.1);
+    sim.play_scans(
+        scans.into_iter().map(|(at_ms, o)| TimedScan { at_ms, occupancy: shakmaty::Bitboard(o) }).collect(),
+    );
+    sim.wait_idle();
+    after
+}
+
+/// VIII.2.3 with D.2.8 on his peg board: he makes 32-28 and says 33-28. The
+/// board's move is the game's; the slip is said back to him with the board's
+/// move and his clock waits; the corrected announcement matches and presses it.
+#[test]
+fn a_slip_of_the_tongue_on_the_draughts_peg_board_holds_his_clock_until_corrected() {
+    let dir = scratch("draughts-speech-slip");
+    let events = dir.join("events.jsonl");
+    let link = dir.join("pegboard");
+    let start = Position::initial(V);
+    let sim = SimPegBoard::start(SimOptions {
+        speed: SPEED,
+        initial: shakmaty::Bitboard(start.occupied()),
+        draughts50: true,
+        ..SimOptions::new(link.clone())
+    })
+    .expect("simulated draughts peg board");
+    let station = Station::with_config(
+        &dir,
+        &events,
+        &format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\n\n[game]\nrules = \"draughts\"\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n",
+            link.display()
+        ),
+    );
+    wait_for(Duration::from_secs(10), "game started", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    let made = station_core::draughts::pdn::find_move(&start, "32-28").unwrap().unwrap();
+    let mut hands = DraughtsHands::new(50, 7, false);
+    let occ = play(&sim, &mut hands, start.occupied(), &hand_move(&start, &made));
+    wait_for(Duration::from_secs(10), "32-28 agreed", || {
+        of_type(&read_events(&events), "game_move").iter().any(|e| e["pdn"] == "32-28").then_some(())
+    });
+    let white_presses =
+        || of_type(&read_events(&events), "clock_pressed").iter().filter(|e| e["side"] == "white").count();
+    assert_eq!(white_presses(), 0, "not pressed before he announced it");
+
+    let (status, answer) = station.spoken("dreiunddreißig achtundzwanzig");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["result"]["pdn"], "33-28", "{answer}");
+    let checked = wait_for(Duration::from_secs(5), "the announcement checked", || {
+        of_type(&read_events(&events), "announcement_checked").first().map(|e| (*e).clone())
+    });
+    assert_eq!((checked["said"].as_str(), checked["sensed"].as_str()), (Some("33-28"), Some("32-28")));
+    assert_eq!(checked["matches"], false);
+    let told = wait_for(Duration::from_secs(5), "the slip said to him", || {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .find(|a| a["about"] == "correction" && a["listener"] == "private")
+            .map(|a| a["text"].as_str().unwrap().to_owned())
+    });
+    assert!(
+        told.starts_with("dreiunddreißig — achtundzwanzig")
+            && told.ends_with("zweiunddreißig — achtundzwanzig"),
+        "{told}"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(white_presses(), 0, "a slip never presses his clock");
+
+    let (status, answer) = station.spoken("zweiunddreißig achtundzwanzig");
+    assert_eq!(status, 200, "{answer}");
+    wait_for(Duration::from_secs(5), "his clock pressed", || (white_presses() == 1).then_some(()));
+    // The reply entered and executed on his board: Black's clock pressed, the record is the board's.
+    let after = made.apply(&start);
+    let reply = station_core::draughts::pdn::find_move(&after, "19-23").unwrap().unwrap();
+    let (status, answer) = station.command(&json!({"cmd": "enter_move", "move": "19-23"}));
+    assert_eq!(status, 200, "{answer}");
+    play(&sim, &mut hands, occ, &hand_move(&after, &reply));
+    let ev = wait_for(Duration::from_secs(10), "the reply executed", || {
+        let ev = read_events(&events);
+        of_type(&ev, "move").iter().any(|e| e["pdn"] == "19-23").then_some(ev)
+    });
+    let moves: Vec<&str> = of_type(&ev, "game_move").iter().map(|e| e["pdn"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["32-28", "19-23"]);
+    assert!(of_type(&ev, "clock_pressed").iter().any(|e| e["side"] == "black"));
+    assert!(of_type(&ev, "clock_premature").is_empty(), "{:?}", of_type(&ev, "clock_premature"));
 }
