@@ -298,4 +298,65 @@ mod tests {
         assert!(heard_lines(&events).last().unwrap().starts_with("reject"));
         assert_eq!(station.table.draughts().unwrap().ply(), 3);
     }
+
+    /// Every legal move of every position of the first shared games (both
+    /// sides), said by start and end in German, Polish and English, with and
+    /// without the capture word: in the grammar, and understood as itself, or
+    /// asked back with the other captures of the same squares — never another
+    /// move. Figures (with `--nocapture`): phrases per grammar, time per transcript.
+    #[test]
+    fn every_move_of_the_shared_games_said_by_its_squares_is_understood_as_itself() {
+        use super::move_texts;
+        use station_core::draughts::pdn::read_games;
+        use station_voices::draughts::{DraughtsMoveText, word_draughts_move};
+        use station_voices::understand::DraughtsUnderstood;
+        let path =
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/draughts/selfplay-international.pdn");
+        let games = read_games(&std::fs::read_to_string(path).expect("the shared draughts games")).unwrap();
+        for lang in ["de", "pl", "en"] {
+            let un = Understanding::language(lang).unwrap();
+            let book = un.wording().phrasebook();
+            let capture = book.draughts().unwrap().capture.say().to_lowercase();
+            let (mut heard, mut asked, mut phrases, mut grammars) = (0usize, 0usize, 0usize, 0usize);
+            let started = Instant::now();
+            for game in games.iter().take(20) {
+                for pos in game.positions() {
+                    let (legal, _) = move_texts(&pos);
+                    let grammar = un.draughts_grammar(&legal, 0);
+                    phrases += grammar.len();
+                    grammars += 1;
+                    for (i, mv) in legal.iter().enumerate() {
+                        let plain = DraughtsMoveText { via: Vec::new(), king: false, ..mv.clone() };
+                        let said = word_draughts_move(book, &plain, false).unwrap();
+                        let bare = said.replace(&format!(" {capture} "), " ");
+                        for text in [said.as_str(), bare.as_str()] {
+                            assert!(grammar.contains(text), "{lang}: {text:?} not in the grammar");
+                            heard += 1;
+                            match un.understand_draughts(text, Some(1.0), &legal, 0) {
+                                DraughtsUnderstood::Move(j) => assert_eq!(j, i, "{lang} {text:?}"),
+                                DraughtsUnderstood::Ask { candidates, .. } => {
+                                    asked += 1;
+                                    assert!(candidates.contains(&i), "{lang} {text:?}: {candidates:?}");
+                                    for c in candidates {
+                                        let other = &legal[c];
+                                        assert!(
+                                            other.from == mv.from && other.to == mv.to,
+                                            "{lang} {text:?}"
+                                        );
+                                    }
+                                }
+                                other => panic!("{lang} {text:?}: {other:?}"),
+                            }
+                        }
+                    }
+                }
+            }
+            let took = started.elapsed();
+            eprintln!(
+                "{lang}: {grammars} positions, {:.1} phrases a grammar, {heard} transcripts ({asked} asked back), {:.1} µs each (grammars included)",
+                phrases as f64 / grammars as f64,
+                took.as_secs_f64() * 1e6 / heard as f64
+            );
+        }
+    }
 }
