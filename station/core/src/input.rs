@@ -113,9 +113,10 @@ pub enum Input {
     },
     /// The arbiter took the last move back.
     TakeBack,
-    /// The blind player announced a move aloud (what was understood, UCI).
+    /// The blind player announced a move aloud (what was understood, UCI;
+    /// in a draughts game its PDN with the full path, `28x17x6`).
     Announce {
-        /// UCI.
+        /// UCI (draughts: PDN).
         #[serde(rename = "move")]
         mv: String,
     },

@@ -178,6 +178,8 @@ pub struct Table {
     announced_ply: usize,
     /// An announcement made before the move was sensed.
     said_early: Option<(Move, Millis)>,
+    /// A draughts announcement made before the move was sensed.
+    draughts_said_early: Option<(crate::draughts::moves::Move, Millis)>,
     scratch: Vec<Observation>,
     /// What time decided before an input that was then refused: the next
     /// [`apply`](Self::apply) returns it first.
@@ -229,6 +231,7 @@ impl Table {
             sealed: None,
             announced_ply: 0,
             said_early: None,
+            draughts_said_early: None,
             scratch: Vec::new(),
             deferred: Vec::new(),
             refused: 0,
@@ -1139,6 +1142,9 @@ fn fen_at(game: &Game, ply: usize) -> String {
 mod apply;
 pub(crate) use apply::board_of;
 mod adjournment;
+mod draughts_announce;
+#[cfg(test)]
+mod draughts_announce_tests;
 pub mod draughts_play;
 mod draughts_table;
 #[cfg(test)]

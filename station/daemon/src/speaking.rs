@@ -102,6 +102,29 @@ impl Voices {
         }
     }
 
+    /// A draughts announcement that is not the move his board made (VIII.2.3,
+    /// D.2.8): both said to him, so he corrects the board or the announcement.
+    fn draughts_announcement_mismatch(
+        &self,
+        said: &str,
+        sensed: &str,
+        table: &Table,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) {
+        let Some(d) = table.draughts() else { return };
+        let book = self.private.wording.phrasebook();
+        let word =
+            |pdn: &str| crate::announce_draughts::say_pdn(book, d.variant(), pdn, false).unwrap_or_default();
+        let text = format!(
+            "{} — {}: {}",
+            word(said),
+            self.private.wording.message(Message::BoardMismatch),
+            word(sensed)
+        );
+        say(&self.private, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
+    }
+
     /// The microphone is muted while either listener's speaker talks.
     pub fn mute_while_speaking(&self, flag: &station_drivers::speech::MuteFlag) {
         self.private.speaker.mute_while_speaking(flag.clone());
@@ -166,6 +189,9 @@ impl Voices {
                     let text = texts.join(". ");
                     say(l, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
                 }
+            }
+            Event::AnnouncementChecked { said, sensed, matches: false, .. } if table.draughts().is_some() => {
+                self.draughts_announcement_mismatch(said, sensed, table, t, out);
             }
             Event::AnnouncementChecked { ply, said, sensed, matches: false, .. } => {
                 // D.2.8: name both, so he can correct the board or the announcement.

@@ -41,6 +41,9 @@ enum Asked {
     DrawOffer,
     /// "Ich gebe auf?": he resigns.
     Resign,
+    /// Draughts moves (PDN) asked about in the position (PDN FEN) they fit:
+    /// one answered with yes, several with the choice's number.
+    Draughts { fen: String, moves: Vec<String>, question: String },
 }
 
 /// How many recent events the console's log shows.
@@ -887,6 +890,9 @@ impl Station {
             Command::ConfirmClaim => ok(self.apply(t, Input::ConfirmClaim, events)),
             Command::IllegalMove { ply } => ok(self.apply(t, Input::IllegalMove { ply }, events)),
             Command::TakeBack => ok(self.apply(t, Input::TakeBack, events)),
+            Command::Spoken { text, confidence } if self.table.draughts_variant().is_some() => {
+                self.draughts_spoken(&text, confidence, t, events)
+            }
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
             Command::Adjourn { sealed_move, session_left_ms } => {
                 ok(self.apply(t, Input::Adjourn { sealed: sealed_move, session_left_ms }, events))
@@ -1223,8 +1229,13 @@ impl Station {
         }
         let lang = speech.model_language(&self.config.voice).to_owned();
         let settings = speech.clone();
-        let (pos, fen) = self.listening_position();
-        let grammar = self.grammar(&pos)?;
+        let (fen, grammar) = match self.draughts_grammar(true) {
+            Some(draughts) => draughts?,
+            None => {
+                let (pos, fen) = self.listening_position();
+                (fen, self.grammar(&pos)?)
+            }
+        };
         self.grammar_fen = Some(fen);
         self.listening = Some(Listening::start(&settings, &lang, mute, grammar));
         tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
@@ -1250,6 +1261,23 @@ impl Station {
     /// After every change, the recogniser listens for the moves of the new position.
     fn refresh_grammar(&mut self) {
         if self.listening.is_none() {
+            return;
+        }
+        if let Some(Ok((key, _))) = self.draughts_grammar(false) {
+            // A draughts game: the moves of his position, and the choices of a question open.
+            if self.grammar_fen.as_deref() == Some(key.as_str()) {
+                return;
+            }
+            match self.draughts_grammar(true) {
+                Some(Ok((key, phrases))) => {
+                    if let Some(l) = &self.listening {
+                        l.set_grammar(phrases);
+                    }
+                    self.grammar_fen = Some(key);
+                }
+                Some(Err(e)) => tracing::warn!(error = %e, "no grammar for the new position"),
+                None => {}
+            }
             return;
         }
         let (pos, fen) = self.listening_position();
@@ -1304,6 +1332,23 @@ impl Station {
                     t_ms: t,
                 };
                 // Understood once: the `heard` event says what, then it is acted on.
+                if self.table.draughts_variant().is_some() {
+                    match self.understand_draughts(&text, Some(confidence)) {
+                        Ok(understood) => {
+                            events.push(heard(understood.line()));
+                            let yes = understood.is_answer();
+                            let audio = audio.filter(|_| yes || understood.is_move());
+                            let from = events.len();
+                            if let Err(e) = self.act_on_draughts(understood, t, &mut events) {
+                                tracing::info!(text, error = %e, "spoken input refused");
+                            }
+                            self.keep_spoken_audio(audio, yes, from, t, &mut events);
+                        }
+                        Err(e) => events.push(heard(format!("reject {e}"))),
+                    }
+                    self.decide(events);
+                    return Ok(());
+                }
                 match self.spoken_context() {
                     Ok((understanding, pos)) => {
                         let understood = understanding.understand(&pos, &text, Some(confidence));
@@ -1590,5 +1635,6 @@ fn slot(role: BoardRole) -> usize {
     }
 }
 
+mod spoken_draughts;
 #[cfg(test)]
 mod tests;

@@ -22,6 +22,11 @@ pub struct Grammar {
 }
 
 impl Grammar {
+    /// A grammar of these phrases (already normalised and ordered).
+    pub(crate) fn from_phrases(phrases: Vec<String>) -> Grammar {
+        Grammar { phrases }
+    }
+
     /// The phrases, as `vosk::Recognizer::new_with_grammar` takes them.
     pub fn phrases(&self) -> &[String] {
         &self.phrases
@@ -74,6 +79,8 @@ pub(crate) struct Forms {
     long_castling: Vec<String>,
     /// Position-independent command phrases, built once.
     commands: Vec<String>,
+    /// The command phrases a draughts game keeps (issue 17), built once.
+    draughts_commands: Vec<String>,
     /// The forms of "move" before a move number ("Zug").
     go_to_move: Vec<String>,
     /// Move numbers in words, 1 to 999 (index 0 is 1).
@@ -120,13 +127,20 @@ impl Forms {
             short_castling: forms_of(&words.short_castling),
             long_castling: forms_of(&words.long_castling),
             commands: Vec::new(),
+            draughts_commands: Vec::new(),
             go_to_move: commands.entry(CommandWord::GoToMove).map(forms_of).unwrap_or_default(),
             numbers: (1..=u64::from(super::lexicon::MAX_NUMBER))
                 .map(|n| normalise(&sentence.numbers().spell(n)))
                 .collect(),
         };
         forms.commands = forms.command_phrases(&forms_of(&words.draw_offer), commands);
+        forms.draughts_commands = draughts_command_phrases(&forms_of(&words.draw_offer), commands);
         forms
+    }
+
+    /// The command phrases of a draughts game.
+    pub(crate) fn draughts_commands(&self) -> &[String] {
+        &self.draughts_commands
     }
 
     /// Forms of the words that never change which move a phrase names.
@@ -360,4 +374,32 @@ fn emit(slots: &[Slot<'_>], buf: &mut String, out: &mut Vec<String>) {
         emit(rest, buf, out);
         buf.truncate(len);
     }
+}
+
+/// The phrases of the commands a draughts game keeps: the clock, the last
+/// move again, yes and no, draw offer and draw facts, resigning, speech controls.
+fn draughts_command_phrases(draw_offer: &[String], commands: &CommandWords) -> Vec<String> {
+    let mut out = draw_offer.to_vec();
+    for (word, entry) in commands.words() {
+        if matches!(
+            word,
+            CommandWord::Time
+                | CommandWord::Repeat
+                | CommandWord::Correction
+                | CommandWord::Yes
+                | CommandWord::No
+                | CommandWord::Resign
+                | CommandWord::DrawStatus
+                | CommandWord::Silence
+                | CommandWord::Faster
+                | CommandWord::Slower
+                | CommandWord::ClockUsed
+                | CommandWord::ClockRemaining
+        ) {
+            out.extend(forms_of(entry));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }

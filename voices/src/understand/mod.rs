@@ -23,6 +23,7 @@
 //! ```
 
 mod answer;
+mod draughts;
 mod grammar;
 mod lexicon;
 mod matching;
@@ -36,6 +37,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, File, Move, Rank, Role, Square};
 
 pub use crate::command_words::{CommandWord, CommandWords};
+pub use draughts::{DraughtsUnderstood, draughts_command, pdn_of};
 pub use grammar::Grammar;
 pub use record::{RecordCursor, RecordMark, RecordStep};
 

@@ -655,3 +655,17 @@ fn accepted_position(pos: &Position, irr: &Irregular, sensed: u64) -> Option<(Po
     next.turn = pos.turn.other();
     Some((next, mv))
 }
+
+/// What an announcement (issue 17 §5, VIII.2.3) is checked against: the
+/// agreed record's positions and moves by ply.
+impl DraughtsPlay {
+    /// The agreed position after `ply` plies (0: the start).
+    pub fn position_at(&self, ply: usize) -> Option<&Position> {
+        self.positions.get(ply)
+    }
+
+    /// The agreed move of `ply` (1-based); none for an irregular move accepted (5.7).
+    pub fn played_at(&self, ply: usize) -> Option<&Move> {
+        self.played.get(ply.checked_sub(1)?).and_then(Option::as_ref)
+    }
+}

@@ -83,6 +83,7 @@ impl Table {
         self.draughts = Some(Box::new(play));
         self.pressed_ply = 0;
         self.announced_ply = 0;
+        self.draughts_said_early = None;
         self.game_id = Some(game_id);
         self.phase = Phase::Playing;
     }
@@ -100,6 +101,7 @@ impl Table {
             Input::Scan { board, occ } => self.draughts_scan(variant, *board, occ, t, out),
             Input::EnterMove { mv } => self.draughts_enter(mv, t, out),
             Input::IrregularityDecision { decision } => self.draughts_decide(decision, t, out),
+            Input::Announce { mv } => self.draughts_announce(mv, t, out),
             Input::NewGame { fen: None, chess960: None } => {
                 self.new_game(crate::game::Game::default(), t, out);
                 Ok(())
@@ -110,7 +112,6 @@ impl Table {
             Input::Pieces { .. }
             | Input::Field { .. }
             | Input::Scoresheet { .. }
-            | Input::Announce { .. }
             | Input::TakeBack
             | Input::Adjourn { .. }
             | Input::ClaimDraw { .. }
@@ -183,15 +184,9 @@ impl Table {
 
     /// After the draughts record grew: the clock pressed for each mover when
     /// the station presses (no lever), and the game's end (7.2.2–7.2.3).
-    fn after_draughts(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
-        let movers: Vec<Side> = out[from..]
-            .iter()
-            .filter_map(|e| match e {
-                // Ply 1 is White's: odd plies are White's from the initial position.
-                Event::GameMove { ply, .. } => Some(if ply % 2 == 1 { Side::White } else { Side::Black }),
-                _ => None,
-            })
-            .collect();
+    pub(super) fn after_draughts(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+        self.draughts_check_said_early(from, t, out);
+        let movers = self.draughts_movers_to_press(&out[from..]);
         if self.cfg.clock_auto_press {
             for side in movers {
                 let _ = self.press_now(side, t, out);

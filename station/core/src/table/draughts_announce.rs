@@ -1,0 +1,155 @@
+//! A spoken draughts move at the table (issue 17 §5; VIII.2.3, as D.2.3.3 and
+//! D.2.8 for chess): the blind player announces his move by its squares, his
+//! peg board executes it, and the station checks that the board's move is the
+//! one announced. A slip of the tongue is caught before his clock is pressed:
+//! the press counts only after a matching announcement (`announcement_required`).
+//! Without his sensor board (`blind_unsensed`) the spoken move is his move.
+//!
+//! The announcement comes as [`Input::Announce`](crate::input::Input) with the
+//! move in PDN (`32-28`, `28x17x6`), read in the position it is about.
+
+use super::{Table, TableError};
+use crate::Millis;
+use crate::clock::Side;
+use crate::draughts::board::Position;
+use crate::draughts::moves::Move;
+use crate::draughts::pdn::find_move;
+use crate::event::Event;
+
+impl Table {
+    /// The draughts position a spoken move is about: before the blind
+    /// player's latest unannounced move, or the current one when he has not
+    /// moved since (always the current one without his sensor board).
+    /// `None` without a draughts game.
+    pub fn draughts_announce_position(&self) -> Option<Position> {
+        let d = self.draughts.as_ref()?;
+        Some(match self.unannounced_draughts_ply() {
+            Some(ply) => *d.position_at(ply - 1)?,
+            None => *d.position(),
+        })
+    }
+
+    /// The blind player's latest agreed ply not yet announced (with his board sensed).
+    fn unannounced_draughts_ply(&self) -> Option<usize> {
+        let d = self.draughts.as_ref()?;
+        if self.cfg.blind_unsensed {
+            return None;
+        }
+        let blind = Side::from(self.cfg.blind_color);
+        (self.announced_ply + 1..=d.ply())
+            .rev()
+            .find(|&ply| d.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind))
+    }
+
+    /// The blind player announced `text` (PDN) aloud: checked against the move
+    /// his board made; said before the board shows it, checked when it comes;
+    /// without his board, made at once if it is his turn and legal.
+    pub(super) fn draughts_announce(
+        &mut self,
+        text: &str,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        if self.phase != super::Phase::Playing {
+            return Err(TableError::NoGame);
+        }
+        let blind = Side::from(self.cfg.blind_color);
+        if self.cfg.blind_unsensed && self.draughts.as_ref().is_some_and(|d| d.to_move() != blind) {
+            return Err(TableError::NotYourTurn { text: text.to_owned() });
+        }
+        let pos = self.draughts_announce_position().ok_or(TableError::NoGame)?;
+        let mv = match find_move(&pos, text.trim()) {
+            Ok(Some(mv)) => mv,
+            Ok(None) => return Err(TableError::IllegalMove { ply: 0, text: text.to_owned() }),
+            Err(n) => {
+                return Err(TableError::Invalid(format!(
+                    "`{text}` fits {n} legal captures: the announcement names its path"
+                )));
+            }
+        };
+        if self.cfg.blind_unsensed {
+            return self.draughts_spoken_move(&mv, t, out);
+        }
+        match self.unannounced_draughts_ply() {
+            Some(ply) => self.check_draughts_announcement(ply, &mv, t, out),
+            None => self.draughts_said_early = Some((mv, t)),
+        }
+        Ok(())
+    }
+
+    /// Without a sensor board his announcement is his move: his turn and
+    /// legal, it is agreed at once and the other board executes it.
+    fn draughts_spoken_move(&mut self, mv: &Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let blind = Side::from(self.cfg.blind_color);
+        let d = self.draughts.as_mut().ok_or(TableError::NoGame)?;
+        let text = mv.pdn(d.variant(), true);
+        if d.to_move() != blind {
+            return Err(TableError::NotYourTurn { text });
+        }
+        let ply = d.ply() + 1;
+        let before = out.len();
+        d.enter(&text, blind, t, out).map_err(|_| TableError::IllegalMove { ply, text })?;
+        self.after_draughts(before, t, out);
+        Ok(())
+    }
+
+    /// The announcement of `ply` against the move his board made: both named
+    /// (`announcement_checked`); a match lets his clock press count.
+    fn check_draughts_announcement(&mut self, ply: usize, said: &Move, t: Millis, out: &mut Vec<Event>) {
+        let Some(d) = self.draughts.as_ref() else { return };
+        let variant = d.variant();
+        let sensed = d.moves().get(ply - 1).cloned().unwrap_or_default();
+        // An irregular move accepted (5.7) has no legal move to match: named, never matched.
+        let matches = d.played_at(ply).is_some_and(|m| m.same_effect(said));
+        out.push(Event::AnnouncementChecked { ply, said: said.pdn(variant, true), sensed, matches, t_ms: t });
+        if matches {
+            self.announced_ply = ply;
+            // Without `announcement_required` his move pressed already (no second press).
+            if self.cfg.clock_auto_press && self.cfg.announcement_required {
+                let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
+            }
+        }
+    }
+
+    /// After the record grew in `out[from..]`: an announcement said before
+    /// the blind player's board showed his move is checked now.
+    pub(super) fn draughts_check_said_early(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+        let Some(d) = self.draughts.as_ref() else { return };
+        let blind = Side::from(self.cfg.blind_color);
+        let his = out[from..].iter().rev().find_map(|e| match e {
+            Event::GameMove { ply, .. }
+                if d.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind) =>
+            {
+                Some(*ply)
+            }
+            _ => None,
+        });
+        if let Some(ply) = his
+            && let Some((said, _)) = self.draughts_said_early.take()
+        {
+            self.check_draughts_announcement(ply, &said, t, out);
+        }
+    }
+
+    /// Whose clock the station presses for the moves agreed in `events`
+    /// (no lever): every mover's, but the blind player's only once his
+    /// announcement matched (its check presses), when announcements are
+    /// required; without his board a move of his is his announcement.
+    pub(super) fn draughts_movers_to_press(&mut self, events: &[Event]) -> Vec<Side> {
+        let blind = Side::from(self.cfg.blind_color);
+        let mut movers = Vec::new();
+        for e in events {
+            // Ply 1 is White's: odd plies are White's from the initial position.
+            let Event::GameMove { ply, .. } = e else { continue };
+            let side = if ply % 2 == 1 { Side::White } else { Side::Black };
+            if side == blind && self.cfg.announcement_required {
+                if !self.cfg.blind_unsensed {
+                    continue;
+                }
+                self.announced_ply = self.announced_ply.max(*ply);
+            }
+            movers.push(side);
+        }
+        movers
+    }
+}

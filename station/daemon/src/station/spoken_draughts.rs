@@ -1,0 +1,362 @@
+//! The blind player's spoken draughts moves (issue 17 §5): the recogniser
+//! listens for the legal moves of the draughts position he speaks about
+//! (start and end square, with and without the capture word) and the command
+//! words; what it hears is understood against those moves. Exactly one fits:
+//! it is announced to the table (`Input::Announce` with its PDN), which checks
+//! it against his board. Several captures with the same start and end: asked
+//! back with the choices by number, answered with the number (or yes to a
+//! question about one move). Commands go the way of the chess path.
+
+use super::{Asked, Station};
+use serde_json::{Value, json};
+use shakmaty::{File, Rank};
+use station_core::draughts::movegen::legal_moves;
+use station_core::draughts::{Position, Square, Variant};
+use station_core::journal::Input;
+use station_core::table::draughts_play::fen;
+use station_core::{Event, Millis};
+use station_voices::draughts::{DraughtsMoveText, DraughtsSquare};
+use station_voices::understand::{Command as SpokenCommand, DraughtsUnderstood, Understanding, Understood};
+
+/// What was heard in a draughts position, understood once: the `heard` event
+/// names it, then the station acts on it.
+pub(super) struct DraughtsHeard {
+    understanding: Understanding,
+    fen: String,
+    /// The legal moves as the voices say them, and their PDN (full path).
+    legal: Vec<DraughtsMoveText>,
+    pdn: Vec<String>,
+    /// The moves of the question open in this position (its choices).
+    open: Vec<String>,
+    understood: DraughtsUnderstood,
+}
+
+impl DraughtsHeard {
+    /// The `heard` event's `understood`.
+    pub(super) fn line(&self) -> String {
+        self.understood.line(&self.legal)
+    }
+
+    /// A move, a question about moves, or the answer to one: its sound may be kept.
+    pub(super) fn is_move(&self) -> bool {
+        matches!(self.understood, DraughtsUnderstood::Move(_) | DraughtsUnderstood::Ask { .. })
+    }
+
+    /// The answer to a question (yes or a choice): the sound kept is the question's move's.
+    pub(super) fn is_answer(&self) -> bool {
+        matches!(
+            self.understood,
+            DraughtsUnderstood::Choice(_) | DraughtsUnderstood::Command(SpokenCommand::Yes)
+        )
+    }
+}
+
+/// The legal moves of `pos` as the voices say them, and as PDN with their full path.
+fn move_texts(pos: &Position) -> (Vec<DraughtsMoveText>, Vec<String>) {
+    let v = pos.variant;
+    legal_moves(pos)
+        .into_iter()
+        .map(|m| {
+            let text = DraughtsMoveText {
+                from: said_square(v, m.from),
+                to: said_square(v, m.to),
+                via: m.intermediate().iter().map(|&s| said_square(v, s)).collect(),
+                capture: m.is_capture(),
+                king: m.promotes,
+            };
+            (text, m.pdn(v, true))
+        })
+        .unzip()
+}
+
+/// A square as it is said: its number, or on 8×8 its letter and rank.
+fn said_square(variant: Variant, sq: Square) -> DraughtsSquare {
+    match variant {
+        Variant::International => DraughtsSquare::Number(sq.number()),
+        Variant::Draughts64 => {
+            let (row, col) = sq.coords(variant);
+            DraughtsSquare::Coordinates(File::new(u32::from(col)), Rank::new(u32::from(7 - row)))
+        }
+    }
+}
+
+impl Station {
+    /// The draughts position he speaks about: before his latest unannounced
+    /// move, the current one, or before a game the initial position.
+    fn draughts_listening_position(&self) -> Option<Position> {
+        let variant = self.table.draughts_variant()?;
+        Some(self.table.draughts_announce_position().unwrap_or_else(|| Position::initial(variant)))
+    }
+
+    /// The moves of the question open in the position with `fen`.
+    fn open_choices(&self, fen: &str) -> Vec<String> {
+        match &self.asked {
+            Some(Asked::Draughts { fen: asked, moves, .. }) if asked == fen => moves.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// In a draughts game: the grammar's key (the position and the question
+    /// open) and, when `build`, its phrases (plus the configured extra
+    /// phrases). `None` in a chess game.
+    pub(super) fn draughts_grammar(&mut self, build: bool) -> Option<anyhow::Result<(String, Vec<String>)>> {
+        let pos = self.draughts_listening_position()?;
+        let fen = fen(&pos);
+        let choices = self.open_choices(&fen).len();
+        let key = format!("{fen} {choices}");
+        if !build {
+            return Some(Ok((key, Vec::new())));
+        }
+        let (legal, _) = move_texts(&pos);
+        let understanding = match self.understanding() {
+            Ok(u) => u,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut phrases = understanding.draughts_grammar(&legal, choices).into_phrases();
+        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
+        Some(Ok((key, phrases)))
+    }
+
+    /// Understands `text` in the draughts position he speaks about.
+    pub(super) fn understand_draughts(
+        &mut self,
+        text: &str,
+        confidence: Option<f32>,
+    ) -> Result<DraughtsHeard, String> {
+        let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
+        let pos = self.table.draughts_announce_position().ok_or("no game in progress")?;
+        let fen = fen(&pos);
+        let (legal, pdn) = move_texts(&pos);
+        let open = self.open_choices(&fen);
+        let understood = understanding.understand_draughts(text, confidence, &legal, open.len());
+        Ok(DraughtsHeard { understanding, fen, legal, pdn, open, understood })
+    }
+
+    /// The `spoken` operator command in a draughts game.
+    pub(super) fn draughts_spoken(
+        &mut self,
+        text: &str,
+        confidence: Option<f32>,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let heard = self.understand_draughts(text, confidence)?;
+        self.act_on_draughts(heard, t, events)
+    }
+
+    /// Acts on what he was understood to say.
+    pub(super) fn act_on_draughts(
+        &mut self,
+        heard: DraughtsHeard,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let DraughtsHeard { understanding, fen, legal, pdn, open, understood } = heard;
+        match understood {
+            DraughtsUnderstood::Move(i) => self.announce_draughts(&understanding, &pdn[i], t, events),
+            DraughtsUnderstood::Choice(k) => match open.get(k) {
+                Some(mv) => self.announce_draughts(&understanding, mv, t, events),
+                None => Ok(json!({"understood": format!("choice {}", k + 1)})),
+            },
+            DraughtsUnderstood::Command(SpokenCommand::Yes) if !open.is_empty() => {
+                if let [one] = open.as_slice() {
+                    return self.announce_draughts(&understanding, one, t, events);
+                }
+                // Yes answers no question of several choices: asked again.
+                let question = match &self.asked {
+                    Some(Asked::Draughts { question, .. }) => question.clone(),
+                    _ => String::new(),
+                };
+                self.say_private(question.clone(), "question", t, events);
+                Ok(json!({"understood": "command yes", "question": question}))
+            }
+            DraughtsUnderstood::Ask { candidates, .. } => {
+                let question = understanding.draughts_question(&legal, &candidates);
+                let moves: Vec<String> = candidates.iter().filter_map(|&i| pdn.get(i).cloned()).collect();
+                self.asked = Some(Asked::Draughts { fen, moves: moves.clone(), question: question.clone() });
+                self.say_private(question.clone(), "question", t, events);
+                Ok(json!({"understood": "ask", "question": question, "choices": moves}))
+            }
+            // The other commands go the chess way (no chess position is read for them).
+            DraughtsUnderstood::Command(command) => self.act_on_spoken(
+                &understanding,
+                &shakmaty::Chess::default(),
+                Understood::Command(command),
+                t,
+                events,
+            ),
+            DraughtsUnderstood::Reject(reason) => Ok(json!({"understood": format!("reject {reason}")})),
+        }
+    }
+
+    /// His move announced to the table; a refusal is said to him.
+    fn announce_draughts(
+        &mut self,
+        understanding: &Understanding,
+        pdn: &str,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        self.asked = None;
+        if let Err(e) = self.apply(t, Input::Announce { mv: pdn.to_owned() }, events) {
+            let refused = understanding.wording().message(station_voices::Message::IllegalMove);
+            self.say_private(refused.to_owned(), "refused", t, events);
+            return Err(e.to_string());
+        }
+        Ok(json!({"understood": "move", "pdn": pdn}))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use crate::event_sink::EventSink;
+    use crate::journal_file::JournalDir;
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+
+    /// A draughts station without boards, speech input on, the blind player speaking German.
+    fn station(name: &str) -> (Station, Arc<Mutex<Vec<Event>>>) {
+        let dir = std::env::temp_dir().join(format!("annexd-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "[boards.blind]\ndriver = \"none\"\n\n[game]\nrules = \"draughts\"\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n";
+        let config = Config::parse(text, Path::new("test.toml")).unwrap();
+        let mut station = Station::start(
+            config,
+            JournalDir::open(&dir.join("journal")).unwrap(),
+            EventSink::open(None).unwrap(),
+        )
+        .unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+        station.tick().unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+        assert!(station.table.draughts().is_some(), "a game without boards starts at once");
+        (station, events)
+    }
+
+    fn hear(station: &mut Station, text: &str, confidence: f32) {
+        let heard = Heard::Utterance {
+            text: text.to_owned(),
+            confidence,
+            latency: Duration::from_millis(200),
+            audio: None,
+        };
+        station.handle_heard(heard, Instant::now()).unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+    }
+
+    fn heard_lines(events: &Mutex<Vec<Event>>) -> Vec<String> {
+        let events = events.lock().unwrap();
+        events
+            .iter()
+            .filter_map(
+                |e| if let Event::Heard { understood, .. } = e { Some(understood.clone()) } else { None },
+            )
+            .collect()
+    }
+
+    /// The listening thread's transcripts in a draughts game: understood against
+    /// the draughts moves (a `heard` event naming the move), announced, agreed;
+    /// an unsure one asked back and made by "ja"; the grammar follows the
+    /// position and, while a question is open, its answers.
+    #[test]
+    fn heard_draughts_moves_are_understood_asked_back_and_the_grammar_follows() {
+        let (mut station, events) = station("draughts-heard");
+        let (key, phrases) = station.draughts_grammar(true).unwrap().unwrap();
+        assert!(phrases.contains(&"zweiunddreißig achtundzwanzig".to_owned()), "{phrases:?}");
+        assert!(phrases.contains(&"zeit".to_owned()) && phrases.last().map(String::as_str) == Some("[unk]"));
+        hear(&mut station, "zweiunddreißig achtundzwanzig", 1.0);
+        assert_eq!(heard_lines(&events), ["move 32-28"]);
+        assert_eq!(station.table.draughts().unwrap().moves(), ["32-28"]);
+        let (after, _) = station.draughts_grammar(false).unwrap().unwrap();
+        assert_ne!(after, key, "the grammar follows the position");
+        // Black's reply entered; then an unsure transcript is asked, "ja" makes it.
+        let mut out = Vec::new();
+        station
+            .apply(station.time_of(Instant::now()), Input::EnterMove { mv: "19-23".into() }, &mut out)
+            .unwrap();
+        station.decide(out);
+        station.drain(Duration::from_secs(5)).unwrap();
+        let (before_ask, _) = station.draughts_grammar(false).unwrap().unwrap();
+        hear(&mut station, "achtundzwanzig schlägt neunzehn", 0.4);
+        assert_eq!(heard_lines(&events).last().unwrap(), "ask 28x19");
+        let (asked, phrases) = station.draughts_grammar(true).unwrap().unwrap();
+        assert_ne!(asked, before_ask, "a question open changes the grammar");
+        assert!(phrases.contains(&"eins".to_owned()), "its choice is in the grammar");
+        assert_eq!(station.table.draughts().unwrap().ply(), 2, "nothing made before the yes");
+        hear(&mut station, "ja", 1.0);
+        assert_eq!(station.table.draughts().unwrap().moves(), ["32-28", "19-23", "28x19"]);
+        let said = events.lock().unwrap().iter().any(|e| {
+            matches!(e, Event::Announcement { about, text, .. } if about == "question" && text == "achtundzwanzig schlägt neunzehn?")
+        });
+        assert!(said, "the question was said to him");
+        // Words that name nothing legal: rejected, nothing made.
+        hear(&mut station, "zweiunddreißig achtundzwanzig", 1.0);
+        assert!(heard_lines(&events).last().unwrap().starts_with("reject"));
+        assert_eq!(station.table.draughts().unwrap().ply(), 3);
+    }
+
+    /// Every legal move of every position of the first shared games (both
+    /// sides), said by start and end in German, Polish and English, with and
+    /// without the capture word: in the grammar, and understood as itself, or
+    /// asked back with the other captures of the same squares — never another
+    /// move. Figures (with `--nocapture`): phrases per grammar, time per transcript.
+    #[test]
+    fn every_move_of_the_shared_games_said_by_its_squares_is_understood_as_itself() {
+        use super::move_texts;
+        use station_core::draughts::pdn::read_games;
+        use station_voices::draughts::{DraughtsMoveText, word_draughts_move};
+        use station_voices::understand::DraughtsUnderstood;
+        let path =
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/draughts/selfplay-international.pdn");
+        let games = read_games(&std::fs::read_to_string(path).expect("the shared draughts games")).unwrap();
+        for lang in ["de", "pl", "en"] {
+            let un = Understanding::language(lang).unwrap();
+            let book = un.wording().phrasebook();
+            let capture = book.draughts().unwrap().capture.say().to_lowercase();
+            let (mut heard, mut asked, mut phrases, mut grammars) = (0usize, 0usize, 0usize, 0usize);
+            let started = Instant::now();
+            for game in games.iter().take(20) {
+                for pos in game.positions() {
+                    let (legal, _) = move_texts(&pos);
+                    let grammar = un.draughts_grammar(&legal, 0);
+                    phrases += grammar.len();
+                    grammars += 1;
+                    for (i, mv) in legal.iter().enumerate() {
+                        let plain = DraughtsMoveText { via: Vec::new(), king: false, ..mv.clone() };
+                        let said = word_draughts_move(book, &plain, false).unwrap();
+                        let bare = said.replace(&format!(" {capture} "), " ");
+                        for text in [said.as_str(), bare.as_str()] {
+                            assert!(grammar.contains(text), "{lang}: {text:?} not in the grammar");
+                            heard += 1;
+                            match un.understand_draughts(text, Some(1.0), &legal, 0) {
+                                DraughtsUnderstood::Move(j) => assert_eq!(j, i, "{lang} {text:?}"),
+                                DraughtsUnderstood::Ask { candidates, .. } => {
+                                    asked += 1;
+                                    assert!(candidates.contains(&i), "{lang} {text:?}: {candidates:?}");
+                                    for c in candidates {
+                                        let other = &legal[c];
+                                        assert!(
+                                            other.from == mv.from && other.to == mv.to,
+                                            "{lang} {text:?}"
+                                        );
+                                    }
+                                }
+                                other => panic!("{lang} {text:?}: {other:?}"),
+                            }
+                        }
+                    }
+                }
+            }
+            let took = started.elapsed();
+            eprintln!(
+                "{lang}: {grammars} positions, {:.1} phrases a grammar, {heard} transcripts ({asked} asked back), {:.1} µs each (grammars included)",
+                phrases as f64 / grammars as f64,
+                took.as_secs_f64() * 1e6 / heard as f64
+            );
+        }
+    }
+}
