@@ -777,7 +777,9 @@ impl Table {
         });
         if matches {
             self.announced_ply = ply;
-            if self.cfg.clock_auto_press {
+            // Only a press held back for the announcement is due now: without
+            // speech input the move pressed his clock when it was made.
+            if self.cfg.clock_auto_press && self.cfg.announcement_required {
                 let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
             }
         }

@@ -225,6 +225,24 @@ mod clock {
         assert!(clock.remaining(Side::White, h.t) <= 5_400_000 + 30_000 - used + 1000);
     }
 
+    /// Without speech input the station's own announcement is the
+    /// announcement: the move pressed his clock already, and a matching
+    /// announcement entered afterwards is checked without a second press.
+    #[test]
+    fn d_2_4_an_announcement_after_an_auto_pressed_move_does_not_press_again() {
+        let mut h = timed(true);
+        h.set_up();
+        h.play(BoardRole::Blind, "e2", "e4");
+        assert!(h.take().iter().any(|e| matches!(e, Event::ClockPressed { side: Side::White, .. })));
+        h.table.announce_uci("e4", h.t, &mut h.out).unwrap();
+        let events = h.take_unwarned();
+        assert!(
+            matches!(&events[..], [Event::AnnouncementChecked { matches: true, .. }]),
+            "checked, neither pressed nor premature: {events:?}"
+        );
+        assert_eq!(h.table.clock().unwrap().on_move(), Side::Black);
+    }
+
     /// Both boards sensed and a lever for each side: the D.2.9 set-up.
     fn timed_two_boards() -> Hands {
         let cfg = TableConfig {
