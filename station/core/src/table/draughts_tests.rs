@@ -344,6 +344,35 @@ fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
     assert_eq!(restored.table.sensed(BoardRole::Mirror), h.table.sensed(BoardRole::Mirror));
 }
 
+/// VIII.5.1: on request, the time *used* by both players and the number of
+/// moves: the table's clock keeps both for a draughts game as for chess —
+/// the time each clock ran (not what is left), one move counted a press.
+#[test]
+fn viii_5_1_time_used_and_moves_made_are_known_for_both_players() {
+    let tc = crate::draughts::time_controls::FmjdTimeControl::Basic.time_control();
+    let cfg = TableConfig { time_control: Some(tc), clock_auto_press: true, ..cfg(true) };
+    let mut h = Hand::new(Table::new(cfg).with_draughts(V), 2);
+    let game = &shared_games()[0];
+    for (i, mv) in game.moves.iter().take(6).enumerate() {
+        let (owner, other) = if i % 2 == 0 {
+            (BoardRole::Blind, BoardRole::Mirror)
+        } else {
+            (BoardRole::Mirror, BoardRole::Blind)
+        };
+        h.play(owner, mv, false);
+        h.play(other, mv, true);
+    }
+    let clock = h.table.clock().unwrap();
+    let (white, black) = (clock.time_used(Side::White, h.t), clock.time_used(Side::Black, h.t));
+    assert_eq!((clock.moves_made(Side::White), clock.moves_made(Side::Black)), (3, 3));
+    // Both clocks ran, one at a time, never longer than the game has lasted
+    // (increments add to what is left, never to what is used).
+    assert!(white > 0 && black > 0, "{white} {black}");
+    assert!(white + black <= h.t, "{white} + {black} within {}", h.t);
+    let left = clock.remaining(Side::White, h.t);
+    assert_eq!(left, 80 * 60_000 + 3 * 60_000 - white, "80 min + 1 min a move, minus what he used");
+}
+
 /// Bad input: a 13-digit scan while chess is configured, a 16-digit one while
 /// draughts is, bits beyond square 50, an illegal entered move: each a clear
 /// error naming it, the record untouched.
