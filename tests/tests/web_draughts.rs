@@ -121,6 +121,10 @@ async fn a_5_4_6_irregularity_is_corrected_and_then_accepted_from_the_keyboard()
     ] {
         assert!(shown.contains(needle), "the console lacks {needle:?}: {shown}");
     }
+    // The boards are drawn as draughts boards with their square numbers, not chess boards.
+    let boards = console.find_all(Locator::Css("#boards svg.board.draughts")).await.unwrap();
+    assert!(!boards.is_empty(), "the console draws the draughts board");
+    assert!(console.find_all(Locator::Css("#boards svg.board:not(.draughts)")).await.unwrap().is_empty());
     assert_accessible(&console, "the console with a draughts irregularity waiting").await;
     screenshot(&console, "draughts-irregularity-console", Some(1600)).await;
     // Said to the blind player in his language, not in the console's English.

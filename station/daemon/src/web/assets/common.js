@@ -135,6 +135,68 @@ const Station = (() => {
     container.replaceChildren(...nodes);
   }
 
+  /**
+   * A draughts board from a PDN FEN (`W:W31,32,K46:B1,2`): the dark squares
+   * with their numbers (FMJD 1–50 on 10×10; a1–h8 on 8×8), men and kings.
+   */
+  function drawDraughts(container, fen, size, flipped, label) {
+    const NS = 'http://www.w3.org/2000/svg';
+    const mk = (name, attrs, text) => {
+      const e = document.createElementNS(NS, name);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
+    const per = size / 2;
+    const place = (name) => {
+      if (/^[0-9]+$/.test(name)) {
+        const k = Number(name) - 1;
+        if (k < 0 || k >= per * size) return null;
+        const row = Math.floor(k / per);
+        return { row, col: row % 2 === 0 ? 2 * (k % per) + 1 : 2 * (k % per) };
+      }
+      const m = /^([a-h])([1-8])$/.exec(name);
+      return m ? { row: 8 - Number(m[2]), col: m[1].charCodeAt(0) - 97 } : null;
+    };
+    const pieces = new Map();
+    const parts = typeof fen === 'string' ? fen.split(':') : [];
+    for (const part of parts.slice(1)) {
+      const colour = part[0] === 'W' ? 'w' : part[0] === 'B' ? 'b' : null;
+      if (!colour) continue;
+      for (const item of part.slice(1).split(',')) {
+        const king = item.startsWith('K');
+        const at = place(king ? item.slice(1) : item);
+        if (at) pieces.set(`${at.row},${at.col}`, { colour, king });
+      }
+    }
+    const svg = mk('svg', { viewBox: `0 0 ${size * 100} ${size * 100}`, class: 'board draughts', role: 'img', focusable: 'false' });
+    const summary = `${label}: ${pieces.size ? pieces.size + ' pieces' : 'no position yet'}`;
+    svg.setAttribute('aria-label', summary);
+    svg.appendChild(mk('title', {}, summary));
+    for (let row = 0; row < size; row++) {
+      for (let col = 0; col < size; col++) {
+        const x = (flipped ? size - 1 - col : col) * 100;
+        const y = (flipped ? size - 1 - row : row) * 100;
+        const dark = (row + col) % 2 === 1;
+        svg.appendChild(mk('rect', { x, y, width: 100, height: 100, class: dark ? 'dark' : 'light' }));
+        if (!dark) continue;
+        const k = row * per + Math.floor(col / 2) + 1;
+        const name = size === 10 ? String(k) : `${String.fromCharCode(97 + col)}${8 - row}`;
+        svg.appendChild(mk('text', { x: x + 6, y: y + 24, class: 'square-number', 'font-size': 22 }, name));
+        const p = pieces.get(`${row},${col}`);
+        if (p) {
+          svg.appendChild(mk('circle', { cx: x + 50, cy: y + 55, r: 34, class: `man ${p.colour}`,
+            fill: p.colour === 'w' ? '#f4f0e6' : '#222', stroke: '#888', 'stroke-width': 3 }));
+          if (p.king) {
+            svg.appendChild(mk('text', { x: x + 50, y: y + 68, 'text-anchor': 'middle', 'font-size': 36,
+              fill: p.colour === 'w' ? '#222' : '#f4f0e6' }, 'K'));
+          }
+        }
+      }
+    }
+    container.replaceChildren(svg);
+  }
+
   function html(tag, attrs, ...children) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) e.setAttribute(k, String(v));
@@ -407,7 +469,7 @@ const Station = (() => {
   }
 
   return {
-    pieceName, squareName, squareIndex, parseFen, fenTurn, parseOccupancy, drawBoard,
+    pieceName, squareName, squareIndex, parseFen, fenTurn, parseOccupancy, drawBoard, drawDraughts,
     formatClock, formatTime, speakClock, clockNow, moveNumber, stepText, severity, describe, connect,
   };
 })();

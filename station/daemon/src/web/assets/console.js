@@ -714,7 +714,7 @@
     const list = boards();
     const last = state && state.last_move ? state.last_move.uci : null;
     const toCorrect = boardsToCorrect();
-    const key = JSON.stringify([list, state && state.fen, flipped, last, [...toCorrect]]);
+    const key = JSON.stringify([list, state && state.fen, state && state.rules, flipped, last, [...toCorrect]]);
     renderKeyed('boards', key, (box) => {
       // A board read as text stays open while the game goes on.
       const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.id));
@@ -739,6 +739,16 @@
         const fig = h('figure', { id: `board-${b.role}` });
         fig.append(h('figcaption', {}, name, status.length ? h('span', { class: `state agreement-${agreement}` }, ` — ${status.join(', ')}`) : null));
         const holder = h('div', { class: 'board-svg' });
+        const rules = state && state.rules;
+        if (rules === 'draughts' || rules === 'draughts64') {
+          // The game's position on a draughts board with its square numbers;
+          // what a board shows differently is in the list of differences below.
+          Station.drawDraughts(holder, state.fen, rules === 'draughts' ? 10 : 8, flipped, name);
+          fig.append(holder);
+          const diff = Array.isArray(b.diff) ? b.diff : [];
+          if (diff.length) fig.append(h('ul', { class: 'diff-list', 'aria-label': `${name}: differences` }, ...diff.map((d) => h('li', {}, d.text || d.square))));
+          return fig;
+        }
         Station.drawBoard(holder, {
           fen: b.fen || (state && state.fen),
           occupancy: b.occupancy,
