@@ -210,6 +210,12 @@ fn a_whole_shared_game_on_the_draughts_peg_board_exports_as_the_same_pdn() {
     assert!(of_type(&ev, "board_mismatch").is_empty(), "{:?}", of_type(&ev, "board_mismatch"));
     let said: Vec<&Value> = of_type(&ev, "announcement");
     assert!(said.iter().any(|a| a["about"] == "move"), "moves are said");
+    // VIII.2.3: a move is announced by its start and end square; the squares a
+    // multiple capture passed are said only when he asks for the move again.
+    assert!(expected.iter().any(|p| p.matches('x').count() >= 2), "the game has a multiple capture");
+    let moves_said: Vec<&str> =
+        said.iter().filter(|a| a["about"] == "move").filter_map(|a| a["text"].as_str()).collect();
+    assert!(moves_said.iter().all(|t| !t.contains(" über ")), "{moves_said:?}");
 
     let out = std::process::Command::new(station_bin())
         .args(["export", "--pdn", "--journal-dir"])

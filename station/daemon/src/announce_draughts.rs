@@ -50,7 +50,19 @@ pub fn announce_draughts(lang: &str, rules: GameRules, moves: &[String]) -> Resu
 /// when there is one; `king` adds the new king (3.7). The station's speaking
 /// path says agreed draughts moves with this.
 pub fn say_pdn(book: &Phrasebook, variant: Variant, text: &str, king: bool) -> Result<String> {
-    Ok(word_draughts_move(book, &pdn_words(variant, text, king)?, true)?)
+    say_pdn_with_path(book, variant, text, king, true)
+}
+
+/// [`say_pdn`], the intermediate squares of a multiple capture said only with
+/// `with_path` (VIII.2.3: start and end announced; the path on request).
+pub fn say_pdn_with_path(
+    book: &Phrasebook,
+    variant: Variant,
+    text: &str,
+    king: bool,
+    with_path: bool,
+) -> Result<String> {
+    Ok(word_draughts_move(book, &pdn_words(variant, text, king)?, with_path)?)
 }
 
 /// A move in PDN (`32-28`, `28x17x6`) as the squares voices says.

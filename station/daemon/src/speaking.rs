@@ -66,18 +66,28 @@ impl Voices {
     fn draughts_move(&mut self, ply: usize, pdn: &str, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let Some(d) = table.draughts() else { return };
         let king = d.made_king(ply);
-        let word = |l: &Listener| {
-            crate::announce_draughts::say_pdn(l.wording.phrasebook(), d.variant(), pdn, king).ok()
+        // Announced by start and end square (VIII.2.3); a repeat asked for
+        // says the intermediate squares of a multiple capture too.
+        let word = |l: &Listener, with_path: bool| {
+            crate::announce_draughts::say_pdn_with_path(
+                l.wording.phrasebook(),
+                d.variant(),
+                pdn,
+                king,
+                with_path,
+            )
+            .ok()
         };
-        let private = word(&self.private);
-        let public = self.public.as_ref().and_then(word);
+        let private = word(&self.private, false);
+        let public = self.public.as_ref().and_then(|l| word(l, false));
         if let Some(text) = private.clone() {
             say(&self.private, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
         }
-        if let (Some(l), Some(text)) = (self.public.as_ref(), public.clone()) {
+        if let (Some(l), Some(text)) = (self.public.as_ref(), public) {
             say(l, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
         }
-        self.last_move = private.map(|p| (p, public));
+        self.last_move =
+            word(&self.private, true).map(|p| (p, self.public.as_ref().and_then(|l| word(l, true))));
     }
 
     /// A draughts irregularity or decision said to both listeners, each in
