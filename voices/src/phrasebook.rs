@@ -58,7 +58,7 @@ pub struct Words {
 }
 
 /// The keys of the `[draughts]` phrasebook table, in [`DraughtsWords`] order.
-pub(crate) const DRAUGHTS_KEYS: [&str; 26] = [
+pub(crate) const DRAUGHTS_KEYS: [&str; 27] = [
     "capture",
     "via",
     "king",
@@ -72,6 +72,7 @@ pub(crate) const DRAUGHTS_KEYS: [&str; 26] = [
     "removal_order",
     "boards_differ",
     "not_executed",
+    "records_differ",
     "remove",
     "put",
     "white_man",
@@ -118,6 +119,9 @@ pub struct DraughtsWords {
     pub boards_differ: Entry,
     /// VIII.2.4: the board does not show the accepted move; `{ply}`, `{move}`.
     pub not_executed: Entry,
+    /// VIII.3.1.2: the records differ from move `{ply}`: back to the last
+    /// position both agree on, the arbiter corrects the clocks.
+    pub records_differ: Entry,
     /// A fix: take the piece off `{square}`.
     pub remove: Entry,
     /// A fix: put `{piece}` on `{square}`.

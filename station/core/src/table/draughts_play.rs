@@ -349,6 +349,88 @@ impl DraughtsPlay {
         });
     }
 
+    /// VIII.3.1.2: a player's scoresheet (PDN moves from the start) compared
+    /// with the game's record. Where they agree as far as both go, nothing
+    /// changes (3.1.1: the positions are corrected from the records, as the
+    /// boards are told already). Where they differ, the game goes back to the
+    /// last position both records agree on: the later plies are taken back,
+    /// every peg board is told what to put where, and the arbiter corrects the
+    /// clocks. Returns the ply gone back to, if any.
+    pub fn scoresheet(
+        &mut self,
+        texts: &[String],
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<Option<usize>, String> {
+        let mut pos = self.positions[0];
+        let mut sheet = Vec::with_capacity(texts.len());
+        for (i, text) in texts.iter().enumerate() {
+            let mv = match find_move(&pos, text.trim()) {
+                Ok(Some(mv)) => mv,
+                Ok(None) => {
+                    return Err(format!("move {}: `{text}` is not a legal draughts move there", i + 1));
+                }
+                Err(n) => {
+                    return Err(format!(
+                        "move {}: `{text}` fits {n} legal captures: give the full path",
+                        i + 1
+                    ));
+                }
+            };
+            pos = mv.apply(&pos);
+            sheet.push(mv);
+        }
+        let common = sheet
+            .iter()
+            .zip(&self.played)
+            .take_while(|(m, a)| a.as_ref().is_none_or(|a| a.same_effect(m)))
+            .count();
+        let ply = self.ply();
+        if common == sheet.len() || common == ply {
+            return Ok(None);
+        }
+        for taken in (common + 1..=ply).rev() {
+            out.push(Event::TakenBack { ply: taken, t_ms: t });
+        }
+        self.positions.truncate(common + 1);
+        self.moves.truncate(common);
+        self.played.truncate(common);
+        self.pending = None;
+        self.draw = None;
+        self.draws = DrawWatch::new(self.positions[0]);
+        for mv in self.played.iter().flatten() {
+            self.draw = self.draws.played(mv).or(self.draw);
+        }
+        let target = self.positions[common];
+        for s in 0..2 {
+            let role = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
+            let Some(b) = self.boards[s].as_mut() else { continue };
+            let sensed = b.tracker.sensed();
+            b.tracker.resync(target, common, sensed, t);
+            b.record.truncate(common);
+            b.diverged = sensed != target.occupied();
+            out.push(Event::Irregularity {
+                board: role,
+                article: "VIII.3.1.2".into(),
+                text: format!(
+                    "the records differ from move {}: back to the position after move {common}; the arbiter corrects the clocks",
+                    common + 1
+                ),
+                steps: steps(&target, sensed),
+                decision_wanted: false,
+                kind: "records_differ".into(),
+                moves: Vec::new(),
+                ply: Some(common + 1),
+                required: None,
+                taken: None,
+                squares: Vec::new(),
+                fixes: fixes(&target, sensed),
+                t_ms: t,
+            });
+        }
+        Ok(Some(common))
+    }
+
     /// The assistant enters a move (PDN) for the side to move: the boards execute it.
     pub fn enter(&mut self, text: &str, blind: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), String> {
         let pos = *self.position();

@@ -102,6 +102,7 @@ impl Table {
             Input::EnterMove { mv } => self.draughts_enter(mv, t, out),
             Input::IrregularityDecision { decision } => self.draughts_decide(decision, t, out),
             Input::Announce { mv } => self.draughts_announce(mv, t, out),
+            Input::Scoresheet { moves } => self.draughts_scoresheet(moves, t, out),
             Input::NewGame { fen: None, chess960: None } => {
                 self.new_game(crate::game::Game::default(), t, out);
                 Ok(())
@@ -111,7 +112,6 @@ impl Table {
             }
             Input::Pieces { .. }
             | Input::Field { .. }
-            | Input::Scoresheet { .. }
             | Input::TakeBack
             | Input::Adjourn { .. }
             | Input::ClaimDraw { .. }
@@ -165,6 +165,21 @@ impl Table {
         let before = out.len();
         d.enter(text, blind, t, out).map_err(|_| TableError::IllegalMove { ply, text: text.to_owned() })?;
         self.after_draughts(before, t, out);
+        Ok(())
+    }
+
+    /// VIII.3.1.2: a scoresheet that differs takes the game back to the last
+    /// position both records agree on; the clock's press count follows.
+    fn draughts_scoresheet(
+        &mut self,
+        moves: &[String],
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        let d = self.draughts.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        if let Some(common) = d.scoresheet(moves, t, out).map_err(TableError::Invalid)? {
+            self.pressed_ply = self.pressed_ply.min(common);
+        }
         Ok(())
     }
 

@@ -5,6 +5,7 @@ use super::{Phase, Table, TableConfig, TableError};
 use crate::Millis;
 use crate::clock::Side;
 use crate::draughts::board::{Position, Variant};
+use crate::draughts::movegen::legal_moves;
 use crate::draughts::moves::Move;
 use crate::draughts::pdn::{find_move, read_games};
 use crate::event::{BoardRole, Event};
@@ -371,6 +372,72 @@ fn viii_5_1_time_used_and_moves_made_are_known_for_both_players() {
     assert!(white + black <= h.t, "{white} + {black} within {}", h.t);
     let left = clock.remaining(Side::White, h.t);
     assert_eq!(left, 80 * 60_000 + 3 * 60_000 - white, "80 min + 1 min a move, minus what he used");
+}
+
+/// VIII.3.1.1 and VIII.3.1.2: a player's scoresheet compared with the game.
+/// Agreeing as far as both go, nothing changes (the positions are corrected
+/// from the records: the boards are told already). Differing from move 3,
+/// the game goes back to the last position both records agree on: the later
+/// plies are taken back, the peg board is told square by square, and once it
+/// shows that position play goes on from it.
+#[test]
+fn viii_3_1_1_and_3_1_2_records_compared_and_the_game_back_where_they_agree() {
+    let mut h = Hand::new(draughts_table(false), 1);
+    let game = &shared_games()[0];
+    let mut pos = Position::initial(V);
+    let mut positions = vec![pos];
+    // The blind player (White) on his peg board; Black's replies entered and executed by him.
+    for (i, mv) in game.moves.iter().take(4).enumerate() {
+        if i % 2 == 1 {
+            h.input(Input::EnterMove { mv: mv.pdn(V, true) }).unwrap();
+        }
+        h.play(BoardRole::Blind, mv, false);
+        pos = mv.apply(&pos);
+        positions.push(pos);
+    }
+    assert_eq!(h.table.draughts().unwrap().ply(), 4);
+    let texts: Vec<String> = game.moves.iter().map(|m| m.pdn(V, true)).collect();
+    // 3.1.1: the same record (and a shorter one) changes nothing.
+    let before = h.events.len();
+    h.input(Input::Scoresheet { moves: texts[..4].to_vec() }).unwrap();
+    h.input(Input::Scoresheet { moves: texts[..2].to_vec() }).unwrap();
+    assert_eq!(h.events.len(), before, "{:?}", &h.events[before..]);
+    // 3.1.2: his sheet has another third move.
+    let other = legal_moves(&positions[2])
+        .into_iter()
+        .find(|m| !m.same_effect(&game.moves[2]))
+        .expect("another legal move");
+    let sheet = vec![texts[0].clone(), texts[1].clone(), other.pdn(V, true)];
+    let before = h.events.len();
+    h.input(Input::Scoresheet { moves: sheet }).unwrap();
+    let events = h.events[before..].to_vec();
+    let taken: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TakenBack { ply, .. } => Some(*ply),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(taken, [4, 3], "the plies after the agreed position taken back, last first");
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Irregularity { article, kind, ply: Some(3), fixes, .. }
+            if article == "VIII.3.1.2" && kind == "records_differ" && !fixes.is_empty())),
+        "{events:?}"
+    );
+    assert_eq!(h.table.draughts().unwrap().ply(), 2);
+    assert_eq!(h.table.draughts().unwrap().position(), &positions[2]);
+    // The board set back to the agreed position: it follows the game again.
+    h.scan(BoardRole::Blind, positions[2].occupied());
+    h.wait(400);
+    assert!(
+        h.events[before..].iter().any(|e| matches!(e, Event::BoardRestored { board: BoardRole::Blind, .. }))
+    );
+    h.play(BoardRole::Blind, &game.moves[2], false);
+    assert_eq!(h.table.draughts().unwrap().ply(), 3);
+    // An illegal sheet is refused by name, the record untouched.
+    let err = h.input(Input::Scoresheet { moves: vec!["1-2".into()] }).unwrap_err();
+    assert!(err.to_string().contains("move 1"), "{err}");
+    assert_eq!(h.table.draughts().unwrap().ply(), 3);
 }
 
 /// Bad input: a 13-digit scan while chess is configured, a 16-digit one while
