@@ -7,12 +7,16 @@
 //!   own thread; a missing brltty is reported once and looked for again.
 //! * [`sim`] — [`SimBrailleServer`]: the simulated twin, a BrlAPI server on a
 //!   Unix socket with a display of N cells (tests, the demo).
+//! * [`brltty_vr`] — [`BrlttyVirtual`]: a real brltty with its hardware-free
+//!   virtual driver on private sockets, and its virtual display (tests).
 
 pub mod brlapi;
+pub mod brltty_vr;
 pub mod protocol;
 pub mod sim;
 
 pub use brlapi::{BrlapiDriver, BrlapiSettings};
+pub use brltty_vr::BrlttyVirtual;
 pub use protocol::Key;
 pub use sim::SimBrailleServer;
 

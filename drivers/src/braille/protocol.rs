@@ -54,10 +54,11 @@ mod write_flag {
     pub const CHARSET: u32 = 0x40;
 }
 
-/// Key code: the type bits (commands, as opposed to keysyms).
-const KEY_TYPE_MASK: u64 = 0xE000_0000_0000_0000;
+/// Key code: the type bits (commands, as opposed to keysyms); the upper 32
+/// bits are flags (shift, long press …), which the station ignores.
+const KEY_TYPE_MASK: u64 = 0xE000_0000;
 /// Key code type of a brltty command.
-pub const KEY_TYPE_CMD: u64 = 0x2000_0000_0000_0000;
+pub const KEY_TYPE_CMD: u64 = 0x2000_0000;
 /// A command's block (which command) and argument (e.g. the routing key's cell).
 const KEY_CMD_BLOCK_MASK: u64 = 0x1FFF_0000;
 const KEY_CMD_ARG_MASK: u64 = 0xFFFF;
@@ -344,5 +345,9 @@ mod tests {
     fn keysyms_are_not_display_keys() {
         assert_eq!(key_code(0x0000_0000_0000_0061), Err(0x61));
         assert_eq!(key_code(KEY_TYPE_CMD | 0x0001), Ok(Key::Command(1)));
+        // What brltty 6.5 sent for the virtual display's `Route 3` (its log:
+        // "client code 0000000020010003"), with a flag in the upper half.
+        assert_eq!(key_code(0x0000_0000_2001_0003), Ok(Key::Routing(3)));
+        assert_eq!(key_code(0x0000_0001_2001_0003), Ok(Key::Routing(3)));
     }
 }
