@@ -4,7 +4,9 @@
 
 #![cfg(unix)]
 
-use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, BrlttyVirtual, Key};
+use station_drivers::braille::{
+    BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, BrlttyVirtual, Key,
+};
 use std::time::Duration;
 
 fn next_event(driver: &BrlapiDriver) -> BrailleEvent {

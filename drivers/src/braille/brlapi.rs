@@ -259,7 +259,9 @@ impl Worker {
                         Err(e) => self.drop_packet(e.to_string()),
                     },
                     kind::ACK => {} // for a write
-                    other => self.drop_packet(ProtocolError::Unexpected(protocol::kind_char(other)).to_string()),
+                    other => {
+                        self.drop_packet(ProtocolError::Unexpected(protocol::kind_char(other)).to_string())
+                    }
                 }
             }
         }
@@ -275,5 +277,8 @@ impl Worker {
 }
 
 fn is_timeout(e: &std::io::Error) -> bool {
-    matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted)
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted
+    )
 }

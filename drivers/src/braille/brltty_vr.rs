@@ -75,7 +75,9 @@ impl BrlttyVirtual {
         &self.key_file
     }
 
-    /// Sends a virtual-display command line, e.g. `Route 3` or `LnDn`.
+    /// Sends a virtual-display command line, e.g. `Route 3` or `LnDn`. brltty
+    /// 6.5's virtual driver passes `Route N` on as routing key N (BrlAPI's
+    /// 0 = leftmost) but ignores `Route 0`, so the leftmost key cannot be pressed.
     pub fn key(&self, command: &str) -> std::io::Result<()> {
         (&self.display).write_all(format!("{command}\n").as_bytes())
     }

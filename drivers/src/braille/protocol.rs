@@ -249,11 +249,7 @@ pub fn key_code(code: u64) -> Result<Key, u64> {
     }
     let block = code & KEY_CMD_BLOCK_MASK;
     let arg = code & KEY_CMD_ARG_MASK;
-    Ok(if block == KEY_CMD_ROUTE {
-        Key::Routing(arg as u16)
-    } else {
-        Key::Command((block | arg) as u32)
-    })
+    Ok(if block == KEY_CMD_ROUTE { Key::Routing(arg as u16) } else { Key::Command((block | arg) as u32) })
 }
 
 /// The key a `KEY` packet carries (a keysym is `None`: not the display's).

@@ -108,9 +108,7 @@ impl Default for BrailleSettings {
 impl BrailleSettings {
     /// The socket to connect to: `socket`, else the one of `host`.
     pub fn socket_path(&self) -> Option<PathBuf> {
-        self.socket
-            .clone()
-            .or_else(|| station_drivers::braille::BrlapiSettings::socket_of_host(&self.host))
+        self.socket.clone().or_else(|| station_drivers::braille::BrlapiSettings::socket_of_host(&self.host))
     }
 }
 

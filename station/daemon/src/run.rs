@@ -11,15 +11,15 @@ use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select, TryRecvError};
 use station_core::BoardRole;
-use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
 use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings};
+use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
 use station_drivers::gamepad::{GamepadDriver, GamepadEvent};
-use std::rc::Rc;
 use station_drivers::pegboard::DriverEvent;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
 use station_drivers::stamp::{ReadMark, Stamped};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
