@@ -139,7 +139,7 @@ fn play_with_display(dir: &Path, mut sim: Display) {
     );
     let config = Config::parse(&text, Path::new("test.toml")).unwrap();
     let board = config.boards.blind.clone().unwrap();
-    let link = open_board(BoardRole::Blind, &board, config.game.settle_ms, &dir).unwrap().unwrap();
+    let link = open_board(BoardRole::Blind, &board, config.game.settle_ms, dir).unwrap().unwrap();
     let display = open_braille(&config.braille).expect("[braille] enabled opens the display");
     let mut station = Station::start(
         config,
