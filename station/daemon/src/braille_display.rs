@@ -39,8 +39,13 @@ impl BrailleOut {
         self.display.show(&clock_line(table, reading, t, &self.language));
     }
 
-    fn show_move(&self, ply: usize, text: &str) {
-        self.display.show(&move_line(ply, text));
+    /// Shows move `ply` (SAN, or PDN for draughts) in the configured letters.
+    pub fn show_move(&self, ply: usize, text: &str) {
+        let text = match (self.notation, pdn_free(text)) {
+            (BrailleNotation::Language, true) => piece_letters(text, &self.language),
+            _ => text.to_owned(),
+        };
+        self.display.show(&move_line(ply, &text));
     }
 }
 
@@ -54,10 +59,6 @@ impl Subscriber for BrailleMoves {
             _ => None,
         });
         if let Some((ply, text)) = last {
-            let text = match (self.0.notation, pdn_free(&text)) {
-                (BrailleNotation::Language, true) => piece_letters(&text, &self.0.language),
-                _ => text,
-            };
             self.0.show_move(ply, &text);
         }
         Ok(())

@@ -345,6 +345,12 @@ impl Station {
             }
             BrailleEvent::Key(BrailleKey::Command(_)) => self.show_braille_clocks(t),
             BrailleEvent::Connected { columns } => {
+                // After a restart of the station the display starts from the record.
+                if let (Some(b), Some(g)) = (&self.braille, self.table.agreed())
+                    && let Some(san) = g.ply().checked_sub(1).and_then(|i| g.sans().get(i))
+                {
+                    b.show_move(g.ply(), &san.to_string());
+                }
                 events.push(status("connected", Some(format!("{columns} cells"))));
             }
             BrailleEvent::Unavailable { reason } => events.push(status("unavailable", Some(reason))),
