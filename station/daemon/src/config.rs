@@ -1142,6 +1142,8 @@ mod tests {
             ("[audio.private]\nvolume = -inf\n", "audio.private.volume", 2),
             ("[tags]\nevent = \"Open\\n[Result \\\"1-0\\\"]\"\n", "tags.event", 2),
             ("[tags]\nwhite = \"\"\"\nMüller\nHans\"\"\"\n", "tags.white", 2),
+            ("[buttons]\ntime = [\"braille:256\"]\n", "buttons.time", 2),
+            ("[braille]\nenabled = true\nhost = \"display.local:1\"\n", "braille.host", 3),
         ] {
             let err = parse(text).err().unwrap_or_else(|| panic!("{key} accepted:\n{text}")).to_string();
             assert!(err.contains(&format!("`{key}`")), "{key}: {err}");
@@ -1151,6 +1153,21 @@ mod tests {
         let err = parse("[boards.mirror]\ndriver = \"dgt\"\nport = \"/x\"\n[clock]\nsource = \"dgt\"\n")
             .unwrap_err();
         assert!(err.to_string().contains("line 5, key `clock.source`"), "{err}");
+    }
+
+    #[test]
+    fn braille_routing_keys_are_buttons_and_the_host_names_a_local_socket() {
+        let c = parse(
+            "[buttons]\ntime = [\"blind:1\", \"braille:3\"]\n[braille]\nenabled = true\nhost = \":2\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.buttons.action_of("braille:3"), Some(Action::Time));
+        assert_eq!(c.braille.socket_path(), Some(PathBuf::from("/var/lib/BrlAPI/2")));
+        let c = parse("[braille]\nsocket = \"/run/brl.sock\"\nnotation = \"san\"\n").unwrap();
+        assert_eq!(c.braille.socket_path(), Some(PathBuf::from("/run/brl.sock")));
+        assert_eq!(c.braille.notation, BrailleNotation::San);
+        let err = parse("[buttons]\nclock = [\"braille:3\"]\ntime = [\"braille:3\"]\n").unwrap_err();
+        assert!(err.to_string().contains("already the `clock` button"), "{err}");
     }
 
     #[test]
