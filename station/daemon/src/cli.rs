@@ -358,6 +358,9 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 draughts: rules == "draughts",
                 braille,
             };
+            if opts.draughts && opts.braille {
+                anyhow::bail!("--braille shows the chess demo only (not --rules draughts)");
+            }
             if opts.draughts { demo_draughts(opts) } else { demo(opts) }
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),

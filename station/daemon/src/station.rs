@@ -330,8 +330,8 @@ impl Station {
 
     /// Handles the Braille display: a routing key mapped in `[buttons]`
     /// (`braille:N`) is that button of the blind player; any other key of the
-    /// display shows the clocks. Garbled packets were dropped and counted by
-    /// the driver; here they are only logged.
+    /// display shows the clocks. Garbled packets were dropped, counted and
+    /// logged by the driver.
     pub fn handle_braille(&mut self, event: BrailleEvent, at: Instant) -> Result<()> {
         let t = self.time_of(at);
         let mut events = Vec::new();
@@ -355,8 +355,9 @@ impl Station {
             }
             BrailleEvent::Unavailable { reason } => events.push(status("unavailable", Some(reason))),
             BrailleEvent::Lost { reason } => events.push(status("disconnected", Some(reason))),
+            // The driver counted and logged it; the game is not concerned.
             BrailleEvent::Dropped { total, reason } => {
-                tracing::warn!(total, %reason, "a garbled BrlAPI packet was dropped");
+                tracing::debug!(total, %reason, "a garbled BrlAPI packet was dropped");
             }
         }
         self.decide(events);
