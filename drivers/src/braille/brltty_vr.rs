@@ -108,6 +108,11 @@ impl Drop for BrlttyVirtual {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Killed, brltty leaves its socket and its lock file (`.N`) behind.
+        let _ = std::fs::remove_file(&self.api_socket);
+        if let (Some(dir), Some(name)) = (self.api_socket.parent(), self.api_socket.file_name()) {
+            let _ = std::fs::remove_file(dir.join(format!(".{}", name.to_string_lossy())));
+        }
     }
 }
 
