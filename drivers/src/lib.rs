@@ -6,10 +6,13 @@
 //!
 //! * [`pegboard`] — the tactile peg board (one sensor per hole) on a serial line.
 //! * [`speech`] — offline speech recognition (Vosk models).
+//! * [`braille`] — a Braille display through BrlAPI (brltty), with a simulated brltty.
 //!
 //! Later modules (DGT boards, audio, speech, gamepad) will follow the same shape.
 
 pub mod audio;
+#[cfg(unix)]
+pub mod braille;
 pub mod dgt;
 pub mod draughts_hands;
 pub mod gamepad;

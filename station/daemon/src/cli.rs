@@ -112,6 +112,10 @@ enum Command {
         /// The game: chess (default) or draughts (two simulated 10×10 peg boards).
         #[arg(long, value_parser = ["chess", "draughts"], default_value = "chess")]
         rules: String,
+        /// Show the game on a simulated Braille display (a simulated brltty on a
+        /// Unix socket, through the real BrlAPI client) and print what it shows.
+        #[arg(long)]
+        braille: bool,
     },
     /// Measure the inference engine on real games and print the figures.
     Bench {
@@ -341,7 +345,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules } => {
+        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules, braille } => {
             let opts = DemoOptions {
                 speed,
                 noise,
@@ -352,7 +356,11 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 listen,
                 token,
                 draughts: rules == "draughts",
+                braille,
             };
+            if opts.draughts && opts.braille {
+                anyhow::bail!("--braille shows the chess demo only (not --rules draughts)");
+            }
             if opts.draughts { demo_draughts(opts) } else { demo(opts) }
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),

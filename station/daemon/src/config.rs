@@ -47,6 +47,69 @@ pub struct Config {
     /// The tournament hall's broker (`[hall]`); no publishing when absent.
     #[serde(default)]
     pub hall: Option<HallSettings>,
+    /// A Braille display through BrlAPI (`[braille]`, issue 18 §5).
+    #[serde(default)]
+    pub braille: BrailleSettings,
+}
+
+/// A refreshable Braille display through brltty's BrlAPI (`[braille]`): the
+/// last move, the clocks on a key, routing keys as `[buttons]` `braille:N`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct BrailleSettings {
+    /// Use a Braille display.
+    #[serde(default)]
+    pub enabled: bool,
+    /// brltty's BrlAPI host, `:N` (its socket `/var/lib/BrlAPI/N`).
+    #[serde(default = "default_braille_host")]
+    pub host: String,
+    /// The BrlAPI socket itself (overrides `host`).
+    #[serde(default)]
+    pub socket: Option<PathBuf>,
+    /// The key file when brltty asks for key authorization.
+    #[serde(default = "default_braille_key_file")]
+    pub key_file: PathBuf,
+    /// `language`: the moves with his language's piece letters (German
+    /// K D T L S, Polish K H W G S); `san`: English SAN letters.
+    #[serde(default)]
+    pub notation: BrailleNotation,
+}
+
+/// The piece letters of moves on the Braille display.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum BrailleNotation {
+    /// The piece letters of `[voice] language`.
+    #[default]
+    Language,
+    /// English SAN.
+    San,
+}
+
+fn default_braille_host() -> String {
+    ":0".into()
+}
+fn default_braille_key_file() -> PathBuf {
+    PathBuf::from("/etc/brlapi.key")
+}
+
+impl Default for BrailleSettings {
+    fn default() -> Self {
+        BrailleSettings {
+            enabled: false,
+            host: default_braille_host(),
+            socket: None,
+            key_file: default_braille_key_file(),
+            notation: BrailleNotation::Language,
+        }
+    }
+}
+
+impl BrailleSettings {
+    /// The socket to connect to: `socket`, else the one of `host`.
+    pub fn socket_path(&self) -> Option<PathBuf> {
+        self.socket.clone().or_else(|| station_drivers::braille::BrlapiSettings::socket_of_host(&self.host))
+    }
 }
 
 /// Publishing to a tournament hall's MQTT broker (`[hall]`).
@@ -311,7 +374,8 @@ fn yes() -> bool {
 }
 
 /// Button mapping (`[buttons]`): each action lists its sources, `blind:N` or
-/// `mirror:N` for board buttons (0–15), `gamepad:NAME` for gamepad buttons.
+/// `mirror:N` for board buttons (0–15), `gamepad:NAME` for gamepad buttons,
+/// `braille:N` for the Braille display's routing key over cell N (0 = leftmost).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Buttons {
@@ -489,12 +553,13 @@ impl Buttons {
                 let ok = match s.split_once(':') {
                     Some(("blind" | "mirror", n)) => n.parse::<u8>().is_ok_and(|n| n < 16),
                     Some(("gamepad", name)) => !name.is_empty(),
+                    Some(("braille", n)) => n.parse::<u16>().is_ok_and(|n| n < 256),
                     _ => false,
                 };
                 if !ok {
                     return Err((
                         format!("buttons.{name}"),
-                        format!("`{s}` is not blind:N, mirror:N (0-15) or gamepad:NAME"),
+                        format!("`{s}` is not blind:N, mirror:N (0-15), gamepad:NAME or braille:N (0-255)"),
                     ));
                 }
                 // One button, one action: a press must never do two things at once
@@ -836,6 +901,12 @@ impl Config {
             ));
         }
         self.buttons.check().map_err(|(key, message)| invalid(&key, message))?;
+        if self.braille.enabled && self.braille.socket_path().is_none() {
+            return Err(invalid(
+                "braille.host",
+                format!("`{}` is not a local BrlAPI host (:N); set braille.socket", self.braille.host),
+            ));
+        }
         for (name, listener) in [("private", &self.audio.private), ("public", &self.audio.public)] {
             let v = listener.volume;
             if !(v.is_finite() && (0.0..=4.0).contains(&v)) {
@@ -1071,6 +1142,8 @@ mod tests {
             ("[audio.private]\nvolume = -inf\n", "audio.private.volume", 2),
             ("[tags]\nevent = \"Open\\n[Result \\\"1-0\\\"]\"\n", "tags.event", 2),
             ("[tags]\nwhite = \"\"\"\nMüller\nHans\"\"\"\n", "tags.white", 2),
+            ("[buttons]\ntime = [\"braille:256\"]\n", "buttons.time", 2),
+            ("[braille]\nenabled = true\nhost = \"display.local:1\"\n", "braille.host", 3),
         ] {
             let err = parse(text).err().unwrap_or_else(|| panic!("{key} accepted:\n{text}")).to_string();
             assert!(err.contains(&format!("`{key}`")), "{key}: {err}");
@@ -1080,6 +1153,21 @@ mod tests {
         let err = parse("[boards.mirror]\ndriver = \"dgt\"\nport = \"/x\"\n[clock]\nsource = \"dgt\"\n")
             .unwrap_err();
         assert!(err.to_string().contains("line 5, key `clock.source`"), "{err}");
+    }
+
+    #[test]
+    fn braille_routing_keys_are_buttons_and_the_host_names_a_local_socket() {
+        let c = parse(
+            "[buttons]\ntime = [\"blind:1\", \"braille:3\"]\n[braille]\nenabled = true\nhost = \":2\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.buttons.action_of("braille:3"), Some(Action::Time));
+        assert_eq!(c.braille.socket_path(), Some(PathBuf::from("/var/lib/BrlAPI/2")));
+        let c = parse("[braille]\nsocket = \"/run/brl.sock\"\nnotation = \"san\"\n").unwrap();
+        assert_eq!(c.braille.socket_path(), Some(PathBuf::from("/run/brl.sock")));
+        assert_eq!(c.braille.notation, BrailleNotation::San);
+        let err = parse("[buttons]\nclock = [\"braille:3\"]\ntime = [\"braille:3\"]\n").unwrap_err();
+        assert!(err.to_string().contains("already the `clock` button"), "{err}");
     }
 
     #[test]
@@ -1173,7 +1261,7 @@ mod shipped_configs {
             game.start_fen = None;
             let mut clock = c.clock.clone();
             clock.time_control = None;
-            format!("{game:?}\n{clock:?}\n{:?}\n{:?}\n{:?}", c.buttons, c.voice, c.audio)
+            format!("{game:?}\n{clock:?}\n{:?}\n{:?}\n{:?}\n{:?}", c.buttons, c.voice, c.audio, c.braille)
         };
         assert_eq!(shown(&documented), shown(&defaults));
     }

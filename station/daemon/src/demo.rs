@@ -13,6 +13,7 @@ use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
 use station_core::Event;
+use station_drivers::braille::SimBrailleServer;
 use station_drivers::dgt::{DgtDriver, DgtEmulator, DgtSettings, EmulatorOptions};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
@@ -95,6 +96,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
         Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
     station.enable_voices()?;
     station.attach_hub(hub);
+    let braille = if opts.braille { Some(SimDisplay::start(&work, &mut station)?) } else { None };
     // Both boards start their hands together, once the station listens.
     sim.play_scans(scans);
     if let Some(e) = &emulator {
@@ -120,6 +122,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     drop(sim);
     drop(emulator);
     drop(server);
+    drop(braille);
 
     let expected: Vec<String> = famous.moves().iter().map(|m| famous.game.uci(*m)).collect();
     let got = played.borrow().clone();
@@ -129,6 +132,55 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     }
     println!("all {} moves sensed and recorded; result of the game: {}", total, tag("Result"));
     Ok(())
+}
+
+/// The demo's simulated Braille display: a simulated brltty on a Unix socket
+/// that the real BrlAPI client talks to; each new line it shows is printed.
+struct SimDisplay {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    printer: Option<std::thread::JoinHandle<()>>,
+}
+
+impl SimDisplay {
+    fn start(work: &std::path::Path, station: &mut Station) -> Result<SimDisplay> {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let socket = work.join("brlapi.sock");
+        let server = SimBrailleServer::start(&socket, 40, None)
+            .with_context(|| format!("cannot start the simulated brltty on {}", socket.display()))?;
+        println!("simulated Braille display (40 cells) behind a simulated brltty on {}", socket.display());
+        let settings =
+            crate::config::BrailleSettings { enabled: true, socket: Some(socket), ..Default::default() };
+        if let Some(display) = crate::run::open_braille(&settings) {
+            station.attach_braille(display);
+        }
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = std::sync::Arc::clone(&stop);
+        let printer = std::thread::Builder::new().name("demo-braille".into()).spawn(move || {
+            let mut printed = 0;
+            loop {
+                let done = flag.load(Ordering::Relaxed);
+                let lines = server.lines();
+                for line in lines.iter().skip(printed) {
+                    println!("    ⠿ {line}");
+                }
+                printed = lines.len();
+                if done {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        })?;
+        Ok(SimDisplay { stop, printer: Some(printer) })
+    }
+}
+
+impl Drop for SimDisplay {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(p) = self.printer.take() {
+            let _ = p.join();
+        }
+    }
 }
 
 /// A line of text for an event, as the demo prints it.

@@ -24,6 +24,8 @@ pub struct DemoOptions {
     pub token: Option<String>,
     /// Which game: chess (the famous game) or draughts (`--rules draughts`).
     pub draughts: bool,
+    /// A simulated Braille display (a simulated brltty): its lines are printed.
+    pub braille: bool,
 }
 
 /// The voice packs the set-up rendered: `$STATION_VOICE_PACKS`, else `.deps/voices`

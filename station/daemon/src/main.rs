@@ -4,6 +4,7 @@
 mod announce;
 mod announce_draughts;
 mod bench;
+mod braille_display;
 mod cli;
 mod clock;
 mod config;

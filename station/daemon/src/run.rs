@@ -1,6 +1,6 @@
 //! `station run`: the daemon.
 
-use crate::config::{BoardConfig, Config, DriverKind};
+use crate::config::{BoardConfig, BrailleSettings, Config, DriverKind};
 use crate::event_sink::EventSink;
 use crate::hub::{CommandRequest, Hub};
 use crate::journal_file::JournalDir;
@@ -11,6 +11,7 @@ use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select, TryRecvError};
 use station_core::BoardRole;
+use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings};
 use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
 use station_drivers::gamepad::{GamepadDriver, GamepadEvent};
 use station_drivers::pegboard::DriverEvent;
@@ -18,6 +19,7 @@ use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
 use station_drivers::stamp::{ReadMark, Stamped};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -57,6 +59,7 @@ enum Feed {
     Pegs(BoardRole, Receiver<Stamped<DriverEvent>>),
     Dgt(BoardRole, Receiver<Stamped<DgtEvent>>),
     Gamepad(Receiver<Stamped<GamepadEvent>>),
+    Braille(Receiver<Stamped<BrailleEvent>>),
     Heard(Receiver<crate::listening::Heard>),
     Commands(Receiver<CommandRequest>),
 }
@@ -66,6 +69,7 @@ enum Arrival {
     Pegs(BoardRole, DriverEvent),
     Dgt(BoardRole, DgtEvent),
     Gamepad(GamepadEvent),
+    Braille(BrailleEvent),
     Heard(crate::listening::Heard),
     Command(CommandRequest),
 }
@@ -94,6 +98,10 @@ impl Feed {
                 },
                 Feed::Gamepad(rx) => match rx.try_recv() {
                     Ok(s) => (s.at, Arrival::Gamepad(s.event)),
+                    Err(_) => return Ok(()),
+                },
+                Feed::Braille(rx) => match rx.try_recv() {
+                    Ok(s) => (s.at, Arrival::Braille(s.event)),
                     Err(_) => return Ok(()),
                 },
                 Feed::Heard(rx) => match rx.try_recv() {
@@ -139,6 +147,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
     let (hub, commands) = Hub::new();
     let server = start_web(&config, &web, hub.clone())?;
     let station_hall = config.hall.clone();
+    let braille = config.braille.clone();
     let mut station = Station::start(config, journals, sink)?;
     for link in &links {
         if let Driver::Dgt(d) = &link.driver {
@@ -148,6 +157,9 @@ pub fn run(opts: RunOptions) -> Result<()> {
     station.enable_voices()?;
     station.enable_listening()?;
     station.attach_hub(hub);
+    if let Some(display) = open_braille(&braille) {
+        station.attach_braille(display);
+    }
     if let Some(settings) = &station_hall {
         let console = server.as_ref().map(|s| format!("http://{}/console", s.addr()));
         station.subscribe(Box::new(crate::hall::publish::HallPublisher::start(settings, &dir, console)?));
@@ -189,6 +201,18 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
     println!("console: http://{addr}/console  (operator token: {token})");
     println!("mirror:  http://{addr}/mirror");
     Ok(Some(server))
+}
+
+/// Opens the Braille display's driver when `[braille] enabled` (brltty need
+/// not be running: the driver reports it and looks for it again).
+pub fn open_braille(settings: &BrailleSettings) -> Option<Rc<dyn BrailleDisplay>> {
+    if !settings.enabled {
+        return None;
+    }
+    // The config check made sure a socket is known.
+    let socket = settings.socket_path()?;
+    let key_file = Some(settings.key_file.clone());
+    Some(Rc::new(BrlapiDriver::spawn(BrlapiSettings { socket, key_file })))
 }
 
 /// Opens a board's driver (and its simulator for `sim`).
@@ -244,6 +268,7 @@ pub fn serve(
         })
         .chain(gamepads.iter().map(|g| Feed::Gamepad(g.events())))
         .chain(sim_pad.map(Feed::Gamepad))
+        .chain(station.braille_feed().map(Feed::Braille))
         .chain(station.heard_events().map(Feed::Heard))
         .chain(commands.cloned().map(Feed::Commands))
         .collect();
@@ -264,6 +289,7 @@ pub fn serve(
                     Feed::Pegs(_, rx) => select.recv(rx),
                     Feed::Dgt(_, rx) => select.recv(rx),
                     Feed::Gamepad(rx) => select.recv(rx),
+                    Feed::Braille(rx) => select.recv(rx),
                     Feed::Heard(rx) => select.recv(rx),
                     Feed::Commands(rx) => select.recv(rx),
                 };
@@ -287,6 +313,7 @@ pub fn serve(
                 Arrival::Pegs(role, event) => station.handle(role, event, at)?,
                 Arrival::Dgt(role, event) => station.handle_dgt(role, event, at)?,
                 Arrival::Gamepad(event) => station.handle_gamepad(event, at)?,
+                Arrival::Braille(event) => station.handle_braille(event, at)?,
                 Arrival::Heard(heard) => station.handle_heard(heard, at)?,
                 Arrival::Command(request) => station.command(request, at)?,
             }

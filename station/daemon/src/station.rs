@@ -2,6 +2,7 @@
 //! middle, the journal, the voices, the event stream and the web hub out.
 //! No rules live here.
 
+use crate::braille_display::{BrailleMoves, BrailleOut};
 use crate::clock::{StationClock, pgn_date};
 use crate::config::Action;
 use crate::config::{ClockSource, Config, DgtDisplay};
@@ -25,6 +26,7 @@ use station_core::occupancy::Orientation;
 use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig, TableError};
 use station_core::{BoardRole, Event, Game, Millis};
+use station_drivers::braille::{BrailleDisplay, BrailleEvent, Key as BrailleKey};
 use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand};
 use station_drivers::gamepad::GamepadEvent;
 use station_drivers::pegboard::{BoardMessage, DriverEvent};
@@ -84,6 +86,8 @@ pub struct Station {
     /// feed, the demo's printer (the voices come first, on their own).
     subscribers: Vec<Box<dyn Subscriber>>,
     voices: Option<VoicesHandle>,
+    /// The blind player's Braille display (`[braille]`), when enabled.
+    braille: Option<BrailleOut>,
     /// Where the blind player is in the record and which rank or file a button reads next.
     reading: RecordReading,
     hub: Option<Hub>,
@@ -191,6 +195,7 @@ impl Station {
             last_scan: [None, None],
             subscribers: vec![Box::new(sink)],
             voices: None,
+            braille: None,
             reading: RecordReading::new(),
             hub: None,
             decided: Vec::new(),
@@ -311,6 +316,62 @@ impl Station {
     /// The simulated gamepad's events, when one is used instead of gilrs.
     pub fn gamepad_feed(&self) -> Option<Receiver<Stamped<GamepadEvent>>> {
         self.gamepad_feed.clone()
+    }
+
+    /// Shows the game on a Braille display from now on: the moves once
+    /// durable, the clocks on its keys; its routing keys are buttons.
+    pub fn attach_braille(&mut self, display: std::rc::Rc<dyn BrailleDisplay>) {
+        let out = BrailleOut::new(display, &self.config.braille, &self.config.voice.language);
+        self.subscribers.push(Box::new(BrailleMoves(out.clone())));
+        self.braille = Some(out);
+    }
+
+    /// The Braille display's events, when one is attached.
+    pub fn braille_feed(&self) -> Option<Receiver<Stamped<BrailleEvent>>> {
+        self.braille.as_ref().map(BrailleOut::events)
+    }
+
+    /// Handles the Braille display: a routing key mapped in `[buttons]`
+    /// (`braille:N`) is that button of the blind player; any other key of the
+    /// display shows the clocks. Garbled packets were dropped, counted and
+    /// logged by the driver.
+    pub fn handle_braille(&mut self, event: BrailleEvent, at: Instant) -> Result<()> {
+        let t = self.time_of(at);
+        let mut events = Vec::new();
+        let status = |status, detail| device_status("braille", None, status, detail, t);
+        match event {
+            BrailleEvent::Key(BrailleKey::Routing(cell)) => {
+                match self.config.buttons.action_of(&format!("braille:{cell}")) {
+                    Some(action) => self.action(BoardRole::Blind, action, t, &mut events),
+                    None => self.show_braille_clocks(t),
+                }
+            }
+            BrailleEvent::Key(BrailleKey::Command(_)) => self.show_braille_clocks(t),
+            BrailleEvent::Connected { columns } => {
+                // After a restart of the station the display starts from the record.
+                if let (Some(b), Some(g)) = (&self.braille, self.table.agreed())
+                    && let Some(san) = g.ply().checked_sub(1).and_then(|i| g.sans().get(i))
+                {
+                    b.show_move(g.ply(), &san.to_string());
+                }
+                events.push(status("connected", Some(format!("{columns} cells"))));
+            }
+            BrailleEvent::Unavailable { reason } => events.push(status("unavailable", Some(reason))),
+            BrailleEvent::Lost { reason } => events.push(status("disconnected", Some(reason))),
+            // The driver counted and logged it; the game is not concerned.
+            BrailleEvent::Dropped { total, reason } => {
+                tracing::debug!(total, %reason, "a garbled BrlAPI packet was dropped");
+            }
+        }
+        self.decide(events);
+        Ok(())
+    }
+
+    fn show_braille_clocks(&self, t: Millis) {
+        if let Some(b) = &self.braille {
+            let reading = self.voices.as_ref().map(|v| v.get().clock_reading()).unwrap_or_default();
+            b.show_clocks(&self.table, reading, t);
+        }
     }
 
     /// Hands every durable batch to `s` from now on (the hall's broker).
@@ -752,6 +813,7 @@ impl Station {
                 if let Some(v) = &self.voices {
                     v.get().say_time(&self.table, t, events);
                 }
+                self.show_braille_clocks(t);
             }
             Action::RepeatLastMove => {
                 if let Some(v) = &self.voices {

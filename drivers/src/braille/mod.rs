@@ -1,0 +1,62 @@
+//! A refreshable Braille display through BrlAPI (brltty's client protocol):
+//! one line of text shown, the display's keys (routing keys by cell, other
+//! brltty commands by code) reported as [`Stamped`] events on a bounded queue.
+//!
+//! * [`protocol`] — the BrlAPI packets, pure.
+//! * [`brlapi`] — [`BrlapiDriver`]: the client on brltty's Unix socket, on its
+//!   own thread; a missing brltty is reported once and looked for again.
+//! * [`sim`] — [`SimBrailleServer`]: the simulated twin, a BrlAPI server on a
+//!   Unix socket with a display of N cells (tests, the demo).
+//! * [`brltty_vr`] — [`BrlttyVirtual`]: a real brltty with its hardware-free
+//!   virtual driver on private sockets, and its virtual display (tests).
+
+pub mod brlapi;
+pub mod brltty_vr;
+pub mod protocol;
+pub mod sim;
+
+pub use brlapi::{BrlapiDriver, BrlapiSettings};
+pub use brltty_vr::BrlttyVirtual;
+pub use protocol::Key;
+pub use sim::SimBrailleServer;
+
+use crate::stamp::Stamped;
+use crossbeam_channel::Receiver;
+
+/// What a Braille display's driver reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BrailleEvent {
+    /// The display is ours (after a start or a reconnection).
+    Connected {
+        /// Its cells per line.
+        columns: u32,
+    },
+    /// A key of the display was pressed.
+    Key(Key),
+    /// brltty cannot be reached or refused us (told once per outage; retried).
+    Unavailable {
+        /// Why.
+        reason: String,
+    },
+    /// A connection that worked was lost (retried).
+    Lost {
+        /// Why.
+        reason: String,
+    },
+    /// A packet from the socket was garbled or unexpected: dropped, counted.
+    Dropped {
+        /// Packets dropped since the driver started.
+        total: u64,
+        /// What was wrong with this one.
+        reason: String,
+    },
+}
+
+/// A Braille display as the station uses it: one line shown, keys reported.
+pub trait BrailleDisplay {
+    /// Shows `text` (cut or padded to the display's width); the newest line
+    /// wins, and it is shown again after a reconnection.
+    fn show(&self, text: &str);
+    /// The display's events.
+    fn events(&self) -> Receiver<Stamped<BrailleEvent>>;
+}

@@ -1,0 +1,152 @@
+//! The blind player's Braille display (issue 18 §5): the last move in his
+//! language's piece letters, the clocks when he asks with a display key; the
+//! routing keys are `[buttons]` sources `braille:N` (handled by `station`).
+//! A [`Subscriber`] of durable events, so a move reaches the display only once
+//! it is journaled, like speech.
+
+use crate::config::{BrailleNotation, BrailleSettings};
+use crate::delivery::{Delivered, Subscriber};
+use anyhow::Result;
+use shakmaty::Color;
+use station_core::{Event, Millis, Table};
+use station_drivers::braille::{BrailleDisplay, BrailleEvent};
+use station_drivers::stamp::Stamped;
+use station_voices::ClockReading;
+use std::rc::Rc;
+
+/// What the station shows on the display; cheap to clone (the subscriber and
+/// the station's key handling share it).
+#[derive(Clone)]
+pub struct BrailleOut {
+    display: Rc<dyn BrailleDisplay>,
+    notation: BrailleNotation,
+    language: String,
+}
+
+impl BrailleOut {
+    /// Shows on `display` in `language` (`[voice] language`).
+    pub fn new(display: Rc<dyn BrailleDisplay>, settings: &BrailleSettings, language: &str) -> Self {
+        BrailleOut { display, notation: settings.notation, language: language.to_owned() }
+    }
+
+    /// The display's key and status events.
+    pub fn events(&self) -> crossbeam_channel::Receiver<Stamped<BrailleEvent>> {
+        self.display.events()
+    }
+
+    /// Shows the clocks of `table` at `t`, as he reads them (left or used).
+    pub fn show_clocks(&self, table: &Table, reading: ClockReading, t: Millis) {
+        self.display.show(&clock_line(table, reading, t, &self.language));
+    }
+
+    /// Shows move `ply` (SAN, or PDN for draughts) in the configured letters.
+    pub fn show_move(&self, ply: usize, text: &str) {
+        let text = match (self.notation, pdn_free(text)) {
+            (BrailleNotation::Language, true) => piece_letters(text, &self.language),
+            _ => text.to_owned(),
+        };
+        self.display.show(&move_line(ply, &text));
+    }
+}
+
+/// The display follows the agreed record.
+pub struct BrailleMoves(pub BrailleOut);
+
+impl Subscriber for BrailleMoves {
+    fn deliver(&mut self, batch: &[Delivered]) -> Result<()> {
+        let last = batch.iter().rev().find_map(|d| match &d.event {
+            Event::GameMove { ply, san, pdn, .. } => Some((*ply, pdn.clone().unwrap_or_else(|| san.clone()))),
+            _ => None,
+        });
+        if let Some((ply, text)) = last {
+            self.0.show_move(ply, &text);
+        }
+        Ok(())
+    }
+}
+
+/// A chess move (letters), not a draughts move (square numbers).
+fn pdn_free(text: &str) -> bool {
+    !text.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// `23. e4` for White's move, `23... e5` for Black's.
+pub fn move_line(ply: usize, text: &str) -> String {
+    let number = ply.div_ceil(2);
+    if ply % 2 == 1 { format!("{number}. {text}") } else { format!("{number}... {text}") }
+}
+
+/// SAN with the piece letters of `language` (German K D T L S, Polish
+/// K H W G S); files, squares and castling stay as they are.
+pub fn piece_letters(san: &str, language: &str) -> String {
+    let letters: &[(char, char)] = match language {
+        "de" => &[('Q', 'D'), ('R', 'T'), ('B', 'L'), ('N', 'S')],
+        "pl" => &[('Q', 'H'), ('R', 'W'), ('B', 'G'), ('N', 'S')],
+        _ => &[],
+    };
+    san.chars().map(|c| letters.iter().find(|(en, _)| *en == c).map_or(c, |(_, l)| *l)).collect()
+}
+
+/// `W 1:02:03 S 0:58:00 Zug 23`: his side first, then the opponent's, and the
+/// moves made; the time used is marked as such.
+pub fn clock_line(table: &Table, reading: ClockReading, t: Millis, language: &str) -> String {
+    let (white, black, moves, used) = match language {
+        "de" => ("W", "S", "Zug", "verbraucht"),
+        "pl" => ("B", "C", "ruch", "zużyte"),
+        _ => ("W", "B", "move", "used"),
+    };
+    let moves_made = table.agreed().map_or(0, |g| g.ply().div_ceil(2));
+    let Some(clock) = table.clock() else {
+        return format!("{moves} {moves_made}");
+    };
+    let own = table.config().blind_color;
+    let mut line = String::new();
+    for color in [own, !own] {
+        let side = station_core::clock::Side::from(color);
+        let ms = match reading {
+            ClockReading::Remaining => clock.remaining(side, t),
+            ClockReading::Used => clock.time_used(side, t),
+        };
+        let name = if color == Color::White { white } else { black };
+        line.push_str(&format!("{name} {} ", hms(ms)));
+    }
+    line.push_str(&format!("{moves} {moves_made}"));
+    if reading == ClockReading::Used {
+        line.push_str(&format!(" {used}"));
+    }
+    line
+}
+
+fn hms(ms: Millis) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn his_language_names_the_pieces() {
+        assert_eq!(piece_letters("Nxf3+", "de"), "Sxf3+");
+        assert_eq!(piece_letters("Qd8=Q", "pl"), "Hd8=H");
+        assert_eq!(piece_letters("Bb5", "de"), "Lb5");
+        assert_eq!(piece_letters("O-O", "de"), "O-O");
+        assert_eq!(piece_letters("Rxe1#", "en"), "Rxe1#");
+    }
+
+    #[test]
+    fn the_move_number_says_whose_move() {
+        assert_eq!(move_line(45, "Sf3"), "23. Sf3");
+        assert_eq!(move_line(46, "e5"), "23... e5");
+    }
+
+    #[test]
+    fn clocks_read_hours_minutes_seconds() {
+        assert_eq!(hms(3_723_999), "1:02:03");
+        assert_eq!(hms(59_000), "0:00:59");
+    }
+}
+
+#[cfg(test)]
+mod station_tests;
