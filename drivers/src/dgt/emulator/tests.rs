@@ -26,20 +26,27 @@ impl Drop for TempDir {
 }
 
 /// The driver's events without their arrival stamps (these tests judge what, not when).
-fn unstamped(stamped: Receiver<crate::stamp::Stamped<DgtEvent>>) -> Receiver<DgtEvent> {
-    let (tx, rx) = crossbeam_channel::unbounded();
-    std::thread::spawn(move || {
-        for s in stamped {
-            if tx.send(s.event).is_err() {
-                break;
-            }
-        }
-    });
-    rx
+/// The driver's events without their stamps, read from the driver's own
+/// channel. No forwarding thread: a forwarder left from an earlier call would
+/// race the next reader for the driver's events and drop the one it took.
+struct Events(Receiver<crate::stamp::Stamped<DgtEvent>>);
+
+impl Events {
+    fn recv_deadline(&self, deadline: Instant) -> Result<DgtEvent, crossbeam_channel::RecvTimeoutError> {
+        self.0.recv_deadline(deadline).map(|s| s.event)
+    }
+
+    fn try_recv(&self) -> Result<DgtEvent, crossbeam_channel::TryRecvError> {
+        self.0.try_recv().map(|s| s.event)
+    }
+}
+
+fn unstamped(stamped: Receiver<crate::stamp::Stamped<DgtEvent>>) -> Events {
+    Events(stamped)
 }
 
 fn wait_for(
-    events: &Receiver<DgtEvent>,
+    events: &Events,
     timeout: Duration,
     mut wanted: impl FnMut(&DgtEvent) -> bool,
 ) -> Option<DgtEvent> {
@@ -347,7 +354,7 @@ fn set_and_run(lever: bool) -> ClockCommand {
 }
 
 /// The next command done or given up (the version query's success on connect skipped).
-fn clock_report(events: &Receiver<DgtEvent>, timeout: Duration) -> Option<ClockReport> {
+fn clock_report(events: &Events, timeout: Duration) -> Option<ClockReport> {
     let wanted = |e: &DgtEvent| match e {
         DgtEvent::Clock(ClockReport::Done(ClockCommand::Version)) => false,
         DgtEvent::Clock(ClockReport::Done(_) | ClockReport::Failed { .. }) => true,
