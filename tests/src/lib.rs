@@ -178,3 +178,58 @@ pub fn post_command(base: &str, token: &str, body: &Value) -> (u16, Value) {
     let json = response.split("\r\n\r\n").nth(1).and_then(|b| serde_json::from_str(b).ok());
     (status, json.unwrap_or(Value::Null))
 }
+
+/// A `station run` with its console on a free loopback port and an operator
+/// token: commands, spoken words and plain GETs to it; killed when dropped.
+pub struct RunningStation {
+    child: Child,
+    base: String,
+    token: String,
+}
+
+impl RunningStation {
+    /// Starts `cmd` (from [`station_run`]) with the console on 127.0.0.1:0
+    /// and `token`, and waits for its console address. Audio goes to ALSA's
+    /// null device unless `cmd` names an ALSA configuration itself.
+    pub fn start(mut cmd: Command, token: &str) -> RunningStation {
+        cmd.args(["--listen", "127.0.0.1:0", "--token", token]).stdout(Stdio::piped()).stderr(Stdio::null());
+        let alsa = workspace().join(".deps/alsa/null.conf");
+        if alsa.exists() && !cmd.get_envs().any(|(k, _)| k == "ALSA_CONFIG_PATH") {
+            cmd.env("ALSA_CONFIG_PATH", alsa);
+        }
+        let mut child = cmd.spawn().expect("station starts");
+        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
+        RunningStation { child, base, token: token.to_owned() }
+    }
+
+    /// `POST /api/command` with the operator token: the status and the JSON answer.
+    pub fn command(&self, body: &Value) -> (u16, Value) {
+        post_command(&self.base, &self.token, body)
+    }
+
+    /// Words the blind player says, typed at the console (`spoken`).
+    pub fn spoken(&self, text: &str) -> (u16, Value) {
+        self.command(&serde_json::json!({"cmd": "spoken", "text": text}))
+    }
+
+    /// `GET path` (no token): the status and the body.
+    pub fn get(&self, path: &str) -> (u16, Vec<u8>) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.base).unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let head_end = response.windows(4).position(|w| w == b"\r\n\r\n").map_or(response.len(), |i| i + 4);
+        let head = String::from_utf8_lossy(&response[..head_end]).into_owned();
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        (status, response[head_end..].to_vec())
+    }
+}
+
+impl Drop for RunningStation {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -10,7 +10,7 @@
 //! board on a pty) a slip of the tongue is named with the board's move and
 //! his clock waits until the announcement is corrected (VIII.2.3, D.2.8).
 
-use serde_json::{Value, json};
+use serde_json::json;
 use station_core::draughts::movegen::legal_moves;
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Move, Position, Variant};
@@ -18,58 +18,28 @@ use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use station_drivers::pegboard::hands::TimedScan;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for,
-    workspace,
+    RunningStation, of_type, read_events, scratch, station_bin, station_run, wait_for, workspace,
 };
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 const TOKEN: &str = "draughts-speech-token-5e1a";
 const V: Variant = Variant::International;
 
-struct Station {
-    child: Child,
-    base: String,
+/// A draughts station without sensor boards (Polish speech); killed when dropped.
+fn start_station(dir: &Path, events: &Path) -> RunningStation {
+    station_with_config(
+        dir,
+        events,
+        "[boards.blind]\ndriver = \"none\"\n\n[game]\nrules = \"draughts\"\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[voice]\nlanguage = \"pl\"\n\n[speech]\nenabled = true\nmicrophone = false\n",
+    )
 }
 
-impl Drop for Station {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Station {
-    fn start(dir: &Path, events: &Path) -> Station {
-        Station::with_config(
-            dir,
-            events,
-            "[boards.blind]\ndriver = \"none\"\n\n[game]\nrules = \"draughts\"\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[voice]\nlanguage = \"pl\"\n\n[speech]\nenabled = true\nmicrophone = false\n",
-        )
-    }
-
-    fn with_config(dir: &Path, events: &Path, text: &str) -> Station {
-        let config = dir.join("station.toml");
-        std::fs::write(&config, text).unwrap();
-        let mut cmd = station_run(&config, &dir.join("journal"), Some(events));
-        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN]).stdout(Stdio::piped()).stderr(Stdio::null());
-        let alsa = workspace().join(".deps/alsa/null.conf");
-        if alsa.exists() {
-            cmd.env("ALSA_CONFIG_PATH", alsa);
-        }
-        let mut child = cmd.spawn().expect("station starts");
-        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
-        Station { child, base }
-    }
-
-    fn command(&self, body: &Value) -> (u16, Value) {
-        post_command(&self.base, TOKEN, body)
-    }
-
-    fn spoken(&self, text: &str) -> (u16, Value) {
-        self.command(&json!({"cmd": "spoken", "text": text}))
-    }
+fn station_with_config(dir: &Path, events: &Path, text: &str) -> RunningStation {
+    let config = dir.join("station.toml");
+    std::fs::write(&config, text).unwrap();
+    RunningStation::start(station_run(&config, &dir.join("journal"), Some(events)), TOKEN)
 }
 
 /// How the station words draughts moves (`station announce --rules draughts`), one line each.
@@ -114,7 +84,7 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
     let (game, at) = game_with_a_pair();
     let expected: Vec<String> = game.moves.iter().map(|m| m.pdn(V, true)).collect();
     let said = words("pl", &game.moves[..=at].iter().map(short).collect::<Vec<_>>());
-    let station = Station::start(&dir, &events);
+    let station = start_station(&dir, &events);
     wait_for(Duration::from_secs(10), "game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
     });
@@ -229,7 +199,7 @@ fn a_slip_of_the_tongue_on_the_draughts_peg_board_holds_his_clock_until_correcte
         ..SimOptions::new(link.clone())
     })
     .expect("simulated draughts peg board");
-    let station = Station::with_config(
+    let station = station_with_config(
         &dir,
         &events,
         &format!(

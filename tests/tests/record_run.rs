@@ -11,11 +11,10 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    console_address, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for,
+    RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for,
 };
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const SPEED: f64 = 2.0;
@@ -27,48 +26,11 @@ const RATE: usize = 22_050;
 
 const TOKEN: &str = "record-test-token-5d1e";
 
-/// A running station, killed when dropped.
-struct Station {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Station {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Station {
-    /// `station run` with its private audio written to `raw` through ALSA's file plugin.
-    fn start(dir: &Path, config: &Path, events: &Path, raw: &Path) -> Station {
-        let mut cmd = station_run(config, &dir.join("journal"), Some(events));
-        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN])
-            .env("ALSA_CONFIG_PATH", alsa_file_config(dir, raw))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let mut child = cmd.spawn().expect("station starts");
-        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
-        Station { child, base }
-    }
-
-    /// Words the blind player says, typed at the console (`spoken`).
-    fn spoken(&self, text: &str) -> serde_json::Value {
-        let body = serde_json::json!({"cmd": "spoken", "text": text}).to_string();
-        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
-        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        write!(
-            stream,
-            "POST /api/command HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.base,
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        response.split("\r\n\r\n").nth(1).and_then(|b| serde_json::from_str(b).ok()).unwrap_or_default()
-    }
+/// `station run` with its private audio written to `raw` through ALSA's file plugin.
+fn start_station(dir: &Path, config: &Path, events: &Path, raw: &Path) -> RunningStation {
+    let mut cmd = station_run(config, &dir.join("journal"), Some(events));
+    cmd.env("ALSA_CONFIG_PATH", alsa_file_config(dir, raw));
+    RunningStation::start(cmd, TOKEN)
 }
 
 /// The first game of Kasparov.pgn (Chandler - Kasparov, Wattignies 1976).
@@ -181,7 +143,7 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     let game = real_game();
     let said_moves = words(&game, PLIES);
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
-    let station = Station::start(&dir, &config, &events, &raw);
+    let station = start_station(&dir, &config, &events, &raw);
     wait_for(Duration::from_secs(10), "board connected", || {
         (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
     });
@@ -245,15 +207,15 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     // words) at the normal rate, then twice faster, then after a restart.
     let normal = answer_audio(&station, &events, &raw, "Linie Anna", 3);
     for _ in 0..2 {
-        let reply = station.spoken("schneller");
+        let reply = station.spoken("schneller").1;
         assert_eq!(reply["result"]["command"], "faster", "{reply}");
     }
-    assert_eq!(station.spoken("schneller")["result"]["rate_percent"], 145);
-    assert_eq!(station.spoken("langsamer")["result"]["rate_percent"], 130);
+    assert_eq!(station.spoken("schneller").1["result"]["rate_percent"], 145);
+    assert_eq!(station.spoken("langsamer").1["result"]["rate_percent"], 130);
     let faster = answer_audio(&station, &events, &raw, "Linie Anna", 4);
     drop(station);
     let raw2 = dir.join("private-2.raw");
-    let station = Station::start(&dir, &config, &events, &raw2);
+    let station = start_station(&dir, &config, &events, &raw2);
     wait_for(Duration::from_secs(10), "game resumed", || {
         (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
     });
@@ -266,9 +228,9 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
 
 /// Says `text` and returns how long its audio lasted (first to last audible
 /// sample, ms), once the `n`-th answer was given and the station is quiet.
-fn answer_audio(station: &Station, events: &Path, raw: &Path, text: &str, n: usize) -> usize {
+fn answer_audio(station: &RunningStation, events: &Path, raw: &Path, text: &str, n: usize) -> usize {
     let before = wait_quiet(raw);
-    let reply = station.spoken(text);
+    let reply = station.spoken(text).1;
     assert_eq!(reply["result"]["command"], "read_file", "{reply}");
     wait_for(Duration::from_secs(10), "the answer", || said(events, "answer").get(n - 1).cloned());
     wait_for(Duration::from_secs(10), "the answer heard", || {

@@ -10,56 +10,16 @@ use serde_json::Value;
 use shakmaty::Position;
 use station_core::pgn::read_games;
 use station_tests::{
-    console_address, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for, workspace,
+    RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for, workspace,
 };
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 const TOKEN: &str = "scoresheet-test-token-5d1e";
 
-struct Station {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Station {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Station {
-    fn start(config: &Path, events: &Path, journal: &Path) -> Station {
-        let mut cmd = station_run(config, journal, Some(events));
-        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN]).stdout(Stdio::piped()).stderr(Stdio::null());
-        let alsa = workspace().join(".deps/alsa/null.conf");
-        if alsa.exists() {
-            cmd.env("ALSA_CONFIG_PATH", alsa);
-        }
-        let mut child = cmd.spawn().expect("station starts");
-        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
-        Station { child, base }
-    }
-
-    fn command(&self, body: &Value) -> (u16, Value) {
-        station_tests::post_command(&self.base, TOKEN, body)
-    }
-
-    /// `GET path`: the status and the body.
-    fn get(&self, path: &str) -> (u16, Vec<u8>) {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(&self.base).expect("console reachable");
-        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.base).unwrap();
-        let mut response = Vec::new();
-        stream.read_to_end(&mut response).unwrap();
-        let head_end = response.windows(4).position(|w| w == b"\r\n\r\n").map_or(response.len(), |i| i + 4);
-        let head = String::from_utf8_lossy(&response[..head_end]).into_owned();
-        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        (status, response[head_end..].to_vec())
-    }
+fn start_station(config: &Path, events: &Path, journal: &Path) -> RunningStation {
+    RunningStation::start(station_run(config, journal, Some(events)), TOKEN)
 }
 
 fn korean_model() -> Option<PathBuf> {
@@ -134,7 +94,7 @@ fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_b
         ),
     )
     .unwrap();
-    let station = Station::start(&config, &events, &journal);
+    let station = start_station(&config, &events, &journal);
     let heard = wait_for(Duration::from_secs(60), "both phrases heard", || {
         let ev = read_events(&events);
         let heard: Vec<Value> = of_type(&ev, "heard").into_iter().cloned().collect();

@@ -11,52 +11,20 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    console_address, export_pgn, of_type, read_events, scratch, shared_pgn, station_bin, station_run,
+    RunningStation, export_pgn, of_type, read_events, scratch, shared_pgn, station_bin, station_run,
     wait_for, workspace,
 };
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "speech-test-token-91c2";
 const SPEED: f64 = 2.0;
 const SETTLE_MS: u64 = 220;
 
-/// A running station, killed when dropped.
-struct Station {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Station {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Station {
-    /// `station run` with `config`; waits until it prints its console address.
-    fn start(config: &Path, events: &Path, journal: &Path) -> Station {
-        let mut cmd = station_run(config, journal, Some(events));
-        cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN]).stdout(Stdio::piped()).stderr(Stdio::null());
-        let alsa = workspace().join(".deps/alsa/null.conf");
-        if alsa.exists() {
-            cmd.env("ALSA_CONFIG_PATH", alsa);
-        }
-        let mut child = cmd.spawn().expect("station starts");
-        let base = console_address(&mut child).trim_start_matches("http://").to_owned();
-        Station { child, base }
-    }
-
-    /// `POST /api/command` with the operator token: the status and the JSON answer.
-    fn command(&self, body: &Value) -> (u16, Value) {
-        station_tests::post_command(&self.base, TOKEN, body)
-    }
-
-    fn spoken(&self, text: &str) -> (u16, Value) {
-        self.command(&serde_json::json!({"cmd": "spoken", "text": text}))
-    }
+/// `station run` with `config`, its events to `events`; killed when dropped.
+fn start_station(config: &Path, events: &Path, journal: &Path) -> RunningStation {
+    RunningStation::start(station_run(config, journal, Some(events)), TOKEN)
 }
 
 /// How the station words `moves` from the start (`station announce`), one line each.
@@ -104,7 +72,7 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
         ),
     );
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
-    let station = Station::start(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "board connected", || {
         (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
     });
@@ -174,7 +142,14 @@ fn no_board_config(dir: &Path, lang: &str, blind: &str) -> PathBuf {
 
 /// Plays `moves[from..to]`: the blind player's by voice in `lang`, the
 /// opponent's entered by the operator.
-fn play_by_voice(station: &Station, lang: &str, blind_white: bool, moves: &[String], from: usize, to: usize) {
+fn play_by_voice(
+    station: &RunningStation,
+    lang: &str,
+    blind_white: bool,
+    moves: &[String],
+    from: usize,
+    to: usize,
+) {
     let said = words(lang, moves);
     for ply in from..to {
         let blind_moves = (ply % 2 == 0) == blind_white;
@@ -202,7 +177,7 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     let journal = dir.join("journal");
     let config = no_board_config(&dir, "de", "white");
     let moves = real_opening("games/Fischer.pgn", 16);
-    let station = Station::start(&config, &events, &journal);
+    let station = start_station(&config, &events, &journal);
     wait_for(Duration::from_secs(10), "game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
     });
@@ -240,7 +215,7 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
 
     // A power cut: the journal brings the game back and it goes on by voice.
     drop(station);
-    let station = Station::start(&config, &events, &journal);
+    let station = start_station(&config, &events, &journal);
     let resumed = wait_for(Duration::from_secs(10), "game resumed", || {
         of_type(&read_events(&events), "game_resumed").first().map(|e| e["ply"].as_u64().unwrap())
     });
@@ -280,7 +255,7 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     let events = dir.join("events.jsonl");
     let config = no_board_config(&dir, "pl", "black");
     let moves = real_opening("games/Capablanca.pgn", 14);
-    let station = Station::start(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
     });
@@ -344,7 +319,7 @@ fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
     let dir = scratch("speech-people");
     let events = dir.join("events.jsonl");
     let config = no_board_config(&dir, "en", "white");
-    let station = Station::start(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
     });
@@ -452,7 +427,7 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
             wav.display()
         ),
     );
-    let _station = Station::start(&config, &events, &dir.join("journal"));
+    let _station = start_station(&config, &events, &dir.join("journal"));
     let ready = wait_for(Duration::from_secs(60), "listening", || {
         of_type(&read_events(&events), "device_status")
             .into_iter()
@@ -529,7 +504,7 @@ fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
             wav.display()
         ),
     );
-    let _station = Station::start(&config, &events, &dir.join("journal"));
+    let _station = start_station(&config, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(60), "listening", || {
         of_type(&read_events(&events), "device_status")
             .into_iter()
@@ -571,7 +546,7 @@ fn a_missing_model_is_named_once_and_the_game_goes_on() {
             missing.display()
         ),
     );
-    let station = Station::start(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &dir.join("journal"));
     let status = wait_for(Duration::from_secs(20), "the model reported missing", || {
         of_type(&read_events(&events), "device_status").first().map(|e| (*e).clone())
     });

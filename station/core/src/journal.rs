@@ -175,6 +175,18 @@ impl Contents {
         self.records.iter().any(|r| matches!(r, Record::End { .. }))
     }
 
+    /// The game's result as its end record gives it (`1-0`, `1/2-1/2`, `2-0`
+    /// …), `*` while the game goes on (PGN and PDN write it so).
+    pub fn result(&self) -> &str {
+        self.records
+            .iter()
+            .find_map(|r| match r {
+                Record::End { result, .. } => Some(result.as_str()),
+                _ => None,
+            })
+            .unwrap_or("*")
+    }
+
     /// The next free sequence number.
     pub fn next_seq(&self) -> u64 {
         self.records

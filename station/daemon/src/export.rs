@@ -3,7 +3,7 @@
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
 use shakmaty::Position;
-use station_core::journal::{self, Record};
+use station_core::journal;
 use station_core::notation::{Notation, scoresheet};
 use station_core::pgn::write_pgn_with_marks;
 use std::path::PathBuf;
@@ -83,7 +83,7 @@ pub fn scoresheet_of(found: &Found, notation: Notation) -> Result<String> {
     let game = table.agreed().context("the journal holds no game")?;
     let tags = &found.contents.header.tags;
     let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
-    let result = result_of(found);
+    let result = found.contents.result();
     Ok(format!(
         "{} - {}, {} {}\n{}",
         tags.white,
@@ -94,33 +94,13 @@ pub fn scoresheet_of(found: &Found, notation: Notation) -> Result<String> {
     ))
 }
 
-fn result_of(found: &Found) -> &str {
-    found
-        .contents
-        .records
-        .iter()
-        .find_map(|r| match r {
-            Record::End { result, .. } => Some(result.as_str()),
-            _ => None,
-        })
-        .unwrap_or("*")
-}
-
 /// One journal's game as PGN; unfinished games end in `*`.
 pub fn pgn_of(found: &Found) -> Result<String> {
     let restored = journal::restore(&found.contents)
         .with_context(|| format!("cannot restore {}", found.path.display()))?;
     let table = &restored.table;
     let game = table.agreed().context("the journal holds no game")?;
-    let result = found
-        .contents
-        .records
-        .iter()
-        .find_map(|r| match r {
-            Record::End { result, .. } => Some(result.as_str()),
-            _ => None,
-        })
-        .unwrap_or("*");
+    let result = found.contents.result();
     let tags = &found.contents.header.tags;
     let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
     let Some(time_control) = table.config().time_control.as_ref() else {
@@ -143,7 +123,7 @@ mod tests {
     use shakmaty::{Bitboard, Square};
     use station_core::BoardRole;
     use station_core::Game;
-    use station_core::journal::{FORMAT, Header, Input, VERSION, decode, occ_hex};
+    use station_core::journal::{FORMAT, Header, Input, Record, VERSION, decode, occ_hex};
     use station_core::pgn::{SevenTags, read_games};
 
     #[test]

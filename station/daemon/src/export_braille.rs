@@ -23,7 +23,7 @@ use anyhow::{Context, Result, bail};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position};
 use station_core::Game;
-use station_core::journal::{self, Record};
+use station_core::journal;
 use station_core::pgn::SevenTags;
 use std::io::Write;
 use std::path::Path;
@@ -257,15 +257,7 @@ pub fn export_braille(
     let restored = journal::restore(&found.contents)
         .with_context(|| format!("cannot restore {}", found.path.display()))?;
     let record = restored.table.agreed().context("the journal holds no game")?;
-    let result = found
-        .contents
-        .records
-        .iter()
-        .find_map(|r| match r {
-            Record::End { result, .. } => Some(result.as_str()),
-            _ => None,
-        })
-        .unwrap_or("*");
+    let result = found.contents.result();
     let louis = Louis::new(&table);
     let text = brf(record, &found.contents.header.tags, result, lang, &louis)?;
     // The file must give the moves back (D.2.9 compares records): a table

@@ -13,7 +13,7 @@ use anyhow::{Context, Result, bail};
 use pdf::{A4, Document, Font, Page, width};
 use shakmaty::{Color, Position};
 use station_core::clock::format_clock;
-use station_core::journal::{self, Record};
+use station_core::journal;
 use station_core::pgn::SevenTags;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -112,15 +112,7 @@ pub fn sheet_of(found: &Found) -> Result<Sheet> {
             SheetMove { san: san.to_string(), clock, draw_offer: offers.contains(&ply) }
         })
         .collect();
-    let result = found
-        .contents
-        .records
-        .iter()
-        .find_map(|r| match r {
-            Record::End { result, .. } => Some(result.clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| "*".into());
+    let result = found.contents.result().to_owned();
     Ok(Sheet {
         tags: found.contents.header.tags.clone(),
         time_control: time_control.map(ToString::to_string),

@@ -4,7 +4,7 @@
 
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
-use station_core::journal::{self, Record};
+use station_core::journal;
 use std::path::{Path, PathBuf};
 
 /// Writes the PDN of the newest game, of `game`, or of every game (`all`).
@@ -43,15 +43,7 @@ pub fn pdn_of(found: &Found) -> Result<String> {
         .table
         .draughts()
         .with_context(|| format!("{} is not a draughts game (export it with --pgn)", found.path.display()))?;
-    let result = found
-        .contents
-        .records
-        .iter()
-        .find_map(|r| match r {
-            Record::End { result, .. } => Some(result.as_str()),
-            _ => None,
-        })
-        .unwrap_or("*");
+    let result = found.contents.result();
     let tags = &found.contents.header.tags;
     let mut out = String::new();
     out.push_str(&format!("[GameType \"{}\"]\n", d.variant().game_type()));
