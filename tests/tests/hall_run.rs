@@ -16,6 +16,7 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::schedule;
 mod hall_support;
+use hall_support::{free_port, get, openssl, plain};
 
 use station_tests::{export_pgn, scratch, station_bin, station_run, wait_for};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -37,10 +38,6 @@ impl Drop for Guard {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// Mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart
@@ -131,19 +128,6 @@ fn hall_address(hall: &mut Child) -> String {
         }
     });
     rx.recv_timeout(Duration::from_secs(30)).expect("the hall view prints its address")
-}
-
-/// `GET path` from the hall view: the body.
-fn get(base: &str, path: &str) -> String {
-    let addr = base.trim_start_matches("http://");
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
-    body.to_owned()
 }
 
 /// Short real games (30 to 60 plies) from the shared PGN files: (file, 1-based index, SANs).
@@ -460,24 +444,6 @@ fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped(
     assert!(text.starts_with("HTTP/1.1 401"), "{text}");
 }
 
-/// Text without ANSI colour sequences.
-fn plain(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 fn rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
@@ -630,13 +596,6 @@ fn measure_a_hall_of_50_boards() {
         );
         eprintln!("  ({at_end})");
     }
-}
-
-/// `openssl` with arguments, in `dir`.
-fn openssl(dir: &Path, args: &[&str]) {
-    let ok =
-        Command::new("openssl").args(args).current_dir(dir).stderr(Stdio::null()).status().unwrap().success();
-    assert!(ok, "openssl {args:?}");
 }
 
 #[test]
