@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::inference::TrackerConfig;
 pub use crate::input::Input;
 use crate::pgn::SevenTags;
+use crate::record::GameRecord;
 use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Color, Role};
@@ -81,6 +82,10 @@ pub struct Header {
     pub promotion: char,
     /// PGN tags.
     pub tags: SevenTags,
+    /// The moves of the scoresheet the game was started from (UCI), when the
+    /// arbiter started it from the moves so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
 }
 
 fn white() -> String {
@@ -175,17 +180,6 @@ impl Contents {
         self.records.iter().any(|r| matches!(r, Record::End { .. }))
     }
 
-    /// The game's result as its end record gives it (`1-0`, `1/2-1/2`, `2-0`
-    /// …), `*` while the game goes on (PGN and PDN write it so).
-    pub fn result(&self) -> &str {
-        self.records
-            .iter()
-            .find_map(|r| match r {
-                Record::End { result, .. } => Some(result.as_str()),
-                _ => None,
-            })
-            .unwrap_or("*")
-    }
 
     /// The next free sequence number.
     pub fn next_seq(&self) -> u64 {
@@ -235,22 +229,15 @@ impl Contents {
         unsaid.into()
     }
 
-    /// The moves recorded as events (revisions applied), UCI.
+    /// The moves on the record (revisions and take-backs applied), UCI (a
+    /// draughts game's PDN): the record's fold, nothing of its own.
     pub fn recorded_moves(&self) -> Vec<String> {
-        let mut moves: Vec<String> = Vec::new();
-        for r in &self.records {
-            if let Record::Event { event, .. } = r {
-                match event {
-                    Event::GameMove { ply, uci, .. } if *ply >= 1 && *ply <= moves.len() + 1 => {
-                        moves.truncate(ply - 1);
-                        moves.push(uci.clone());
-                    }
-                    Event::DiscrepancyResolved { .. } => {}
-                    _ => {}
-                }
-            }
-        }
-        moves
+        GameRecord::from_journal(self).ucis()
+    }
+
+    /// The game's record, folded from the header and the events.
+    pub fn record(&self) -> GameRecord {
+        GameRecord::from_journal(self)
     }
 }
 
@@ -369,6 +356,7 @@ impl Header {
             debounce_ms: cfg.tracker.debounce_ms,
             promotion: cfg.tracker.promotion.char(),
             tags,
+            moves: Vec::new(),
         }
     }
 }
@@ -400,6 +388,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         announcement_required: h.announcement_required,
         external_clock: h.external_clock,
         blind_unsensed: h.blind_unsensed,
+        tags: h.tags.clone(),
     })
 }
 
@@ -420,7 +409,10 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
         sensed[1] = occ(m)?;
     }
     let mirror_board = h.mirror_board.as_deref().map(crate::table::board_of).transpose().map_err(invalid)?;
-    let start = cfg.start.clone();
+    let mut start = cfg.start.clone();
+    for uci in &h.moves {
+        start.push_uci(uci).ok_or_else(|| JournalError::Invalid(format!("scoresheet move {uci}")))?;
+    }
     let mut table =
         Table::resume(cfg.clone(), h.game_id.clone(), start.clone(), sensed, mirror_board.clone(), h.t_ms);
     let mut last_t = h.t_ms;
@@ -432,14 +424,13 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
         }
     }
     let recorded = contents.recorded_moves();
-    let replayed: Vec<String> =
-        table.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect()).unwrap_or_default();
+    let replayed: Vec<String> = table.record().map(GameRecord::ucis).unwrap_or_default();
     if replayed == recorded {
         return Ok(Restored { table, reproduced: true, damage: None });
     }
     // The inputs no longer reproduce the record (a different settle time, a
     // changed rule): the recorded moves are the game; the boards are judged anew.
-    let mut game = start;
+    let mut game = cfg.start.clone();
     for uci in &recorded {
         if game.push_uci(uci).is_none() {
             // A damaged record (a flipped byte): the inputs are the evidence.
@@ -450,7 +441,8 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     }
     let now = [table.sensed(BoardRole::Blind), table.sensed(BoardRole::Mirror)];
     let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
-    let table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
+    let mut table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
+    table.adopt_record(GameRecord::from_journal(contents));
     Ok(Restored { table, reproduced: false, damage: None })
 }
 
@@ -474,7 +466,7 @@ fn restore_draughts(
             let _ = table.apply(*t_ms, input);
         }
     }
-    let reproduced = table.record_texts().unwrap_or_default() == contents.recorded_moves();
+    let reproduced = table.record().map(GameRecord::ucis).unwrap_or_default() == contents.recorded_moves();
     let damage = (!reproduced).then(|| "the journaled inputs no longer reproduce the recorded draughts moves; the game follows the inputs".to_string());
     Ok(Restored { table, reproduced, damage })
 }
@@ -508,6 +500,7 @@ mod tests {
             debounce_ms: 40,
             promotion: 'q',
             tags: SevenTags::default(),
+            moves: Vec::new(),
         }
     }
 
@@ -640,6 +633,7 @@ mod fuzz {
                 debounce_ms: 40,
                 promotion: 'q',
                 tags: SevenTags::default(),
+                moves: Vec::new(),
             }))
             .encode();
             text.push('\n');

@@ -764,6 +764,8 @@ pub struct Tags {
     pub white: Option<String>,
     /// Black player.
     pub black: Option<String>,
+    /// Board number (PGN `Board`).
+    pub board: Option<String>,
 }
 
 /// The longest PGN tag value the config may set.
@@ -771,13 +773,14 @@ const MAX_TAG: usize = 255;
 
 impl Tags {
     /// Every tag by its key.
-    fn named(&self) -> [(&'static str, &Option<String>); 5] {
+    fn named(&self) -> [(&'static str, &Option<String>); 6] {
         [
             ("event", &self.event),
             ("site", &self.site),
             ("round", &self.round),
             ("white", &self.white),
             ("black", &self.black),
+            ("board", &self.board),
         ]
     }
 }
@@ -1024,6 +1027,7 @@ impl Config {
             round: or_unknown(&self.tags.round),
             white: or_unknown(&self.tags.white),
             black: or_unknown(&self.tags.black),
+            board: self.tags.board.as_deref().map(|v| or_unknown(&Some(v.to_owned()))),
         }
     }
 }

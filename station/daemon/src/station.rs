@@ -172,6 +172,7 @@ impl Station {
             announcement_required: config.speech.enabled,
             external_clock: config.clock.source == ClockSource::Dgt,
             blind_unsensed: config.blind_unsensed(),
+            tags: config.seven_tags(pgn_date(StationClock::new().now())),
         });
         // The rules seam: a draughts table reads the boards' scans and the entered moves as draughts.
         let table = match config.game.rules {
@@ -526,6 +527,11 @@ impl Station {
     /// Journals `input` and gives it to the table: its events are decided; a
     /// refusal is journaled (the input and an `input_refused` event) and counted.
     fn apply(&mut self, t: Millis, input: Input, events: &mut Vec<Event>) -> Result<(), TableError> {
+        // A game's `Date` is the day it starts: the station may run for days.
+        let date = pgn_date(t);
+        if self.table.config().tags.date != date {
+            self.table.set_default_tags(self.config.seven_tags(date));
+        }
         self.journal.input(t, input.clone());
         match self.table.apply(t, &input) {
             Ok(decided) => {
@@ -966,7 +972,11 @@ impl Station {
             }
             Command::EnvelopeLost => ok(self.apply(t, Input::EnvelopeLost, events)),
             Command::ResumeAdjourned => ok(self.apply(t, Input::ResumeAdjourned, events)),
-            Command::NewGame { fen, chess960 } => {
+            Command::Result { result, reason, termination } => {
+                ok(self.apply(t, Input::Result { result, reason, termination }, events))
+            }
+            Command::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {
+                let tags = station_core::pgn::TagOverrides { white, black, event, site, round, board };
                 let start = match (fen.clone(), chess960) {
                     (Some(fen), _) => Game::from_fen(&fen).map_err(|e| e.to_string())?,
                     (None, Some(n)) => {
@@ -975,14 +985,14 @@ impl Station {
                     (None, None) => Game::default(),
                 };
                 let start_fen = start.start_fen();
-                self.apply(t, Input::NewGame { fen, chess960 }, events).map_err(|e| e.to_string())?;
+                self.apply(t, Input::NewGame { fen, chess960, moves, tags }, events).map_err(|e| e.to_string())?;
                 if let Some(v) = &self.voices {
                     v.get().say_setup(&self.table, t, events);
                 }
                 let fen = start_fen;
-                Ok(
-                    json!({"ok": true, "start_fen": fen, "waiting": "set up the start position on the boards"}),
-                )
+                let game_id = self.table.game_id().map(str::to_owned);
+                let ply = self.table.record().map_or(0, |r| r.ply());
+                Ok(json!({"ok": true, "start_fen": fen, "game_id": game_id, "ply": ply}))
             }
         }
     }
@@ -1480,8 +1490,8 @@ impl Station {
         let mut started = false;
         for event in events {
             self.reading.observe(&event);
-            if let Event::GameStarted { game_id, fen, t_ms } = &event {
-                self.open_journal(game_id, fen, *t_ms);
+            if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
+                self.open_journal(game_id, fen, *t_ms, tags.clone(), moves.clone());
                 started = true;
             }
             let seq = self.journal.event(&event);
@@ -1613,9 +1623,17 @@ impl Station {
         self.stats.longest_turn = self.stats.longest_turn.max(took);
     }
 
-    fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) {
-        let tags = self.config.seven_tags(pgn_date(t_ms));
-        let header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
+    fn open_journal(
+        &mut self,
+        game_id: &str,
+        fen: &str,
+        t_ms: Millis,
+        tags: Option<station_core::pgn::SevenTags>,
+        moves: Vec<String>,
+    ) {
+        let tags = tags.unwrap_or_else(|| self.config.seven_tags(pgn_date(t_ms)));
+        let mut header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
+        header.moves = moves;
         tracing::info!(game_id, "new game");
         self.journal.create(&self.journals, header);
     }
