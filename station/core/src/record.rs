@@ -13,10 +13,10 @@ use crate::Millis;
 use crate::clock::Side;
 use crate::event::{BoardRole, Event};
 use crate::pgn::SevenTags;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One move of the record, as it was agreed and announced.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordedMove {
     /// 1-based half-move number from the start position.
     pub ply: usize,
@@ -43,7 +43,7 @@ pub struct RecordedMove {
 
 /// Something that happened to the record between two moves, kept where it
 /// happened (`after`: the ply it follows, 0 before the first move).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "mark", rename_all = "snake_case")]
 pub enum Mark {
     /// A draw offer (Art. 9.1), written "(=)" after the offering player's move.
@@ -135,7 +135,7 @@ impl Mark {
 }
 
 /// How the game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameEnd {
     /// `1-0`, `0-1`, `1/2-1/2` (draughts `2-0`, `0-2`, `1-1`); `*` when a new
     /// game ended this one unfinished.
@@ -150,7 +150,7 @@ pub struct GameEnd {
 }
 
 /// The record of one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game's identifier (and its journal's name).
     pub game_id: String,
@@ -288,6 +288,7 @@ impl GameRecord {
     /// The moves of a scoresheet the game was started from (UCI), before any
     /// move made on the boards. Their SAN is filled in by [`Self::with_sans`].
     fn start_moves(&mut self, ucis: &[String]) {
+        let draughts = self.is_draughts();
         self.moves = ucis
             .iter()
             .enumerate()
@@ -295,7 +296,7 @@ impl GameRecord {
                 ply: i + 1,
                 san: uci.clone(),
                 uci: uci.clone(),
-                pdn: None,
+                pdn: draughts.then(|| uci.clone()),
                 by: None,
                 t_ms: self.started_ms,
                 clock_ms: None,
@@ -333,6 +334,8 @@ impl GameRecord {
                     return;
                 }
                 self.moves.truncate(ply - 1);
+                // A move replaced: marks after it were about moves no longer on the record.
+                self.marks.retain(|m| m.after() < *ply);
                 self.moves.push(RecordedMove {
                     ply: *ply,
                     san: san.clone(),
@@ -343,8 +346,11 @@ impl GameRecord {
                     clock_ms: None,
                     revised: *revised,
                 });
-                // A move replaced: marks after it were about moves no longer on the record.
-                self.marks.retain(|m| m.after() < *ply || matches!(m, Mark::DrawOffer { .. }));
+            }
+            Event::GameResumed { game_id, moves, .. } if *game_id == self.game_id && self.ucis() != *moves => {
+                // A reader that saw only part of the game (a hall view joining
+                // late): the resumed game's moves are the record's.
+                self.start_moves(moves);
             }
             Event::TakenBack { ply, t_ms } => self.take_back(*ply, *t_ms),
             Event::IllegalMoveFound { ply, .. } => {
@@ -435,8 +441,8 @@ impl GameRecord {
             _ => false,
         };
         // Marks after the position the record went back to were about moves
-        // no longer on it (draw offers stay: the offer was made).
-        self.marks.retain(|m| m.after() <= to || matches!(m, Mark::DrawOffer { .. }));
+        // no longer on it; the correction names those moves.
+        self.marks.retain(|m| m.after() <= to);
         self.marks.push(Mark::TakenBack { after: to, moves, sans, illegal, t_ms });
     }
 

@@ -149,6 +149,7 @@ mod tests {
             debounce_ms: 40,
             promotion: 'q',
             tags: SevenTags::default(),
+            moves: Vec::new(),
         };
         let mut lines = vec![Record::Header(Box::new(header)).encode()];
         let mut seq = 0;

@@ -36,9 +36,13 @@ pub fn export_pdn(journal_dir: &Path, game: Option<&str>, all: bool, output: Opt
 
 /// One journal's draughts game as PDN; an unfinished game ends in `*`.
 pub fn pdn_of(found: &Found) -> Result<String> {
-    let record = found.contents.record();
-    let variant = station_core::table::draughts_play::fen_variant(&record.start_fen)
-        .with_context(|| format!("{} is not a draughts game (export it with --pgn)", found.path.display()))?;
+    pdn_of_record(&found.contents.record())
+        .with_context(|| format!("{} is not a draughts game (export it with --pgn)", found.path.display()))
+}
+
+/// A draughts game's record as PDN; none for a chess game.
+pub fn pdn_of_record(record: &station_core::record::GameRecord) -> Option<String> {
+    let variant = station_core::table::draughts_play::fen_variant(&record.start_fen)?;
     let result = record.result();
     let tags = &record.tags;
     let mut out = String::new();
@@ -73,5 +77,5 @@ pub fn pdn_of(found: &Found) -> Result<String> {
     line.push_str(result);
     out.push_str(&line);
     out.push('\n');
-    Ok(out)
+    Some(out)
 }

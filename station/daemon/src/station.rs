@@ -323,7 +323,7 @@ impl Station {
     /// durable, the clocks on its keys; its routing keys are buttons.
     pub fn attach_braille(&mut self, display: std::rc::Rc<dyn BrailleDisplay>) {
         let out = BrailleOut::new(display, &self.config.braille, &self.config.voice.language);
-        self.subscribers.push(Box::new(BrailleMoves(out.clone())));
+        self.subscribers.push(Box::new(BrailleMoves::new(out.clone(), self.table.record().cloned())));
         self.braille = Some(out);
     }
 
@@ -350,10 +350,10 @@ impl Station {
             BrailleEvent::Key(BrailleKey::Command(_)) => self.show_braille_clocks(t),
             BrailleEvent::Connected { columns } => {
                 // After a restart of the station the display starts from the record.
-                if let (Some(b), Some(g)) = (&self.braille, self.table.agreed())
-                    && let Some(san) = g.ply().checked_sub(1).and_then(|i| g.sans().get(i))
+                if let (Some(b), Some((ply, text))) =
+                    (&self.braille, self.table.record().and_then(crate::braille_display::last_move))
                 {
-                    b.show_move(g.ply(), &san.to_string());
+                    b.show_move(ply, &text);
                 }
                 events.push(status("connected", Some(format!("{columns} cells"))));
             }
@@ -446,12 +446,6 @@ impl Station {
             let bytes = std::fs::read(&found.path)
                 .with_context(|| format!("cannot read journal {}", found.path.display()))?;
             self.journal.reopen(&found, bytes);
-        }
-        // The record's marks (draw offers, take-backs) from the journal's events.
-        for record in &found.contents.records {
-            if let journal::Record::Event { event, .. } = record {
-                self.reading.observe(event);
-            }
         }
         let t = self.clock.now();
         let moves = self.table.record_texts().unwrap_or_default();
@@ -1470,14 +1464,15 @@ impl Station {
             }
             hub.publish_audio(&files);
         }
-        let pgn = match self.table.agreed() {
-            Some(g) => {
-                let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
-                let tags = self.config.seven_tags(pgn_date(t));
-                station_core::pgn::write_pgn_with_marks(g, &tags, "*", &[], None, &offers)
-            }
-            None => String::new(),
-        };
+        // `/game.pgn` is the record, as every export writes it.
+        let pgn = self
+            .table
+            .record()
+            .and_then(|r| {
+                r.pgn(self.table.config().time_control.as_ref())
+                    .or_else(|| crate::export_pdn::pdn_of_record(r))
+            })
+            .unwrap_or_default();
         hub.publish_state(snapshot, pgn);
     }
 
@@ -1489,7 +1484,6 @@ impl Station {
         }
         let mut started = false;
         for event in events {
-            self.reading.observe(&event);
             if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
                 self.open_journal(game_id, fen, *t_ms, tags.clone(), moves.clone());
                 started = true;
