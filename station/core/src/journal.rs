@@ -232,12 +232,22 @@ impl Contents {
     /// The moves on the record (revisions and take-backs applied), UCI (a
     /// draughts game's PDN): the record's fold, nothing of its own.
     pub fn recorded_moves(&self) -> Vec<String> {
-        GameRecord::from_journal(self).ucis()
+        self.record().ucis()
     }
 
-    /// The game's record, folded from the header and the events.
+    /// The game's record: its header, then every event folded, as the table
+    /// folded them while the game was played.
     pub fn record(&self) -> GameRecord {
-        GameRecord::from_journal(self)
+        let h = &self.header;
+        let mut record = GameRecord::started(h.game_id.clone(), h.fen.clone(), h.tags.clone(), h.t_ms, &h.moves);
+        for r in &self.records {
+            match r {
+                Record::Event { event, .. } => record.apply(event),
+                Record::End { result, t_ms, .. } => record.closed(result, *t_ms),
+                _ => {}
+            }
+        }
+        record
     }
 }
 
@@ -442,7 +452,7 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let now = [table.sensed(BoardRole::Blind), table.sensed(BoardRole::Mirror)];
     let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
     let mut table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
-    table.adopt_record(GameRecord::from_journal(contents));
+    table.adopt_record(contents.record());
     Ok(Restored { table, reproduced: false, damage: None })
 }
 

@@ -6,7 +6,7 @@
 //! export, the restore, the record read by ear, the Braille display, the hall)
 //! reads a [`GameRecord`] and nothing else, so they cannot disagree. The table
 //! keeps one, folding every event it emits ([`GameRecord::apply`]); the same
-//! fold over a journal's events ([`GameRecord::from_journal`]) gives the same
+//! fold over a journal's events (`journal::Contents::record`) gives the same
 //! record, which is what exports and the hall read.
 
 use crate::Millis;
@@ -262,27 +262,17 @@ impl GameRecord {
         record
     }
 
-    /// The record of a journal: its header, then every event folded.
-    pub fn from_journal(contents: &crate::journal::Contents) -> Self {
-        let h = &contents.header;
-        let mut record = GameRecord::new(h.game_id.clone(), h.fen.clone(), h.tags.clone(), h.t_ms);
-        record.start_moves(&h.moves);
-        for r in &contents.records {
-            match r {
-                crate::journal::Record::Event { event, .. } => record.apply(event),
-                crate::journal::Record::End { result, t_ms, .. } if record.end.is_none() => {
-                    // A journal closed before `game_over` events carried the end.
-                    record.end = Some(GameEnd {
-                        result: result.clone(),
-                        reason: String::new(),
-                        termination: termination_of("").into(),
-                        t_ms: *t_ms,
-                    });
-                }
-                _ => {}
-            }
+    /// A game whose journal was closed with `result` at `t_ms` before
+    /// `game_over` events told why: the end is known, its reason not.
+    pub fn closed(&mut self, result: &str, t_ms: Millis) {
+        if self.end.is_none() {
+            self.end = Some(GameEnd {
+                result: result.to_owned(),
+                reason: String::new(),
+                termination: termination_of("").into(),
+                t_ms,
+            });
         }
-        record
     }
 
     /// The moves of a scoresheet the game was started from (UCI), before any
@@ -489,7 +479,8 @@ impl GameRecord {
 
     /// Whether this is a draughts game (its start is a PDN FEN).
     pub fn is_draughts(&self) -> bool {
-        crate::table::draughts_play::fen_variant(&self.start_fen).is_some()
+        // A PDN FEN names the side to move first (`W:`/`B:`); a chess FEN never does.
+        self.start_fen.starts_with("W:") || self.start_fen.starts_with("B:")
     }
 
     /// The game as PGN: the tags, the moves with the clock after each when

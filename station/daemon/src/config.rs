@@ -974,10 +974,11 @@ impl Config {
         self.boards.mirror.as_ref().is_some_and(|m| m.driver == DriverKind::Dgt)
     }
 
-    /// True when the blind player speaks his moves without a sensor board
-    /// (`[boards.blind]` absent or `driver = "none"`, `[speech] enabled`).
+    /// True when the blind player has no sensor board (`[boards.blind]` absent
+    /// or `driver = "none"`): his moves are spoken (`[speech] enabled`) or
+    /// entered by the assistant (a plain peg board), never waited for.
     pub fn blind_unsensed(&self) -> bool {
-        self.speech.enabled && self.boards.blind.as_ref().is_none_or(|b| b.driver == DriverKind::None)
+        self.boards.blind.as_ref().is_none_or(|b| b.driver == DriverKind::None)
     }
 
     /// True when the sighted player's board is sensed.
@@ -1228,8 +1229,9 @@ mod tests {
         assert_eq!(lang, "pl");
         assert_eq!(c.speech.model_dir(lang), Path::new("/m/pl"));
         assert!(c.speech.model_dir("de").ends_with("vosk-model-small-de-0.15"));
-        // Speech off: a board without sensors is no speech-only game.
-        assert!(!parse("[boards.blind]\ndriver = \"none\"\n").unwrap().blind_unsensed());
+        // Speech off: a board without sensors is still no board to wait for
+        // (the assistant enters his moves).
+        assert!(parse("[boards.blind]\ndriver = \"none\"\n").unwrap().blind_unsensed());
         let err = parse("[speech]\nmode = \"always\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
     }

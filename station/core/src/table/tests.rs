@@ -70,7 +70,10 @@ fn a_game_starts_on_the_initial_position_and_ends_on_mate() {
     h.scan(BoardRole::Blind, Game::default().occupancy().without(Square::A1));
     h.rest();
     assert_eq!(h.table.phase(), Phase::Waiting);
-    // Any other position is said once it is still, never silence.
+    assert!(h.take().is_empty(), "a set-up in progress is not read out at every pause");
+    // Any other position is said once it is still for longer, never silence.
+    h.t += SETUP_QUIET_MS;
+    h.table.tick(h.t, &mut h.out);
     let waiting = h.take();
     assert!(matches!(&waiting[..], [Event::SetupDiffers { diff, .. }] if diff.len() == 1), "{waiting:?}");
     h.set_up();
