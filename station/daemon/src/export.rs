@@ -151,34 +151,29 @@ mod tests {
             tags: SevenTags::default(),
             moves: Vec::new(),
         };
+        // The journal as the daemon writes it: every input, then the events the table decided.
+        let cfg = station_core::journal::table_config(&header).unwrap();
+        let mut table = station_core::Table::resume(cfg, "game-1".into(), Game::default(), [start, Bitboard::EMPTY], None, 1_000);
         let mut lines = vec![Record::Header(Box::new(header)).encode()];
         let mut seq = 0;
-        let mut push = |t_ms: u64, input: Input, agreed: Option<(usize, &str, &str)>| {
+        let mut push = |t_ms: u64, input: Input| {
             seq += 1;
-            lines.push(Record::Input { seq, t_ms, input }.encode());
-            if let Some((ply, san, uci)) = agreed {
+            lines.push(Record::Input { seq, t_ms, input: input.clone() }.encode());
+            for event in table.apply(t_ms, &input).unwrap() {
                 seq += 1;
-                let event = station_core::Event::GameMove {
-                    ply,
-                    san: san.into(),
-                    uci: uci.into(),
-                    by: BoardRole::Blind,
-                    revised: false,
-                    t_ms,
-                    pdn: None,
-                };
                 lines.push(Record::Event { seq, event }.encode());
             }
         };
         let scan = |occ: Bitboard| Input::Scan { board: BoardRole::Blind, occ: occ_hex(occ) };
         let e4 = start.without(Square::E2).with(Square::E4);
-        push(11_000, scan(start.without(Square::E2)), None);
-        push(11_100, scan(e4), None);
-        push(11_400, Input::Tick, Some((1, "e4", "e2e4")));
+        push(11_000, scan(start.without(Square::E2)));
+        push(11_100, scan(e4));
+        push(11_400, Input::Tick);
         let e5 = e4.without(Square::E7).with(Square::E5);
-        push(21_000, scan(e4.without(Square::E7)), None);
-        push(21_100, scan(e5), None);
-        push(21_400, Input::Tick, Some((2, "e5", "e7e5")));
+        push(21_000, scan(e4.without(Square::E7)));
+        push(21_100, scan(e5));
+        push(21_400, Input::Tick);
+        drop(push);
         let text = lines.join("\n") + "\n";
         let found = Found { path: "game-1.jsonl".into(), contents: decode(&text).unwrap() };
         let pgn = pgn_of(&found).unwrap();
@@ -193,12 +188,12 @@ mod tests {
         // A draw offer after 1...e5 (journaled as an input): marked in the PGN and
         // in the scoresheet of every notation.
         seq += 1;
-        let offer = Record::Input {
-            seq,
-            t_ms: 22_000,
-            input: Input::DrawOffer { side: station_core::clock::Side::Black },
-        };
-        let text = text + &offer.encode() + "\n";
+        let input = Input::DrawOffer { side: station_core::clock::Side::Black };
+        let mut text = text + &Record::Input { seq, t_ms: 22_000, input: input.clone() }.encode() + "\n";
+        for event in table.apply(22_000, &input).unwrap() {
+            seq += 1;
+            text.push_str(&(Record::Event { seq, event }.encode() + "\n"));
+        }
         let found = Found { path: "game-1.jsonl".into(), contents: decode(&text).unwrap() };
         assert!(pgn_of(&found).unwrap().contains("e5 {[%clk 0:04:52]} {(=)}"));
         let sheet = |n: Notation| scoresheet_of(&found, n).unwrap().lines().nth(1).unwrap().to_owned();
