@@ -388,7 +388,8 @@ const Station = (() => {
       case 'discrepancy': return `Discrepancy ${ev.id} (${ev.kind}): every board back to the position after ${ev.agreed_ply ? moveNumber(ev.agreed_ply) : 'the start'}${ev.board ? ', correct the ' + ev.board + ' board' : ''}`;
       case 'discrepancy_resolved': return `Discrepancy ${ev.id} resolved`;
       case 'game_over': return `Game over: ${ev.result} (${String(ev.reason || ev.termination || '').replace(/_/g, ' ')})`;
-      case 'input_refused': return `Refused: ${ev.reason || ev.error || ev.input || ''}`;
+      // The reason is shown once, next to the control that sent it.
+      case 'input_refused': return `Refused: ${String(ev.input || 'input').replace(/_/g, ' ')}`;
       case 'draw_offered': return `Draw offer (=) by ${ev.side} after ${ev.ply ? moveNumber(ev.ply) : 'the start'}`;
       case 'draw_claimed': return `Draw claim by ${ev.side}${ev.written ? ' with ' + ev.written : ''}: ${ev.correct ? 'correct (' + String(ev.ground).replace(/_/g, ' ') + ')' : 'incorrect'} — the position ${ev.repetitions} times, ${ev.moves_without_pawn_or_capture} moves without a pawn move or capture`;
       case 'draw_claim_decided': return `The arbiter confirmed: ${ev.side}'s claim ${ev.correct ? 'correct, the game is drawn' : 'incorrect, Art. 9.5 applied'}`;
