@@ -234,6 +234,10 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     })
     .await;
     eprintln!("the execution discrepancy reached the mirror {shown:?} after the console");
+    // The last move stays in sight beside the one instruction (1280×800).
+    for id in ["last-text", "fix-steps", "time-white", "time-black"] {
+        station_tests::browser::assert_whole(&mirror, id, "the mirror during an execution discrepancy").await;
+    }
     let s = game.state().await;
     let disc = &s["discrepancies"][0];
     assert_eq!((disc["kind"].as_str(), disc["board"].as_str()), (Some("execution"), Some("mirror")), "{s}");

@@ -604,4 +604,24 @@ async fn reading(console: &Client, http: &reqwest::Client, base: &str) {
 
     // The Result control is on the keyboard too.
     shortcut(console, 'f', "result-value").await;
+
+    // The mirror says which clock is the sighted player's (Black: the blind
+    // player has White) and words its text board in its own language.
+    for (lang, yours, words) in [
+        ("de", "Ihre Uhr", "Weiß: König e1; Dame d1; Turm a1, h1"),
+        ("pl", "Twój zegar", "Białe: król e1; hetman d1; wieża a1, h1"),
+        ("en", "your clock", "White: king e1, queen d1, rooks a1 and h1"),
+    ] {
+        console.goto(&format!("{base}/mirror?lang={lang}")).await.unwrap();
+        within(WAIT, &format!("the mirror in {lang}"), || async {
+            text_of(console, "name-black").await.contains(yours)
+                && js(console, "const e = document.querySelector('#board .visually-hidden'); return e ? e.textContent : '';")
+                    .await
+                    .as_str()
+                    .is_some_and(|t| t.contains(words))
+        })
+        .await;
+        assert!(!text_of(console, "name-white").await.contains(yours), "only his own clock is marked");
+        assert_accessible(console, &format!("the mirror in {lang} with his clock marked")).await;
+    }
 }

@@ -11,7 +11,7 @@
       mismatch: 'Your board does not match the game', waiting: 'Waiting for the start position',
       finished: 'Game over', paused: 'Clock stopped', flag: 'Flag fallen', offline: 'No connection to the station',
       connected: 'live', board: 'Board, seen from your side', adjourned: 'Game adjourned',
-      fix_title: 'To put your board right:', draw_offer: 'Draw offer by', step_move: 'move', step_remove: 'remove', step_place: 'place',
+      fix_title: 'The boards disagree — to put your board right:', draw_offer: 'Draw offer by', step_move: 'move', step_remove: 'remove', step_place: 'place',
       title: 'Mirror display of the Annex D station', yours: 'your clock',
       white_wins: 'White wins', black_wins: 'Black wins', draw: 'Draw',
     },
@@ -23,7 +23,7 @@
       finished: 'Partie beendet', paused: 'Uhr angehalten', flag: 'Zeit überschritten',
       offline: 'Keine Verbindung zur Station', connected: 'live', board: 'Brett aus Ihrer Sicht',
       adjourned: 'Partie abgebrochen (Hängepartie)',
-      fix_title: 'So stellen Sie Ihr Brett richtig:', draw_offer: 'Remisangebot von', step_move: 'ziehen', step_remove: 'entfernen', step_place: 'setzen',
+      fix_title: 'Die Bretter stimmen nicht überein — so stellen Sie Ihr Brett richtig:', draw_offer: 'Remisangebot von', step_move: 'ziehen', step_remove: 'entfernen', step_place: 'setzen',
       title: 'Spiegelanzeige der Annex-D-Station', yours: 'Ihre Uhr',
       white_wins: 'Weiß gewinnt', black_wins: 'Schwarz gewinnt', draw: 'Remis',
     },
@@ -35,7 +35,7 @@
       finished: 'Koniec partii', paused: 'Zegar zatrzymany', flag: 'Przekroczenie czasu',
       offline: 'Brak połączenia ze stacją', connected: 'na żywo', board: 'Szachownica z Twojej strony',
       adjourned: 'Partia odłożona',
-      fix_title: 'Jak poprawić szachownicę:', draw_offer: 'Propozycja remisu:', step_move: 'przestaw', step_remove: 'zdejmij', step_place: 'postaw',
+      fix_title: 'Szachownice się różnią — jak poprawić szachownicę:', draw_offer: 'Propozycja remisu:', step_move: 'przestaw', step_remove: 'zdejmij', step_place: 'postaw',
       title: 'Ekran lustrzany stacji Annex D', yours: 'Twój zegar',
       white_wins: 'Wygrały białe', black_wins: 'Wygrały czarne', draw: 'Remis',
     },
@@ -135,6 +135,8 @@
       }
     }
     renderFix(online ? ownSteps : []);
+    // During a discrepancy the instruction comes first: the rest is drawn smaller.
+    document.body.classList.toggle('fixing', online && disagree);
     const box = $('warnings');
     const nodes = warnings.map(([kind, text]) => {
       const div = document.createElement('div');
