@@ -521,7 +521,7 @@ pub fn move_number(pos: &Chess) -> String {
 /// first move: "1." for ply 1, "1..." for ply 2.
 pub fn ply_number(ply: usize) -> String {
     let n = ply.div_ceil(2).max(1);
-    if ply % 2 == 0 && ply > 0 { format!("{n}...") } else { format!("{n}.") }
+    if ply.is_multiple_of(2) && ply > 0 { format!("{n}...") } else { format!("{n}.") }
 }
 
 fn piece_name(role: Role) -> &'static str {
