@@ -144,6 +144,47 @@ async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
     }
 }
 
+/// Issue 22: the game's life cycle on the console (players, event, site, round
+/// and board for a new game; a result with how it ended, Alt+F), a move said
+/// back before it counts, a refusal beside the move field, a new game from the
+/// scoresheet so far; every shortcut listed.
+#[tokio::test]
+async fn the_console_has_the_life_cycle_controls_and_says_refusals_beside_them() {
+    let (server, _hub) = server();
+    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    for needle in [
+        r#"id="new-white""#,
+        r#"id="new-black""#,
+        r#"id="new-event""#,
+        r#"id="new-site""#,
+        r#"id="new-round""#,
+        r#"id="new-board""#,
+        r#"id="form-result""#,
+        r#"id="result-value" name="result" aria-keyshortcuts="Alt+F""#,
+        r#"<option value="1/2-1/2">"#,
+        r#"id="result-reason""#,
+        r#"<td><kbd>Alt</kbd>+<kbd>F</kbd></td>"#,
+        r#"id="move-echo""#,
+        r#"id="move-echo-yes""#,
+        r#"id="form-move-refusal" class="refusal" role="alert""#,
+        r#"aria-describedby="form-move-refusal""#,
+        r#"id="setup-offer""#,
+        r#"id="game-result""#,
+    ] {
+        assert!(html.contains(needle), "the console lacks {needle}");
+    }
+    assert!(!html.contains("half-move number"), "no ply counts for the arbiter");
+    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    for needle in [
+        "cmd: 'result'",
+        "confirm: true",
+        "cmd: 'new_game', moves",
+        "'white', 'black', 'event', 'site', 'round', 'board'",
+    ] {
+        assert!(js.contains(needle), "console.js lacks {needle}");
+    }
+}
+
 #[tokio::test]
 async fn the_mirror_shows_its_own_correction_steps_without_controls() {
     let (server, _hub) = server();

@@ -448,6 +448,11 @@
       'adj-sealer': state.turn === 'black' ? 'black' : 'white',
       'adj-number': fullMoveNumber(),
     };
+    // The players' names from the game's tags (new_game or the config's [tags]).
+    const tags = state.tags && typeof state.tags === 'object' ? state.tags : {};
+    for (const side of ['white', 'black']) {
+      if (typeof tags[side] === 'string' && tags[side] && tags[side] !== '?') values[`adj-${side}`] = tags[side];
+    }
     for (const [id, value] of Object.entries(values)) {
       const input = $(id);
       if (!input.dataset.dirty && document.activeElement !== input) input.value = String(value);
