@@ -116,6 +116,9 @@
     const field = box.closest('form') && box.closest('form').querySelector('input[type="text"], input:not([type]), textarea');
     if (field) field.setAttribute('aria-invalid', 'true');
   }
+  function capitalised(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
   function clearRefusal(near) {
     const box = near ? $(`${near}-refusal`) : null;
     if (!box) return;
@@ -160,7 +163,8 @@
       alertMessage(`${label}: the operator token was refused. Enter it again (Alt+K).`);
       return null;
     }
-    refuse(near, `${label} refused: ${reason}`);
+    // Beside its control the reason speaks for itself ("2. d5: no pawn can go to d5").
+    refuse(near, near && refusalBox(near) ? capitalised(reason) : `${label} refused: ${reason}`);
     return null;
   }
 
@@ -292,7 +296,7 @@
       refuse('form-scoresheet', 'Scoresheet: no moves found.');
       return;
     }
-    await send({ cmd: 'scoresheet', moves }, `Scoresheet of ${moves.length} half-moves`, 'form-scoresheet');
+    await send({ cmd: 'scoresheet', moves }, 'Scoresheet', 'form-scoresheet');
   });
   $('form-draw').addEventListener('submit', (e) => {
     e.preventDefault();
