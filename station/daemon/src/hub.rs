@@ -79,6 +79,13 @@ pub enum Command {
         /// The move.
         #[serde(rename = "move")]
         mv: String,
+        /// The operator confirmed the move as it was echoed back. Without it, a
+        /// text whose reading needed anything beyond its exact notation (a
+        /// lower-case piece letter, a missing capture or check sign) changes
+        /// nothing and is answered `{"ok":false,"confirm":true,"san":…,
+        /// "number":…,"text":…,"needed":[…],"words":…}` (see [`crate::move_echo`]).
+        #[serde(default)]
+        confirm: Option<bool>,
     },
     /// Enter a player's scoresheet (every move from the start, in any notation
     /// the core reads); a disagreement
@@ -268,7 +275,7 @@ impl Command {
                 note("who", who)?;
                 note("why", why)
             }
-            Command::EnterMove { mv } => text("move", mv, MAX_MOVE),
+            Command::EnterMove { mv, .. } => text("move", mv, MAX_MOVE),
             Command::ClaimDraw { side: s, mv } => {
                 side(s)?;
                 mv.as_ref().map_or(Ok(()), |m| text("move", m, MAX_MOVE))

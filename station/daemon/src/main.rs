@@ -27,6 +27,7 @@ mod hub;
 mod journal_file;
 mod kept_audio;
 mod listening;
+mod move_echo;
 mod record_reading;
 mod replay;
 mod replay_pdn;

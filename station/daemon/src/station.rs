@@ -936,7 +936,14 @@ impl Station {
                     json!({"side": if s == Side::White { "white" } else { "black" }, "flag_fell": fallen.is_some(), "at_ms": fallen}),
                 )
             }
-            Command::EnterMove { mv } => ok(self.apply(t, Input::EnterMove { mv }, events)),
+            Command::EnterMove { mv, confirm } => {
+                // Read back before it counts when the reading took liberties (issue 22 §3).
+                let pos = self.table.agreed().filter(|_| self.table.draughts_variant().is_none());
+                if let Some(echo) = pos.and_then(|g| crate::move_echo::echo(g.position(), &mv, confirm)) {
+                    return Ok(echo);
+                }
+                ok(self.apply(t, Input::EnterMove { mv }, events))
+            }
             Command::Accept => {
                 ok(self.apply(t, Input::IrregularityDecision { decision: "accept".into() }, events))
             }
