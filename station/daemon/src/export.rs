@@ -296,6 +296,7 @@ mod tests {
                 debounce_ms: 40,
                 promotion: 'q',
                 tags: SevenTags::default(),
+                moves: Vec::new(),
             };
             std::fs::write(dir.join(format!("{id}.jsonl")), Record::Header(Box::new(header)).encode() + "\n")
                 .unwrap();
