@@ -346,7 +346,7 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
         "cmd": "new_game", "white": "Anna Nowak", "black": "Bert Kowalski", "round": "4", "board": "7"
     }));
     assert_eq!((status, &answer["ok"]), (200, &serde_json::json!(true)), "{answer}");
-    let game_id = answer["game_id"].as_str().unwrap().to_owned();
+    let game_id = answer["result"]["game_id"].as_str().unwrap_or_else(|| panic!("{answer}")).to_owned();
     let (scans, updates) = station_drivers::sim_game::two_boards(
         game.start(),
         &game.moves()[..plies],
@@ -453,11 +453,18 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
     // The hands start 50 ms after the station first asks for a scan: the
     // station was started (or the board plugged in) as the game begins.
     let mut hands = Hands::new(None);
-    let mut now = 0;
     let at = |ply: usize| game.position_at(ply).unwrap();
-    let mut scans = vec![TimedScan { at_ms: 0, occupancy: at(0).board().occupied() }];
-    for ply in 0..plies {
-        hands.think(at(ply).board().occupied(), if ply == 0 { 50 } else { 700 }, &mut now, &mut scans);
+    let start = at(0).board().occupied();
+    let first = game.moves()[0];
+    let (from, to) = (first.from().unwrap(), first.to());
+    let mut scans = vec![
+        TimedScan { at_ms: 0, occupancy: start },
+        TimedScan { at_ms: 50, occupancy: start.without(from) },
+        TimedScan { at_ms: 150, occupancy: start.without(from).with(to) },
+    ];
+    let mut now = 150;
+    for ply in 1..plies {
+        hands.think(at(ply).board().occupied(), 700, &mut now, &mut scans);
         hands.play(at(ply), &game.moves()[ply], &mut now, &mut scans);
     }
     hands.think(at(plies).board().occupied(), 900, &mut now, &mut scans);
