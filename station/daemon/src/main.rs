@@ -38,6 +38,7 @@ mod speech_cmd;
 mod speech_state;
 mod station;
 mod token;
+mod told;
 mod voices_cmd;
 mod web;
 

@@ -1460,6 +1460,11 @@ impl Station {
             }
             hub.publish_audio(&files);
         }
+        // The latest change to the record, one line per page language (the mirror).
+        let change = self.voices.as_ref().and_then(|v| v.get().mirror_change(&self.table, &self.config.voice));
+        if let Some(object) = snapshot.as_object_mut() {
+            object.insert("change".into(), change.unwrap_or(Value::Null));
+        }
         let pgn = match self.table.agreed() {
             Some(g) => {
                 let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
@@ -1585,6 +1590,7 @@ impl Station {
             for d in &batch {
                 v.on_event(&d.event, &self.table, t, &mut said);
             }
+            v.end_batch(&self.table, t, &mut said);
         }
         for e in batch.iter().map(|d| &d.event) {
             match e {
