@@ -115,7 +115,10 @@ fn take_backs_of_one_moment_are_one_correction_and_the_clock_turn_is_part_of_it(
     assert!(de[1].starts_with("Sie: zwei Minuten dazu, jetzt "), "{de:?}");
     // A take-back by the arbiter: the station's clock-turn correction is no second message.
     let mut run = Run::new();
-    run.moves(&["e4", "e5"]);
+    run.moves(&["e4"]);
+    run.input(Input::ClockPress { side: Side::White });
+    run.moves(&["e5"]);
+    run.input(Input::ClockPress { side: Side::Black });
     let told = run.input(Input::TakeBack);
     assert!(run.events.iter().any(|e| matches!(e, Event::ClockChanged { action, .. } if action == "on_move_set")));
     assert_eq!(said(&told, "en", BLIND), ["taken back: Eva five. Pawn from Eva five back to Eva seven. your opponent's move"]);
