@@ -350,7 +350,9 @@ impl Voices {
         for change in changes {
             let priority = match change {
                 Change::Revised(_) => Priority::Move,
-                Change::TimeAdded { .. } | Change::TimeSet { .. } | Change::MovesSet { .. } => Priority::Normal,
+                Change::TimeAdded { .. } | Change::TimeSet { .. } | Change::MovesSet { .. } => {
+                    Priority::Normal
+                }
                 Change::BoardRight { .. } => Priority::Normal,
                 _ => Priority::Urgent,
             };
@@ -376,7 +378,11 @@ impl Voices {
     /// The mirror's line: the changes of the last batch that had any, in
     /// each page language from the sighted player's side
     /// (`{"t_ms", "text": {"de", "pl", "en"}}`); `None` before any.
-    pub fn mirror_change(&self, table: &Table, settings: &station_voices::VoiceSettings) -> Option<serde_json::Value> {
+    pub fn mirror_change(
+        &self,
+        table: &Table,
+        settings: &station_voices::VoiceSettings,
+    ) -> Option<serde_json::Value> {
         let (t, changes) = self.latest.as_ref()?;
         let viewer = Viewer { color: !table.config().blind_color, blind: false };
         let mut text = serde_json::Map::new();

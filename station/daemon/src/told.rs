@@ -282,7 +282,15 @@ impl Told {
             Event::ClockChanged { action, side, who, t_ms, .. } => {
                 out.extend(self.clock_change(action, *side, who.as_deref(), *t_ms, table));
             }
-            Event::DrawClaimed { side, ply, written, ground, repetitions, moves_without_pawn_or_capture, .. } => {
+            Event::DrawClaimed {
+                side,
+                ply,
+                written,
+                ground,
+                repetitions,
+                moves_without_pawn_or_capture,
+                ..
+            } => {
                 let written = written.as_deref().and_then(|text| {
                     let before = self.positions.get(*ply)?.clone();
                     let mv = station_core::notation::read(&before, text)?;
@@ -308,11 +316,9 @@ impl Told {
             Event::DiscrepancyResolved { .. } => {
                 self.right = Some(self.right.unwrap_or(false));
             }
-            Event::GameOver { result, reason, .. } => out.push(Change::Result {
-                result: result.clone(),
-                reason: reason.clone(),
-                termination: None,
-            }),
+            Event::GameOver { result, reason, .. } => {
+                out.push(Change::Result { result: result.clone(), reason: reason.clone(), termination: None })
+            }
             _ => {}
         }
         out
@@ -436,7 +442,11 @@ pub fn word(change: &Change, w: &Wording, viewer: Viewer) -> String {
     let m = |message| w.message(message);
     let book = w.phrasebook();
     let whose = |side: Side| {
-        if Color::from(side) == viewer.color { book.clock().own.clone() } else { book.clock().opponent.clone() }
+        if Color::from(side) == viewer.color {
+            book.clock().own.clone()
+        } else {
+            book.clock().opponent.clone()
+        }
     };
     match change {
         Change::TakenBack { moves, steps, illegal, to_move } => {
@@ -473,9 +483,9 @@ pub fn word(change: &Change, w: &Wording, viewer: Viewer) -> String {
             .replace("{who}", &whose(*side))
             .replace("{amount}", &say_duration(book, *added_ms))
             .replace("{time}", &say_duration(book, *now_ms)),
-        Change::TimeSet { side, now_ms } => {
-            m(Message::TimeSet).replace("{who}", &whose(*side)).replace("{time}", &say_duration(book, *now_ms))
-        }
+        Change::TimeSet { side, now_ms } => m(Message::TimeSet)
+            .replace("{who}", &whose(*side))
+            .replace("{time}", &say_duration(book, *now_ms)),
         Change::MovesSet { moves } => m(Message::MovesSet).replace("{moves}", &say_moves(book, *moves)),
         Change::Revised(said) => format!("{}: {}", m(Message::MoveRevised), said.words(w)),
         Change::BoardRight { his: true } if viewer.blind => m(Message::BoardRightAgain).to_owned(),
@@ -600,10 +610,11 @@ fn symbol_positions(chars: &[char]) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|&(i, &c)| match c {
-            '*' | '=' | '+' | '#' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | '/' | '\\' | '|' | '½'
-            | '@' | '%' | '&' | '_' | '~' | '^' | '"' => true,
+            '*' | '=' | '+' | '#' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | '/' | '\\' | '|'
+            | '½' | '@' | '%' | '&' | '_' | '~' | '^' | '"' => true,
             '-' => {
-                let letter = |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphabetic());
+                let letter =
+                    |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphabetic());
                 !(letter(i.checked_sub(1)) && letter(Some(i + 1)))
             }
             _ => false,

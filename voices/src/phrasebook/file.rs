@@ -176,7 +176,9 @@ fn english_message(message: Message) -> Option<&'static str> {
                 .into_iter()
                 .filter_map(|(id, value)| match value {
                     toml::Value::String(say) => Some((id, say)),
-                    toml::Value::Table(t) => t.get("say").and_then(|s| s.as_str()).map(|s| (id, s.to_owned())),
+                    toml::Value::Table(t) => {
+                        t.get("say").and_then(|s| s.as_str()).map(|s| (id, s.to_owned()))
+                    }
                     _ => None,
                 })
                 .collect()

@@ -120,24 +120,34 @@ fn take_backs_of_one_moment_are_one_correction_and_the_clock_turn_is_part_of_it(
     run.moves(&["e5"]);
     run.input(Input::ClockPress { side: Side::Black });
     let told = run.input(Input::TakeBack);
-    assert!(run.events.iter().any(|e| matches!(e, Event::ClockChanged { action, .. } if action == "on_move_set")));
-    assert_eq!(said(&told, "en", BLIND), ["taken back: Eva five. Pawn from Eva five back to Eva seven. your opponent's move"]);
+    assert!(
+        run.events.iter().any(|e| matches!(e, Event::ClockChanged { action, .. } if action == "on_move_set"))
+    );
+    assert_eq!(
+        said(&told, "en", BLIND),
+        ["taken back: Eva five. Pawn from Eva five back to Eva seven. your opponent's move"]
+    );
 }
 
 #[test]
 fn time_added_or_set_says_whose_how_much_and_the_time_now() {
     let mut run = Run::new();
     run.moves(&["e4"]);
-    let add = ClockCommand::AddTime { side: Side::Black, ms: 120_000, who: "arbiter".into(), why: "7.5.5".into() };
+    let add =
+        ClockCommand::AddTime { side: Side::Black, ms: 120_000, who: "arbiter".into(), why: "7.5.5".into() };
     let told = run.input(Input::from_clock_command(&add));
-    assert_eq!(said(&told, "de", BLIND), ["Gegner: zwei Minuten dazu, jetzt eine Stunde zweiunddreißig Minuten"]);
+    assert_eq!(
+        said(&told, "de", BLIND),
+        ["Gegner: zwei Minuten dazu, jetzt eine Stunde zweiunddreißig Minuten"]
+    );
     assert_eq!(
         said(&told, "pl", BLIND),
         ["Przeciwnik: dodano dwie minuty, teraz jedna godzina trzydzieści dwie minuty"]
     );
     assert_eq!(said(&told, "en", BLIND), ["Opponent: two minutes added, now one hour thirty-two minutes"]);
     assert_eq!(said(&told, "en", MIRROR), ["You: two minutes added, now one hour thirty-two minutes"]);
-    let set = ClockCommand::SetTime { side: Side::White, ms: 600_000, who: "arbiter".into(), why: "6.11".into() };
+    let set =
+        ClockCommand::SetTime { side: Side::White, ms: 600_000, who: "arbiter".into(), why: "6.11".into() };
     let told = run.input(Input::from_clock_command(&set));
     assert_eq!(said(&told, "de", BLIND), ["Sie: Uhr gestellt auf zehn Minuten"]);
     assert_eq!(said(&told, "pl", BLIND), ["Ty: zegar ustawiony na dziesięć minut"]);
@@ -197,8 +207,18 @@ fn the_result_is_said_in_words_never_as_a_symbol() {
         ("1/2-1/2", "agreement", None, "Partie beendet. Remis durch Vereinbarung"),
         ("0-1", "checkmate", None, "Partie beendet. Schwarz gewinnt durch Matt"),
         ("1/2-1/2", "stalemate", None, "Partie beendet. Remis durch Patt"),
-        ("0-1", "Black's flag fell", Some("time forfeit"), "Partie beendet. Schwarz gewinnt, Weiß hat die Zeit überschritten. Black's flag fell"),
-        ("1-0", "White won 1-0 (adjourned)", Some("adjudication"), "Partie beendet. Weiß gewinnt durch Entscheidung des Schiedsrichters. White won 1 0 adjourned"),
+        (
+            "0-1",
+            "Black's flag fell",
+            Some("time forfeit"),
+            "Partie beendet. Schwarz gewinnt, Weiß hat die Zeit überschritten. Black's flag fell",
+        ),
+        (
+            "1-0",
+            "White won 1-0 (adjourned)",
+            Some("adjudication"),
+            "Partie beendet. Weiß gewinnt durch Entscheidung des Schiedsrichters. White won 1 0 adjourned",
+        ),
         ("*", "new_game", None, "Partie ohne Ergebnis beendet, eine neue Partie beginnt"),
         ("2-0", "no_pieces", None, "Partie beendet. Weiß gewinnt, Schwarz hat keine Steine mehr"),
         ("1-1", "king_moves", None, "Partie beendet. Remis, nur noch Damenzüge"),
@@ -208,10 +228,16 @@ fn the_result_is_said_in_words_never_as_a_symbol() {
         assert_eq!(result_words(&de, result, reason, termination), expected);
     }
     let pl = wording("pl");
-    assert_eq!(result_words(&pl, "1-0", "resignation", None), "koniec partii. białe wygrywają, czarne poddały partię");
+    assert_eq!(
+        result_words(&pl, "1-0", "resignation", None),
+        "koniec partii. białe wygrywają, czarne poddały partię"
+    );
     assert_eq!(result_words(&pl, "1/2-1/2", "agreement", None), "koniec partii. remis za zgodą");
     let en = wording("en");
-    assert_eq!(result_words(&en, "0-1", "illegal_moves", None), "game over. Black wins, White made too many illegal moves");
+    assert_eq!(
+        result_words(&en, "0-1", "illegal_moves", None),
+        "game over. Black wins, White made too many illegal moves"
+    );
     assert_eq!(result_words(&en, "1/2-1/2", "fifty_moves", None), "game over. draw by the fifty move rule");
 }
 
