@@ -316,9 +316,16 @@ impl Told {
             Event::DiscrepancyResolved { .. } => {
                 self.right = Some(self.right.unwrap_or(false));
             }
-            Event::GameOver { result, reason, .. } => {
-                out.push(Change::Result { result: result.clone(), reason: reason.clone(), termination: None })
-            }
+            Event::GameOver { result, reason, .. } => out.push(Change::Result {
+                result: result.clone(),
+                reason: reason.clone(),
+                // The optional `termination` (issue 22's `result` command),
+                // read from the event's JSON form so this holds whether or
+                // not the event carries the field yet.
+                termination: serde_json::to_value(event)
+                    .ok()
+                    .and_then(|v| v.get("termination")?.as_str().map(str::to_owned)),
+            }),
             _ => {}
         }
         out
