@@ -144,7 +144,7 @@ impl Change {
             Change::DrawClaimed { .. } | Change::ClaimDecided { .. } => "draw_claim",
             Change::TimeAdded { .. } | Change::TimeSet { .. } | Change::MovesSet { .. } => "clock",
             Change::Revised(_) => "move",
-            Change::BoardRight { .. } => "correction",
+            Change::BoardRight { .. } => "restored",
             Change::Result { .. } => "result",
         }
     }
