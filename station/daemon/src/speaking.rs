@@ -161,7 +161,11 @@ impl Voices {
         self.tell(changes, table, t, out);
         let blind = Side::from(table.config().blind_color);
         match event {
-            Event::GameStarted { .. } => self.latest = None,
+            // A new game starts with a clean line on the mirror.
+            Event::GameStarted { .. } => {
+                self.latest = None;
+                self.batch.clear();
+            }
             // Said as a correction of the move he heard (`told`).
             Event::GameMove { revised: true, .. } => {}
             Event::GameMove { ply, pdn: Some(pdn), .. } => self.draughts_move(*ply, pdn, table, t, out),

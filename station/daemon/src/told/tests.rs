@@ -313,6 +313,25 @@ fn no_spoken_text_contains_a_symbol() {
                 .replace("{loser}", "Schwarz");
             assert!(symbols(&text).is_empty(), "{lang} {}: {text:?}", message.id());
         }
+        let words = book.words();
+        for entry in [
+            &words.capture,
+            &words.check,
+            &words.mate,
+            &words.stalemate,
+            &words.en_passant,
+            &words.short_castling,
+            &words.long_castling,
+            &words.from,
+            &words.to,
+            &words.back,
+            &words.draw_offer,
+            &words.white_wins,
+            &words.black_wins,
+            &words.draw,
+        ] {
+            assert!(symbols(entry.say()).is_empty(), "{lang}: {:?}", entry.say());
+        }
         for viewer in [BLIND, MIRROR] {
             for change in &all {
                 let text = word(change, &w, viewer);
