@@ -39,8 +39,11 @@ pub struct Voices {
     told: Told,
     /// The changes told in this batch of events.
     batch: Vec<Change>,
-    /// The changes of the last batch that had any (the mirror's line).
-    latest: Option<(Millis, Vec<Change>)>,
+    /// The changes of the last batch that had any, worded for the mirror
+    /// in every page language (see [`Voices::mirror_change`]).
+    latest: Option<serde_json::Value>,
+    /// The wording options the mirror's line is said with.
+    mirror_settings: VoiceSettings,
 }
 
 impl Voices {
@@ -70,6 +73,7 @@ impl Voices {
             told: Told::new(),
             batch: Vec::new(),
             latest: None,
+            mirror_settings: VoiceSettings { move_reading: MoveReading::Letters, ..config.voice.clone() },
         })
     }
 
@@ -342,7 +346,8 @@ impl Voices {
         let changes = self.told.flush();
         self.tell(changes, table, t, out);
         if !self.batch.is_empty() {
-            self.latest = Some((t, std::mem::take(&mut self.batch)));
+            let changes = std::mem::take(&mut self.batch);
+            self.latest = Some(self.mirror_line(&changes, table, t));
         }
     }
 
@@ -382,25 +387,21 @@ impl Voices {
     /// The mirror's line: the changes of the last batch that had any, in
     /// each page language from the sighted player's side
     /// (`{"t_ms", "text": {"de", "pl", "en"}}`); `None` before any.
-    pub fn mirror_change(
-        &self,
-        table: &Table,
-        settings: &station_voices::VoiceSettings,
-    ) -> Option<serde_json::Value> {
-        let (t, changes) = self.latest.as_ref()?;
+    pub fn mirror_change(&self) -> Option<serde_json::Value> {
+        self.latest.clone()
+    }
+
+    /// `changes` worded for the mirror, once per page language.
+    fn mirror_line(&self, changes: &[Change], table: &Table, t: Millis) -> serde_json::Value {
         let viewer = Viewer { color: !table.config().blind_color, blind: false };
         let mut text = serde_json::Map::new();
         for lang in ["de", "pl", "en"] {
-            let settings = station_voices::VoiceSettings {
-                language: lang.into(),
-                move_reading: MoveReading::Letters,
-                ..settings.clone()
-            };
+            let settings = VoiceSettings { language: lang.into(), ..self.mirror_settings.clone() };
             let Ok(w) = Wording::new(&settings) else { continue };
             let line: Vec<String> = changes.iter().map(|c| crate::told::word(c, &w, viewer)).collect();
             text.insert(lang.into(), serde_json::Value::String(line.join(". ")));
         }
-        Some(serde_json::json!({ "t_ms": t, "text": text }))
+        serde_json::json!({ "t_ms": t, "text": text })
     }
 
     /// What the talking clock reads from now on (`[voice] clock_reading`,

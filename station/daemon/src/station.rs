@@ -1461,8 +1461,7 @@ impl Station {
             hub.publish_audio(&files);
         }
         // The latest change to the record, one line per page language (the mirror).
-        let change =
-            self.voices.as_ref().and_then(|v| v.get().mirror_change(&self.table, &self.config.voice));
+        let change = self.voices.as_ref().and_then(|v| v.get().mirror_change());
         if let Some(object) = snapshot.as_object_mut() {
             object.insert("change".into(), change.unwrap_or(Value::Null));
         }
