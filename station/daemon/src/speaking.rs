@@ -367,18 +367,14 @@ impl Voices {
             };
             let text = crate::told::word(&change, &self.private.wording, his);
             say(&self.private, Utterance::text(text.clone()), text, change.about(), priority, t, out);
-            match &change {
-                Change::Revised(said) => {
-                    let public = self.public.as_ref().map(|l| said.words(&l.wording));
-                    self.last_move = Some((said.words(&self.private.wording), public));
-                }
-                Change::Result { .. } => {
-                    if let Some(l) = &self.public {
-                        let text = crate::told::word(&change, &l.wording, theirs);
-                        say(l, Utterance::text(text.clone()), text, change.about(), priority, t, out);
-                    }
-                }
-                _ => {}
+            // The opponent hears the result, and a move he heard replaced.
+            if let (Some(l), Change::Revised(_) | Change::Result { .. }) = (&self.public, &change) {
+                let text = crate::told::word(&change, &l.wording, theirs);
+                say(l, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+            }
+            if let Change::Revised(said) = &change {
+                let public = self.public.as_ref().map(|l| said.words(&l.wording));
+                self.last_move = Some((said.words(&self.private.wording), public));
             }
             self.batch.push(change);
         }
