@@ -231,6 +231,7 @@ impl Told {
                 }
             }
             Event::GameMove { ply, uci, pdn, revised, .. } => {
+                self.catch_up(table, ply.saturating_sub(1));
                 self.cut(ply.saturating_sub(1));
                 let said = match (pdn, table.draughts()) {
                     (Some(pdn), Some(d)) => {
@@ -261,6 +262,7 @@ impl Told {
                 }
             }
             Event::TakenBack { ply, t_ms } => {
+                self.catch_up(table, *ply);
                 let after = self.positions.last().map(|p| p.board().clone());
                 let said = self.played.get(ply.wrapping_sub(1)).cloned();
                 self.cut(ply.saturating_sub(1));
@@ -426,6 +428,22 @@ impl Told {
         }
     }
 
+    /// A record followed from the middle (events missed: the voices started
+    /// after the game): the table's first `plies` moves, when it has them.
+    fn catch_up(&mut self, table: &Table, plies: usize) {
+        if self.played.len() >= plies || table.draughts().is_some() {
+            return;
+        }
+        let Some(g) = table.agreed().filter(|g| g.ply() >= plies) else { return };
+        self.positions = vec![g.start().clone()];
+        self.played.clear();
+        for &mv in &g.moves()[..plies] {
+            if !self.push_chess(&g.uci(mv)) {
+                return;
+            }
+        }
+    }
+
     /// Plays a chess move of the record (UCI); false when it makes no sense here.
     fn push_chess(&mut self, uci: &str) -> bool {
         let Some(before) = self.positions.last().cloned() else { return false };
@@ -459,7 +477,9 @@ pub fn word(change: &Change, w: &Wording, viewer: Viewer) -> String {
         Change::TakenBack { moves, steps, illegal, to_move } => {
             let said: Vec<String> = moves.iter().map(|s| s.words(w)).collect();
             let head = if *illegal { Message::IllegalTakenBack } else { Message::TakenBack };
-            let mut parts = vec![m(head).replace("{moves}", &said.join(", "))];
+            // Moves it cannot name (followed from the middle) leave the head alone.
+            let head = m(head).replace("{moves}", &said.join(", "));
+            let mut parts = vec![head.trim_end_matches([' ', ':']).to_owned()];
             if viewer.blind {
                 parts.extend(steps.iter().map(|s| step_words(w, s)));
             }

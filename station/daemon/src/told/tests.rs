@@ -271,6 +271,25 @@ fn a_revised_move_and_his_board_right_again_are_told() {
     assert!(told.flush().is_empty());
 }
 
+/// A station whose voices start in the middle of a game (nothing followed
+/// yet) still names the move taken back, from the table.
+#[test]
+fn a_record_followed_from_the_middle_still_names_the_take_back() {
+    let mut run = Run::new();
+    run.moves(&["e4", "e5", "Nf3"]);
+    run.told = Told::new();
+    run.moves(&["Nc6"]);
+    let told = run.input(Input::TakeBack);
+    assert_eq!(
+        said(&told, "en", BLIND),
+        ["taken back: Knight Cesar six. Knight from Cesar six back to Bella eight. your opponent's move"]
+    );
+    // Nothing known at all: the head without moves, never an empty colon.
+    let change =
+        Change::TakenBack { moves: Vec::new(), steps: Vec::new(), illegal: false, to_move: Color::White };
+    assert_eq!(word(&change, &wording("de"), BLIND), "Zurückgenommen. Sie sind am Zug");
+}
+
 /// Every message of every language, filled in, and every change worded:
 /// nothing a voice would read out as a symbol.
 #[test]
