@@ -416,3 +416,79 @@ fn wording_cost() {
     }
     println!("Wording::new for three languages: {:.1} µs", start.elapsed().as_secs_f64() * 1e6 / n as f64);
 }
+
+/// The record as told stays the table's record through random moves,
+/// take-backs, illegal moves found late and clock changes (1,000 steps):
+/// every take-back names exactly the moves the table lost.
+#[test]
+fn the_record_as_told_follows_the_table_through_random_changes() {
+    let mut seed: u64 = 0x5eed_0022;
+    let mut next = move |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let mut run = Run::new();
+    let (mut take_backs, mut games) = (0, 0);
+    for step in 0..1000 {
+        let g = run.table.agreed().unwrap().clone();
+        let before: Vec<Move> = g.moves().to_vec();
+        let input = match next(10) {
+            0 | 1 if g.ply() > 0 => Input::TakeBack,
+            2 if g.ply() > 0 => Input::IllegalMove { ply: 1 + next(g.ply()) },
+            3 => Input::from_clock_command(&ClockCommand::AddTime {
+                side: if next(2) == 0 { Side::White } else { Side::Black },
+                ms: 1000 * (1 + next(300)) as u64,
+                who: "arbiter".into(),
+                why: "test".into(),
+            }),
+            _ => {
+                let legal = g.position().legal_moves();
+                Input::EnterMove { mv: g.uci(legal[next(legal.len())]) }
+            }
+        };
+        let Ok(events) = run.table.apply(run.t + 1000, &input) else { continue };
+        run.t += 1000;
+        let mut told = Vec::new();
+        for e in &events {
+            told.extend(run.told.observe(e, &run.table));
+        }
+        told.extend(run.told.flush());
+        let now = run.table.agreed().unwrap();
+        let as_told: Vec<Move> = run
+            .told
+            .played
+            .iter()
+            .map(|s| match s {
+                Said::Chess { mv, .. } => *mv,
+                Said::Draughts { .. } => unreachable!("a chess game"),
+            })
+            .collect();
+        assert_eq!(as_told, now.moves(), "step {step}: {input:?}");
+        assert_eq!(run.told.positions.last().map(|p| p.board()), Some(now.position().board()), "step {step}");
+        for change in &told {
+            if let Change::TakenBack { moves, steps, .. } = change {
+                take_backs += 1;
+                let lost: Vec<Move> = before[now.ply()..].to_vec();
+                let named: Vec<Move> = moves
+                    .iter()
+                    .map(|s| match s {
+                        Said::Chess { mv, .. } => *mv,
+                        Said::Draughts { .. } => unreachable!(),
+                    })
+                    .collect();
+                assert_eq!(named, lost, "step {step}: {input:?}");
+                let after = g.position().board();
+                assert_eq!(
+                    &station_core::correction::apply(after, steps),
+                    now.position().board(),
+                    "step {step}"
+                );
+            }
+        }
+        if run.table.phase() != station_core::table::Phase::Playing {
+            games += 1;
+            run = Run::new();
+        }
+    }
+    assert!(take_backs > 100 && games > 1, "{take_backs} take-backs in {games} games");
+}
