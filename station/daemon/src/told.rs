@@ -213,6 +213,18 @@ impl Told {
                         .and_then(|f| f.into_position::<Chess>(CastlingMode::Chess960).ok()),
                 };
                 self.positions.extend(start);
+                // A game started from a scoresheet (`new_game` with `moves`,
+                // issue 22) has those moves on the record already; read from
+                // the event's JSON form, as the field is newer than this fold.
+                let scoresheet = serde_json::to_value(event).ok().and_then(|v| {
+                    let moves = v.get("moves")?.as_array()?.iter();
+                    Some(moves.filter_map(|m| m.as_str().map(str::to_owned)).collect::<Vec<_>>())
+                });
+                for uci in scoresheet.unwrap_or_default() {
+                    if !self.push_chess(&uci) {
+                        break;
+                    }
+                }
             }
             Event::GameResumed { moves, .. } => {
                 *self = Told::new();
