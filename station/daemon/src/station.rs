@@ -1445,6 +1445,11 @@ impl Station {
         };
         let t = self.clock.now();
         let mut snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        // The latest change to the record, one line per page language (the mirror).
+        let change = self.voices.as_ref().and_then(|v| v.get().mirror_change());
+        if let Some(object) = snapshot.as_object_mut() {
+            object.insert("change".into(), change.unwrap_or(Value::Null));
+        }
         if self.audio_keeper.is_some() {
             // The recording device (D.2.7): the kept sound per ply, for the console.
             let files = match self.table.game_id() {
@@ -1459,11 +1464,6 @@ impl Station {
                 object.insert("audio".into(), Value::Array(listed));
             }
             hub.publish_audio(&files);
-        }
-        // The latest change to the record, one line per page language (the mirror).
-        let change = self.voices.as_ref().and_then(|v| v.get().mirror_change());
-        if let Some(object) = snapshot.as_object_mut() {
-            object.insert("change".into(), change.unwrap_or(Value::Null));
         }
         let pgn = match self.table.agreed() {
             Some(g) => {

@@ -111,7 +111,6 @@
       warnings.push(['warning', t('paused')]);
     }
     renderFix(s);
-    renderChange(s);
     const box = $('warnings');
     const nodes = warnings.map(([kind, text]) => {
       const div = document.createElement('div');
@@ -125,6 +124,7 @@
     const conn = $('conn');
     conn.textContent = online ? t('connected') : t('offline');
     conn.className = `conn ${online ? 'up' : 'down'}`;
+    renderChange(s);
     renderClocks();
   }
 
