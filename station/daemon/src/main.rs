@@ -39,6 +39,7 @@ mod speech_cmd;
 mod speech_state;
 mod station;
 mod token;
+mod told;
 mod voices_cmd;
 mod web;
 

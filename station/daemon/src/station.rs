@@ -1456,6 +1456,11 @@ impl Station {
         };
         let t = self.clock.now();
         let mut snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        // The latest change to the record, one line per page language (the mirror).
+        let change = self.voices.as_ref().and_then(|v| v.get().mirror_change());
+        if let Some(object) = snapshot.as_object_mut() {
+            object.insert("change".into(), change.unwrap_or(Value::Null));
+        }
         if self.audio_keeper.is_some() {
             // The recording device (D.2.7): the kept sound per ply, for the console.
             let files = match self.table.game_id() {
@@ -1596,6 +1601,7 @@ impl Station {
             for d in &batch {
                 v.on_event(&d.event, &self.table, t, &mut said);
             }
+            v.end_batch(&self.table, t, &mut said);
         }
         for e in batch.iter().map(|d| &d.event) {
             match e {

@@ -150,6 +150,7 @@
     const conn = $('conn');
     conn.textContent = online ? t('connected') : t('offline');
     conn.className = `conn ${online ? 'up' : 'down'}`;
+    renderChange(s);
     renderClocks();
   }
 
@@ -215,6 +216,28 @@
     $('fix').hidden = valid.length === 0;
     $('fix-title').textContent = valid.length ? t('fix_title') : '';
     $('fix-steps').replaceChildren(...valid.map(stepLine));
+  }
+
+  // The latest change to the record (a take-back, a draw claim, time added,
+  // a revised move, the result …): one line in the page's language from the
+  // state's `change`, replaced by the next.
+  function renderChange(s) {
+    let box = $('change');
+    if (!box) {
+      box = document.createElement('div');
+      box.id = 'change';
+      box.className = 'warnings';
+      box.setAttribute('role', 'status');
+      $('warnings').before(box);
+    }
+    const c = s.change && typeof s.change === 'object' ? s.change : null;
+    const words = c && c.text && typeof c.text === 'object' ? c.text : {};
+    const text = String(words[lang()] || words.en || '');
+    if (box.textContent === text) return;
+    const line = document.createElement('div');
+    line.className = 'warning';
+    line.textContent = text;
+    box.replaceChildren(...(text ? [line] : []));
   }
 
   Station.connect({
