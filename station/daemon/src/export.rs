@@ -24,7 +24,7 @@ pub struct ExportOptions {
 
 /// Writes the PGN.
 pub fn export(opts: &ExportOptions) -> Result<()> {
-    let dir = JournalDir::open(&opts.journal_dir)?;
+    let dir = JournalDir::open_to_read(&opts.journal_dir)?;
     let all = dir.all()?;
     let chosen: Vec<&Found> = if opts.all {
         all.iter().collect()

@@ -25,6 +25,7 @@ mod famous_game;
 mod hall;
 mod hub;
 mod journal_file;
+mod journal_lock;
 mod kept_audio;
 mod listening;
 mod record_reading;

@@ -127,7 +127,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
         .clone()
         .or_else(|| config.journal.dir.clone())
         .unwrap_or_else(|| PathBuf::from("journal"));
-    let journals = JournalDir::open(&dir)?;
+    let journals = JournalDir::take(&dir)?;
     let sink = EventSink::open(opts.events.as_deref())?;
     let stop = stop_flag()?;
     let mut links = Vec::new();
