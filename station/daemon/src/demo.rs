@@ -87,6 +87,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
             game: 1,
             noise_seed: None,
             speed: 1.0,
+            lever: false,
         });
     }
     let (hub, commands) = Hub::new();

@@ -115,6 +115,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
             game: 1,
             noise_seed: None,
             speed: 1.0,
+            lever: false,
         };
         match role {
             BoardRole::Blind => config.boards.blind = Some(board),

@@ -364,14 +364,18 @@ pub fn start_sim(
         wait_for_station: true,
         ..SimOptions::new(link.clone())
     })?;
-    sim.play_scans(station_drivers::sim_game::schedule(
+    let (scans, presses) = station_drivers::sim_game::schedule_with_lever(
         game.start(),
         game.moves(),
         b.noise_seed,
         2000,
         settle_ms,
         b.speed,
-    ));
+    );
+    sim.play_scans(scans);
+    if b.lever {
+        sim.play_lever(presses);
+    }
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
     Ok((sim, driver))
 }
