@@ -113,6 +113,7 @@ impl std::fmt::Debug for SimControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             SimControl::Play(_) => "Play",
+            SimControl::Presses(_) => "Presses",
             SimControl::Button(_) => "Button",
             SimControl::ButtonState(..) => "ButtonState",
             SimControl::SetOccupancy(_) => "SetOccupancy",
