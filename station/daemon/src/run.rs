@@ -140,6 +140,13 @@ pub fn run(opts: RunOptions) -> Result<()> {
             links.push(link);
         }
     }
+    // Once every board runs: two simulated boards start their games together.
+    for link in &links {
+        let board = if link.role == BoardRole::Blind { &config.boards.blind } else { &config.boards.mirror };
+        if let Some(b) = board {
+            start_sim_lever(link, b, &config)?;
+        }
+    }
     if links.is_empty() {
         tracing::warn!("no sensed board configured: the station waits for a signal");
     }
@@ -346,7 +353,31 @@ pub fn start_sim(
     settle_ms: u64,
     work_dir: &Path,
 ) -> Result<(SimPegBoard, PegBoardDriver)> {
-    let game = match &b.pgn {
+    let game = sim_game(b)?;
+    let link = b.port.clone().unwrap_or_else(|| work_dir.join(format!("sim-{role}-pegboard")));
+    let sim = SimPegBoard::start(SimOptions {
+        speed: b.speed,
+        wait_for_station: true,
+        ..SimOptions::new(link.clone())
+    })?;
+    sim.play_scans(station_drivers::sim_game::schedule(
+        game.start(),
+        game.moves(),
+        b.noise_seed,
+        SIM_THINK_MS,
+        settle_ms,
+        b.speed,
+    ));
+    let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
+    Ok((sim, driver))
+}
+
+/// How long the simulated hands think between moves, sim ms.
+const SIM_THINK_MS: u64 = 2000;
+
+/// The game a simulated board plays: its PGN's, or the famous game.
+fn sim_game(b: &BoardConfig) -> Result<station_core::Game> {
+    Ok(match &b.pgn {
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let games = station_core::pgn::read_games(&bytes);
@@ -357,25 +388,24 @@ pub fn start_sim(
                 .game
         }
         None => crate::famous_game::famous_game().game,
-    };
-    let link = b.port.clone().unwrap_or_else(|| work_dir.join(format!("sim-{role}-pegboard")));
-    let sim = SimPegBoard::start(SimOptions {
-        speed: b.speed,
-        wait_for_station: true,
-        ..SimOptions::new(link.clone())
-    })?;
-    let (scans, presses) = station_drivers::sim_game::schedule_with_lever(
+    })
+}
+
+/// `[boards.*] lever` (sim only): the simulated hand presses the clock
+/// (board button 0) after each move of its own player, on the timeline of
+/// the board's schedule (the blind board's player is `[game] blind_color`).
+fn start_sim_lever(link: &BoardLink, b: &BoardConfig, config: &Config) -> Result<()> {
+    let Some(sim) = link._sim.as_ref().filter(|_| b.lever) else { return Ok(()) };
+    let player = if link.role == BoardRole::Blind { config.blind_color() } else { !config.blind_color() };
+    let game = sim_game(b)?;
+    let (_, presses) = station_drivers::sim_game::schedule_with_lever(
         game.start(),
         game.moves(),
         b.noise_seed,
-        2000,
-        settle_ms,
+        SIM_THINK_MS,
+        config.game.settle_ms,
         b.speed,
     );
-    sim.play_scans(scans);
-    if b.lever {
-        sim.play_lever(presses);
-    }
-    let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
-    Ok((sim, driver))
+    sim.play_lever(presses.into_iter().filter(|&(_, side)| side == player).map(|(at, _)| at).collect());
+    Ok(())
 }
