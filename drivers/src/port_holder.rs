@@ -31,7 +31,11 @@ impl std::fmt::Display for PortHolder {
 pub fn port_holders(path: &Path) -> Vec<PortHolder> {
     let Ok(target) = std::fs::metadata(path) else { return Vec::new() };
     let same = |m: &std::fs::Metadata| {
-        if target.rdev() != 0 { m.rdev() == target.rdev() } else { m.dev() == target.dev() && m.ino() == target.ino() }
+        if target.rdev() != 0 {
+            m.rdev() == target.rdev()
+        } else {
+            m.dev() == target.dev() && m.ino() == target.ino()
+        }
     };
     let me = std::process::id();
     let Ok(procs) = std::fs::read_dir("/proc") else { return Vec::new() };

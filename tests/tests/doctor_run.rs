@@ -58,8 +58,11 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     // A journal folder a running station holds.
     let journal = dir.join("journal");
     let running_config = dir.join("running.toml");
-    std::fs::write(&running_config, "[boards.blind]\ndriver = \"none\"\n[console]\nlisten = \"127.0.0.1:0\"\n")
-        .unwrap();
+    std::fs::write(
+        &running_config,
+        "[boards.blind]\ndriver = \"none\"\n[console]\nlisten = \"127.0.0.1:0\"\n",
+    )
+    .unwrap();
     let mut station = station_run(&running_config, &journal, None).stdout(Stdio::null()).spawn().unwrap();
     let station_pid = station.id();
     wait_for(Duration::from_secs(30), "the running station's lock", || {
@@ -89,7 +92,10 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     assert_eq!(out.status.code(), Some(1), "{lines:#?}");
 
     let wrong = line(&lines, "board blind");
-    assert!(wrong.starts_with("fail") && wrong.contains("/dev/ttyUSB77") && wrong.contains("cable"), "{wrong}");
+    assert!(
+        wrong.starts_with("fail") && wrong.contains("/dev/ttyUSB77") && wrong.contains("cable"),
+        "{wrong}"
+    );
     let busy = line(&lines, "board mirror");
     // The test itself holds the pty's other handle too: every holder is named.
     assert!(busy.starts_with("fail") && busy.contains("in use by"), "{busy}");
@@ -141,6 +147,9 @@ fn the_korean_model_installs_from_its_archive_and_its_missing_words_are_said() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(target.join("am").is_dir() && target.join("graph").is_dir(), "placed where the config looks");
-    assert!(stdout.contains("cannot hear") && stdout.contains("felix") && stdout.contains("hector"), "{stdout}");
+    assert!(
+        stdout.contains("cannot hear") && stdout.contains("felix") && stdout.contains("hector"),
+        "{stdout}"
+    );
     assert!(stdout.contains(&format!("installed: {}", target.display())), "{stdout}");
 }

@@ -36,8 +36,9 @@ fn a_second_station_on_the_same_folder_exits_naming_it_and_a_busy_port_names_its
     // The test's own end stays open but unlocked, as a board's device node is.
     let config = config(&dir, &port);
     let journal = dir.join("journal");
-    let first =
-        Kill(station_run(&config, &journal, Some(&dir.join("first.jsonl"))).stdout(Stdio::null()).spawn().unwrap());
+    let first = Kill(
+        station_run(&config, &journal, Some(&dir.join("first.jsonl"))).stdout(Stdio::null()).spawn().unwrap(),
+    );
     let pid = first.0.id();
     wait_for(Duration::from_secs(30), "the first station's lock", || {
         let text = std::fs::read_to_string(journal.join("station.lock")).ok()?;
@@ -83,8 +84,9 @@ fn a_second_station_on_the_same_folder_exits_naming_it_and_a_busy_port_names_its
     drop(first);
     let lock = journal.join("station.lock");
     assert!(lock.exists());
-    let fourth =
-        Kill(station_run(&config, &journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap());
+    let fourth = Kill(
+        station_run(&config, &journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap(),
+    );
     let fourth_pid = fourth.0.id();
     wait_for(Duration::from_secs(30), "the folder taken over", || {
         let text = std::fs::read_to_string(&lock).ok()?;

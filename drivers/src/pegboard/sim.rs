@@ -177,7 +177,8 @@ impl SimPegBoard {
     /// of the schedule given with [`SimPegBoard::play_scans`] just before:
     /// the simulated hand that presses the clock after each move.
     pub fn play_lever(&self, at_ms: Vec<u64>) {
-        let presses = at_ms.into_iter().map(|at_ms| TimedScan { at_ms, occupancy: Bitboard::EMPTY }).collect();
+        let presses =
+            at_ms.into_iter().map(|at_ms| TimedScan { at_ms, occupancy: Bitboard::EMPTY }).collect();
         self.send(SimControl::Presses(presses));
     }
 

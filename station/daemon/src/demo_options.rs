@@ -38,6 +38,7 @@ pub(crate) fn voice_packs() -> Option<PathBuf> {
     let beside_exe = exe.as_ref().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(".deps/voices")));
     // The Debian package's packs: /usr/lib/annexd-station/station → /usr/share/annexd/voices
     // (also in a tree unpacked with dpkg-deb -x).
-    let packaged = exe.as_ref().and_then(|e| Some(e.parent()?.parent()?.parent()?.join("share/annexd/voices")));
+    let packaged =
+        exe.as_ref().and_then(|e| Some(e.parent()?.parent()?.parent()?.join("share/annexd/voices")));
     [Some(PathBuf::from(".deps/voices")), beside_exe, packaged].into_iter().flatten().find(|d| d.is_dir())
 }

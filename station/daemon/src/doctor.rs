@@ -53,7 +53,12 @@ pub struct Finding {
 
 impl Finding {
     /// A finding.
-    pub fn new(level: Level, item: impl Into<String>, found: impl Into<String>, todo: impl Into<String>) -> Finding {
+    pub fn new(
+        level: Level,
+        item: impl Into<String>,
+        found: impl Into<String>,
+        todo: impl Into<String>,
+    ) -> Finding {
         Finding { level, item: item.into(), found: found.into(), todo: todo.into() }
     }
 
@@ -183,19 +188,29 @@ fn check_clock(config: &Config) -> Finding {
         );
     };
     if config.time_control().is_none() {
-        return Finding::new(Level::Fail, "clock", format!("time control `{tc}` is not valid"), "fix [clock] time_control");
+        return Finding::new(
+            Level::Fail,
+            "clock",
+            format!("time control `{tc}` is not valid"),
+            "fix [clock] time_control",
+        );
     }
     let presses = clock_presses(config);
     if presses.is_empty() {
         return Finding::new(
             Level::Warn,
             "clock",
-            format!("time control {tc}, but nothing can press the clock: it never switches and all the time is charged to one side"),
+            format!(
+                "time control {tc}, but nothing can press the clock: it never switches and all the time is charged to one side"
+            ),
             "map a lever in [buttons] clock (a board button or gamepad:NAME), set [clock] auto_press = true, or use a DGT clock ([clock] source = \"dgt\")",
         );
     }
     if config.clock.source == ClockSource::Dgt {
-        return Finding::ok("clock", format!("time control {tc}, kept by the DGT clock (its lever switches)"));
+        return Finding::ok(
+            "clock",
+            format!("time control {tc}, kept by the DGT clock (its lever switches)"),
+        );
     }
     Finding::ok("clock", format!("time control {tc}, pressed by {}", presses.join(", ")))
 }
@@ -220,7 +235,9 @@ fn clock_presses(config: &Config) -> Vec<String> {
         match kind {
             "blind" | "mirror" => match board(kind) {
                 // A peg board has its buttons; a simulated one presses only with `lever`.
-                Some(b) if b.driver == DriverKind::Pegboard => ways.push(format!("button {rest} of the {kind} board")),
+                Some(b) if b.driver == DriverKind::Pegboard => {
+                    ways.push(format!("button {rest} of the {kind} board"))
+                }
                 Some(b) if b.driver == DriverKind::Sim && b.lever => {
                     ways.push(format!("the simulated lever (button {rest} of the {kind} board)"))
                 }
@@ -248,11 +265,16 @@ mod tests {
         let f = check_clock(&c);
         assert_eq!(f.level, Level::Warn, "{f:?}");
         assert!(f.todo.contains("auto_press") && f.todo.contains("[buttons] clock"), "{f:?}");
-        let c = config("[boards.blind]\ndriver = \"sim\"\nlever = true\n[clock]\ntime_control = \"5400+30\"\n");
+        let c =
+            config("[boards.blind]\ndriver = \"sim\"\nlever = true\n[clock]\ntime_control = \"5400+30\"\n");
         assert_eq!(check_clock(&c).level, Level::Ok);
-        let c = config("[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/x\"\n[clock]\ntime_control = \"5400+30\"\n");
+        let c = config(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/x\"\n[clock]\ntime_control = \"5400+30\"\n",
+        );
         assert_eq!(check_clock(&c).level, Level::Ok, "a peg board's button 0 is the default lever");
-        let c = config("[boards.blind]\ndriver = \"none\"\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n");
+        let c = config(
+            "[boards.blind]\ndriver = \"none\"\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n",
+        );
         assert_eq!(check_clock(&c).level, Level::Ok);
     }
 

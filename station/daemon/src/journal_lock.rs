@@ -74,7 +74,10 @@ impl JournalLock {
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                return Err(LockError::Held { dir: dir.to_owned(), holder: Holder { pid: read_pid(&mut file) } });
+                return Err(LockError::Held {
+                    dir: dir.to_owned(),
+                    holder: Holder { pid: read_pid(&mut file) },
+                });
             }
             Err(TryLockError::Error(e)) => return Err(io(e)),
         }
@@ -145,7 +148,8 @@ mod tests {
     #[test]
     fn garbage_in_a_held_file_is_a_holder_without_a_pid() {
         let dir = scratch("garbage");
-        let mut held = OpenOptions::new().write(true).create(true).truncate(true).open(dir.join(LOCK_FILE)).unwrap();
+        let mut held =
+            OpenOptions::new().write(true).create(true).truncate(true).open(dir.join(LOCK_FILE)).unwrap();
         held.write_all(b"\xff\xfe not a pid").unwrap();
         held.lock().unwrap();
         let err = JournalLock::take(&dir).unwrap_err();

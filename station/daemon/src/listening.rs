@@ -364,7 +364,13 @@ fn listen_to(
                     let cut_off = setup.mute.is_set();
                     match listener.finish() {
                         Ok(_) if cut_off => tracing::debug!("an utterance cut off by the station speaking"),
-                        Ok(t) => send_heard(out, fitting.vocabulary, t, was.last_loud.unwrap_or(arrived), was.audio),
+                        Ok(t) => send_heard(
+                            out,
+                            fitting.vocabulary,
+                            t,
+                            was.last_loud.unwrap_or(arrived),
+                            was.audio,
+                        ),
                         Err(e) => tracing::warn!(error = %e, "recogniser failed at the end of an utterance"),
                     }
                 }

@@ -34,10 +34,16 @@ pub fn install(lang: &str, config: Option<&Path>, archive: &Path) -> Result<()> 
     Ok(())
 }
 
-fn unpack_and_place(lang: &str, archive: &Path, staging: &Path, target: &Path) -> Result<crate::doctor::Finding> {
+fn unpack_and_place(
+    lang: &str,
+    archive: &Path,
+    staging: &Path,
+    target: &Path,
+) -> Result<crate::doctor::Finding> {
     unpack(archive, staging)?;
-    let model = find_model(staging)
-        .with_context(|| format!("{} holds no Vosk model (no folder with am/ and conf/)", archive.display()))?;
+    let model = find_model(staging).with_context(|| {
+        format!("{} holds no Vosk model (no folder with am/ and conf/)", archive.display())
+    })?;
     let item = format!("speech model {lang}");
     let finding = crate::doctor::check_model(&item, lang, &model, false);
     if matches!(finding.level, Level::Fail) && station_drivers::speech::load_model(&model, lang).is_err() {
@@ -49,8 +55,12 @@ fn unpack_and_place(lang: &str, archive: &Path, staging: &Path, target: &Path) -
         std::fs::rename(target, &previous)
             .with_context(|| format!("cannot move the old model aside to {}", previous.display()))?;
     }
-    std::fs::rename(&model, target).with_context(|| format!("cannot move the model to {}", target.display()))?;
-    Ok(crate::doctor::Finding { found: finding.found.replace(&model.display().to_string(), &target.display().to_string()), ..finding })
+    std::fs::rename(&model, target)
+        .with_context(|| format!("cannot move the model to {}", target.display()))?;
+    Ok(crate::doctor::Finding {
+        found: finding.found.replace(&model.display().to_string(), &target.display().to_string()),
+        ..finding
+    })
 }
 
 /// Unpacks with the system's unzip or tar (Debian's `unzip`, `tar`).
@@ -68,7 +78,10 @@ fn unpack(archive: &Path, into: &Path) -> Result<()> {
         c.arg("-xf").arg(archive).arg("-C").arg(into);
         c
     } else {
-        bail!("{}: a .zip, .tar.gz or .tar archive is expected (as alphacephei.com/vosk/models gives them)", archive.display());
+        bail!(
+            "{}: a .zip, .tar.gz or .tar archive is expected (as alphacephei.com/vosk/models gives them)",
+            archive.display()
+        );
     };
     let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
     if !out.status.success() {
@@ -98,7 +111,17 @@ mod tests {
         std::fs::create_dir_all(dir.join("src/junk")).unwrap();
         std::fs::write(dir.join("src/junk/readme.txt"), "not a model").unwrap();
         let archive = dir.join("junk.tar");
-        assert!(Command::new("tar").arg("-cf").arg(&archive).arg("-C").arg(dir.join("src")).arg("junk").status().unwrap().success());
+        assert!(
+            Command::new("tar")
+                .arg("-cf")
+                .arg(&archive)
+                .arg("-C")
+                .arg(dir.join("src"))
+                .arg("junk")
+                .status()
+                .unwrap()
+                .success()
+        );
         let target = dir.join("models/de");
         let config = dir.join("station.toml");
         std::fs::write(&config, format!("[speech.models]\nde = \"{}\"\n", target.display())).unwrap();

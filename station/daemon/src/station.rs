@@ -1684,7 +1684,14 @@ fn device_status(
     detail: Option<String>,
     t: Millis,
 ) -> Event {
-    Event::DeviceStatus { device: device.into(), name, status: status.into(), detail, words: Vec::new(), t_ms: t }
+    Event::DeviceStatus {
+        device: device.into(),
+        name,
+        status: status.into(),
+        detail,
+        words: Vec::new(),
+        t_ms: t,
+    }
 }
 
 /// A DGT clock reading as White's and Black's times.

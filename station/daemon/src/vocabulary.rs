@@ -69,9 +69,7 @@ impl Vocabulary {
         let found = if lexicon.knows(word) {
             Some(word.to_owned())
         } else {
-            self.spellings
-                .get(word)
-                .and_then(|others| others.iter().find(|o| lexicon.knows(o)).cloned())
+            self.spellings.get(word).and_then(|others| others.iter().find(|o| lexicon.knows(o)).cloned())
         };
         if let Some(spelling) = found.as_ref().filter(|s| s.as_str() != word) {
             self.back.insert(spelling.clone(), word.to_owned());
@@ -125,7 +123,10 @@ impl Vocabulary {
         if self.back.is_empty() {
             return text.to_owned();
         }
-        text.split_whitespace().map(|w| self.back.get(w).map_or(w, String::as_str)).collect::<Vec<_>>().join(" ")
+        text.split_whitespace()
+            .map(|w| self.back.get(w).map_or(w, String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -171,7 +172,8 @@ mod tests {
         let spellings =
             [("hector".to_owned(), vec!["hecktor".to_owned(), "hektor".to_owned()])].into_iter().collect();
         let mut vocabulary = Vocabulary::with_spellings(spellings);
-        let fitted = vocabulary.fit(&mut model, &phrases(&["springer felix drei", "springer hector drei", "[unk]"]));
+        let fitted =
+            vocabulary.fit(&mut model, &phrases(&["springer felix drei", "springer hector drei", "[unk]"]));
         assert_eq!(fitted.phrases, phrases(&["springer felix drei", "springer hektor drei", "[unk]"]));
         assert!(fitted.newly_missing.is_empty(), "{:?}", fitted.newly_missing);
         assert_eq!(vocabulary.restore("springer hektor drei"), "springer hector drei");
@@ -226,7 +228,10 @@ mod tests {
         }
         let mut model = station_drivers::speech::load_model(&dir, "ko").unwrap();
         // The model does know its own words: the check is not blind.
-        assert!(model.knows("[unk]") || model.knows("안녕하세요") || model.knows("네"), "no Korean word known");
+        assert!(
+            model.knows("[unk]") || model.knows("안녕하세요") || model.knows("네"),
+            "no Korean word known"
+        );
         for lang in ["de", "pl"] {
             let grammar = start_grammar(lang).unwrap();
             let all: std::collections::BTreeSet<String> = grammar
@@ -243,7 +248,10 @@ mod tests {
             use shakmaty::Position;
             let e4 = after.legal_moves().into_iter().find(|m| m.to() == shakmaty::Square::E4).unwrap();
             after.play_unchecked(e4);
-            let next = station_voices::understand::Understanding::language(lang).unwrap().grammar(&after).into_phrases();
+            let next = station_voices::understand::Understanding::language(lang)
+                .unwrap()
+                .grammar(&after)
+                .into_phrases();
             let again = vocabulary.fit(&mut model, &next);
             assert!(
                 again.newly_missing.iter().all(|w| !all.contains(w)),

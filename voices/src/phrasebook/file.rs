@@ -372,7 +372,8 @@ impl Checker<'_> {
         let mut spellings = Vec::new();
         for (word, others) in file.spellings {
             if word.trim().is_empty() || others.is_empty() || others.iter().any(|o| o.trim().is_empty()) {
-                return self.fail(format!("[listening.spellings] {word:?} needs a word and at least one spelling"));
+                return self
+                    .fail(format!("[listening.spellings] {word:?} needs a word and at least one spelling"));
             }
             spellings.push((word.to_lowercase(), others.iter().map(|o| o.to_lowercase()).collect()));
         }

@@ -39,7 +39,12 @@ fn check_board(item: &str, b: &BoardConfig) -> Finding {
         DriverKind::None => Finding::ok(item, "none (moves by speech or the console)"),
         DriverKind::Pegboard | DriverKind::Dgt => {
             let Some(port) = &b.port else {
-                return Finding::new(Level::Fail, item, "no port configured", "set its `port` (e.g. /dev/annexd-pegboard)");
+                return Finding::new(
+                    Level::Fail,
+                    item,
+                    "no port configured",
+                    "set its `port` (e.g. /dev/annexd-pegboard)",
+                );
             };
             if !port.exists() {
                 return Finding::new(
@@ -59,15 +64,25 @@ fn check_board(item: &str, b: &BoardConfig) -> Finding {
                     "stop that process (another station, a terminal program) and check again",
                 );
             }
-            if b.driver == DriverKind::Dgt { probe_dgt(item, port, b.baud) } else { probe_pegboard(item, port, b.baud, "") }
+            if b.driver == DriverKind::Dgt {
+                probe_dgt(item, port, b.baud)
+            } else {
+                probe_pegboard(item, port, b.baud, "")
+            }
         }
         DriverKind::Sim => {
             // The simulated board on a pty of its own, answering as a real one would.
-            let link = std::env::temp_dir().join(format!("annexd-doctor-{}-{item}", std::process::id()).replace(' ', "-"));
+            let link = std::env::temp_dir()
+                .join(format!("annexd-doctor-{}-{item}", std::process::id()).replace(' ', "-"));
             let sim = match SimPegBoard::start(SimOptions::new(&link)) {
                 Ok(sim) => sim,
                 Err(e) => {
-                    return Finding::new(Level::Fail, item, format!("the simulated board cannot start: {e}"), "check that /dev/pts is usable");
+                    return Finding::new(
+                        Level::Fail,
+                        item,
+                        format!("the simulated board cannot start: {e}"),
+                        "check that /dev/pts is usable",
+                    );
                 }
             };
             let finding = probe_pegboard(item, &link, b.baud, "simulated, ");
@@ -100,7 +115,12 @@ fn probe_pegboard(item: &str, port: &Path, baud: u32, what: &str) -> Finding {
     }
     driver.shutdown();
     if let Some(reason) = lost {
-        return Finding::new(Level::Fail, item, reason, "check the port, its permissions (the dialout group) and who holds it");
+        return Finding::new(
+            Level::Fail,
+            item,
+            reason,
+            "check the port, its permissions (the dialout group) and who holds it",
+        );
     }
     match (identity, scan) {
         (Some(identity), Some(bits)) => {
@@ -119,7 +139,11 @@ fn probe_pegboard(item: &str, port: &Path, baud: u32, what: &str) -> Finding {
         _ if connected => Finding::new(
             Level::Fail,
             item,
-            format!("{what}{} opens but does not answer within {} s", port.display(), ANSWER_WITHIN.as_secs()),
+            format!(
+                "{what}{} opens but does not answer within {} s",
+                port.display(),
+                ANSWER_WITHIN.as_secs()
+            ),
             "is it the peg board? check the baud rate (115200) and that the board is powered",
         ),
         _ => Finding::new(Level::Fail, item, format!("{} did not open", port.display()), "check the cable"),
@@ -159,7 +183,9 @@ fn probe_dgt(item: &str, port: &Path, baud: u32) -> Finding {
                 lost = Some(reason);
                 break;
             }
-            DgtEvent::Message(DgtMessage::Version { major, minor }) => version = Some(format!("{major}.{minor}")),
+            DgtEvent::Message(DgtMessage::Version { major, minor }) => {
+                version = Some(format!("{major}.{minor}"))
+            }
             DgtEvent::Message(DgtMessage::BoardDump(b)) => board = Some(b),
             _ => {}
         }
@@ -173,7 +199,11 @@ fn probe_dgt(item: &str, port: &Path, baud: u32) -> Finding {
             let (level, shows, todo) = if b == shakmaty::Board::default() {
                 (Level::Ok, "shows the start position".to_owned(), String::new())
             } else {
-                (Level::Warn, format!("shows {} pieces, not the start position", b.occupied().count()), "set up the start position".to_owned())
+                (
+                    Level::Warn,
+                    format!("shows {} pieces, not the start position", b.occupied().count()),
+                    "set up the start position".to_owned(),
+                )
             };
             let version = version.map_or_else(String::new, |v| format!("version {v}, "));
             Finding::new(level, item, format!("DGT board on {}: {version}{shows}", port.display()), todo)
@@ -184,7 +214,9 @@ fn probe_dgt(item: &str, port: &Path, baud: u32) -> Finding {
             format!("{} opens but no DGT board answers within {} s", port.display(), ANSWER_WITHIN.as_secs()),
             "check the baud rate (9600) and the board's cable",
         ),
-        None => Finding::new(Level::Fail, item, format!("{} did not open", port.display()), "check the cable"),
+        None => {
+            Finding::new(Level::Fail, item, format!("{} did not open", port.display()), "check the cable")
+        }
     }
 }
 
@@ -202,7 +234,12 @@ pub fn check_dgt_clock(config: &Config) -> Vec<Finding> {
         )];
     };
     let Some(port) = board.port.as_ref().filter(|p| p.exists()) else {
-        return vec![Finding::new(Level::Fail, "DGT clock", "its DGT board's port is not there", "see the board's line")];
+        return vec![Finding::new(
+            Level::Fail,
+            "DGT clock",
+            "its DGT board's port is not there",
+            "see the board's line",
+        )];
     };
     let mut settings = DgtSettings::new(port);
     settings.baud = board.baud;

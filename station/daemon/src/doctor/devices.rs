@@ -4,7 +4,9 @@
 use super::{Finding, Level};
 use crate::config::Config;
 use crate::vocabulary::{Vocabulary, describe_missing, start_grammar};
-use station_drivers::audio::{ListenerSettings, RenderVoice, Speaker, Utterance, VoiceKind, VoicePack, render_clip};
+use station_drivers::audio::{
+    ListenerSettings, RenderVoice, Speaker, Utterance, VoiceKind, VoicePack, render_clip,
+};
 use std::time::{Duration, Instant};
 
 /// Each enabled audio output: it opens, and a test phrase is rendered in its
@@ -29,7 +31,12 @@ fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::pat
     }
     let speaker = Speaker::start(name, listener, packs);
     if !speaker.wait_ready(Duration::from_secs(5)) {
-        return Finding::new(Level::Fail, item, format!("output {device} did not open within 5 s"), "check `station devices`");
+        return Finding::new(
+            Level::Fail,
+            item,
+            format!("output {device} did not open within 5 s"),
+            "check `station devices`",
+        );
     }
     let status = speaker.status();
     let voices: Vec<String> = status.available.iter().map(|v| format!("{v:?}").to_lowercase()).collect();
@@ -38,7 +45,10 @@ fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::pat
         None if status.available.iter().any(|v| *v == VoiceKind::Tts) => Finding::new(
             Level::Warn,
             item,
-            format!("output {device} does not open ({}); only speech-dispatcher speaks", status.warnings.join("; ")),
+            format!(
+                "output {device} does not open ({}); only speech-dispatcher speaks",
+                status.warnings.join("; ")
+            ),
             "check [audio.".to_owned() + name + "] device against `station devices`",
         ),
         None => Finding::new(
@@ -68,9 +78,12 @@ fn check_voice(name: &str, listener: &ListenerSettings, packs: Option<&std::path
             let note = format!("pack with problems: {}", p.problems().join("; "));
             (Some(p), note, Level::Warn, format!("rebuild it: station voices build --lang {lang}"))
         }
-        Some(Err(e)) => {
-            (None, format!("no usable pack: {e}"), Level::Warn, format!("build it: station voices build --lang {lang}"))
-        }
+        Some(Err(e)) => (
+            None,
+            format!("no usable pack: {e}"),
+            Level::Warn,
+            format!("build it: station voices build --lang {lang}"),
+        ),
     };
     let phrase = Utterance::message(&wording, station_voices::Message::BoardConnected);
     let started = Instant::now();
@@ -115,7 +128,12 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
         Ok(m) => m,
         Err(e) => {
             let level = if only_input { Level::Fail } else { Level::Warn };
-            return Finding::new(level, item, e.to_string(), format!("station models install --lang {lang} ARCHIVE.zip"));
+            return Finding::new(
+                level,
+                item,
+                e.to_string(),
+                format!("station models install --lang {lang} ARCHIVE.zip"),
+            );
         }
     };
     let grammar = match start_grammar(lang) {
@@ -126,7 +144,10 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
         grammar.iter().flat_map(|p| p.split_whitespace()).filter(|w| !w.starts_with('[')).collect();
     let missing = Vocabulary::for_language(lang).missing(&mut model, &grammar);
     if missing.is_empty() {
-        return Finding::ok(item, format!("{} loads; all {} words of the grammar are in it", dir.display(), words.len()));
+        return Finding::ok(
+            item,
+            format!("{} loads; all {} words of the grammar are in it", dir.display(), words.len()),
+        );
     }
     // A model without the language's words hears nothing of it; a few
     // missing words are moves or commands he cannot say.
@@ -146,9 +167,22 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
 pub fn check_buttons(config: &Config) -> Vec<Finding> {
     let b = &config.buttons;
     let all: Vec<&String> = [
-        &b.clock, &b.time, &b.repeat_last_move, &b.confirm, &b.cancel, &b.push_to_talk, &b.read_position,
-        &b.read_difference, &b.read_record, &b.record_back, &b.record_forward, &b.silence, &b.read_rank,
-        &b.read_file, &b.draw_status, &b.clock_reading,
+        &b.clock,
+        &b.time,
+        &b.repeat_last_move,
+        &b.confirm,
+        &b.cancel,
+        &b.push_to_talk,
+        &b.read_position,
+        &b.read_difference,
+        &b.read_record,
+        &b.record_back,
+        &b.record_forward,
+        &b.silence,
+        &b.read_rank,
+        &b.read_file,
+        &b.draw_status,
+        &b.clock_reading,
     ]
     .into_iter()
     .flatten()
@@ -157,15 +191,22 @@ pub fn check_buttons(config: &Config) -> Vec<Finding> {
     let unknown: Vec<&str> = all
         .iter()
         .filter(|s| match s.split_once(':').map(|(k, _)| k) {
-            Some("blind") => config.boards.blind.as_ref().is_none_or(|b| b.driver == crate::config::DriverKind::None),
-            Some("mirror") => config.boards.mirror.as_ref().is_none_or(|b| b.driver == crate::config::DriverKind::None),
+            Some("blind") => {
+                config.boards.blind.as_ref().is_none_or(|b| b.driver == crate::config::DriverKind::None)
+            }
+            Some("mirror") => {
+                config.boards.mirror.as_ref().is_none_or(|b| b.driver == crate::config::DriverKind::None)
+            }
             Some("braille") => !config.braille.enabled,
             _ => false,
         })
         .map(|s| s.as_str())
         .collect();
     if unknown.is_empty() {
-        out.push(Finding::ok("buttons", format!("{} mapped, each on a device that is configured", all.len())));
+        out.push(Finding::ok(
+            "buttons",
+            format!("{} mapped, each on a device that is configured", all.len()),
+        ));
     } else {
         out.push(Finding::new(
             Level::Warn,
@@ -180,11 +221,19 @@ pub fn check_buttons(config: &Config) -> Vec<Finding> {
             Ok(list) if list.is_empty() => Finding::new(
                 Level::Warn,
                 "gamepad",
-                format!("buttons {} are mapped, but no gamepad or foot switch is plugged in", pads.join(", ")),
+                format!(
+                    "buttons {} are mapped, but no gamepad or foot switch is plugged in",
+                    pads.join(", ")
+                ),
                 "plug it in (`station devices` lists it)",
             ),
             Ok(list) => Finding::ok("gamepad", format!("plugged in: {}", list.join(", "))),
-            Err(e) => Finding::new(Level::Warn, "gamepad", format!("cannot look for gamepads: {e}"), "check /dev/input permissions (the input group)"),
+            Err(e) => Finding::new(
+                Level::Warn,
+                "gamepad",
+                format!("cannot look for gamepads: {e}"),
+                "check /dev/input permissions (the input group)",
+            ),
         });
     }
     out
@@ -196,7 +245,12 @@ pub fn check_braille(config: &Config) -> Vec<Finding> {
         return Vec::new();
     }
     let Some(socket) = config.braille.socket_path() else {
-        return vec![Finding::new(Level::Fail, "braille", "no BrlAPI socket known", "set [braille] host or socket")];
+        return vec![Finding::new(
+            Level::Fail,
+            "braille",
+            "no BrlAPI socket known",
+            "set [braille] host or socket",
+        )];
     };
     vec![match std::os::unix::net::UnixStream::connect(&socket) {
         Ok(_) => Finding::ok("braille", format!("brltty answers on {}", socket.display())),
@@ -215,10 +269,18 @@ pub fn check_hall(config: &Config) -> Vec<Finding> {
     let address = hall.broker.split("://").nth(1).unwrap_or(&hall.broker).trim_end_matches('/');
     let resolved = std::net::ToSocketAddrs::to_socket_addrs(address).ok().and_then(|mut a| a.next());
     let Some(addr) = resolved else {
-        return vec![Finding::new(Level::Fail, "hall", format!("broker {} cannot be resolved", hall.broker), "fix [hall] broker (mqtt://HOST:PORT)")];
+        return vec![Finding::new(
+            Level::Fail,
+            "hall",
+            format!("broker {} cannot be resolved", hall.broker),
+            "fix [hall] broker (mqtt://HOST:PORT)",
+        )];
     };
     vec![match std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2)) {
-        Ok(_) => Finding::ok("hall", format!("broker {} answers ({addr}), board {} of hall {}", hall.broker, hall.board, hall.hall)),
+        Ok(_) => Finding::ok(
+            "hall",
+            format!("broker {} answers ({addr}), board {} of hall {}", hall.broker, hall.board, hall.hall),
+        ),
         Err(e) => Finding::new(
             Level::Warn,
             "hall",
