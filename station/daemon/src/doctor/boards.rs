@@ -102,11 +102,9 @@ fn probe_pegboard(item: &str, port: &Path, baud: u32, what: &str) -> Finding {
         let Ok(event) = events.recv_deadline(until) else { break };
         match event.event {
             DriverEvent::Connected => connected = true,
-            DriverEvent::Disconnected { reason } => {
-                if !connected {
-                    lost = Some(reason);
-                    break;
-                }
+            DriverEvent::Disconnected { reason } if !connected => {
+                lost = Some(reason);
+                break;
             }
             DriverEvent::Message(BoardMessage::Identity(text)) => identity = Some(text),
             DriverEvent::Message(BoardMessage::Scan(bits)) => scan = Some(bits),

@@ -42,7 +42,7 @@ fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::pat
     let voices: Vec<String> = status.available.iter().map(|v| format!("{v:?}").to_lowercase()).collect();
     match &status.device {
         Some(opened) => Finding::ok(item, format!("output {opened} opens; voices {}", voices.join(", "))),
-        None if status.available.iter().any(|v| *v == VoiceKind::Tts) => Finding::new(
+        None if status.available.contains(&VoiceKind::Tts) => Finding::new(
             Level::Warn,
             item,
             format!(
