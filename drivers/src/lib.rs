@@ -18,6 +18,8 @@ pub mod draughts_hands;
 pub mod gamepad;
 mod jitter;
 pub mod pegboard;
+#[cfg(unix)]
+pub mod port_holder;
 pub mod serial_link;
 pub mod sim_game;
 #[cfg(unix)]

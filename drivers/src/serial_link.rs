@@ -20,10 +20,10 @@ pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
 
 /// The native serial port type.
 #[cfg(unix)]
-pub(crate) type Port = serialport::TTYPort;
+pub type Port = serialport::TTYPort;
 /// The native serial port type.
 #[cfg(windows)]
-pub(crate) type Port = serialport::COMPort;
+pub type Port = serialport::COMPort;
 
 /// Why a connected session ended.
 pub(crate) enum SessionEnd {
@@ -35,14 +35,25 @@ pub(crate) enum SessionEnd {
 
 /// Opens `path` 8N1 without flow control, dropping bytes queued before we
 /// opened (they are stale; the caller's greeting asks for fresh ones).
-pub(crate) fn open_8n1(path: &Path, baud: u32) -> io::Result<Port> {
+///
+/// The port is opened exclusively (TIOCEXCL and an advisory `flock`, issue
+/// 22 §5): a port another process holds fails with
+/// [`io::ErrorKind::ResourceBusy`] naming that process.
+pub fn open_8n1(path: &Path, baud: u32) -> io::Result<Port> {
     let port = serialport::new(path.to_string_lossy(), baud)
         .data_bits(DataBits::Eight)
         .parity(Parity::None)
         .stop_bits(StopBits::One)
         .flow_control(FlowControl::None)
         .timeout(READ_TIMEOUT)
-        .open_native()?;
+        .open_native()
+        .map_err(|e| {
+            #[cfg(unix)]
+            if path.exists() && crate::port_holder::is_busy(&e) {
+                return crate::port_holder::busy_error(path, &e);
+            }
+            io::Error::from(e)
+        })?;
     if let Err(e) = port.clear(ClearBuffer::Input) {
         debug!(error = %e, "could not clear input buffer");
     }

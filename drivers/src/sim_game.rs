@@ -30,21 +30,43 @@ pub fn schedule(
     settle_ms: u64,
     speed: f64,
 ) -> Vec<TimedScan> {
+    schedule_with_lever(start, moves, noise_seed, think_ms, settle_ms, speed).0
+}
+
+/// [`schedule`] and when the simulated hands press the clock (sim ms, for
+/// [`crate::pegboard::sim::SimPegBoard::play_lever`]), with the side that
+/// moved: once per move, three quarters into the thought that follows it,
+/// when the move is decided (the thought is at least twice the settle time).
+pub fn schedule_with_lever(
+    start: &Chess,
+    moves: &[Move],
+    noise_seed: Option<u64>,
+    think_ms: u64,
+    settle_ms: u64,
+    speed: f64,
+) -> (Vec<TimedScan>, Vec<(u64, shakmaty::Color)>) {
     let think_ms = think_ms.max((2.0 * settle_ms as f64 * speed).ceil() as u64);
     let mut hands = Hands::new(noise_seed);
     let mut now = 0;
     let positions = positions(start, moves);
     let mut scans = vec![TimedScan { at_ms: 0, occupancy: start.board().occupied() }];
+    let mut presses = Vec::new();
     for (i, mv) in moves.iter().enumerate() {
         let before = &positions[i];
         // Thought varies a little so the demo does not tick like a metronome.
         let think = think_ms + (i as u64 * 7919) % (think_ms / 2 + 1);
+        if i > 0 {
+            presses.push((now + think * 3 / 4, positions[i - 1].turn()));
+        }
         hands.think(before.board().occupied(), think, &mut now, &mut scans);
         hands.play(before, mv, &mut now, &mut scans);
     }
+    if let Some(last) = moves.len().checked_sub(1) {
+        presses.push((now + think_ms * 3 / 4, positions[last].turn()));
+    }
     // Rest at the end so the last move settles before the schedule is done.
     hands.think(positions[moves.len()].board().occupied(), think_ms, &mut now, &mut scans);
-    scans
+    (scans, presses)
 }
 
 /// Which scripted fault the simulated hands make, to show the station at work.

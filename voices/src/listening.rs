@@ -31,6 +31,11 @@ pub struct ListeningWords {
     /// Forms a promotion piece takes after those words, besides its name
     /// (Polish accusative: "na hetmana").
     pub promotion_pieces: Vec<(Role, Entry)>,
+    /// Other spellings of a word for a speech model that does not list it
+    /// (`[listening.spellings]`, lower case: "hector" → ["hektor"]); the
+    /// station listens for the first one the model knows and reads it back
+    /// as the word.
+    pub spellings: Vec<(String, Vec<String>)>,
 }
 
 /// A known mishearing: the recogniser wrote `heard` where the player said

@@ -81,6 +81,7 @@ const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
 
 enum SimControl {
     Play(Vec<TimedScan>),
+    Presses(Vec<TimedScan>),
     Button(u8),
     ButtonState(u8, bool),
     SetOccupancy(Bitboard),
@@ -112,6 +113,7 @@ impl std::fmt::Debug for SimControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             SimControl::Play(_) => "Play",
+            SimControl::Presses(_) => "Presses",
             SimControl::Button(_) => "Button",
             SimControl::ButtonState(..) => "ButtonState",
             SimControl::SetOccupancy(_) => "SetOccupancy",
@@ -141,6 +143,7 @@ impl SimPegBoard {
             shared: Arc::clone(&shared),
             pty: Some(pty),
             schedule: VecDeque::new(),
+            presses: VecDeque::new(),
             origin: Instant::now(),
             origin_pending: false,
             next_heartbeat: after(Instant::now(), heartbeat),
@@ -168,6 +171,15 @@ impl SimPegBoard {
     /// schedule's start, so consecutive calls continue one timeline).
     pub fn play_scans(&self, scans: Vec<TimedScan>) {
         self.send(SimControl::Play(scans));
+    }
+
+    /// Presses the clock lever (button 0) at each of `at_ms`, on the timeline
+    /// of the schedule given with [`SimPegBoard::play_scans`] just before:
+    /// the simulated hand that presses the clock after each move.
+    pub fn play_lever(&self, at_ms: Vec<u64>) {
+        let presses =
+            at_ms.into_iter().map(|at_ms| TimedScan { at_ms, occupancy: Bitboard::EMPTY }).collect();
+        self.send(SimControl::Presses(presses));
     }
 
     /// Presses button `index` (sends `K n 1`, then `K n 0` after 60 ms).
@@ -257,6 +269,8 @@ struct Board {
     pty: Option<Pty>,
     occupancy: Bitboard,
     schedule: VecDeque<TimedScan>,
+    /// Lever presses on the schedule's timeline (only `at_ms` is used).
+    presses: VecDeque<TimedScan>,
     origin: Instant,
     /// The schedule waits for the station's first scan request (`wait_for_station`).
     origin_pending: bool,
@@ -310,6 +324,7 @@ impl Board {
                     }
                     self.schedule.extend(scans);
                 }
+                SimControl::Presses(presses) => self.presses.extend(presses),
                 SimControl::Button(index) => {
                     self.send(&BoardMessage::Button { index, pressed: true });
                     self.releases.push_back((Instant::now() + BUTTON_HOLD, index));
@@ -369,6 +384,14 @@ impl Board {
             self.set_occupancy(scan.occupancy);
             self.send_scan();
         }
+        while let Some(press) = self.presses.front().copied() {
+            if self.due(&press) > now {
+                break;
+            }
+            self.presses.pop_front();
+            self.send(&BoardMessage::Button { index: 0, pressed: true });
+            self.releases.push_back((now + BUTTON_HOLD, 0));
+        }
     }
 
     fn release_buttons(&mut self, now: Instant) {
@@ -385,6 +408,9 @@ impl Board {
         let mut next = self.next_heartbeat;
         if let Some(scan) = self.schedule.front().filter(|_| !self.origin_pending) {
             next = next.min(self.due(scan));
+        }
+        if let Some(press) = self.presses.front().filter(|_| !self.origin_pending) {
+            next = next.min(self.due(press));
         }
         if let Some(&(at, _)) = self.releases.front() {
             next = next.min(at);

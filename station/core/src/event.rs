@@ -379,6 +379,10 @@ pub enum Event {
         /// Why, for `unavailable`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
+        /// The words a speech model lacks (`speech_model`, status
+        /// `missing_words`, issue 24): the player cannot be heard saying them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        words: Vec<String>,
         /// When.
         t_ms: Millis,
     },

@@ -38,6 +38,24 @@ enum HallAction {
     },
 }
 
+/// `station models` subcommands.
+#[derive(Subcommand)]
+enum ModelsAction {
+    /// Unpack a Vosk model archive (.zip, .tar.gz) where the config looks for the language's
+    /// model, check it as `station doctor` does, and say which words it lacks.
+    Install {
+        /// The language the model is for.
+        #[arg(long, value_name = "de|pl|en")]
+        lang: String,
+        /// The configuration naming the model folder (`[speech] models`); the default
+        /// folder /var/lib/annexd/vosk/<model> when absent.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The downloaded archive, e.g. vosk-model-small-de-0.15.zip.
+        archive: PathBuf,
+    },
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run the daemon: read the board, decide moves, journal them, stream events.
@@ -181,6 +199,21 @@ enum Command {
     },
     /// List audio output devices and gamepads (names for the config).
     Devices,
+    /// The pre-round check: config, boards, clock, audio, speech models word by word, buttons,
+    /// Braille, hall, journal folder; one line each (ok, warn, fail); exit 1 when anything failed.
+    Doctor {
+        /// The TOML configuration.
+        #[arg(long, default_value = "/etc/annexd/station.toml")]
+        config: PathBuf,
+        /// The journal folder to check (overrides `[journal] dir`, as for `run`).
+        #[arg(long, value_name = "DIR")]
+        journal_dir: Option<PathBuf>,
+    },
+    /// Speech models: install a downloaded Vosk model where the config looks for it.
+    Models {
+        #[command(subcommand)]
+        action: ModelsAction,
+    },
     /// The tournament hall view: every board of a hall from its MQTT broker, served as `/hall`, `/hall.pgn`, `/api/hall`.
     #[command(args_conflicts_with_subcommands = true)]
     Hall {
@@ -437,6 +470,12 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             crate::voices_cmd::record(&lang, &out, input.as_deref(), &speaker)
         }
         Command::Devices => crate::voices_cmd::devices(),
+        Command::Doctor { config, journal_dir } => {
+            crate::doctor::doctor(&crate::doctor::DoctorOptions { config, journal_dir })
+        }
+        Command::Models { action: ModelsAction::Install { lang, config, archive } } => {
+            crate::models_cmd::install(&lang, config.as_deref(), &archive)
+        }
         Command::Hall { action: Some(HallAction::Credentials { boards, hall, out }), .. } => {
             crate::hall::credentials::write(&hall, boards, &out)
         }

@@ -667,6 +667,10 @@ pub struct BoardConfig {
     /// Sim only: time factor (10 = ten times faster than a human).
     #[serde(default = "default_speed")]
     pub speed: f64,
+    /// Sim only: the simulated hand presses the clock lever (board button 0)
+    /// after each move, as a player does.
+    #[serde(default)]
+    pub lever: bool,
 }
 
 fn default_baud() -> u32 {

@@ -87,13 +87,14 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
             game: 1,
             noise_seed: None,
             speed: 1.0,
+            lever: false,
         });
     }
     let (hub, commands) = Hub::new();
     let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
     let server = start_web(&config, &web, hub.clone())?;
     let mut station =
-        Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
+        Station::start(config, JournalDir::take(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
     station.enable_voices()?;
     station.attach_hub(hub);
     let braille = if opts.braille { Some(SimDisplay::start(&work, &mut station)?) } else { None };

@@ -115,6 +115,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
             game: 1,
             noise_seed: None,
             speed: 1.0,
+            lever: false,
         };
         match role {
             BoardRole::Blind => config.boards.blind = Some(board),
@@ -137,7 +138,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
     let server = start_web(&config, &web, hub.clone())?;
     let mut station =
-        Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
+        Station::start(config, JournalDir::take(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
     station.enable_voices()?;
     station.attach_hub(hub);
     for (sim, scans) in &sims {

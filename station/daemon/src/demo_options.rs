@@ -34,7 +34,11 @@ pub(crate) fn voice_packs() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("STATION_VOICE_PACKS") {
         return Some(PathBuf::from(dir));
     }
-    let beside_exe =
-        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(".deps/voices")));
-    [Some(PathBuf::from(".deps/voices")), beside_exe].into_iter().flatten().find(|d| d.is_dir())
+    let exe = std::env::current_exe().ok();
+    let beside_exe = exe.as_ref().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(".deps/voices")));
+    // The Debian package's packs: /usr/lib/annexd-station/station → /usr/share/annexd/voices
+    // (also in a tree unpacked with dpkg-deb -x).
+    let packaged =
+        exe.as_ref().and_then(|e| Some(e.parent()?.parent()?.parent()?.join("share/annexd/voices")));
+    [Some(PathBuf::from(".deps/voices")), beside_exe, packaged].into_iter().flatten().find(|d| d.is_dir())
 }

@@ -164,6 +164,7 @@ fn status(status: &str, detail: String, t: Millis) -> Event {
         name: None,
         status: status.into(),
         detail: Some(detail),
+        words: Vec::new(),
         t_ms: t,
     }
 }

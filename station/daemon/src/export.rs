@@ -36,7 +36,7 @@ pub fn select(journal_dir: &Path, game: Option<&str>, all: bool) -> Result<Vec<F
             journal_dir.display()
         );
     }
-    let mut found = JournalDir::open(journal_dir)?.all()?;
+    let mut found = JournalDir::open_to_read(journal_dir)?.all()?;
     if found.is_empty() {
         bail!("{} holds no game journal (no *.jsonl file a station wrote)", journal_dir.display());
     }

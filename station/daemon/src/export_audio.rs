@@ -10,7 +10,7 @@ use std::path::Path;
 /// `ply-023.wav` …, and `index.tsv` (ply, move number, side, SAN, file).
 /// Returns the number of files written.
 pub fn export_audio(journal_dir: &Path, game: Option<&str>, out: &Path) -> Result<usize> {
-    let dir = JournalDir::open(journal_dir)?;
+    let dir = JournalDir::open_to_read(journal_dir)?;
     let all = dir.all()?;
     let found: &Found = match game {
         Some(id) => all.iter().find(|f| f.contents.header.game_id == id),

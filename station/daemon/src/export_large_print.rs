@@ -59,7 +59,7 @@ pub struct Sheet {
 
 /// Writes the PDF of the chosen game.
 pub fn export_large_print(opts: &LargePrintOptions) -> Result<()> {
-    let dir = JournalDir::open(&opts.journal_dir)?;
+    let dir = JournalDir::open_to_read(&opts.journal_dir)?;
     let all = dir.all()?;
     let found = match &opts.game {
         Some(id) => all.iter().find(|f| &f.contents.header.game_id == id),

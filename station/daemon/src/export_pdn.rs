@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// Writes the PDN of the newest game, of `game`, or of every game (`all`).
 pub fn export_pdn(journal_dir: &Path, game: Option<&str>, all: bool, output: Option<&PathBuf>) -> Result<()> {
-    let dir = JournalDir::open(journal_dir)?;
+    let dir = JournalDir::open_to_read(journal_dir)?;
     let found = dir.all()?;
     let chosen: Vec<&Found> = if all {
         found.iter().collect()

@@ -28,6 +28,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct JournalDir {
     dir: PathBuf,
+    /// A station's hold on the folder ([`JournalDir::take`]); shared by the clones.
+    _lock: Option<std::sync::Arc<crate::journal_lock::JournalLock>>,
 }
 
 /// A journal found on disk.
@@ -60,7 +62,30 @@ impl JournalDir {
     pub fn open(dir: &Path) -> Result<Self> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create journal directory {}", dir.display()))?;
-        Ok(JournalDir { dir: dir.to_owned() })
+        Ok(JournalDir { dir: dir.to_owned(), _lock: None })
+    }
+
+    /// Opens (creating if needed) the directory for a station that writes
+    /// in it: its lock is taken before anything is written, and held while
+    /// this value or a clone lives (issue 22 §5: one station per folder).
+    pub fn take(dir: &Path) -> Result<Self> {
+        let mut opened = JournalDir::open(dir)?;
+        opened._lock = Some(std::sync::Arc::new(crate::journal_lock::JournalLock::take(dir)?));
+        Ok(opened)
+    }
+
+    /// Opens the directory to read it only (the exports): a station running
+    /// on it is said on stderr, since its current game may still grow.
+    pub fn open_to_read(dir: &Path) -> Result<Self> {
+        let opened = JournalDir::open(dir)?;
+        if let Some(holder) = crate::journal_lock::holder(dir) {
+            tracing::warn!(dir = %dir.display(), %holder, "a station is running on this journal folder");
+            eprintln!(
+                "station: a station ({holder}) is running on {}: its current game may still grow",
+                dir.display()
+            );
+        }
+        Ok(opened)
     }
 
     /// The directory itself.

@@ -127,7 +127,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
         .clone()
         .or_else(|| config.journal.dir.clone())
         .unwrap_or_else(|| PathBuf::from("journal"));
-    let journals = JournalDir::open(&dir)?;
+    let journals = JournalDir::take(&dir)?;
     let sink = EventSink::open(opts.events.as_deref())?;
     let stop = stop_flag()?;
     let mut links = Vec::new();
@@ -138,6 +138,13 @@ pub fn run(opts: RunOptions) -> Result<()> {
             && let Some(link) = open_board(role, b, config.game.settle_ms, &dir)?
         {
             links.push(link);
+        }
+    }
+    // Once every board runs: two simulated boards start their games together.
+    for link in &links {
+        let board = if link.role == BoardRole::Blind { &config.boards.blind } else { &config.boards.mirror };
+        if let Some(b) = board {
+            start_sim_lever(link, b, &config)?;
         }
     }
     if links.is_empty() {
@@ -346,18 +353,7 @@ pub fn start_sim(
     settle_ms: u64,
     work_dir: &Path,
 ) -> Result<(SimPegBoard, PegBoardDriver)> {
-    let game = match &b.pgn {
-        Some(path) => {
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let games = station_core::pgn::read_games(&bytes);
-            games
-                .into_iter()
-                .nth(b.game - 1)
-                .with_context(|| format!("{} has no game {}", path.display(), b.game))?
-                .game
-        }
-        None => crate::famous_game::famous_game().game,
-    };
+    let game = sim_game(b)?;
     let link = b.port.clone().unwrap_or_else(|| work_dir.join(format!("sim-{role}-pegboard")));
     let sim = SimPegBoard::start(SimOptions {
         speed: b.speed,
@@ -368,10 +364,48 @@ pub fn start_sim(
         game.start(),
         game.moves(),
         b.noise_seed,
-        2000,
+        SIM_THINK_MS,
         settle_ms,
         b.speed,
     ));
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
     Ok((sim, driver))
+}
+
+/// How long the simulated hands think between moves, sim ms.
+const SIM_THINK_MS: u64 = 2000;
+
+/// The game a simulated board plays: its PGN's, or the famous game.
+fn sim_game(b: &BoardConfig) -> Result<station_core::Game> {
+    Ok(match &b.pgn {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let games = station_core::pgn::read_games(&bytes);
+            games
+                .into_iter()
+                .nth(b.game - 1)
+                .with_context(|| format!("{} has no game {}", path.display(), b.game))?
+                .game
+        }
+        None => crate::famous_game::famous_game().game,
+    })
+}
+
+/// `[boards.*] lever` (sim only): the simulated hand presses the clock
+/// (board button 0) after each move of its own player, on the timeline of
+/// the board's schedule (the blind board's player is `[game] blind_color`).
+fn start_sim_lever(link: &BoardLink, b: &BoardConfig, config: &Config) -> Result<()> {
+    let Some(sim) = link._sim.as_ref().filter(|_| b.lever) else { return Ok(()) };
+    let player = if link.role == BoardRole::Blind { config.blind_color() } else { !config.blind_color() };
+    let game = sim_game(b)?;
+    let (_, presses) = station_drivers::sim_game::schedule_with_lever(
+        game.start(),
+        game.moves(),
+        b.noise_seed,
+        SIM_THINK_MS,
+        config.game.settle_ms,
+        b.speed,
+    );
+    sim.play_lever(presses.into_iter().filter(|&(_, side)| side == player).map(|(at, _)| at).collect());
+    Ok(())
 }

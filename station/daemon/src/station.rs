@@ -1391,6 +1391,23 @@ impl Station {
             Heard::Ready { device } => {
                 events.push(device_status("microphone", Some(device), "connected", None, t))
             }
+            Heard::MissingWords { words, model } => {
+                let detail = format!(
+                    "{} in {}: install the language's model (station models install), or name a spelling the model lists in the phrasebook's [listening.spellings]",
+                    crate::vocabulary::describe_missing(&words),
+                    model.display()
+                );
+                tracing::warn!("{detail}");
+                eprintln!("station: {detail}");
+                events.push(Event::DeviceStatus {
+                    device: "speech_model".into(),
+                    name: Some(model.display().to_string()),
+                    status: "missing_words".into(),
+                    detail: Some(detail),
+                    words,
+                    t_ms: t,
+                });
+            }
             Heard::Unavailable { device, detail } => {
                 tracing::error!(device, "{detail}; the station runs on without speech input");
                 eprintln!("station: {detail}; the station runs on without speech input");
@@ -1692,7 +1709,14 @@ fn device_status(
     detail: Option<String>,
     t: Millis,
 ) -> Event {
-    Event::DeviceStatus { device: device.into(), name, status: status.into(), detail, t_ms: t }
+    Event::DeviceStatus {
+        device: device.into(),
+        name,
+        status: status.into(),
+        detail,
+        words: Vec::new(),
+        t_ms: t,
+    }
 }
 
 /// A DGT clock reading as White's and Black's times.

@@ -83,6 +83,9 @@ struct ListeningFile {
     promotion: Vec<String>,
     #[serde(default)]
     promotion_pieces: BTreeMap<String, EntryFile>,
+    /// A word → spellings a speech model may list instead.
+    #[serde(default)]
+    spellings: BTreeMap<String, Vec<String>>,
 }
 
 /// `alike = [...]` (each may be heard for each other) or `heard = [...]`
@@ -398,11 +401,20 @@ impl Checker<'_> {
                 return self.fail(format!("[listening] {what} has an empty word"));
             }
         }
+        let mut spellings = Vec::new();
+        for (word, others) in file.spellings {
+            if word.trim().is_empty() || others.is_empty() || others.iter().any(|o| o.trim().is_empty()) {
+                return self
+                    .fail(format!("[listening.spellings] {word:?} needs a word and at least one spelling"));
+            }
+            spellings.push((word.to_lowercase(), others.iter().map(|o| o.to_lowercase()).collect()));
+        }
         Ok(ListeningWords {
             letter_styles,
             fillers: file.fillers,
             promotion: file.promotion,
             promotion_pieces,
+            spellings,
         })
     }
 

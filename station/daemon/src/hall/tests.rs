@@ -107,6 +107,7 @@ fn alerts_come_for_flag_fall_device_loss_and_a_vanished_station() {
         name: None,
         status: "unavailable".into(),
         detail: None,
+        words: Vec::new(),
         t_ms: 6,
     };
     hall.on_message(t, &msg("3", "g", 3, Some(mic), None)).unwrap();

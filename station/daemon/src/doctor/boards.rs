@@ -1,0 +1,328 @@
+//! The boards and the DGT clock, probed through the station's own drivers:
+//! a port that is missing, busy (and by whom), silent or answering with its
+//! identity and the position it shows.
+
+use super::{Finding, Level};
+use crate::config::{BoardConfig, ClockSource, Config, DriverKind};
+use shakmaty::{Bitboard, Chess, Position};
+use station_drivers::dgt::{DgtDriver, DgtEvent, DgtMessage, DgtSettings};
+use station_drivers::pegboard::protocol::BoardMessage;
+use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::pegboard::{DriverEvent, PegBoardDriver, SerialSettings};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long a board may take to say who it is and what it shows.
+const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+
+/// Every configured board.
+pub fn check_boards(config: &Config) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (role, board) in [("blind", &config.boards.blind), ("mirror", &config.boards.mirror)] {
+        let item = format!("board {role}");
+        match board {
+            None if role == "blind" && !config.speech.enabled => out.push(Finding::new(
+                Level::Warn,
+                item,
+                "no board configured and no speech input",
+                "configure [boards.blind] (the peg board) or [speech] for a game without a sensed board",
+            )),
+            None => {}
+            Some(b) => out.push(check_board(&item, b)),
+        }
+    }
+    out
+}
+
+fn check_board(item: &str, b: &BoardConfig) -> Finding {
+    match b.driver {
+        DriverKind::None => Finding::ok(item, "none (moves by speech or the console)"),
+        DriverKind::Pegboard | DriverKind::Dgt => {
+            let Some(port) = &b.port else {
+                return Finding::new(
+                    Level::Fail,
+                    item,
+                    "no port configured",
+                    "set its `port` (e.g. /dev/annexd-pegboard)",
+                );
+            };
+            if !port.exists() {
+                return Finding::new(
+                    Level::Fail,
+                    item,
+                    format!("port {} is not there", port.display()),
+                    "check the cable and the udev rule (config/99-annexd.rules); `station devices` and `ls /dev/ttyUSB*` list what is plugged in",
+                );
+            }
+            let holders = station_drivers::port_holder::port_holders(port);
+            if !holders.is_empty() {
+                let by: Vec<String> = holders.iter().map(ToString::to_string).collect();
+                return Finding::new(
+                    Level::Fail,
+                    item,
+                    format!("port {} is in use by {}", port.display(), by.join(", ")),
+                    "stop that process (another station, a terminal program) and check again",
+                );
+            }
+            if b.driver == DriverKind::Dgt {
+                probe_dgt(item, port, b.baud)
+            } else {
+                probe_pegboard(item, port, b.baud, "")
+            }
+        }
+        DriverKind::Sim => {
+            // The simulated board on a pty of its own, answering as a real one would.
+            let link = std::env::temp_dir()
+                .join(format!("annexd-doctor-{}-{item}", std::process::id()).replace(' ', "-"));
+            let sim = match SimPegBoard::start(SimOptions::new(&link)) {
+                Ok(sim) => sim,
+                Err(e) => {
+                    return Finding::new(
+                        Level::Fail,
+                        item,
+                        format!("the simulated board cannot start: {e}"),
+                        "check that /dev/pts is usable",
+                    );
+                }
+            };
+            let finding = probe_pegboard(item, &link, b.baud, "simulated, ");
+            drop(sim);
+            finding
+        }
+    }
+}
+
+/// Opens a peg board through its driver, waits for its identity and a scan.
+fn probe_pegboard(item: &str, port: &Path, baud: u32, what: &str) -> Finding {
+    let mut driver = PegBoardDriver::spawn(SerialSettings { path: port.to_owned(), baud });
+    let events = driver.events();
+    let until = Instant::now() + ANSWER_WITHIN;
+    let (mut connected, mut identity, mut scan, mut lost) = (false, None, None, None);
+    while Instant::now() < until && (identity.is_none() || scan.is_none()) {
+        let Ok(event) = events.recv_deadline(until) else { break };
+        match event.event {
+            DriverEvent::Connected => connected = true,
+            DriverEvent::Disconnected { reason } if !connected => {
+                lost = Some(reason);
+                break;
+            }
+            DriverEvent::Message(BoardMessage::Identity(text)) => identity = Some(text),
+            DriverEvent::Message(BoardMessage::Scan(bits)) => scan = Some(bits),
+            _ => {}
+        }
+    }
+    driver.shutdown();
+    if let Some(reason) = lost {
+        return Finding::new(
+            Level::Fail,
+            item,
+            reason,
+            "check the port, its permissions (the dialout group) and who holds it",
+        );
+    }
+    match (identity, scan) {
+        (Some(identity), Some(bits)) => {
+            let (level, shows, todo) = describe_position(bits);
+            Finding::new(level, item, format!("{what}{}: \"{identity}\", {shows}", port.display()), todo)
+        }
+        (None, Some(bits)) => {
+            let (_, shows, _) = describe_position(bits);
+            Finding::new(
+                Level::Warn,
+                item,
+                format!("{what}{} answers scans ({shows}) but not the identity request", port.display()),
+                "update the board's firmware to protocol v1 (docs/pegboard-protocol.md)",
+            )
+        }
+        _ if connected => Finding::new(
+            Level::Fail,
+            item,
+            format!(
+                "{what}{} opens but does not answer within {} s",
+                port.display(),
+                ANSWER_WITHIN.as_secs()
+            ),
+            "is it the peg board? check the baud rate (115200) and that the board is powered",
+        ),
+        _ => Finding::new(Level::Fail, item, format!("{} did not open", port.display()), "check the cable"),
+    }
+}
+
+/// The pegs a scan shows, and whether that is the start position.
+fn describe_position(bits: Bitboard) -> (Level, String, String) {
+    let start = Chess::default().board().occupied();
+    let pegs = bits.count();
+    if bits == start {
+        (Level::Ok, format!("shows the start position ({pegs} pegs)"), String::new())
+    } else {
+        let missing = (start & !bits).count();
+        let extra = (bits & !start).count();
+        (
+            Level::Warn,
+            format!("shows {pegs} pegs, not the start position ({missing} missing, {extra} extra)"),
+            "set up the start position before the round".to_owned(),
+        )
+    }
+}
+
+/// Opens a DGT board through its driver: its version and the position.
+fn probe_dgt(item: &str, port: &Path, baud: u32) -> Finding {
+    let mut settings = DgtSettings::new(port);
+    settings.baud = baud;
+    let mut driver = DgtDriver::spawn(settings);
+    let events = driver.events();
+    let until = Instant::now() + ANSWER_WITHIN;
+    let (mut connected, mut version, mut board, mut lost) = (false, None, None, None);
+    while Instant::now() < until && (version.is_none() || board.is_none()) {
+        let Ok(event) = events.recv_deadline(until) else { break };
+        match event.event {
+            DgtEvent::Connected => connected = true,
+            DgtEvent::Disconnected { reason } if !connected => {
+                lost = Some(reason);
+                break;
+            }
+            DgtEvent::Message(DgtMessage::Version { major, minor }) => {
+                version = Some(format!("{major}.{minor}"))
+            }
+            DgtEvent::Message(DgtMessage::BoardDump(b)) => board = Some(b),
+            _ => {}
+        }
+    }
+    driver.shutdown();
+    if let Some(reason) = lost {
+        return Finding::new(Level::Fail, item, reason, "check the port, its permissions and who holds it");
+    }
+    match board {
+        Some(b) => {
+            let (level, shows, todo) = if b == shakmaty::Board::default() {
+                (Level::Ok, "shows the start position".to_owned(), String::new())
+            } else {
+                (
+                    Level::Warn,
+                    format!("shows {} pieces, not the start position", b.occupied().count()),
+                    "set up the start position".to_owned(),
+                )
+            };
+            let version = version.map_or_else(String::new, |v| format!("version {v}, "));
+            Finding::new(level, item, format!("DGT board on {}: {version}{shows}", port.display()), todo)
+        }
+        None if connected => Finding::new(
+            Level::Fail,
+            item,
+            format!("{} opens but no DGT board answers within {} s", port.display(), ANSWER_WITHIN.as_secs()),
+            "check the baud rate (9600) and the board's cable",
+        ),
+        None => {
+            Finding::new(Level::Fail, item, format!("{} did not open", port.display()), "check the cable")
+        }
+    }
+}
+
+/// The DGT clock, when it keeps the time.
+pub fn check_dgt_clock(config: &Config) -> Vec<Finding> {
+    if config.clock.source != ClockSource::Dgt {
+        return Vec::new();
+    }
+    let Some(board) = config.boards.mirror.as_ref().filter(|m| m.driver == DriverKind::Dgt) else {
+        return vec![Finding::new(
+            Level::Fail,
+            "DGT clock",
+            "[clock] source = \"dgt\" but no DGT board is configured to read it through",
+            "configure [boards.mirror] driver = \"dgt\", or use the station's clock",
+        )];
+    };
+    let Some(port) = board.port.as_ref().filter(|p| p.exists()) else {
+        return vec![Finding::new(
+            Level::Fail,
+            "DGT clock",
+            "its DGT board's port is not there",
+            "see the board's line",
+        )];
+    };
+    let mut settings = DgtSettings::new(port);
+    settings.baud = board.baud;
+    let mut driver = DgtDriver::spawn(settings);
+    let events = driver.events();
+    let until = Instant::now() + ANSWER_WITHIN;
+    let (mut model, mut reading) = (None, false);
+    while Instant::now() < until && (model.is_none() || !reading) {
+        let Ok(event) = events.recv_deadline(until) else { break };
+        match event.event {
+            DgtEvent::Clock(station_drivers::dgt::ClockReport::Model { model: m, version }) => {
+                model = Some(format!("{m:?} version {}.{}", version.0, version.1));
+            }
+            DgtEvent::Message(DgtMessage::ClockTime(_)) => reading = true,
+            _ => {}
+        }
+    }
+    driver.shutdown();
+    match (model, reading) {
+        (Some(model), _) => vec![Finding::ok(
+            "DGT clock",
+            format!("{model}; set to mode 23 when the game starts (its lever switches)"),
+        )],
+        (None, true) => vec![Finding::new(
+            Level::Warn,
+            "DGT clock",
+            "times read, but the clock did not say its version",
+            "a DGT 3000 or XL is needed for the station to set it (mode 23)",
+        )],
+        (None, false) => vec![Finding::new(
+            Level::Fail,
+            "DGT clock",
+            "no clock answers through the DGT board",
+            "connect the clock to the board's clock socket and switch it on",
+        )],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_simulated_board_answers_with_its_identity_and_the_start_position() {
+        let b: BoardConfig = toml::from_str("driver = \"sim\"").unwrap();
+        let f = check_board("board blind", &b);
+        assert_eq!(f.level, Level::Ok, "{f:?}");
+        assert!(f.found.contains("AnnexD-SimPegBoard") && f.found.contains("start position"), "{f:?}");
+    }
+
+    #[test]
+    fn a_wrong_port_fails_and_says_what_to_do() {
+        let b: BoardConfig = toml::from_str("driver = \"pegboard\"\nport = \"/dev/ttyUSB77\"").unwrap();
+        let f = check_board("board blind", &b);
+        assert_eq!(f.level, Level::Fail, "{f:?}");
+        assert!(f.found.contains("/dev/ttyUSB77") && f.todo.contains("cable"), "{f:?}");
+    }
+
+    #[test]
+    fn a_port_held_by_another_process_is_named_with_its_pid() {
+        use serialport::SerialPort;
+        let (_master, slave) = serialport::TTYPort::pair().unwrap();
+        let path = slave.name().unwrap();
+        let mut holder = std::process::Command::new("sleep")
+            .arg("30")
+            .stdin(std::fs::File::open(&path).unwrap())
+            .spawn()
+            .unwrap();
+        let b: BoardConfig = toml::from_str(&format!("driver = \"pegboard\"\nport = \"{path}\"")).unwrap();
+        let f = check_board("board blind", &b);
+        let _ = holder.kill();
+        let _ = holder.wait();
+        assert_eq!(f.level, Level::Fail, "{f:?}");
+        assert!(f.found.contains(&format!("in use by process {}", holder.id())), "{f:?}");
+    }
+
+    #[test]
+    fn a_port_that_opens_but_stays_silent_fails() {
+        use serialport::SerialPort;
+        let (_master, slave) = serialport::TTYPort::pair().unwrap();
+        let path = slave.name().unwrap();
+        drop(slave);
+        let b: BoardConfig = toml::from_str(&format!("driver = \"pegboard\"\nport = \"{path}\"")).unwrap();
+        let f = check_board("board blind", &b);
+        assert_eq!(f.level, Level::Fail, "{f:?}");
+        assert!(f.found.contains("does not answer"), "{f:?}");
+    }
+}
