@@ -363,6 +363,8 @@ pub struct BoardTracker {
     early: bool,
     /// The current state was already looked at for an early decision.
     early_checked: bool,
+    /// The last move was decided early (its revision need not wait for the settle time).
+    decided_early: bool,
 }
 
 impl BoardTracker {
@@ -393,6 +395,7 @@ impl BoardTracker {
             made_at: t,
             early: true,
             early_checked: false,
+            decided_early: false,
         };
         if sensed == tracker.expected() {
             tracker.settled = true;
@@ -538,6 +541,10 @@ impl BoardTracker {
             self.early_checked = true;
             if let Some((mv, promotion_assumed)) = self.pending_move(true) {
                 self.commit(mv, promotion_assumed, at, out);
+                self.decided_early = true;
+                self.settled = true;
+            } else if let Some((mv, promotion_assumed, lifts)) = self.pending_revision() {
+                self.revise(mv, promotion_assumed, lifts, at, out);
                 self.settled = true;
             }
         }
@@ -599,7 +606,32 @@ impl BoardTracker {
         let fits = required_lifts(pos, &mv).is_subset(lifts.confirmed)
             && pegs_fit(pos, &self.log, sensed, &mv)
             && ends(pos, &self.log, &now, &mv);
-        (fits && (!terminal || early::terminal(pos, &mv))).then_some((mv, promotion_assumed))
+        let early = || early::terminal(pos, &mv) && early::captured_first(&mv, hand_lifts(&self.log).0);
+        (fits && (!terminal || early())).then_some((mv, promotion_assumed))
+    }
+
+    /// A hand that went on with the piece of a move decided early (it had put
+    /// it into a legal hole, D.2.3.2, and lifted it again): the board now shows
+    /// another move from the same position, one no hand can make another
+    /// either. Revised at once, so the next move is read from the right
+    /// position (quick hands leave no settle time for it).
+    fn pending_revision(&self) -> Option<(Move, bool, Lifts)> {
+        let last = *self.game.moves().last()?;
+        if !self.decided_early || self.unconfirmed.any() || self.sensed == self.expected() {
+            return None;
+        }
+        let lifts = Lifts::of(&self.log);
+        // The peg it put down was lifted again: the hand went on with it.
+        if !sequence::placed_by(&last).is_subset(lifts.confirmed) {
+            return None;
+        }
+        let previous = self.previous_position()?;
+        let Some(Explanation::One { mv, promotion_assumed }) = self.revise_candidate(self.sensed, lifts) else {
+            return None;
+        };
+        let placed_own = self.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
+        let earlier = self.revisable.unwrap_or_default();
+        (placed_own && early::terminal(previous, &mv)).then_some((mv, promotion_assumed, earlier.union(lifts)))
     }
 
     /// Plays a move decided elsewhere (an announcement, the operator); the board must follow.
@@ -811,6 +843,7 @@ impl BoardTracker {
     /// Puts decided moves on the record and says so.
     fn record(&mut self, decision: &Decision, t: Millis, out: &mut Vec<Observation>) {
         self.made_at = decision.made.min(t);
+        self.decided_early = false;
         for (i, &(mv, promotion_assumed)) in decision.moves.iter().enumerate() {
             if decision.revises && i == 0 {
                 let ply = self.game.ply();
@@ -982,6 +1015,7 @@ impl BoardTracker {
         let ply = self.game.ply() + 1;
         self.game.push(mv);
         self.made_at = self.state_since.min(t);
+        self.decided_early = false;
         self.revisable = Some(Lifts::of(&self.log));
         self.clear_sequence();
         self.agreement = Agreement::InStep;
@@ -1001,6 +1035,7 @@ impl BoardTracker {
         let replaces = self.game.pop().expect("a revisable move exists");
         self.game.push(mv);
         self.made_at = self.state_since.min(t);
+        self.decided_early = false;
         self.revisable = Some(lifts);
         self.clear_sequence();
         self.agreement = Agreement::InStep;

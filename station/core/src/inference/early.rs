@@ -12,7 +12,7 @@
 
 use super::sequence::{lifted_by, placed_by};
 use crate::occupancy::castling_targets;
-use shakmaty::{Bitboard, Chess, Move, Position, attacks};
+use shakmaty::{Bitboard, Chess, Move, Position, Square, attacks};
 
 /// Whether no other legal move from `pos` can have the board `mv` leaves on
 /// its way: one that lifts the pegs `mv` lifted and passes through, or ends
@@ -26,6 +26,16 @@ pub(super) fn terminal(pos: &Chess, mv: &Move) -> bool {
         // one `other` takes out too, and every hole it filled lies on its way.
         !same_path && lifted.is_subset(lifted_by(pos, other)) && landing.is_subset(reach(pos, other))
     })
+}
+
+/// For a capture: whether the captured peg left its hole before the
+/// capturing one (`lifts` in order). Lifted after it, the peg put into the
+/// captured piece's hole may be that piece's own going home (knocked by the
+/// hand on its way to another square); the board then waits for the settle
+/// time or the next move.
+pub(super) fn captured_first(mv: &Move, lifts: impl IntoIterator<Item = Square>) -> bool {
+    let Move::Normal { from, to, capture: Some(_), .. } = *mv else { return true };
+    lifts.into_iter().find(|&sq| sq == from || sq == to) == Some(to)
 }
 
 /// Every hole a move's pegs leave, pass over or end in.

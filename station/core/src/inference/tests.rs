@@ -558,8 +558,21 @@ fn d2_3_a_move_no_hand_can_make_another_is_decided_once_its_peg_stands() {
     assert_eq!(h.tracker.made_at(), 200, "made when the peg landed");
     // A knight's landing, and a capture once the captured peg was out longer than a bounce.
     h.toggle(500, "d7").toggle(150, "d5").wait(40);
-    h.toggle(500, "e4").toggle(100, "d5").toggle(100, "d5").wait(40);
+    h.toggle(500, "d5").toggle(100, "e4").toggle(100, "d5").wait(40);
     assert_eq!(h.moves(), ["e2e4", "d7d5", "e4d5"]);
+}
+
+#[test]
+fn d2_3_a_peg_put_back_where_the_mover_could_capture_waits() {
+    // The queen lifted, the bishop beside d3 knocked out and put back: the holes
+    // are Qxd4's, but the peg in d4 may be the bishop's own. Not decided early;
+    // the queen lands on d3 and that is the move.
+    let mut h = Hand::at("4k3/8/8/8/2Qb4/8/8/4K3 w - - 0 1");
+    h.toggle(0, "c4").toggle(100, "d4").toggle(100, "d4").wait(100);
+    assert!(h.moves().is_empty(), "took a knocked peg put back for a capture");
+    h.toggle(50, "d3").wait(300);
+    assert_eq!(h.moves(), ["c4d3"]);
+    assert!(h.take().iter().all(|o| !matches!(o, Observation::Revised { .. })));
 }
 
 #[test]
