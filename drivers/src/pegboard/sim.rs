@@ -306,9 +306,11 @@ impl Board {
         debug!("simulated peg board stopped");
     }
 
-    /// Applies every queued control; `false` on stop.
+    /// Applies the controls queued when it is called (never more: raw bytes
+    /// injected as fast as they come must not keep the due scans waiting);
+    /// `false` on stop.
     fn handle_controls(&mut self) -> bool {
-        loop {
+        for _ in 0..self.rx.len().max(1) {
             let control = match self.rx.try_recv() {
                 Ok(control) => control,
                 Err(TryRecvError::Empty) => return true,
@@ -363,6 +365,7 @@ impl Board {
                 SimControl::Stop => return false,
             }
         }
+        true
     }
 
     fn due(&self, scan: &TimedScan) -> Instant {
@@ -664,7 +667,13 @@ mod tests {
         assert!(dropped.windows(2).all(|w| w[0].1 < w[1].1), "{dropped:?}");
         let counters = driver.drop_counters();
         assert_eq!(
-            (counters.bad_checksum, counters.too_long, counters.not_ascii, counters.unknown_type, counters.malformed),
+            (
+                counters.bad_checksum,
+                counters.too_long,
+                counters.not_ascii,
+                counters.unknown_type,
+                counters.malformed
+            ),
             (1, 1, 1, 1, 1)
         );
         assert_eq!(counters.total(), 5);

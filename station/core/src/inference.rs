@@ -444,7 +444,8 @@ impl BoardTracker {
 
     /// When the tracker next needs [`tick`](Self::tick) if no scan arrives before.
     pub fn deadline(&self) -> Option<Millis> {
-        let settle = (!self.settled).then(|| self.early_at().unwrap_or(self.last_change + self.cfg.settle_ms));
+        let settle =
+            (!self.settled).then(|| self.early_at().unwrap_or(self.last_change + self.cfg.settle_ms));
         let confirm = self
             .unconfirmed
             .into_iter()
@@ -626,12 +627,17 @@ impl BoardTracker {
             return None;
         }
         let previous = self.previous_position()?;
-        let Some(Explanation::One { mv, promotion_assumed }) = self.revise_candidate(self.sensed, lifts) else {
+        let Some(Explanation::One { mv, promotion_assumed }) = self.revise_candidate(self.sensed, lifts)
+        else {
             return None;
         };
         let placed_own = self.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
         let earlier = self.revisable.unwrap_or_default();
-        (placed_own && early::terminal(previous, &mv)).then_some((mv, promotion_assumed, earlier.union(lifts)))
+        (placed_own && early::terminal(previous, &mv)).then_some((
+            mv,
+            promotion_assumed,
+            earlier.union(lifts),
+        ))
     }
 
     /// Plays a move decided elsewhere (an announcement, the operator); the board must follow.

@@ -477,7 +477,13 @@ impl Table {
 
     /// A press at `t` for a move made at `made` (earlier when the station
     /// presses for a move it decided later than it was made).
-    fn press_made(&mut self, side: Side, made: Millis, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+    fn press_made(
+        &mut self,
+        side: Side,
+        made: Millis,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
         if self.cfg.external_clock {
             return Err(TableError::ExternalClock);
         }
@@ -1164,7 +1170,6 @@ fn fen_at(game: &Game, ply: usize) -> String {
 mod apply;
 pub(crate) use apply::board_of;
 mod adjournment;
-mod press;
 mod draughts_announce;
 #[cfg(test)]
 mod draughts_announce_tests;
@@ -1174,6 +1179,7 @@ mod draughts_table;
 mod draughts_tests;
 mod draws;
 mod illegal;
+mod press;
 pub use illegal::{ILLEGAL_MOVE_BONUS_MS, ILLEGAL_MOVES_LOSE_AT};
 mod external;
 #[cfg(test)]

@@ -54,9 +54,9 @@ fn reach(pos: &Chess, mv: &Move) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
-    use shakmaty::CastlingMode;
 
     fn position(fen: &str) -> Chess {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()

@@ -44,7 +44,13 @@ impl Table {
         self.decide_on_own_board(blind, Some(said), t, out);
     }
 
-    fn decide_on_own_board(&mut self, side: Side, said: Option<Move>, t: Millis, out: &mut Vec<Event>) -> bool {
+    fn decide_on_own_board(
+        &mut self,
+        side: Side,
+        said: Option<Move>,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> bool {
         let role = self.own_board(side);
         let Some(tracker) = self.trackers[slot(role)].as_mut() else { return false };
         let to_move: Color = tracker.game().position().turn();
