@@ -622,8 +622,10 @@ impl BoardTracker {
             return None;
         }
         let lifts = Lifts::of(&self.log);
-        // The peg it put down was lifted again: the hand went on with it.
-        if !sequence::placed_by(&last).is_subset(lifts.confirmed) {
+        // The peg it put down was lifted again, and no other: the hand went on
+        // with it. (Any other peg may be the opponent's hand: a capture of the
+        // piece just moved; that waits for the settle time as before.)
+        if lifts.confirmed != sequence::placed_by(&last) {
             return None;
         }
         let previous = self.previous_position()?;
