@@ -244,3 +244,161 @@ fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
         .collect();
     assert!(told.iter().any(|t| t.contains("23")), "the blind player is told: {told:?}");
 }
+
+/// Issue 25: the white moves of a short game with non-terminal moves among
+/// them (e3, Be2, d3 may still go on; Nf3, Nc3 may not), and the delay after
+/// each placement at which the blind player presses his clock.
+const PRESSES: [(&str, &str, u64); 5] = [
+    ("e2e3", "e7e6", 50),
+    ("f1e2", "f8e7", 150),
+    ("g1f3", "g8f6", 250),
+    ("b1c3", "b8c6", 400),
+    ("d2d3", "d7d6", 600),
+];
+
+fn uci_move(pos: &Chess, uci: &str) -> shakmaty::Move {
+    uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(pos).unwrap()
+}
+
+/// When the last of `scans` that shows `after` first does (ms from the schedule's start).
+fn placed_at(scans: &[station_drivers::pegboard::hands::TimedScan], after: shakmaty::Bitboard) -> u64 {
+    scans.iter().find(|s| s.occupancy == after).map(|s| s.at_ms).expect("the move's board")
+}
+
+/// Presses counted and premature, the blind player's (White's).
+fn white_presses(events: &std::path::Path) -> (usize, usize) {
+    let all = read_events(events);
+    let count = |kind| of_type(&all, kind).iter().filter(|e| e["side"] == "white").count();
+    (count("clock_pressed"), count("clock_premature"))
+}
+
+/// D.2.3–D.2.4 with the lever on the peg board (`[buttons] clock =
+/// ["blind:0"]`, a 300+2 clock, the default settle time): his press 50 to 600
+/// ms after the piece landed counts every time, decided by the press where the
+/// board alone would still wait (the move made is the evidence). The clock
+/// switches at the press.
+#[test]
+fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
+    let dir = scratch("press-lever");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+            link.display()
+        ),
+    )
+    .unwrap();
+    let pegs = SimPegBoard::start(SimOptions::new(&link)).unwrap();
+    let station = station_tests::RunningStation::start(
+        station_run(&config, &dir.join("journal"), Some(&events)),
+        "press",
+    );
+    let ev = || read_events(&events);
+    pegs.set_occupancy(Chess::default().board().occupied());
+    wait_for(Duration::from_secs(15), "the game started", || {
+        (!of_type(&ev(), "game_started").is_empty()).then_some(())
+    });
+    let mut pos = Chess::default();
+    let mut hands = station_drivers::pegboard::hands::Hands::new(None);
+    for (n, (white, black, delay)) in PRESSES.iter().enumerate() {
+        let mv = uci_move(&pos, white);
+        let mut now = 0;
+        let mut scans = Vec::new();
+        hands.play(&pos, &mv, &mut now, &mut scans);
+        pos = pos.play(mv).unwrap();
+        let landed = placed_at(&scans, pos.board().occupied());
+        let started = Instant::now();
+        pegs.play_scans(scans);
+        std::thread::sleep(
+            (started + Duration::from_millis(landed + delay)).saturating_duration_since(Instant::now()),
+        );
+        pegs.press_button(0);
+        wait_for(Duration::from_secs(10), "his press counted", || {
+            (white_presses(&events).0 > n).then_some(())
+        });
+        // The opponent's reply, executed on his board; the opponent presses at the console.
+        let reply = uci_move(&pos, black);
+        let mut now = 0;
+        let mut scans = Vec::new();
+        hands.play(&pos, &reply, &mut now, &mut scans);
+        pos = pos.play(reply).unwrap();
+        pegs.play_scans(scans);
+        wait_for(Duration::from_secs(10), "the reply", || {
+            (of_type(&ev(), "game_move").len() > 2 * n + 1).then_some(())
+        });
+        let (status, answer) = station.command(&serde_json::json!({"cmd": "clock_press", "side": "black"}));
+        assert_eq!(status, 200, "{answer}");
+    }
+    drop(station);
+    let (pressed, premature) = white_presses(&events);
+    eprintln!("lever: {pressed} presses counted, {premature} premature");
+    assert_eq!((pressed, premature), (PRESSES.len(), 0), "every press 50–600 ms after the placement counts");
+    let record: Vec<String> =
+        of_type(&ev(), "game_move").iter().map(|e| e["uci"].as_str().unwrap().to_owned()).collect();
+    let expected: Vec<&str> = PRESSES.iter().flat_map(|(w, b, _)| [*w, *b]).collect();
+    assert_eq!(record, expected);
+}
+
+/// The same with the DGT 3000 on the sighted player's DGT board as the clock:
+/// the blind player's lever press 50 to 600 ms after his peg landed is a
+/// press that counts (`clock_pressed`, never `clock_premature`).
+#[test]
+fn his_dgt_clock_pressed_50_to_600_ms_after_the_placement_always_counts() {
+    let dir = scratch("press-dgt");
+    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
+    let events = dir.join("events.jsonl");
+    let config = dir.join("station.toml");
+    let text = config_text(&peg_link, &dgt_link)
+        .replace(&format!("settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n"), "");
+    std::fs::write(&config, text).unwrap();
+    let dgt = DgtEmulator::start(EmulatorOptions {
+        clock: Some(SimClock::new(12_000, 34_000, ClockRun::Paused)),
+        ..EmulatorOptions::new(&dgt_link)
+    })
+    .unwrap();
+    let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    let station = Kill(
+        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
+    );
+    let ev = || read_events(&events);
+    wait_for(Duration::from_secs(15), "the clock followed", || {
+        of_type(&ev(), "clock_changed").iter().any(|e| e["action"] == "started").then_some(())
+    });
+    let mut pos = Chess::default();
+    for (n, (white, black, delay)) in PRESSES.iter().enumerate() {
+        let mv = uci_move(&pos, white);
+        let (scans, updates) = two_boards(&pos, &[mv], Color::White, 300, 300, 1.0, None, None);
+        pos = pos.play(mv).unwrap();
+        let landed = placed_at(&scans, pos.board().occupied());
+        let started = Instant::now();
+        pegs.play_scans(scans);
+        dgt.play_updates(updates);
+        std::thread::sleep(
+            (started + Duration::from_millis(landed + delay)).saturating_duration_since(Instant::now()),
+        );
+        dgt.press_lever();
+        wait_for(Duration::from_secs(10), "his press judged", || {
+            let (pressed, premature) = white_presses(&events);
+            (pressed + premature > n).then_some(())
+        });
+        dgt.wait_idle();
+        let reply = uci_move(&pos, black);
+        let (scans, updates) = two_boards(&pos, &[reply], Color::White, 300, 300, 1.0, None, None);
+        pos = pos.play(reply).unwrap();
+        pegs.play_scans(scans);
+        dgt.play_updates(updates);
+        pegs.wait_idle();
+        dgt.wait_idle();
+        wait_for(Duration::from_secs(10), "the reply agreed", || {
+            (of_type(&ev(), "game_move").len() > 2 * n + 1).then_some(())
+        });
+        dgt.press_lever();
+    }
+    drop(station);
+    let (pressed, premature) = white_presses(&events);
+    eprintln!("dgt clock: {pressed} presses counted, {premature} premature");
+    assert_eq!((pressed, premature), (PRESSES.len(), 0), "every press 50–600 ms after the placement counts");
+}

@@ -266,6 +266,54 @@ fn a_flood_of_garbage_is_summarised_and_a_real_move_still_comes_through() {
     assert_eq!(record_from_events(&ev), ["e2e4"]);
 }
 
+fn wall_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64
+}
+
+/// Issue 25: a 30 s flood of garbage at line rate (5,760 two-byte lines a
+/// second fill a 115200-baud line), paced by the board itself, with 1. e4 made
+/// 15 s into it. Every line is dropped and counted, and the move is decided as
+/// if the line were quiet: in the event stream while the flood still runs (it
+/// used to wait for the flood's end). Prints how long after its peg landed.
+#[test]
+fn a_move_made_in_the_middle_of_a_line_rate_flood_is_decided_as_if_the_line_were_quiet() {
+    let (sim, mut station, events) = game_started("flood30");
+    let flood = Duration::from_secs(30);
+    let began = std::time::Instant::now();
+    sim.flood(5760, flood);
+    std::thread::sleep(Duration::from_secs(15));
+    let game = Game::default();
+    let mut e4 = Game::default();
+    e4.push_uci("e2e4").unwrap();
+    let mut hands = Hands::new(None);
+    let mut now = 0;
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: game.position().board().occupied() }];
+    hands.play(game.position(), &e4.moves()[0], &mut now, &mut scans);
+    let placed = wall_ms() + (now as f64 / SPEED) as u64;
+    sim.play_scans(scans);
+    let (decided, seen) = wait_for(Duration::from_secs(40), "1. e4 through the flood", || {
+        let decided = of_type(&read_events(&events), "game_move").first().and_then(|m| m["t_ms"].as_u64())?;
+        Some((decided, wall_ms()))
+    });
+    let during_flood = began.elapsed() < flood;
+    eprintln!(
+        "flood30: 1. e4 decided {} ms and in the event stream {} ms after its peg landed, {:?} into the flood",
+        decided.saturating_sub(placed),
+        seen.saturating_sub(placed),
+        began.elapsed()
+    );
+    std::thread::sleep(flood.saturating_sub(began.elapsed()) + Duration::from_secs(2));
+    station.kill().unwrap();
+    station.wait().unwrap();
+    let ev = read_events(&events);
+    assert!(during_flood, "the move waited for the flood to end");
+    let dropped = of_type(&ev, "line_dropped");
+    let total = dropped.last().and_then(|d| d["total"].as_u64()).unwrap_or(0);
+    assert!(total >= 100_000, "the flood's lines counted: {total}");
+    assert!(dropped.len() <= 40, "summarised, not one event per line: {} summaries", dropped.len());
+    assert_eq!(record_from_events(&ev), ["e2e4"]);
+}
+
 /// Quick hands on a busy machine (D.2.3): each next move starts 100 ms after
 /// the last piece was placed — a player in time trouble executing his
 /// opponent's reply and playing his own at once — while another process

@@ -260,16 +260,22 @@ impl Hands {
             plan.push(Op::Lift(sq));
             plan.push(Op::Place(sq));
         }
+        // A slip of the hand puts the piece down next to its square, never where
+        // it could legally go: a piece put into a hole it may go to has made
+        // that move (D.2.3.2), which the arbiter holds him to, no slip.
+        let legal_holes = |from: Square| -> Bitboard {
+            pos.legal_moves().iter().filter(|m| m.from() == Some(from)).map(|m| m.to()).collect()
+        };
         match *mv {
             Move::Normal { from, to, promotion, .. } => {
-                self.plan_normal(&mut plan, from, to, promotion.is_some())
+                self.plan_normal(&mut plan, from, to, promotion.is_some(), legal_holes(from))
             }
-            Move::EnPassant { from, to } => self.plan_en_passant(&mut plan, from, to),
+            Move::EnPassant { from, to } => self.plan_en_passant(&mut plan, from, to, legal_holes(from)),
             Move::Castle { king, rook } => {
                 let (king_to, rook_to) = castle_targets(pos, king, rook);
                 self.plan_castle(&mut plan, king, rook, king_to, rook_to);
             }
-            Move::Put { to, .. } => self.place_final(&mut plan, to),
+            Move::Put { to, .. } => self.place_final(&mut plan, to, Bitboard::EMPTY),
         }
 
         let mut t = (*now_ms).min(SIM_TIME_LIMIT_MS);
@@ -380,7 +386,7 @@ impl Hands {
         }
     }
 
-    fn plan_normal(&mut self, plan: &mut Plan, from: Square, to: Square, promotes: bool) {
+    fn plan_normal(&mut self, plan: &mut Plan, from: Square, to: Square, promotes: bool, legal: Bitboard) {
         let captures = plan.occupancy.contains(to);
         let capture_first = captures && self.rng.percent(50);
         if capture_first {
@@ -395,25 +401,25 @@ impl Hands {
             plan.push(Op::Place(to));
             plan.push(Op::Lift(to));
         }
-        self.place_final(plan, to);
+        self.place_final(plan, to, legal);
     }
 
-    fn plan_en_passant(&mut self, plan: &mut Plan, from: Square, to: Square) {
+    fn plan_en_passant(&mut self, plan: &mut Plan, from: Square, to: Square, legal: Bitboard) {
         let captured = Square::from_coords(to.file(), from.rank());
         match self.rng.below(3) {
             0 => {
                 plan.push(Op::Lift(captured));
                 plan.push(Op::Lift(from));
-                self.place_final(plan, to);
+                self.place_final(plan, to, legal);
             }
             1 => {
                 plan.push(Op::Lift(from));
                 plan.push(Op::Lift(captured));
-                self.place_final(plan, to);
+                self.place_final(plan, to, legal);
             }
             _ => {
                 plan.push(Op::Lift(from));
-                self.place_final(plan, to);
+                self.place_final(plan, to, legal);
                 plan.push(Op::Lift(captured));
             }
         }
@@ -445,11 +451,12 @@ impl Hands {
         }
     }
 
-    /// The mover's last placement onto `to`, with the noisy detours hands make.
-    fn place_final(&mut self, plan: &mut Plan, to: Square) {
+    /// The mover's last placement onto `to`, with the noisy detours hands make
+    /// (never into one of the `legal` holes: that would be a move made).
+    fn place_final(&mut self, plan: &mut Plan, to: Square, legal: Bitboard) {
         if self.noisy {
             if self.rng.percent(10) {
-                let holes = attacks::king_attacks(to) & !plan.occupancy;
+                let holes = attacks::king_attacks(to) & !plan.occupancy & !legal;
                 if let Some(wrong) = self.rng.pick(holes) {
                     plan.push(Op::Place(wrong));
                     plan.push(Op::Lift(wrong));

@@ -48,9 +48,10 @@ pub enum DriverEvent {
     },
     /// A valid line from the board.
     Message(BoardMessage),
-    /// A line was dropped; `total` counts all drops since the driver started.
+    /// Lines were dropped: one event for the dropped lines of one read (a
+    /// flood never floods the queue); `total` counts all drops since the driver started.
     Dropped {
-        /// Why this line was dropped.
+        /// Why the last of them was dropped.
         error: LineError,
         /// Total drops so far, all reasons.
         total: u64,
@@ -228,25 +229,32 @@ impl Worker {
         }
     }
 
+    /// Hands the lines of one read on. Dropped lines are counted one by one
+    /// but reported once per read (the last reason, the total so far), after
+    /// the good lines beside them: a flood of garbage at line rate then costs
+    /// the loop a few events a read, never a queue that holds real lines back.
     fn forward_results(&mut self, at: Instant) {
         let mut results = std::mem::take(&mut self.results);
+        let mut dropped = None;
         for result in results.drain(..) {
-            let event = match result {
+            match result {
                 Ok(message) => {
                     trace!(?message, "from board");
                     if let BoardMessage::Fault(text) = &message {
                         warn!(fault = %text, "peg board reports a fault");
                     }
-                    DriverEvent::Message(message)
+                    self.emit_at(at, DriverEvent::Message(message));
                 }
                 Err(error) => {
                     let mut counters = self.counters.lock().unwrap_or_else(PoisonError::into_inner);
                     counters.record(&error);
                     let total = counters.total();
                     debug!(%error, total, "dropped a line from the peg board");
-                    DriverEvent::Dropped { error, total }
+                    dropped = Some(DriverEvent::Dropped { error, total });
                 }
-            };
+            }
+        }
+        if let Some(event) = dropped {
             self.emit_at(at, event);
         }
         // Hand the allocation back so steady state does not allocate.

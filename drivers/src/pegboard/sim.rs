@@ -86,6 +86,7 @@ enum SimControl {
     ButtonState(u8, bool),
     SetOccupancy(Bitboard),
     Raw(Vec<u8>),
+    Flood { lines_per_s: u32, lasts: Duration },
     Unplug(Sender<()>),
     Replug(Sender<io::Result<()>>),
     WaitIdle(Sender<()>),
@@ -118,6 +119,7 @@ impl std::fmt::Debug for SimControl {
             SimControl::ButtonState(..) => "ButtonState",
             SimControl::SetOccupancy(_) => "SetOccupancy",
             SimControl::Raw(_) => "Raw",
+            SimControl::Flood { .. } => "Flood",
             SimControl::Unplug(_) => "Unplug",
             SimControl::Replug(_) => "Replug",
             SimControl::WaitIdle(_) => "WaitIdle",
@@ -150,6 +152,7 @@ impl SimPegBoard {
             releases: VecDeque::new(),
             idle_waiters: Vec::new(),
             command: Vec::new(),
+            flood: None,
         };
         let thread = std::thread::Builder::new().name("sim-pegboard".into()).spawn(move || board.run());
         match thread {
@@ -201,6 +204,14 @@ impl SimPegBoard {
     /// Writes raw bytes to the line as they are (for garbage and fault tests).
     pub fn inject_raw(&self, bytes: impl Into<Vec<u8>>) {
         self.send(SimControl::Raw(bytes.into()));
+    }
+
+    /// Floods the line with garbage (two-byte lines of an unknown type,
+    /// `lines_per_s` of them a second, for `lasts`), paced by the board itself
+    /// and interleaved with its scans as a device writing at line rate does:
+    /// 5,760 lines a second fill a 115200-baud line.
+    pub fn flood(&self, lines_per_s: u32, lasts: Duration) {
+        self.send(SimControl::Flood { lines_per_s, lasts });
     }
 
     /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
@@ -278,6 +289,8 @@ struct Board {
     releases: VecDeque<(Instant, u8)>,
     idle_waiters: Vec<Sender<()>>,
     command: Vec<u8>,
+    /// A garbage flood under way: lines a second, when it began, until when, lines sent.
+    flood: Option<(u32, Instant, Instant, u64)>,
 }
 
 impl Board {
@@ -287,6 +300,7 @@ impl Board {
                 break;
             }
             let now = Instant::now();
+            self.send_flood(now);
             self.send_due_scans(now);
             self.release_buttons(now);
             if now >= self.next_heartbeat {
@@ -306,9 +320,11 @@ impl Board {
         debug!("simulated peg board stopped");
     }
 
-    /// Applies every queued control; `false` on stop.
+    /// Applies the controls queued when it is called (never more: raw bytes
+    /// injected as fast as they come must not keep the due scans waiting);
+    /// `false` on stop.
     fn handle_controls(&mut self) -> bool {
-        loop {
+        for _ in 0..self.rx.len().max(1) {
             let control = match self.rx.try_recv() {
                 Ok(control) => control,
                 Err(TryRecvError::Empty) => return true,
@@ -337,6 +353,10 @@ impl Board {
                     self.send_scan();
                 }
                 SimControl::Raw(bytes) => self.write(&bytes),
+                SimControl::Flood { lines_per_s, lasts } => {
+                    let now = Instant::now();
+                    self.flood = Some((lines_per_s, now, after(now, lasts), 0));
+                }
                 SimControl::Unplug(done) => {
                     if self.pty.is_some() {
                         // Link first, so a station reconnecting at once finds nothing.
@@ -360,6 +380,7 @@ impl Board {
                 SimControl::Stop => return false,
             }
         }
+        true
     }
 
     fn due(&self, scan: &TimedScan) -> Instant {
@@ -392,6 +413,18 @@ impl Board {
             self.send(&BoardMessage::Button { index: 0, pressed: true });
             self.releases.push_back((now + BUTTON_HOLD, 0));
         }
+    }
+
+    /// The garbage lines of a flood due by `now`, in one write.
+    fn send_flood(&mut self, now: Instant) {
+        let Some((rate, began, until, sent)) = self.flood else { return };
+        let upto = now.min(until);
+        let due = (upto.saturating_duration_since(began).as_secs_f64() * f64::from(rate)) as u64;
+        if due > sent {
+            let lines = (due - sent).min(1 << 16) as usize;
+            self.write(&b"Z\n".repeat(lines));
+        }
+        self.flood = (now < until).then_some((rate, began, until, due));
     }
 
     fn release_buttons(&mut self, now: Instant) {
@@ -655,17 +688,21 @@ mod tests {
                 Err(_) => panic!("timed out; dropped so far {dropped:?}"),
             }
         }
+        // Reported once per read (the last reason, the running total), counted one by one.
+        assert_eq!(dropped.last(), Some(&(LineError::Malformed, 5)), "{dropped:?}");
+        assert!(dropped.windows(2).all(|w| w[0].1 < w[1].1), "{dropped:?}");
+        let counters = driver.drop_counters();
         assert_eq!(
-            dropped,
-            vec![
-                (LineError::BadChecksum, 1),
-                (LineError::TooLong, 2),
-                (LineError::NotAscii, 3),
-                (LineError::UnknownType, 4),
-                (LineError::Malformed, 5),
-            ]
+            (
+                counters.bad_checksum,
+                counters.too_long,
+                counters.not_ascii,
+                counters.unknown_type,
+                counters.malformed
+            ),
+            (1, 1, 1, 1, 1)
         );
-        assert_eq!(driver.drop_counters().total(), 5);
+        assert_eq!(counters.total(), 5);
 
         // Unplug: the station notices; replug: it reconnects and gets a fresh scan.
         sim.unplug();

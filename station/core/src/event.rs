@@ -305,6 +305,11 @@ pub enum Event {
         moves: u32,
         /// When.
         t_ms: Millis,
+        /// When the move was made, where that was before the press counted (the
+        /// station decided it later and pressed for him): his time ran to here,
+        /// the opponent's from here.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        made_ms: Option<Millis>,
     },
     /// A clock press before the move was made (D.2.4): recorded, not accepted;
     /// the player is told privately.

@@ -177,6 +177,8 @@ struct Stood {
     /// The hole a peg was last put into before this state (a move ends with one
     /// of its own), and the board just before it was.
     last_placed: Option<(Square, Bitboard, usize)>,
+    /// When the state began: for a move's last state, when the move was made.
+    since: Millis,
 }
 
 /// The verdict on a settled board.
@@ -186,6 +188,7 @@ enum Explanation {
     Many(Vec<Move>),
 }
 
+mod early;
 mod sequence;
 
 /// The lifts of hands in `log` (bounces left out), in order, and the board just before each.
@@ -307,6 +310,8 @@ struct Decision {
     moves: Vec<(Move, bool)>,
     /// Lifts that belong to the decided moves (the rest begins the next move).
     consumed: usize,
+    /// When the last of the moves was made (its board began to stand).
+    made: Millis,
 }
 
 /// The most lifts one move is taken to need on evidence: its own two (a
@@ -351,6 +356,15 @@ pub struct BoardTracker {
     /// Occupancies already reported since the board last agreed with the record.
     reported: Vec<Bitboard>,
     bounces: u64,
+    /// When the move decided last was made (its last peg put down or the
+    /// captured one taken), which may be before it was decided.
+    made_at: Millis,
+    /// Decide before the settle time where no hand can make it another move.
+    early: bool,
+    /// The current state was already looked at for an early decision.
+    early_checked: bool,
+    /// The last move was decided early (its revision need not wait for the settle time).
+    decided_early: bool,
 }
 
 impl BoardTracker {
@@ -378,6 +392,10 @@ impl BoardTracker {
             agreement: Agreement::InStep,
             reported: Vec::new(),
             bounces: 0,
+            made_at: t,
+            early: true,
+            early_checked: false,
+            decided_early: false,
         };
         if sensed == tracker.expected() {
             tracker.settled = true;
@@ -410,9 +428,24 @@ impl BoardTracker {
         &self.cfg
     }
 
+    /// When the move decided last was made on the board: its board began to
+    /// stand (the last peg put down, or the captured one taken). A move decided
+    /// on the settle time or on evidence was made before it was decided; the
+    /// clock charges the player up to this moment, not up to the decision.
+    pub fn made_at(&self) -> Millis {
+        self.made_at
+    }
+
+    /// Whether moves are decided before the settle time where the pegs allow
+    /// (on by default; off is the settle-or-evidence reading alone, for comparisons).
+    pub fn set_early_decisions(&mut self, on: bool) {
+        self.early = on;
+    }
+
     /// When the tracker next needs [`tick`](Self::tick) if no scan arrives before.
     pub fn deadline(&self) -> Option<Millis> {
-        let settle = (!self.settled).then(|| self.last_change + self.cfg.settle_ms);
+        let settle =
+            (!self.settled).then(|| self.early_at().unwrap_or(self.last_change + self.cfg.settle_ms));
         let confirm = self
             .unconfirmed
             .into_iter()
@@ -438,7 +471,12 @@ impl BoardTracker {
         let stand_ms = self.cfg.debounce_ms * 3 / 4;
         let bounce = lasted < stand_ms && occ == self.previous.0;
         if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
-            self.stood.push(Stood { occ: self.sensed, lifts: self.log.len(), last_placed: self.last_placed });
+            self.stood.push(Stood {
+                occ: self.sensed,
+                lifts: self.log.len(),
+                last_placed: self.last_placed,
+                since: self.state_since,
+            });
         }
         let returned = std::mem::take(&mut self.returned);
         for sq in self.sensed & !occ {
@@ -487,6 +525,7 @@ impl BoardTracker {
         self.sensed = occ;
         self.last_change = t;
         self.settled = false;
+        self.early_checked = false;
         if self.log.len() > MAX_LOG || self.stood.len() > MAX_LOG {
             self.forget(self.log.len() - MAX_LOG / 2);
             self.stood.clear();
@@ -499,6 +538,17 @@ impl BoardTracker {
         self.now = self.now.max(t);
         let t = self.now;
         self.confirm_lifts(t, out);
+        if let Some(at) = self.early_at().filter(|&at| t >= at) {
+            self.early_checked = true;
+            if let Some((mv, promotion_assumed)) = self.pending_move(true) {
+                self.commit(mv, promotion_assumed, at, out);
+                self.decided_early = true;
+                self.settled = true;
+            } else if let Some((mv, promotion_assumed, lifts)) = self.pending_revision() {
+                self.revise(mv, promotion_assumed, lifts, at, out);
+                self.settled = true;
+            }
+        }
         let settle_at = self.last_change + self.cfg.settle_ms;
         if !self.settled && t >= settle_at {
             self.settled = true;
@@ -506,9 +556,96 @@ impl BoardTracker {
         }
     }
 
+    /// The player's own evidence (D.2.3–D.2.4): his clock press, or his
+    /// announcement naming `said`, decides the move in progress at `t` when
+    /// exactly one legal move explains the board and the lifts (and it is the
+    /// one he named), without waiting for the settle time. `true` when it did.
+    pub fn decide_now(&mut self, said: Option<Move>, t: Millis, out: &mut Vec<Observation>) -> bool {
+        self.tick(t, out);
+        let Some((mv, promotion_assumed)) = self.pending_move(false) else { return false };
+        if said.is_some_and(|s| s.from() != mv.from() || s.to() != mv.to()) {
+            return false;
+        }
+        let t = self.now;
+        self.commit(mv, promotion_assumed, t, out);
+        self.settled = true;
+        true
+    }
+
+    /// When the current state is looked at for an early decision: once it has
+    /// stood for the debounce time (a peg sensed for a moment is no placement).
+    fn early_at(&self) -> Option<Millis> {
+        (self.early && !self.settled && !self.early_checked).then(|| self.last_change + self.cfg.debounce_ms)
+    }
+
+    /// The one move the board in hand shows now, before the settle time: its
+    /// pegs as one move (every other peg home, the captured one seen out longer
+    /// than a bounce), the last peg put down its own. With `terminal`, also
+    /// one that no hand can make into another move by going on.
+    fn pending_move(&self, terminal: bool) -> Option<(Move, bool)> {
+        let sensed = self.sensed;
+        if self.settled || self.unconfirmed.any() || sensed == self.expected() {
+            return None;
+        }
+        let hands = self.log.iter().filter(|l| l.kind != LiftKind::Bounce).count();
+        if hands > MAX_LIFTS_OF_ONE_MOVE {
+            return None; // more than one move's worth: the settle time and the sequences read it
+        }
+        let pos = self.game.position();
+        let lifts = Lifts::of(&self.log);
+        let Explanation::One { mv, promotion_assumed } =
+            explain(pos, sensed, lifts, Some(&self.log), self.cfg.promotion)
+        else {
+            return None;
+        };
+        let now = Stood {
+            occ: sensed,
+            lifts: self.log.len(),
+            last_placed: self.last_placed,
+            since: self.state_since,
+        };
+        let fits = required_lifts(pos, &mv).is_subset(lifts.confirmed)
+            && pegs_fit(pos, &self.log, sensed, &mv)
+            && ends(pos, &self.log, &now, &mv);
+        let early = || early::terminal(pos, &mv) && early::captured_first(&mv, hand_lifts(&self.log).0);
+        (fits && (!terminal || early())).then_some((mv, promotion_assumed))
+    }
+
+    /// A hand that went on with the piece of a move decided early (it had put
+    /// it into a legal hole, D.2.3.2, and lifted it again): the board now shows
+    /// another move from the same position, one no hand can make another
+    /// either. Revised at once, so the next move is read from the right
+    /// position (quick hands leave no settle time for it).
+    fn pending_revision(&self) -> Option<(Move, bool, Lifts)> {
+        let last = *self.game.moves().last()?;
+        if !self.decided_early || self.unconfirmed.any() || self.sensed == self.expected() {
+            return None;
+        }
+        let lifts = Lifts::of(&self.log);
+        // The peg it put down was lifted again, and no other: the hand went on
+        // with it. (Any other peg may be the opponent's hand: a capture of the
+        // piece just moved; that waits for the settle time as before.)
+        if lifts.confirmed != sequence::placed_by(&last) {
+            return None;
+        }
+        let previous = self.previous_position()?;
+        let Some(Explanation::One { mv, promotion_assumed }) = self.revise_candidate(self.sensed, lifts)
+        else {
+            return None;
+        };
+        let placed_own = self.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
+        let earlier = self.revisable.unwrap_or_default();
+        (placed_own && early::terminal(previous, &mv)).then_some((
+            mv,
+            promotion_assumed,
+            earlier.union(lifts),
+        ))
+    }
+
     /// Plays a move decided elsewhere (an announcement, the operator); the board must follow.
     pub fn apply_move(&mut self, mv: Move, t: Millis, out: &mut Vec<Observation>) {
         let ply = self.game.ply() + 1;
+        self.made_at = t;
         self.game.push(mv);
         self.revisable = None;
         self.clear_sequence();
@@ -647,7 +784,12 @@ impl BoardTracker {
                 Explanation::One { .. } | Explanation::None => continue,
             };
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
-                return Some(Decision { revises: false, moves: vec![found], consumed: stood.lifts });
+                return Some(Decision {
+                    revises: false,
+                    moves: vec![found],
+                    consumed: stood.lifts,
+                    made: stood.since,
+                });
             }
             break; // the move may still be going on, unless several plies explain the board
         }
@@ -665,7 +807,12 @@ impl BoardTracker {
         let last = moves[moves.len() - 1];
         (ends(&before_last, &self.log, &newest, &last)
             && self.completes(&before_last, &last, &newest, index, lift.before))
-        .then(|| Decision { revises: false, moves: self.with_promotion(moves), consumed: newest.lifts })
+        .then(|| Decision {
+            revises: false,
+            moves: self.with_promotion(moves),
+            consumed: newest.lifts,
+            made: newest.since,
+        })
     }
 
     /// Whether the changes since `stood` (lifts up to `index`, pegs put down up to
@@ -703,6 +850,8 @@ impl BoardTracker {
 
     /// Puts decided moves on the record and says so.
     fn record(&mut self, decision: &Decision, t: Millis, out: &mut Vec<Observation>) {
+        self.made_at = decision.made.min(t);
+        self.decided_early = false;
         for (i, &(mv, promotion_assumed)) in decision.moves.iter().enumerate() {
             if decision.revises && i == 0 {
                 let ply = self.game.ply();
@@ -764,7 +913,12 @@ impl BoardTracker {
         let (order, boards) = hand_lifts(&self.log);
         match sequence::explain_sequence(self.game.position(), sensed, &order, &boards, self.cfg.promotion) {
             sequence::Sequences::One(moves) => {
-                let decision = Decision { revises: false, moves: self.with_promotion(moves), consumed: 0 };
+                let decision = Decision {
+                    revises: false,
+                    moves: self.with_promotion(moves),
+                    consumed: 0,
+                    made: self.state_since,
+                };
                 self.record(&decision, t, out);
                 self.revisable = None;
                 self.agreement = Agreement::InStep;
@@ -868,6 +1022,8 @@ impl BoardTracker {
     fn commit(&mut self, mv: Move, promotion_assumed: bool, t: Millis, out: &mut Vec<Observation>) {
         let ply = self.game.ply() + 1;
         self.game.push(mv);
+        self.made_at = self.state_since.min(t);
+        self.decided_early = false;
         self.revisable = Some(Lifts::of(&self.log));
         self.clear_sequence();
         self.agreement = Agreement::InStep;
@@ -886,6 +1042,8 @@ impl BoardTracker {
         let ply = self.game.ply();
         let replaces = self.game.pop().expect("a revisable move exists");
         self.game.push(mv);
+        self.made_at = self.state_since.min(t);
+        self.decided_early = false;
         self.revisable = Some(lifts);
         self.clear_sequence();
         self.agreement = Agreement::InStep;

@@ -595,10 +595,25 @@ impl Table {
     /// removed, announced); a press before that is recorded as premature.
     pub fn clock_press(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
+        if self.press_evidence(side, t, out) == press::Evidence::PressedAlready {
+            return Ok(());
+        }
         self.press_now(side, t, out)
     }
 
     fn press_now(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.press_made(side, t, t, out)
+    }
+
+    /// A press at `t` for a move made at `made` (earlier when the station
+    /// presses for a move it decided later than it was made).
+    fn press_made(
+        &mut self,
+        side: Side,
+        made: Millis,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
         if self.cfg.external_clock {
             return Err(TableError::ExternalClock);
         }
@@ -606,7 +621,7 @@ impl Table {
         match decision {
             GateDecision::Accept => {
                 let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
-                let pressed = clock.press(side, t)?;
+                let pressed = clock.press_made(side, made, t)?;
                 self.press_counted(pressed, t, out);
                 self.clock_events(t, out);
             }
@@ -643,6 +658,7 @@ impl Table {
             remaining_ms: pressed.remaining_ms,
             moves: pressed.moves_made,
             t_ms: t,
+            made_ms: (pressed.at < t).then_some(pressed.at),
         });
     }
 
@@ -854,6 +870,7 @@ impl Table {
         if self.cfg.blind_unsensed {
             return self.spoken_move(mv, t, out);
         }
+        self.announcement_evidence(mv, t, out);
         let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
         let blind = Side::from(self.cfg.blind_color);
         let agreed = sync.agreed();
@@ -861,7 +878,7 @@ impl Table {
             .rev()
             .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind));
         match latest {
-            Some(ply) => self.check_announcement(ply, mv, t, out),
+            Some(ply) => self.check_announcement(ply, mv, t, t, out),
             None => self.said_early = Some((mv, t)),
         }
         Ok(())
@@ -958,7 +975,9 @@ impl Table {
         }
     }
 
-    fn check_announcement(&mut self, ply: usize, said: Move, t: Millis, out: &mut Vec<Event>) {
+    /// `made`: when the move became made, the later of its placement and the
+    /// announcement (the clock is pressed for him from then).
+    fn check_announcement(&mut self, ply: usize, said: Move, made: Millis, t: Millis, out: &mut Vec<Event>) {
         let Some(sync) = self.sync.as_mut() else { return };
         let mut sensed = sync.agreed().moves()[ply - 1];
         let same_path = said.from() == sensed.from() && said.to() == sensed.to();
@@ -985,7 +1004,7 @@ impl Table {
             // Only a press held back for the announcement is due now: without
             // speech input the move pressed his clock when it was made.
             if self.cfg.clock_auto_press && self.cfg.announcement_required {
-                let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
+                let _ = self.press_made(Side::from(self.cfg.blind_color), made, t, out);
             }
         }
     }
@@ -1062,6 +1081,7 @@ impl Table {
         let tracker = self.trackers[s].as_ref().expect("observations come from a tracker");
         let record_changed =
             self.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
+        let made = tracker.made_at().min(t);
         observation_events(tracker.game(), role, self.scratch.drain(..), out);
         let sync = self.sync.as_mut().expect("playing has a sync");
         let before = out.len();
@@ -1073,14 +1093,14 @@ impl Table {
             Event::GameMove { ply, .. } => Some(*ply),
             _ => None,
         });
-        if let (Some(ply), Some((said, _))) = (blind_moved, self.said_early) {
+        if let (Some(ply), Some((said, said_at))) = (blind_moved, self.said_early) {
             let mover = self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()));
             if mover == Some(Side::from(self.cfg.blind_color)) {
                 self.said_early = None;
-                self.check_announcement(ply, said, t, out);
+                self.check_announcement(ply, said, made.max(said_at).min(t), t, out);
             }
         }
-        self.auto_press(before, t, out);
+        self.auto_press_made(before, made, t, out);
         self.check_game_over(t, out);
     }
 
@@ -1090,6 +1110,12 @@ impl Table {
     /// announcements are checked. Every agreed move presses, so the clock
     /// and its move counter follow the game on one board or two.
     fn auto_press(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+        self.auto_press_made(from, t, t, out);
+    }
+
+    /// [`auto_press`](Self::auto_press) for moves made at `made`: the clock
+    /// switches at that moment, whenever the station decided them.
+    fn auto_press_made(&mut self, from: usize, made: Millis, t: Millis, out: &mut Vec<Event>) {
         if !self.cfg.clock_auto_press {
             return;
         }
@@ -1107,7 +1133,7 @@ impl Table {
             .filter(|&side| !(needs_announcement && side == blind))
             .collect();
         for side in movers {
-            let _ = self.press_now(side, t, out);
+            let _ = self.press_made(side, made, t, out);
         }
     }
 
@@ -1368,6 +1394,7 @@ mod draughts_table;
 mod draughts_tests;
 mod draws;
 mod illegal;
+mod press;
 pub use illegal::{ILLEGAL_MOVE_BONUS_MS, ILLEGAL_MOVES_LOSE_AT};
 mod external;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! engine's own: plies per second on one core, and the time one scan (or the
 //! settle tick that decides a move) takes from arrival to decision.
 
-use crate::replay::{Pace, load_games, replay_games, replay_games_at};
+use crate::replay::{Pace, ReplayReport, load_games, replay_games, replay_games_at};
 use anyhow::Result;
 use shakmaty::Position;
 use station_core::inference::{BoardTracker, TrackerConfig};
@@ -129,12 +129,53 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
             ms.len()
         );
     }
+    // Issue 25: from the user's moment (the last peg landing) to the decision,
+    // both paces, without and with noise (the given seed, or the shared one).
+    let seed = opts.noise.unwrap_or(DEFAULT_NOISE_SEED);
+    for noise in [None, Some(seed)] {
+        for pace in [Pace::Normal, Pace::Fast] {
+            let report = replay_games_at(&games, noise, cfg, pace);
+            println!("{}", placement_line(&report, pace, noise, cfg.settle_ms));
+        }
+    }
     let (n, p50, p99, work) = discrepancy_latency(&games, 2000);
     println!(
         "discrepancy_ms cases {n} p50 {p50:.2} p99 {p99:.2} (settle {} ms + processing; processing alone p99 {work:.3} ms)",
         cfg.settle_ms
     );
     Ok(())
+}
+
+/// The noise seed of the shared replays, for the bench's noisy figures when none is given.
+const DEFAULT_NOISE_SEED: u64 = 20261122;
+
+/// One `placement_decision` line: percentiles of the simulated ms from the last
+/// peg placed to the decision, the share decided before the settle time, and
+/// the decided moves replaced afterwards (revised announcements).
+fn placement_line(report: &ReplayReport, pace: Pace, noise: Option<u64>, settle_ms: Millis) -> String {
+    let mut ms = report.latencies_ms.clone();
+    ms.sort_unstable();
+    let at = |p: f64| ms.get(((ms.len().max(1) - 1) as f64 * p).round() as usize).copied().unwrap_or(0);
+    let early = ms.iter().filter(|&&m| m < settle_ms).count();
+    let pace = match pace {
+        Pace::Normal => "normal",
+        Pace::Fast => "fast",
+    };
+    let noise = noise.map_or("off".to_string(), |s| s.to_string());
+    let t = &report.totals;
+    format!(
+        "placement_decision pace {pace} noise {noise} p50 {} p90 {} p99 {} max {} before_settle_pct {:.1} \
+         revisions {} mismatches {} silent_errors {} moves {}",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0),
+        100.0 * early as f64 / ms.len().max(1) as f64,
+        t.revisions,
+        t.mismatches,
+        t.silent_errors,
+        ms.len()
+    )
 }
 
 fn prepare(game: &Game, seed: Option<u64>, cfg: TrackerConfig) -> Prepared {

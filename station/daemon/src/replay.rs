@@ -61,6 +61,8 @@ pub struct ReplayTotals {
     /// Plies after which 50 moves of each side passed without a pawn move or
     /// capture, the game not over (Art. 9.3).
     pub fifty_move: usize,
+    /// Decided moves replaced by another afterwards (an announcement that changed).
+    pub revisions: usize,
 }
 
 /// A replay's result and how long the simulation and inference took.
@@ -83,14 +85,15 @@ impl ReplayReport {
     pub fn summary_line(&self) -> String {
         let t = &self.totals;
         format!(
-            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {}",
+            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {} revisions {}",
             t.games,
             t.plies,
             t.mismatches,
             t.silent_errors,
             self.plies_per_s(),
             t.repetitions,
-            t.fifty_move
+            t.fifty_move,
+            t.revisions
         )
     }
 }
@@ -187,6 +190,14 @@ pub fn draw_counts(game: &Game) -> (usize, usize) {
     (repetitions, fifty)
 }
 
+/// A tracker for a replay: with `STATION_REPLAY_SETTLE_ONLY` set, without the
+/// early decisions (the settle time and the next lift alone, for comparisons).
+fn tracker(cfg: TrackerConfig, game: Game, occ: shakmaty::Bitboard, t: Millis) -> BoardTracker {
+    let mut tracker = BoardTracker::new(cfg, game, occ, t);
+    tracker.set_early_decisions(std::env::var_os("STATION_REPLAY_SETTLE_ONLY").is_none());
+    tracker
+}
+
 /// Thinking time between moves in simulated ms (varied, always longer than the settle time).
 fn think_ms(ply: usize, settle: Millis) -> Millis {
     settle + 200 + (ply as u64 * 7919) % 3000
@@ -196,7 +207,7 @@ fn replay_one(reference: Game, seed: Option<u64>, cfg: TrackerConfig, run: &mut 
     let Run { totals, latencies_ms, scans, obs, .. } = run;
     let start = Game::new(reference.start().clone(), reference.castling_mode());
     let mut now: Millis = 0;
-    let mut tracker = BoardTracker::new(cfg, start, reference.start().board().occupied(), now);
+    let mut tracker = tracker(cfg, start, reference.start().board().occupied(), now);
     let mut hands = Hands::new(seed);
     for (i, &mv) in reference.moves().iter().enumerate() {
         let before = reference.position_at(i).expect("reference has every position");
@@ -210,6 +221,7 @@ fn replay_one(reference: Game, seed: Option<u64>, cfg: TrackerConfig, run: &mut 
         }
         tracker.tick(now + cfg.settle_ms, obs);
         totals.plies += 1;
+        totals.revisions += obs.iter().filter(|o| matches!(o, Observation::Revised { .. })).count();
         let verdict = judge_ply(&mut tracker, obs, &reference, ply, mv, totals);
         if let (Verdict::Right, Some(t)) = (&verdict, decided_at(obs, ply)) {
             latencies_ms.push(t.saturating_sub(now));
@@ -230,7 +242,7 @@ fn replay_one(reference: Game, seed: Option<u64>, cfg: TrackerConfig, run: &mut 
                 fixed.push(m);
             }
             let occ = reference.position_at(ply).expect("position exists").board().occupied();
-            tracker = BoardTracker::new(cfg, fixed, occ, now + cfg.settle_ms);
+            tracker = self::tracker(cfg, fixed, occ, now + cfg.settle_ms);
         }
     }
 }
@@ -243,7 +255,7 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     let trace = *trace;
     let start = Game::new(reference.start().clone(), reference.castling_mode());
     let mut now: Millis = 0;
-    let mut tracker = BoardTracker::new(cfg, start, reference.start().board().occupied(), now);
+    let mut tracker = tracker(cfg, start, reference.start().board().occupied(), now);
     let mut hands = Hands::new(seed);
     let plies = reference.ply();
     // Per ply: when its last peg was placed, and the last decision about it.
@@ -253,6 +265,7 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     let mut promoted_differently = false;
     let mut take = |tracker: &mut BoardTracker, obs: &mut Vec<Observation>, totals: &mut ReplayTotals| {
         for o in obs.drain(..) {
+            totals.revisions += usize::from(matches!(o, Observation::Revised { .. }));
             match o {
                 Observation::Moved { ply, mv, promotion_assumed, t }
                 | Observation::Revised { ply, mv, promotion_assumed, t, .. } => {

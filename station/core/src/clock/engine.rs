@@ -264,6 +264,15 @@ impl ChessClock {
     /// `side` completed a move and pressed: its clock stops (bonus and any next
     /// period's time are applied, the move is counted) and the opponent's starts.
     pub fn press(&mut self, side: Side, t: Millis) -> Result<Pressed, ClockError> {
+        self.press_made(side, t, t)
+    }
+
+    /// `side` completed a move at `made` that is pressed only at `t` (the
+    /// station decided it later than it was made, and presses for the player):
+    /// his thinking time ends at `made`, and the time since is the opponent's,
+    /// whose clock has been running since then (issue 25). Never more than this
+    /// turn's own time is handed over.
+    pub fn press_made(&mut self, side: Side, made: Millis, t: Millis) -> Result<Pressed, ClockError> {
         let turn = match self.run {
             RunState::NotStarted { .. } => return Err(ClockError::NotStarted),
             RunState::Paused { .. } => return Err(ClockError::Paused),
@@ -273,7 +282,8 @@ impl ChessClock {
             RunState::Running { turn, .. } => turn,
         };
         let t = self.settle(t);
-        let used = self.used(t);
+        let handed_over = t.saturating_sub(made).min(self.used(t));
+        let used = self.used(t) - handed_over;
         let control = &self.control;
         let clock = &mut self.sides[side.index()];
         let period = control.period(clock.position.period);
@@ -300,12 +310,13 @@ impl ChessClock {
         }
         let pressed = Pressed {
             side,
-            at: t,
+            at: t - handed_over,
             think_ms: used,
             remaining_ms: clock.remaining_ms,
             moves_made: clock.moves_made,
         };
-        self.run = RunState::Running { turn: Turn { side: turn.side.opponent(), used_ms: 0 }, since: t };
+        let next = Turn { side: turn.side.opponent(), used_ms: handed_over };
+        self.run = RunState::Running { turn: next, since: t };
         Ok(pressed)
     }
 

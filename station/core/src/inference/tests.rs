@@ -20,6 +20,13 @@ impl Hand {
         Hand::at("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     }
 
+    /// The start without early decisions: the settle time and the next lift decide.
+    fn settling() -> Hand {
+        let mut h = Hand::start();
+        h.tracker.set_early_decisions(false);
+        h
+    }
+
     /// Lifts (if occupied) or places (if empty) the peg on `sq` after `dt` ms.
     fn toggle(&mut self, dt: Millis, sq: &str) -> &mut Self {
         self.t += dt;
@@ -50,7 +57,7 @@ fn uci(pos: &Chess, s: &str) -> Move {
 
 #[test]
 fn a_move_is_decided_once_the_board_has_settled() {
-    let mut h = Hand::start();
+    let mut h = Hand::settling();
     h.toggle(0, "e2").toggle(200, "e4").wait(299);
     assert!(h.moves().is_empty(), "decided before the settle time");
     let touches = h.take();
@@ -256,7 +263,7 @@ fn mismatches(obs: &[Observation]) -> Vec<&Observation> {
 
 #[test]
 fn d2_3_the_next_lift_of_the_side_to_move_completes_the_move() {
-    let mut h = Hand::start();
+    let mut h = Hand::settling();
     // e4 placed at 200; Black's hand takes the e7 pawn 120 ms later.
     h.toggle(0, "e2").toggle(200, "e4").toggle(120, "e7");
     assert!(h.moves().is_empty(), "a lift is evidence only once it is not a bounce");
@@ -282,7 +289,7 @@ fn d2_3_a_lift_that_may_continue_the_move_does_not_complete_it() {
 
 #[test]
 fn d2_3_sensor_bounce_is_no_evidence() {
-    let mut h = Hand::start();
+    let mut h = Hand::settling();
     // A 10 ms flicker of a black peg right after the placement decides nothing.
     h.toggle(0, "e2").toggle(200, "e4").toggle(100, "e7").toggle(10, "e7").wait(100);
     assert!(h.moves().is_empty(), "a bounce was taken as the next move");
@@ -536,4 +543,90 @@ fn iccf_b3_king_first_is_castling_rook_first_is_reported_king_alone_is_a_king_mo
     let mut h = hand_960(fen);
     h.toggle(0, "f1").toggle(100, "g1").toggle(100, "h1").toggle(100, "f1").wait(400);
     assert!(castled(&h), "{:?}", h.take());
+}
+
+// Issue 25: decisions as early as the pegs allow, and the player's own evidence.
+
+#[test]
+fn d2_3_a_move_no_hand_can_make_another_is_decided_once_its_peg_stands() {
+    let mut h = Hand::start();
+    h.toggle(0, "e2").toggle(200, "e4").wait(39);
+    assert!(h.moves().is_empty(), "a peg sensed for less than the debounce time may be a flicker");
+    h.wait(1);
+    assert_eq!(h.moves(), ["e2e4"]);
+    assert_eq!(moved_plies(&h.take()), [(1, 240)]);
+    assert_eq!(h.tracker.made_at(), 200, "made when the peg landed");
+    // A knight's landing, and a capture once the captured peg was out longer than a bounce.
+    h.toggle(500, "d7").toggle(150, "d5").wait(40);
+    h.toggle(500, "d5").toggle(100, "e4").toggle(100, "d5").wait(40);
+    assert_eq!(h.moves(), ["e2e4", "d7d5", "e4d5"]);
+}
+
+#[test]
+fn d2_3_a_peg_put_back_where_the_mover_could_capture_waits() {
+    // The queen lifted, the bishop beside d3 knocked out and put back: the holes
+    // are Qxd4's, but the peg in d4 may be the bishop's own. Not decided early;
+    // the queen lands on d3 and that is the move.
+    let mut h = Hand::at("4k3/8/8/8/2Qb4/8/8/4K3 w - - 0 1");
+    h.toggle(0, "c4").toggle(100, "d4").toggle(100, "d4").wait(100);
+    assert!(h.moves().is_empty(), "took a knocked peg put back for a capture");
+    h.toggle(50, "d3").wait(300);
+    assert_eq!(h.moves(), ["c4d3"]);
+    assert!(h.take().iter().all(|o| !matches!(o, Observation::Revised { .. })));
+}
+
+#[test]
+fn d2_3_a_move_a_hand_may_go_on_with_waits_for_the_settle_time() {
+    let mut h = Hand::start();
+    // e3: the double step passes through it.
+    h.toggle(0, "e2").toggle(200, "e3").wait(299);
+    assert!(h.moves().is_empty(), "decided a pawn that may go on to e4");
+    h.wait(1);
+    assert_eq!(h.moves(), ["e2e3"]);
+    assert_eq!(h.tracker.made_at(), 200);
+    // The rook of a castling put down first waits; the castling does not.
+    let mut h = Hand::at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    h.toggle(0, "h1").toggle(100, "f1").wait(200);
+    assert!(h.moves().is_empty(), "decided Rf1 while the king may follow");
+    h.toggle(50, "e1").toggle(100, "g1").wait(40);
+    assert_eq!(h.moves(), ["e1g1"]);
+    assert!(h.take().iter().all(|o| !matches!(o, Observation::Revised { .. })));
+}
+
+#[test]
+fn d2_3_a_placement_that_flickers_decides_nothing_early() {
+    let mut h = Hand::start();
+    // A peg sensed in e4 for 20 ms, the pawn still in the hand.
+    h.toggle(0, "e2").toggle(200, "e4").toggle(20, "e4").wait(100);
+    assert!(h.moves().is_empty());
+    h.toggle(100, "e4").wait(40);
+    assert_eq!(h.moves(), ["e2e4"]);
+}
+
+#[test]
+fn d2_4_his_press_decides_the_move_his_board_shows() {
+    let mut h = Hand::start();
+    h.toggle(0, "e2").toggle(200, "e3").wait(50);
+    assert!(h.moves().is_empty());
+    let t = h.t;
+    assert!(h.tracker.decide_now(None, t, &mut h.out));
+    assert_eq!(h.moves(), ["e2e3"]);
+    assert_eq!(moved_plies(&h.take()), [(1, 250)]);
+    // Nothing in hand explains nothing: a press with a piece in the air decides nothing.
+    h.toggle(500, "g8").wait(50);
+    let t = h.t;
+    assert!(!h.tracker.decide_now(None, t, &mut h.out));
+    assert_eq!(h.moves(), ["e2e3"]);
+}
+
+#[test]
+fn d2_3_3_his_announcement_decides_the_move_only_when_it_names_it() {
+    let mut h = Hand::start();
+    h.toggle(0, "e2").toggle(200, "e3").wait(50);
+    let pos = Chess::default();
+    let t = h.t;
+    assert!(!h.tracker.decide_now(Some(uci(&pos, "d2d3")), t, &mut h.out));
+    assert!(h.moves().is_empty());
+    assert!(h.tracker.decide_now(Some(uci(&pos, "e2e3")), t, &mut h.out));
+    assert_eq!(h.moves(), ["e2e3"]);
 }

@@ -64,6 +64,8 @@ impl Table {
     /// D.2.4 for a press seen on the master clock: the same gate as the
     /// station's own lever, but the master has already switched.
     fn judge_reading_press(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
+        // The press is evidence: it decides the move his board shows (issue 25).
+        self.press_evidence(pressed.side, t, out);
         match self.gate(pressed.side) {
             Some(GateDecision::Accept) => self.press_counted(pressed, t, out),
             Some(GateDecision::Premature { missing }) => {
