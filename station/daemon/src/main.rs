@@ -26,6 +26,8 @@ mod hall;
 mod hub;
 mod journal_file;
 mod kept_audio;
+mod opponent;
+mod practice_cmd;
 mod listening;
 mod record_reading;
 mod replay;

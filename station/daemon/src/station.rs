@@ -136,6 +136,8 @@ pub struct Station {
     spoken_audio: Option<Vec<i16>>,
     /// The reason the recording failed, as last told (told once, again when it changes).
     audio_failed: Option<String>,
+    /// The engine playing the sighted side (`[opponent]`, issue 26).
+    opponent: Option<crate::opponent::Opponent>,
 }
 
 impl Station {
@@ -222,6 +224,7 @@ impl Station {
             audio_keeper: None,
             spoken_audio: None,
             audio_failed: None,
+            opponent: None,
         };
         if station.config.speech.keep_audio {
             crate::kept_audio::prune_orphans(station.journals.path());
@@ -937,6 +940,9 @@ impl Station {
                 )
             }
             Command::EnterMove { mv } => ok(self.apply(t, Input::EnterMove { mv }, events)),
+            Command::Practice { action, game } => {
+                self.practice(practice::PracticeAction::parse(&action, game)?, t, events)
+            }
             Command::Accept => {
                 ok(self.apply(t, Input::IrregularityDecision { decision: "accept".into() }, events))
             }
@@ -1094,6 +1100,15 @@ impl Station {
                 Ok(
                     json!({"understood": format!("command {command}"), "command": command.name(), "question": question}),
                 )
+            }
+            Understood::Command(command) if practice_action(&command).is_some() => {
+                let action = practice_action(&command).ok_or("not a practice command")?;
+                let mut answer = self.practice(action, t, events)?;
+                if let Some(o) = answer.as_object_mut() {
+                    o.insert("understood".into(), json!(format!("command {command}")));
+                    o.insert("command".into(), json!(command.name()));
+                }
+                Ok(answer)
             }
             Understood::Command(command) => {
                 if let Some(text) = self.board_answer(understanding, &command) {
@@ -1463,7 +1478,7 @@ impl Station {
         let pgn = match self.table.agreed() {
             Some(g) => {
                 let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
-                let tags = self.config.seven_tags(pgn_date(t));
+                let tags = self.practice_tags(self.config.seven_tags(pgn_date(t)));
                 station_core::pgn::write_pgn_with_marks(g, &tags, "*", &[], None, &offers)
             }
             None => String::new(),
@@ -1614,7 +1629,7 @@ impl Station {
     }
 
     fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) {
-        let tags = self.config.seven_tags(pgn_date(t_ms));
+        let tags = self.practice_tags(self.config.seven_tags(pgn_date(t_ms)));
         let header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
         tracing::info!(game_id, "new game");
         self.journal.create(&self.journals, header);
@@ -1652,6 +1667,20 @@ fn draw_claim_answer(events: &[Event]) -> Value {
             _ => None,
         })
         .unwrap_or_else(|| json!({"ok": true}))
+}
+
+/// The practice action a spoken command asks for (issue 26), if any.
+fn practice_action(command: &SpokenCommand) -> Option<practice::PracticeAction> {
+    use practice::PracticeAction as A;
+    Some(match command {
+        SpokenCommand::TakeBack => A::TakeBack,
+        SpokenCommand::Hint => A::Hint,
+        SpokenCommand::NewGame(n) => A::NewGame(*n),
+        SpokenCommand::Stronger => A::Stronger,
+        SpokenCommand::Weaker => A::Weaker,
+        SpokenCommand::Review => A::Review,
+        _ => return None,
+    })
 }
 
 fn fen_of(pos: &Chess) -> String {
@@ -1697,6 +1726,7 @@ fn slot(role: BoardRole) -> usize {
     }
 }
 
+mod practice;
 mod spoken_draughts;
 #[cfg(test)]
 mod tests;
