@@ -73,6 +73,9 @@ pub struct Header {
     /// The blind player had no sensor board: his spoken moves were his moves.
     #[serde(default)]
     pub blind_unsensed: bool,
+    /// The sighted side's moves were entered by an engine (issue 26).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opponent_entered: bool,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -365,6 +368,7 @@ impl Header {
             announcement_required: cfg.announcement_required,
             external_clock: cfg.external_clock,
             blind_unsensed: cfg.blind_unsensed,
+            opponent_entered: cfg.opponent_entered,
             settle_ms: cfg.tracker.settle_ms,
             debounce_ms: cfg.tracker.debounce_ms,
             promotion: cfg.tracker.promotion.char(),
@@ -400,6 +404,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         announcement_required: h.announcement_required,
         external_clock: h.external_clock,
         blind_unsensed: h.blind_unsensed,
+        opponent_entered: h.opponent_entered,
     })
 }
 
@@ -504,6 +509,7 @@ mod tests {
             announcement_required: false,
             external_clock: false,
             blind_unsensed: false,
+            opponent_entered: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -636,6 +642,7 @@ mod fuzz {
                 announcement_required: false,
                 external_clock: false,
                 blind_unsensed: false,
+                opponent_entered: false,
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',

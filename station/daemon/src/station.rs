@@ -174,6 +174,7 @@ impl Station {
             announcement_required: config.speech.enabled,
             external_clock: config.clock.source == ClockSource::Dgt,
             blind_unsensed: config.blind_unsensed(),
+            opponent_entered: config.opponent.is_some(),
         });
         // The rules seam: a draughts table reads the boards' scans and the entered moves as draughts.
         let table = match config.game.rules {
