@@ -113,8 +113,16 @@ pub struct Opponent {
 const TOP_ELO: u32 = 2850;
 
 impl Opponent {
-    /// Starts the engine `settings` name (its own thread and process).
-    pub fn start(settings: &OpponentSettings) -> Opponent {
+    /// Starts the engine `settings` name (its own thread and process) and
+    /// waits a moment for its first report, so the first game's PGN tag has
+    /// the engine's own name: that report is returned to be handled.
+    pub fn start(settings: &OpponentSettings) -> (Opponent, Option<Stamped<EngineEvent>>) {
+        let opponent = Self::spawn(settings);
+        let first = opponent.driver.events().recv_timeout(std::time::Duration::from_secs(5)).ok();
+        (opponent, first)
+    }
+
+    fn spawn(settings: &OpponentSettings) -> Opponent {
         let kind = if settings.engine == "sim" {
             EngineKind::Sim { seed: settings.seed }
         } else {
@@ -402,13 +410,13 @@ mod tests {
 
     #[test]
     fn levels_step_between_games() {
-        let mut o = Opponent::start(&OpponentSettings { elo: Some(1500), ..OpponentSettings::new("sim") });
+        let mut o = Opponent::spawn(&OpponentSettings { elo: Some(1500), ..OpponentSettings::new("sim") });
         assert_eq!(o.step_level(true), Some(1600));
         assert_eq!(o.elo(), Some(1500), "the game in progress keeps its level");
         o.begin_game();
         assert_eq!(o.elo(), Some(1600));
         assert_eq!(o.step_level(false), Some(1500));
-        let mut full = Opponent::start(&OpponentSettings::new("sim"));
+        let mut full = Opponent::spawn(&OpponentSettings::new("sim"));
         assert_eq!(full.step_level(true), None);
         assert_eq!(full.step_level(false), Some(2750));
     }

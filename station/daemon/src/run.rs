@@ -163,7 +163,7 @@ pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
     let opponent = config.opponent.clone();
     let mut station = Station::start(config, journals, sink)?;
     if let Some(settings) = &opponent {
-        station.attach_opponent(crate::opponent::Opponent::start(settings));
+        station.attach_opponent(crate::opponent::Opponent::start(settings))?;
     }
     for link in &links {
         if let Driver::Dgt(d) = &link.driver {

@@ -65,9 +65,14 @@ impl PracticeAction {
 }
 
 impl Station {
-    /// Plays the sighted side with `opponent` from now on (`[opponent]`).
-    pub fn attach_opponent(&mut self, opponent: Opponent) {
+    /// Plays the sighted side with `opponent` from now on (`[opponent]`);
+    /// `first` is its first report, taken while it started.
+    pub fn attach_opponent(&mut self, (opponent, first): (Opponent, Option<Stamped<EngineEvent>>)) -> Result<()> {
         self.opponent = Some(opponent);
+        match first {
+            Some(s) => self.handle_engine(s.event, s.at),
+            None => Ok(()),
+        }
     }
 
     /// The engine's reports, when an engine plays.
