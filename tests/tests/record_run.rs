@@ -244,3 +244,235 @@ fn answer_audio(station: &RunningStation, events: &Path, raw: &Path, text: &str,
     let last = samples.iter().rposition(loud).unwrap_or(first);
     (last - first) * 1000 / RATE
 }
+
+// --- Issue 22: one game, one record -------------------------------------
+
+const OPERATOR: &str = "one-record-token-9c2a";
+
+/// `station export ARGS --journal-dir JOURNAL`: its output, which must succeed.
+fn export(journal: &Path, args: &[&str]) -> String {
+    let out = Command::new(station_bin()).arg("export").args(args).arg("--journal-dir").arg(journal).output().unwrap();
+    assert!(out.status.success(), "export {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What every view of the station's newest game says: the moves (UCI), the
+/// players and the result, each read the way an outside tool reads it.
+#[derive(Debug, PartialEq)]
+struct Seen {
+    moves: Vec<String>,
+    white: String,
+    black: String,
+    result: String,
+}
+
+fn seen_in_pgn(pgn: &str) -> Seen {
+    let games = read_games(pgn.as_bytes());
+    let g = games.last().unwrap_or_else(|| panic!("no game in {pgn}"));
+    assert!(g.error.is_none(), "{:?} in {pgn}", g.error);
+    Seen {
+        moves: g.game.moves().iter().map(|m| g.game.uci(*m)).collect(),
+        white: g.tags["White"].clone(),
+        black: g.tags["Black"].clone(),
+        result: g.tags["Result"].clone(),
+    }
+}
+
+fn seen_in_state(state: &serde_json::Value) -> Seen {
+    Seen {
+        moves: state["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap().to_owned()).collect(),
+        white: state["tags"]["white"].as_str().unwrap_or_default().to_owned(),
+        black: state["tags"]["black"].as_str().unwrap_or_default().to_owned(),
+        result: state["result"]["result"].as_str().unwrap_or("*").to_owned(),
+    }
+}
+
+/// Every view of the newest game agrees with `want`: `/game.pgn`, `/api/state`,
+/// `station export --pgn`, the BRF (which the export itself back-translates with
+/// liblouis and refuses unless the moves come back) and the large-print PDF
+/// read back by `pdftotext`.
+fn every_view_agrees(station: &RunningStation, journal: &Path, dir: &Path, want: &Seen) {
+    let (status, pgn) = station.get("/game.pgn");
+    assert_eq!(status, 200);
+    assert_eq!(&seen_in_pgn(&String::from_utf8_lossy(&pgn)), want, "/game.pgn");
+    let (_, state) = station.get("/api/state");
+    let state: serde_json::Value = serde_json::from_slice(&state).unwrap();
+    assert_eq!(&seen_in_state(&state), want, "/api/state");
+    let exported = export(journal, &["--pgn"]);
+    assert_eq!(&seen_in_pgn(&exported), want, "station export --pgn");
+    assert!(exported.contains("[Termination \""), "{exported}");
+    let brf = dir.join("game.brf");
+    export(journal, &["--braille", "--lang", "de", "-o", brf.to_str().unwrap()]);
+    assert!(std::fs::metadata(&brf).unwrap().len() > 0);
+    let pdf = dir.join("game.pdf");
+    export(journal, &["--large-print", "--out", pdf.to_str().unwrap()]);
+    let text = Command::new("pdftotext").arg(&pdf).arg("-").output().expect("pdftotext (poppler-utils)");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let game = station_core::pgn::read_games(exported.as_bytes()).pop().unwrap().game;
+    for san in game.sans() {
+        assert!(text.contains(&san.to_string()), "{san} not in the large print: {text}");
+    }
+    assert!(text.contains(&want.white) && text.contains(&want.result), "{text}");
+}
+
+#[test]
+fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_and_a_result() {
+    use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
+    let dir = scratch("one-record-boards");
+    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
+    let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n\
+             [game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[tags]\nevent = \"Club\"\n",
+            peg_link.display(),
+            dgt_link.display()
+        ),
+    )
+    .unwrap();
+    let bytes = std::fs::read(shared_pgn("games/Capablanca.pgn")).unwrap();
+    let game = read_games(&bytes).into_iter().find(|g| g.error.is_none() && g.moves().len() > 20).unwrap().game;
+    let plies = 10;
+    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    let dgt = DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
+    wait_for(Duration::from_secs(15), "a game on the start position", || {
+        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
+    });
+    // The arbiter names the players: a new game, started when the command returns.
+    let (status, answer) = station.command(&serde_json::json!({
+        "cmd": "new_game", "white": "Anna Nowak", "black": "Bert Kowalski", "round": "4", "board": "7"
+    }));
+    assert_eq!((status, &answer["ok"]), (200, &serde_json::json!(true)), "{answer}");
+    let game_id = answer["game_id"].as_str().unwrap().to_owned();
+    let (scans, updates) = station_drivers::sim_game::two_boards(
+        game.start(),
+        &game.moves()[..plies],
+        shakmaty::Color::White,
+        900,
+        SETTLE_MS,
+        SPEED,
+        None,
+        None,
+    );
+    pegs.play_scans(scans[1..].to_vec());
+    dgt.play_updates(updates);
+    let agreed = || {
+        let ev = read_events(&events);
+        let from = ev.iter().rposition(|e| e["type"] == "game_started").unwrap_or(0);
+        ev[from..].iter().filter(|e| e["type"] == "game_move").count()
+    };
+    wait_for(Duration::from_secs(60), "ten moves agreed", || (agreed() >= plies).then_some(()));
+    pegs.wait_idle();
+    dgt.wait_idle();
+
+    // The arbiter takes the last move back; both boards are put back.
+    let (status, answer) = station.command(&serde_json::json!({"cmd": "take_back"}));
+    assert_eq!(status, 200, "{answer}");
+    let before = game.position_at(plies - 1).unwrap();
+    pegs.set_occupancy(before.board().occupied());
+    dgt.set_board(before.board().clone());
+    std::thread::sleep(Duration::from_millis(6 * SETTLE_MS));
+    let want_moves: Vec<String> = game.moves()[..plies - 1].iter().map(|m| game.uci(*m)).collect();
+    let (_, state) = station.get("/api/state");
+    let state: serde_json::Value = serde_json::from_slice(&state).unwrap();
+    assert_eq!(seen_in_state(&state).moves, want_moves, "the take-back is in the state");
+
+    // kill -9 and a restart: the game resumes without the move taken back.
+    drop(station);
+    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
+    let resumed = wait_for(Duration::from_secs(15), "the game resumed", || {
+        of_type(&read_events(&events), "game_resumed").last().map(|e| (*e).clone())
+    });
+    assert_eq!((resumed["game_id"].as_str(), resumed["ply"].as_u64()), (Some(game_id.as_str()), Some(plies as u64 - 1)));
+
+    let (status, answer) =
+        station.command(&serde_json::json!({"cmd": "result", "result": "1-0", "reason": "Black resigned"}));
+    assert_eq!(status, 200, "{answer}");
+    let want = Seen {
+        moves: want_moves,
+        white: "Anna Nowak".into(),
+        black: "Bert Kowalski".into(),
+        result: "1-0".into(),
+    };
+    every_view_agrees(&station, &journal, &dir, &want);
+    let exported = export(&journal, &["--pgn"]);
+    assert!(exported.contains("[Round \"4\"]") && exported.contains("[Board \"7\"]"), "{exported}");
+    assert!(exported.contains("{Black resigned} 1-0"), "{exported}");
+}
+
+#[test]
+fn with_no_board_at_all_the_assistant_enters_every_move_and_ends_the_game() {
+    let dir = scratch("one-record-no-board");
+    let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
+    let config = dir.join("station.toml");
+    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n").unwrap();
+    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
+    let (status, answer) =
+        station.command(&serde_json::json!({"cmd": "new_game", "white": "Ewa", "black": "Jan", "event": "Home"}));
+    assert_eq!(status, 200, "{answer}");
+    // The game starts when the command returns: the next command plays into it.
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
+        let (status, answer) = station.command(&serde_json::json!({"cmd": "enter_move", "move": san}));
+        assert_eq!(status, 200, "{san}: {answer}");
+    }
+    let (status, _) = station.command(&serde_json::json!({"cmd": "take_back"}));
+    assert_eq!(status, 200);
+    drop(station);
+    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
+    wait_for(Duration::from_secs(15), "the game resumed", || {
+        (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
+    });
+    let (status, answer) = station
+        .command(&serde_json::json!({"cmd": "result", "result": "1/2-1/2", "reason": "draw agreed"}));
+    assert_eq!(status, 200, "{answer}");
+    let want = Seen {
+        moves: ["e2e4", "e7e5", "g1f3", "b8c6"].map(String::from).to_vec(),
+        white: "Ewa".into(),
+        black: "Jan".into(),
+        result: "1/2-1/2".into(),
+    };
+    every_view_agrees(&station, &journal, &dir, &want);
+}
+
+#[test]
+fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
+    let dir = scratch("one-record-quick-start");
+    let link = dir.join("pegboard");
+    let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!("[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 300\ndebounce_ms = 15\n", link.display()),
+    )
+    .unwrap();
+    let game = real_game();
+    let plies = 6;
+    // The hands start 50 ms after the station first asks for a scan: the
+    // station was started (or the board plugged in) as the game begins.
+    let mut hands = Hands::new(None);
+    let mut now = 0;
+    let at = |ply: usize| game.position_at(ply).unwrap();
+    let mut scans = vec![TimedScan { at_ms: 0, occupancy: at(0).board().occupied() }];
+    for ply in 0..plies {
+        hands.think(at(ply).board().occupied(), if ply == 0 { 50 } else { 700 }, &mut now, &mut scans);
+        hands.play(at(ply), &game.moves()[ply], &mut now, &mut scans);
+    }
+    hands.think(at(plies).board().occupied(), 900, &mut now, &mut scans);
+    let first_lift = scans.iter().find(|s| s.occupancy != at(0).board().occupied()).unwrap().at_ms;
+    assert!(first_lift <= 60, "the first peg is lifted {first_lift} ms after the first scan");
+    let sim = SimPegBoard::start(SimOptions { wait_for_station: true, ..SimOptions::new(&link) }).unwrap();
+    sim.play_scans(scans);
+    let _station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
+    let moves = wait_for(Duration::from_secs(30), "every move decided", || {
+        let moves = of_type(&read_events(&events), "game_move").len();
+        (moves >= plies).then_some(moves)
+    });
+    assert_eq!(moves, plies);
+    let said: Vec<String> =
+        of_type(&read_events(&events), "game_move").iter().map(|e| e["uci"].as_str().unwrap().to_owned()).collect();
+    let want: Vec<String> = game.moves()[..plies].iter().map(|m| game.uci(*m)).collect();
+    assert_eq!(said, want);
+}

@@ -44,6 +44,14 @@ pub enum Event {
         fen: String,
         /// When.
         t_ms: Millis,
+        /// The game's tags (players, event, site, round, board, date), when
+        /// the start named them (`new_game`); the configured ones otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tags: Option<crate::pgn::SevenTags>,
+        /// The moves of a scoresheet the game was started from (UCI), already
+        /// on the record before any move is made on the boards.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        moves: Vec<String>,
     },
     /// The daemon restarted and continued an unfinished game from its journal.
     GameResumed {
@@ -288,6 +296,9 @@ pub enum Event {
     ClockPressed {
         /// The side that completed its move (`white`/`black`).
         side: Side,
+        /// The ply of the move the press closed (its clock time goes on the record).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
         /// Its remaining time after bonus.
         remaining_ms: u64,
         /// Moves that side has made.
@@ -510,7 +521,8 @@ pub enum Event {
         /// When.
         t_ms: Millis,
     },
-    /// The game ended on the board (mate, stalemate, dead position).
+    /// The game ended: on the board (mate, stalemate, dead position), by a
+    /// resignation, a draw agreed or claimed, or the arbiter's `result`.
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
         result: String,
@@ -518,8 +530,13 @@ pub enum Event {
         /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`; in
         /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`) and the
         /// draws of article 6 (`1-1`): `threefold_repetition` (6.1),
-        /// `king_moves` (6.2), `long_ending` (6.3), `short_ending` (6.4).
+        /// `king_moves` (6.2), `long_ending` (6.3), `short_ending` (6.4); after the
+        /// arbiter's `result` command, his own words ("White resigned").
         reason: String,
+        /// The PGN `Termination` value: `normal`, `time forfeit`, `adjudication`,
+        /// `rules infraction`, `abandoned`, `unterminated`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        termination: Option<String>,
         /// When.
         t_ms: Millis,
     },

@@ -183,6 +183,25 @@ pub enum Input {
         /// The Chess960 start position number (0–959).
         #[serde(default)]
         chess960: Option<u16>,
+        /// The scoresheet so far (any notation the station reads): the game
+        /// starts after these moves (the boards were already playing).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        moves: Vec<String>,
+        /// The tags named for this game (players, event, site, round, board).
+        #[serde(default, flatten)]
+        tags: crate::pgn::TagOverrides,
+    },
+    /// The arbiter ends the game with a result (a resignation, a flag decision,
+    /// an agreed draw, his decision) and the reason in his words.
+    Result {
+        /// `1-0`, `0-1`, `1/2-1/2` (draughts `2-0`, `0-2`, `1-1`).
+        result: String,
+        /// Why, in his words ("White resigned", "Black's flag fell").
+        #[serde(default)]
+        reason: String,
+        /// The PGN `Termination` value, when he names it (else read from the reason).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        termination: Option<String>,
     },
     /// A player offered a draw (Art. 9.1).
     DrawOffer {
@@ -258,6 +277,7 @@ impl Input {
             Input::Clock { .. } => "clock",
             Input::ClockReading { .. } => "clock_reading",
             Input::NewGame { .. } => "new_game",
+            Input::Result { .. } => "result",
             Input::DrawOffer { .. } => "draw_offer",
             Input::AcceptDraw => "accept_draw",
             Input::ClaimDraw { .. } => "claim_draw",

@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::inference::TrackerConfig;
 pub use crate::input::Input;
 use crate::pgn::SevenTags;
+use crate::record::GameRecord;
 use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Color, Role};
@@ -84,6 +85,10 @@ pub struct Header {
     pub promotion: char,
     /// PGN tags.
     pub tags: SevenTags,
+    /// The moves of the scoresheet the game was started from (UCI), when the
+    /// arbiter started it from the moves so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
 }
 
 fn white() -> String {
@@ -178,17 +183,6 @@ impl Contents {
         self.records.iter().any(|r| matches!(r, Record::End { .. }))
     }
 
-    /// The game's result as its end record gives it (`1-0`, `1/2-1/2`, `2-0`
-    /// …), `*` while the game goes on (PGN and PDN write it so).
-    pub fn result(&self) -> &str {
-        self.records
-            .iter()
-            .find_map(|r| match r {
-                Record::End { result, .. } => Some(result.as_str()),
-                _ => None,
-            })
-            .unwrap_or("*")
-    }
 
     /// The next free sequence number.
     pub fn next_seq(&self) -> u64 {
@@ -238,22 +232,25 @@ impl Contents {
         unsaid.into()
     }
 
-    /// The moves recorded as events (revisions applied), UCI.
+    /// The moves on the record (revisions and take-backs applied), UCI (a
+    /// draughts game's PDN): the record's fold, nothing of its own.
     pub fn recorded_moves(&self) -> Vec<String> {
-        let mut moves: Vec<String> = Vec::new();
+        self.record().ucis()
+    }
+
+    /// The game's record: its header, then every event folded, as the table
+    /// folded them while the game was played.
+    pub fn record(&self) -> GameRecord {
+        let h = &self.header;
+        let mut record = GameRecord::started(h.game_id.clone(), h.fen.clone(), h.tags.clone(), h.t_ms, &h.moves);
         for r in &self.records {
-            if let Record::Event { event, .. } = r {
-                match event {
-                    Event::GameMove { ply, uci, .. } if *ply >= 1 && *ply <= moves.len() + 1 => {
-                        moves.truncate(ply - 1);
-                        moves.push(uci.clone());
-                    }
-                    Event::DiscrepancyResolved { .. } => {}
-                    _ => {}
-                }
+            match r {
+                Record::Event { event, .. } => record.apply(event),
+                Record::End { result, t_ms, .. } => record.closed(result, *t_ms),
+                _ => {}
             }
         }
-        moves
+        record
     }
 }
 
@@ -373,6 +370,7 @@ impl Header {
             debounce_ms: cfg.tracker.debounce_ms,
             promotion: cfg.tracker.promotion.char(),
             tags,
+            moves: Vec::new(),
         }
     }
 }
@@ -405,6 +403,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         external_clock: h.external_clock,
         blind_unsensed: h.blind_unsensed,
         opponent_entered: h.opponent_entered,
+        tags: h.tags.clone(),
     })
 }
 
@@ -425,7 +424,10 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
         sensed[1] = occ(m)?;
     }
     let mirror_board = h.mirror_board.as_deref().map(crate::table::board_of).transpose().map_err(invalid)?;
-    let start = cfg.start.clone();
+    let mut start = cfg.start.clone();
+    for uci in &h.moves {
+        start.push_uci(uci).ok_or_else(|| JournalError::Invalid(format!("scoresheet move {uci}")))?;
+    }
     let mut table =
         Table::resume(cfg.clone(), h.game_id.clone(), start.clone(), sensed, mirror_board.clone(), h.t_ms);
     let mut last_t = h.t_ms;
@@ -437,14 +439,13 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
         }
     }
     let recorded = contents.recorded_moves();
-    let replayed: Vec<String> =
-        table.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect()).unwrap_or_default();
+    let replayed: Vec<String> = table.record().map(GameRecord::ucis).unwrap_or_default();
     if replayed == recorded {
         return Ok(Restored { table, reproduced: true, damage: None });
     }
     // The inputs no longer reproduce the record (a different settle time, a
     // changed rule): the recorded moves are the game; the boards are judged anew.
-    let mut game = start;
+    let mut game = cfg.start.clone();
     for uci in &recorded {
         if game.push_uci(uci).is_none() {
             // A damaged record (a flipped byte): the inputs are the evidence.
@@ -455,7 +456,8 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     }
     let now = [table.sensed(BoardRole::Blind), table.sensed(BoardRole::Mirror)];
     let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
-    let table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
+    let mut table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
+    table.adopt_record(contents.record());
     Ok(Restored { table, reproduced: false, damage: None })
 }
 
@@ -479,7 +481,7 @@ fn restore_draughts(
             let _ = table.apply(*t_ms, input);
         }
     }
-    let reproduced = table.record_texts().unwrap_or_default() == contents.recorded_moves();
+    let reproduced = table.record().map(GameRecord::ucis).unwrap_or_default() == contents.recorded_moves();
     let damage = (!reproduced).then(|| "the journaled inputs no longer reproduce the recorded draughts moves; the game follows the inputs".to_string());
     Ok(Restored { table, reproduced, damage })
 }
@@ -514,6 +516,7 @@ mod tests {
             debounce_ms: 40,
             promotion: 'q',
             tags: SevenTags::default(),
+            moves: Vec::new(),
         }
     }
 
@@ -647,6 +650,7 @@ mod fuzz {
                 debounce_ms: 40,
                 promotion: 'q',
                 tags: SevenTags::default(),
+                moves: Vec::new(),
             }))
             .encode();
             text.push('\n');

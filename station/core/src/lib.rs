@@ -15,6 +15,7 @@
 //! - [`event`]: the event vocabulary shared by the event stream, journal and console.
 //! - [`journal`]: journal records (the file itself is written by the daemon) and restoring from them.
 //! - [`pgn`]: PGN export and import.
+//! - [`record`]: the game record folded once from the events: what every view of a game reads.
 //! - [`notation`]: ICCF Appendix A notations (SAN, Polish, ICCF numeric, long, figurine): written and read.
 //! - [`correction`]: the steps that put a board right.
 //! - [`two_boards`]: one game on two boards, the D.2.9 discrepancy procedure.
@@ -41,6 +42,7 @@ pub mod notation;
 pub mod occupancy;
 pub mod pgn;
 pub mod piece_tracking;
+pub mod record;
 pub mod role;
 pub mod setup;
 pub mod table;

@@ -141,6 +141,65 @@ pub struct SevenTags {
     pub white: String,
     /// Black player.
     pub black: String,
+    /// The board number in a team or tournament hall (PGN `Board`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+}
+
+impl SevenTags {
+    /// The tags with `other`'s given values over these (a `new_game` naming
+    /// the players over the configured defaults). Values are kept on one line.
+    pub fn overridden(&self, other: &TagOverrides) -> SevenTags {
+        let pick = |mine: &String, theirs: &Option<String>| {
+            theirs.as_deref().map(one_line).filter(|v| !v.is_empty()).unwrap_or_else(|| mine.clone())
+        };
+        SevenTags {
+            event: pick(&self.event, &other.event),
+            site: pick(&self.site, &other.site),
+            date: self.date.clone(),
+            round: pick(&self.round, &other.round),
+            white: pick(&self.white, &other.white),
+            black: pick(&self.black, &other.black),
+            board: other.board.as_deref().map(one_line).filter(|v| !v.is_empty()).or_else(|| self.board.clone()),
+        }
+    }
+}
+
+/// Tags named for one game (the `new_game` command); what is absent keeps
+/// the configured default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagOverrides {
+    /// White player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<String>,
+    /// Black player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<String>,
+    /// Event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// Site.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    /// Round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<String>,
+    /// Board number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+}
+
+impl TagOverrides {
+    /// Nothing is named.
+    pub fn is_empty(&self) -> bool {
+        *self == TagOverrides::default()
+    }
+}
+
+/// A tag value on one line: control characters (a newline that would start a
+/// forged tag) become spaces.
+fn one_line(v: &str) -> String {
+    v.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().trim().to_owned()
 }
 
 impl Default for SevenTags {
@@ -152,6 +211,7 @@ impl Default for SevenTags {
             round: "?".into(),
             white: "?".into(),
             black: "?".into(),
+            board: None,
         }
     }
 }
@@ -194,6 +254,29 @@ pub fn write_pgn_with_marks(
     write_movetext_pgn(game, tags, result, time_control, clocks, draw_offers)
 }
 
+/// What a finished record adds to its PGN: the `Termination` tag and the
+/// reason the game ended, as a comment before the result.
+#[derive(Clone, Debug, Default)]
+pub struct Extra<'a> {
+    /// The `Termination` tag's value.
+    pub termination: Option<&'a str>,
+    /// Why the game ended, written as a comment before the result.
+    pub result_comment: Option<&'a str>,
+}
+
+/// Writes `game` like [`write_pgn_with_marks`], with the record's [`Extra`].
+pub fn write_pgn_full(
+    game: &Game,
+    tags: &SevenTags,
+    result: &str,
+    clocks: &[Option<Millis>],
+    time_control: Option<&TimeControl>,
+    draw_offers: &[usize],
+    extra: &Extra<'_>,
+) -> String {
+    write_pgn_inner(game, tags, result, time_control, clocks, draw_offers, extra)
+}
+
 fn write_movetext_pgn(
     game: &Game,
     tags: &SevenTags,
@@ -201,6 +284,18 @@ fn write_movetext_pgn(
     time_control: Option<&TimeControl>,
     clocks: &[Option<Millis>],
     draw_offers: &[usize],
+) -> String {
+    write_pgn_inner(game, tags, result, time_control, clocks, draw_offers, &Extra::default())
+}
+
+fn write_pgn_inner(
+    game: &Game,
+    tags: &SevenTags,
+    result: &str,
+    time_control: Option<&TimeControl>,
+    clocks: &[Option<Millis>],
+    draw_offers: &[usize],
+    extra: &Extra<'_>,
 ) -> String {
     let mut out = String::new();
     for (name, value) in [
@@ -213,6 +308,12 @@ fn write_movetext_pgn(
         ("Result", &result.to_string()),
     ] {
         let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    }
+    if let Some(board) = &tags.board {
+        let _ = writeln!(out, "[Board \"{}\"]", escape(board));
+    }
+    if let Some(termination) = extra.termination {
+        let _ = writeln!(out, "[Termination \"{}\"]", escape(termination));
     }
     if let Some(control) = time_control {
         let _ = writeln!(out, "[TimeControl \"{}\"]", escape(&control.to_string()));
@@ -257,6 +358,10 @@ fn write_movetext_pgn(
             number += 1;
         }
         turn = !turn;
+    }
+    if let Some(comment) = extra.result_comment {
+        // A brace would end the comment early: PGN comments cannot escape it.
+        tokens.push(format!("{{{}}}", one_line(comment).replace('}', ")")));
     }
     tokens.push(result.to_string());
     for token in tokens {

@@ -128,16 +128,19 @@ mod tests {
         out.clear();
         table.tick(10_000, &mut out);
         assert!(out.is_empty(), "{out:?}");
-        // The peg put in: the game starts.
+        // The peg put in: the game starts at once (the first move may follow at once).
         table.on_scan(BoardRole::Blind, 11_000, full, &mut out);
+        assert!(out.iter().any(|e| matches!(e, Event::GameStarted { t_ms: 11_000, .. })), "{out:?}");
         table.tick(11_000 + settle, &mut out);
-        assert!(out.iter().any(|e| matches!(e, Event::GameStarted { .. })), "{out:?}");
         assert!(!out.iter().any(|e| matches!(e, Event::SetupDiffers { .. })), "{out:?}");
-        // A standard start is not read out square by square while he sets it up.
+        // A standard start is not read out square by square at every pause
+        // while he sets it up; still for longer, what differs is said.
         let mut table = Table::new(TableConfig::single(TrackerConfig::default()));
         let mut out = Vec::new();
         table.on_scan(BoardRole::Blind, 1_000, forgot_b1, &mut out);
         table.tick(1_000 + settle, &mut out);
         assert!(out.is_empty(), "{out:?}");
+        table.tick(1_000 + crate::table::SETUP_QUIET_MS, &mut out);
+        assert!(matches!(&out[..], [Event::SetupDiffers { .. }]), "{out:?}");
     }
 }

@@ -16,7 +16,9 @@ use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::inference::{BoardTracker, Observation, TrackerConfig};
 pub use crate::input::ClockCommand;
+use crate::pgn::{SevenTags, TagOverrides};
 use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
+use crate::record::{GameRecord, termination_of};
 use crate::two_boards::{TwoBoards, TwoBoardsConfig};
 use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square};
 
@@ -58,6 +60,9 @@ pub struct TableConfig {
     /// The sighted side's moves are entered, never sensed (an engine opponent,
     /// issue 26): his board executes them and is checked like any execution.
     pub opponent_entered: bool,
+    /// The tags every game gets unless its `new_game` names others (the
+    /// configured `[tags]`, with the date the daemon puts in).
+    pub tags: SevenTags,
 }
 
 impl TableConfig {
@@ -84,6 +89,7 @@ impl TableConfig {
             external_clock: false,
             blind_unsensed: false,
             opponent_entered: false,
+            tags: SevenTags::default(),
         }
     }
 
@@ -202,7 +208,16 @@ pub struct Table {
     draughts_variant: Option<self::draughts_play::DraughtsVariant>,
     /// The draughts game in progress (positions, boards' sensors, records).
     draughts: Option<Box<self::draughts_play::DraughtsPlay>>,
+    /// The record of the game in progress or just finished, folded from the
+    /// events [`apply`](Self::apply) returns: what every view reads.
+    record: Option<GameRecord>,
+    /// The tags the next game gets (a `new_game` naming the players).
+    next_tags: SevenTags,
 }
+
+/// How long a board showing another position than a standard start must be
+/// still before it is read out (a hand setting up pauses between pieces).
+pub const SETUP_QUIET_MS: Millis = 3_000;
 
 fn slot(role: BoardRole) -> usize {
     match role {
@@ -218,6 +233,7 @@ impl Table {
     pub fn new(cfg: TableConfig) -> Self {
         // With no board to show the start position, nothing would ever unsettle it.
         let no_board = cfg.no_board();
+        let cfg_tags = cfg.tags.clone();
         Table {
             cfg,
             phase: Phase::Waiting,
@@ -245,6 +261,8 @@ impl Table {
             illegal_moves: [0; 2],
             draughts_variant: None,
             draughts: None,
+            record: None,
+            next_tags: cfg_tags,
         }
     }
 
@@ -264,8 +282,45 @@ impl Table {
             table.mirror_board = b;
         }
         table.last_change = t;
-        table.start(game_id, game, t);
+        let start_fen = game.start_fen();
+        let moves: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
+        table.start(game_id.clone(), game, t);
+        table.record = Some(GameRecord::started(game_id, start_fen, table.cfg.tags.clone(), t, &moves));
         table
+    }
+
+    /// The record of the game in progress or just finished: every view reads it.
+    pub fn record(&self) -> Option<&GameRecord> {
+        self.record.as_ref()
+    }
+
+    /// The tags every game gets unless its `new_game` names others (the
+    /// daemon keeps the date current; the tags decide nothing).
+    pub fn set_default_tags(&mut self, tags: SevenTags) {
+        if self.next_tags == self.cfg.tags {
+            self.next_tags = tags.clone();
+        }
+        self.cfg.tags = tags;
+    }
+
+    /// Takes `record` as the game's record (a restore whose inputs no longer
+    /// reproduce the journal's record: the journal's record wins).
+    pub(crate) fn adopt_record(&mut self, record: GameRecord) {
+        self.record = Some(record);
+    }
+
+    /// Folds the events `apply` returns into the record.
+    pub(crate) fn fold_record(&mut self, events: &[Event]) {
+        for e in events {
+            if let Event::GameStarted { game_id, fen, t_ms, .. } = e
+                && self.record.is_none()
+            {
+                self.record = Some(GameRecord::new(game_id.clone(), fen.clone(), self.next_tags.clone(), *t_ms));
+            }
+            if let Some(r) = self.record.as_mut() {
+                r.apply(e);
+            }
+        }
     }
 
     /// The phase.
@@ -332,7 +387,7 @@ impl Table {
                 .chain(self.draughts.as_ref().and_then(|d| d.deadline()))
                 .min(),
             Phase::Waiting | Phase::Finished => {
-                (!self.settled).then(|| self.last_change + self.cfg.tracker.settle_ms)
+                (!self.settled).then(|| self.last_change + self.waiting_quiet_ms())
             }
         }
     }
@@ -350,12 +405,7 @@ impl Table {
                     self.after(role, t, out);
                 }
             }
-            Phase::Waiting | Phase::Finished => {
-                if role == self.start_board() && changed {
-                    self.last_change = t.max(self.last_change);
-                    self.settled = false;
-                }
-            }
+            Phase::Waiting | Phase::Finished => self.waiting_change(role, changed, t, out),
         }
     }
 
@@ -365,8 +415,8 @@ impl Table {
         self.mirror_board = board.clone();
         let changed = self.sensed[1] != board.occupied();
         self.sensed[1] = board.occupied();
-        self.waiting_change(BoardRole::Mirror, changed, t);
-        if let Some(p) = self.pieces.as_mut() {
+        self.waiting_change(BoardRole::Mirror, changed, t, out);
+        if let Some(p) = self.pieces.as_mut().filter(|_| self.phase == Phase::Playing) {
             p.on_board(t, board, &mut self.piece_scratch);
             self.after_pieces(t, out);
         }
@@ -381,8 +431,8 @@ impl Table {
         }
         let changed = self.sensed[1] != self.mirror_board.occupied();
         self.sensed[1] = self.mirror_board.occupied();
-        self.waiting_change(BoardRole::Mirror, changed, t);
-        if let Some(p) = self.pieces.as_mut() {
+        self.waiting_change(BoardRole::Mirror, changed, t, out);
+        if let Some(p) = self.pieces.as_mut().filter(|_| self.phase == Phase::Playing) {
             p.on_field_update(t, square, piece, &mut self.piece_scratch);
             self.after_pieces(t, out);
         }
@@ -409,40 +459,80 @@ impl Table {
                 self.clock_tick(t, out);
             }
             Phase::Waiting | Phase::Finished => {
-                let settle_at = self.last_change + self.cfg.tracker.settle_ms;
+                let settle_at = self.last_change + self.waiting_quiet_ms();
                 if !self.settled && t >= settle_at {
                     self.settled = true;
                     // No board at all: the game starts now (its id must differ from the last one's).
                     let no_board = self.cfg.no_board();
                     let settle_at = if no_board { t } else { settle_at };
                     if self.sensed[slot(self.start_board())] == self.start_occupancy() || no_board {
-                        let game_id = format!("game-{settle_at}");
-                        out.push(Event::GameStarted {
-                            game_id: game_id.clone(),
-                            fen: self.start_fen(),
-                            t_ms: settle_at,
-                        });
-                        if self.draughts_variant.is_some() {
-                            self.start_draughts(game_id, settle_at);
-                        } else {
-                            self.start(game_id, self.cfg.start.clone(), settle_at);
-                        }
+                        self.begin(settle_at, Vec::new(), out);
                     } else if let Some(diff) = self.setup_differs() {
-                        out.push(Event::SetupDiffers { board: BoardRole::Blind, diff, t_ms: settle_at });
+                        out.push(Event::SetupDiffers { board: self.start_board(), diff, t_ms: settle_at });
                     }
                 }
             }
         }
     }
 
-    /// ICCF Appendix B: his board set up for a Chess960 start (not the
-    /// standard one), checked square by square once it is still.
-    fn setup_differs(&self) -> Option<Vec<crate::diff::SquareDiff>> {
+    /// A new game starts at `t` from the configured start (after `moves`, a
+    /// scoresheet so far): its id differs from the last game's, its tags are
+    /// the ones named for it.
+    fn begin(&mut self, t: Millis, moves: Vec<Move>, out: &mut Vec<Event>) {
+        let mut game_id = format!("game-{t}");
+        if self.game_id.as_deref() == Some(game_id.as_str()) {
+            game_id.push_str("-2");
+        }
+        let tags = std::mem::replace(&mut self.next_tags, self.cfg.tags.clone());
+        let mut game = self.cfg.start.clone();
+        let ucis: Vec<String> = moves
+            .iter()
+            .map(|&mv| {
+                let uci = game.uci(mv);
+                game.push(mv);
+                uci
+            })
+            .collect();
+        out.push(Event::GameStarted {
+            game_id: game_id.clone(),
+            fen: self.start_fen(),
+            t_ms: t,
+            tags: Some(tags.clone()),
+            moves: ucis,
+        });
+        self.next_tags = tags;
+        if self.draughts_variant.is_some() {
+            self.start_draughts(game_id, t);
+        } else {
+            self.start(game_id, game, t);
+        }
+        self.next_tags = self.cfg.tags.clone();
+    }
+
+    /// How long the board that starts games must be still before what it
+    /// shows is judged: the settle time, but a standard set-up in progress is
+    /// not read out square by square at every pause of the hand (a Chess960
+    /// set-up is: ICCF Appendix B asks for it).
+    fn waiting_quiet_ms(&self) -> Millis {
         let start = self.cfg.start.start().board();
-        let sensed = self.sensed[slot(BoardRole::Blind)];
         let chess960 = crate::setup::chess960_number(start).is_some_and(|n| n != 518);
-        (chess960 && self.start_board() == BoardRole::Blind && sensed.any())
-            .then(|| crate::setup::check(start, sensed))
+        if chess960 || self.cfg.no_board() || self.draughts_variant.is_some() {
+            self.cfg.tracker.settle_ms
+        } else {
+            self.cfg.tracker.settle_ms.max(SETUP_QUIET_MS)
+        }
+    }
+
+    /// What a board that should show the start position shows instead, square
+    /// by square, once it is still (ICCF Appendix B for a Chess960 set-up; any
+    /// other position is said too, never silence). Nothing for an empty board.
+    fn setup_differs(&self) -> Option<Vec<crate::diff::SquareDiff>> {
+        if self.draughts_variant.is_some() {
+            return None;
+        }
+        let start = self.cfg.start.start().board();
+        let sensed = self.sensed[slot(self.start_board())];
+        (sensed.any() && sensed != start.occupied()).then(|| crate::setup::check(start, sensed))
     }
 
     /// An operator entered a player's scoresheet (UCI or SAN moves from the start).
@@ -514,6 +604,7 @@ impl Table {
         }
         out.push(Event::ClockPressed {
             side: pressed.side,
+            ply: Some(ply),
             remaining_ms: pressed.remaining_ms,
             moves: pressed.moves_made,
             t_ms: t,
@@ -640,19 +731,77 @@ impl Table {
         Ok(())
     }
 
-    /// Ends the game in progress (result unknown, `*`) and waits for the boards
-    /// to show `start`: a standard game, one from a FEN, or Chess960.
-    pub fn new_game(&mut self, start: Game, t: Millis, out: &mut Vec<Event>) {
+    /// Ends the game in progress (result unknown, `*`) and starts a new one at
+    /// once from `start` (a standard game, one from a FEN, or Chess960), after
+    /// `moves` when the arbiter gives the scoresheet so far, with the tags
+    /// named for it: the next input plays into it. A board that does not show
+    /// the position is told what differs, as in any game.
+    pub fn new_game(
+        &mut self,
+        start: Game,
+        moves: &[String],
+        tags: &TagOverrides,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
         self.tick(t, out);
+        let mut game = start.clone();
+        let mut parsed = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = parse_move(game.position(), text)
+                .ok_or_else(|| TableError::IllegalMove { ply: i + 1, text: text.clone() })?;
+            game.push(mv);
+            parsed.push(mv);
+        }
         if self.phase == Phase::Playing {
-            out.push(Event::GameOver { result: "*".into(), reason: "new_game".into(), t_ms: t });
+            if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+                let _ = clock.pause(t);
+            }
+            out.push(game_over("*", "new_game", t));
         }
         self.cfg.start = start;
-        self.phase = Phase::Waiting;
         self.sealed = None;
-        // The boards may already show the new start: judge them after the settle time.
+        self.next_tags = self.cfg.tags.overridden(tags);
+        self.settled = true;
         self.last_change = t;
-        self.settled = false;
+        self.begin(t, parsed, out);
+        Ok(())
+    }
+
+    /// The arbiter ends the game with `result` (a resignation, a flag, an
+    /// agreed draw, his decision), `reason` in his words: the clock stops and
+    /// the record is closed.
+    pub fn finish(
+        &mut self,
+        result: &str,
+        reason: &str,
+        termination: Option<&str>,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), TableError> {
+        self.tick(t, out);
+        if self.phase != Phase::Playing {
+            return Err(TableError::NoGame);
+        }
+        let allowed: &[&str] =
+            if self.draughts_variant.is_some() { &["2-0", "0-2", "1-1"] } else { &["1-0", "0-1", "1/2-1/2"] };
+        if !allowed.contains(&result) {
+            return Err(TableError::Invalid(format!("result `{result}`: one of {}", allowed.join(", "))));
+        }
+        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+            let _ = clock.pause(t);
+        }
+        let reason: String = reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        let termination = termination.map_or_else(|| termination_of(&reason).to_owned(), str::to_owned);
+        out.push(Event::GameOver {
+            result: result.into(),
+            reason: reason.trim().to_owned(),
+            termination: Some(termination),
+            t_ms: t,
+        });
+        self.phase = Phase::Finished;
+        self.settled = true;
+        Ok(())
     }
 
     /// The blind player announced `mv` aloud (speech input, D.2.1/D.2.3.3).
@@ -738,7 +887,7 @@ impl Table {
             let _ = clock.pause(t);
         }
         let result = if side == Side::White { "0-1" } else { "1-0" };
-        out.push(Event::GameOver { result: result.into(), reason: "resignation".into(), t_ms: t });
+        out.push(game_over(result, "resignation", t));
         self.phase = Phase::Finished;
         self.settled = true;
         Ok(())
@@ -750,9 +899,19 @@ impl Table {
         if self.cfg.blind_unsensed { BoardRole::Mirror } else { BoardRole::Blind }
     }
 
-    /// While waiting, a change on the board that starts games restarts its settle time.
-    fn waiting_change(&mut self, role: BoardRole, changed: bool, t: Millis) {
-        if self.phase != Phase::Playing && changed && role == self.start_board() {
+    /// While waiting, the board that starts games changed: showing the start
+    /// position it starts the game at once (the station started, or the board
+    /// was plugged in, as the game begins: the first move may follow within
+    /// milliseconds); anything else is judged once it is still.
+    fn waiting_change(&mut self, role: BoardRole, changed: bool, t: Millis, out: &mut Vec<Event>) {
+        if self.phase == Phase::Playing || !changed || role != self.start_board() {
+            return;
+        }
+        if self.sensed[slot(role)] == self.start_occupancy() && !self.cfg.no_board() {
+            self.settled = true;
+            self.last_change = t.max(self.last_change);
+            self.begin(t, Vec::new(), out);
+        } else {
             self.last_change = t.max(self.last_change);
             self.settled = false;
         }
@@ -1054,9 +1213,19 @@ impl Table {
             KnownOutcome::Draw if agreed.position().legal_moves().is_empty() => "stalemate",
             KnownOutcome::Draw => "insufficient_material",
         };
-        out.push(Event::GameOver { result: outcome.to_string(), reason: reason.into(), t_ms: t });
+        out.push(game_over(&outcome.to_string(), reason, t));
         self.phase = Phase::Finished;
         self.settled = true;
+    }
+}
+
+/// The `game_over` event of a game ended for one of the station's own reasons.
+pub(crate) fn game_over(result: &str, reason: &str, t: Millis) -> Event {
+    Event::GameOver {
+        result: result.into(),
+        reason: reason.into(),
+        termination: Some(termination_of(reason).into()),
+        t_ms: t,
     }
 }
 

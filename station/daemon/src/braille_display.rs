@@ -8,6 +8,7 @@ use crate::config::{BrailleNotation, BrailleSettings};
 use crate::delivery::{Delivered, Subscriber};
 use anyhow::Result;
 use shakmaty::Color;
+use station_core::record::GameRecord;
 use station_core::{Event, Millis, Table};
 use station_drivers::braille::{BrailleDisplay, BrailleEvent};
 use station_drivers::stamp::Stamped;
@@ -49,17 +50,39 @@ impl BrailleOut {
     }
 }
 
-/// The display follows the agreed record.
-pub struct BrailleMoves(pub BrailleOut);
+/// The display follows the game's record (the durable events folded as every
+/// view folds them): its last move, shown again when a take-back changes it.
+pub struct BrailleMoves {
+    out: BrailleOut,
+    record: Option<GameRecord>,
+}
+
+impl BrailleMoves {
+    /// Follows the record from `record` on (the restored game's, or none).
+    pub fn new(out: BrailleOut, record: Option<GameRecord>) -> Self {
+        BrailleMoves { out, record }
+    }
+}
+
+/// The last move of a record as the display shows it: its ply and SAN (PDN).
+pub fn last_move(record: &GameRecord) -> Option<(usize, String)> {
+    record.moves.last().map(|m| (m.ply, m.pdn.clone().unwrap_or_else(|| m.san.clone())))
+}
 
 impl Subscriber for BrailleMoves {
     fn deliver(&mut self, batch: &[Delivered]) -> Result<()> {
-        let last = batch.iter().rev().find_map(|d| match &d.event {
-            Event::GameMove { ply, san, pdn, .. } => Some((*ply, pdn.clone().unwrap_or_else(|| san.clone()))),
-            _ => None,
-        });
-        if let Some((ply, text)) = last {
-            self.0.show_move(ply, &text);
+        let before = self.record.as_ref().and_then(last_move);
+        for d in batch {
+            if let Event::GameStarted { game_id, fen, t_ms, .. } = &d.event {
+                self.record = Some(GameRecord::new(game_id.clone(), fen.clone(), Default::default(), *t_ms));
+            }
+            if let Some(r) = self.record.as_mut() {
+                r.apply(&d.event);
+            }
+        }
+        let after = self.record.as_ref().and_then(last_move);
+        if let Some((ply, text)) = after.filter(|a| Some(a) != before.as_ref()) {
+            self.out.show_move(ply, &text);
         }
         Ok(())
     }

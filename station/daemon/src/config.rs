@@ -843,6 +843,8 @@ pub struct Tags {
     pub white: Option<String>,
     /// Black player.
     pub black: Option<String>,
+    /// Board number (PGN `Board`).
+    pub board: Option<String>,
 }
 
 /// The longest PGN tag value the config may set.
@@ -850,13 +852,14 @@ const MAX_TAG: usize = 255;
 
 impl Tags {
     /// Every tag by its key.
-    fn named(&self) -> [(&'static str, &Option<String>); 5] {
+    fn named(&self) -> [(&'static str, &Option<String>); 6] {
         [
             ("event", &self.event),
             ("site", &self.site),
             ("round", &self.round),
             ("white", &self.white),
             ("black", &self.black),
+            ("board", &self.board),
         ]
     }
 }
@@ -1062,10 +1065,11 @@ impl Config {
         self.boards.mirror.as_ref().is_some_and(|m| m.driver == DriverKind::Dgt)
     }
 
-    /// True when the blind player speaks his moves without a sensor board
-    /// (`[boards.blind]` absent or `driver = "none"`, `[speech] enabled`).
+    /// True when the blind player has no sensor board (`[boards.blind]` absent
+    /// or `driver = "none"`): his moves are spoken (`[speech] enabled`) or
+    /// entered by the assistant (a plain peg board), never waited for.
     pub fn blind_unsensed(&self) -> bool {
-        self.speech.enabled && self.boards.blind.as_ref().is_none_or(|b| b.driver == DriverKind::None)
+        self.boards.blind.as_ref().is_none_or(|b| b.driver == DriverKind::None)
     }
 
     /// True when the sighted player's board is sensed.
@@ -1115,6 +1119,7 @@ impl Config {
             round: or_unknown(&self.tags.round),
             white: or_unknown(&self.tags.white),
             black: or_unknown(&self.tags.black),
+            board: self.tags.board.as_deref().map(|v| or_unknown(&Some(v.to_owned()))),
         }
     }
 }
@@ -1315,8 +1320,9 @@ mod tests {
         assert_eq!(lang, "pl");
         assert_eq!(c.speech.model_dir(lang), Path::new("/m/pl"));
         assert!(c.speech.model_dir("de").ends_with("vosk-model-small-de-0.15"));
-        // Speech off: a board without sensors is no speech-only game.
-        assert!(!parse("[boards.blind]\ndriver = \"none\"\n").unwrap().blind_unsensed());
+        // Speech off: a board without sensors is still no board to wait for
+        // (the assistant enters his moves).
+        assert!(parse("[boards.blind]\ndriver = \"none\"\n").unwrap().blind_unsensed());
         let err = parse("[speech]\nmode = \"always\"\n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
     }

@@ -2,10 +2,7 @@
 
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
-use shakmaty::Position;
-use station_core::journal;
 use station_core::notation::{Notation, scoresheet};
-use station_core::pgn::write_pgn_with_marks;
 use std::path::PathBuf;
 
 /// `station export` arguments.
@@ -77,44 +74,44 @@ pub fn scoresheet_path(pgn: &std::path::Path, notation: Notation) -> PathBuf {
 /// One journal's game as a scoresheet in `notation`: the players, the moves
 /// numbered, the draw-offer marks (=) and the result.
 pub fn scoresheet_of(found: &Found, notation: Notation) -> Result<String> {
-    let restored = journal::restore(&found.contents)
-        .with_context(|| format!("cannot restore {}", found.path.display()))?;
-    let table = &restored.table;
-    let game = table.agreed().context("the journal holds no game")?;
-    let tags = &found.contents.header.tags;
-    let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
-    let result = found.contents.result();
+    let record = found.contents.record();
+    let game = chess_game(found, &record)?;
+    let tags = &record.tags;
     Ok(format!(
         "{} - {}, {} {}\n{}",
         tags.white,
         tags.black,
         tags.event,
         tags.date,
-        scoresheet(game, notation, &offers, result)
+        scoresheet(&game, notation, &record.draw_offers(), record.result())
     ))
 }
 
-/// One journal's game as PGN; unfinished games end in `*`.
+/// One journal's game as PGN, written from its record: unfinished games end in `*`.
 pub fn pgn_of(found: &Found) -> Result<String> {
-    let restored = journal::restore(&found.contents)
-        .with_context(|| format!("cannot restore {}", found.path.display()))?;
-    let table = &restored.table;
-    let game = table.agreed().context("the journal holds no game")?;
-    let result = found.contents.result();
-    let tags = &found.contents.header.tags;
-    let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
-    let Some(time_control) = table.config().time_control.as_ref() else {
-        return Ok(write_pgn_with_marks(game, tags, result, &[], None, &offers));
-    };
-    // `[%clk]` after every move: the mover's time once his clock was pressed.
-    let sync = table.sync().context("a restored game has its boards")?;
-    let clocks: Vec<Option<u64>> = (1..=game.ply())
-        .map(|ply| {
-            let mover_white = game.position_at(ply - 1).is_some_and(|p| p.turn() == shakmaty::Color::White);
-            sync.clock_at(ply).map(|c| if mover_white { c.white_ms } else { c.black_ms })
-        })
-        .collect();
-    Ok(write_pgn_with_marks(game, tags, result, &clocks, Some(time_control), &offers))
+    let record = found.contents.record();
+    chess_game(found, &record)?;
+    let time_control = time_control_of(found)?;
+    record.pgn(time_control.as_ref()).context("the record's moves are not legal from its start")
+}
+
+/// The chess game of a journal's record, or why there is none.
+pub fn chess_game(found: &Found, record: &station_core::record::GameRecord) -> Result<station_core::Game> {
+    if record.is_draughts() {
+        bail!("{} is a draughts game: export it with --pdn", found.path.display());
+    }
+    record.chess_game().with_context(|| format!("{}: the record's moves are not legal from its start", found.path.display()))
+}
+
+/// The time control the journal's game was played with, if it had a clock.
+pub fn time_control_of(found: &Found) -> Result<Option<station_core::clock::TimeControl>> {
+    found
+        .contents
+        .header
+        .time_control
+        .as_deref()
+        .map(|tc| tc.parse().map_err(|e| anyhow::anyhow!("{}: time control {tc}: {e}", found.path.display())))
+        .transpose()
 }
 
 #[cfg(test)]
@@ -153,6 +150,7 @@ mod tests {
             debounce_ms: 40,
             promotion: 'q',
             tags: SevenTags::default(),
+            moves: Vec::new(),
         };
         let mut lines = vec![Record::Header(Box::new(header)).encode()];
         let mut seq = 0;

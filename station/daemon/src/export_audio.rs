@@ -4,7 +4,6 @@
 
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
-use station_core::journal;
 use std::path::Path;
 
 /// Copies game `game`'s (the newest when `None`) kept sound to `out`:
@@ -26,10 +25,7 @@ pub fn export_audio(journal_dir: &Path, game: Option<&str>, out: &Path) -> Resul
             crate::kept_audio::folder(journal_dir, game_id).display()
         );
     }
-    let sans: Vec<String> = journal::restore(&found.contents)
-        .ok()
-        .and_then(|r| r.table.agreed().map(|g| g.sans().iter().map(ToString::to_string).collect()))
-        .unwrap_or_default();
+    let sans: Vec<String> = found.contents.record().moves.iter().map(|m| m.san.clone()).collect();
     let fen: Vec<&str> = found.contents.header.fen.split_whitespace().collect();
     let black_first = fen.get(1) == Some(&"b");
     let first_number: usize = fen.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);

@@ -23,7 +23,6 @@ use anyhow::{Context, Result, bail};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position};
 use station_core::Game;
-use station_core::journal;
 use station_core::pgn::SevenTags;
 use std::io::Write;
 use std::path::Path;
@@ -254,12 +253,11 @@ pub fn export_braille(
         None => all.last(),
     }
     .with_context(|| format!("no matching game journal in {}", journal_dir.display()))?;
-    let restored = journal::restore(&found.contents)
-        .with_context(|| format!("cannot restore {}", found.path.display()))?;
-    let record = restored.table.agreed().context("the journal holds no game")?;
-    let result = found.contents.result();
+    let kept = found.contents.record();
+    let game = crate::export::chess_game(found, &kept)?;
+    let record = &game;
     let louis = Louis::new(&table);
-    let text = brf(record, &found.contents.header.tags, result, lang, &louis)?;
+    let text = brf(record, &kept.tags, kept.result(), lang, &louis)?;
     // The file must give the moves back (D.2.9 compares records): a table
     // that loses the piece letters' capitals or the digits is refused.
     let want: Vec<String> = record.moves().iter().map(|m| record.uci(*m)).collect();

@@ -13,7 +13,6 @@ use anyhow::{Context, Result, bail};
 use pdf::{A4, Document, Font, Page, width};
 use shakmaty::{Color, Position};
 use station_core::clock::format_clock;
-use station_core::journal;
 use station_core::pgn::SevenTags;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -91,13 +90,12 @@ pub fn export_large_print(opts: &LargePrintOptions) -> Result<()> {
 
 /// The scoresheet of one journal's game: restored as the station restores it.
 pub fn sheet_of(found: &Found) -> Result<Sheet> {
-    let restored = journal::restore(&found.contents)
-        .with_context(|| format!("cannot restore {}", found.path.display()))?;
-    let table = &restored.table;
-    let game = table.agreed().context("the journal holds no game")?;
-    let offers: Vec<usize> = table.draw_offers().iter().map(|(ply, _)| *ply).collect();
-    let time_control = table.config().time_control.as_ref();
-    let sync = table.sync();
+    let record = found.contents.record();
+    let game = &crate::export::chess_game(found, &record)?;
+    let offers = record.draw_offers();
+    let time_control = crate::export::time_control_of(found)?;
+    let time_control = time_control.as_ref();
+    let clocks = record.clocks();
     let moves = game
         .sans()
         .iter()
@@ -105,16 +103,13 @@ pub fn sheet_of(found: &Found) -> Result<Sheet> {
         .map(|(i, san)| {
             let ply = i + 1;
             // The mover's time once his clock was pressed, as `[%clk]` in the PGN.
-            let clock = time_control.and(sync).and_then(|s| s.clock_at(ply)).and_then(|c| {
-                let mover = game.position_at(i)?.turn();
-                Some(format_clock(if mover == Color::White { c.white_ms } else { c.black_ms }))
-            });
+            let clock = time_control.and(clocks.get(i).copied().flatten()).map(format_clock);
             SheetMove { san: san.to_string(), clock, draw_offer: offers.contains(&ply) }
         })
         .collect();
-    let result = found.contents.result().to_owned();
+    let result = record.result().to_owned();
     Ok(Sheet {
-        tags: found.contents.header.tags.clone(),
+        tags: record.tags.clone(),
         time_control: time_control.map(ToString::to_string),
         first_number: game.start().fullmoves().get(),
         black_first: game.start().turn() == Color::Black,

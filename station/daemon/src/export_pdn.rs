@@ -4,7 +4,6 @@
 
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
-use station_core::journal;
 use std::path::{Path, PathBuf};
 
 /// Writes the PDN of the newest game, of `game`, or of every game (`all`).
@@ -37,16 +36,17 @@ pub fn export_pdn(journal_dir: &Path, game: Option<&str>, all: bool, output: Opt
 
 /// One journal's draughts game as PDN; an unfinished game ends in `*`.
 pub fn pdn_of(found: &Found) -> Result<String> {
-    let restored = journal::restore(&found.contents)
-        .with_context(|| format!("cannot restore {}", found.path.display()))?;
-    let d = restored
-        .table
-        .draughts()
-        .with_context(|| format!("{} is not a draughts game (export it with --pgn)", found.path.display()))?;
-    let result = found.contents.result();
-    let tags = &found.contents.header.tags;
+    pdn_of_record(&found.contents.record())
+        .with_context(|| format!("{} is not a draughts game (export it with --pgn)", found.path.display()))
+}
+
+/// A draughts game's record as PDN; none for a chess game.
+pub fn pdn_of_record(record: &station_core::record::GameRecord) -> Option<String> {
+    let variant = station_core::table::draughts_play::fen_variant(&record.start_fen)?;
+    let result = record.result();
+    let tags = &record.tags;
     let mut out = String::new();
-    out.push_str(&format!("[GameType \"{}\"]\n", d.variant().game_type()));
+    out.push_str(&format!("[GameType \"{}\"]\n", variant.game_type()));
     for (k, v) in [
         ("Event", &tags.event),
         ("Site", &tags.site),
@@ -59,7 +59,7 @@ pub fn pdn_of(found: &Found) -> Result<String> {
     }
     out.push_str(&format!("[Result \"{result}\"]\n\n"));
     let mut line = String::new();
-    for (i, m) in d.moves().iter().enumerate() {
+    for (i, m) in record.ucis().iter().enumerate() {
         let word = if i % 2 == 0 { format!("{}. {m}", i / 2 + 1) } else { m.clone() };
         if !line.is_empty() && line.len() + word.len() + 1 > 79 {
             out.push_str(&line);
@@ -77,5 +77,5 @@ pub fn pdn_of(found: &Found) -> Result<String> {
     line.push_str(result);
     out.push_str(&line);
     out.push('\n');
-    Ok(out)
+    Some(out)
 }

@@ -167,7 +167,7 @@ pub enum Command {
         #[serde(default)]
         confidence: Option<f32>,
     },
-    /// Start a new game.
+    /// Start a new game (at once: the next command plays into it).
     NewGame {
         /// From a FEN.
         #[serde(default)]
@@ -175,8 +175,44 @@ pub enum Command {
         /// Chess960 start position number (0–959).
         #[serde(default)]
         chess960: Option<u16>,
+        /// The scoresheet so far: the game starts after these moves.
+        #[serde(default)]
+        moves: Vec<String>,
+        /// White player (the configured `[tags]` otherwise).
+        #[serde(default)]
+        white: Option<String>,
+        /// Black player.
+        #[serde(default)]
+        black: Option<String>,
+        /// Event.
+        #[serde(default)]
+        event: Option<String>,
+        /// Site.
+        #[serde(default)]
+        site: Option<String>,
+        /// Round.
+        #[serde(default)]
+        round: Option<String>,
+        /// Board number.
+        #[serde(default)]
+        board: Option<String>,
+    },
+    /// End the game with a result (a resignation, a flag decision, an agreed
+    /// draw, the arbiter's decision).
+    Result {
+        /// `1-0`, `0-1` or `1/2-1/2` (draughts `2-0`, `0-2`, `1-1`).
+        result: String,
+        /// Why, in the arbiter's words ("White resigned").
+        #[serde(default)]
+        reason: String,
+        /// The PGN `Termination` value, when he names it.
+        #[serde(default)]
+        termination: Option<String>,
     },
 }
+
+/// The longest tag value (a player's name, the event), in characters.
+pub const MAX_TAG: usize = 100;
 
 /// The longest `who` or `why` of a clock or counter correction, in characters.
 pub const MAX_NOTE: usize = 200;
@@ -263,7 +299,24 @@ impl Command {
                 }
                 text("text", t, MAX_SPOKEN)
             }
-            Command::NewGame { fen, .. } => fen.as_ref().map_or(Ok(()), |f| text("fen", f, MAX_FEN)),
+            Command::NewGame { fen, moves, white, black, event, site, round, board, .. } => {
+                fen.as_ref().map_or(Ok(()), |f| text("fen", f, MAX_FEN))?;
+                if moves.len() > MAX_SCORESHEET {
+                    return Err(format!("`moves` holds {} moves; at most {MAX_SCORESHEET}", moves.len()));
+                }
+                moves.iter().try_for_each(|m| text("moves", m, MAX_MOVE))?;
+                for (name, value) in
+                    [("white", white), ("black", black), ("event", event), ("site", site), ("round", round), ("board", board)]
+                {
+                    value.as_ref().map_or(Ok(()), |v| text(name, v, MAX_TAG))?;
+                }
+                Ok(())
+            }
+            Command::Result { result, reason, termination } => {
+                text("result", result, 7)?;
+                text("reason", reason, MAX_NOTE)?;
+                termination.as_ref().map_or(Ok(()), |v| text("termination", v, 32))
+            }
             Command::ClockStart
             | Command::ClockPause
             | Command::ClockResume

@@ -5,8 +5,8 @@
 //! Only reads: nothing here changes the game, so no journal input is needed.
 
 use shakmaty::{Color, File, Rank};
+use station_core::record::{GameRecord, Mark};
 use station_core::table::Table;
-use station_core::{Event, Millis};
 use station_voices::understand::{
     Command as SpokenCommand, RecordCursor, RecordMark, RecordStep, Understanding,
 };
@@ -19,12 +19,6 @@ pub struct RecordReading {
     rank_presses: usize,
     /// Presses of the `read_file` button so far (the next file from his left).
     file_presses: usize,
-    /// Draw offers and take-backs of this game, oldest first.
-    marks: Vec<RecordMark>,
-    /// The agreed moves as the events gave them (UCI), to name a move taken back.
-    played: Vec<String>,
-    /// When the last take-back came: take-backs of one moment are one correction.
-    taken_back_at: Option<Millis>,
 }
 
 impl RecordReading {
@@ -33,67 +27,13 @@ impl RecordReading {
         RecordReading::default()
     }
 
-    /// What to say for one step through the agreed record; `None` before a game.
+    /// What to say for one step through the game's record; `None` before a game.
     pub fn step(&mut self, understanding: &Understanding, table: &Table, step: RecordStep) -> Option<String> {
-        let game = table.agreed()?;
+        let record = table.record()?;
+        let game = record.chess_game()?;
         let me = table.config().blind_color;
-        Some(self.cursor.step_marked(understanding, game.start(), game.moves(), &self.marks, me, step))
-    }
-
-    /// The record's marks so far.
-    #[cfg(test)]
-    pub fn marks(&self) -> &[RecordMark] {
-        &self.marks
-    }
-
-    /// Follows the game's events: a new game starts a clean record; agreed
-    /// moves are remembered; a draw offer and a take-back leave a mark.
-    pub fn observe(&mut self, event: &Event) {
-        match event {
-            Event::GameStarted { .. } => *self = RecordReading::new(),
-            Event::GameResumed { moves, .. } => self.played = moves.clone(),
-            Event::GameMove { ply, uci, .. } => {
-                self.played.truncate(ply.saturating_sub(1));
-                self.played.push(uci.clone());
-            }
-            Event::DrawOffered { side, ply, .. } => {
-                self.marks.push(RecordMark::DrawOffer { after: *ply, by: Color::from(*side) });
-            }
-            Event::TakenBack { ply, t_ms } => {
-                let to = ply.saturating_sub(1);
-                let uci = self.played.get(to).cloned().unwrap_or_default();
-                self.played.truncate(to);
-                let same_moment = self.taken_back_at == Some(*t_ms);
-                self.taken_back_at = Some(*t_ms);
-                let mut taken = match self.marks.last() {
-                    Some(RecordMark::TakenBack { after, .. }) if same_moment && after == ply => {
-                        self.marks.pop()
-                    }
-                    _ => None,
-                }
-                .unwrap_or(RecordMark::TakenBack {
-                    after: to,
-                    moves: Vec::new(),
-                    illegal: false,
-                });
-                if let RecordMark::TakenBack { after, moves, .. } = &mut taken {
-                    *after = to;
-                    moves.insert(0, uci);
-                }
-                // Marks after the position the record went back to are about
-                // moves no longer on it; the correction names those moves.
-                self.marks.retain(|m| m.after() <= to);
-                self.marks.push(taken);
-            }
-            Event::IllegalMoveFound { ply, .. } => {
-                if let Some(RecordMark::TakenBack { after, illegal, .. }) = self.marks.last_mut()
-                    && *after + 1 == *ply
-                {
-                    *illegal = true;
-                }
-            }
-            _ => {}
-        }
+        let marks = marks_of(record);
+        Some(self.cursor.step_marked(understanding, game.start(), game.moves(), &marks, me, step))
     }
 
     /// The rank the `read_rank` button reads now: first his own back rank,
@@ -114,10 +54,26 @@ impl RecordReading {
     }
 }
 
+/// The record's marks the blind player hears where they happened: draw
+/// offers and take-backs (the record keeps more: claims, clock corrections).
+pub fn marks_of(record: &GameRecord) -> Vec<RecordMark> {
+    record
+        .marks
+        .iter()
+        .filter_map(|m| match m {
+            Mark::DrawOffer { after, side, .. } => Some(RecordMark::DrawOffer { after: *after, by: Color::from(*side) }),
+            Mark::TakenBack { after, moves, illegal, .. } => {
+                Some(RecordMark::TakenBack { after: *after, moves: moves.clone(), illegal: *illegal })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use station_core::BoardRole;
+    use station_core::{BoardRole, Event};
     use station_core::clock::Side;
 
     fn game_move(ply: usize, uci: &str) -> Event {
@@ -134,27 +90,21 @@ mod tests {
 
     #[test]
     fn draw_offers_and_take_backs_become_marks_where_they_happened() {
-        let mut r = RecordReading::new();
+        let mut r = GameRecord::new("g", station_core::Game::default().fen(), Default::default(), 0);
         for (ply, uci) in ["e2e4", "c7c5", "g1f3", "d7d6"].iter().enumerate() {
-            r.observe(&game_move(ply + 1, uci));
+            r.apply(&game_move(ply + 1, uci));
         }
-        r.observe(&Event::DrawOffered { side: Side::Black, ply: 4, t_ms: 5 });
-        r.observe(&Event::TakenBack { ply: 4, t_ms: 10 });
-        r.observe(&game_move(4, "b8c6"));
+        r.apply(&Event::DrawOffered { side: Side::Black, ply: 4, t_ms: 5 });
+        r.apply(&Event::TakenBack { ply: 4, t_ms: 10 });
+        r.apply(&game_move(4, "b8c6"));
         // Art. 7.4 found three plies late: one correction of three moves.
-        r.observe(&game_move(5, "d2d4"));
+        r.apply(&game_move(5, "d2d4"));
         for ply in [5, 4, 3] {
-            r.observe(&Event::TakenBack { ply, t_ms: 20 });
+            r.apply(&Event::TakenBack { ply, t_ms: 20 });
         }
-        r.observe(&Event::IllegalMoveFound {
-            ply: 3,
-            side: Side::White,
-            uci: "g1f3".into(),
-            count: 1,
-            t_ms: 20,
-        });
+        r.apply(&Event::IllegalMoveFound { ply: 3, side: Side::White, uci: "g1f3".into(), count: 1, t_ms: 20 });
         assert_eq!(
-            r.marks(),
+            marks_of(&r),
             [RecordMark::TakenBack {
                 after: 2,
                 moves: vec!["g1f3".into(), "b8c6".into(), "d2d4".into()],
@@ -162,7 +112,13 @@ mod tests {
             },],
             "the draw offer and the first correction were about moves no longer on the record"
         );
-        r.observe(&Event::GameStarted { game_id: "g".into(), fen: String::new(), t_ms: 30 });
-        assert!(r.marks().is_empty());
+        r.apply(&Event::GameStarted {
+            game_id: "g2".into(),
+            fen: String::new(),
+            t_ms: 30,
+            tags: None,
+            moves: Vec::new(),
+        });
+        assert!(marks_of(&r).is_empty());
     }
 }

@@ -30,19 +30,29 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         Phase::Finished => "finished",
     };
     let agreed = table.agreed();
-    let moves: Vec<Value> = agreed
-        .map(|g| {
-            g.moves()
+    // The record is what every view shows: its moves, tags, marks and result.
+    let record = table.record();
+    let game = record.and_then(|r| r.chess_game());
+    let moves: Vec<Value> = record
+        .map(|r| {
+            r.moves
                 .iter()
-                .zip(g.sans())
                 .enumerate()
-                .map(|(i, (m, san))| {
-                    json!({"ply": i + 1, "san": san.to_string(), "uci": g.uci(*m), "notations": notations(g, i, *m)})
+                .map(|(i, m)| {
+                    let notations = game
+                        .as_ref()
+                        .and_then(|g| Some(notations(g, i, *g.moves().get(i)?)))
+                        .unwrap_or(Value::Null);
+                    let mut v = json!({"ply": m.ply, "san": m.san, "uci": m.uci, "notations": notations});
+                    if let (Some(o), Some(pdn)) = (v.as_object_mut(), &m.pdn) {
+                        o.insert("pdn".into(), Value::String(pdn.clone()));
+                    }
+                    v
                 })
                 .collect()
         })
         .unwrap_or_default();
-    let last_move = agreed.and_then(|g| {
+    let last_move = game.as_ref().and_then(|g| {
         let ply = g.ply();
         let mv = *g.moves().last()?;
         let before = g.position_at(ply - 1)?;
@@ -150,8 +160,9 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
     let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
     // A draughts game: its record in PDN where the chess record would be (the console's live record).
     let last_move = match table.draughts() {
-        Some(d) => d.moves().last().map(|pdn| {
-            let ply = d.ply();
+        Some(d) => record.and_then(|r| r.moves.last()).map(|m| {
+            let ply = m.ply;
+            let pdn = m.pdn.as_deref().unwrap_or(&m.uci);
             let mut text = serde_json::Map::new();
             for lang in ["de", "pl", "en"] {
                 if let Some(book) = station_voices::Phrasebook::builtin(lang)
@@ -165,19 +176,11 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         }),
         None => last_move,
     };
-    let (moves, turn, fen) = match table.draughts() {
-        Some(d) => (
-            d.moves()
-                .iter()
-                .enumerate()
-                .map(|(i, p)| json!({"ply": i + 1, "san": p, "uci": p, "pdn": p}))
-                .collect(),
-            Some(if d.to_move() == station_core::clock::Side::White { "white" } else { "black" }),
-            Some(d.fen()),
-        ),
-        None => {
-            (moves, turn, agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string()))
+    let (turn, fen) = match table.draughts() {
+        Some(d) => {
+            (Some(if d.to_move() == station_core::clock::Side::White { "white" } else { "black" }), Some(d.fen()))
         }
+        None => (turn, agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string())),
     };
     json!({
         "game_id": table.game_id(),
@@ -192,6 +195,15 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         },
         "turn": turn,
         "moves": moves,
+        "tags": record.map(|r| &r.tags),
+        "result": record.and_then(|r| r.end.as_ref()).map(|e| json!({
+            "result": e.result,
+            "reason": e.reason,
+            "termination": e.termination,
+            "words": station_core::record::reason_in_words(&e.reason, &e.result),
+            "t_ms": e.t_ms,
+        })),
+        "marks": record.map(|r| &r.marks),
         "last_move": last_move,
         "blind_color": if table.config().blind_color == Color::White { "white" } else { "black" },
         "mirror_language": config.console.mirror_language,
@@ -367,7 +379,7 @@ mod tests {
         table.resume_adjourned(t + 2, &mut out).unwrap();
         assert_eq!(adjourned(&table), false, "resumed");
         table.adjourn("e5", t + 3, &mut out).unwrap();
-        table.new_game(Game::default(), t + 4, &mut out);
+        table.new_game(Game::default(), &[], &Default::default(), t + 4, &mut out).unwrap();
         assert_eq!(adjourned(&table), false, "a new game");
         assert_eq!(build(&table, &config, &extras(&[], &[]), t)["clock"], Value::Null, "no time control");
     }

@@ -175,6 +175,7 @@ impl Station {
             external_clock: config.clock.source == ClockSource::Dgt,
             blind_unsensed: config.blind_unsensed(),
             opponent_entered: config.opponent.is_some(),
+            tags: config.seven_tags(pgn_date(StationClock::new().now())),
         });
         // The rules seam: a draughts table reads the boards' scans and the entered moves as draughts.
         let table = match config.game.rules {
@@ -326,7 +327,7 @@ impl Station {
     /// durable, the clocks on its keys; its routing keys are buttons.
     pub fn attach_braille(&mut self, display: std::rc::Rc<dyn BrailleDisplay>) {
         let out = BrailleOut::new(display, &self.config.braille, &self.config.voice.language);
-        self.subscribers.push(Box::new(BrailleMoves(out.clone())));
+        self.subscribers.push(Box::new(BrailleMoves::new(out.clone(), self.table.record().cloned())));
         self.braille = Some(out);
     }
 
@@ -353,10 +354,10 @@ impl Station {
             BrailleEvent::Key(BrailleKey::Command(_)) => self.show_braille_clocks(t),
             BrailleEvent::Connected { columns } => {
                 // After a restart of the station the display starts from the record.
-                if let (Some(b), Some(g)) = (&self.braille, self.table.agreed())
-                    && let Some(san) = g.ply().checked_sub(1).and_then(|i| g.sans().get(i))
+                if let (Some(b), Some((ply, text))) =
+                    (&self.braille, self.table.record().and_then(crate::braille_display::last_move))
                 {
-                    b.show_move(g.ply(), &san.to_string());
+                    b.show_move(ply, &text);
                 }
                 events.push(status("connected", Some(format!("{columns} cells"))));
             }
@@ -450,12 +451,6 @@ impl Station {
                 .with_context(|| format!("cannot read journal {}", found.path.display()))?;
             self.journal.reopen(&found, bytes);
         }
-        // The record's marks (draw offers, take-backs) from the journal's events.
-        for record in &found.contents.records {
-            if let journal::Record::Event { event, .. } = record {
-                self.reading.observe(event);
-            }
-        }
         let t = self.clock.now();
         let moves = self.table.record_texts().unwrap_or_default();
         let ply = moves.len();
@@ -530,6 +525,13 @@ impl Station {
     /// Journals `input` and gives it to the table: its events are decided; a
     /// refusal is journaled (the input and an `input_refused` event) and counted.
     fn apply(&mut self, t: Millis, input: Input, events: &mut Vec<Event>) -> Result<(), TableError> {
+        // A game's `Date` is the day it starts: the station may run for days.
+        let date = pgn_date(t);
+        // The engine's name and level on its side (practice).
+        let tags = self.practice_tags(self.config.seven_tags(date));
+        if self.table.config().tags != tags {
+            self.table.set_default_tags(tags);
+        }
         self.journal.input(t, input.clone());
         match self.table.apply(t, &input) {
             Ok(decided) => {
@@ -973,7 +975,11 @@ impl Station {
             }
             Command::EnvelopeLost => ok(self.apply(t, Input::EnvelopeLost, events)),
             Command::ResumeAdjourned => ok(self.apply(t, Input::ResumeAdjourned, events)),
-            Command::NewGame { fen, chess960 } => {
+            Command::Result { result, reason, termination } => {
+                ok(self.apply(t, Input::Result { result, reason, termination }, events))
+            }
+            Command::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {
+                let tags = station_core::pgn::TagOverrides { white, black, event, site, round, board };
                 let start = match (fen.clone(), chess960) {
                     (Some(fen), _) => Game::from_fen(&fen).map_err(|e| e.to_string())?,
                     (None, Some(n)) => {
@@ -982,14 +988,14 @@ impl Station {
                     (None, None) => Game::default(),
                 };
                 let start_fen = start.start_fen();
-                self.apply(t, Input::NewGame { fen, chess960 }, events).map_err(|e| e.to_string())?;
+                self.apply(t, Input::NewGame { fen, chess960, moves, tags }, events).map_err(|e| e.to_string())?;
                 if let Some(v) = &self.voices {
                     v.get().say_setup(&self.table, t, events);
                 }
                 let fen = start_fen;
-                Ok(
-                    json!({"ok": true, "start_fen": fen, "waiting": "set up the start position on the boards"}),
-                )
+                let game_id = self.table.game_id().map(str::to_owned);
+                let ply = self.table.record().map_or(0, |r| r.ply());
+                Ok(json!({"ok": true, "start_fen": fen, "game_id": game_id, "ply": ply}))
             }
         }
     }
@@ -1476,14 +1482,15 @@ impl Station {
             }
             hub.publish_audio(&files);
         }
-        let pgn = match self.table.agreed() {
-            Some(g) => {
-                let offers: Vec<usize> = self.table.draw_offers().iter().map(|(ply, _)| *ply).collect();
-                let tags = self.practice_tags(self.config.seven_tags(pgn_date(t)));
-                station_core::pgn::write_pgn_with_marks(g, &tags, "*", &[], None, &offers)
-            }
-            None => String::new(),
-        };
+        // `/game.pgn` is the record, as every export writes it.
+        let pgn = self
+            .table
+            .record()
+            .and_then(|r| {
+                r.pgn(self.table.config().time_control.as_ref())
+                    .or_else(|| crate::export_pdn::pdn_of_record(r))
+            })
+            .unwrap_or_default();
         hub.publish_state(snapshot, pgn);
     }
 
@@ -1495,9 +1502,8 @@ impl Station {
         }
         let mut started = false;
         for event in events {
-            self.reading.observe(&event);
-            if let Event::GameStarted { game_id, fen, t_ms } = &event {
-                self.open_journal(game_id, fen, *t_ms);
+            if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
+                self.open_journal(game_id, fen, *t_ms, tags.clone(), moves.clone());
                 started = true;
             }
             let seq = self.journal.event(&event);
@@ -1629,9 +1635,17 @@ impl Station {
         self.stats.longest_turn = self.stats.longest_turn.max(took);
     }
 
-    fn open_journal(&mut self, game_id: &str, fen: &str, t_ms: Millis) {
-        let tags = self.practice_tags(self.config.seven_tags(pgn_date(t_ms)));
-        let header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
+    fn open_journal(
+        &mut self,
+        game_id: &str,
+        fen: &str,
+        t_ms: Millis,
+        tags: Option<station_core::pgn::SevenTags>,
+        moves: Vec<String>,
+    ) {
+        let tags = tags.unwrap_or_else(|| self.practice_tags(self.config.seven_tags(pgn_date(t_ms))));
+        let mut header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
+        header.moves = moves;
         tracing::info!(game_id, "new game");
         self.journal.create(&self.journals, header);
     }

@@ -22,7 +22,10 @@ impl Table {
         let mut out = std::mem::take(&mut self.deferred);
         self.tick(t, &mut out);
         match self.consume(t, input, &mut out) {
-            Ok(()) => Ok(out),
+            Ok(()) => {
+                self.fold_record(&out);
+                Ok(out)
+            }
             Err(e) => {
                 self.deferred = out;
                 self.refused += 1;
@@ -102,7 +105,7 @@ impl Table {
             Input::ClaimDraw { side, mv } => self.claim_draw(*side, mv.as_deref(), t, out),
             Input::ConfirmClaim => self.confirm_claim(t, out),
             Input::IllegalMove { ply } => self.illegal_move(*ply, t, out),
-            Input::NewGame { fen, chess960 } => {
+            Input::NewGame { fen, chess960, moves, tags } => {
                 let start = match (fen, chess960) {
                     (Some(fen), _) => Game::from_fen(fen).map_err(|e| TableError::Invalid(e.to_string()))?,
                     (None, Some(n)) => Game::chess960(*n).ok_or_else(|| {
@@ -110,8 +113,10 @@ impl Table {
                     })?,
                     (None, None) => Game::default(),
                 };
-                self.new_game(start, t, out);
-                Ok(())
+                self.new_game(start, moves, tags, t, out)
+            }
+            Input::Result { result, reason, termination } => {
+                self.finish(result, reason, termination.as_deref(), t, out)
             }
         }
     }

@@ -138,10 +138,12 @@ impl DraughtsPlay {
         self.boards.iter().flatten().filter_map(|b| b.tracker.deadline()).min()
     }
 
-    /// The board that makes `side`'s moves: his peg board, none when his
-    /// moves are entered at the console.
+    /// The board that makes `side`'s moves: his peg board; with one peg board
+    /// only (the sighted player's board not sensed) that board makes both
+    /// sides' moves, as in chess; none when his moves are entered at the
+    /// console (no sensed board at all).
     fn owner(&self, side: Side, blind: Side) -> Option<usize> {
-        let s = if side == blind { 0 } else { 1 };
+        let s = if side == blind || self.boards[1].is_none() { 0 } else { 1 };
         self.boards[s].as_ref().map(|_| s)
     }
 

@@ -32,7 +32,9 @@ impl Table {
         let mut table = Table::new(cfg).with_draughts(variant);
         table.sensed = sensed;
         table.last_change = t;
-        table.start_draughts(game_id, t);
+        table.start_draughts(game_id.clone(), t);
+        let start = table.start_fen();
+        table.record = Some(crate::record::GameRecord::started(game_id, start, table.cfg.tags.clone(), t, &[]));
         table
     }
 
@@ -103,12 +105,11 @@ impl Table {
             Input::IrregularityDecision { decision } => self.draughts_decide(decision, t, out),
             Input::Announce { mv } => self.draughts_announce(mv, t, out),
             Input::Scoresheet { moves } => self.draughts_scoresheet(moves, t, out),
-            Input::NewGame { fen: None, chess960: None } => {
-                self.new_game(crate::game::Game::default(), t, out);
-                Ok(())
+            Input::NewGame { fen: None, chess960: None, moves, tags } if moves.is_empty() => {
+                self.new_game(crate::game::Game::default(), &[], tags, t, out)
             }
             Input::NewGame { .. } => {
-                Err(TableError::Invalid("a draughts game starts from the initial position (no FEN)".into()))
+                Err(TableError::Invalid("a draughts game starts from the initial position (no FEN, no moves)".into()))
             }
             Input::Pieces { .. }
             | Input::Field { .. }
@@ -138,7 +139,7 @@ impl Table {
         let changed = self.sensed[s].0 != bits;
         self.sensed[s] = Bitboard(bits);
         if self.phase != Phase::Playing {
-            self.waiting_change(board, changed, t);
+            self.waiting_change(board, changed, t, out);
             return Ok(());
         }
         let blind = Side::from(self.cfg.blind_color);
@@ -214,7 +215,7 @@ impl Table {
         if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }
-        out.push(Event::GameOver { result: result.into(), reason: reason.into(), t_ms: t });
+        out.push(super::game_over(result, reason, t));
         self.phase = Phase::Finished;
         self.settled = true;
     }

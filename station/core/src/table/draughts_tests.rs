@@ -485,8 +485,7 @@ fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
     let mut table = Table::new(cfg(false)).with_draughts(v);
     let start = Position::initial(v);
     let scan = |occ: u64| Input::Scan { board: BoardRole::Blind, occ: format!("{occ:016X}") };
-    table.apply(100, &scan(chess_occ(&start))).unwrap();
-    let started = table.apply(500, &Input::Tick).unwrap();
+    let started = table.apply(100, &scan(chess_occ(&start))).unwrap();
     assert!(started.iter().any(|e| matches!(e, Event::GameStarted { .. })), "{started:?}");
     let mv = find_move(&start, "c3-d4").unwrap().expect("c3-d4 is White's first move");
     let after = mv.apply(&start);

@@ -178,7 +178,7 @@ impl Table {
         if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running() && !c.is_followed()) {
             let _ = clock.pause(t);
         }
-        out.push(Event::GameOver { result: result.into(), reason: reason.into(), t_ms: t });
+        out.push(super::game_over(result, reason, t));
         self.phase = Phase::Finished;
         self.settled = true;
         self.claim = None;

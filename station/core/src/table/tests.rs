@@ -70,6 +70,12 @@ fn a_game_starts_on_the_initial_position_and_ends_on_mate() {
     h.scan(BoardRole::Blind, Game::default().occupancy().without(Square::A1));
     h.rest();
     assert_eq!(h.table.phase(), Phase::Waiting);
+    assert!(h.take().is_empty(), "a set-up in progress is not read out at every pause");
+    // Any other position is said once it is still for longer, never silence.
+    h.t += SETUP_QUIET_MS;
+    h.table.tick(h.t, &mut h.out);
+    let waiting = h.take();
+    assert!(matches!(&waiting[..], [Event::SetupDiffers { diff, .. }] if diff.len() == 1), "{waiting:?}");
     h.set_up();
     assert!(matches!(h.take()[0], Event::GameStarted { .. }));
     for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
@@ -559,20 +565,35 @@ mod adjournment {
     }
 
     #[test]
-    fn a_new_game_from_a_chess960_position_starts_when_the_board_shows_it() {
+    fn a_new_game_from_a_chess960_position_starts_at_once_and_the_board_is_told_what_differs() {
         let mut h = Hands::new(false);
         h.set_up();
         h.play(BoardRole::Blind, "e2", "e4");
+        // A peg off the board too: no move from the new start explains it.
+        let lifted = h.table.sensed(BoardRole::Blind).without(Square::A1);
+        h.scan(BoardRole::Blind, lifted);
         h.take();
-        let start = Game::chess960(0).unwrap();
-        let occ = start.occupancy();
-        h.table.new_game(start, h.t, &mut h.out);
-        assert!(h.take().iter().any(|e| matches!(e, Event::GameOver { result, .. } if result == "*")));
-        assert_eq!(h.table.phase(), Phase::Waiting);
+        let occ = Game::chess960(0).unwrap().occupancy();
+        let tags = crate::pgn::TagOverrides { white: Some("Anna".into()), ..Default::default() };
+        let new_game = crate::input::Input::NewGame { fen: None, chess960: Some(0), moves: Vec::new(), tags };
+        let events = h.table.apply(h.t, &new_game).unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::GameOver { result, .. } if result == "*")));
+        assert!(events.iter().any(|e| matches!(e, Event::GameStarted { .. })), "{events:?}");
+        // The game starts when the command returns: the next input plays into it.
+        assert_eq!(h.table.phase(), Phase::Playing);
+        // His board still shows 1.e4: once still, it is told what differs, never silence.
+        h.rest();
+        let told = h.take();
+        assert!(told.iter().any(|e| matches!(e, Event::BoardMismatch { .. })), "{told:?}");
         // Chess960 starts have the same holes as the standard one: the board is set up.
         h.play(BoardRole::Blind, "e4", "e2");
+        let back = h.table.sensed(BoardRole::Blind).with(Square::A1);
+        h.scan(BoardRole::Blind, back);
+        h.rest();
         assert_eq!(h.table.sensed(BoardRole::Blind), occ);
-        assert_eq!(h.table.phase(), Phase::Playing);
+        let right = h.take();
+        assert!(right.iter().any(|e| matches!(e, Event::BoardRestored { .. })), "{right:?}");
+        assert_eq!(h.table.record().unwrap().tags.white, "Anna");
         assert!(h.table.agreed().unwrap().start_fen().starts_with("bbqnnrkr/"));
     }
 }

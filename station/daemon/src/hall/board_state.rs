@@ -5,6 +5,7 @@
 use super::wire::GameHeader;
 use serde::{Deserialize, Serialize};
 use station_core::Event;
+use station_core::record::GameRecord;
 use station_core::clock::Side;
 use std::collections::BTreeMap;
 
@@ -20,7 +21,9 @@ pub struct BoardState {
     pub header: Option<GameHeader>,
     /// The highest sequence number folded in.
     pub seq: u64,
-    /// The agreed moves (SAN).
+    /// The game's record, folded from its events as every view folds them.
+    pub record: Option<GameRecord>,
+    /// The record's moves (SAN), for the hall page.
     pub moves: Vec<String>,
     /// The result once the game is over.
     pub result: Option<String>,
@@ -73,24 +76,13 @@ impl BoardState {
             Event::GameStarted { game_id, .. } if self.game_id.as_deref() != Some(game_id) => {
                 self.start_game(game_id);
             }
-            Event::GameResumed { game_id, moves, .. } => {
-                if self.game_id.as_deref() != Some(game_id) {
-                    self.start_game(game_id);
-                }
-                // The resumed record is in UCI: SAN for the hall, from the start position.
-                let fen = self.header.as_ref().map(|h| h.fen.clone());
-                let mut game = match fen.as_deref().map(station_core::Game::from_fen) {
-                    Some(Ok(g)) => g,
-                    _ => station_core::Game::default(),
-                };
-                self.moves =
-                    moves.iter().map_while(|uci| game.push_uci(uci).map(|san| san.to_string())).collect();
+            Event::GameResumed { game_id, .. } if self.game_id.as_deref() != Some(game_id) => {
+                self.start_game(game_id);
             }
-            Event::GameMove { ply, san, .. } => {
-                self.moves.truncate(ply.saturating_sub(1));
-                self.moves.push(san.clone());
-            }
-            Event::TakenBack { ply, .. } => self.moves.truncate(*ply),
+            _ => {}
+        }
+        self.fold_record(event);
+        match event {
             Event::ClockPressed { side, remaining_ms, .. } => match side {
                 Side::White => self.white_ms = Some(*remaining_ms),
                 Side::Black => self.black_ms = Some(*remaining_ms),
@@ -112,14 +104,38 @@ impl BoardState {
                 let status = serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_owned));
                 self.devices.insert(format!("{board} board"), status.unwrap_or_default());
             }
-            Event::Adjourned { .. } => self.adjourned = true,
-            Event::AdjournmentResumed { .. } => self.adjourned = false,
-            Event::GameOver { result, reason, .. } => {
-                self.result = Some(result.clone());
-                self.result_reason = Some(reason.clone());
-            }
             _ => {}
         }
+    }
+
+    /// The record follows the event; what the hall page shows of it is kept
+    /// beside it (moves in SAN, the result, an adjournment).
+    fn fold_record(&mut self, event: &Event) {
+        let game_id = self.game_id.clone().unwrap_or_default();
+        let record = self.record.get_or_insert_with(|| match &self.header {
+            Some(h) => GameRecord::started(game_id, h.fen.clone(), h.tags.clone(), h.started_ms, &h.moves),
+            None => GameRecord::new(game_id, station_core::Game::default().fen(), Default::default(), 0),
+        });
+        record.apply(event);
+        self.moves = record.moves.iter().map(|m| m.san.clone()).collect();
+        self.result = record.end.as_ref().map(|e| e.result.clone());
+        self.result_reason = record.end.as_ref().map(|e| e.reason.clone());
+        self.adjourned = record.adjourned;
+    }
+
+    /// The game's header arrived (its journal's first line): the record starts from it.
+    pub fn set_header(&mut self, header: GameHeader) {
+        let game_id = self.game_id.clone().unwrap_or_default();
+        if self.record.as_ref().is_none_or(|r| r.moves.is_empty() && r.game_id == game_id) {
+            self.record = Some(GameRecord::started(
+                game_id,
+                header.fen.clone(),
+                header.tags.clone(),
+                header.started_ms,
+                &header.moves,
+            ));
+        }
+        self.header = Some(header);
     }
 
     /// The move number of the next move.
@@ -145,14 +161,8 @@ impl BoardState {
     /// The game as PGN (tags from the header, `*` while it goes on); `None`
     /// before a game or when a move does not fit the position.
     pub fn pgn(&self) -> Option<String> {
-        let header = self.header.as_ref()?;
-        let mut game = station_core::Game::from_fen(&header.fen).ok()?;
-        for san in &self.moves {
-            let san: shakmaty::san::San = san.trim_end_matches(['+', '#']).parse().ok()?;
-            let mv = san.to_move(game.position()).ok()?;
-            game.push(mv);
-        }
-        let result = self.result.as_deref().unwrap_or("*");
-        Some(station_core::pgn::write_pgn(&game, &header.tags, result))
+        self.header.as_ref()?;
+        let record = self.record.as_ref()?;
+        record.pgn(None).or_else(|| crate::export_pdn::pdn_of_record(record))
     }
 }

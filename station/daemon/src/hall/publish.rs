@@ -182,7 +182,7 @@ impl Worker {
     fn fold(&mut self, found: &Found) {
         let h = &found.contents.header;
         self.state.start_game(&h.game_id);
-        self.state.header = Some(header_of(found));
+        self.state.set_header(header_of(found));
         for r in &found.contents.records {
             if let station_core::journal::Record::Event { seq, event } = r
                 && publishable(event)
@@ -288,7 +288,7 @@ impl Worker {
                 self.state.start_game(game);
                 if let Some(found) = self.journals().into_iter().find(|f| &f.contents.header.game_id == game)
                 {
-                    self.state.header = Some(header_of(&found));
+                    self.state.set_header(header_of(&found));
                 }
                 self.publish_header();
             }
@@ -417,5 +417,5 @@ fn network(
 
 fn header_of(found: &Found) -> GameHeader {
     let h = &found.contents.header;
-    GameHeader { fen: h.fen.clone(), started_ms: h.t_ms, tags: h.tags.clone() }
+    GameHeader { fen: h.fen.clone(), started_ms: h.t_ms, tags: h.tags.clone(), moves: h.moves.clone() }
 }

@@ -10,6 +10,7 @@ fn header(started_ms: u64) -> GameHeader {
         fen: station_core::Game::default().fen(),
         started_ms,
         tags: SevenTags { white: "Anna".into(), black: "Bert".into(), ..SevenTags::default() },
+        moves: Vec::new(),
     }
 }
 
@@ -52,7 +53,7 @@ fn events_twice_and_out_of_order_give_each_move_once() {
     let mut hall = Hall::new("h");
     let t = "annexd/h/7/event";
     hall.on_message(t, &msg("7", "g1", 0, None, Some(header(10)))).unwrap();
-    let started = Event::GameStarted { game_id: "g1".into(), fen: String::new(), t_ms: 10 };
+    let started = Event::GameStarted { game_id: "g1".into(), fen: String::new(), t_ms: 10, tags: None, moves: Vec::new() };
     hall.on_message(t, &msg("7", "g1", 1, Some(started), None)).unwrap();
     for (seq, ply, san) in [(3, 1, "e4"), (9, 3, "Nf3"), (5, 2, "e5"), (3, 1, "e4"), (9, 3, "Nf3")] {
         hall.on_message(t, &msg("7", "g1", seq, Some(mv(ply, san)), None)).unwrap();

@@ -184,7 +184,7 @@ impl Hall {
                 return Ok(());
             }
             log.header = Some(header.clone());
-            log.folded.header = Some(header);
+            log.folded.set_header(header);
             b.current = Some(game);
             return Ok(());
         }
@@ -221,7 +221,9 @@ impl Hall {
             // Out of order (a replay after a partition): fold again from the start.
             let mut folded = BoardState::new(board);
             folded.game_id = Some(game.clone());
-            folded.header = log.header.clone();
+            if let Some(h) = log.header.clone() {
+                folded.set_header(h);
+            }
             for (s, e) in &log.events {
                 folded.apply(Some(*s), e);
             }
@@ -248,7 +250,9 @@ impl Hall {
         let log = b.games.entry(game.clone()).or_default();
         if log.header.is_none() {
             log.header = state.header.clone();
-            log.folded.header = state.header.clone();
+            if let Some(h) = state.header.clone() {
+                log.folded.set_header(h);
+            }
         }
         if log.retained.as_ref().is_none_or(|r| r.seq <= state.seq) {
             log.retained = Some(state);

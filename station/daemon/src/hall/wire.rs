@@ -36,6 +36,9 @@ pub struct GameHeader {
     pub started_ms: u64,
     /// PGN tags.
     pub tags: SevenTags,
+    /// The scoresheet the game was started from (UCI).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
 }
 
 /// A message on `annexd/<hall>/<board>/status` (retained; the last will says not online).

@@ -282,7 +282,19 @@ impl Station {
                 if let Some(o) = self.opponent.as_mut() {
                     o.begin_game();
                 }
-                let answer = self.execute(Command::NewGame { fen, chess960: None }, t, events)?;
+                // The engine's name and level reach the tags through the default tags (`apply`).
+                let new_game = Command::NewGame {
+                    fen,
+                    chess960: None,
+                    moves: Vec::new(),
+                    white: None,
+                    black: None,
+                    event: None,
+                    site: None,
+                    round: None,
+                    board: None,
+                };
+                let answer = self.execute(new_game, t, events)?;
                 self.practice_say("new_game", &[], t, events);
                 Ok(answer)
             }

@@ -243,7 +243,7 @@ mod restore {
                 records.push(Record::Input { seq, t_ms: t, input });
             }
             for e in events {
-                if let Event::GameStarted { game_id, fen, t_ms } = &e {
+                if let Event::GameStarted { game_id, fen, t_ms, .. } = &e {
                     header = Some(Header::of_table(&table, game_id, fen, *t_ms, Default::default()));
                 }
                 seq += 1;

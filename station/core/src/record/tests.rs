@@ -1,0 +1,275 @@
+//! The one record: random games of moves, take-backs, draw offers and claims,
+//! illegal-move corrections, clock adjustments, adjournments and results,
+//! journaled as the daemon journals them; at random points the journal is
+//! folded again (as exports and the hall fold it) and restored (as a restart
+//! restores it), and every view's moves, tags and result equal the record's.
+
+use super::*;
+use crate::clock::Side;
+use crate::inference::TrackerConfig;
+use crate::input::Input;
+use crate::journal::{Contents, Header, Record as JournalRecord, restore};
+use crate::pgn::{TagOverrides, read_games};
+use crate::table::{Table, TableConfig};
+use proptest::prelude::*;
+use shakmaty::{Color, Position};
+
+/// A table with no sensed board: the assistant enters every move.
+fn table() -> Table {
+    Table::new(TableConfig {
+        blind_unsensed: true,
+        mirror_sensed: false,
+        time_control: Some("300+2".parse().expect("a time control")),
+        clock_auto_start: true,
+        clock_auto_press: true,
+        ..TableConfig::single(TrackerConfig::default())
+    })
+}
+
+/// What the daemon writes: the journal of the game in progress.
+struct Desk {
+    table: Table,
+    t: Millis,
+    header: Option<Header>,
+    records: Vec<JournalRecord>,
+    seq: u64,
+}
+
+impl Desk {
+    fn new() -> Desk {
+        Desk { table: table(), t: 1_000, header: None, records: Vec::new(), seq: 0 }
+    }
+
+    /// Journals `input`, applies it, journals its events (a refusal as
+    /// `input_refused`), opening the journal when a game starts.
+    fn feed(&mut self, input: Input) {
+        if self.header.is_some() {
+            self.seq += 1;
+            self.records.push(JournalRecord::Input { seq: self.seq, t_ms: self.t, input: input.clone() });
+        }
+        let events = match self.table.apply(self.t, &input) {
+            Ok(events) => events,
+            Err(e) => vec![Event::InputRefused { input: input.kind().into(), reason: e.to_string(), t_ms: self.t }],
+        };
+        for event in events {
+            if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
+                let mut h = Header::of_table(&self.table, game_id, fen, *t_ms, tags.clone().unwrap_or_default());
+                h.moves = moves.clone();
+                self.header = Some(h);
+                self.records.clear();
+                self.seq = 0;
+            }
+            if self.header.is_some() {
+                self.seq += 1;
+                self.records.push(JournalRecord::Event { seq: self.seq, event });
+            }
+        }
+    }
+
+    fn journal(&self) -> Contents {
+        Contents {
+            header: self.header.clone().expect("a game started"),
+            records: self.records.clone(),
+            valid_len: 0,
+            torn_tail: false,
+        }
+    }
+}
+
+/// One step of a random game, read against the position it meets.
+fn step(desk: &mut Desk, op: u8, pick: u32) {
+    desk.t += 100 + u64::from(pick % 4_000);
+    let record = desk.table.record().cloned();
+    let game = record.as_ref().and_then(GameRecord::chess_game);
+    let pick = pick as usize;
+    let legal = game.as_ref().map(|g| g.position().legal_moves()).unwrap_or_default();
+    let to_move = game.as_ref().map_or(Side::White, |g| Side::from(g.position().turn()));
+    let any_side = if pick % 2 == 0 { Side::White } else { Side::Black };
+    let san_of = |i: usize| {
+        let g = game.as_ref()?;
+        let mv = legal.get(i % legal.len().max(1))?;
+        Some(shakmaty::san::San::from_move(g.position(), *mv).to_string())
+    };
+    let input = match op % 16 {
+        0..=6 => match san_of(pick) {
+            Some(san) => Input::EnterMove { mv: san },
+            None => Input::Tick,
+        },
+        7 => Input::TakeBack,
+        8 => Input::DrawOffer { side: any_side },
+        9 => Input::AcceptDraw,
+        10 => Input::ClaimDraw { side: to_move, mv: if pick % 3 == 0 { san_of(pick / 3) } else { None } },
+        11 => Input::ConfirmClaim,
+        12 => Input::IllegalMove { ply: 1 + pick % record.as_ref().map_or(1, |r| r.ply().max(1)) },
+        13 => match pick % 3 {
+            0 => Input::Clock {
+                action: "add_time".into(),
+                side: Some(any_side),
+                value: Some(60_000),
+                who: Some("arbiter".into()),
+                why: Some("disturbance".into()),
+            },
+            1 => Input::Clock {
+                action: "set_time".into(),
+                side: Some(any_side),
+                value: Some(120_000),
+                who: Some("arbiter".into()),
+                why: Some("a wrong setting".into()),
+            },
+            _ => Input::Clock {
+                action: "set_moves".into(),
+                side: None,
+                value: Some(record.as_ref().map_or(0, |r| r.ply() as u64 / 2)),
+                who: Some("arbiter".into()),
+                why: Some("the counter".into()),
+            },
+        },
+        14 => match (desk.table.is_adjourned(), san_of(pick)) {
+            (true, _) => Input::ResumeAdjourned,
+            (false, Some(sealed)) => Input::Adjourn { sealed, session_left_ms: None },
+            (false, None) => Input::Tick,
+        },
+        _ => {
+            let (result, reason) = [
+                ("1-0", "Black resigned"),
+                ("0-1", "White's flag fell"),
+                ("1/2-1/2", "draw agreed"),
+                ("1-0", "arbiter's decision"),
+            ][pick % 4];
+            Input::Result { result: result.into(), reason: reason.into(), termination: None }
+        }
+    };
+    desk.feed(input);
+}
+
+/// Every view of the journal equals the live record: the fold (exports, the
+/// hall), the restore (a restart), the PGN read back.
+fn views_agree(desk: &Desk) -> Result<(), TestCaseError> {
+    let live = desk.table.record().expect("a record once a game started").clone();
+    let journal = desk.journal();
+    let folded = journal.record();
+    prop_assert_eq!(&folded.ucis(), &live.ucis(), "fold: moves");
+    prop_assert_eq!(&folded.tags, &live.tags, "fold: tags");
+    prop_assert_eq!(folded.result(), live.result(), "fold: result");
+    prop_assert_eq!(&folded.marks, &live.marks, "fold: marks");
+    let restored = restore(&journal).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let again = restored.table.record().expect("a restored record");
+    prop_assert!(restored.reproduced, "the inputs reproduce the record");
+    prop_assert_eq!(&again.ucis(), &live.ucis(), "restore: moves");
+    prop_assert_eq!(&again.tags, &live.tags, "restore: tags");
+    prop_assert_eq!(again.result(), live.result(), "restore: result");
+    let pgn = live.pgn(None).expect("a chess record writes PGN");
+    let back = read_games(pgn.as_bytes());
+    prop_assert_eq!(back.len(), 1);
+    let g = &back[0].game;
+    let ucis: Vec<String> = g.moves().iter().map(|m| g.uci(*m)).collect();
+    prop_assert_eq!(&ucis, &live.ucis(), "PGN: moves");
+    prop_assert_eq!(back[0].tags.get("White"), Some(&live.tags.white), "PGN: White");
+    prop_assert_eq!(back[0].tags.get("Black"), Some(&live.tags.black), "PGN: Black");
+    prop_assert_eq!(back[0].tags.get("Result").map(String::as_str), Some(live.result()), "PGN: result");
+    Ok(())
+}
+
+fn name() -> impl Strategy<Value = Option<String>> {
+    proptest::option::of("[A-Za-zÄÖÜäöüłśżŁ ,.'-]{1,24}")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_view_of_a_random_game_is_the_record(
+        white in name(),
+        black in name(),
+        steps in proptest::collection::vec((any::<u8>(), any::<u32>(), any::<bool>()), 1..40),
+    ) {
+        let mut desk = Desk::new();
+        let tags = TagOverrides { white: white.clone(), black, round: Some("3".into()), ..TagOverrides::default() };
+        desk.feed(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags });
+        prop_assert!(desk.table.is_playing(), "the game starts when the command returns");
+        if let Some(w) = &white {
+            prop_assert_eq!(&desk.table.record().unwrap().tags.white, w.trim());
+        }
+        for (op, pick, fold_here) in steps {
+            step(&mut desk, op, pick);
+            if fold_here {
+                views_agree(&desk)?;
+            }
+        }
+        views_agree(&desk)?;
+    }
+}
+
+#[test]
+fn a_take_back_leaves_every_view_and_the_restore_without_the_move() {
+    let mut desk = Desk::new();
+    desk.feed(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags: TagOverrides::default() });
+    for san in ["e4", "e5", "Nf3", "Nc6"] {
+        desk.t += 1_000;
+        desk.feed(Input::EnterMove { mv: san.into() });
+    }
+    desk.t += 1_000;
+    desk.feed(Input::TakeBack);
+    let live = desk.table.record().unwrap();
+    assert_eq!(live.ucis(), ["e2e4", "e7e5", "g1f3"]);
+    assert!(matches!(&live.marks[..], [Mark::TakenBack { after: 3, sans, .. }] if sans == &["Nc6"]));
+    let journal = desk.journal();
+    assert_eq!(journal.record().ucis(), live.ucis());
+    let restored = restore(&journal).unwrap();
+    assert!(restored.reproduced);
+    assert_eq!(restored.table.agreed().unwrap().ply(), 3, "a restart resumes without Nc6");
+    assert!(!live.pgn(None).unwrap().contains("Nc6"));
+}
+
+#[test]
+fn a_result_ends_the_game_with_its_reason_and_termination_in_the_pgn() {
+    let mut desk = Desk::new();
+    let tags = TagOverrides {
+        white: Some("Anna Nowak".into()),
+        black: Some("Bert\n[Result \"1-0\"]".into()),
+        event: Some("Open".into()),
+        board: Some("7".into()),
+        ..TagOverrides::default()
+    };
+    desk.feed(Input::NewGame { fen: None, chess960: None, moves: vec!["e4".into(), "e5".into()], tags });
+    let record = desk.table.record().unwrap().clone();
+    assert_eq!(record.ucis(), ["e2e4", "e7e5"], "the scoresheet so far is on the record");
+    assert_eq!(record.tags.black, "Bert [Result \"1-0\"]", "a tag stays on one line");
+    desk.t += 5_000;
+    desk.feed(Input::Result { result: "0-1".into(), reason: "White's flag fell".into(), termination: None });
+    let record = desk.table.record().unwrap();
+    let end = record.end.as_ref().unwrap();
+    assert_eq!((end.result.as_str(), end.termination.as_str()), ("0-1", "time forfeit"));
+    let pgn = record.pgn(None).unwrap();
+    assert!(pgn.contains("[White \"Anna Nowak\"]"), "{pgn}");
+    assert!(pgn.contains("[Board \"7\"]"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4 e5 {White's flag fell} 0-1"), "{pgn}");
+    // A result is given once: the game is over.
+    desk.feed(Input::Result { result: "1-0".into(), reason: "again".into(), termination: None });
+    assert_eq!(desk.table.record().unwrap().result(), "0-1");
+    // A result that is none is refused with the reason.
+    let mut other = Desk::new();
+    other.feed(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags: TagOverrides::default() });
+    let refused = other.table.apply(other.t, &Input::Result { result: "2-0".into(), reason: String::new(), termination: None });
+    assert!(refused.unwrap_err().to_string().contains("1-0, 0-1, 1/2-1/2"));
+}
+
+#[test]
+fn a_confirmed_claim_is_the_same_result_in_every_view() {
+    let mut desk = Desk::new();
+    desk.feed(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags: TagOverrides::default() });
+    for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
+        desk.t += 1_000;
+        desk.feed(Input::EnterMove { mv: san.into() });
+    }
+    desk.t += 1_000;
+    desk.feed(Input::ClaimDraw { side: Side::from(Color::White), mv: None });
+    desk.feed(Input::ConfirmClaim);
+    let record = desk.table.record().unwrap();
+    assert_eq!(record.result(), "1/2-1/2");
+    assert!(matches!(&record.marks[..], [Mark::DrawClaim { correct: true, decided: Some(true), .. }]));
+    assert_eq!(desk.journal().record().result(), "1/2-1/2");
+    assert!(record.pgn(None).unwrap().contains("{Draw claimed: threefold repetition} 1/2-1/2"));
+}
