@@ -152,6 +152,10 @@ enum Command {
         /// Unix socket, through the real BrlAPI client) and print what it shows.
         #[arg(long)]
         braille: bool,
+        /// A practice game: the simulated hands play White with a weakest-level
+        /// engine's moves, Stockfish answers as Black, the hands execute its answers.
+        #[arg(long)]
+        practice: bool,
     },
     /// Measure the inference engine on real games and print the figures.
     Bench {
@@ -396,7 +400,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules, braille } => {
+        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules, braille, practice } => {
             let opts = DemoOptions {
                 speed,
                 noise,
@@ -408,7 +412,11 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 token,
                 draughts: rules == "draughts",
                 braille,
+                practice,
             };
+            if opts.practice {
+                return crate::demo_practice::demo_practice(opts);
+            }
             if opts.draughts && opts.braille {
                 anyhow::bail!("--braille shows the chess demo only (not --rules draughts)");
             }

@@ -12,6 +12,7 @@ mod delivery;
 mod demo;
 mod demo_draughts;
 mod demo_options;
+mod demo_practice;
 mod dgt_clock;
 mod draughts_speech;
 mod draw_facts;
