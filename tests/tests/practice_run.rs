@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Chess, Move, Position, Square};
+use shakmaty::{Bitboard, Chess, Move, Position};
 use station_core::Game;
 use station_core::pgn::read_games;
 use station_drivers::engine::{
@@ -372,7 +372,6 @@ fn fault_goes_by(fault: &str, status: &str) {
     let log = std::fs::read_to_string(dir.join("station.log")).unwrap();
     assert!(log.contains("setoption name UCI_LimitStrength value true"), "{log}");
     assert!(log.contains("setoption name UCI_Elo value 1500"), "{log}");
-    let _ = Square::E4;
 }
 
 #[test]
@@ -423,4 +422,92 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
     let said = practice_said(&events, 0);
     assert_eq!(said.iter().filter(|t| t.contains("nicht zu finden")).count(), 1, "{said:?}");
     assert_eq!(agreed_record(&ev), ["e2e4"], "no move without an engine");
+}
+
+/// The station's and its engine's resident memory (kB), from /proc.
+fn rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The engine's reply latency (his `game_move` to the engine's, station
+/// time) at three levels, and the memory of the station and its engine:
+/// `cargo test -p station-tests --test practice_run -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn engine_reply_latency_and_memory() {
+    for (level, extra) in [
+        ("Elo 1350", "elo = 1350\n"),
+        ("Elo 2000", "elo = 2000\n"),
+        ("full strength", ""),
+    ] {
+        let dir = scratch("practice-latency");
+        let link = dir.join("pegboard");
+        let events = dir.join("events.jsonl");
+        let cfg = config(&dir, &link, STOCKFISH, &format!("{extra}move_time_ms = 500\n"));
+        let mut board = Board::start(&link);
+        let mut child = station_run(&cfg, &dir.join("journal"), Some(&events))
+            .args(["--listen", "127.0.0.1:0", "--token", TOKEN])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let _ = station_tests::console_address(&mut child);
+        wait_for(Duration::from_secs(10), "board connected", || {
+            (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
+        });
+        board.show(Chess::default().board().occupied());
+        wait_started(&events, 0);
+        let mut weak = WeakEngine::start();
+        let mut game = Game::default();
+        let mut latencies = Vec::new();
+        while game.ply() < 20 && !game.position().is_game_over() {
+            let from = count(&events);
+            let mv = weak.choose(&game);
+            board.play(game.position(), &mv);
+            game_move(&events, from, game.ply() + 1);
+            game.push(mv);
+            if game.position().is_game_over() {
+                break;
+            }
+            let reply = game_move(&events, from, game.ply() + 1);
+            let ev = new_of(&events, from, "game_move");
+            let t = |ply: usize| ev.iter().find(|e| e["ply"] == ply).unwrap()["t_ms"].as_u64().unwrap();
+            latencies.push(t(game.ply() + 1) - t(game.ply()));
+            let reply = UciMove::from_ascii(reply.as_bytes()).unwrap().to_move(game.position()).unwrap();
+            let before = game.position().clone();
+            let from = count(&events);
+            board.play(&before, &reply);
+            game.push(reply);
+            if !game.position().is_game_over() {
+                board_move(&events, from, game.ply());
+            }
+        }
+        let station_kb = rss_kb(child.id());
+        let engine_kb: u64 = std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .ok()
+                    .and_then(|s| s.rsplit(')').next()?.split_whitespace().nth(1)?.parse::<u32>().ok())
+                    == Some(child.id())
+            })
+            .map(rss_kb)
+            .sum();
+        let _ = child.kill();
+        let _ = child.wait();
+        latencies.sort_unstable();
+        let median = latencies[latencies.len() / 2];
+        println!(
+            "{level}: {} replies at move_time_ms 500, latency median {median} ms, max {} ms; \
+             station RSS {station_kb} kB, engine RSS {engine_kb} kB",
+            latencies.len(),
+            latencies.last().unwrap()
+        );
+    }
 }
