@@ -17,7 +17,9 @@ use station_drivers::engine::{
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::occupancy_after;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_tests::{RunningStation, export_pgn, of_type, read_events, scratch, station_run, wait_for, workspace};
+use station_tests::{
+    RunningStation, export_pgn, of_type, read_events, scratch, station_run, wait_for, workspace,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -149,7 +151,8 @@ fn agreed_record(events: &[Value]) -> Vec<String> {
     for e in events {
         match e["type"].as_str().unwrap_or("") {
             "game_resumed" => {
-                moves = e["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect();
+                moves =
+                    e["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect();
             }
             "game_started" => moves.clear(),
             "game_move" => {
@@ -301,7 +304,8 @@ fn forty_plies_against_stockfish_with_take_back_hint_wrong_execution_and_kill_9(
     let record = agreed_record(&ev);
     let played: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
     assert_eq!(record, played);
-    let entered: Vec<&Value> = of_type(&ev, "game_move").into_iter().filter(|e| e["by"] == "mirror").collect();
+    let entered: Vec<&Value> =
+        of_type(&ev, "game_move").into_iter().filter(|e| e["by"] == "mirror").collect();
     assert!(entered.len() >= 20, "{} engine moves", entered.len());
     // Each engine move said once: one private move announcement before the next move.
     for (i, e) in ev.iter().enumerate().filter(|(_, e)| e["type"] == "game_move" && e["by"] == "mirror") {
@@ -312,7 +316,9 @@ fn forty_plies_against_stockfish_with_take_back_hint_wrong_execution_and_kill_9(
             .count();
         assert_eq!(said, 1, "engine move {e} said {said} times");
     }
-    assert!(of_type(&ev, "device_status").iter().all(|e| e["device"] != "engine" || e["status"] == "connected"));
+    assert!(
+        of_type(&ev, "device_status").iter().all(|e| e["device"] != "engine" || e["status"] == "connected")
+    );
 
     // The game as PGN: the engine's name and level on its side.
     let out = export_pgn(&journal);
@@ -359,8 +365,10 @@ fn fault_goes_by(fault: &str, status: &str) {
     let _ = child.wait();
     assert_eq!(reply, "e7e5", "the move after the restart");
     let ev = read_events(&events);
-    let faults: Vec<&Value> =
-        of_type(&ev, "device_status").into_iter().filter(|e| e["device"] == "engine" && e["status"] != "connected").collect();
+    let faults: Vec<&Value> = of_type(&ev, "device_status")
+        .into_iter()
+        .filter(|e| e["device"] == "engine" && e["status"] != "connected")
+        .collect();
     assert_eq!(faults.len(), 1, "{faults:?}");
     assert_eq!(faults[0]["status"], status);
     let said = practice_said(&events, 0);
@@ -440,11 +448,8 @@ fn rss_kb(pid: u32) -> u64 {
 #[test]
 #[ignore = "a measurement, not a check"]
 fn engine_reply_latency_and_memory() {
-    for (level, extra) in [
-        ("Elo 1350", "elo = 1350\n"),
-        ("Elo 2000", "elo = 2000\n"),
-        ("full strength", ""),
-    ] {
+    for (level, extra) in [("Elo 1350", "elo = 1350\n"), ("Elo 2000", "elo = 2000\n"), ("full strength", "")]
+    {
         let dir = scratch("practice-latency");
         let link = dir.join("pegboard");
         let events = dir.join("events.jsonl");

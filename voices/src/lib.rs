@@ -52,7 +52,8 @@ pub use listening::{LetterStyle, ListeningWords, Substitution};
 pub use message::{Message, Messages};
 pub use numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralForm, PluralRule};
 pub use phrasebook::{
-    BUILTIN_LANGUAGES, ClockWords, PRACTICE_KEYS, Phrasebook, Phrasebooks, PracticeWords, Words, check_builtins,
+    BUILTIN_LANGUAGES, ClockWords, PRACTICE_KEYS, Phrasebook, Phrasebooks, PracticeWords, Words,
+    check_builtins,
 };
 pub use settings::{ClockReading, MoveReading, VoiceSettings};
 pub use setup::{SetupWords, SquareDifference};

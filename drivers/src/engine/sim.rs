@@ -50,13 +50,16 @@ impl Engine for SimEngine {
     ) -> Result<SearchOutcome, EngineError> {
         let pos = position.to_position().map_err(EngineError::Garbage)?;
         let moves = pos.legal_moves();
-        let best_capture = moves.iter().filter_map(|m| m.capture().map(|c| (value(c), m))).max_by_key(|(v, _)| *v);
+        let best_capture =
+            moves.iter().filter_map(|m| m.capture().map(|c| (value(c), m))).max_by_key(|(v, _)| *v);
         let mv = match best_capture {
             Some((_, m)) => m.clone(),
             None if moves.is_empty() => return Ok(SearchOutcome { best: "0000".into(), score: None }),
             None => {
                 // A splitmix step of the seed and the ply: the same game, the same choices.
-                let mut z = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(position.moves.len() as u64 + 1));
+                let mut z = self
+                    .seed
+                    .wrapping_add(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(position.moves.len() as u64 + 1));
                 z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
                 z ^= z >> 31;

@@ -209,7 +209,8 @@ pub fn strength_commands(options: &[EngineOption], strength: Strength) -> Vec<St
     }
     if let Some(s) = skill {
         let (lo, hi) = (s.min.unwrap_or(0), s.max.unwrap_or(20));
-        let share = (elo.clamp(SKILL_ELO.0, SKILL_ELO.1) - SKILL_ELO.0) as f64 / (SKILL_ELO.1 - SKILL_ELO.0) as f64;
+        let share =
+            (elo.clamp(SKILL_ELO.0, SKILL_ELO.1) - SKILL_ELO.0) as f64 / (SKILL_ELO.1 - SKILL_ELO.0) as f64;
         let level = lo + ((hi - lo) as f64 * share).round() as i64;
         if let Some(l) = limit {
             out.push(format!("setoption name {} value false", l.name));
@@ -242,7 +243,10 @@ option name Debug Log File type string default ";
     fn options_are_read_with_names_that_hold_spaces() {
         let o = options();
         assert_eq!(o.len(), 4);
-        assert_eq!(o[0], EngineOption { name: "Skill Level".into(), kind: "spin".into(), min: Some(0), max: Some(20) });
+        assert_eq!(
+            o[0],
+            EngineOption { name: "Skill Level".into(), kind: "spin".into(), min: Some(0), max: Some(20) }
+        );
         assert_eq!(o[3].name, "Debug Log File");
     }
 
@@ -262,7 +266,10 @@ option name Debug Log File type string default ";
     #[test]
     fn a_rating_below_the_range_becomes_a_skill_level() {
         let lines = strength_commands(&options(), Strength { elo: Some(600) });
-        assert_eq!(lines, ["setoption name UCI_LimitStrength value false", "setoption name Skill Level value 0"]);
+        assert_eq!(
+            lines,
+            ["setoption name UCI_LimitStrength value false", "setoption name Skill Level value 0"]
+        );
         let lines = strength_commands(&options(), Strength { elo: Some(1000) });
         assert_eq!(lines[1], "setoption name Skill Level value 4");
     }
@@ -270,7 +277,10 @@ option name Debug Log File type string default ";
     #[test]
     fn full_strength_and_an_engine_without_options() {
         let lines = strength_commands(&options(), Strength { elo: None });
-        assert_eq!(lines, ["setoption name UCI_LimitStrength value false", "setoption name Skill Level value 20"]);
+        assert_eq!(
+            lines,
+            ["setoption name UCI_LimitStrength value false", "setoption name Skill Level value 20"]
+        );
         assert!(strength_commands(&[], Strength { elo: Some(1500) }).is_empty());
     }
 
@@ -283,7 +293,10 @@ option name Debug Log File type string default ";
             parse_line("info depth 10 seldepth 12 multipv 1 score cp -34 nodes 100 pv e2e4"),
             EngineLine::Info { score: Some(Score::Cp(-34)) }
         );
-        assert_eq!(parse_line("info depth 3 score mate -2 pv"), EngineLine::Info { score: Some(Score::Mate(-2)) });
+        assert_eq!(
+            parse_line("info depth 3 score mate -2 pv"),
+            EngineLine::Info { score: Some(Score::Mate(-2)) }
+        );
         assert_eq!(parse_line("\u{1}\u{2}zzz"), EngineLine::Other);
         assert_eq!(parse_line(""), EngineLine::Other);
         assert!(Score::Mate(1).centipawns() > Score::Mate(3).centipawns());

@@ -357,7 +357,17 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
         Command::Practice {
-            config, engine, elo, color, lang, port, move_time_ms, journal_dir, events, listen, token,
+            config,
+            engine,
+            elo,
+            color,
+            lang,
+            port,
+            move_time_ms,
+            journal_dir,
+            events,
+            listen,
+            token,
         } => crate::practice_cmd::practice(crate::practice_cmd::PracticeOptions {
             config,
             engine,
@@ -400,7 +410,19 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules, braille, practice } => {
+        Command::Demo {
+            speed,
+            noise,
+            journal_dir,
+            events,
+            lang,
+            mirror,
+            listen,
+            token,
+            rules,
+            braille,
+            practice,
+        } => {
             let opts = DemoOptions {
                 speed,
                 noise,

@@ -122,7 +122,10 @@ impl OpponentSettings {
             return Err(("opponent.move_time_ms".into(), format!("{ms} is outside 10..=600000")));
         }
         if !(10..=60_000).contains(&self.hint_time_ms) {
-            return Err(("opponent.hint_time_ms".into(), format!("{} is outside 10..=60000", self.hint_time_ms)));
+            return Err((
+                "opponent.hint_time_ms".into(),
+                format!("{} is outside 10..=60000", self.hint_time_ms),
+            ));
         }
         if !(1..=1000).contains(&self.elo_step) {
             return Err(("opponent.elo_step".into(), format!("{} is outside 1..=1000", self.elo_step)));
@@ -1020,7 +1023,8 @@ impl Config {
             if self.mirror_sensed() {
                 return Err(invalid(
                     "opponent",
-                    "the engine is the sighted side: boards.mirror must be absent or driver = \"none\"".into(),
+                    "the engine is the sighted side: boards.mirror must be absent or driver = \"none\""
+                        .into(),
                 ));
             }
         }

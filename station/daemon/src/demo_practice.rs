@@ -40,7 +40,9 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
     let journal_dir = opts.journal_dir.clone().unwrap_or_else(|| work.join("journal"));
     let link = work.join("pegboard");
-    println!("Annex D station practice demo: simulated hands (White, a weakest-level engine) against Stockfish (Black)");
+    println!(
+        "Annex D station practice demo: simulated hands (White, a weakest-level engine) against Stockfish (Black)"
+    );
     println!("simulated peg board on {} (a real pseudo-terminal), speed ×{}", link.display(), opts.speed);
     // The hands start when the station first asks (a loaded machine may open the port late).
     let sim = SimPegBoard::start(SimOptions {
@@ -67,7 +69,11 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
         speed: 1.0,
     });
     config.tags.white = Some("Simulated hands".into());
-    let opponent = OpponentSettings { elo: Some(1350), move_time_ms: Some(300), ..OpponentSettings::new(DEFAULT_ENGINE) };
+    let opponent = OpponentSettings {
+        elo: Some(1350),
+        move_time_ms: Some(300),
+        ..OpponentSettings::new(DEFAULT_ENGINE)
+    };
     config.opponent = Some(opponent.clone());
     let (hub, commands) = Hub::new();
     let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
@@ -89,13 +95,11 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
     });
     let done = Arc::new(AtomicBool::new(false));
     let finished = Arc::clone(&done);
-    let hands = std::thread::Builder::new()
-        .name("demo-hands".into())
-        .spawn(move || {
-            let result = play_white(&sim, &moves_rx, opts.speed);
-            finished.store(true, Ordering::Relaxed);
-            result
-        })?;
+    let hands = std::thread::Builder::new().name("demo-hands".into()).spawn(move || {
+        let result = play_white(&sim, &moves_rx, opts.speed);
+        finished.store(true, Ordering::Relaxed);
+        result
+    })?;
     let stop = stop_flag()?;
     let seen = Arc::clone(&done);
     serve(station, &links, Some(&commands), &stop, move || seen.load(Ordering::Relaxed))?;
@@ -111,7 +115,8 @@ fn play_white(sim: &SimPegBoard, moves: &Receiver<(usize, String)>, speed: f64) 
     let mut hands = Hands::new(None);
     let show = |occ| sim.play_scans(vec![TimedScan { at_ms: 0, occupancy: occ }]);
     show(Chess::default().board().occupied());
-    let weak = EngineDriver::spawn(EngineKind::Uci { path: DEFAULT_ENGINE.into(), timeouts: Timeouts::default() });
+    let weak =
+        EngineDriver::spawn(EngineKind::Uci { path: DEFAULT_ENGINE.into(), timeouts: Timeouts::default() });
     let mut game = Game::default();
     let wait_ms = (60_000.0 / speed.max(0.1)) as u64;
     while game.ply() < PLIES && !game.position().is_game_over() {

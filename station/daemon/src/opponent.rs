@@ -243,7 +243,6 @@ impl Opponent {
         self.review_next();
     }
 
-
     fn review_next(&mut self) -> Option<Vec<Mistake>> {
         let review = self.review.as_ref()?;
         let Some(ply) = review.scores.iter().position(Option::is_none) else {
@@ -309,7 +308,8 @@ impl Review {
             if mover != self.his {
                 continue;
             }
-            let (Some((before, Some(best))), Some((after, _))) = (&self.scores[ply - 1], &self.scores[ply]) else {
+            let (Some((before, Some(best))), Some((after, _))) = (&self.scores[ply - 1], &self.scores[ply])
+            else {
                 continue;
             };
             let played = self.game.uci(self.game.moves()[ply - 1]);

@@ -105,7 +105,10 @@ pub fn practice(opts: PracticeOptions) -> Result<()> {
     let o = config.opponent.as_ref().map(|o| (o.engine.clone(), o.elo));
     if let Some((engine, elo)) = o {
         let level = elo.map_or_else(|| "full strength".to_owned(), |e| format!("Elo {e}"));
-        println!("practice: {engine} ({level}) plays {}", if config.blind_color() == shakmaty::Color::White { "black" } else { "white" });
+        println!(
+            "practice: {engine} ({level}) plays {}",
+            if config.blind_color() == shakmaty::Color::White { "black" } else { "white" }
+        );
     }
     run_config(
         config,
@@ -159,7 +162,9 @@ mod tests {
     fn bad_flags_are_named_like_config_keys() {
         let err = practice_config(&PracticeOptions { elo: Some(5), ..opts() }).unwrap_err().to_string();
         assert!(err.contains("opponent.elo"), "{err}");
-        let err = practice_config(&PracticeOptions { color: Some("red".into()), ..opts() }).unwrap_err().to_string();
+        let err = practice_config(&PracticeOptions { color: Some("red".into()), ..opts() })
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("game.blind_color"), "{err}");
     }
 }

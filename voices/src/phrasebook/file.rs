@@ -570,9 +570,9 @@ impl PhrasebookFile {
                 None => None,
             },
             practice: match self.practice {
-                Some(table) => {
-                    Some(super::PracticeWords { words: check.table("practice", table, super::PRACTICE_KEYS)? })
-                }
+                Some(table) => Some(super::PracticeWords {
+                    words: check.table("practice", table, super::PRACTICE_KEYS)?,
+                }),
                 None => None,
             },
             code: self.code,

@@ -85,7 +85,12 @@ fn fails_once_then_plays(fault: &str, kind: FaultKind) {
         Some(&EngineEvent::BestMove { id: 7, uci: "e7e5".into(), score: Some(super::Score::Cp(0)) })
     );
     // And the next question is answered at once.
-    search(&driver, 8, SearchPosition { moves: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()], ..after_e4() }, 50);
+    search(
+        &driver,
+        8,
+        SearchPosition { moves: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()], ..after_e4() },
+        50,
+    );
     let events = until_answer(&driver, 8);
     assert_eq!(faults(&events), []);
     assert!(matches!(events.last(), Some(EngineEvent::BestMove { uci, .. }) if uci == "b8c6"));
@@ -162,7 +167,8 @@ fn a_cancelled_search_is_not_answered() {
     search(&driver, 2, SearchPosition { moves: vec![], ..after_e4() }, 60_000);
     std::thread::sleep(Duration::from_millis(200));
     driver.send(EngineRequest::Cancel);
-    let events: Vec<_> = driver.events().recv_timeout(Duration::from_secs(2)).into_iter().map(|e| e.event).collect();
+    let events: Vec<_> =
+        driver.events().recv_timeout(Duration::from_secs(2)).into_iter().map(|e| e.event).collect();
     assert!(events.iter().all(|e| matches!(e, EngineEvent::Ready { .. })), "{events:?}");
 }
 

@@ -67,7 +67,10 @@ impl PracticeAction {
 impl Station {
     /// Plays the sighted side with `opponent` from now on (`[opponent]`);
     /// `first` is its first report, taken while it started.
-    pub fn attach_opponent(&mut self, (opponent, first): (Opponent, Option<Stamped<EngineEvent>>)) -> Result<()> {
+    pub fn attach_opponent(
+        &mut self,
+        (opponent, first): (Opponent, Option<Stamped<EngineEvent>>),
+    ) -> Result<()> {
         self.opponent = Some(opponent);
         match first {
             Some(s) => self.handle_engine(s.event, s.at),
@@ -148,7 +151,8 @@ impl Station {
             }
             Answer::Move { uci, position } => self.engine_move(&uci, &position, t, &mut events),
             Answer::Hint { uci, position } => {
-                if let Some(words) = self.current(&position).then(|| self.word_uci(&position, &uci)).flatten() {
+                if let Some(words) = self.current(&position).then(|| self.word_uci(&position, &uci)).flatten()
+                {
                     self.practice_say("hint", &[("move", words)], t, &mut events);
                 }
             }
@@ -307,7 +311,10 @@ impl Station {
                 }
                 events.push(Event::Announcement {
                     listener: "log".into(),
-                    text: format!("engine level from the next game: {}", level.map_or("full".into(), |e| e.to_string())),
+                    text: format!(
+                        "engine level from the next game: {}",
+                        level.map_or("full".into(), |e| e.to_string())
+                    ),
                     about: "practice".into(),
                     t_ms: t,
                 });
