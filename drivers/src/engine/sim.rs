@@ -53,7 +53,7 @@ impl Engine for SimEngine {
         let best_capture =
             moves.iter().filter_map(|m| m.capture().map(|c| (value(c), m))).max_by_key(|(v, _)| *v);
         let mv = match best_capture {
-            Some((_, m)) => m.clone(),
+            Some((_, m)) => *m,
             None if moves.is_empty() => return Ok(SearchOutcome { best: "0000".into(), score: None }),
             None => {
                 // A splitmix step of the seed and the ply: the same game, the same choices.
@@ -63,7 +63,7 @@ impl Engine for SimEngine {
                 z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
                 z ^= z >> 31;
-                moves[(z % moves.len() as u64) as usize].clone()
+                moves[(z % moves.len() as u64) as usize]
             }
         };
         let mode = if position.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };

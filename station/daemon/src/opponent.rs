@@ -304,7 +304,7 @@ impl Review {
         let start_turn = self.game.start().turn();
         for ply in 1..self.scores.len() {
             // The position before ply `ply` has him to move.
-            let mover = if (ply - 1) % 2 == 0 { start_turn } else { !start_turn };
+            let mover = if (ply - 1).is_multiple_of(2) { start_turn } else { !start_turn };
             if mover != self.his {
                 continue;
             }
