@@ -297,6 +297,14 @@ fn forty_plies_against_stockfish_with_take_back_hint_wrong_execution_and_kill_9(
     }
     assert!(took_back && hinted && corrected && killed);
     assert!(game.ply() >= 40 || game.position().is_game_over(), "{}", game.ply());
+    // "Analyse": the moves where his evaluation dropped most, in his words.
+    let from = count(&events);
+    let (status, answer) = station.spoken("Analyse");
+    assert_eq!(status, 200, "{answer}");
+    let review = wait_for(Duration::from_secs(120), "the review", || {
+        practice_said(&events, from).into_iter().find(|t| t.starts_with("Zug ") || t == "Keine groben Fehler")
+    });
+    assert!(review == "Keine groben Fehler" || review.contains(", besser war "), "{review}");
     drop(station);
 
     let ev = read_events(&events);

@@ -1165,6 +1165,18 @@ fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_opponent_section_is_checked() {
+        let c = parse("[opponent]\nelo = 1600\n").unwrap();
+        let o = c.opponent.unwrap();
+        assert_eq!((o.engine.as_str(), o.elo, o.move_time_ms), (DEFAULT_ENGINE, Some(1600), None));
+        let err = parse("[opponent]\nelo = 1600\nmove_time_ms = 0\n").unwrap_err().to_string();
+        assert!(err.contains("opponent.move_time_ms") && err.contains("line 3"), "{err}");
+        let err = parse("[boards.mirror]\ndriver = \"sim\"\n[opponent]\n").unwrap_err().to_string();
+        assert!(err.contains("the engine is the sighted side"), "{err}");
+        assert!(parse("[opponent]\nlevel = 3\n").is_err(), "unknown keys are errors");
+    }
+
     fn parse(text: &str) -> Result<Config, ConfigError> {
         Config::parse(text, Path::new("station.toml"))
     }
