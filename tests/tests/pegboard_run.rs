@@ -322,3 +322,95 @@ fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
     assert_eq!(got, expected, "every move once, in order; trouble: {trouble:?}");
     assert!(trouble.is_empty(), "nothing else: {trouble:?}");
 }
+
+/// Issue 22 §6 through `station run`: a move revised on his board (castling
+/// rook first, the hand resting longer than the settle time), time added by
+/// the arbiter and a take-back are each told to the blind player privately,
+/// in his words (German, the default).
+#[test]
+fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
+    const TOKEN: &str = "told-token-6c1f";
+    let dir = scratch("told");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
+        .expect("simulated peg board");
+    let conf = dir.join("station.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[audio.private]\nvoices = [\"text\"]\n",
+            link.display()
+        ),
+    )
+    .unwrap();
+    let station =
+        station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), TOKEN);
+    wait_for(Duration::from_secs(10), "connected", || {
+        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
+    });
+    // 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5, both sides' moves on his board.
+    let mut game = Game::default();
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+        let mv = station_core::notation::read(game.position(), san).unwrap();
+        game.push(mv);
+    }
+    sim.play_scans(schedule(&game, 0, game.ply(), false));
+    sim.wait_idle();
+    let game_moves =
+        |uci: &str| of_type(&read_events(&events), "game_move").iter().any(|e| e["uci"] == uci).then_some(());
+    wait_for(Duration::from_secs(20), "3...Bc5 agreed", || game_moves("f8c5"));
+    // Castling rook first; the hand rests on f1 well past the settle time: Rf1 …
+    let mut occ = game.position().board().occupied();
+    occ.discard(shakmaty::Square::H1);
+    sim.set_occupancy(occ);
+    std::thread::sleep(Duration::from_millis(60));
+    occ.add(shakmaty::Square::F1);
+    sim.set_occupancy(occ);
+    wait_for(Duration::from_secs(10), "Rf1 decided", || game_moves("h1f1"));
+    // … then the king: the move was castling.
+    occ.discard(shakmaty::Square::E1);
+    sim.set_occupancy(occ);
+    std::thread::sleep(Duration::from_millis(60));
+    occ.add(shakmaty::Square::G1);
+    sim.set_occupancy(occ);
+    let private = |about: &str| -> Vec<String> {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .filter(|e| e["listener"] == "private" && e["about"] == about)
+            .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let revised = wait_for(Duration::from_secs(10), "the revision told", || {
+        private("move").into_iter().find(|t| t.starts_with("Korrektur"))
+    });
+    assert_eq!(revised, "Korrektur: Kurze Rochade");
+    assert!(
+        of_type(&read_events(&events), "game_move")
+            .iter()
+            .any(|e| e["revised"] == true && e["uci"] == "e1g1"),
+        "the record was revised"
+    );
+
+    let (status, answer) = station.command(
+        &serde_json::json!({"cmd": "add_time", "side": "black", "ms": 120000, "who": "arbiter", "why": "Art. 7.5.5"}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let added = wait_for(Duration::from_secs(10), "the time added told", || private("clock").pop());
+    assert!(added.starts_with("Gegner: zwei Minuten dazu, jetzt "), "{added}");
+
+    let (status, answer) = station.command(&serde_json::json!({"cmd": "take_back"}));
+    assert_eq!(status, 200, "{answer}");
+    let taken = wait_for(Duration::from_secs(10), "the take-back told", || private("take_back").pop());
+    assert!(taken.starts_with("Zurückgenommen: Kurze Rochade. "), "{taken}");
+    for step in ["König von Gustav eins zurück nach Eva eins", "Turm von Felix eins zurück nach Hector eins"]
+    {
+        assert!(taken.contains(step), "{taken}");
+    }
+    assert!(taken.ends_with("Sie sind am Zug"), "{taken}");
+    // The mirror's line is the take-back, in the page's language.
+    let (_, state) = station.get("/api/state");
+    let state: serde_json::Value = serde_json::from_slice(&state).unwrap();
+    let line = state["change"]["text"]["pl"].as_str().unwrap_or_default();
+    assert!(line.starts_with("cofnięto: krótka roszada"), "{state}");
+}

@@ -346,7 +346,7 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
         "cmd": "new_game", "white": "Anna Nowak", "black": "Bert Kowalski", "round": "4", "board": "7"
     }));
     assert_eq!((status, &answer["ok"]), (200, &serde_json::json!(true)), "{answer}");
-    let game_id = answer["game_id"].as_str().unwrap().to_owned();
+    let game_id = answer["result"]["game_id"].as_str().unwrap_or_else(|| panic!("{answer}")).to_owned();
     let (scans, updates) = station_drivers::sim_game::two_boards(
         game.start(),
         &game.moves()[..plies],
@@ -453,11 +453,18 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
     // The hands start 50 ms after the station first asks for a scan: the
     // station was started (or the board plugged in) as the game begins.
     let mut hands = Hands::new(None);
-    let mut now = 0;
     let at = |ply: usize| game.position_at(ply).unwrap();
-    let mut scans = vec![TimedScan { at_ms: 0, occupancy: at(0).board().occupied() }];
-    for ply in 0..plies {
-        hands.think(at(ply).board().occupied(), if ply == 0 { 50 } else { 700 }, &mut now, &mut scans);
+    let start = at(0).board().occupied();
+    let first = game.moves()[0];
+    let (from, to) = (first.from().unwrap(), first.to());
+    let mut scans = vec![
+        TimedScan { at_ms: 0, occupancy: start },
+        TimedScan { at_ms: 50, occupancy: start.without(from) },
+        TimedScan { at_ms: 150, occupancy: start.without(from).with(to) },
+    ];
+    let mut now = 150;
+    for ply in 1..plies {
+        hands.think(at(ply).board().occupied(), 700, &mut now, &mut scans);
         hands.play(at(ply), &game.moves()[ply], &mut now, &mut scans);
     }
     hands.think(at(plies).board().occupied(), 900, &mut now, &mut scans);
@@ -475,4 +482,43 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
         of_type(&read_events(&events), "game_move").iter().map(|e| e["uci"].as_str().unwrap().to_owned()).collect();
     let want: Vec<String> = game.moves()[..plies].iter().map(|m| game.uci(*m)).collect();
     assert_eq!(said, want);
+}
+
+/// How long from a command to every view showing it: the command's answer
+/// (sent once what it decided is on disk and delivered), `/api/state`,
+/// `/game.pgn` and `station export --pgn` (the journal on disk), measured from
+/// the moment the command was sent. Run with `--ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn measure_from_a_command_to_every_view() {
+    let dir = scratch("one-record-measure");
+    let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
+    let config = dir.join("station.toml");
+    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n").unwrap();
+    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
+    station.command(&serde_json::json!({"cmd": "new_game", "white": "A", "black": "B"}));
+    let game = real_game();
+    let mut lat: [Vec<u128>; 4] = Default::default();
+    for (i, mv) in game.moves().iter().take(60).enumerate() {
+        let san = shakmaty::san::San::from_move(game.position_at(i).unwrap(), *mv).to_string();
+        let sent = Instant::now();
+        let (status, answer) = station.command(&serde_json::json!({"cmd": "enter_move", "move": san}));
+        assert_eq!(status, 200, "{answer}");
+        lat[0].push(sent.elapsed().as_micros());
+        let shows = |n: usize, body: &[u8]| -> bool {
+            let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+            v["moves"].as_array().is_some_and(|m| m.len() == n)
+        };
+        while !shows(i + 1, &station.get("/api/state").1) {}
+        lat[1].push(sent.elapsed().as_micros());
+        while read_games(&station.get("/game.pgn").1).first().map_or(0, |g| g.game.ply()) != i + 1 {}
+        lat[2].push(sent.elapsed().as_micros());
+        while read_games(export(&journal, &["--pgn"]).as_bytes()).first().map_or(0, |g| g.game.ply()) != i + 1 {}
+        lat[3].push(sent.elapsed().as_micros());
+    }
+    for (name, mut l) in ["answer", "/api/state", "/game.pgn", "export --pgn"].into_iter().zip(lat) {
+        l.sort_unstable();
+        let p = |q: f64| l[((l.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
+        eprintln!("command -> {name}: p50 {:.1} ms, p99 {:.1} ms (n = {})", p(0.5), p(0.99), l.len());
+    }
 }

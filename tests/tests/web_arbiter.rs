@@ -174,9 +174,10 @@ async fn art_7_4_an_illegal_move_found_three_plies_late_is_marked_from_the_conso
             black_before = seconds(&text_of(&console, "time-black").await);
         }
     }
-    // White's 2. Nf3 (half-move 3) was illegal, found three plies later: Alt+I, 3, Enter.
-    shortcut(&console, 'i', "illegal-ply").await;
-    keys(&console, &format!("3{ENTER}")).await;
+    // White's 2. Nf3 was illegal, found three plies later: Alt+I, its number as
+    // on the scoresheet ("2."), Enter.
+    shortcut(&console, 'i', "illegal-move").await;
+    keys(&console, &format!("2.{ENTER}")).await;
     within(WAIT, "the record back at 1...e5", || async {
         let s = state(&http, &base).await;
         s["moves"].as_array().map_or(0, Vec::len) == 2 && s["turn"] == "white"

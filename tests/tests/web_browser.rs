@@ -173,8 +173,10 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
         !console.find_all(Locator::Css("#discrepancies article.disc")).await.unwrap_or_default().is_empty()
     })
     .await;
+    // One instruction at a time: "wait for the arbiter", or the steps for his own board.
     within(Duration::from_secs(3), "the discrepancy on the mirror", || async {
-        text_of(&mirror, "warnings").await.contains("Bretter stimmen nicht überein")
+        let shown = text_of(&mirror, "warnings").await + &text_of(&mirror, "fix").await;
+        shown.contains("Bretter stimmen nicht überein")
     })
     .await;
     let disc = text_of(&console, "discrepancies").await;

@@ -228,11 +228,16 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     })
     .await;
     let shown = within(WAIT, "the execution discrepancy on the mirror", || async {
-        text_of(&mirror, "warnings").await.contains("The boards disagree")
+        // One instruction at a time (issue 22 §7): his own board's steps, no "wait".
+        !text_of(&mirror, "warnings").await.contains("The boards disagree")
             && text_of(&mirror, "fix-steps").await.contains("c4 → b5")
     })
     .await;
     eprintln!("the execution discrepancy reached the mirror {shown:?} after the console");
+    // The last move stays in sight beside the one instruction (1280×800).
+    for id in ["last-text", "fix-steps", "time-white", "time-black"] {
+        station_tests::browser::assert_whole(&mirror, id, "the mirror during an execution discrepancy").await;
+    }
     let s = game.state().await;
     let disc = &s["discrepancies"][0];
     assert_eq!((disc["kind"].as_str(), disc["board"].as_str()), (Some("execution"), Some("mirror")), "{s}");
@@ -282,7 +287,7 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     })
     .await;
     within(WAIT, "the records discrepancy on the mirror", || async {
-        text_of(&mirror, "warnings").await.contains("The boards disagree")
+        !text_of(&mirror, "warnings").await.contains("The boards disagree")
             && text_of(&mirror, "fix-steps").await.contains("b8")
     })
     .await;

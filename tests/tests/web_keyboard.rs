@@ -68,13 +68,14 @@ async fn new_game_by_keyboard(console: &Client, kind: &str, field: Option<(&str,
     assert_eq!(focused().await, format!("start:{kind}"), "the arrow keys choose {kind}");
     match field {
         Some((id, text)) => {
-            tab_to(console, id, 4).await;
+            tab_to(console, id, 10).await;
             keys(console, &format!("{text}{ENTER}")).await;
         }
         None => {
-            keys(console, &format!("{TAB}{TAB}{TAB}")).await;
+            // Past the players, event, site, round and board (the config's tags when empty).
+            tab_to(console, "new-submit", 10).await;
             let label = js(console, "return document.activeElement.textContent;").await;
-            assert_eq!(label, "Start a new game", "three Tabs reach the submit button");
+            assert_eq!(label, "Start a new game", "Tab reaches the submit button");
             keys(console, &ENTER.to_string()).await;
         }
     }
@@ -462,4 +463,165 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
 
     console.close().await.unwrap();
     mirror.close().await.unwrap();
+}
+
+/// Issue 22 §3 and §7: the console reads what is written. After 1.e4 d5,
+/// `d5` is refused next to the move field in the arbiter's words (never made
+/// as exd5), once; `nc3` is said back as "2. Nc3?" and counts once confirmed
+/// from the keyboard; the game's state, both clocks and the boards are on the
+/// first screen at 1280×800. Axe-core clean in each new state; the browser is
+/// ended pass or fail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_reads_what_is_written_and_says_it_next_to_the_field() {
+    use futures_util::FutureExt;
+    let dir = scratch("web-keyboard-reading");
+    let peg_link = dir.join("pegboard");
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
+             debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
+             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+            peg_link.display()
+        ),
+    )
+    .unwrap();
+    let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    let mut command = station_run(&config, &dir.join("journal"), None);
+    command.args(["--token", TOKEN]).stderr(std::fs::File::create(dir.join("station.log")).unwrap());
+    let (_station, base) = spawn_station(command);
+    let http = reqwest::Client::new();
+    next_game(&http, &base, "").await;
+    let (_driver, driver_url) = start_chromedriver();
+    let console = browser(&driver_url, &dir.join("profile-console"), 1280, 800).await;
+    let outcome = std::panic::AssertUnwindSafe(reading(&console, &http, &base)).catch_unwind().await;
+    let _ = console.close().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+async fn reading(console: &Client, http: &reqwest::Client, base: &str) {
+    station_tests::browser::set_viewport(console, 1280, 800).await;
+    console.goto(&format!("{base}/console")).await.unwrap();
+    enter_token(console, TOKEN).await;
+
+    // The first screen at 1280×800: the game's state, both clocks and every
+    // board lie whole in the window without scrolling.
+    within(WAIT, "the boards drawn", || async {
+        js(console, "return document.querySelectorAll('#boards figure svg').length;").await.as_u64()
+            >= Some(1)
+    })
+    .await;
+    let layout = js(
+        console,
+        "window.scrollTo(0, 0);
+         const r = (e) => { const b = e.getBoundingClientRect(); return [Math.round(b.top), Math.round(b.bottom), Math.round(b.left), Math.round(b.right)]; };
+         const out = { view: [window.innerWidth, window.innerHeight] };
+         for (const id of ['game-line', 'clock-white', 'clock-black']) out[id] = r(document.getElementById(id));
+         out.boards = [...document.querySelectorAll('#boards figure')].map((f) => [f.id, r(f.querySelector('svg'))]);
+         return out;",
+    )
+    .await;
+    eprintln!("the console's first screen at 1280×800: {layout}");
+    let inside = |rect: &Value| {
+        let n = |i: usize| rect[i].as_i64().unwrap_or(-1);
+        n(0) >= 0 && n(1) <= 800 && n(1) > n(0) && n(2) >= 0 && n(3) <= 1280
+    };
+    for id in ["game-line", "clock-white", "clock-black"] {
+        assert!(inside(&layout[id]), "#{id} on the first screen at 1280×800: {layout}");
+    }
+    let boards = layout["boards"].as_array().cloned().unwrap_or_default();
+    assert!(!boards.is_empty(), "{layout}");
+    for board in &boards {
+        assert!(inside(&board[1]), "{} on the first screen at 1280×800: {layout}", board[0]);
+    }
+    assert!(!text_of(console, "game-line").await.is_empty(), "the game's state in the header");
+
+    // 1. e4 d5 entered in exact notation: they count at once.
+    for (typed, number) in [("e4", "1. e4"), ("d5", "1… d5")] {
+        shortcut(console, 'm', "move").await;
+        keys(console, &format!("{typed}{ENTER}")).await;
+        within(WAIT, &format!("{number} on the console"), || async {
+            text_of(console, "last-move").await.starts_with(number)
+        })
+        .await;
+    }
+    // `d5` again: refused next to the field, in the arbiter's words, once.
+    shortcut(console, 'm', "move").await;
+    keys(console, &format!("d5{ENTER}")).await;
+    within(WAIT, "the refusal next to the move field", || async {
+        text_of(console, "form-move-refusal").await.contains("2. d5: no pawn can go to d5")
+    })
+    .await;
+    let refusal = text_of(console, "form-move-refusal").await;
+    assert!(!refusal.contains("ply"), "no ply count: {refusal}");
+    let place = js(
+        console,
+        "const f = document.getElementById('move').getBoundingClientRect();
+         const r = document.getElementById('form-move-refusal').getBoundingClientRect();
+         return [document.getElementById('form-move-refusal').closest('form').id, Math.round(r.top - f.bottom)];",
+    )
+    .await;
+    assert_eq!(place[0], "form-move", "the refusal is in the move's form: {place}");
+    assert!(place[1].as_i64().is_some_and(|gap| (-60..=80).contains(&gap)), "right under the field: {place}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let said = js(
+        console,
+        "return [...document.querySelectorAll('body *')].filter((e) => [...e.childNodes]
+             .some((n) => n.nodeType === 3 && n.textContent.includes('no pawn can go to d5'))).map((e) => e.id || e.tagName);",
+    )
+    .await;
+    assert_eq!(said, serde_json::json!(["form-move-refusal"]), "the refusal appears once, next to the field");
+    assert_eq!(
+        js(console, "return document.getElementById('move').getAttribute('aria-invalid');").await,
+        "true"
+    );
+    assert_eq!(state(http, base).await["moves"].as_array().map(Vec::len), Some(2), "nothing was made of d5");
+    assert_accessible(console, "the console with a move refused next to its field").await;
+
+    // `nc3` (a lower-case piece letter): said back first, then confirmed with Enter.
+    shortcut(console, 'm', "move").await;
+    keys(console, &format!("{}nc3{ENTER}", "\u{E009}a\u{E000}\u{E017}")).await;
+    within(WAIT, "the move said back", || async { active_id(console).await == "move-echo-yes" }).await;
+    let echo = text_of(console, "move-echo-text").await;
+    assert!(echo.starts_with("2. Nc3?") && echo.contains("lower case"), "{echo}");
+    assert_eq!(text_of(console, "form-move-refusal").await, "", "the earlier refusal is gone");
+    assert_eq!(
+        state(http, base).await["moves"].as_array().map(Vec::len),
+        Some(2),
+        "not counted before the yes"
+    );
+    assert_accessible(console, "the console saying a move back for confirmation").await;
+    keys(console, &ENTER.to_string()).await;
+    within(WAIT, "2. Nc3 made once confirmed", || async {
+        text_of(console, "last-move").await.starts_with("2. Nc3")
+    })
+    .await;
+    assert_eq!(active_id(console).await, "move", "back in the move field for the next move");
+    assert_eq!(value_of(console, "move").await, "");
+
+    // The Result control is on the keyboard too.
+    shortcut(console, 'f', "result-value").await;
+
+    // The mirror says which clock is the sighted player's (Black: the blind
+    // player has White) and words its text board in its own language.
+    for (lang, yours, words) in [
+        ("de", "Ihre Uhr", "Weiß: König e1; Dame d1; Turm a1, h1"),
+        ("pl", "Twój zegar", "Białe: król e1; hetman d1; wieża a1, h1"),
+        ("en", "your clock", "White: king e1, queen d1, rooks a1 and h1"),
+    ] {
+        console.goto(&format!("{base}/mirror?lang={lang}")).await.unwrap();
+        within(WAIT, &format!("the mirror in {lang}"), || async {
+            text_of(console, "name-black").await.contains(yours)
+                && js(console, "const e = document.querySelector('#board .visually-hidden'); return e ? e.textContent : '';")
+                    .await
+                    .as_str()
+                    .is_some_and(|t| t.contains(words))
+        })
+        .await;
+        assert!(!text_of(console, "name-white").await.contains(yours), "only his own clock is marked");
+        assert_accessible(console, &format!("the mirror in {lang} with his clock marked")).await;
+    }
 }

@@ -308,7 +308,8 @@ fn a_large_print_scoresheet_reads_back_as_the_record_of_a_real_game() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no matching game journal"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no game `no-such-game` in") && err.contains("the games there:"), "{err}");
     assert!(!dir.join("none.pdf").exists());
 }
 

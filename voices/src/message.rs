@@ -65,11 +65,91 @@ pub enum Message {
     PositionTimes,
     /// Draw facts (Art. 9.3): `{moves}` (a count of moves in words) without a pawn move or capture.
     MovesWithoutPawnOrCapture,
+    /// Moves taken back (a take-back, D.2.9): `{moves}` is the moves in words.
+    TakenBack,
+    /// An illegal move taken back (Art. 7.4): `{moves}` is the moves in words.
+    IllegalTakenBack,
+    /// A captured piece to put back: `{piece}` on `{square}`.
+    PieceBack,
+    /// A piece to take off the board (a promotion taken back): `{piece}` from `{square}`.
+    PieceOff,
+    /// It is the opponent's turn (after a take-back).
+    OpponentToMove,
+    /// The listener claims a draw (Art. 9.2/9.3).
+    YouClaimDraw,
+    /// The listener's opponent claims a draw (Art. 9.2/9.3).
+    OpponentClaimsDraw,
+    /// The written move of a draw claim: `{move}` in words.
+    ClaimWritten,
+    /// The ground of a correct claim: the position for the third time (Art. 9.2).
+    GroundThreefold,
+    /// The ground of a correct claim: fifty moves without a pawn move or capture (Art. 9.3).
+    GroundFiftyMoves,
+    /// Both clocks stopped, the arbiter decides (Art. 9.5).
+    ClocksStopped,
+    /// The arbiter upheld the draw claim.
+    ClaimUpheld,
+    /// The arbiter rejected the draw claim: play goes on.
+    ClaimRejected,
+    /// Time added to a clock: `{who}`, `{amount}` added, `{time}` now.
+    TimeAdded,
+    /// A clock set: `{who}`, `{time}` now.
+    TimeSet,
+    /// The clock's move counter set: `{moves}` (a count of moves in words).
+    MovesSet,
+    /// Heads a move that replaces the one announced before.
+    MoveRevised,
+    /// The blind player's board shows the game again.
+    BoardRightAgain,
+    /// White (the side), in a result.
+    White,
+    /// Black (the side), in a result.
+    Black,
+    /// `{side}` won the game.
+    Wins,
+    /// The game is drawn.
+    Drawn,
+    /// The game ended without a result.
+    NoResult,
+    /// `{result}` by checkmate.
+    ResultCheckmate,
+    /// `{result}`: `{loser}` resigned.
+    ResultResignation,
+    /// `{result}` by agreement.
+    ResultAgreement,
+    /// `{result}` by stalemate.
+    ResultStalemate,
+    /// `{result}` by threefold repetition (Art. 9.2; draughts 6.1).
+    ResultThreefold,
+    /// `{result}` by the fifty-move rule (Art. 9.3).
+    ResultFiftyMoves,
+    /// `{result}`: no mate is possible any more.
+    ResultInsufficientMaterial,
+    /// `{result}`: `{loser}` made too many illegal moves (Art. 7.4).
+    ResultIllegalMoves,
+    /// `{result}`: a new game begins.
+    ResultNewGame,
+    /// `{result}`: `{loser}` lost on time.
+    ResultTimeForfeit,
+    /// `{result}` by the arbiter's decision.
+    ResultAdjudication,
+    /// `{result}`: a rules infraction by `{loser}`.
+    ResultInfraction,
+    /// `{result}`: the game was abandoned.
+    ResultAbandoned,
+    /// Draughts (7.2.3): `{result}`, `{loser}` has no pieces left.
+    ResultNoPieces,
+    /// Draughts (7.2.2): `{result}`, `{loser}` cannot move.
+    ResultNoMove,
+    /// Draughts (6.2): `{result}`, only king moves.
+    ResultKingMoves,
+    /// Draughts (6.3, 6.4): `{result}`, an ending against a lone king.
+    ResultEnding,
 }
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 29] = [
+    pub const ALL: [Message; 69] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -99,6 +179,46 @@ impl Message {
         Message::PositionThirdTime,
         Message::PositionTimes,
         Message::MovesWithoutPawnOrCapture,
+        Message::TakenBack,
+        Message::IllegalTakenBack,
+        Message::PieceBack,
+        Message::PieceOff,
+        Message::OpponentToMove,
+        Message::YouClaimDraw,
+        Message::OpponentClaimsDraw,
+        Message::ClaimWritten,
+        Message::GroundThreefold,
+        Message::GroundFiftyMoves,
+        Message::ClocksStopped,
+        Message::ClaimUpheld,
+        Message::ClaimRejected,
+        Message::TimeAdded,
+        Message::TimeSet,
+        Message::MovesSet,
+        Message::MoveRevised,
+        Message::BoardRightAgain,
+        Message::White,
+        Message::Black,
+        Message::Wins,
+        Message::Drawn,
+        Message::NoResult,
+        Message::ResultCheckmate,
+        Message::ResultResignation,
+        Message::ResultAgreement,
+        Message::ResultStalemate,
+        Message::ResultThreefold,
+        Message::ResultFiftyMoves,
+        Message::ResultInsufficientMaterial,
+        Message::ResultIllegalMoves,
+        Message::ResultNewGame,
+        Message::ResultTimeForfeit,
+        Message::ResultAdjudication,
+        Message::ResultInfraction,
+        Message::ResultAbandoned,
+        Message::ResultNoPieces,
+        Message::ResultNoMove,
+        Message::ResultKingMoves,
+        Message::ResultEnding,
     ];
 
     /// The key of this message in a phrasebook's `[messages]` table.
@@ -133,12 +253,60 @@ impl Message {
             Message::PositionThirdTime => "position_third_time",
             Message::PositionTimes => "position_times",
             Message::MovesWithoutPawnOrCapture => "moves_without_pawn_or_capture",
+            Message::TakenBack => "taken_back",
+            Message::IllegalTakenBack => "illegal_taken_back",
+            Message::PieceBack => "piece_back",
+            Message::PieceOff => "piece_off",
+            Message::OpponentToMove => "opponent_to_move",
+            Message::YouClaimDraw => "you_claim_draw",
+            Message::OpponentClaimsDraw => "opponent_claims_draw",
+            Message::ClaimWritten => "claim_written",
+            Message::GroundThreefold => "ground_threefold",
+            Message::GroundFiftyMoves => "ground_fifty_moves",
+            Message::ClocksStopped => "clocks_stopped",
+            Message::ClaimUpheld => "claim_upheld",
+            Message::ClaimRejected => "claim_rejected",
+            Message::TimeAdded => "time_added",
+            Message::TimeSet => "time_set",
+            Message::MovesSet => "moves_set",
+            Message::MoveRevised => "move_revised",
+            Message::BoardRightAgain => "board_right_again",
+            Message::White => "white",
+            Message::Black => "black",
+            Message::Wins => "wins",
+            Message::Drawn => "drawn",
+            Message::NoResult => "no_result",
+            Message::ResultCheckmate => "result_checkmate",
+            Message::ResultResignation => "result_resignation",
+            Message::ResultAgreement => "result_agreement",
+            Message::ResultStalemate => "result_stalemate",
+            Message::ResultThreefold => "result_threefold",
+            Message::ResultFiftyMoves => "result_fifty_moves",
+            Message::ResultInsufficientMaterial => "result_insufficient_material",
+            Message::ResultIllegalMoves => "result_illegal_moves",
+            Message::ResultNewGame => "result_new_game",
+            Message::ResultTimeForfeit => "result_time_forfeit",
+            Message::ResultAdjudication => "result_adjudication",
+            Message::ResultInfraction => "result_infraction",
+            Message::ResultAbandoned => "result_abandoned",
+            Message::ResultNoPieces => "result_no_pieces",
+            Message::ResultNoMove => "result_no_move",
+            Message::ResultKingMoves => "result_king_moves",
+            Message::ResultEnding => "result_ending",
         }
     }
 
     /// The message with this id, if any.
     pub fn from_id(id: &str) -> Option<Message> {
         Message::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// Whether a loaded phrasebook may leave this message out (it is then
+    /// said in English): the messages added after phrasebooks were written
+    /// for other languages, from the take-back on (issue 22). Every built-in
+    /// book has them all (checked by a test).
+    pub fn is_optional(self) -> bool {
+        self.index() >= Message::TakenBack.index()
     }
 
     fn index(self) -> usize {
@@ -167,6 +335,23 @@ mod tests {
         for (i, message) in Message::ALL.into_iter().enumerate() {
             assert_eq!(message as usize, i, "{message:?}");
             assert_eq!(Message::from_id(message.id()), Some(message));
+        }
+    }
+
+    /// The fallback is for loaded books only: every built-in book words
+    /// every message itself.
+    #[test]
+    fn every_built_in_book_words_every_message_itself() {
+        for text in [
+            include_str!("../phrasebooks/de.toml"),
+            include_str!("../phrasebooks/pl.toml"),
+            include_str!("../phrasebooks/en.toml"),
+        ] {
+            let file: toml::Table = toml::from_str(text).unwrap();
+            let messages = file["messages"].as_table().unwrap();
+            for message in Message::ALL {
+                assert!(messages.contains_key(message.id()), "{} lacks {}", file["code"], message.id());
+            }
         }
     }
 }

@@ -18,10 +18,13 @@ use file::PhrasebookFile;
 /// Codes of the phrasebooks compiled into the binary.
 pub const BUILTIN_LANGUAGES: [&str; 3] = ["de", "pl", "en"];
 
+/// The English book's source: the fallback of optional messages.
+pub(crate) const ENGLISH_SOURCE: &str = include_str!("../phrasebooks/en.toml");
+
 const BUILTIN_SOURCES: [(&str, &str); 3] = [
     ("de", include_str!("../phrasebooks/de.toml")),
     ("pl", include_str!("../phrasebooks/pl.toml")),
-    ("en", include_str!("../phrasebooks/en.toml")),
+    ("en", ENGLISH_SOURCE),
 ];
 
 /// Fixed words of move announcements, results and the draw offer.

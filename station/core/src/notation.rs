@@ -167,7 +167,7 @@ pub fn write(pos: &Chess, mv: Move, notation: Notation) -> String {
 }
 
 /// What a text says about a move.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Pattern {
     role: Option<Role>,
     from_file: Option<File>,
@@ -177,14 +177,81 @@ struct Pattern {
     castle: Option<CastlingSide>,
 }
 
-fn parse_pattern(text: &str) -> Option<Pattern> {
+/// The marks a text carries beside the move itself: what the strict reading
+/// compares with the move it names.
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks {
+    /// Numeric (ICCF) or UCI: no capture or check signs belong to them.
+    bare: bool,
+    /// Castling (O-O, 0-0).
+    castle: bool,
+    /// A capture sign (x or :).
+    capture: bool,
+    /// The from-square and the to-square joined by "-" (long algebraic).
+    dash: bool,
+    /// A piece letter only English SAN or figurines use (Q R B N, ♘…): there a
+    /// capture is always written.
+    english_letter: bool,
+    /// "+" (check) or "#"/"++" (mate) after the move.
+    check: Option<Check>,
+    /// A piece (or promotion) letter written in lower case ("nf3", "e8q").
+    lower_case: bool,
+    /// A pawn named by a letter ("Pe4").
+    pawn_letter: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    Check,
+    Mate,
+}
+
+/// A text read: the patterns it may mean (its letters as written, and a
+/// lower-case first letter taken as a piece), with their marks.
+struct Parsed {
+    readings: Vec<(Pattern, Marks)>,
+}
+
+fn parse(text: &str) -> Option<Parsed> {
     let mut t: String = text.trim().chars().filter(|c| !matches!(c, ' ')).collect();
     for mark in ["(=)", "e.p.", "ep"] {
         if let Some(stripped) = t.strip_suffix(mark) {
             t = stripped.to_owned();
         }
     }
-    let t = t.trim_end_matches(['+', '#', '!', '?']);
+    let t = t.trim_end_matches(['!', '?']);
+    let body = t.trim_end_matches(['+', '#', '!', '?']);
+    let signs = &t[body.len()..];
+    let check = if signs.contains('#') || signs.contains("++") {
+        Some(Check::Mate)
+    } else if signs.contains('+') {
+        Some(Check::Check)
+    } else {
+        None
+    };
+    let mut readings = Vec::with_capacity(2);
+    if let Some((pattern, mut marks)) = parse_body(body) {
+        marks.check = check;
+        readings.push((pattern, marks));
+    }
+    // A piece letter typed in lower case ("nf3", "bc4"): read as the piece too,
+    // never without saying so.
+    let mut chars = body.chars();
+    if let Some(first) = chars.next()
+        && first.is_ascii_lowercase()
+        && role_of_symbol(first.to_ascii_uppercase()).is_some_and(|r| r != Role::Pawn)
+    {
+        let upper: String = std::iter::once(first.to_ascii_uppercase()).chain(chars).collect();
+        if let Some((pattern, mut marks)) = parse_body(&upper) {
+            marks.check = check;
+            marks.lower_case = true;
+            readings.push((pattern, marks));
+        }
+    }
+    (!readings.is_empty()).then_some(Parsed { readings })
+}
+
+fn parse_body(t: &str) -> Option<(Pattern, Marks)> {
     if t.is_empty() || t.chars().count() > 12 {
         return None;
     }
@@ -194,17 +261,23 @@ fn parse_pattern(text: &str) -> Option<Pattern> {
         _ => None,
     };
     if castle.is_some() {
-        return Some(Pattern { castle, role: Some(Role::King), ..Pattern::default() });
+        let marks = Marks { castle: true, ..Marks::default() };
+        return Some((Pattern { castle, role: Some(Role::King), ..Pattern::default() }, marks));
     }
     if t.chars().all(|c| c.is_ascii_digit()) {
-        return parse_iccf(t);
+        return parse_iccf(t).map(|p| (p, Marks { bare: true, ..Marks::default() }));
     }
+    let mut marks =
+        Marks { capture: t.contains(['x', ':']), dash: t.contains('-'), bare: is_uci(t), ..Marks::default() };
     let mut chars: Vec<char> = t.chars().filter(|c| !matches!(c, 'x' | ':' | '-' | '=')).collect();
     let mut p = Pattern::default();
     if let Some(&c) = chars.first()
         && !c.is_ascii_lowercase()
     {
-        p.role = Some(role_of_symbol(c)?);
+        let role = role_of_symbol(c)?;
+        marks.english_letter = matches!(c, 'Q' | 'R' | 'B' | 'N') || !c.is_ascii();
+        marks.pawn_letter = role == Role::Pawn;
+        p.role = Some(role);
         chars.remove(0);
     }
     // A trailing piece symbol (or UCI's lower-case letter) is the promotion piece.
@@ -212,6 +285,7 @@ fn parse_pattern(text: &str) -> Option<Pattern> {
         && !c.is_ascii_digit()
     {
         let role = role_of_symbol(c).or_else(|| Role::from_char(c).filter(|r| *r != Role::King))?;
+        marks.lower_case |= c.is_ascii_lowercase() && !marks.bare;
         p.promotion = Some(role);
         chars.pop();
     }
@@ -230,7 +304,14 @@ fn parse_pattern(text: &str) -> Option<Pattern> {
         }
         _ => return None,
     }
-    Some(p)
+    Some((p, marks))
+}
+
+/// UCI as the console and the journal write it: e2e4, e7e8q.
+fn is_uci(t: &str) -> bool {
+    let b = t.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    (b.len() == 4 || (b.len() == 5 && b"qrbn".contains(&b[4]))) && square(b[0], b[1]) && square(b[2], b[3])
 }
 
 fn parse_iccf(t: &str) -> Option<Pattern> {
@@ -281,11 +362,103 @@ impl Pattern {
             Some(role) => role == mv.role(),
             None => mv.role() == Role::Pawn || (self.from_file.is_some() && self.from_rank.is_some()),
         };
+        // A pawn's capture names the file it comes from in every notation: a
+        // bare square ("d5") is a pawn's move to it, never a capture.
+        let capture_ok = !(mv.role() == Role::Pawn && mv.is_capture() && self.from_file.is_none());
         to_ok
             && role_ok
+            && capture_ok
             && self.from_file.is_none_or(|f| from.is_some_and(|s| s.file() == f))
             && self.from_rank.is_none_or(|r| from.is_some_and(|s| s.rank() == r))
             && self.promotion == mv.promotion()
+    }
+}
+
+/// What a reading needed beyond the exact notation it is written in: the
+/// console echoes such a move back, and it counts only once confirmed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Liberty {
+    /// A piece letter in lower case ("nf3" for Nf3).
+    LowerCase,
+    /// A capture written without its sign where the notation writes it
+    /// (English SAN or figurines "Qd4" for Qxd4; long algebraic "Qd1-d4").
+    CaptureUnmarked,
+    /// A capture sign for a move that takes nothing ("Nxf3").
+    CaptureMarked,
+    /// A check without its sign ("Qe3" for Qe3+).
+    CheckUnmarked,
+    /// A check or mate sign for a move that gives no check (or no mate).
+    CheckMarked,
+    /// A mate without its sign ("Qh5+" for Qh5#).
+    MateUnmarked,
+    /// A pawn named by a letter ("Pe4").
+    PawnLetter,
+}
+
+impl Liberty {
+    /// The liberty in the arbiter's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Liberty::LowerCase => "a piece letter in lower case",
+            Liberty::CaptureUnmarked => "a capture written without x",
+            Liberty::CaptureMarked => "an x for a move that captures nothing",
+            Liberty::CheckUnmarked => "a check written without +",
+            Liberty::CheckMarked => "a check sign for a move that gives none",
+            Liberty::MateUnmarked => "a mate written without #",
+            Liberty::PawnLetter => "a letter for a pawn",
+        }
+    }
+}
+
+/// A move read from a text, with what the reading needed beyond the exact
+/// notation (empty when the text is the move as its notation writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// The one legal move the text names.
+    pub mv: Move,
+    /// What the reading needed.
+    pub needed: Vec<Liberty>,
+}
+
+impl Marks {
+    /// What reading `mv` (legal in `pos`) from a text with these marks needed.
+    fn needed(&self, pos: &Chess, mv: &Move) -> Vec<Liberty> {
+        let mut needed = Vec::new();
+        if self.lower_case {
+            needed.push(Liberty::LowerCase);
+        }
+        if self.pawn_letter {
+            needed.push(Liberty::PawnLetter);
+        }
+        if self.bare {
+            return needed;
+        }
+        if !self.castle {
+            if self.capture && !mv.is_capture() {
+                needed.push(Liberty::CaptureMarked);
+            }
+            if !self.capture && mv.is_capture() && (self.dash || self.english_letter) {
+                needed.push(Liberty::CaptureUnmarked);
+            }
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(*mv);
+        let gives = if after.is_checkmate() {
+            Some(Check::Mate)
+        } else if after.is_check() {
+            Some(Check::Check)
+        } else {
+            None
+        };
+        match (gives, self.check) {
+            (Some(Check::Mate), Some(Check::Mate))
+            | (Some(Check::Check), Some(Check::Check))
+            | (None, None) => {}
+            (Some(Check::Mate), _) => needed.push(Liberty::MateUnmarked),
+            (Some(Check::Check), None) => needed.push(Liberty::CheckUnmarked),
+            (_, Some(_)) => needed.push(Liberty::CheckMarked),
+        }
+        needed
     }
 }
 
@@ -311,17 +484,143 @@ pub fn read(pos: &Chess, text: &str) -> Option<Move> {
 
 /// [`read`], saying why a text names no move.
 pub fn read_exactly(pos: &Chess, text: &str) -> Result<Move, ReadError> {
-    let pattern = parse_pattern(text).ok_or(ReadError::Unreadable)?;
-    let mut found = None;
-    for mv in pos.legal_moves() {
-        if pattern.fits(&mv) {
+    read_strictly(pos, text).map(|r| r.mv)
+}
+
+/// [`read`], saying also what the reading needed beyond the exact notation
+/// (a lower-case piece letter, a missing capture or check sign, …): the one
+/// reader, strict about what it took.
+pub fn read_strictly(pos: &Chess, text: &str) -> Result<Reading, ReadError> {
+    let parsed = parse(text).ok_or(ReadError::Unreadable)?;
+    let legal = pos.legal_moves();
+    // The text as written first ("bc3" is the b-pawn's capture); a lower-case
+    // letter taken as a piece only when that names nothing.
+    for (pattern, marks) in &parsed.readings {
+        let mut found: Option<Reading> = None;
+        for mv in legal.iter().filter(|mv| pattern.fits(mv)) {
             if found.is_some() {
                 return Err(ReadError::Ambiguous);
             }
-            found = Some(mv);
+            found = Some(Reading { mv: *mv, needed: marks.needed(pos, mv) });
+        }
+        if let Some(reading) = found {
+            return Ok(reading);
         }
     }
-    found.ok_or(ReadError::Illegal)
+    Err(ReadError::Illegal)
+}
+
+/// The move number of the side to move in `pos` as a scoresheet writes it:
+/// "21." for White, "21..." for Black.
+pub fn move_number(pos: &Chess) -> String {
+    let n = pos.fullmoves().get();
+    if pos.turn() == Color::White { format!("{n}.") } else { format!("{n}...") }
+}
+
+/// The move number of `ply` (1-based) in a game that began with White's
+/// first move: "1." for ply 1, "1..." for ply 2.
+pub fn ply_number(ply: usize) -> String {
+    let n = ply.div_ceil(2).max(1);
+    if ply.is_multiple_of(2) && ply > 0 { format!("{n}...") } else { format!("{n}.") }
+}
+
+fn piece_name(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Queen => "queen",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Knight => "knight",
+        Role::Pawn => "pawn",
+    }
+}
+
+/// Why `text` names no move in `pos`, in the arbiter's words: "not a move",
+/// "no pawn can go to d5", "the king cannot go there", "Nbd2 and Nfd2 both
+/// fit: write which". Empty when the text does name one move.
+pub fn refusal(pos: &Chess, text: &str) -> String {
+    let Some(parsed) = parse(text) else {
+        // A piece named, then no square it could go to ("Ke9").
+        let first = text.trim().chars().next().filter(|c| !c.is_ascii_lowercase());
+        return match first.and_then(role_of_symbol).filter(|r| *r != Role::Pawn) {
+            Some(role) => one_or_many(pos, role, "there"),
+            None => "not a move".to_owned(),
+        };
+    };
+    let legal = pos.legal_moves();
+    let fitting: Vec<Move> = parsed
+        .readings
+        .iter()
+        .map(|(p, _)| legal.iter().filter(|mv| p.fits(mv)).copied().collect::<Vec<Move>>())
+        .find(|moves| !moves.is_empty())
+        .unwrap_or_default();
+    match fitting.len() {
+        1 => return String::new(),
+        n if n > 1 => {
+            let sans: Vec<String> =
+                fitting.iter().map(|mv| SanPlus::from_move(pos.clone(), *mv).to_string()).collect();
+            return format!("{} fit: write which", join_or(&sans, "and"));
+        }
+        _ => {}
+    }
+    let (pattern, _) = &parsed.readings[0];
+    if let Some(side) = pattern.castle {
+        let which = if side == CastlingSide::KingSide { "short" } else { "long" };
+        return format!("castling {which} is not possible now");
+    }
+    let Some(to) = pattern.to else { return "not a move".to_owned() };
+    let role = pattern.role.unwrap_or(Role::Pawn);
+    if let (Some(f), Some(r)) = (pattern.from_file, pattern.from_rank) {
+        let from = Square::from_coords(f, r);
+        let own = pos.board().color_at(from) == Some(pos.turn());
+        let named = pattern.role.is_none_or(|role| pos.board().role_at(from) == Some(role));
+        if !own || !named {
+            let piece =
+                pattern.role.map_or("piece of the side to move".to_owned(), |r| piece_name(r).to_owned());
+            return format!("there is no {piece} on {from}");
+        }
+    }
+    let pawn_moves = |m: &&Move| m.role() == Role::Pawn && m.to() == to;
+    if role == Role::Pawn {
+        if pattern.promotion.is_none() && legal.iter().filter(pawn_moves).any(|m| m.promotion().is_some()) {
+            return format!("a pawn reaching {to} is promoted: name the piece ({to}Q, {to}N, …)");
+        }
+        if pattern.from_file.is_none()
+            && let Some(capture) = legal.iter().filter(pawn_moves).find(|m| m.is_capture())
+        {
+            let san = SanPlus::from_move(pos.clone(), *capture);
+            return format!(
+                "no pawn can go to {to} ({san} is a capture: it is written with the pawn's file)"
+            );
+        }
+    }
+    if let Some(promotion) = pattern.promotion
+        && !legal.iter().any(|m| m.role() == role && m.to() == to && m.promotion() == Some(promotion))
+        && role == Role::Pawn
+    {
+        return format!("no pawn can go to {to} and be promoted");
+    }
+    one_or_many(pos, role, &format!("to {to}"))
+}
+
+/// "the king cannot go to e3", "the queen cannot go to d5" (one of them),
+/// "no knight can go to d5" (several), "White has no queen" (none).
+fn one_or_many(pos: &Chess, role: Role, where_: &str) -> String {
+    let name = piece_name(role);
+    let count = (pos.board().by_role(role) & pos.board().by_color(pos.turn())).count();
+    match count {
+        0 => format!("{} has no {name}", if pos.turn() == Color::White { "White" } else { "Black" }),
+        1 => format!("the {name} cannot go {where_}"),
+        _ => format!("no {name} can go {where_}"),
+    }
+}
+
+fn join_or(items: &[String], word: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
+    }
 }
 
 /// A scoresheet in `notation`: numbered moves, the "(=)" mark after each ply

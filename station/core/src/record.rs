@@ -472,7 +472,12 @@ impl GameRecord {
     pub fn chess_game(&self) -> Option<crate::game::Game> {
         let mut game = crate::game::Game::from_fen(&self.start_fen).ok()?;
         for m in &self.moves {
-            game.push_uci(&m.uci)?;
+            if game.push_uci(&m.uci).is_none() {
+                // A reader that kept only the SAN (an older hall message).
+                let san: shakmaty::san::SanPlus = m.san.parse().ok()?;
+                let mv = san.san.to_move(game.position()).ok()?;
+                game.push(mv);
+            }
         }
         Some(game)
     }

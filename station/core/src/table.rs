@@ -153,14 +153,54 @@ pub enum TableError {
     /// Nothing to confirm.
     #[error("there is no draw claim to confirm")]
     NoClaim,
-    /// A move in a scoresheet is not legal at its place.
-    #[error("move {ply} ({text}) is not legal there")]
+    /// A move (entered, in a scoresheet, claimed, spoken) is not legal at its
+    /// place: said as on a scoresheet, "21... Ke9: the king cannot go there".
+    #[error("{}", illegal_words(.number, .text, .why))]
     IllegalMove {
         /// 1-based ply.
         ply: usize,
         /// What was given.
         text: String,
+        /// Its move number as a scoresheet writes it ("21." or "21...").
+        number: String,
+        /// Why, in the arbiter's words ("not a move", "no pawn can go to d5").
+        why: String,
     },
+}
+
+impl TableError {
+    /// `text`, given as the move of `ply` in `pos`, names no legal move there.
+    pub fn illegal_move(pos: &shakmaty::Chess, ply: usize, text: &str) -> Self {
+        let why = crate::notation::refusal(pos, text);
+        TableError::IllegalMove {
+            ply,
+            text: text.to_owned(),
+            number: crate::notation::move_number(pos),
+            why: if why.is_empty() { "it cannot be played now".to_owned() } else { why },
+        }
+    }
+
+    /// `text` cannot be played as the move of `ply` (1-based, the game from
+    /// White's first move), for the reason `why`.
+    pub fn illegal_at(ply: usize, text: &str, why: &str) -> Self {
+        // A reason that repeats the text ("`19-23` is not a legal …") says it once.
+        let why = why.strip_prefix(&format!("`{text}` ")).unwrap_or(why);
+        TableError::IllegalMove {
+            ply,
+            text: text.to_owned(),
+            number: if ply == 0 { String::new() } else { crate::notation::ply_number(ply) },
+            why: why.strip_prefix("is ").unwrap_or(why).to_owned(),
+        }
+    }
+}
+
+fn illegal_words(number: &str, text: &str, why: &str) -> String {
+    match (number.is_empty(), why.is_empty()) {
+        (true, true) => format!("{text}: not a legal move here"),
+        (true, false) => format!("{text}: {why}"),
+        (false, true) => format!("{number} {text}: not a legal move here"),
+        (false, false) => format!("{number} {text}: {why}"),
+    }
 }
 
 /// The table.
@@ -547,7 +587,7 @@ impl Table {
         let mut parsed: Vec<Move> = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             let mv = parse_move(game.position(), text)
-                .ok_or_else(|| TableError::IllegalMove { ply: i + 1, text: text.clone() })?;
+                .ok_or_else(|| TableError::illegal_move(game.position(), i + 1, text))?;
             game.push(mv);
             parsed.push(mv);
         }
@@ -693,8 +733,8 @@ impl Table {
         }
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
         let ply = sync.agreed().ply() + 1;
-        let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
-        let mv = parse_move(sync.agreed().position(), text).ok_or_else(illegal)?;
+        let pos = sync.agreed().position();
+        let mv = parse_move(pos, text).ok_or_else(|| TableError::illegal_move(pos, ply, text))?;
         self.enter_parsed(mv, text, t, out)
     }
 
@@ -708,7 +748,13 @@ impl Table {
     ) -> Result<(), TableError> {
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
         let ply = sync.agreed().ply() + 1;
-        let illegal = || TableError::IllegalMove { ply, text: text.to_owned() };
+        let number = crate::notation::move_number(sync.agreed().position());
+        let illegal = || TableError::IllegalMove {
+            ply,
+            text: text.to_owned(),
+            number,
+            why: "the boards are going back to an earlier position: enter it once they show it".to_owned(),
+        };
         let blinds_move = sync.agreed().position().turn() == self.cfg.blind_color;
         let before = out.len();
         if !sync.enter_move(mv, t, out) {
@@ -749,7 +795,7 @@ impl Table {
         let mut parsed = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             let mv = parse_move(game.position(), text)
-                .ok_or_else(|| TableError::IllegalMove { ply: i + 1, text: text.clone() })?;
+                .ok_or_else(|| TableError::illegal_move(game.position(), i + 1, text))?;
             game.push(mv);
             parsed.push(mv);
         }
@@ -830,8 +876,7 @@ impl Table {
     /// blind player's latest unannounced move (or the current one).
     pub fn announce_uci(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let pos = self.announce_position().ok_or(TableError::NoGame)?;
-        let mv = parse_move(&pos, text)
-            .ok_or_else(|| TableError::IllegalMove { ply: 0, text: text.to_owned() })?;
+        let mv = parse_move(&pos, text).ok_or_else(|| TableError::illegal_move(&pos, 0, text))?;
         self.announce(mv, t, out)
     }
 
@@ -865,7 +910,8 @@ impl Table {
             return Err(TableError::NotYourTurn { text });
         }
         if !sync.enter_move(mv, t, out) {
-            return Err(TableError::IllegalMove { ply, text });
+            let why = "the boards are going back to an earlier position: say it once they show it";
+            return Err(TableError::illegal_at(ply, &text, why));
         }
         self.announced_ply = ply;
         if self.cfg.clock_auto_press {

@@ -275,7 +275,7 @@ enum Command {
     /// Export journaled games.
     Export {
         /// Write PGN (Seven Tag Roster).
-        #[arg(long, required_unless_present_any = ["large_print", "audio", "braille", "pdn"])]
+        #[arg(long)]
         pgn: bool,
         /// Write a large-print PDF scoresheet instead (20 pt and more, black on
         /// white, clock times where known); `--out FILE` (`-` for stdout), by
@@ -352,6 +352,16 @@ enum VoicesAction {
 
 /// Runs the chosen command.
 pub fn dispatch(cli: Cli) -> Result<()> {
+    if let Command::Export {
+        pgn, large_print, braille, audio, pdn, notation, journal_dir, game, all, ..
+    } = &cli.command
+    {
+        if !(*pgn || *large_print || *braille || *pdn || audio.is_some() || notation.is_some()) {
+            anyhow::bail!("station export: choose what to write: {}", crate::export::FORMATS);
+        }
+        // What is not there is said the same way for every format (issue 22 §8).
+        crate::export::select(journal_dir, game.as_deref(), *all)?;
+    }
     match cli.command {
         Command::Run { config, events, journal_dir, listen, token } => {
             run(RunOptions { config, events, journal_dir, listen, token })
@@ -586,7 +596,34 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 }
             }
             let notation = notation.map(|n| n.parse()).transpose().map_err(anyhow::Error::msg)?;
-            export(&ExportOptions { journal_dir, game, all, output, notation })
+            export(&ExportOptions { journal_dir, game, all, output, notation, pgn })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn export_args(args: &[&str], dir: &std::path::Path) -> Result<()> {
+        let mut argv = vec!["station", "export", "--journal-dir"];
+        let dir = dir.display().to_string();
+        argv.push(&dir);
+        argv.extend_from_slice(args);
+        dispatch(Cli::try_parse_from(argv).map_err(|e| anyhow::anyhow!("{e}"))?)
+    }
+
+    /// Issue 22 §8: `--notation` alone is a format; none at all names every one.
+    #[test]
+    fn export_names_every_format_and_takes_a_notation_alone() {
+        let dir = std::env::temp_dir().join(format!("cli-export-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let none = export_args(&[], &dir).unwrap_err().to_string();
+        for flag in ["--pgn", "--pdn", "--notation", "--braille", "--large-print", "--audio"] {
+            assert!(none.contains(flag), "{flag} named in: {none}");
+        }
+        let alone = export_args(&["--notation", "pl"], &dir).unwrap_err().to_string();
+        assert!(alone.starts_with("no journal folder"), "parsed, then the folder is missing: {alone}");
+        assert!(!alone.contains("required"), "{alone}");
     }
 }

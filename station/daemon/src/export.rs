@@ -3,7 +3,7 @@
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
 use station_core::notation::{Notation, scoresheet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `station export` arguments.
 pub struct ExportOptions {
@@ -15,34 +15,67 @@ pub struct ExportOptions {
     pub all: bool,
     /// Output file; stdout when absent.
     pub output: Option<PathBuf>,
-    /// A scoresheet in this notation besides the PGN.
+    /// A scoresheet in this notation besides the PGN (or alone).
     pub notation: Option<Notation>,
+    /// Write the PGN.
+    pub pgn: bool,
 }
 
-/// Writes the PGN.
-pub fn export(opts: &ExportOptions) -> Result<()> {
-    let dir = JournalDir::open(&opts.journal_dir)?;
-    let all = dir.all()?;
-    let chosen: Vec<&Found> = if opts.all {
-        all.iter().collect()
-    } else if let Some(id) = &opts.game {
-        all.iter().filter(|f| &f.contents.header.game_id == id).collect()
-    } else {
-        all.last().into_iter().collect()
-    };
-    if chosen.is_empty() {
-        bail!("no matching game journal in {}", opts.journal_dir.display());
+/// Every format `station export` writes, as its flags: named when none is given.
+pub const FORMATS: &str =
+    "--pgn, --pdn, --notation san|pl|iccf|lan|fan, --braille, --large-print or --audio DIR";
+
+/// The journals an export reads: every one (`all`), the game `game`, or the
+/// newest. What it did not find is said apart: a folder that is not there,
+/// one without a game journal, and one without the asked game (naming the
+/// games it holds). Never creates the folder.
+pub fn select(journal_dir: &Path, game: Option<&str>, all: bool) -> Result<Vec<Found>> {
+    if !journal_dir.is_dir() {
+        bail!(
+            "no journal folder {}: it does not exist (give the station's --journal-dir)",
+            journal_dir.display()
+        );
     }
+    let mut found = JournalDir::open(journal_dir)?.all()?;
+    if found.is_empty() {
+        bail!("{} holds no game journal (no *.jsonl file a station wrote)", journal_dir.display());
+    }
+    if all {
+        return Ok(found);
+    }
+    match game {
+        Some(id) => {
+            if !found.iter().any(|f| f.contents.header.game_id == id) {
+                let ids: Vec<&str> = found.iter().map(|f| f.contents.header.game_id.as_str()).collect();
+                bail!("no game `{id}` in {}; the games there: {}", journal_dir.display(), ids.join(", "));
+            }
+            found.retain(|f| f.contents.header.game_id == id);
+            Ok(found)
+        }
+        None => Ok(found.pop().into_iter().collect()),
+    }
+}
+
+/// Writes the PGN (with `pgn`), and the scoresheet in `notation` beside it
+/// or alone.
+pub fn export(opts: &ExportOptions) -> Result<()> {
+    let chosen = select(&opts.journal_dir, opts.game.as_deref(), opts.all)?;
     let mut text = String::new();
     let mut sheets = String::new();
-    for found in chosen {
-        text.push_str(&pgn_of(found)?);
+    for found in &chosen {
+        if opts.pgn {
+            text.push_str(&pgn_of(found)?);
+        }
         if let Some(notation) = opts.notation {
             sheets.push_str(&scoresheet_of(found, notation)?);
             sheets.push('\n');
         }
     }
     match &opts.output {
+        Some(path) if !opts.pgn => {
+            // The scoresheet alone goes to the file named.
+            std::fs::write(path, sheets).with_context(|| format!("cannot write {}", path.display()))
+        }
         Some(path) => {
             std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
             if let Some(notation) = opts.notation {
@@ -152,34 +185,29 @@ mod tests {
             tags: SevenTags::default(),
             moves: Vec::new(),
         };
+        // The journal as the daemon writes it: every input, then the events the table decided.
+        let cfg = station_core::journal::table_config(&header).unwrap();
+        let mut table = station_core::Table::resume(cfg, "game-1".into(), Game::default(), [start, Bitboard::EMPTY], None, 1_000);
         let mut lines = vec![Record::Header(Box::new(header)).encode()];
         let mut seq = 0;
-        let mut push = |t_ms: u64, input: Input, agreed: Option<(usize, &str, &str)>| {
+        let mut push = |t_ms: u64, input: Input| {
             seq += 1;
-            lines.push(Record::Input { seq, t_ms, input }.encode());
-            if let Some((ply, san, uci)) = agreed {
+            lines.push(Record::Input { seq, t_ms, input: input.clone() }.encode());
+            for event in table.apply(t_ms, &input).unwrap() {
                 seq += 1;
-                let event = station_core::Event::GameMove {
-                    ply,
-                    san: san.into(),
-                    uci: uci.into(),
-                    by: BoardRole::Blind,
-                    revised: false,
-                    t_ms,
-                    pdn: None,
-                };
                 lines.push(Record::Event { seq, event }.encode());
             }
         };
         let scan = |occ: Bitboard| Input::Scan { board: BoardRole::Blind, occ: occ_hex(occ) };
         let e4 = start.without(Square::E2).with(Square::E4);
-        push(11_000, scan(start.without(Square::E2)), None);
-        push(11_100, scan(e4), None);
-        push(11_400, Input::Tick, Some((1, "e4", "e2e4")));
+        push(11_000, scan(start.without(Square::E2)));
+        push(11_100, scan(e4));
+        push(11_400, Input::Tick);
         let e5 = e4.without(Square::E7).with(Square::E5);
-        push(21_000, scan(e4.without(Square::E7)), None);
-        push(21_100, scan(e5), None);
-        push(21_400, Input::Tick, Some((2, "e5", "e7e5")));
+        push(21_000, scan(e4.without(Square::E7)));
+        push(21_100, scan(e5));
+        push(21_400, Input::Tick);
+        drop(push);
         let text = lines.join("\n") + "\n";
         let found = Found { path: "game-1.jsonl".into(), contents: decode(&text).unwrap() };
         let pgn = pgn_of(&found).unwrap();
@@ -194,12 +222,12 @@ mod tests {
         // A draw offer after 1...e5 (journaled as an input): marked in the PGN and
         // in the scoresheet of every notation.
         seq += 1;
-        let offer = Record::Input {
-            seq,
-            t_ms: 22_000,
-            input: Input::DrawOffer { side: station_core::clock::Side::Black },
-        };
-        let text = text + &offer.encode() + "\n";
+        let input = Input::DrawOffer { side: station_core::clock::Side::Black };
+        let mut text = text + &Record::Input { seq, t_ms: 22_000, input: input.clone() }.encode() + "\n";
+        for event in table.apply(22_000, &input).unwrap() {
+            seq += 1;
+            text.push_str(&(Record::Event { seq, event }.encode() + "\n"));
+        }
         let found = Found { path: "game-1.jsonl".into(), contents: decode(&text).unwrap() };
         assert!(pgn_of(&found).unwrap().contains("e5 {[%clk 0:04:52]} {(=)}"));
         let sheet = |n: Notation| scoresheet_of(&found, n).unwrap().lines().nth(1).unwrap().to_owned();
@@ -207,9 +235,82 @@ mod tests {
         assert_eq!(sheet(Notation::Iccf), "1. 5254 5755 (=)");
         assert_eq!(sheet(Notation::Lan), "1. e2-e4 e7-e5 (=)");
         assert_eq!(scoresheet_of(&found, Notation::Pl).unwrap().lines().last(), Some("*"));
+        // `--notation pl` alone (issue 22 §8): the scoresheet is the file, no PGN.
+        let dir = std::env::temp_dir().join(format!("export-sheet-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("game-1.jsonl"), &text).unwrap();
+        let out = dir.join("sheet.txt");
+        let opts = ExportOptions {
+            journal_dir: dir.clone(),
+            game: None,
+            all: false,
+            output: Some(out.clone()),
+            notation: Some(Notation::Pl),
+            pgn: false,
+        };
+        export(&opts).unwrap();
+        let sheet = std::fs::read_to_string(&out).unwrap();
+        assert!(sheet.contains("\n1. e4 e5 (=)\n") && !sheet.contains("[Event"), "{sheet}");
+        let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(
             scoresheet_path(std::path::Path::new("out/game.pgn"), Notation::Pl),
             std::path::Path::new("out/game.pl.txt")
         );
+    }
+
+    /// `station export` (issue 22 §8): a missing folder, an empty one and one
+    /// without the asked game are three messages, the last naming the games.
+    #[test]
+    fn what_an_export_did_not_find_is_said_apart() {
+        let dir = std::env::temp_dir().join(format!("export-select-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let err =
+            |game: Option<&str>| select(&dir, game, false).err().map(|e| e.to_string()).unwrap_or_default();
+        let missing = err(None);
+        assert!(missing.starts_with("no journal folder") && missing.contains("does not exist"), "{missing}");
+        assert!(!dir.exists(), "looking did not create the folder");
+        std::fs::create_dir_all(&dir).unwrap();
+        let empty = err(None);
+        assert!(empty.contains("holds no game journal"), "{empty}");
+        let game = |id: &str, t: u64| {
+            let header = Header {
+                format: FORMAT.into(),
+                version: VERSION,
+                game_id: id.into(),
+                fen: Game::default().fen(),
+                t_ms: t,
+                board: BoardRole::Blind,
+                occupancy: occ_hex(Game::default().occupancy()),
+                mirror_occupancy: None,
+                mirror_board: None,
+                blind_color: "white".into(),
+                grace_ms: 30_000,
+                time_control: None,
+                clock_auto_start: true,
+                clock_auto_press: true,
+                warnings: Default::default(),
+                announcement_required: false,
+                external_clock: false,
+                blind_unsensed: false,
+                settle_ms: 300,
+                debounce_ms: 40,
+                promotion: 'q',
+                tags: SevenTags::default(),
+                moves: Vec::new(),
+            };
+            std::fs::write(dir.join(format!("{id}.jsonl")), Record::Header(Box::new(header)).encode() + "\n")
+                .unwrap();
+        };
+        game("game-a", 1_000);
+        game("game-b", 2_000);
+        let absent = err(Some("game-z"));
+        assert!(absent.starts_with("no game `game-z` in"), "{absent}");
+        assert!(absent.ends_with("the games there: game-a, game-b"), "{absent}");
+        let newest = select(&dir, None, false).unwrap();
+        assert_eq!(newest.iter().map(|f| f.contents.header.game_id.as_str()).collect::<Vec<_>>(), ["game-b"]);
+        assert_eq!(select(&dir, Some("game-a"), false).unwrap().len(), 1);
+        assert_eq!(select(&dir, None, true).unwrap().len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -79,6 +79,13 @@ pub enum Command {
         /// The move.
         #[serde(rename = "move")]
         mv: String,
+        /// The operator confirmed the move as it was echoed back. Without it, a
+        /// text whose reading needed anything beyond its exact notation (a
+        /// lower-case piece letter, a missing capture or check sign) changes
+        /// nothing and is answered `{"ok":false,"confirm":true,"san":…,
+        /// "number":…,"text":…,"needed":[…],"words":…}` (see [`crate::move_echo`]).
+        #[serde(default)]
+        confirm: Option<bool>,
     },
     /// Practice against an engine (issue 26, `[opponent]`): `take_back`,
     /// `hint`, `new_game` (with `game`: a famous game's position by number),
@@ -278,7 +285,7 @@ impl Command {
                 note("who", who)?;
                 note("why", why)
             }
-            Command::EnterMove { mv } => text("move", mv, MAX_MOVE),
+            Command::EnterMove { mv, .. } => text("move", mv, MAX_MOVE),
             Command::Practice { action, .. } => text("action", action, 20),
             Command::ClaimDraw { side: s, mv } => {
                 side(s)?;

@@ -28,6 +28,7 @@ mod hub;
 mod journal_file;
 mod kept_audio;
 mod listening;
+mod move_echo;
 mod opponent;
 mod practice_cmd;
 mod record_reading;
@@ -41,6 +42,7 @@ mod speech_cmd;
 mod speech_state;
 mod station;
 mod token;
+mod told;
 mod voices_cmd;
 mod web;
 

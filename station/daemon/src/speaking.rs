@@ -1,9 +1,11 @@
 //! What the station says, to whom: every agreed move, corrections, clock
 //! readings and warnings, in each listener's language, through the audio path
 //! (voice pack → espeak-ng → speech-dispatcher → text). Every utterance is
-//! also an `announcement` event.
+//! also an `announcement` event. Every change to the record (`told`) is
+//! said to the blind player; the result to both players.
 
 use crate::config::Config;
+use crate::told::{Change, Told, Viewer};
 use shakmaty::{Position, Role, Square};
 use station_core::clock::{Side, Warning};
 use station_core::table::Table;
@@ -33,6 +35,15 @@ pub struct Voices {
     lost: std::collections::HashSet<String>,
     /// What the talking clock reads: time left or time used (D.2.10.4).
     clock_reading: ClockReading,
+    /// The record as told, to name what changes.
+    told: Told,
+    /// The changes told in this batch of events.
+    batch: Vec<Change>,
+    /// The changes of the last batch that had any, worded for the mirror
+    /// in every page language (see [`Voices::mirror_change`]).
+    latest: Option<serde_json::Value>,
+    /// The wording options the mirror's line is said with.
+    mirror_settings: VoiceSettings,
 }
 
 impl Voices {
@@ -59,6 +70,10 @@ impl Voices {
             difference: None,
             lost: Default::default(),
             clock_reading: config.voice.clock_reading,
+            told: Told::new(),
+            batch: Vec::new(),
+            latest: None,
+            mirror_settings: VoiceSettings { move_reading: MoveReading::Letters, ..config.voice.clone() },
         })
     }
 
@@ -144,9 +159,19 @@ impl Voices {
     }
 
     /// Says what an event calls for; the announcements are pushed to `out`.
+    /// Call [`Voices::end_batch`] after the last event of a batch.
     pub fn on_event(&mut self, event: &Event, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        let changes = self.told.observe(event, table);
+        self.tell(changes, table, t, out);
         let blind = Side::from(table.config().blind_color);
         match event {
+            // A new game starts with a clean line on the mirror.
+            Event::GameStarted { .. } => {
+                self.latest = None;
+                self.batch.clear();
+            }
+            // Said as a correction of the move he heard (`told`).
+            Event::GameMove { revised: true, .. } => {}
             Event::GameMove { ply, pdn: Some(pdn), .. } => self.draughts_move(*ply, pdn, table, t, out),
             Event::Irregularity {
                 text, steps, kind, moves, ply, required, taken, squares, fixes, ..
@@ -173,7 +198,17 @@ impl Voices {
                 });
             }
             Event::GameMove { ply, uci, .. } => {
-                let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
+                // The record as told: the table may be further on (a take-back
+                // later in the same batch).
+                let Some(pos) = self
+                    .told
+                    .position_before(*ply)
+                    .or_else(|| table.agreed().and_then(|g| g.position_at(ply - 1)))
+                    .cloned()
+                else {
+                    return;
+                };
+                let pos = &pos;
                 let word = |l: &Listener| word_event_move(&l.wording, pos, uci);
                 let private = word(&self.private);
                 let public = self.public.as_ref().and_then(word);
@@ -221,18 +256,6 @@ impl Voices {
                     text,
                     "correction",
                     Priority::Urgent,
-                    t,
-                    out,
-                );
-            }
-            Event::DiscrepancyResolved { .. } => {
-                let text = self.private.wording.message(Message::PositionRestored).to_owned();
-                say(
-                    &self.private,
-                    Utterance::text(text.clone()),
-                    text,
-                    "correction",
-                    Priority::Normal,
                     t,
                     out,
                 );
@@ -312,32 +335,69 @@ impl Voices {
                     say(&self.private, Utterance::text(text.clone()), text, "warning", priority, t, out);
                 }
             }
-            Event::GameOver { result, .. } => {
-                // A result is said in words ("eins zu null"), never read out as "1-0".
-                let outcome = match result.as_str() {
-                    "1-0" => Some(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::White }),
-                    "0-1" => Some(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::Black }),
-                    "1/2-1/2" => Some(shakmaty::KnownOutcome::Draw),
-                    _ => None,
-                };
-                let book = self.private.wording.phrasebook();
-                let said = match (outcome, book.draughts()) {
-                    (Some(o), _) => self.private.wording.word_result(o).to_owned(),
-                    // Draughts: a draw of article 6 named in his language.
-                    (None, Some(words)) if result == "1-1" => words.drawn.say().to_owned(),
-                    // A draughts score (2-0, 0-2): its two numbers in words.
-                    _ => match result.split_once('-').map(|(a, b)| (a.parse::<u64>(), b.parse::<u64>())) {
-                        Some((Ok(a), Ok(b))) => {
-                            format!("{} {}", book.numbers().spell(a), book.numbers().spell(b))
-                        }
-                        _ => result.clone(),
-                    },
-                };
-                let text = format!("{}. {said}", self.private.wording.message(Message::GameOver));
-                say(&self.private, Utterance::text(text.clone()), text, "result", Priority::Urgent, t, out);
-            }
             _ => {}
         }
+    }
+
+    /// The end of a batch of events: what it gathered is told (the
+    /// take-backs of one moment as one correction), and its changes become
+    /// the mirror's line.
+    pub fn end_batch(&mut self, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        let changes = self.told.flush();
+        self.tell(changes, table, t, out);
+        if !self.batch.is_empty() {
+            let changes = std::mem::take(&mut self.batch);
+            self.latest = Some(self.mirror_line(&changes, table, t));
+        }
+    }
+
+    /// Every change to the record, said to the blind player in his words
+    /// from his side; the result to the opponent's speaker too.
+    fn tell(&mut self, changes: Vec<Change>, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        let me = table.config().blind_color;
+        let (his, theirs) = (Viewer { color: me, blind: true }, Viewer { color: !me, blind: false });
+        for change in changes {
+            let priority = match change {
+                Change::Revised(_) => Priority::Move,
+                Change::TimeAdded { .. } | Change::TimeSet { .. } | Change::MovesSet { .. } => {
+                    Priority::Normal
+                }
+                Change::BoardRight { .. } => Priority::Normal,
+                _ => Priority::Urgent,
+            };
+            let text = crate::told::word(&change, &self.private.wording, his);
+            say(&self.private, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+            // The opponent hears the result, and a move he heard replaced.
+            if let (Some(l), Change::Revised(_) | Change::Result { .. }) = (&self.public, &change) {
+                let text = crate::told::word(&change, &l.wording, theirs);
+                say(l, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+            }
+            if let Change::Revised(said) = &change {
+                let public = self.public.as_ref().map(|l| said.words(&l.wording));
+                self.last_move = Some((said.words(&self.private.wording), public));
+            }
+            self.batch.push(change);
+        }
+    }
+
+    /// The mirror's line: the changes of the last batch that had any, in
+    /// each page language from the sighted player's side
+    /// (`{"t_ms", "text": {"de", "pl", "en"}}`); `None` before any.
+    pub fn mirror_change(&self) -> Option<serde_json::Value> {
+        self.latest.clone()
+    }
+
+    /// `changes` worded for the mirror, once per page language.
+    fn mirror_line(&self, changes: &[Change], table: &Table, t: Millis) -> serde_json::Value {
+        let viewer = Viewer { color: !table.config().blind_color, blind: false };
+        let mut text = serde_json::Map::new();
+        for lang in ["de", "pl", "en"] {
+            let settings = VoiceSettings { language: lang.into(), ..self.mirror_settings.clone() };
+            let Ok(w) = Wording::new(&settings) else { continue };
+            let line: Vec<String> = changes.iter().map(|c| crate::told::word(c, &w, viewer)).collect();
+            text.insert(lang.into(), serde_json::Value::String(line.join(". ")));
+        }
+        serde_json::json!({ "t_ms": t, "text": text })
     }
 
     /// What the talking clock reads from now on (`[voice] clock_reading`,

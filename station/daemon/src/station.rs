@@ -942,7 +942,14 @@ impl Station {
                     json!({"side": if s == Side::White { "white" } else { "black" }, "flag_fell": fallen.is_some(), "at_ms": fallen}),
                 )
             }
-            Command::EnterMove { mv } => ok(self.apply(t, Input::EnterMove { mv }, events)),
+            Command::EnterMove { mv, confirm } => {
+                // Read back before it counts when the reading took liberties (issue 22 §3).
+                let pos = self.table.agreed().filter(|_| self.table.draughts_variant().is_none());
+                if let Some(echo) = pos.and_then(|g| crate::move_echo::echo(g.position(), &mv, confirm)) {
+                    return Ok(echo);
+                }
+                ok(self.apply(t, Input::EnterMove { mv }, events))
+            }
             Command::Practice { action, game } => {
                 self.practice(practice::PracticeAction::parse(&action, game)?, t, events)
             }
@@ -1467,6 +1474,11 @@ impl Station {
         };
         let t = self.clock.now();
         let mut snapshot = crate::snapshot::build(&self.table, &self.config, &extras, t);
+        // The latest change to the record, one line per page language (the mirror).
+        let change = self.voices.as_ref().and_then(|v| v.get().mirror_change());
+        if let Some(object) = snapshot.as_object_mut() {
+            object.insert("change".into(), change.unwrap_or(Value::Null));
+        }
         if self.audio_keeper.is_some() {
             // The recording device (D.2.7): the kept sound per ply, for the console.
             let files = match self.table.game_id() {
@@ -1607,6 +1619,7 @@ impl Station {
             for d in &batch {
                 v.on_event(&d.event, &self.table, t, &mut said);
             }
+            v.end_batch(&self.table, t, &mut said);
         }
         for e in batch.iter().map(|d| &d.event) {
             match e {

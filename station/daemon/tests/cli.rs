@@ -62,7 +62,24 @@ fn export_without_journals_fails_clearly() {
     let dir = scratch("export");
     let out = station().args(["export", "--pgn", "--journal-dir"]).arg(&dir).output().unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no matching game journal"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("holds no game journal"), "an empty folder: {err}");
+    // Issue 22 §8: a missing folder is another message (and is not created);
+    // `--notation` alone is a format; none at all names every one.
+    let missing = dir.join("no-such-folder");
+    for args in [&["--pgn"][..], &["--notation", "pl"], &["--braille"], &["--large-print"], &["--pdn"]] {
+        let out = station().arg("export").args(args).arg("--journal-dir").arg(&missing).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no journal folder") && err.contains("does not exist"), "{args:?}: {err}");
+        assert!(!missing.exists(), "{args:?} created the folder");
+    }
+    let out = station().args(["export", "--journal-dir"]).arg(&dir).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for flag in ["--pgn", "--pdn", "--notation", "--braille", "--large-print", "--audio"] {
+        assert!(err.contains(flag), "{flag} named: {err}");
+    }
 }
 
 #[test]

@@ -141,6 +141,18 @@ fn every_move_of_the_real_games_round_trips_in_every_notation() {
                     assert_eq!(back, Some(mv), "{file} ply {} {notation:?} `{text}`", i + 1);
                 }
                 assert_eq!(read(pos, &g.uci(mv)), Some(mv), "UCI");
+                for notation in [Notation::San, Notation::Pl, Notation::Iccf, Notation::Lan, Notation::Fan] {
+                    let text = write(pos, mv, notation);
+                    if let Ok(reading) = read_strictly(pos, &text) {
+                        assert_eq!(
+                            reading.needed,
+                            [],
+                            "{file} ply {} {notation:?} `{text}` reads exactly",
+                            i + 1
+                        );
+                    }
+                }
+                assert_eq!(read_strictly(pos, &g.uci(mv)).map(|r| r.needed), Ok(vec![]), "UCI reads exactly");
                 moves += 1;
             }
         }
@@ -213,4 +225,156 @@ fn iccf_appendix_a_a_move_entered_in_any_notation_is_the_same_move() {
     for (record, notation) in records.iter().zip(["san", "pl", "iccf", "lan", "fan"]) {
         assert_eq!(record, &expected, "{notation}");
     }
+}
+
+fn after(moves: &str) -> Chess {
+    let mut g = Game::default();
+    for san in moves.split_whitespace() {
+        let mv = san.parse::<SanPlus>().unwrap().san.to_move(g.position()).unwrap();
+        g.push(mv);
+    }
+    g.position().clone()
+}
+
+/// Issue 22: after 1.e4 d5, `d5` made exd5 and the console said "done".
+#[test]
+fn a_bare_square_is_a_pawns_move_to_it_never_a_capture() {
+    let pos = after("e4 d5");
+    assert_eq!(read_exactly(&pos, "d5"), Err(ReadError::Illegal));
+    assert_eq!(
+        refusal(&pos, "d5"),
+        "no pawn can go to d5 (exd5 is a capture: it is written with the pawn's file)"
+    );
+    let exd5 = read(&pos, "exd5").unwrap();
+    for text in ["exd5", "ed5", "e:d5", "e4d5", "e4xd5", "5445"] {
+        assert_eq!(
+            read_strictly(&pos, text),
+            Ok(Reading { mv: exd5, needed: vec![] }),
+            "`{text}` reads exactly"
+        );
+    }
+    // And the scoresheet entry obeys the same rule.
+    let mut table = crate::table::Table::new(crate::table::TableConfig {
+        blind_unsensed: true,
+        ..crate::table::TableConfig::single(crate::inference::TrackerConfig::default())
+    });
+    let mut out = Vec::new();
+    table.tick(1_000, &mut out);
+    let err = table.scoresheet(&["e4".into(), "d5".into(), "d5".into()], 2_000, &mut out).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "2. d5: no pawn can go to d5 (exd5 is a capture: it is written with the pawn's file)"
+    );
+}
+
+/// Issue 22: `e4` with Black to move became 21...dxe4 and was announced.
+#[test]
+fn a_square_for_the_wrong_side_is_refused_not_made_a_capture() {
+    let pos = after("e4 d5 Nc3");
+    assert_eq!(read(&pos, "e4"), None);
+    assert!(refusal(&pos, "e4").starts_with("no pawn can go to e4"), "{}", refusal(&pos, "e4"));
+    assert_eq!(move_number(&pos), "2...");
+    assert!(read(&pos, "dxe4").is_some());
+}
+
+#[test]
+fn a_text_that_names_no_move_is_refused_with_the_reason() {
+    let start = Chess::default();
+    assert_eq!(refusal(&start, "xyz"), "not a move");
+    assert_eq!(refusal(&start, "hello"), "not a move");
+    assert_eq!(refusal(&start, "Ke9"), "the king cannot go there");
+    assert_eq!(refusal(&start, "Ke2"), "the king cannot go to e2");
+    assert_eq!(refusal(&start, "Qd4"), "the queen cannot go to d4");
+    assert_eq!(refusal(&start, "Nd4"), "no knight can go to d4");
+    assert_eq!(refusal(&start, "O-O"), "castling short is not possible now");
+    assert_eq!(refusal(&start, "Nc3-d5"), "there is no knight on c3");
+    assert_eq!(refusal(&start, "Nf3"), "", "a move that reads has no refusal");
+    let two = crate::pgn::position_from_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1").unwrap();
+    assert_eq!(refusal(&two, "Nd2"), "Nbd2 and Nfd2 fit: write which");
+    let promo = crate::pgn::position_from_fen("1k6/5P2/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    assert!(refusal(&promo, "f8").starts_with("a pawn reaching f8 is promoted"), "{}", refusal(&promo, "f8"));
+    assert_eq!(refusal(&promo, "Qa3"), "White has no queen");
+}
+
+/// The TableError of an entered move names it as a scoresheet does: "21... Ke9".
+#[test]
+fn an_illegal_entered_move_is_named_with_its_move_number() {
+    use crate::table::TableError;
+    let pos =
+        crate::pgn::position_from_fen("r1bq1rk1/3nbppp/p2p4/1p2p3/2PPP3/1B3N1P/PP3PP1/RNBQR1K1 b - - 0 21")
+            .unwrap();
+    let said = |text: &str| TableError::illegal_move(&pos, 42, text).to_string();
+    assert_eq!(said("Ke9"), "21... Ke9: the king cannot go there");
+    assert_eq!(said("blah"), "21... blah: not a move");
+    assert_eq!(
+        said("c4"),
+        "21... c4: no pawn can go to c4 (bxc4 is a capture: it is written with the pawn's file)"
+    );
+    assert_eq!(
+        TableError::illegal_at(3, "19-23", "`19-23` is not a legal draughts move here").to_string(),
+        "2. 19-23: not a legal draughts move here"
+    );
+}
+
+#[test]
+fn a_lower_case_piece_letter_is_read_but_said_back() {
+    let start = Chess::default();
+    let nf3 = read(&start, "Nf3").unwrap();
+    assert_eq!(read_strictly(&start, "nf3"), Ok(Reading { mv: nf3, needed: vec![Liberty::LowerCase] }));
+    assert_eq!(read_strictly(&start, "sf3"), Ok(Reading { mv: nf3, needed: vec![Liberty::LowerCase] }));
+    // As written first: "bc3" names the b-pawn's capture (Polish, capture sign
+    // omitted), never the bishop, even where a bishop could take there too.
+    let both = crate::pgn::position_from_fen("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1").unwrap();
+    let taken = read_strictly(&both, "bc3").unwrap();
+    assert_eq!((taken.mv.role(), taken.needed), (Role::Pawn, vec![]));
+    assert_eq!(read_strictly(&both, "bxc3").unwrap().mv.role(), Role::Pawn);
+    let bishop = read_strictly(&both, "Bxc3").unwrap();
+    assert_eq!((bishop.mv.role(), bishop.needed), (Role::Bishop, vec![]));
+    let promo = crate::pgn::position_from_fen("1k6/5P2/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        read_strictly(&promo, "f8q+").unwrap().needed,
+        [Liberty::LowerCase],
+        "not UCI: a lower-case piece"
+    );
+    assert_eq!(read_strictly(&promo, "f7f8q").unwrap().needed, [], "UCI writes it in lower case");
+}
+
+#[test]
+fn missing_or_wrong_capture_and_check_signs_are_said_back() {
+    let g = appendix_game();
+    let pos = g.position_at(8).unwrap(); // 5. Qxd4
+    for (text, needed) in [
+        ("Qxd4", vec![]),
+        ("Hxd4", vec![]),
+        ("H:d4", vec![]),
+        ("Hd4", vec![]),
+        ("d1d4", vec![]),
+        ("4144", vec![]),
+        ("Qd1xd4", vec![]),
+        ("Hxd4!", vec![]),
+        ("Qd4", vec![Liberty::CaptureUnmarked]),
+        ("♕d4", vec![Liberty::CaptureUnmarked]),
+        ("Qd1-d4", vec![Liberty::CaptureUnmarked]),
+        ("Qxd4+", vec![Liberty::CheckMarked]),
+        ("qxd4", vec![Liberty::LowerCase]),
+    ] {
+        assert_eq!(read_strictly(pos, text).map(|r| r.needed), Ok(needed), "`{text}`");
+    }
+    let pos = g.position_at(14).unwrap(); // 8. Qe3+
+    assert_eq!(read_strictly(pos, "Qe3+").unwrap().needed, []);
+    assert_eq!(read_strictly(pos, "He3+").unwrap().needed, []);
+    assert_eq!(read_strictly(pos, "Qe3").unwrap().needed, [Liberty::CheckUnmarked]);
+    assert_eq!(read_strictly(pos, "4453").unwrap().needed, [], "numeric notation has no check sign");
+    let start = Chess::default();
+    assert_eq!(read_strictly(&start, "Nxf3").unwrap().needed, [Liberty::CaptureMarked]);
+    assert_eq!(read_strictly(&start, "Pe4").unwrap().needed, [Liberty::PawnLetter]);
+    let mate = after("f3 e5 g4");
+    assert_eq!(read_strictly(&mate, "Qh4#").unwrap().needed, []);
+    assert_eq!(read_strictly(&mate, "Qh4++").unwrap().needed, []);
+    assert_eq!(read_strictly(&mate, "Qh4+").unwrap().needed, [Liberty::MateUnmarked]);
+    assert_eq!(read_strictly(&mate, "Qh4").unwrap().needed, [Liberty::MateUnmarked]);
+    assert_eq!(read_strictly(&mate, "Hh4#").unwrap().needed, [], "Polish SAN");
+    assert_eq!(read_strictly(&mate, "d8h4").unwrap().needed, [], "UCI");
+    assert_eq!(read_strictly(&mate, "4884").unwrap().needed, [], "ICCF numeric");
+    assert_eq!(read_strictly(&mate, "Qd8-h4#").unwrap().needed, [], "long algebraic");
 }

@@ -60,7 +60,7 @@ impl Table {
         let pos = self.draughts_announce_position().ok_or(TableError::NoGame)?;
         let mv = match find_move(&pos, text.trim()) {
             Ok(Some(mv)) => mv,
-            Ok(None) => return Err(TableError::IllegalMove { ply: 0, text: text.to_owned() }),
+            Ok(None) => return Err(TableError::illegal_at(0, text, "no legal move fits")),
             Err(n) => {
                 return Err(TableError::Invalid(format!(
                     "`{text}` fits {n} legal captures: the announcement names its path"
@@ -88,7 +88,7 @@ impl Table {
         }
         let ply = d.ply() + 1;
         let before = out.len();
-        d.enter(&text, blind, t, out).map_err(|_| TableError::IllegalMove { ply, text })?;
+        d.enter(&text, blind, t, out).map_err(|e| TableError::illegal_at(ply, &text, &e.to_string()))?;
         self.after_draughts(before, t, out);
         Ok(())
     }

@@ -164,7 +164,7 @@ impl Table {
         let d = self.draughts.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
         let ply = d.ply() + 1;
         let before = out.len();
-        d.enter(text, blind, t, out).map_err(|_| TableError::IllegalMove { ply, text: text.to_owned() })?;
+        d.enter(text, blind, t, out).map_err(|e| TableError::illegal_at(ply, text, &e.to_string()))?;
         self.after_draughts(before, t, out);
         Ok(())
     }

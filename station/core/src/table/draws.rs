@@ -83,7 +83,7 @@ impl Table {
         let written = match written.map(str::trim).filter(|w| !w.is_empty()) {
             Some(text) => Some(
                 parse_move(game.position(), text)
-                    .ok_or_else(|| TableError::IllegalMove { ply: ply + 1, text: text.to_owned() })?,
+                    .ok_or_else(|| TableError::illegal_move(game.position(), ply + 1, text))?,
             ),
             None => None,
         };

@@ -175,7 +175,8 @@ fn a_scoresheet_with_an_illegal_move_is_refused() {
     assert_eq!(h.table.scoresheet(&["e4".into()], 0, &mut h.out), Err(TableError::NoGame));
     h.set_up();
     let err = h.table.scoresheet(&["e4".into(), "e4".into()], h.t, &mut h.out).unwrap_err();
-    assert_eq!(err, TableError::IllegalMove { ply: 2, text: "e4".into() });
+    assert!(matches!(&err, TableError::IllegalMove { ply: 2, text, .. } if text == "e4"), "{err}");
+    assert_eq!(err.to_string(), "1... e4: no pawn can go to e4", "as on a scoresheet");
 }
 
 mod clock {

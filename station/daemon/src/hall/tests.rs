@@ -53,7 +53,13 @@ fn events_twice_and_out_of_order_give_each_move_once() {
     let mut hall = Hall::new("h");
     let t = "annexd/h/7/event";
     hall.on_message(t, &msg("7", "g1", 0, None, Some(header(10)))).unwrap();
-    let started = Event::GameStarted { game_id: "g1".into(), fen: String::new(), t_ms: 10, tags: None, moves: Vec::new() };
+    let started = Event::GameStarted {
+        game_id: "g1".into(),
+        fen: station_core::Game::default().fen(),
+        t_ms: 10,
+        tags: None,
+        moves: Vec::new(),
+    };
     hall.on_message(t, &msg("7", "g1", 1, Some(started), None)).unwrap();
     for (seq, ply, san) in [(3, 1, "e4"), (9, 3, "Nf3"), (5, 2, "e5"), (3, 1, "e4"), (9, 3, "Nf3")] {
         hall.on_message(t, &msg("7", "g1", seq, Some(mv(ply, san)), None)).unwrap();

@@ -173,6 +173,9 @@ async fn api_command(State(app): State<AppState>, headers: HeaderMap, body: Body
     };
     let answer = tokio::task::spawn_blocking(move || reply.recv_timeout(COMMAND_TIMEOUT)).await;
     match answer {
+        // A move echoed back for confirmation (issue 22 §3) is the answer itself:
+        // `{"ok":false,"confirm":true,…}`; nothing was done.
+        Ok(Ok(Ok(result))) if result.get("confirm") == Some(&Value::Bool(true)) => json_response(&result),
         Ok(Ok(Ok(result))) => json_response(&json!({ "ok": true, "result": result })),
         Ok(Ok(Err(reason))) => error(StatusCode::UNPROCESSABLE_ENTITY, &reason),
         Ok(Err(crossbeam_channel::RecvTimeoutError::Timeout)) => error(

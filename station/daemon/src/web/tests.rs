@@ -19,10 +19,22 @@ fn server() -> (WebServer, Hub) {
     std::thread::spawn(move || {
         for request in commands {
             let answer = match &request.command {
-                Command::EnterMove { mv } if mv == "e4" => Ok(json!({ "ply": 1, "san": "e4" })),
-                Command::EnterMove { mv } if mv == "slow" => {
+                Command::EnterMove { mv, .. } if mv == "e4" => Ok(json!({ "ply": 1, "san": "e4" })),
+                Command::EnterMove { mv, .. } if mv == "slow" => {
                     std::thread::sleep(Duration::from_secs(3));
                     Ok(json!(null))
+                }
+                // The confirm contract (issue 22 §3) on the start position, as the station reads it.
+                Command::EnterMove { mv, confirm } => {
+                    let pos = shakmaty::Chess::default();
+                    match crate::move_echo::echo(&pos, mv, *confirm) {
+                        Some(echo) => Ok(echo),
+                        None => {
+                            station_core::notation::read(&pos, mv).map(|_| json!({ "ok": true })).ok_or_else(
+                                || station_core::table::TableError::illegal_move(&pos, 1, mv).to_string(),
+                            )
+                        }
+                    }
                 }
                 Command::ClockStart => Ok(json!({ "running": true })),
                 Command::ClockPress { side } => Ok(json!({ "pressed": side })),
@@ -128,6 +140,47 @@ async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
     let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
     assert!(!js.contains("window.confirm"), "no browser dialogs: they take the keyboard away from the page");
     for needle in ["discrepancy_progress", "disc-next-", "Read the next correction step", "clock_press"] {
+        assert!(js.contains(needle), "console.js lacks {needle}");
+    }
+}
+
+/// Issue 22: the game's life cycle on the console (players, event, site, round
+/// and board for a new game; a result with how it ended, Alt+F), a move said
+/// back before it counts, a refusal beside the move field, a new game from the
+/// scoresheet so far; every shortcut listed.
+#[tokio::test]
+async fn the_console_has_the_life_cycle_controls_and_says_refusals_beside_them() {
+    let (server, _hub) = server();
+    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    for needle in [
+        r#"id="new-white""#,
+        r#"id="new-black""#,
+        r#"id="new-event""#,
+        r#"id="new-site""#,
+        r#"id="new-round""#,
+        r#"id="new-board""#,
+        r#"id="form-result""#,
+        r#"id="result-value" name="result" aria-keyshortcuts="Alt+F""#,
+        r#"<option value="1/2-1/2">"#,
+        r#"id="result-reason""#,
+        r#"<td><kbd>Alt</kbd>+<kbd>F</kbd></td>"#,
+        r#"id="move-echo""#,
+        r#"id="move-echo-yes""#,
+        r#"id="form-move-refusal" class="refusal" role="alert""#,
+        r#"aria-describedby="form-move-refusal""#,
+        r#"id="setup-offer""#,
+        r#"id="game-result""#,
+    ] {
+        assert!(html.contains(needle), "the console lacks {needle}");
+    }
+    assert!(!html.contains("half-move number"), "no ply counts for the arbiter");
+    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    for needle in [
+        "cmd: 'result'",
+        "confirm: true",
+        "cmd: 'new_game', moves",
+        "'white', 'black', 'event', 'site', 'round', 'board'",
+    ] {
         assert!(js.contains(needle), "console.js lacks {needle}");
     }
 }
@@ -747,4 +800,37 @@ async fn a_command_body_that_never_ends_is_408() {
     let answer = String::from_utf8_lossy(&answer[..n]);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(start.elapsed() >= Duration::from_millis(250), "{:?}", start.elapsed());
+}
+
+/// Issue 22 §3: a move whose reading needed more than its exact notation is
+/// echoed back and changes nothing; with `"confirm": true` it counts; a text
+/// that names no move is refused with the reason in the arbiter's words.
+#[tokio::test]
+async fn a_move_read_with_a_liberty_is_echoed_back_before_it_counts() {
+    let (server, _hub) = server();
+    let (status, body) = command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"nf3"}"#).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ok"], false, "{body}");
+    assert_eq!(body["confirm"], true, "{body}");
+    assert_eq!(body["san"], "Nf3");
+    assert_eq!(body["number"], "1.");
+    assert_eq!(body["text"], "1. Nf3");
+    assert_eq!(body["needed"], json!(["a piece letter in lower case"]));
+    assert!(body["words"].as_str().is_some_and(|w| !w.is_empty()), "{body}");
+    let (status, body) =
+        command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"nf3","confirm":true}"#).await;
+    assert_eq!((status, &body["ok"], &body["result"]["ok"]), (200, &json!(true), &json!(true)), "{body}");
+    let (status, body) = command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"Nf3"}"#).await;
+    assert_eq!(
+        (status, &body["result"]["ok"]),
+        (200, &json!(true)),
+        "the exact notation counts at once: {body}"
+    );
+    let (status, body) = command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"Ke9"}"#).await;
+    assert_eq!((status, body["error"].as_str()), (422, Some("1. Ke9: the king cannot go there")));
+    let (status, body) = command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"e5"}"#).await;
+    assert_eq!((status, body["error"].as_str()), (422, Some("1. e5: no pawn can go to e5")));
+    let (status, _) =
+        command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"nf3","confirm":"yes"}"#).await;
+    assert_eq!(status, 400, "confirm is a boolean");
 }

@@ -131,7 +131,7 @@ const Station = (() => {
     }
     const nodes = [svg];
     if (opts.text === 'details') nodes.push(boardText(squares, occupied, summary, true, opts.id));
-    else if (opts.text === 'hidden') nodes.push(boardText(squares, occupied, summary, false, opts.id));
+    else if (opts.text === 'hidden') nodes.push(boardText(squares, occupied, summary, false, opts.id, opts.lang));
     container.replaceChildren(...nodes);
   }
 
@@ -204,6 +204,23 @@ const Station = (() => {
     return e;
   }
 
+  // The text board in the mirror's languages: each piece's name once, then
+  // its squares ("Weiß: König e1; Turm a1, h1"), so no plural is needed.
+  const BOARD_WORDS = {
+    de: { white: 'Weiß', black: 'Schwarz', none: 'keine Figuren', k: 'König', q: 'Dame', r: 'Turm', b: 'Läufer', n: 'Springer', p: 'Bauer', empty: 'Noch keine Stellung.' },
+    pl: { white: 'Białe', black: 'Czarne', none: 'brak bierek', k: 'król', q: 'hetman', r: 'wieża', b: 'goniec', n: 'skoczek', p: 'pion', empty: 'Brak pozycji.' },
+  };
+  function pieceListIn(words, squares, white) {
+    const parts = [];
+    for (const kind of ['k', 'q', 'r', 'b', 'n', 'p']) {
+      const letter = white ? kind.toUpperCase() : kind;
+      const where = [];
+      for (let i = 0; i < 64; i++) if (squares[i] === letter) where.push(squareName(i));
+      if (where.length) parts.push(`${words[kind]} ${where.join(', ')}`);
+    }
+    return `${white ? words.white : words.black}: ${parts.length ? parts.join('; ') : words.none}`;
+  }
+
   /** "White: king e1, queen d1, rooks a1 and h1, …" for one colour of a FEN's pieces. */
   function pieceList(squares, white) {
     const order = ['k', 'q', 'r', 'b', 'n', 'p'];
@@ -226,10 +243,18 @@ const Station = (() => {
    * side's pieces with their squares, and (with `interactive`) a table rank by
    * rank in a folding section whose scroll box takes the focus.
    */
-  function boardText(squares, occupied, label, interactive, id) {
+  function boardText(squares, occupied, label, interactive, id, lang) {
     // Ids let a page that redraws the board after every move keep the focus
     // and the open section where they were.
     const idOf = (part) => (id ? `${id}-${part}` : null);
+    const words = BOARD_WORDS[lang];
+    if (words && !interactive) {
+      // The mirror in German or Polish: the whole text board in its language.
+      const list = squares
+        ? html('ul', {}, html('li', {}, pieceListIn(words, squares, true)), html('li', {}, pieceListIn(words, squares, false)))
+        : html('p', {}, words.empty);
+      return html('div', { class: 'visually-hidden', id: idOf('text') }, html('p', {}, `${label}:`), list);
+    }
     const lists = squares
       ? html('ul', {}, html('li', {}, pieceList(squares, true)), html('li', {}, pieceList(squares, false)))
       : html('p', {}, 'No position yet.');
@@ -362,7 +387,9 @@ const Station = (() => {
       case 'board_status': return `${board} ${ev.status}${ev.detail ? ': ' + ev.detail : ''}`;
       case 'discrepancy': return `Discrepancy ${ev.id} (${ev.kind}): every board back to the position after ${ev.agreed_ply ? moveNumber(ev.agreed_ply) : 'the start'}${ev.board ? ', correct the ' + ev.board + ' board' : ''}`;
       case 'discrepancy_resolved': return `Discrepancy ${ev.id} resolved`;
-      case 'game_over': return `Game over: ${ev.result} (${ev.reason})`;
+      case 'game_over': return `Game over: ${ev.result} (${String(ev.reason || ev.termination || '').replace(/_/g, ' ')})`;
+      // The reason is shown once, next to the control that sent it.
+      case 'input_refused': return `Refused: ${String(ev.input || 'input').replace(/_/g, ' ')}`;
       case 'draw_offered': return `Draw offer (=) by ${ev.side} after ${ev.ply ? moveNumber(ev.ply) : 'the start'}`;
       case 'draw_claimed': return `Draw claim by ${ev.side}${ev.written ? ' with ' + ev.written : ''}: ${ev.correct ? 'correct (' + String(ev.ground).replace(/_/g, ' ') + ')' : 'incorrect'} — the position ${ev.repetitions} times, ${ev.moves_without_pawn_or_capture} moves without a pawn move or capture`;
       case 'draw_claim_decided': return `The arbiter confirmed: ${ev.side}'s claim ${ev.correct ? 'correct, the game is drawn' : 'incorrect, Art. 9.5 applied'}`;

@@ -90,7 +90,43 @@
   }
 
   // ---- commands ------------------------------------------------------------------------
-  async function send(command, label) {
+  // A refusal is shown once, next to the control that caused it (`near`: the id
+  // of its form or button; its `<near>-refusal` element holds the words), and
+  // read out there; without such a place it is an alert.
+  function refusalBox(near) {
+    if (!near) return null;
+    const existing = $(`${near}-refusal`);
+    if (existing) return existing;
+    const control = $(near);
+    if (!control) return null;
+    const box = document.createElement('p');
+    box.id = `${near}-refusal`;
+    box.className = 'refusal';
+    box.setAttribute('role', 'alert');
+    control.insertAdjacentElement('afterend', box);
+    return box;
+  }
+  function refuse(near, text) {
+    const box = refusalBox(near);
+    if (!box) {
+      alertMessage(text);
+      return;
+    }
+    box.textContent = text;
+    const field = box.closest('form') && box.closest('form').querySelector('input[type="text"], input:not([type]), textarea');
+    if (field) field.setAttribute('aria-invalid', 'true');
+  }
+  function capitalised(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
+  function clearRefusal(near) {
+    const box = near ? $(`${near}-refusal`) : null;
+    if (!box) return;
+    box.textContent = '';
+    const form = box.closest('form');
+    if (form) for (const f of form.querySelectorAll('[aria-invalid]')) f.removeAttribute('aria-invalid');
+  }
+  async function send(command, label, near) {
     const t = token();
     if (!t) {
       alertMessage(`${label}: enter the operator token first (Alt+K).`);
@@ -105,12 +141,18 @@
         body: JSON.stringify(command),
       });
     } catch (_) {
-      alertMessage(`${label}: the station cannot be reached.`);
+      refuse(near, `${label}: the station cannot be reached.`);
       return null;
     }
     let body = null;
     try { body = await res.json(); } catch (_) { body = null; }
+    if (res.ok && body && body.confirm === true) {
+      // A question, not a refusal: nothing was done yet (a move echoed back).
+      clearRefusal(near);
+      return body;
+    }
     if (res.ok) {
+      clearRefusal(near);
       announce(`${label}: done.`);
       $('result-line').textContent = `${new Date().toLocaleTimeString()} — ${label}: done.`;
       return body || {};
@@ -119,10 +161,10 @@
     if (res.status === 401) {
       tokenStatus(false, 'Token refused.');
       alertMessage(`${label}: the operator token was refused. Enter it again (Alt+K).`);
-    } else {
-      alertMessage(`${label} refused: ${reason}`);
+      return null;
     }
-    $('result-line').textContent = `${new Date().toLocaleTimeString()} — ${label}: ${reason}`;
+    // Beside its control the reason speaks for itself ("2. d5: no pawn can go to d5").
+    refuse(near, near && refusalBox(near) ? capitalised(reason) : `${label} refused: ${reason}`);
     return null;
   }
 
@@ -154,74 +196,115 @@
     return s ? s : undefined;
   }
 
-  $('clock-start').addEventListener('click', () => send({ cmd: 'clock_start' }, 'Start clock'));
-  $('clock-pause').addEventListener('click', () => send({ cmd: 'clock_pause' }, 'Pause clock'));
-  $('clock-resume').addEventListener('click', () => send({ cmd: 'clock_resume' }, 'Resume clock'));
+  $('clock-start').addEventListener('click', () => send({ cmd: 'clock_start' }, 'Start clock', 'clock-start'));
+  $('clock-pause').addEventListener('click', () => send({ cmd: 'clock_pause' }, 'Pause clock', 'clock-pause'));
+  $('clock-resume').addEventListener('click', () => send({ cmd: 'clock_resume' }, 'Resume clock', 'clock-resume'));
   $('read-status').addEventListener('click', () => announce(statusText()));
-  $('take-back').addEventListener('click', () => send({ cmd: 'take_back' }, 'Take back'));
-  $('resume-adjourned').addEventListener('click', () => send({ cmd: 'resume_adjourned' }, 'Resume adjourned game'));
-  $('resume-replier-absent').addEventListener('click', () => send({ cmd: 'resume_replier_absent' }, 'Resumption without the replier (I.9.2)'));
-  $('open-envelope').addEventListener('click', () => send({ cmd: 'open_envelope' }, 'Envelope opened'));
-  $('envelope-lost').addEventListener('click', () => send({ cmd: 'envelope_lost' }, 'Envelope lost (I.12.1)'));
+  $('take-back').addEventListener('click', () => send({ cmd: 'take_back' }, 'Take back', 'take-back'));
+  $('resume-adjourned').addEventListener('click', () => send({ cmd: 'resume_adjourned' }, 'Resume adjourned game', 'resume-adjourned'));
+  $('resume-replier-absent').addEventListener('click', () => send({ cmd: 'resume_replier_absent' }, 'Resumption without the replier (I.9.2)', 'resume-replier-absent'));
+  $('open-envelope').addEventListener('click', () => send({ cmd: 'open_envelope' }, 'Envelope opened', 'open-envelope'));
+  $('envelope-lost').addEventListener('click', () => send({ cmd: 'envelope_lost' }, 'Envelope lost (I.12.1)', 'envelope-lost'));
   $('form-seal-reply').addEventListener('submit', async (e) => {
     e.preventDefault();
     const sealed = $('reply-sealed').value.trim();
     if (!sealed) return;
-    if (await send({ cmd: 'seal_reply', sealed_move: sealed }, 'Reply sealed in a new envelope (I.9.3)')) $('reply-sealed').value = '';
+    if (await send({ cmd: 'seal_reply', sealed_move: sealed }, 'Reply sealed in a new envelope (I.9.3)', 'form-seal-reply')) $('reply-sealed').value = '';
   });
   $('form-set-time').addEventListener('submit', (e) => {
     e.preventDefault();
     const ms = parseTime($('set-time-value').value);
     if (ms === null) {
-      alertMessage('Set time: write the time as h:mm:ss, m:ss or whole minutes.');
+      refuse('form-set-time', 'Set time: write the time as h:mm:ss, m:ss or whole minutes.');
       $('set-time-value').focus();
       return;
     }
     const side = $('set-time-side').value;
     const who = optional($('set-time-who').value), why = optional($('set-time-why').value);
     if (e.submitter && e.submitter.id === 'add-time') {
-      send({ cmd: 'add_time', side, ms, who, why }, `Added ${Station.formatClock(ms)} to ${side}'s time`);
+      send({ cmd: 'add_time', side, ms, who, why }, `Added ${Station.formatClock(ms)} to ${side}'s time`, 'form-set-time');
       return;
     }
-    send({ cmd: 'set_time', side, ms, who, why }, `Set ${side}'s time to ${Station.formatClock(ms)}`);
+    send({ cmd: 'set_time', side, ms, who, why }, `Set ${side}'s time to ${Station.formatClock(ms)}`, 'form-set-time');
   });
   $('form-press').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('press-side').value;
-    send({ cmd: 'clock_press', side }, `Clock pressed for ${side}`);
+    send({ cmd: 'clock_press', side }, `Clock pressed for ${side}`, 'form-press');
   });
   $('form-set-moves').addEventListener('submit', (e) => {
     e.preventDefault();
     const moves = Number($('set-moves-value').value);
     if (!Number.isInteger(moves) || moves < 0) {
-      alertMessage('Set move counter: a whole number, 0 or more.');
+      refuse('form-set-moves', 'Set move counter: a whole number, 0 or more.');
       return;
     }
     send({ cmd: 'set_moves', moves, who: optional($('set-moves-who').value), why: optional($('set-moves-why').value) },
-      `Set the move counter to ${moves}`);
+      `Set the move counter to ${moves}`, 'form-set-moves');
   });
+  // A move is read in the notation it is written in; one whose reading needed
+  // more (a lower-case letter, a missing x or +) is said back and counts once
+  // confirmed ("Yes", Enter); "No" or Escape goes back to the field to correct it.
+  let pendingEcho = null;
+  function closeEcho(focusMove) {
+    pendingEcho = null;
+    $('move-echo').hidden = true;
+    if (focusMove) {
+      $('move').focus();
+      $('move').select();
+    }
+  }
   $('form-move').addEventListener('submit', async (e) => {
     e.preventDefault();
     const mv = $('move').value.trim();
     if (!mv) return;
-    if (await send({ cmd: 'enter_move', move: mv }, `Enter move ${mv}`)) $('move').value = '';
+    closeEcho(false);
+    const body = await send({ cmd: 'enter_move', move: mv }, `Enter move ${mv}`, 'form-move');
+    if (body && body.confirm === true) {
+      pendingEcho = mv;
+      const text = typeof body.text === 'string' ? body.text : `${body.number || ''} ${body.san || mv}`;
+      const words = typeof body.words === 'string' && body.words ? ` (${body.words})` : '';
+      const needed = Array.isArray(body.needed) && body.needed.length ? ` You wrote ${mv}: ${body.needed.join(', ')}.` : '';
+      $('move-echo-text').textContent = `${text}?${words}${needed} Enter it?`;
+      $('move-echo-yes').textContent = `Yes, enter ${text}`;
+      $('move-echo').hidden = false;
+      $('move-echo-yes').focus();
+      announce($('move-echo-text').textContent);
+      return;
+    }
+    if (body) $('move').value = '';
+  });
+  $('move-echo-yes').addEventListener('click', async () => {
+    const mv = pendingEcho;
+    if (!mv) return;
+    closeEcho(false);
+    const body = await send({ cmd: 'enter_move', move: mv, confirm: true }, `Enter move ${mv}`, 'form-move');
+    if (body) $('move').value = '';
+    $('move').focus();
+  });
+  $('move-echo-no').addEventListener('click', () => closeEcho(true));
+  $('move-echo').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      closeEcho(true);
+    }
   });
   $('form-scoresheet').addEventListener('submit', async (e) => {
     e.preventDefault();
     const moves = parseScoresheet($('scoresheet').value);
     if (!moves.length) {
-      alertMessage('Scoresheet: no moves found.');
+      refuse('form-scoresheet', 'Scoresheet: no moves found.');
       return;
     }
-    await send({ cmd: 'scoresheet', moves }, `Scoresheet of ${moves.length} half-moves`);
+    await send({ cmd: 'scoresheet', moves }, 'Scoresheet', 'form-scoresheet');
   });
   $('form-draw').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('draw-side').value;
-    send({ cmd: 'draw_offer', side }, `Draw offer by ${side}`);
+    send({ cmd: 'draw_offer', side }, `Draw offer by ${side}`, 'form-draw');
   });
   $('accept-draw').addEventListener('click', () => {
-    send({ cmd: 'accept_draw' }, 'Draw by agreement');
+    send({ cmd: 'accept_draw' }, 'Draw by agreement', 'accept-draw');
   });
   $('form-claim').addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -229,7 +312,7 @@
     const mv = $('claim-move').value.trim();
     const command = { cmd: 'claim_draw', side };
     if (mv) command.move = mv;
-    const body = await send(command, `Draw claim by ${side}`);
+    const body = await send(command, `Draw claim by ${side}`, 'form-claim');
     if (!body || !body.result) return;
     const r = body.result;
     const facts = `the position ${r.repetitions} times, ${r.moves_without_pawn_or_capture} moves without a pawn move or capture`;
@@ -240,35 +323,73 @@
     $('confirm-claim').disabled = false;
   });
   $('confirm-claim').addEventListener('click', async () => {
-    const body = await send({ cmd: 'confirm_claim' }, 'Verdict on the draw claim');
+    const body = await send({ cmd: 'confirm_claim' }, 'Verdict on the draw claim', 'confirm-claim');
     if (body) {
       $('confirm-claim').disabled = true;
       $('claim-verdict').textContent = 'Verdict confirmed.';
     }
   });
+  // "21." is White's 21st move, "21..." (or "21…") Black's: the ply the command takes,
+  // counted from the game's start (its first move number and side from the start FEN).
+  function plyOfNumber(text) {
+    const m = /^\s*(\d+)\s*(\.\.\.|…|\.)?/.exec(text);
+    if (!m) return null;
+    const n = Number(m[1]);
+    const black = m[2] === '...' || m[2] === '…';
+    const f = state && typeof state.start_fen === 'string' ? state.start_fen.trim().split(/\s+/) : [];
+    const first = Number(f[5]) > 0 ? Number(f[5]) : 1;
+    const startsBlack = f[1] === 'b';
+    const ply = (n - first) * 2 + (black ? 2 : 1) - (startsBlack ? 1 : 0);
+    return ply >= 1 ? ply : null;
+  }
   $('form-illegal').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const ply = parseInt($('illegal-ply').value, 10);
-    if (!(ply >= 1)) {
-      alertMessage('Illegal move: enter its half-move number (1 is White\'s first move).');
+    const written = $('illegal-move').value.trim();
+    const ply = plyOfNumber(written);
+    if (!ply) {
+      refuse('form-illegal', 'Illegal move: write its number as on the scoresheet, 21. for White\'s move, 21... for Black\'s.');
       return;
     }
-    if (await send({ cmd: 'illegal_move', ply }, `Illegal move at half-move ${ply}`)) $('illegal-ply').value = '';
+    if (await send({ cmd: 'illegal_move', ply }, `Illegal move ${Station.moveNumber(ply)}`, 'form-illegal')) $('illegal-move').value = '';
+  });
+  $('form-result').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const result = $('result-value').value;
+    const reason = $('result-reason').value.trim();
+    if (!reason) {
+      refuse('form-result', 'Result: say how the game ended (e.g. White resigned).');
+      $('result-reason').focus();
+      return;
+    }
+    if (await send({ cmd: 'result', result, reason }, `Result ${result} (${reason})`, 'form-result')) $('result-reason').value = '';
+  });
+  $('form-setup-moves').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const moves = parseScoresheet($('setup-moves').value);
+    if (!moves.length) {
+      refuse('form-setup-moves', 'New game from the scoresheet: no moves found.');
+      return;
+    }
+    await send({ cmd: 'new_game', moves }, `New game from ${moves.length} half-moves`, 'form-setup-moves');
   });
   $('form-flag').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('flag-side').value;
-    send({ cmd: 'claim_flag', side }, `Flag claim: ${side}'s flag`);
+    send({ cmd: 'claim_flag', side }, `Flag claim: ${side}'s flag`, 'form-flag');
   });
   $('form-new').addEventListener('submit', (e) => {
     e.preventDefault();
     const kind = document.querySelector('input[name="start"]:checked').value;
     const command = { cmd: 'new_game' };
+    for (const tag of ['white', 'black', 'event', 'site', 'round', 'board']) {
+      const v = optional($(`new-${tag}`).value);
+      if (v) command[tag] = v;
+    }
     let what = 'standard position';
     if (kind === 'fen') {
       const fen = $('new-fen').value.trim();
       if (!fen) {
-        alertMessage('New game: write the FEN first.');
+        refuse('form-new', 'New game: write the FEN first.');
         $('new-fen').focus();
         return;
       }
@@ -277,7 +398,7 @@
     } else if (kind === 'chess960') {
       const n = Number($('new-960').value);
       if ($('new-960').value === '' || !Number.isInteger(n) || n < 0 || n > 959) {
-        alertMessage('New game: the Chess960 number is 0 to 959.');
+        refuse('form-new', 'New game: the Chess960 number is 0 to 959.');
         $('new-960').focus();
         return;
       }
@@ -287,7 +408,8 @@
     // Asked in the page, not in a browser dialog: a screen reader reads it in place
     // and the keyboard stays on the page (Enter on "Yes", Escape or "No" to keep the game).
     pendingNewGame = command;
-    $('new-confirm-text').textContent = `Start a new game from ${what}? The current game stays in the journal.`;
+    const names = command.white || command.black ? ` (${command.white || '?'} – ${command.black || '?'})` : '';
+    $('new-confirm-text').textContent = `Start a new game${names} from ${what}? The current game stays in the journal.`;
     $('new-confirm').hidden = false;
     $('new-confirm-yes').focus();
     announce($('new-confirm-text').textContent);
@@ -302,7 +424,7 @@
     const command = pendingNewGame;
     if (!command) return;
     closeNewConfirm('h-new');
-    await send(command, 'New game');
+    await send(command, 'New game', 'form-new');
   });
   $('new-confirm-no').addEventListener('click', () => {
     closeNewConfirm('h-new');
@@ -330,6 +452,11 @@
       'adj-sealer': state.turn === 'black' ? 'black' : 'white',
       'adj-number': fullMoveNumber(),
     };
+    // The players' names from the game's tags (new_game or the config's [tags]).
+    const tags = state.tags && typeof state.tags === 'object' ? state.tags : {};
+    for (const side of ['white', 'black']) {
+      if (typeof tags[side] === 'string' && tags[side] && tags[side] !== '?') values[`adj-${side}`] = tags[side];
+    }
     for (const [id, value] of Object.entries(values)) {
       const input = $(id);
       if (!input.dataset.dirty && document.activeElement !== input) input.value = String(value);
@@ -349,7 +476,7 @@
     const command = { cmd: 'adjourn', sealed_move: sealed };
     const left = parseInt($('adj-session-left').value, 10);
     if (left > 0) command.session_left_ms = left * 60000;
-    const ok = await send(command, 'Adjourn with a sealed move');
+    const ok = await send(command, 'Adjourn with a sealed move', 'form-adjourn');
     if (!ok) return;
     $('adj-sealed').value = '';
     const v = (id) => $(id).value.trim();
@@ -425,7 +552,8 @@
     O: () => go($('draw-side')),
     G: () => go($('flag-side')),
     D: () => go($('claim-side')),
-    I: () => go($('illegal-ply')),
+    I: () => go($('illegal-move')),
+    F: () => go($('result-value')),
     J: () => go($('adj-white')),
     U: () => go($('resume-adjourned')),
     E: () => go($('resume-replier-absent')),
@@ -529,7 +657,16 @@
     if (s.blind_color) bits.push(`blind player: ${s.blind_color}`);
     if (s.waiting_for_execution) bits.push('waiting for execution');
     if (s.adjourned === true) bits.push('adjourned (sealed move in the envelope)');
+    const tags = s.tags && typeof s.tags === 'object' ? s.tags : null;
+    const named = (v) => typeof v === 'string' && v && v !== '?';
+    if (tags && (named(tags.white) || named(tags.black))) bits.push(`${named(tags.white) ? tags.white : '?'} – ${named(tags.black) ? tags.black : '?'}`);
+    if (tags && named(tags.round)) bits.push(`round ${tags.round}`);
+    if (tags && named(tags.board)) bits.push(`board ${tags.board}`);
     $('game-line').textContent = state ? bits.join(' · ') : 'no state from the station yet';
+    const result = resultText(s);
+    const box = $('game-result');
+    if (box.textContent !== result) box.textContent = result;
+    box.hidden = !result;
     const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
     $('last-move').textContent = last ? `${Station.moveNumber(last.ply)} ${last.san}${last.text && last.text.en ? ' (' + last.text.en + ')' : ''}` : '—';
     const start = startText(s.start);
@@ -537,6 +674,49 @@
     const conn = $('conn');
     conn.textContent = online ? 'live' : 'offline (polling)';
     conn.className = `conn ${online ? 'up' : 'down'}`;
+  }
+
+  // A finished game's result and how it ended, from the state (`result`:
+  // {result, reason, termination}; older stations gave the result alone).
+  function resultText(s) {
+    const r = s && s.result;
+    let result = '';
+    let reason = '';
+    if (r && typeof r === 'object') {
+      result = typeof r.result === 'string' ? r.result : '';
+      reason = typeof r.reason === 'string' ? r.reason : (typeof r.termination === 'string' ? r.termination : '');
+    } else if (typeof r === 'string') result = r;
+    if (!result || result === '*') return '';
+    const words = { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'draw', '1-1': 'draw' }[result];
+    return `Result: ${result}${words ? ` (${words})` : ''}${reason ? ` — ${reason.replace(/_/g, ' ')}` : ''}`;
+  }
+
+  // The board shows another position than the game's start before its first
+  // move (a set-up that differs, or a board not matching): the game may start
+  // from the scoresheet so far, or from a FEN.
+  function setupDiffers(s) {
+    if (!s || (Array.isArray(s.moves) && s.moves.length)) return false;
+    const log = Array.isArray(s.log) ? s.log : localLog;
+    let differs = false;
+    for (const ev of log) {
+      if (!ev || typeof ev !== 'object') continue;
+      if (ev.type === 'setup_differs') differs = true;
+      else if (ev.type === 'game_started' || ev.type === 'board_restored') differs = false;
+    }
+    if (s.phase === 'waiting' && boards().some((b) => b.role !== 'agreed' && Array.isArray(b.diff) && b.diff.length)) differs = true;
+    if (s.phase === 'playing' && boards().some((b) => b.agreement === 'mismatch')) differs = true;
+    return differs;
+  }
+  function renderSetupOffer() {
+    const show = setupDiffers(state);
+    const box = $('setup-offer');
+    if (box.hidden === !show) return;
+    box.hidden = !show;
+    if (show) {
+      const text = 'A board shows another position than the start of the game. If the game was played on, start it from the scoresheet so far (below), or from a FEN (Alt+N, "From a FEN").';
+      $('setup-offer-text').textContent = text;
+      alertMessage(text);
+    }
   }
 
   function renderClocks() {
@@ -592,10 +772,10 @@
       }
       const accept = h('button', { type: 'button', id: 'irregularity-accept', 'aria-keyshortcuts': 'Alt+A',
         'aria-describedby': 'irregularity-text' }, 'Accept (5.7) ', h('kbd', {}, 'Alt'), '+', h('kbd', {}, 'A'));
-      accept.addEventListener('click', () => send({ cmd: 'accept' }, 'Accept the irregularity (5.7)'));
+      accept.addEventListener('click', () => send({ cmd: 'accept' }, 'Accept the irregularity (5.7)', 'irregularity-accept'));
       const correct = h('button', { type: 'button', id: 'irregularity-correct', 'aria-keyshortcuts': 'Alt+Z',
         'aria-describedby': 'irregularity-text' }, 'Correct ', h('kbd', {}, 'Alt'), '+', h('kbd', {}, 'Z'));
-      correct.addEventListener('click', () => send({ cmd: 'correct' }, 'Correct the irregularity'));
+      correct.addEventListener('click', () => send({ cmd: 'correct' }, 'Correct the irregularity', 'irregularity-correct'));
       art.append(h('p', { class: 'actions' }, accept, ' ', correct));
       box.replaceChildren(art);
     });
@@ -660,7 +840,7 @@
           art.append(h('p', {}, `Clock proposal — the readings ${at}: White ${Station.formatClock(cp.white_ms)}, Black ${Station.formatClock(cp.black_ms)}.`));
           const button = h('button', { type: 'button', class: 'accept', id: `accept-${id}`, 'aria-keyshortcuts': 'Alt+A' },
             `Accept the clock proposal of discrepancy ${id} `, h('kbd', {}, 'Alt'), '+', h('kbd', {}, 'A'));
-          button.addEventListener('click', () => send({ cmd: 'accept_clock_proposal', id }, `Accept the clock proposal of discrepancy ${id}`));
+          button.addEventListener('click', () => send({ cmd: 'accept_clock_proposal', id }, `Accept the clock proposal of discrepancy ${id}`, `accept-${id}`));
           art.append(button);
         }
         return art;
@@ -930,6 +1110,7 @@
 
   function render() {
     renderHeader();
+    renderSetupOffer();
     renderClocks();
     renderDiscrepancies();
     renderBoards();
@@ -955,7 +1136,8 @@
       }
     } else if (ev.type === 'irregularity' && ev.decision_wanted) {
       alertMessage(`Irregularity ${ev.article}: ${ev.text}. The opponent decides: Alt+A accepts (5.7), Alt+Z corrects.`);
-    } else if (kind === 'alert') {
+    } else if (kind === 'alert' && ev.type !== 'input_refused') {
+      // A refused command is shown once, next to the control that sent it.
       alertMessage(Station.describe(ev));
     }
     if (!state || !Array.isArray(state.log)) {

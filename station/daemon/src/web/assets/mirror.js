@@ -11,8 +11,9 @@
       mismatch: 'Your board does not match the game', waiting: 'Waiting for the start position',
       finished: 'Game over', paused: 'Clock stopped', flag: 'Flag fallen', offline: 'No connection to the station',
       connected: 'live', board: 'Board, seen from your side', adjourned: 'Game adjourned',
-      fix_title: 'To put your board right:', draw_offer: 'Draw offer by', step_move: 'move', step_remove: 'remove', step_place: 'place',
-      title: 'Mirror display of the Annex D station',
+      fix_title: 'The boards disagree — to put your board right:', draw_offer: 'Draw offer by', step_move: 'move', step_remove: 'remove', step_place: 'place',
+      title: 'Mirror display of the Annex D station', yours: 'your clock',
+      white_wins: 'White wins', black_wins: 'Black wins', draw: 'Draw',
     },
     de: {
       white: 'Weiß', black: 'Schwarz', to_move: '▶ am Zug', last_move: 'Letzter Zug', none: '—',
@@ -22,8 +23,9 @@
       finished: 'Partie beendet', paused: 'Uhr angehalten', flag: 'Zeit überschritten',
       offline: 'Keine Verbindung zur Station', connected: 'live', board: 'Brett aus Ihrer Sicht',
       adjourned: 'Partie abgebrochen (Hängepartie)',
-      fix_title: 'So stellen Sie Ihr Brett richtig:', draw_offer: 'Remisangebot von', step_move: 'ziehen', step_remove: 'entfernen', step_place: 'setzen',
-      title: 'Spiegelanzeige der Annex-D-Station',
+      fix_title: 'Die Bretter stimmen nicht überein — so stellen Sie Ihr Brett richtig:', draw_offer: 'Remisangebot von', step_move: 'ziehen', step_remove: 'entfernen', step_place: 'setzen',
+      title: 'Spiegelanzeige der Annex-D-Station', yours: 'Ihre Uhr',
+      white_wins: 'Weiß gewinnt', black_wins: 'Schwarz gewinnt', draw: 'Remis',
     },
     pl: {
       white: 'Białe', black: 'Czarne', to_move: '▶ na posunięciu', last_move: 'Ostatnie posunięcie', none: '—',
@@ -33,8 +35,9 @@
       finished: 'Koniec partii', paused: 'Zegar zatrzymany', flag: 'Przekroczenie czasu',
       offline: 'Brak połączenia ze stacją', connected: 'na żywo', board: 'Szachownica z Twojej strony',
       adjourned: 'Partia odłożona',
-      fix_title: 'Jak poprawić szachownicę:', draw_offer: 'Propozycja remisu:', step_move: 'przestaw', step_remove: 'zdejmij', step_place: 'postaw',
-      title: 'Ekran lustrzany stacji Annex D',
+      fix_title: 'Szachownice się różnią — jak poprawić szachownicę:', draw_offer: 'Propozycja remisu:', step_move: 'przestaw', step_remove: 'zdejmij', step_place: 'postaw',
+      title: 'Ekran lustrzany stacji Annex D', yours: 'Twój zegar',
+      white_wins: 'Wygrały białe', black_wins: 'Wygrały czarne', draw: 'Remis',
     },
   };
 
@@ -58,8 +61,21 @@
     const clock = state && state.clock;
     const now = Station.clockNow(clock, receivedAt);
     const onMove = (clock && clock.on_move) || (state && state.turn) || null;
+    // The sighted player's own clock is the one of the side the blind player has not.
+    const own = state && state.blind_color === 'black' ? 'white' : 'black';
     for (const side of ['white', 'black']) {
-      $(`name-${side}`).textContent = t(side);
+      const name = $(`name-${side}`);
+      const label = side === own ? `${t(side)} · ${t('yours')}` : t(side);
+      if (name.textContent !== label) {
+        name.replaceChildren(t(side));
+        if (side === own) {
+          const mine = document.createElement('span');
+          mine.className = 'own';
+          mine.textContent = ` · ${t('yours')}`;
+          name.append(mine);
+        }
+      }
+      $(`clock-${side}`).classList.toggle('own', side === own);
       const ms = now[side];
       $(`time-${side}`).textContent = Station.formatClock(ms);
       const box = $(`clock-${side}`);
@@ -86,6 +102,7 @@
       lastMove: last ? last.uci : null,
       label: t('board'),
       text: 'hidden',
+      lang: lang(),
     });
     $('last-label').textContent = t('last_move');
     if (last) {
@@ -96,21 +113,30 @@
       $('last-text').textContent = t('none');
       $('last-san').textContent = '';
     }
+    // One instruction at a time: during a discrepancy either the steps that put
+    // his own board right, or "wait for the arbiter" while another board is
+    // put right — never both, and nothing else beside it.
     const warnings = [];
+    const ownSteps = fixSteps(s);
+    const disagree = Array.isArray(s.discrepancies) && s.discrepancies.length > 0;
     if (!online) warnings.push(['alert', t('offline')]);
-    if (Array.isArray(s.discrepancies) && s.discrepancies.length) warnings.push(['alert', t('discrepancy')]);
-    else if (mirrorBoard && mirrorBoard.agreement === 'mismatch') warnings.push(['alert', t('mismatch')]);
-    if (s.waiting_for_execution) warnings.push(['warning', t('waiting_exec')]);
-    const offer = drawOffer(s);
-    if (offer) warnings.push(['warning', `${t('draw_offer')} ${t(offer)}`]);
-    if (s.clock && s.clock.flag) warnings.push(['alert', `${t('flag')}: ${t(s.clock.flag)}`]);
-    if (s.phase === 'waiting') warnings.push(['warning', t('waiting')]);
-    if (s.phase === 'adjourned' || s.adjourned === true) warnings.push(['warning', t('adjourned')]);
-    if (s.phase === 'finished') warnings.push(['warning', t('finished') + (s.result ? `: ${s.result}` : '')]);
-    if (s.phase === 'playing' && s.clock && s.clock.running === false && s.clock.moves > 0 && !s.clock.flag) {
-      warnings.push(['warning', t('paused')]);
+    else if (disagree && !ownSteps.length) warnings.push(['alert', t('discrepancy')]);
+    else if (!disagree && mirrorBoard && mirrorBoard.agreement === 'mismatch') warnings.push(['alert', t('mismatch')]);
+    if (online && !disagree) {
+      if (s.waiting_for_execution) warnings.push(['warning', t('waiting_exec')]);
+      const offer = drawOffer(s);
+      if (offer) warnings.push(['warning', `${t('draw_offer')} ${t(offer)}`]);
+      if (s.clock && s.clock.flag) warnings.push(['alert', `${t('flag')}: ${t(s.clock.flag)}`]);
+      if (s.phase === 'waiting') warnings.push(['warning', t('waiting')]);
+      if (s.phase === 'adjourned' || s.adjourned === true) warnings.push(['warning', t('adjourned')]);
+      if (s.phase === 'finished' || resultOf(s)) warnings.push(['warning', finishedText(s)]);
+      if (s.phase === 'playing' && s.clock && s.clock.running === false && s.clock.moves > 0 && !s.clock.flag) {
+        warnings.push(['warning', t('paused')]);
+      }
     }
-    renderFix(s);
+    renderFix(online ? ownSteps : []);
+    // During a discrepancy the instruction comes first: the rest is drawn smaller.
+    document.body.classList.toggle('fixing', online && disagree);
     const box = $('warnings');
     const nodes = warnings.map(([kind, text]) => {
       const div = document.createElement('div');
@@ -124,6 +150,7 @@
     const conn = $('conn');
     conn.textContent = online ? t('connected') : t('offline');
     conn.className = `conn ${online ? 'up' : 'down'}`;
+    renderChange(s);
     renderClocks();
   }
 
@@ -158,20 +185,59 @@
     li.append(`${verb} `, piece, ` ${where}`);
     return li;
   }
-  function renderFix(s) {
+  // The result of a finished game, in the page's language, with how it ended.
+  function resultOf(s) {
+    const r = s && s.result;
+    const result = r && typeof r === 'object' ? r.result : r;
+    return typeof result === 'string' && result !== '*' ? result : null;
+  }
+  function finishedText(s) {
+    const result = resultOf(s);
+    if (!result) return t('finished');
+    const words = { '1-0': t('white_wins'), '0-1': t('black_wins'), '1/2-1/2': t('draw'), '1-1': t('draw') }[result];
+    const r = s.result && typeof s.result === 'object' ? s.result : {};
+    const reason = typeof r.reason === 'string' && r.reason ? ` — ${r.reason}` : '';
+    return `${t('finished')}: ${result}${words ? ` (${words})` : ''}${reason}`;
+  }
+
+  function fixSteps(s) {
     const steps = [];
     for (const d of Array.isArray(s.discrepancies) ? s.discrepancies : []) {
       for (const fix of d && Array.isArray(d.fix) ? d.fix : []) {
         if (fix && fix.board === 'mirror' && Array.isArray(fix.steps)) steps.push(...fix.steps);
       }
     }
-    const valid = steps.filter((st) => st && typeof st === 'object');
+    return steps.filter((st) => st && typeof st === 'object');
+  }
+  function renderFix(valid) {
     const key = JSON.stringify(valid) + lang();
     if ($('fix').dataset.key === key) return;
     $('fix').dataset.key = key;
     $('fix').hidden = valid.length === 0;
     $('fix-title').textContent = valid.length ? t('fix_title') : '';
     $('fix-steps').replaceChildren(...valid.map(stepLine));
+  }
+
+  // The latest change to the record (a take-back, a draw claim, time added,
+  // a revised move, the result …): one line in the page's language from the
+  // state's `change`, replaced by the next.
+  function renderChange(s) {
+    let box = $('change');
+    if (!box) {
+      box = document.createElement('div');
+      box.id = 'change';
+      box.className = 'warnings';
+      box.setAttribute('role', 'status');
+      $('warnings').before(box);
+    }
+    const c = s.change && typeof s.change === 'object' ? s.change : null;
+    const words = c && c.text && typeof c.text === 'object' ? c.text : {};
+    const text = String(words[lang()] || words.en || '');
+    if (box.textContent === text) return;
+    const line = document.createElement('div');
+    line.className = 'warning';
+    line.textContent = text;
+    box.replaceChildren(...(text ? [line] : []));
   }
 
   Station.connect({

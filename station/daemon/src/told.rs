@@ -1,0 +1,676 @@
+//! Every change to the record, told (issue 22 §6): a take-back and what to
+//! put back on the board, a draw claim and its outcome, time added to or set
+//! on a clock, a revised move, the blind player's board right again, the
+//! result in words. The blind player hears each in his language
+//! (`speaking`); the mirror shows the latest as one line in its page's.
+//!
+//! [`Told`] follows the durable events and turns them into [`Change`]s (the
+//! take-backs of one moment are one change); [`word`] says a change in one
+//! listener's words from his side of the board. Nothing here is read out as
+//! a symbol: results are words ("Weiß gewinnt"), never "1-0" ([`symbols`]).
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+use station_core::clock::{CorrectionChange, Side};
+use station_core::correction::{Step, steps_between};
+use station_core::draughts::Variant;
+use station_core::draws::DrawFacts;
+use station_core::table::Table;
+use station_core::{BoardRole, Event, Millis};
+use station_voices::{Message, Wording, say_duration, say_moves};
+
+/// Who a change is worded for: the side of the board he plays, and whether
+/// he is the blind player (who is told what to put back on his peg board;
+/// the mirror shows one short line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewer {
+    /// The colour he plays.
+    pub color: Color,
+    /// The blind player (private earphone), not the mirror.
+    pub blind: bool,
+}
+
+/// A move as it was on the record, to be said in anyone's words.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Said {
+    /// A chess move and the position it was played in.
+    Chess {
+        /// The position before the move.
+        before: Chess,
+        /// The move.
+        mv: Move,
+    },
+    /// A draughts move by its squares.
+    Draughts {
+        /// The rules played.
+        variant: Variant,
+        /// The move in PDN.
+        pdn: String,
+        /// It made a king.
+        king: bool,
+    },
+}
+
+impl Said {
+    /// The move in `w`'s words ("Springer Felix drei", "zweiunddreißig — achtundzwanzig").
+    pub fn words(&self, w: &Wording) -> String {
+        match self {
+            Said::Chess { before, mv } => w.word_move(before, mv).map(|a| a.to_string()).unwrap_or_default(),
+            Said::Draughts { variant, pdn, king } => {
+                crate::announce_draughts::say_pdn_with_path(w.phrasebook(), *variant, pdn, *king, false)
+                    .unwrap_or_default()
+            }
+        }
+    }
+}
+
+/// One change to the record, as told.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// Moves taken back at one moment (the arbiter's take-back, D.2.9's
+    /// records procedure, an illegal move of Art. 7.4), oldest first, with the
+    /// steps that put a board showing them back, and who is to move now.
+    TakenBack {
+        /// The moves taken back, oldest first.
+        moves: Vec<Said>,
+        /// What a hand does to the board: the pieces back where they stood.
+        steps: Vec<Step>,
+        /// Art. 7.4: the first of them was an illegal move.
+        illegal: bool,
+        /// The side to move after the take-back.
+        to_move: Color,
+    },
+    /// A draw claim: both clocks stop, the arbiter decides (Art. 9.5).
+    DrawClaimed {
+        /// The claimant.
+        side: Side,
+        /// His written move, not yet played.
+        written: Option<Said>,
+        /// The ground the record upholds (`threefold_repetition`, `fifty_moves`), if any.
+        ground: Option<String>,
+        /// What the record says about the position.
+        facts: DrawFacts,
+    },
+    /// The arbiter's decision on a draw claim.
+    ClaimDecided {
+        /// Upheld (a draw follows) or rejected (play goes on).
+        correct: bool,
+    },
+    /// Time added to a clock.
+    TimeAdded {
+        /// Whose clock.
+        side: Side,
+        /// How much was added.
+        added_ms: Millis,
+        /// Its time now.
+        now_ms: Millis,
+    },
+    /// A clock set to a time.
+    TimeSet {
+        /// Whose clock.
+        side: Side,
+        /// Its time now.
+        now_ms: Millis,
+    },
+    /// The operator set the clock's move counter.
+    MovesSet {
+        /// The moves counted now.
+        moves: u32,
+    },
+    /// A move announced before was replaced by this one.
+    Revised(Said),
+    /// The board shows the game again: his own after a difference he was
+    /// told (`his`), or every board after a D.2.9 discrepancy.
+    BoardRight {
+        /// His board had a difference he was told of.
+        his: bool,
+    },
+    /// The game is over.
+    Result {
+        /// `1-0`, `0-1`, `1/2-1/2`, `*` (draughts `2-0`, `0-2`, `1-1`).
+        result: String,
+        /// A keyword (`resignation`, `agreement` …) or the arbiter's free text.
+        reason: String,
+        /// The PGN `Termination` (`time forfeit`, `adjudication` …), when given.
+        termination: Option<String>,
+    },
+}
+
+impl Change {
+    /// The `about` of the announcement that tells it.
+    pub fn about(&self) -> &'static str {
+        match self {
+            Change::TakenBack { .. } => "take_back",
+            Change::DrawClaimed { .. } | Change::ClaimDecided { .. } => "draw_claim",
+            Change::TimeAdded { .. } | Change::TimeSet { .. } | Change::MovesSet { .. } => "clock",
+            Change::Revised(_) => "move",
+            Change::BoardRight { .. } => "restored",
+            Change::Result { .. } => "result",
+        }
+    }
+}
+
+/// Take-backs of one moment, gathered into one change.
+#[derive(Debug)]
+struct PendingTakeBack {
+    t: Millis,
+    /// The lowest ply taken back so far.
+    first: usize,
+    moves: Vec<Said>,
+    /// The board with every one of them played.
+    after: Option<shakmaty::Board>,
+    illegal: bool,
+}
+
+/// The record as the events told it, followed to name what changes: the
+/// start and the moves (a move taken back is gone from the table by the
+/// time its event is told, so it is kept here).
+#[derive(Debug, Default)]
+pub struct Told {
+    /// Positions of the chess record: the start, then after each ply.
+    positions: Vec<Chess>,
+    /// The moves of the record, as said.
+    played: Vec<Said>,
+    pending: Option<PendingTakeBack>,
+    /// His board's own move revised; told unless the record's revision follows.
+    revised_on_his_board: Option<(usize, Said)>,
+    /// A board came right; told once per moment.
+    right: Option<bool>,
+    /// His board's difference was told and not yet put right.
+    his_difference: bool,
+    /// Clock corrections of one moment already matched to their events, per side.
+    matched: Vec<(Millis, Side)>,
+}
+
+impl Told {
+    /// Nothing followed yet.
+    pub fn new() -> Told {
+        Told::default()
+    }
+
+    /// The position before `ply` of the chess record as told, if known.
+    pub fn position_before(&self, ply: usize) -> Option<&Chess> {
+        self.positions.get(ply.checked_sub(1)?)
+    }
+
+    /// Follows one durable event; returns the changes it completes, in order
+    /// (a take-back is complete once an event of another moment follows,
+    /// or the batch ends: [`Told::flush`]).
+    pub fn observe(&mut self, event: &Event, table: &Table) -> Vec<Change> {
+        let mut out = Vec::new();
+        if !self.continues(event) {
+            out.extend(self.flush());
+        }
+        let blind = table.config().blind_color;
+        match event {
+            Event::GameStarted { game_id, fen, .. } => {
+                *self = Told::new();
+                let start = match table.agreed().filter(|_| table.game_id() == Some(game_id)) {
+                    Some(g) => Some(g.start().clone()),
+                    None => fen
+                        .parse::<Fen>()
+                        .ok()
+                        .and_then(|f| f.into_position::<Chess>(CastlingMode::Chess960).ok()),
+                };
+                self.positions.extend(start);
+                // A game started from a scoresheet (`new_game` with `moves`,
+                // issue 22) has those moves on the record already; read from
+                // the event's JSON form, as the field is newer than this fold.
+                let scoresheet = serde_json::to_value(event).ok().and_then(|v| {
+                    let moves = v.get("moves")?.as_array()?.iter();
+                    Some(moves.filter_map(|m| m.as_str().map(str::to_owned)).collect::<Vec<_>>())
+                });
+                for uci in scoresheet.unwrap_or_default() {
+                    if !self.push_chess(&uci) {
+                        break;
+                    }
+                }
+            }
+            Event::GameResumed { moves, .. } => {
+                *self = Told::new();
+                if let Some(d) = table.draughts() {
+                    for (i, pdn) in d.moves().iter().enumerate() {
+                        let (variant, king) = (d.variant(), d.made_king(i + 1));
+                        self.played.push(Said::Draughts { variant, pdn: pdn.clone(), king });
+                    }
+                } else if let Some(g) = table.agreed() {
+                    self.positions.push(g.start().clone());
+                    for uci in moves {
+                        if !self.push_chess(uci) {
+                            break;
+                        }
+                    }
+                }
+            }
+            Event::GameMove { ply, uci, pdn, revised, .. } => {
+                self.catch_up(table, ply.saturating_sub(1));
+                self.cut(ply.saturating_sub(1));
+                let said = match (pdn, table.draughts()) {
+                    (Some(pdn), Some(d)) => {
+                        self.played.push(Said::Draughts {
+                            variant: d.variant(),
+                            pdn: pdn.clone(),
+                            king: d.made_king(*ply),
+                        });
+                        self.played.last().cloned()
+                    }
+                    _ => self.push_chess(uci).then(|| self.played.last().cloned()).flatten(),
+                };
+                if *revised {
+                    if self.revised_on_his_board.as_ref().is_some_and(|(p, _)| p == ply) {
+                        self.revised_on_his_board = None;
+                    }
+                    out.extend(said.map(Change::Revised));
+                }
+            }
+            Event::MoveRevised { board: BoardRole::Blind, ply, uci, .. } => {
+                // His own move, revised on his board: the record's revision
+                // (a `game_move` with `revised`) says it if it follows.
+                let own = self.position_before(*ply).is_some_and(|p| p.turn() == blind);
+                if let Some(before) = self.position_before(*ply).filter(|_| own).cloned()
+                    && let Some(mv) = station_core::notation::read(&before, uci)
+                {
+                    self.revised_on_his_board = Some((*ply, Said::Chess { before, mv }));
+                }
+            }
+            Event::TakenBack { ply, t_ms } => {
+                self.catch_up(table, *ply);
+                let after = self.positions.last().map(|p| p.board().clone());
+                let said = self.played.get(ply.wrapping_sub(1)).cloned();
+                self.cut(ply.saturating_sub(1));
+                let pending = self.pending.get_or_insert(PendingTakeBack {
+                    t: *t_ms,
+                    first: *ply,
+                    moves: Vec::new(),
+                    after,
+                    illegal: false,
+                });
+                pending.first = *ply;
+                pending.moves.splice(0..0, said);
+            }
+            Event::IllegalMoveFound { ply, .. } => {
+                if let Some(p) = self.pending.as_mut().filter(|p| p.first == *ply) {
+                    p.illegal = true;
+                }
+            }
+            Event::ClockChanged { action, side, who, t_ms, .. } => {
+                out.extend(self.clock_change(action, *side, who.as_deref(), *t_ms, table));
+            }
+            Event::DrawClaimed {
+                side,
+                ply,
+                written,
+                ground,
+                repetitions,
+                moves_without_pawn_or_capture,
+                ..
+            } => {
+                let written = written.as_deref().and_then(|text| {
+                    let before = self.positions.get(*ply)?.clone();
+                    let mv = station_core::notation::read(&before, text)?;
+                    Some(Said::Chess { before, mv })
+                });
+                out.push(Change::DrawClaimed {
+                    side: *side,
+                    written,
+                    ground: ground.clone(),
+                    facts: DrawFacts {
+                        ply: *ply,
+                        repetitions: *repetitions,
+                        halfmove_clock: moves_without_pawn_or_capture.saturating_mul(2),
+                    },
+                });
+            }
+            Event::DrawClaimDecided { correct, .. } => out.push(Change::ClaimDecided { correct: *correct }),
+            Event::BoardMismatch { board: BoardRole::Blind, .. } => self.his_difference = true,
+            Event::BoardRestored { board: BoardRole::Blind, .. } if self.his_difference => {
+                self.his_difference = false;
+                self.right = Some(true);
+            }
+            Event::DiscrepancyResolved { .. } => {
+                self.right = Some(self.right.unwrap_or(false));
+            }
+            Event::GameOver { result, reason, .. } => out.push(Change::Result {
+                result: result.clone(),
+                reason: reason.clone(),
+                // The optional `termination` (issue 22's `result` command),
+                // read from the event's JSON form so this holds whether or
+                // not the event carries the field yet.
+                termination: serde_json::to_value(event)
+                    .ok()
+                    .and_then(|v| v.get("termination")?.as_str().map(str::to_owned)),
+            }),
+            _ => {}
+        }
+        out
+    }
+
+    /// What is still gathered, complete now (the batch ended).
+    pub fn flush(&mut self) -> Vec<Change> {
+        let mut out = Vec::new();
+        if let Some(p) = self.pending.take() {
+            let before = self.positions.get(p.first.saturating_sub(1));
+            let steps = match (&p.after, before) {
+                (Some(after), Some(before)) => steps_between(after, before.board()),
+                _ => Vec::new(),
+            };
+            let to_move = match (before, p.moves.first()) {
+                (Some(pos), _) => pos.turn(),
+                // Draughts: White moves at odd plies.
+                _ if p.first % 2 == 1 => Color::White,
+                _ => Color::Black,
+            };
+            out.push(Change::TakenBack { moves: p.moves, steps, illegal: p.illegal, to_move });
+        }
+        if let Some((_, said)) = self.revised_on_his_board.take() {
+            out.push(Change::Revised(said));
+        }
+        if let Some(his) = self.right.take() {
+            out.push(Change::BoardRight { his });
+        }
+        self.matched.clear();
+        out
+    }
+
+    /// Events that belong to what is gathered: take-backs of the same
+    /// moment, the illegal move that caused them, the station's own
+    /// clock-turn correction after them, the boards coming right, the
+    /// record's revision of his board's revised move.
+    fn continues(&self, event: &Event) -> bool {
+        match event {
+            Event::TakenBack { t_ms, ply } => {
+                self.pending.as_ref().is_none_or(|p| p.t == *t_ms && p.first == ply + 1)
+            }
+            Event::IllegalMoveFound { .. }
+            | Event::BoardRestored { .. }
+            | Event::BoardMismatch { .. }
+            | Event::DiscrepancyResolved { .. }
+            | Event::Announcement { .. } => true,
+            Event::ClockChanged { action, who, .. } => {
+                who.as_deref() == Some("station") && (action == "on_move_set" || action == "moves_set")
+            }
+            Event::GameMove { revised: true, ply, .. } => {
+                self.pending.is_none() && self.revised_on_his_board.as_ref().is_some_and(|(p, _)| p == ply)
+            }
+            _ => false,
+        }
+    }
+
+    /// A clock correction: how much and the time now, from the clock's own
+    /// log (the k-th event of a side at a moment is its k-th correction then).
+    fn clock_change(
+        &mut self,
+        action: &str,
+        side: Option<Side>,
+        who: Option<&str>,
+        t: Millis,
+        table: &Table,
+    ) -> Option<Change> {
+        let clock = table.clock()?;
+        match (action, side) {
+            ("time_added" | "time_set", Some(side)) => {
+                let k = self.matched.iter().filter(|m| **m == (t, side)).count();
+                self.matched.push((t, side));
+                let (from_ms, to_ms) = clock
+                    .corrections()
+                    .iter()
+                    .filter(|c| c.at == t)
+                    .filter_map(|c| match c.change {
+                        CorrectionChange::Remaining { side: s, from_ms, to_ms } if s == side => {
+                            Some((from_ms, to_ms))
+                        }
+                        _ => None,
+                    })
+                    .nth(k)?;
+                Some(if action == "time_added" {
+                    Change::TimeAdded { side, added_ms: to_ms.saturating_sub(from_ms), now_ms: to_ms }
+                } else {
+                    Change::TimeSet { side, now_ms: to_ms }
+                })
+            }
+            // The station's own counter after a take-back is part of the take-back.
+            ("moves_set", _) if who != Some("station") => {
+                let moves = clock.corrections().iter().rev().find_map(|c| match c.change {
+                    CorrectionChange::Moves { to, .. } if c.at == t => Some(to),
+                    _ => None,
+                })?;
+                Some(Change::MovesSet { moves })
+            }
+            _ => None,
+        }
+    }
+
+    /// A record followed from the middle (events missed: the voices started
+    /// after the game): the table's first `plies` moves, when it has them.
+    fn catch_up(&mut self, table: &Table, plies: usize) {
+        if self.played.len() >= plies || table.draughts().is_some() {
+            return;
+        }
+        let Some(g) = table.agreed().filter(|g| g.ply() >= plies) else { return };
+        self.positions = vec![g.start().clone()];
+        self.played.clear();
+        for &mv in &g.moves()[..plies] {
+            if !self.push_chess(&g.uci(mv)) {
+                return;
+            }
+        }
+    }
+
+    /// Plays a chess move of the record (UCI); false when it makes no sense here.
+    fn push_chess(&mut self, uci: &str) -> bool {
+        let Some(before) = self.positions.last().cloned() else { return false };
+        let Some(mv) = station_core::notation::read(&before, uci) else { return false };
+        let mut after = before.clone();
+        after.play_unchecked(mv);
+        self.positions.push(after);
+        self.played.push(Said::Chess { before, mv });
+        true
+    }
+
+    /// The record up to `ply` plies.
+    fn cut(&mut self, ply: usize) {
+        self.played.truncate(ply);
+        self.positions.truncate(ply + 1);
+    }
+}
+
+/// A change in `w`'s words, for `viewer`.
+pub fn word(change: &Change, w: &Wording, viewer: Viewer) -> String {
+    let m = |message| w.message(message);
+    let book = w.phrasebook();
+    let whose = |side: Side| {
+        if Color::from(side) == viewer.color {
+            book.clock().own.clone()
+        } else {
+            book.clock().opponent.clone()
+        }
+    };
+    match change {
+        Change::TakenBack { moves, steps, illegal, to_move } => {
+            let said: Vec<String> = moves.iter().map(|s| s.words(w)).collect();
+            let head = if *illegal { Message::IllegalTakenBack } else { Message::TakenBack };
+            // Moves it cannot name (followed from the middle) leave the head alone.
+            let head = m(head).replace("{moves}", &said.join(", "));
+            let mut parts = vec![head.trim_end_matches([' ', ':']).to_owned()];
+            if viewer.blind {
+                parts.extend(steps.iter().map(|s| step_words(w, s)));
+            }
+            let turn = if *to_move == viewer.color { Message::YourMove } else { Message::OpponentToMove };
+            parts.push(m(turn).to_owned());
+            sentences(parts)
+        }
+        Change::DrawClaimed { side, written, ground, facts } => {
+            let who = if Color::from(*side) == viewer.color {
+                Message::YouClaimDraw
+            } else {
+                Message::OpponentClaimsDraw
+            };
+            let mut claim = m(who).to_owned();
+            if let Some(written) = written {
+                claim = format!("{claim} {}", m(Message::ClaimWritten).replace("{move}", &written.words(w)));
+            }
+            let finding = match ground.as_deref() {
+                Some("threefold_repetition") => m(Message::GroundThreefold).to_owned(),
+                Some("fifty_moves") => m(Message::GroundFiftyMoves).to_owned(),
+                _ => crate::draw_facts::draw_facts_text(w, facts),
+            };
+            sentences(vec![claim, finding, m(Message::ClocksStopped).to_owned()])
+        }
+        Change::ClaimDecided { correct: true } => m(Message::ClaimUpheld).to_owned(),
+        Change::ClaimDecided { correct: false } => m(Message::ClaimRejected).to_owned(),
+        Change::TimeAdded { side, added_ms, now_ms } => m(Message::TimeAdded)
+            .replace("{who}", &whose(*side))
+            .replace("{amount}", &say_duration(book, *added_ms))
+            .replace("{time}", &say_duration(book, *now_ms)),
+        Change::TimeSet { side, now_ms } => m(Message::TimeSet)
+            .replace("{who}", &whose(*side))
+            .replace("{time}", &say_duration(book, *now_ms)),
+        Change::MovesSet { moves } => m(Message::MovesSet).replace("{moves}", &say_moves(book, *moves)),
+        Change::Revised(said) => format!("{}: {}", m(Message::MoveRevised), said.words(w)),
+        Change::BoardRight { his: true } if viewer.blind => m(Message::BoardRightAgain).to_owned(),
+        Change::BoardRight { .. } => m(Message::PositionRestored).to_owned(),
+        Change::Result { result, reason, termination } => {
+            result_words(w, result, reason, termination.as_deref())
+        }
+    }
+}
+
+/// The end of a game in words: "Partie beendet. Weiß gewinnt, Schwarz hat
+/// aufgegeben"; a keyword reason worded, the arbiter's free text said as
+/// written after the result (without symbols).
+pub fn result_words(w: &Wording, result: &str, reason: &str, termination: Option<&str>) -> String {
+    let m = |message| w.message(message);
+    let colour = |c: Color| m(if c == Color::White { Message::White } else { Message::Black });
+    let outcome = match result {
+        "1-0" | "2-0" => Some(Some(Color::White)),
+        "0-1" | "0-2" => Some(Some(Color::Black)),
+        "1/2-1/2" | "1-1" => Some(None),
+        _ => None,
+    };
+    let head = match outcome {
+        Some(Some(winner)) => m(Message::Wins).replace("{side}", colour(winner)),
+        Some(None) => m(Message::Drawn).to_owned(),
+        None => m(Message::NoResult).to_owned(),
+    };
+    let loser = outcome.flatten().map(|winner| colour(!winner));
+    let keyword = match reason {
+        "checkmate" => Some(Message::ResultCheckmate),
+        "resignation" => Some(Message::ResultResignation),
+        "agreement" => Some(Message::ResultAgreement),
+        "stalemate" => Some(Message::ResultStalemate),
+        "threefold_repetition" => Some(Message::ResultThreefold),
+        "fifty_moves" => Some(Message::ResultFiftyMoves),
+        "insufficient_material" => Some(Message::ResultInsufficientMaterial),
+        "illegal_moves" => Some(Message::ResultIllegalMoves),
+        "new_game" => Some(Message::ResultNewGame),
+        "no_pieces" => Some(Message::ResultNoPieces),
+        "no_move" => Some(Message::ResultNoMove),
+        "king_moves" => Some(Message::ResultKingMoves),
+        "long_ending" | "short_ending" => Some(Message::ResultEnding),
+        _ => None,
+    };
+    let by_termination = match termination {
+        Some("time forfeit") => Some(Message::ResultTimeForfeit),
+        Some("adjudication") => Some(Message::ResultAdjudication),
+        Some("rules infraction") => Some(Message::ResultInfraction),
+        Some("abandoned") => Some(Message::ResultAbandoned),
+        _ => None,
+    };
+    let mut text = match keyword.or(by_termination).map(m) {
+        Some(template) if loser.is_some() || !template.contains("{loser}") => {
+            template.replace("{result}", &head).replace("{loser}", loser.unwrap_or_default())
+        }
+        _ => head,
+    };
+    if keyword.is_none() {
+        let free = without_symbols(reason);
+        if !free.is_empty() {
+            text = format!("{text}. {free}");
+        }
+    }
+    match outcome {
+        Some(_) => sentences(vec![m(Message::GameOver).to_owned(), text]),
+        None => sentences(vec![text]),
+    }
+}
+
+/// One step of putting a board back, in words: a piece moved back ("Springer
+/// von Felix drei zurück nach Gustav eins"), a captured piece put back, a
+/// promoted piece taken off.
+fn step_words(w: &Wording, step: &Step) -> String {
+    let square = |sq| {
+        let [letter, rank] = w.word_square(sq);
+        format!("{} {}", letter.text, rank.text)
+    };
+    let piece = |role: Role| w.word_piece(role).text.to_owned();
+    match *step {
+        Step::Move { piece: p, from, to } => w.word_correction(p.role, from, to).to_string(),
+        Step::Place { piece: p, to } => {
+            w.message(Message::PieceBack).replace("{piece}", &piece(p.role)).replace("{square}", &square(to))
+        }
+        Step::Remove { piece: p, from } => {
+            w.message(Message::PieceOff).replace("{piece}", &piece(p.role)).replace("{square}", &square(from))
+        }
+    }
+}
+
+/// Parts said as sentences; in a language whose messages open with a
+/// capital letter, every sentence does.
+fn sentences(parts: Vec<String>) -> String {
+    let capital = parts.first().is_some_and(|p| p.starts_with(char::is_uppercase));
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| if capital { capitalise(&p) } else { p })
+        .collect::<Vec<_>>()
+        .join(". ")
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The characters of `text` a voice would read out as symbols: `*`, `=`,
+/// `+`, `#`, brackets, slashes, and a hyphen that is not inside a word
+/// ("1-0", " - "); a dash between words is a pause and stays.
+#[cfg(test)]
+pub fn symbols(text: &str) -> Vec<char> {
+    let chars: Vec<char> = text.chars().collect();
+    symbol_positions(&chars).into_iter().map(|i| chars[i]).collect()
+}
+
+/// Where in `chars` the symbols of [`symbols`] stand.
+fn symbol_positions(chars: &[char]) -> Vec<usize> {
+    chars
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| match c {
+            '*' | '=' | '+' | '#' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | '/' | '\\' | '|'
+            | '½' | '@' | '%' | '&' | '_' | '~' | '^' | '"' => true,
+            '-' => {
+                let letter =
+                    |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphabetic());
+                !(letter(i.checked_sub(1)) && letter(Some(i + 1)))
+            }
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Free text (the arbiter's reason) without the characters a voice would
+/// read out as symbols.
+fn without_symbols(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let bad = symbol_positions(&chars);
+    let kept: String =
+        chars.iter().enumerate().map(|(i, &c)| if bad.contains(&i) { ' ' } else { c }).collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests;
