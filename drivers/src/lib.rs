@@ -6,6 +6,7 @@
 //!
 //! * [`pegboard`] — the tactile peg board (one sensor per hole) on a serial line.
 //! * [`speech`] — offline speech recognition (Vosk models).
+//! * [`engine`] — a UCI chess engine as the sighted side (practice), with a simulated twin.
 //! * [`braille`] — a Braille display through BrlAPI (brltty), with a simulated brltty.
 //!
 //! Later modules (DGT boards, audio, speech, gamepad) will follow the same shape.
@@ -15,6 +16,8 @@ pub mod audio;
 pub mod braille;
 pub mod dgt;
 pub mod draughts_hands;
+#[cfg(unix)]
+pub mod engine;
 pub mod gamepad;
 mod jitter;
 pub mod pegboard;

@@ -63,6 +63,18 @@ pub enum CommandWord {
     ClockUsed,
     /// The clock reads the time left from now on, and says it.
     ClockRemaining,
+    /// Practice (issue 26): take back his last move and the engine's reply.
+    TakeBack,
+    /// Practice: a hint, one move.
+    Hint,
+    /// Practice: a new game (followed by a number: a famous game's position).
+    NewGame,
+    /// Practice: the engine plays stronger from the next game on.
+    Stronger,
+    /// Practice: the engine plays weaker from the next game on.
+    Weaker,
+    /// Practice: the moves where his evaluation dropped most.
+    Review,
 }
 
 /// Keys of the phrasebook's `[commands]` table, in a fixed order (draw
@@ -84,7 +96,7 @@ pub(crate) const KEYS: [(&str, CommandWord); 12] = [
 
 /// Keys of `[commands]` added later (issue 14): optional in a loaded file,
 /// present in every built-in one.
-pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 14] = [
+pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 20] = [
     ("read_difference", CommandWord::ReadDifference),
     ("draw_status", CommandWord::DrawStatus),
     // Issue 18: the record, the position by rank and file, speech control.
@@ -101,6 +113,13 @@ pub(crate) const OPTIONAL_KEYS: [(&str, CommandWord); 14] = [
     // Issue 18 §4: what the talking clock reads.
     ("clock_used", CommandWord::ClockUsed),
     ("clock_remaining", CommandWord::ClockRemaining),
+    // Issue 26: practice against an engine.
+    ("take_back", CommandWord::TakeBack),
+    ("hint", CommandWord::Hint),
+    ("new_game", CommandWord::NewGame),
+    ("stronger", CommandWord::Stronger),
+    ("weaker", CommandWord::Weaker),
+    ("review", CommandWord::Review),
 ];
 
 /// The listening words of one language.

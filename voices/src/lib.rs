@@ -51,7 +51,10 @@ pub use fen::position_from_fen;
 pub use listening::{LetterStyle, ListeningWords, Substitution};
 pub use message::{Message, Messages};
 pub use numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralForm, PluralRule};
-pub use phrasebook::{BUILTIN_LANGUAGES, ClockWords, Phrasebook, Phrasebooks, Words, check_builtins};
+pub use phrasebook::{
+    BUILTIN_LANGUAGES, ClockWords, PRACTICE_KEYS, Phrasebook, Phrasebooks, PracticeWords, Words,
+    check_builtins,
+};
 pub use settings::{ClockReading, MoveReading, VoiceSettings};
 pub use setup::{SetupWords, SquareDifference};
 pub use wording::Wording;

@@ -166,6 +166,42 @@ pub struct SetupWords {
     pub correct: Entry,
 }
 
+/// The keys of the optional `[practice]` phrasebook table (issue 26: an engine opponent).
+pub const PRACTICE_KEYS: [&str; 17] = [
+    "missing",
+    "crashed",
+    "hung",
+    "garbage",
+    "illegal_move",
+    "ready",
+    "hint",
+    "level",
+    "full_strength",
+    "taken_back",
+    "nothing_to_take_back",
+    "not_your_move",
+    "new_game",
+    "no_such_game",
+    "review_wait",
+    "review_item",
+    "review_none",
+];
+
+/// The words of the `[practice]` table: what the station says about the
+/// engine opponent (its faults, a hint, its level, a take-back, the review).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PracticeWords {
+    pub(crate) words: [Entry; PRACTICE_KEYS.len()],
+}
+
+impl PracticeWords {
+    /// The words of `key` (one of [`PRACTICE_KEYS`]); templates hold `{move}`,
+    /// `{better}`, `{elo}` and `{n}`.
+    pub fn word(&self, key: &str) -> Option<&str> {
+        PRACTICE_KEYS.iter().position(|k| *k == key).map(|i| self.words[i].say())
+    }
+}
+
 /// Words of the talking clock (Annex D.2.6.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockWords {
@@ -208,6 +244,8 @@ pub struct Phrasebook {
     pub(crate) draughts: Option<DraughtsWords>,
     /// The `[setup]` words (the start position read to him), when the phrasebook has them.
     pub(crate) setup: Option<SetupWords>,
+    /// The `[practice]` words (an engine opponent), when the phrasebook has them.
+    pub(crate) practice: Option<PracticeWords>,
 }
 
 impl Phrasebook {
@@ -272,6 +310,11 @@ impl Phrasebook {
     /// The set-up words (`[setup]`), when the phrasebook has them.
     pub fn setup(&self) -> Option<&SetupWords> {
         self.setup.as_ref()
+    }
+
+    /// The practice words (`[practice]`), when the phrasebook has them.
+    pub fn practice(&self) -> Option<&PracticeWords> {
+        self.practice.as_ref()
     }
 
     /// The letter name of a file ("Anna" … "Hector").

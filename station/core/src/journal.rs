@@ -74,6 +74,9 @@ pub struct Header {
     /// The blind player had no sensor board: his spoken moves were his moves.
     #[serde(default)]
     pub blind_unsensed: bool,
+    /// The sighted side's moves were entered by an engine (issue 26).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opponent_entered: bool,
     /// Settle time in force.
     pub settle_ms: Millis,
     /// Debounce time in force.
@@ -362,6 +365,7 @@ impl Header {
             announcement_required: cfg.announcement_required,
             external_clock: cfg.external_clock,
             blind_unsensed: cfg.blind_unsensed,
+            opponent_entered: cfg.opponent_entered,
             settle_ms: cfg.tracker.settle_ms,
             debounce_ms: cfg.tracker.debounce_ms,
             promotion: cfg.tracker.promotion.char(),
@@ -398,6 +402,7 @@ pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
         announcement_required: h.announcement_required,
         external_clock: h.external_clock,
         blind_unsensed: h.blind_unsensed,
+        opponent_entered: h.opponent_entered,
         tags: h.tags.clone(),
     })
 }
@@ -506,6 +511,7 @@ mod tests {
             announcement_required: false,
             external_clock: false,
             blind_unsensed: false,
+            opponent_entered: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',
@@ -639,6 +645,7 @@ mod fuzz {
                 announcement_required: false,
                 external_clock: false,
                 blind_unsensed: false,
+                opponent_entered: false,
                 settle_ms: 300,
                 debounce_ms: 40,
                 promotion: 'q',

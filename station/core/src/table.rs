@@ -57,6 +57,9 @@ pub struct TableConfig {
     /// sighted player's board shows the start position, or at once when that
     /// board is not sensed either.
     pub blind_unsensed: bool,
+    /// The sighted side's moves are entered, never sensed (an engine opponent,
+    /// issue 26): his board executes them and is checked like any execution.
+    pub opponent_entered: bool,
     /// The tags every game gets unless its `new_game` names others (the
     /// configured `[tags]`, with the date the daemon puts in).
     pub tags: SevenTags,
@@ -85,6 +88,7 @@ impl TableConfig {
             announcement_required: false,
             external_clock: false,
             blind_unsensed: false,
+            opponent_entered: false,
             tags: SevenTags::default(),
         }
     }
@@ -94,6 +98,7 @@ impl TableConfig {
             blind_color: self.blind_color,
             mirror_sensed: self.mirror_sensed,
             grace_ms: self.grace_ms,
+            opponent_entered: self.opponent_entered,
         }
     }
 }

@@ -32,6 +32,9 @@ pub struct TwoBoardsConfig {
     pub mirror_sensed: bool,
     /// How long a board may take to execute the agreed position before it is reminded.
     pub grace_ms: Millis,
+    /// The sighted side's moves are entered (an engine, issue 26): his board
+    /// only executes them, never decides or revises one.
+    pub opponent_entered: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -106,7 +109,7 @@ impl TwoBoards {
 
     /// The board that decides moves of `color`.
     pub fn owner(&self, color: Color) -> BoardRole {
-        if color == self.cfg.blind_color || !self.cfg.mirror_sensed {
+        if color == self.cfg.blind_color || (!self.cfg.mirror_sensed && !self.cfg.opponent_entered) {
             BoardRole::Blind
         } else {
             BoardRole::Mirror

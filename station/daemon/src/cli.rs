@@ -76,6 +76,42 @@ enum Command {
         #[arg(long)]
         token: Option<String>,
     },
+    /// Practise against an engine on the peg board (no config file needed; issue 26).
+    Practice {
+        /// A base configuration (boards, audio); the flags override it.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The UCI engine (default /usr/games/stockfish; `sim`: the simulated engine).
+        #[arg(long, value_name = "PATH")]
+        engine: Option<String>,
+        /// The engine's strength as a rating (full strength when absent).
+        #[arg(long, value_name = "N")]
+        elo: Option<u32>,
+        /// The blind player's colour.
+        #[arg(long, value_parser = ["white", "black"])]
+        color: Option<String>,
+        /// His language.
+        #[arg(long, value_parser = ["de", "pl", "en"])]
+        lang: Option<String>,
+        /// His peg board's serial port (default /dev/annexd-pegboard).
+        #[arg(long, value_name = "PATH")]
+        port: Option<PathBuf>,
+        /// How long the engine thinks per move (default: the game's clock, else 1000 ms).
+        #[arg(long, value_name = "MS")]
+        move_time_ms: Option<u64>,
+        /// Where the journals live (default ./journal-practice).
+        #[arg(long, value_name = "DIR")]
+        journal_dir: Option<PathBuf>,
+        /// Write one JSON event per line to this file, or `-` for stdout.
+        #[arg(long, value_name = "PATH|-")]
+        events: Option<String>,
+        /// Console and mirror address.
+        #[arg(long, value_name = "ADDR:PORT")]
+        listen: Option<String>,
+        /// Operator token.
+        #[arg(long)]
+        token: Option<String>,
+    },
     /// Replay PGN games through simulated hands into the inference engine and print one summary line.
     Replay {
         /// PGN file(s).
@@ -134,6 +170,10 @@ enum Command {
         /// Unix socket, through the real BrlAPI client) and print what it shows.
         #[arg(long)]
         braille: bool,
+        /// A practice game: the simulated hands play White with a weakest-level
+        /// engine's moves, Stockfish answers as Black, the hands execute its answers.
+        #[arg(long)]
+        practice: bool,
     },
     /// Measure the inference engine on real games and print the figures.
     Bench {
@@ -359,6 +399,31 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Run { config, events, journal_dir, listen, token } => {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
+        Command::Practice {
+            config,
+            engine,
+            elo,
+            color,
+            lang,
+            port,
+            move_time_ms,
+            journal_dir,
+            events,
+            listen,
+            token,
+        } => crate::practice_cmd::practice(crate::practice_cmd::PracticeOptions {
+            config,
+            engine,
+            elo,
+            color,
+            lang,
+            port,
+            move_time_ms,
+            journal_dir,
+            events,
+            listen,
+            token,
+        }),
         Command::Replay { pdn, pace, settle_ms, noise, games, .. } if !pdn.is_empty() => {
             let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
             // One `--pace` for both games: normal is the draughts hands' thinking pace.
@@ -388,7 +453,19 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Demo { speed, noise, journal_dir, events, lang, mirror, listen, token, rules, braille } => {
+        Command::Demo {
+            speed,
+            noise,
+            journal_dir,
+            events,
+            lang,
+            mirror,
+            listen,
+            token,
+            rules,
+            braille,
+            practice,
+        } => {
             let opts = DemoOptions {
                 speed,
                 noise,
@@ -400,7 +477,11 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 token,
                 draughts: rules == "draughts",
                 braille,
+                practice,
             };
+            if opts.practice {
+                return crate::demo_practice::demo_practice(opts);
+            }
             if opts.draughts && opts.braille {
                 anyhow::bail!("--braille shows the chess demo only (not --rules draughts)");
             }

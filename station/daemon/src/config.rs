@@ -50,6 +50,88 @@ pub struct Config {
     /// A Braille display through BrlAPI (`[braille]`, issue 18 §5).
     #[serde(default)]
     pub braille: BrailleSettings,
+    /// An engine as the sighted side (`[opponent]`, issue 26); a person when absent.
+    #[serde(default)]
+    pub opponent: Option<OpponentSettings>,
+}
+
+/// An engine plays the sighted side (`[opponent]`): practice at home.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct OpponentSettings {
+    /// The UCI engine program (`/usr/games/stockfish`), or `sim` for the
+    /// simulated engine (a legal move without search).
+    #[serde(default = "default_engine")]
+    pub engine: String,
+    /// Its strength as a rating (`UCI_Elo`, else a `Skill Level`); absent: full strength.
+    #[serde(default)]
+    pub elo: Option<u32>,
+    /// How long it thinks about a move; absent: the game's clock when it has
+    /// a time control, else 1000 ms.
+    #[serde(default)]
+    pub move_time_ms: Option<u64>,
+    /// How long it thinks about a hint and about each move of the review.
+    #[serde(default = "default_hint_ms")]
+    pub hint_time_ms: u64,
+    /// How much "stronger" / "weaker" change the rating (between games).
+    #[serde(default = "default_elo_step")]
+    pub elo_step: u32,
+    /// The simulated engine's seed (`engine = "sim"`).
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// Debian's Stockfish (`scripts/setup` installs it).
+pub const DEFAULT_ENGINE: &str = "/usr/games/stockfish";
+
+fn default_engine() -> String {
+    DEFAULT_ENGINE.into()
+}
+fn default_hint_ms() -> u64 {
+    500
+}
+fn default_elo_step() -> u32 {
+    100
+}
+
+impl OpponentSettings {
+    /// The engine `engine` names, at the default settings.
+    pub fn new(engine: impl Into<String>) -> Self {
+        OpponentSettings {
+            engine: engine.into(),
+            elo: None,
+            move_time_ms: None,
+            hint_time_ms: default_hint_ms(),
+            elo_step: default_elo_step(),
+            seed: 0,
+        }
+    }
+
+    fn check(&self) -> Result<(), (String, String)> {
+        if self.engine.trim().is_empty() {
+            return Err(("opponent.engine".into(), "names no program".into()));
+        }
+        if let Some(elo) = self.elo
+            && !(100..=4000).contains(&elo)
+        {
+            return Err(("opponent.elo".into(), format!("{elo} is outside 100..=4000")));
+        }
+        if let Some(ms) = self.move_time_ms
+            && !(10..=600_000).contains(&ms)
+        {
+            return Err(("opponent.move_time_ms".into(), format!("{ms} is outside 10..=600000")));
+        }
+        if !(10..=60_000).contains(&self.hint_time_ms) {
+            return Err((
+                "opponent.hint_time_ms".into(),
+                format!("{} is outside 10..=60000", self.hint_time_ms),
+            ));
+        }
+        if !(1..=1000).contains(&self.elo_step) {
+            return Err(("opponent.elo_step".into(), format!("{} is outside 1..=1000", self.elo_step)));
+        }
+        Ok(())
+    }
 }
 
 /// A refreshable Braille display through brltty's BrlAPI (`[braille]`): the
@@ -937,6 +1019,19 @@ impl Config {
             }
         }
         self.speech.check().map_err(|(key, message)| invalid(&key, message))?;
+        if let Some(o) = &self.opponent {
+            o.check().map_err(|(key, message)| invalid(&key, message))?;
+            if self.game.rules != GameRules::Chess {
+                return Err(invalid("opponent", "an engine opponent plays chess only".into()));
+            }
+            if self.mirror_sensed() {
+                return Err(invalid(
+                    "opponent",
+                    "the engine is the sighted side: boards.mirror must be absent or driver = \"none\""
+                        .into(),
+                ));
+            }
+        }
         if self.console.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(invalid("console.listen", format!("`{}` is not ADDRESS:PORT", self.console.listen)));
         }
@@ -1073,6 +1168,18 @@ fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_opponent_section_is_checked() {
+        let c = parse("[opponent]\nelo = 1600\n").unwrap();
+        let o = c.opponent.unwrap();
+        assert_eq!((o.engine.as_str(), o.elo, o.move_time_ms), (DEFAULT_ENGINE, Some(1600), None));
+        let err = parse("[opponent]\nelo = 1600\nmove_time_ms = 0\n").unwrap_err().to_string();
+        assert!(err.contains("opponent.move_time_ms") && err.contains("line 3"), "{err}");
+        let err = parse("[boards.mirror]\ndriver = \"sim\"\n[opponent]\n").unwrap_err().to_string();
+        assert!(err.contains("the engine is the sighted side"), "{err}");
+        assert!(parse("[opponent]\nlevel = 3\n").is_err(), "unknown keys are errors");
+    }
 
     fn parse(text: &str) -> Result<Config, ConfigError> {
         Config::parse(text, Path::new("station.toml"))

@@ -74,6 +74,18 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     config.voice.language = opts.lang.clone();
     config.audio.private.language = opts.lang.clone();
     config.console.mirror_language = opts.lang.clone();
+    // His board is the simulated one (a config without it would be a game without a board).
+    config.boards.blind = Some(crate::config::BoardConfig {
+        driver: crate::config::DriverKind::Pegboard,
+        port: Some(work.join("pegboard").clone()),
+        baud: 115_200,
+        flipped: false,
+        pgn: None,
+        game: 1,
+        noise_seed: None,
+        speed: 1.0,
+        lever: false,
+    });
     config.clock.time_control = Some("5400+30".into());
     config.clock.auto_press = true;
     config.audio.packs_dir = voice_packs();
@@ -185,7 +197,7 @@ impl Drop for SimDisplay {
 }
 
 /// A line of text for an event, as the demo prints it.
-fn describe(e: &Event) -> Option<String> {
+pub(crate) fn describe(e: &Event) -> Option<String> {
     Some(match e {
         Event::GameStarted { .. } => "game started: the initial position is on the board".into(),
         Event::GameMove { ply, san, revised, .. } => {

@@ -26,6 +26,8 @@ pub struct DemoOptions {
     pub draughts: bool,
     /// A simulated Braille display (a simulated brltty): its lines are printed.
     pub braille: bool,
+    /// A practice game against Stockfish (issue 26).
+    pub practice: bool,
 }
 
 /// The voice packs the set-up rendered: `$STATION_VOICE_PACKS`, else `.deps/voices`

@@ -178,6 +178,7 @@ mod tests {
             announcement_required: false,
             external_clock: false,
             blind_unsensed: false,
+            opponent_entered: false,
             settle_ms: 300,
             debounce_ms: 40,
             promotion: 'q',

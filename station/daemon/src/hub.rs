@@ -87,6 +87,16 @@ pub enum Command {
         #[serde(default)]
         confirm: Option<bool>,
     },
+    /// Practice against an engine (issue 26, `[opponent]`): `take_back`,
+    /// `hint`, `new_game` (with `game`: a famous game's position by number),
+    /// `stronger`, `weaker`, `review`, `resign` — what he may also say or press.
+    Practice {
+        /// What.
+        action: String,
+        /// `new_game`: the famous game's number.
+        #[serde(default)]
+        game: Option<u16>,
+    },
     /// Enter a player's scoresheet (every move from the start, in any notation
     /// the core reads); a disagreement
     /// starts the D.2.9 records procedure.
@@ -276,6 +286,7 @@ impl Command {
                 note("why", why)
             }
             Command::EnterMove { mv, .. } => text("move", mv, MAX_MOVE),
+            Command::Practice { action, .. } => text("action", action, 20),
             Command::ClaimDraw { side: s, mv } => {
                 side(s)?;
                 mv.as_ref().map_or(Ok(()), |m| text("move", m, MAX_MOVE))

@@ -13,6 +13,7 @@ use crossbeam_channel::{Receiver, Select, TryRecvError};
 use station_core::BoardRole;
 use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings};
 use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
+use station_drivers::engine::EngineEvent;
 use station_drivers::gamepad::{GamepadDriver, GamepadEvent};
 use station_drivers::pegboard::DriverEvent;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
@@ -62,6 +63,7 @@ enum Feed {
     Braille(Receiver<Stamped<BrailleEvent>>),
     Heard(Receiver<crate::listening::Heard>),
     Commands(Receiver<CommandRequest>),
+    Engine(Receiver<Stamped<EngineEvent>>),
 }
 
 /// One input of any feed, with its arrival time.
@@ -72,6 +74,7 @@ enum Arrival {
     Braille(BrailleEvent),
     Heard(crate::listening::Heard),
     Command(CommandRequest),
+    Engine(EngineEvent),
 }
 
 /// At most this many inputs are taken in one turn of the loop, so the
@@ -112,6 +115,10 @@ impl Feed {
                     Ok(c) => (now, Arrival::Command(c)),
                     Err(_) => return Ok(()),
                 },
+                Feed::Engine(rx) => match rx.try_recv() {
+                    Ok(s) => (s.at, Arrival::Engine(s.event)),
+                    Err(_) => return Ok(()),
+                },
             };
             out.push(next);
         }
@@ -122,6 +129,11 @@ impl Feed {
 /// Runs until SIGINT or SIGTERM.
 pub fn run(opts: RunOptions) -> Result<()> {
     let config = Config::load(&opts.config)?;
+    run_config(config, opts)
+}
+
+/// [`run`] with a config already read (`station practice` builds one).
+pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
     let dir = opts
         .journal_dir
         .clone()
@@ -155,7 +167,11 @@ pub fn run(opts: RunOptions) -> Result<()> {
     let server = start_web(&config, &web, hub.clone())?;
     let station_hall = config.hall.clone();
     let braille = config.braille.clone();
+    let opponent = config.opponent.clone();
     let mut station = Station::start(config, journals, sink)?;
+    if let Some(settings) = &opponent {
+        station.attach_opponent(crate::opponent::Opponent::start(settings))?;
+    }
     for link in &links {
         if let Driver::Dgt(d) = &link.driver {
             station.attach_dgt_clock(d.commands());
@@ -278,6 +294,7 @@ pub fn serve(
         .chain(station.braille_feed().map(Feed::Braille))
         .chain(station.heard_events().map(Feed::Heard))
         .chain(commands.cloned().map(Feed::Commands))
+        .chain(station.engine_feed().map(Feed::Engine))
         .collect();
     let durable = station.durable_feed();
     let marks: Vec<ReadMark> = links
@@ -299,6 +316,7 @@ pub fn serve(
                     Feed::Braille(rx) => select.recv(rx),
                     Feed::Heard(rx) => select.recv(rx),
                     Feed::Commands(rx) => select.recv(rx),
+                    Feed::Engine(rx) => select.recv(rx),
                 };
             }
             select.recv(&durable);
@@ -323,6 +341,7 @@ pub fn serve(
                 Arrival::Braille(event) => station.handle_braille(event, at)?,
                 Arrival::Heard(heard) => station.handle_heard(heard, at)?,
                 Arrival::Command(request) => station.command(request, at)?,
+                Arrival::Engine(event) => station.handle_engine(event, at)?,
             }
         }
         // Time passes only up to the moment the feeds were looked at, and not
@@ -330,6 +349,8 @@ pub fn serve(
         // that is taken in the next turn, before any later time.
         let horizon = marks.iter().filter_map(ReadMark::in_flight).fold(now, Instant::min);
         station.tick_until(horizon)?;
+        // Once his move is made, the engine is asked for its reply (practice).
+        station.practice_turn();
         station.flush();
         station.turn_took(turn.elapsed());
     }

@@ -136,6 +136,8 @@ pub struct Station {
     spoken_audio: Option<Vec<i16>>,
     /// The reason the recording failed, as last told (told once, again when it changes).
     audio_failed: Option<String>,
+    /// The engine playing the sighted side (`[opponent]`, issue 26).
+    opponent: Option<crate::opponent::Opponent>,
 }
 
 impl Station {
@@ -172,6 +174,7 @@ impl Station {
             announcement_required: config.speech.enabled,
             external_clock: config.clock.source == ClockSource::Dgt,
             blind_unsensed: config.blind_unsensed(),
+            opponent_entered: config.opponent.is_some(),
             tags: config.seven_tags(pgn_date(StationClock::new().now())),
         });
         // The rules seam: a draughts table reads the boards' scans and the entered moves as draughts.
@@ -223,6 +226,7 @@ impl Station {
             audio_keeper: None,
             spoken_audio: None,
             audio_failed: None,
+            opponent: None,
         };
         if station.config.speech.keep_audio {
             crate::kept_audio::prune_orphans(station.journals.path());
@@ -523,8 +527,10 @@ impl Station {
     fn apply(&mut self, t: Millis, input: Input, events: &mut Vec<Event>) -> Result<(), TableError> {
         // A game's `Date` is the day it starts: the station may run for days.
         let date = pgn_date(t);
-        if self.table.config().tags.date != date {
-            self.table.set_default_tags(self.config.seven_tags(date));
+        // The engine's name and level on its side (practice).
+        let tags = self.practice_tags(self.config.seven_tags(date));
+        if self.table.config().tags != tags {
+            self.table.set_default_tags(tags);
         }
         self.journal.input(t, input.clone());
         match self.table.apply(t, &input) {
@@ -944,6 +950,9 @@ impl Station {
                 }
                 ok(self.apply(t, Input::EnterMove { mv }, events))
             }
+            Command::Practice { action, game } => {
+                self.practice(practice::PracticeAction::parse(&action, game)?, t, events)
+            }
             Command::Accept => {
                 ok(self.apply(t, Input::IrregularityDecision { decision: "accept".into() }, events))
             }
@@ -1105,6 +1114,15 @@ impl Station {
                 Ok(
                     json!({"understood": format!("command {command}"), "command": command.name(), "question": question}),
                 )
+            }
+            Understood::Command(command) if practice_action(&command).is_some() => {
+                let action = practice_action(&command).ok_or("not a practice command")?;
+                let mut answer = self.practice(action, t, events)?;
+                if let Some(o) = answer.as_object_mut() {
+                    o.insert("understood".into(), json!(format!("command {command}")));
+                    o.insert("command".into(), json!(command.name()));
+                }
+                Ok(answer)
             }
             Understood::Command(command) => {
                 if let Some(text) = self.board_answer(understanding, &command) {
@@ -1655,7 +1673,7 @@ impl Station {
         tags: Option<station_core::pgn::SevenTags>,
         moves: Vec<String>,
     ) {
-        let tags = tags.unwrap_or_else(|| self.config.seven_tags(pgn_date(t_ms)));
+        let tags = tags.unwrap_or_else(|| self.practice_tags(self.config.seven_tags(pgn_date(t_ms))));
         let mut header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
         header.moves = moves;
         tracing::info!(game_id, "new game");
@@ -1694,6 +1712,20 @@ fn draw_claim_answer(events: &[Event]) -> Value {
             _ => None,
         })
         .unwrap_or_else(|| json!({"ok": true}))
+}
+
+/// The practice action a spoken command asks for (issue 26), if any.
+fn practice_action(command: &SpokenCommand) -> Option<practice::PracticeAction> {
+    use practice::PracticeAction as A;
+    Some(match command {
+        SpokenCommand::TakeBack => A::TakeBack,
+        SpokenCommand::Hint => A::Hint,
+        SpokenCommand::NewGame(n) => A::NewGame(*n),
+        SpokenCommand::Stronger => A::Stronger,
+        SpokenCommand::Weaker => A::Weaker,
+        SpokenCommand::Review => A::Review,
+        _ => return None,
+    })
 }
 
 fn fen_of(pos: &Chess) -> String {
@@ -1746,6 +1778,7 @@ fn slot(role: BoardRole) -> usize {
     }
 }
 
+mod practice;
 mod spoken_draughts;
 #[cfg(test)]
 mod tests;

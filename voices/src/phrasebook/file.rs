@@ -63,6 +63,9 @@ pub(crate) struct PhrasebookFile {
     /// The start position read to him (optional).
     #[serde(default)]
     setup: Option<BTreeMap<String, EntryFile>>,
+    /// What the station says about an engine opponent (optional, issue 26).
+    #[serde(default)]
+    practice: Option<BTreeMap<String, EntryFile>>,
     /// Listening only: other file names, fillers, promotion phrasings.
     #[serde(default)]
     listening: Option<ListeningFile>,
@@ -608,6 +611,12 @@ impl PhrasebookFile {
                     let [intro, correct] = check.table("setup", table, super::SETUP_KEYS)?;
                     Some(super::SetupWords { intro, correct })
                 }
+                None => None,
+            },
+            practice: match self.practice {
+                Some(table) => Some(super::PracticeWords {
+                    words: check.table("practice", table, super::PRACTICE_KEYS)?,
+                }),
                 None => None,
             },
             code: self.code,

@@ -145,6 +145,18 @@ pub enum Command {
     ClockUsed,
     /// The talking clock reads the time left from now on ("Restzeit").
     ClockRemaining,
+    /// Practice (issue 26): take back his last move and the engine's reply.
+    TakeBack,
+    /// Practice: a hint, one move, in words.
+    Hint,
+    /// Practice: a new game, from the start or (with a number) from a famous game's position.
+    NewGame(Option<u16>),
+    /// Practice: the engine one level stronger from the next game on.
+    Stronger,
+    /// Practice: the engine one level weaker from the next game on.
+    Weaker,
+    /// Practice: after the game, the moves where his evaluation dropped most.
+    Review,
 }
 
 impl Command {
@@ -152,7 +164,8 @@ impl Command {
     /// `draw_offer`, `resign`, `where_is`, `what_stands_on`, `read_pieces`,
     /// `read_difference`, `draw_status`, `read_record`, `record_back`,
     /// `record_forward`, `go_to_move`, `read_rank`, `read_file`, `material`,
-    /// `silence`, `faster`, `slower`, `clock_used`, `clock_remaining`.
+    /// `silence`, `faster`, `slower`, `clock_used`, `clock_remaining`,
+    /// `take_back`, `hint`, `new_game`, `stronger`, `weaker`, `review`.
     pub fn name(&self) -> &'static str {
         match self {
             Command::Time => "time",
@@ -179,6 +192,12 @@ impl Command {
             Command::Slower => "slower",
             Command::ClockUsed => "clock_used",
             Command::ClockRemaining => "clock_remaining",
+            Command::TakeBack => "take_back",
+            Command::Hint => "hint",
+            Command::NewGame(_) => "new_game",
+            Command::Stronger => "stronger",
+            Command::Weaker => "weaker",
+            Command::Review => "review",
         }
     }
 }
@@ -195,7 +214,7 @@ impl fmt::Display for Command {
             }
             Command::WhatStandsOn(square) => write!(f, " {square}"),
             Command::ReadPieces(side) => write!(f, " {}", side.name()),
-            Command::GoToMove(number) => write!(f, " {number}"),
+            Command::GoToMove(number) | Command::NewGame(Some(number)) => write!(f, " {number}"),
             Command::ReadRank(rank) => write!(f, " {}", rank.char()),
             Command::ReadFile(file) => write!(f, " {}", file.char()),
             _ => Ok(()),

@@ -122,6 +122,16 @@ fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
         CommandWord::Slower if bare => Command::Slower,
         CommandWord::ClockUsed if bare => Command::ClockUsed,
         CommandWord::ClockRemaining if bare => Command::ClockRemaining,
+        CommandWord::TakeBack if bare => Command::TakeBack,
+        CommandWord::Hint if bare => Command::Hint,
+        CommandWord::Stronger if bare => Command::Stronger,
+        CommandWord::Weaker if bare => Command::Weaker,
+        CommandWord::Review if bare => Command::Review,
+        CommandWord::NewGame => match (number, file, alone) {
+            (None, None, true) => Command::NewGame(None),
+            (Some(n), None, true) => Command::NewGame(Some(n)),
+            _ => return Err("\"new game\" takes a number or nothing".to_owned()),
+        },
         CommandWord::GoToMove => match (number, file, alone) {
             (Some(n), None, true) => Command::GoToMove(n),
             _ => return Err("\"move\" takes a move number".to_owned()),

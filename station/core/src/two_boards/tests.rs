@@ -23,7 +23,12 @@ struct Table {
 impl Table {
     /// The blind player has White; the sighted player's board is sensed.
     fn new() -> Table {
-        let cfg = TwoBoardsConfig { blind_color: Color::White, mirror_sensed: true, grace_ms: 30_000 };
+        let cfg = TwoBoardsConfig {
+            blind_color: Color::White,
+            mirror_sensed: true,
+            grace_ms: 30_000,
+            opponent_entered: false,
+        };
         Table {
             sync: TwoBoards::new(cfg, Game::default()),
             blind: Game::default(),
@@ -268,7 +273,12 @@ fn correction_steps_really_produce_the_agreed_position() {
 
 #[test]
 fn without_a_sensed_mirror_the_peg_board_makes_both_sides_moves() {
-    let cfg = TwoBoardsConfig { blind_color: Color::Black, mirror_sensed: false, grace_ms: 30_000 };
+    let cfg = TwoBoardsConfig {
+        blind_color: Color::Black,
+        mirror_sensed: false,
+        grace_ms: 30_000,
+        opponent_entered: false,
+    };
     let mut sync = TwoBoards::new(cfg, Game::default());
     let mut g = Game::default();
     let mut out = Vec::new();

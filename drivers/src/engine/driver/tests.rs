@@ -1,0 +1,185 @@
+//! The engine driver against the simulated engine, the fake UCI engines of
+//! `tests/engines/` (a crash, a hang, garbage, an illegal move) and, when
+//! installed, Stockfish.
+
+use super::*;
+use std::path::Path;
+use std::time::Instant;
+
+fn fake(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/engines").join(format!("{name}.sh"))
+}
+
+fn uci(path: PathBuf) -> EngineKind {
+    EngineKind::Uci {
+        path,
+        timeouts: Timeouts { handshake: Duration::from_secs(5), after_stop: Duration::from_millis(500) },
+    }
+}
+
+fn after_e4() -> SearchPosition {
+    SearchPosition { fen: None, moves: vec!["e2e4".into()], chess960: false }
+}
+
+fn search(driver: &EngineDriver, id: u64, position: SearchPosition, ms: u64) {
+    driver.send(EngineRequest::Search {
+        id,
+        position,
+        limit: SearchLimit::MoveTime(ms),
+        strength: Strength { elo: Some(1500) },
+    });
+}
+
+/// Every event up to the answer to `id` (or 30 s).
+fn until_answer(driver: &EngineDriver, id: u64) -> Vec<EngineEvent> {
+    let end = Instant::now() + Duration::from_secs(30);
+    let mut seen = Vec::new();
+    while let Ok(e) = driver.events().recv_deadline(end) {
+        let done = matches!(&e.event, EngineEvent::BestMove { id: i, .. } | EngineEvent::NoMove { id: i } if *i == id);
+        seen.push(e.event);
+        if done {
+            break;
+        }
+    }
+    seen
+}
+
+fn faults(events: &[EngineEvent]) -> Vec<FaultKind> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            EngineEvent::Fault { kind, .. } => Some(*kind),
+            _ => None,
+        })
+        .collect()
+}
+
+fn state_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+/// Runs a fake engine that fails once with `fault`; the game goes on.
+fn fails_once_then_plays(fault: &str, kind: FaultKind) {
+    let dir = state_dir();
+    // Each test its own state folder, set by a wrapper (the environment is the process's).
+    let script = dir.path().join(format!("{fault}.sh"));
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nFAKE_ENGINE_STATE={}\nFAKE_ENGINE_MOVES='e7e5 b8c6'\nFAULT={fault}\n. {}\n",
+            dir.path().display(),
+            fake("fake_uci").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let driver = EngineDriver::spawn(uci(script));
+    search(&driver, 7, after_e4(), 50);
+    let events = until_answer(&driver, 7);
+    assert_eq!(faults(&events), [kind], "{events:?}");
+    let ready = events.iter().filter(|e| matches!(e, EngineEvent::Ready { .. })).count();
+    assert_eq!(ready, 2, "started, then restarted once: {events:?}");
+    assert_eq!(
+        events.last(),
+        Some(&EngineEvent::BestMove { id: 7, uci: "e7e5".into(), score: Some(super::Score::Cp(0)) })
+    );
+    // And the next question is answered at once.
+    search(
+        &driver,
+        8,
+        SearchPosition { moves: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()], ..after_e4() },
+        50,
+    );
+    let events = until_answer(&driver, 8);
+    assert_eq!(faults(&events), []);
+    assert!(matches!(events.last(), Some(EngineEvent::BestMove { uci, .. }) if uci == "b8c6"));
+}
+
+#[test]
+fn a_crashing_engine_is_named_restarted_and_the_game_goes_on() {
+    fails_once_then_plays("crash", FaultKind::Crashed);
+}
+
+#[test]
+fn a_hanging_engine_is_stopped_named_restarted_and_the_game_goes_on() {
+    fails_once_then_plays("hang", FaultKind::Hung);
+}
+
+#[test]
+fn garbage_is_never_a_move() {
+    fails_once_then_plays("garbage", FaultKind::Garbage);
+}
+
+#[test]
+fn an_illegal_move_is_never_made() {
+    fails_once_then_plays("illegal", FaultKind::Illegal);
+}
+
+#[test]
+fn a_missing_engine_is_named_and_looked_for_again() {
+    let driver = EngineDriver::spawn(uci(PathBuf::from("/nonexistent/engine")));
+    search(&driver, 1, after_e4(), 50);
+    let end = Instant::now() + Duration::from_secs(3);
+    let mut missing = 0;
+    while let Ok(e) = driver.events().recv_deadline(end) {
+        match e.event {
+            EngineEvent::Fault { kind: FaultKind::Missing, .. } => missing += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // At start, then at each try of the search (the pause grows after the second).
+    assert!(missing >= 3, "{missing}");
+}
+
+#[test]
+fn the_simulated_engine_plays_legal_moves_to_the_end() {
+    let driver = EngineDriver::spawn(EngineKind::Sim { seed: 3 });
+    let mut position = SearchPosition::default();
+    for id in 0..400 {
+        search(&driver, id, position.clone(), 1);
+        match until_answer(&driver, id).last() {
+            Some(EngineEvent::BestMove { uci, .. }) => position.moves.push(uci.clone()),
+            Some(EngineEvent::NoMove { .. }) => break,
+            other => panic!("{other:?}"),
+        }
+        assert!(position.to_position().is_ok());
+    }
+    assert!(position.moves.len() > 10);
+}
+
+#[test]
+fn a_cancelled_search_is_not_answered() {
+    let dir = state_dir();
+    let script = dir.path().join("slow.sh");
+    // Answers only on `stop`, like an engine told to think forever.
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read -r l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; stop) echo 'bestmove e7e5';; quit) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let driver = EngineDriver::spawn(uci(script));
+    search(&driver, 1, after_e4(), 60_000);
+    std::thread::sleep(Duration::from_millis(200));
+    driver.send(EngineRequest::Cancel);
+    search(&driver, 2, SearchPosition { moves: vec![], ..after_e4() }, 60_000);
+    std::thread::sleep(Duration::from_millis(200));
+    driver.send(EngineRequest::Cancel);
+    let events: Vec<_> =
+        driver.events().recv_timeout(Duration::from_secs(2)).into_iter().map(|e| e.event).collect();
+    assert!(events.iter().all(|e| matches!(e, EngineEvent::Ready { .. })), "{events:?}");
+}
+
+#[test]
+fn stockfish_answers_legal_moves_at_a_limited_strength() {
+    let path = PathBuf::from("/usr/games/stockfish");
+    assert!(path.is_file(), "scripts/setup installs Debian's stockfish");
+    let driver = EngineDriver::spawn(uci(path));
+    search(&driver, 1, after_e4(), 100);
+    let events = until_answer(&driver, 1);
+    assert!(matches!(&events[0], EngineEvent::Ready { name } if name.starts_with("Stockfish")), "{events:?}");
+    let Some(EngineEvent::BestMove { uci, .. }) = events.last() else { panic!("{events:?}") };
+    assert!(UciMove::from_ascii(uci.as_bytes()).unwrap().to_move(&after_e4().to_position().unwrap()).is_ok());
+}

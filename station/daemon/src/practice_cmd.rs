@@ -1,0 +1,170 @@
+//! `station practice`: a game against an engine on his peg board without a
+//! config file (issue 26). The flags become a config (or override one given
+//! with `--config`), checked like any other, and `station run` runs it.
+
+use crate::config::{Config, DEFAULT_ENGINE, OpponentSettings};
+use crate::run::{RunOptions, run_config};
+use anyhow::Result;
+use std::path::PathBuf;
+
+/// `station practice` arguments.
+pub struct PracticeOptions {
+    /// `--config`: a base config (boards, audio) the flags override.
+    pub config: Option<PathBuf>,
+    /// `--engine PATH` (default Debian's Stockfish; `sim` the simulated engine).
+    pub engine: Option<String>,
+    /// `--elo N`.
+    pub elo: Option<u32>,
+    /// `--color white|black`: his colour.
+    pub color: Option<String>,
+    /// `--lang de|pl|en`.
+    pub lang: Option<String>,
+    /// `--port`: his peg board's serial port.
+    pub port: Option<PathBuf>,
+    /// `--move-time-ms`.
+    pub move_time_ms: Option<u64>,
+    /// `--journal-dir`, `--events`, `--listen`, `--token` as for `station run`.
+    pub journal_dir: Option<PathBuf>,
+    /// See `journal_dir`.
+    pub events: Option<String>,
+    /// See `journal_dir`.
+    pub listen: Option<String>,
+    /// See `journal_dir`.
+    pub token: Option<String>,
+}
+
+/// The config a practice game runs with.
+pub fn practice_config(opts: &PracticeOptions) -> Result<Config> {
+    let quote = |s: &str| toml::Value::String(s.to_owned()).to_string();
+    let text = match &opts.config {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?,
+        None => {
+            let port = opts.port.clone().unwrap_or_else(|| PathBuf::from("/dev/annexd-pegboard"));
+            format!(
+                "[boards.blind]\ndriver = \"pegboard\"\nport = {}\n[journal]\ndir = \"journal-practice\"\n",
+                quote(&port.to_string_lossy())
+            )
+        }
+    };
+    let origin = opts.config.clone().unwrap_or_else(|| PathBuf::from("station practice"));
+    let mut config = Config::parse(&text, &origin)?;
+    let mut opponent = config.opponent.clone().unwrap_or_else(|| OpponentSettings::new(DEFAULT_ENGINE));
+    if let Some(engine) = &opts.engine {
+        opponent.engine.clone_from(engine);
+    }
+    if opts.elo.is_some() {
+        opponent.elo = opts.elo;
+    }
+    if opts.move_time_ms.is_some() {
+        opponent.move_time_ms = opts.move_time_ms;
+    }
+    if let Some(port) = &opts.port
+        && let Some(b) = config.boards.blind.as_mut()
+    {
+        b.port = Some(port.clone());
+    }
+    config.opponent = Some(opponent);
+    if let Some(color) = &opts.color {
+        config.game.blind_color.clone_from(color);
+    }
+    if let Some(lang) = &opts.lang {
+        config.voice.language.clone_from(lang);
+        config.audio.private.language.clone_from(lang);
+    }
+    // The flags are checked like the file's keys.
+    let text = config_check_text(&config);
+    Config::parse(&text, &origin).map(|_| ())?;
+    Ok(config)
+}
+
+/// The overridden keys again as TOML, so the usual checks see them.
+fn config_check_text(config: &Config) -> String {
+    let o = config.opponent.as_ref();
+    let mut text = String::new();
+    if let Some(o) = o {
+        text.push_str(&format!("[opponent]\nengine = {}\n", toml::Value::String(o.engine.clone())));
+        if let Some(elo) = o.elo {
+            text.push_str(&format!("elo = {elo}\n"));
+        }
+        if let Some(ms) = o.move_time_ms {
+            text.push_str(&format!("move_time_ms = {ms}\n"));
+        }
+    }
+    text.push_str(&format!(
+        "[game]\nblind_color = {}\n[voice]\nlanguage = {}\n",
+        toml::Value::String(config.game.blind_color.clone()),
+        toml::Value::String(config.voice.language.clone())
+    ));
+    text
+}
+
+/// Runs the practice game until SIGINT or SIGTERM.
+pub fn practice(opts: PracticeOptions) -> Result<()> {
+    let config = practice_config(&opts)?;
+    let o = config.opponent.as_ref().map(|o| (o.engine.clone(), o.elo));
+    if let Some((engine, elo)) = o {
+        let level = elo.map_or_else(|| "full strength".to_owned(), |e| format!("Elo {e}"));
+        println!(
+            "practice: {engine} ({level}) plays {}",
+            if config.blind_color() == shakmaty::Color::White { "black" } else { "white" }
+        );
+    }
+    run_config(
+        config,
+        RunOptions {
+            config: opts.config.unwrap_or_else(|| PathBuf::from("station practice")),
+            events: opts.events,
+            journal_dir: opts.journal_dir,
+            listen: opts.listen,
+            token: opts.token,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> PracticeOptions {
+        PracticeOptions {
+            config: None,
+            engine: None,
+            elo: None,
+            color: None,
+            lang: None,
+            port: None,
+            move_time_ms: None,
+            journal_dir: None,
+            events: None,
+            listen: None,
+            token: None,
+        }
+    }
+
+    #[test]
+    fn without_a_config_the_flags_make_one() {
+        let c = practice_config(&PracticeOptions {
+            elo: Some(1400),
+            color: Some("black".into()),
+            lang: Some("pl".into()),
+            ..opts()
+        })
+        .unwrap();
+        let o = c.opponent.unwrap();
+        assert_eq!((o.engine.as_str(), o.elo), (DEFAULT_ENGINE, Some(1400)));
+        assert_eq!(c.game.blind_color, "black");
+        assert_eq!(c.voice.language, "pl");
+        assert_eq!(c.boards.blind.unwrap().port, Some(PathBuf::from("/dev/annexd-pegboard")));
+    }
+
+    #[test]
+    fn bad_flags_are_named_like_config_keys() {
+        let err = practice_config(&PracticeOptions { elo: Some(5), ..opts() }).unwrap_err().to_string();
+        assert!(err.contains("opponent.elo"), "{err}");
+        let err = practice_config(&PracticeOptions { color: Some("red".into()), ..opts() })
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("game.blind_color"), "{err}");
+    }
+}
