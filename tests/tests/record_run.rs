@@ -251,7 +251,13 @@ const OPERATOR: &str = "one-record-token-9c2a";
 
 /// `station export ARGS --journal-dir JOURNAL`: its output, which must succeed.
 fn export(journal: &Path, args: &[&str]) -> String {
-    let out = Command::new(station_bin()).arg("export").args(args).arg("--journal-dir").arg(journal).output().unwrap();
+    let out = Command::new(station_bin())
+        .arg("export")
+        .args(args)
+        .arg("--journal-dir")
+        .arg(journal)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "export {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -280,7 +286,12 @@ fn seen_in_pgn(pgn: &str) -> Seen {
 
 fn seen_in_state(state: &serde_json::Value) -> Seen {
     Seen {
-        moves: state["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap().to_owned()).collect(),
+        moves: state["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["uci"].as_str().unwrap().to_owned())
+            .collect(),
         white: state["tags"]["white"].as_str().unwrap_or_default().to_owned(),
         black: state["tags"]["black"].as_str().unwrap_or_default().to_owned(),
         result: state["result"]["result"].as_str().unwrap_or("*").to_owned(),
@@ -333,10 +344,12 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
     )
     .unwrap();
     let bytes = std::fs::read(shared_pgn("games/Capablanca.pgn")).unwrap();
-    let game = read_games(&bytes).into_iter().find(|g| g.error.is_none() && g.moves().len() > 20).unwrap().game;
+    let game =
+        read_games(&bytes).into_iter().find(|g| g.error.is_none() && g.moves().len() > 20).unwrap().game;
     let plies = 10;
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let dgt = DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let dgt =
+        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
     wait_for(Duration::from_secs(15), "a game on the start position", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
@@ -386,7 +399,10 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
     let resumed = wait_for(Duration::from_secs(15), "the game resumed", || {
         of_type(&read_events(&events), "game_resumed").last().map(|e| (*e).clone())
     });
-    assert_eq!((resumed["game_id"].as_str(), resumed["ply"].as_u64()), (Some(game_id.as_str()), Some(plies as u64 - 1)));
+    assert_eq!(
+        (resumed["game_id"].as_str(), resumed["ply"].as_u64()),
+        (Some(game_id.as_str()), Some(plies as u64 - 1))
+    );
 
     let (status, answer) =
         station.command(&serde_json::json!({"cmd": "result", "result": "1-0", "reason": "Black resigned"}));
@@ -408,10 +424,11 @@ fn with_no_board_at_all_the_assistant_enters_every_move_and_ends_the_game() {
     let dir = scratch("one-record-no-board");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
     let config = dir.join("station.toml");
-    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n").unwrap();
+    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n")
+        .unwrap();
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
-    let (status, answer) =
-        station.command(&serde_json::json!({"cmd": "new_game", "white": "Ewa", "black": "Jan", "event": "Home"}));
+    let (status, answer) = station
+        .command(&serde_json::json!({"cmd": "new_game", "white": "Ewa", "black": "Jan", "event": "Home"}));
     assert_eq!(status, 200, "{answer}");
     // The game starts when the command returns: the next command plays into it.
     for san in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
@@ -425,8 +442,8 @@ fn with_no_board_at_all_the_assistant_enters_every_move_and_ends_the_game() {
     wait_for(Duration::from_secs(15), "the game resumed", || {
         (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
     });
-    let (status, answer) = station
-        .command(&serde_json::json!({"cmd": "result", "result": "1/2-1/2", "reason": "draw agreed"}));
+    let (status, answer) =
+        station.command(&serde_json::json!({"cmd": "result", "result": "1/2-1/2", "reason": "draw agreed"}));
     assert_eq!(status, 200, "{answer}");
     let want = Seen {
         moves: ["e2e4", "e7e5", "g1f3", "b8c6"].map(String::from).to_vec(),
@@ -478,8 +495,10 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
         (moves >= plies).then_some(moves)
     });
     assert_eq!(moves, plies);
-    let said: Vec<String> =
-        of_type(&read_events(&events), "game_move").iter().map(|e| e["uci"].as_str().unwrap().to_owned()).collect();
+    let said: Vec<String> = of_type(&read_events(&events), "game_move")
+        .iter()
+        .map(|e| e["uci"].as_str().unwrap().to_owned())
+        .collect();
     let want: Vec<String> = game.moves()[..plies].iter().map(|m| game.uci(*m)).collect();
     assert_eq!(said, want);
 }
@@ -494,7 +513,8 @@ fn measure_from_a_command_to_every_view() {
     let dir = scratch("one-record-measure");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
     let config = dir.join("station.toml");
-    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n").unwrap();
+    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n")
+        .unwrap();
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
     station.command(&serde_json::json!({"cmd": "new_game", "white": "A", "black": "B"}));
     let game = real_game();
@@ -513,7 +533,9 @@ fn measure_from_a_command_to_every_view() {
         lat[1].push(sent.elapsed().as_micros());
         while read_games(&station.get("/game.pgn").1).first().map_or(0, |g| g.game.ply()) != i + 1 {}
         lat[2].push(sent.elapsed().as_micros());
-        while read_games(export(&journal, &["--pgn"]).as_bytes()).first().map_or(0, |g| g.game.ply()) != i + 1 {}
+        while read_games(export(&journal, &["--pgn"]).as_bytes()).first().map_or(0, |g| g.game.ply()) != i + 1
+        {
+        }
         lat[3].push(sent.elapsed().as_micros());
     }
     for (name, mut l) in ["answer", "/api/state", "/game.pgn", "export --pgn"].into_iter().zip(lat) {

@@ -183,7 +183,6 @@ impl Contents {
         self.records.iter().any(|r| matches!(r, Record::End { .. }))
     }
 
-
     /// The next free sequence number.
     pub fn next_seq(&self) -> u64 {
         self.records
@@ -242,7 +241,8 @@ impl Contents {
     /// folded them while the game was played.
     pub fn record(&self) -> GameRecord {
         let h = &self.header;
-        let mut record = GameRecord::started(h.game_id.clone(), h.fen.clone(), h.tags.clone(), h.t_ms, &h.moves);
+        let mut record =
+            GameRecord::started(h.game_id.clone(), h.fen.clone(), h.tags.clone(), h.t_ms, &h.moves);
         for r in &self.records {
             match r {
                 Record::Event { event, .. } => record.apply(event),

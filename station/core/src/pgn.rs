@@ -160,7 +160,12 @@ impl SevenTags {
             round: pick(&self.round, &other.round),
             white: pick(&self.white, &other.white),
             black: pick(&self.black, &other.black),
-            board: other.board.as_deref().map(one_line).filter(|v| !v.is_empty()).or_else(|| self.board.clone()),
+            board: other
+                .board
+                .as_deref()
+                .map(one_line)
+                .filter(|v| !v.is_empty())
+                .or_else(|| self.board.clone()),
         }
     }
 }

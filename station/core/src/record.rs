@@ -177,8 +177,17 @@ pub struct GameRecord {
 pub fn termination_of(reason: &str) -> &'static str {
     let r = reason.to_lowercase();
     match r.as_str() {
-        "checkmate" | "stalemate" | "insufficient_material" | "resignation" | "agreement"
-        | "threefold_repetition" | "fifty_moves" | "no_pieces" | "no_move" | "king_moves" | "long_ending"
+        "checkmate"
+        | "stalemate"
+        | "insufficient_material"
+        | "resignation"
+        | "agreement"
+        | "threefold_repetition"
+        | "fifty_moves"
+        | "no_pieces"
+        | "no_move"
+        | "king_moves"
+        | "long_ending"
         | "short_ending" => "normal",
         "new_game" => "unterminated",
         "illegal_moves" => "rules infraction",
@@ -235,7 +244,12 @@ pub fn reason_in_words(reason: &str, result: &str) -> String {
 
 impl GameRecord {
     /// An empty record of a game started from `start_fen` at `t_ms`.
-    pub fn new(game_id: impl Into<String>, start_fen: impl Into<String>, tags: SevenTags, t_ms: Millis) -> Self {
+    pub fn new(
+        game_id: impl Into<String>,
+        start_fen: impl Into<String>,
+        tags: SevenTags,
+        t_ms: Millis,
+    ) -> Self {
         GameRecord {
             game_id: game_id.into(),
             start_fen: start_fen.into(),
@@ -337,7 +351,9 @@ impl GameRecord {
                     revised: *revised,
                 });
             }
-            Event::GameResumed { game_id, moves, .. } if *game_id == self.game_id && self.ucis() != *moves => {
+            Event::GameResumed { game_id, moves, .. }
+                if *game_id == self.game_id && self.ucis() != *moves =>
+            {
                 // A reader that saw only part of the game (a hall view joining
                 // late): the resumed game's moves are the record's.
                 self.start_moves(moves);
@@ -394,15 +410,13 @@ impl GameRecord {
                 self.adjourned = false;
                 self.marks.push(Mark::Resumed { after: self.moves.len(), t_ms: *t_ms });
             }
-            Event::GameOver { result, reason, termination, t_ms } => {
-                if self.end.is_none() {
-                    self.end = Some(GameEnd {
-                        result: result.clone(),
-                        reason: reason.clone(),
-                        termination: termination.clone().unwrap_or_else(|| termination_of(reason).into()),
-                        t_ms: *t_ms,
-                    });
-                }
+            Event::GameOver { result, reason, termination, t_ms } if self.end.is_none() => {
+                self.end = Some(GameEnd {
+                    result: result.clone(),
+                    reason: reason.clone(),
+                    termination: termination.clone().unwrap_or_else(|| termination_of(reason).into()),
+                    t_ms: *t_ms,
+                });
             }
             _ => {}
         }

@@ -355,7 +355,8 @@ impl Table {
             if let Event::GameStarted { game_id, fen, t_ms, .. } = e
                 && self.record.is_none()
             {
-                self.record = Some(GameRecord::new(game_id.clone(), fen.clone(), self.next_tags.clone(), *t_ms));
+                self.record =
+                    Some(GameRecord::new(game_id.clone(), fen.clone(), self.next_tags.clone(), *t_ms));
             }
             if let Some(r) = self.record.as_mut() {
                 r.apply(e);

@@ -133,7 +133,9 @@ pub fn chess_game(found: &Found, record: &station_core::record::GameRecord) -> R
     if record.is_draughts() {
         bail!("{} is a draughts game: export it with --pdn", found.path.display());
     }
-    record.chess_game().with_context(|| format!("{}: the record's moves are not legal from its start", found.path.display()))
+    record
+        .chess_game()
+        .with_context(|| format!("{}: the record's moves are not legal from its start", found.path.display()))
 }
 
 /// The time control the journal's game was played with, if it had a clock.
@@ -187,7 +189,14 @@ mod tests {
         };
         // The journal as the daemon writes it: every input, then the events the table decided.
         let cfg = station_core::journal::table_config(&header).unwrap();
-        let mut table = station_core::Table::resume(cfg, "game-1".into(), Game::default(), [start, Bitboard::EMPTY], None, 1_000);
+        let mut table = station_core::Table::resume(
+            cfg,
+            "game-1".into(),
+            Game::default(),
+            [start, Bitboard::EMPTY],
+            None,
+            1_000,
+        );
         let mut lines = vec![Record::Header(Box::new(header)).encode()];
         let mut seq = 0;
         let mut push = |t_ms: u64, input: Input| {
@@ -207,7 +216,6 @@ mod tests {
         push(21_000, scan(e4.without(Square::E7)));
         push(21_100, scan(e5));
         push(21_400, Input::Tick);
-        drop(push);
         let text = lines.join("\n") + "\n";
         let found = Found { path: "game-1.jsonl".into(), contents: decode(&text).unwrap() };
         let pgn = pgn_of(&found).unwrap();
@@ -298,6 +306,7 @@ mod tests {
                 promotion: 'q',
                 tags: SevenTags::default(),
                 moves: Vec::new(),
+                opponent_entered: false,
             };
             std::fs::write(dir.join(format!("{id}.jsonl")), Record::Header(Box::new(header)).encode() + "\n")
                 .unwrap();

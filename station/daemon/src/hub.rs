@@ -312,9 +312,14 @@ impl Command {
                     return Err(format!("`moves` holds {} moves; at most {MAX_SCORESHEET}", moves.len()));
                 }
                 moves.iter().try_for_each(|m| text("moves", m, MAX_MOVE))?;
-                for (name, value) in
-                    [("white", white), ("black", black), ("event", event), ("site", site), ("round", round), ("board", board)]
-                {
+                for (name, value) in [
+                    ("white", white),
+                    ("black", black),
+                    ("event", event),
+                    ("site", site),
+                    ("round", round),
+                    ("board", board),
+                ] {
                     value.as_ref().map_or(Ok(()), |v| text(name, v, MAX_TAG))?;
                 }
                 Ok(())

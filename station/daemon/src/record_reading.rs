@@ -61,7 +61,9 @@ pub fn marks_of(record: &GameRecord) -> Vec<RecordMark> {
         .marks
         .iter()
         .filter_map(|m| match m {
-            Mark::DrawOffer { after, side, .. } => Some(RecordMark::DrawOffer { after: *after, by: Color::from(*side) }),
+            Mark::DrawOffer { after, side, .. } => {
+                Some(RecordMark::DrawOffer { after: *after, by: Color::from(*side) })
+            }
             Mark::TakenBack { after, moves, illegal, .. } => {
                 Some(RecordMark::TakenBack { after: *after, moves: moves.clone(), illegal: *illegal })
             }
@@ -73,8 +75,8 @@ pub fn marks_of(record: &GameRecord) -> Vec<RecordMark> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use station_core::{BoardRole, Event};
     use station_core::clock::Side;
+    use station_core::{BoardRole, Event};
 
     fn game_move(ply: usize, uci: &str) -> Event {
         Event::GameMove {
@@ -102,7 +104,13 @@ mod tests {
         for ply in [5, 4, 3] {
             r.apply(&Event::TakenBack { ply, t_ms: 20 });
         }
-        r.apply(&Event::IllegalMoveFound { ply: 3, side: Side::White, uci: "g1f3".into(), count: 1, t_ms: 20 });
+        r.apply(&Event::IllegalMoveFound {
+            ply: 3,
+            side: Side::White,
+            uci: "g1f3".into(),
+            count: 1,
+            t_ms: 20,
+        });
         assert_eq!(
             marks_of(&r),
             [RecordMark::TakenBack {

@@ -177,9 +177,10 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         None => last_move,
     };
     let (turn, fen) = match table.draughts() {
-        Some(d) => {
-            (Some(if d.to_move() == station_core::clock::Side::White { "white" } else { "black" }), Some(d.fen()))
-        }
+        Some(d) => (
+            Some(if d.to_move() == station_core::clock::Side::White { "white" } else { "black" }),
+            Some(d.fen()),
+        ),
         None => (turn, agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string())),
     };
     json!({

@@ -995,7 +995,8 @@ impl Station {
                     (None, None) => Game::default(),
                 };
                 let start_fen = start.start_fen();
-                self.apply(t, Input::NewGame { fen, chess960, moves, tags }, events).map_err(|e| e.to_string())?;
+                self.apply(t, Input::NewGame { fen, chess960, moves, tags }, events)
+                    .map_err(|e| e.to_string())?;
                 if let Some(v) = &self.voices {
                     v.get().say_setup(&self.table, t, events);
                 }

@@ -49,11 +49,14 @@ impl Desk {
         }
         let events = match self.table.apply(self.t, &input) {
             Ok(events) => events,
-            Err(e) => vec![Event::InputRefused { input: input.kind().into(), reason: e.to_string(), t_ms: self.t }],
+            Err(e) => {
+                vec![Event::InputRefused { input: input.kind().into(), reason: e.to_string(), t_ms: self.t }]
+            }
         };
         for event in events {
             if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
-                let mut h = Header::of_table(&self.table, game_id, fen, *t_ms, tags.clone().unwrap_or_default());
+                let mut h =
+                    Header::of_table(&self.table, game_id, fen, *t_ms, tags.clone().unwrap_or_default());
                 h.moves = moves.clone();
                 self.header = Some(h);
                 self.records.clear();
@@ -84,7 +87,7 @@ fn step(desk: &mut Desk, op: u8, pick: u32) {
     let pick = pick as usize;
     let legal = game.as_ref().map(|g| g.position().legal_moves()).unwrap_or_default();
     let to_move = game.as_ref().map_or(Side::White, |g| Side::from(g.position().turn()));
-    let any_side = if pick % 2 == 0 { Side::White } else { Side::Black };
+    let any_side = if pick.is_multiple_of(2) { Side::White } else { Side::Black };
     let san_of = |i: usize| {
         let g = game.as_ref()?;
         let mv = legal.get(i % legal.len().max(1))?;
@@ -98,7 +101,7 @@ fn step(desk: &mut Desk, op: u8, pick: u32) {
         7 => Input::TakeBack,
         8 => Input::DrawOffer { side: any_side },
         9 => Input::AcceptDraw,
-        10 => Input::ClaimDraw { side: to_move, mv: if pick % 3 == 0 { san_of(pick / 3) } else { None } },
+        10 => Input::ClaimDraw { side: to_move, mv: if pick.is_multiple_of(3) { san_of(pick / 3) } else { None } },
         11 => Input::ConfirmClaim,
         12 => Input::IllegalMove { ply: 1 + pick % record.as_ref().map_or(1, |r| r.ply().max(1)) },
         13 => match pick % 3 {
@@ -252,8 +255,15 @@ fn a_result_ends_the_game_with_its_reason_and_termination_in_the_pgn() {
     assert_eq!(desk.table.record().unwrap().result(), "0-1");
     // A result that is none is refused with the reason.
     let mut other = Desk::new();
-    other.feed(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags: TagOverrides::default() });
-    let refused = other.table.apply(other.t, &Input::Result { result: "2-0".into(), reason: String::new(), termination: None });
+    other.feed(Input::NewGame {
+        fen: None,
+        chess960: None,
+        moves: Vec::new(),
+        tags: TagOverrides::default(),
+    });
+    let refused = other
+        .table
+        .apply(other.t, &Input::Result { result: "2-0".into(), reason: String::new(), termination: None });
     assert!(refused.unwrap_err().to_string().contains("1-0, 0-1, 1/2-1/2"));
 }
 

@@ -34,7 +34,8 @@ impl Table {
         table.last_change = t;
         table.start_draughts(game_id.clone(), t);
         let start = table.start_fen();
-        table.record = Some(crate::record::GameRecord::started(game_id, start, table.cfg.tags.clone(), t, &[]));
+        table.record =
+            Some(crate::record::GameRecord::started(game_id, start, table.cfg.tags.clone(), t, &[]));
         table
     }
 
@@ -108,9 +109,9 @@ impl Table {
             Input::NewGame { fen: None, chess960: None, moves, tags } if moves.is_empty() => {
                 self.new_game(crate::game::Game::default(), &[], tags, t, out)
             }
-            Input::NewGame { .. } => {
-                Err(TableError::Invalid("a draughts game starts from the initial position (no FEN, no moves)".into()))
-            }
+            Input::NewGame { .. } => Err(TableError::Invalid(
+                "a draughts game starts from the initial position (no FEN, no moves)".into(),
+            )),
             Input::Pieces { .. }
             | Input::Field { .. }
             | Input::TakeBack

@@ -5,8 +5,8 @@
 use super::wire::GameHeader;
 use serde::{Deserialize, Serialize};
 use station_core::Event;
-use station_core::record::GameRecord;
 use station_core::clock::Side;
+use station_core::record::GameRecord;
 use std::collections::BTreeMap;
 
 /// One board's state.
