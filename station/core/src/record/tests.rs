@@ -101,7 +101,10 @@ fn step(desk: &mut Desk, op: u8, pick: u32) {
         7 => Input::TakeBack,
         8 => Input::DrawOffer { side: any_side },
         9 => Input::AcceptDraw,
-        10 => Input::ClaimDraw { side: to_move, mv: if pick.is_multiple_of(3) { san_of(pick / 3) } else { None } },
+        10 => Input::ClaimDraw {
+            side: to_move,
+            mv: if pick.is_multiple_of(3) { san_of(pick / 3) } else { None },
+        },
         11 => Input::ConfirmClaim,
         12 => Input::IllegalMove { ply: 1 + pick % record.as_ref().map_or(1, |r| r.ply().max(1)) },
         13 => match pick % 3 {
