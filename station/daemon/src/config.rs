@@ -513,6 +513,24 @@ pub struct Buttons {
     /// (D.2.10.4), and say it (issue 18).
     #[serde(default)]
     pub clock_reading: Vec<String>,
+    /// Practice (`[opponent]`): his last move and the engine's reply taken back.
+    #[serde(default)]
+    pub practice_take_back: Vec<String>,
+    /// Practice: one move suggested, in words.
+    #[serde(default)]
+    pub practice_hint: Vec<String>,
+    /// Practice: a new game from the start.
+    #[serde(default)]
+    pub practice_new_game: Vec<String>,
+    /// Practice: the engine one level stronger from the next game on.
+    #[serde(default)]
+    pub practice_stronger: Vec<String>,
+    /// Practice: the engine one level weaker from the next game on.
+    #[serde(default)]
+    pub practice_weaker: Vec<String>,
+    /// Practice: the moves where his evaluation dropped most, after the game.
+    #[serde(default)]
+    pub practice_review: Vec<String>,
 }
 
 fn default_clock_buttons() -> Vec<String> {
@@ -544,6 +562,12 @@ impl Default for Buttons {
             read_file: Vec::new(),
             draw_status: Vec::new(),
             clock_reading: Vec::new(),
+            practice_take_back: Vec::new(),
+            practice_hint: Vec::new(),
+            practice_new_game: Vec::new(),
+            practice_stronger: Vec::new(),
+            practice_weaker: Vec::new(),
+            practice_review: Vec::new(),
         }
     }
 }
@@ -583,6 +607,18 @@ pub enum Action {
     DrawStatus,
     /// Switch the clock between time left and time used, and say it.
     ClockReading,
+    /// Practice (`[opponent]`): his last move and the engine's reply taken back.
+    PracticeTakeBack,
+    /// Practice: one move suggested, in words.
+    PracticeHint,
+    /// Practice: a new game from the start.
+    PracticeNewGame,
+    /// Practice: the engine one level stronger from the next game on.
+    PracticeStronger,
+    /// Practice: the engine one level weaker from the next game on.
+    PracticeWeaker,
+    /// Practice: the moves where his evaluation dropped most, after the game.
+    PracticeReview,
 }
 
 impl Buttons {
@@ -605,6 +641,12 @@ impl Buttons {
             (&self.read_file, Action::ReadFile),
             (&self.draw_status, Action::DrawStatus),
             (&self.clock_reading, Action::ClockReading),
+            (&self.practice_take_back, Action::PracticeTakeBack),
+            (&self.practice_hint, Action::PracticeHint),
+            (&self.practice_new_game, Action::PracticeNewGame),
+            (&self.practice_stronger, Action::PracticeStronger),
+            (&self.practice_weaker, Action::PracticeWeaker),
+            (&self.practice_review, Action::PracticeReview),
         ]
         .into_iter()
         .find(|(sources, _)| sources.iter().any(|s| s == source))
@@ -630,6 +672,12 @@ impl Buttons {
             ("read_file", &self.read_file),
             ("draw_status", &self.draw_status),
             ("clock_reading", &self.clock_reading),
+            ("practice_take_back", &self.practice_take_back),
+            ("practice_hint", &self.practice_hint),
+            ("practice_new_game", &self.practice_new_game),
+            ("practice_stronger", &self.practice_stronger),
+            ("practice_weaker", &self.practice_weaker),
+            ("practice_review", &self.practice_review),
         ] {
             for s in sources {
                 let ok = match s.split_once(':') {
@@ -1294,6 +1342,18 @@ mod tests {
         let mut c = Config::default();
         c.tags.event = Some("Open\n[Result \"1-0\"]".into());
         assert_eq!(c.seven_tags("?".into()).event, "Open [Result \"1-0\"]", "one line");
+    }
+
+    #[test]
+    fn practice_requests_have_buttons_too() {
+        let c = parse("[buttons]\npractice_hint = [\"blind:5\"]\npractice_take_back = [\"gamepad:West\"]\n")
+            .unwrap();
+        assert_eq!(c.buttons.action_of("blind:5"), Some(Action::PracticeHint));
+        assert_eq!(c.buttons.action_of("gamepad:West"), Some(Action::PracticeTakeBack));
+        let err = parse("[buttons]\npractice_hint = [\"blind:5\"]\ntime = [\"blind:5\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("blind:5"), "{err}");
     }
 
     #[test]

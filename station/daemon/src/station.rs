@@ -854,6 +854,27 @@ impl Station {
                 self.answer_question(&command, t, events);
             }
             Action::DrawStatus => self.say_draw_facts(t, events),
+            Action::PracticeTakeBack
+            | Action::PracticeHint
+            | Action::PracticeNewGame
+            | Action::PracticeStronger
+            | Action::PracticeWeaker
+            | Action::PracticeReview => {
+                use practice::PracticeAction as P;
+                let asked = match action {
+                    Action::PracticeTakeBack => P::TakeBack,
+                    Action::PracticeHint => P::Hint,
+                    Action::PracticeNewGame => P::NewGame(None),
+                    Action::PracticeStronger => P::Stronger,
+                    Action::PracticeWeaker => P::Weaker,
+                    _ => P::Review,
+                };
+                // Said to him like a spoken request's answer; a station without
+                // an engine opponent logs the press and does nothing.
+                if let Err(e) = self.practice(asked, t, events) {
+                    tracing::info!(error = %e, "practice button without a practice game");
+                }
+            }
             // Questions and answers come with spoken input; reading the position aloud comes later.
             Action::Confirm | Action::Cancel | Action::PushToTalk | Action::ReadPosition => {}
         }
