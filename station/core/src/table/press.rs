@@ -72,7 +72,8 @@ mod tests {
     use crate::table::{Table, TableConfig};
     use shakmaty::{Bitboard, Chess, Position, Square};
 
-    /// A peg board and a 300+2 clock, the game started (and its clock) at 800 ms.
+    /// A peg board and a 300+2 clock, the game started (and its clock) at 500 ms,
+    /// the scan that showed the start position.
     fn table(auto_press: bool, announcement_required: bool) -> (Table, Bitboard) {
         let cfg = TableConfig {
             time_control: Some("300+2".parse().unwrap()),
@@ -134,9 +135,10 @@ mod tests {
             "{out:?}"
         );
         let clock = table.clock().unwrap();
-        // White's clock ran from the start (800: the board settled) to 2200 (+2 s
-        // bonus); Black's has run since 2200, not since the decision at 2500.
-        assert_eq!(clock.remaining(Side::White, 2500), 300_000 - 1400 + 2000);
+        // White's clock ran from the start (500: the board showed the start
+        // position) to 2200 (+2 s bonus); Black's has run since 2200, not since
+        // the decision at 2500.
+        assert_eq!(clock.remaining(Side::White, 2500), 300_000 - 1700 + 2000);
         assert_eq!(clock.remaining(Side::Black, 2500), 300_000 - 300);
     }
 
