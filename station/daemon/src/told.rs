@@ -9,12 +9,13 @@
 //! listener's words from his side of the board. Nothing here is read out as
 //! a symbol: results are words ("Weiß gewinnt"), never "1-0" ([`symbols`]).
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+use shakmaty::{Chess, Color, Move, Position, Role};
+use station_core::Game;
 use station_core::clock::{CorrectionChange, Side};
 use station_core::correction::{Step, steps_between};
 use station_core::draughts::Variant;
 use station_core::draws::DrawFacts;
+use station_core::record::GameRecord;
 use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
 use station_voices::{Message, Wording, say_duration, say_moves};
@@ -162,15 +163,16 @@ struct PendingTakeBack {
     illegal: bool,
 }
 
-/// The record as the events told it, followed to name what changes: the
-/// start and the moves (a move taken back is gone from the table by the
-/// time its event is told, so it is kept here).
+/// The record as the durable events told it (the one fold of
+/// `station_core::record`), followed to name what changes: a move taken back
+/// is gone from the table by the time its event is told, not yet from this
+/// record.
 #[derive(Debug, Default)]
 pub struct Told {
-    /// Positions of the chess record: the start, then after each ply.
-    positions: Vec<Chess>,
-    /// The moves of the record, as said.
-    played: Vec<Said>,
+    /// The record as told so far.
+    record: Option<GameRecord>,
+    /// Its chess positions (none for draughts), worked out once per change.
+    game: Option<Game>,
     pending: Option<PendingTakeBack>,
     /// His board's own move revised; told unless the record's revision follows.
     revised_on_his_board: Option<(usize, Said)>,
@@ -190,7 +192,36 @@ impl Told {
 
     /// The position before `ply` of the chess record as told, if known.
     pub fn position_before(&self, ply: usize) -> Option<&Chess> {
-        self.positions.get(ply.checked_sub(1)?)
+        self.game.as_ref()?.position_at(ply.checked_sub(1)?)
+    }
+
+    /// Folds `event` into the record as told.
+    fn fold(&mut self, event: &Event) {
+        if let Some(r) = self.record.as_mut() {
+            r.apply(event);
+            self.game = r.chess_game();
+        }
+    }
+
+    /// The record as told is `record` from now on.
+    fn take(&mut self, record: Option<GameRecord>) {
+        self.game = record.as_ref().and_then(GameRecord::chess_game);
+        self.record = record;
+    }
+
+    /// Plies on the record as told.
+    fn plies(&self) -> usize {
+        self.record.as_ref().map_or(0, GameRecord::ply)
+    }
+
+    /// The move of `ply` (1-based) as it was said.
+    fn said(&self, ply: usize, table: &Table) -> Option<Said> {
+        let m = self.record.as_ref()?.moves.get(ply.checked_sub(1)?)?;
+        if let (Some(pdn), Some(d)) = (&m.pdn, table.draughts()) {
+            return Some(Said::Draughts { variant: d.variant(), pdn: pdn.clone(), king: d.made_king(ply) });
+        }
+        let g = self.game.as_ref()?;
+        Some(Said::Chess { before: g.position_at(ply - 1)?.clone(), mv: *g.moves().get(ply - 1)? })
     }
 
     /// Follows one durable event; returns the changes it completes, in order
@@ -203,59 +234,20 @@ impl Told {
         }
         let blind = table.config().blind_color;
         match event {
-            Event::GameStarted { game_id, fen, .. } => {
+            Event::GameStarted { game_id, fen, t_ms, .. } => {
                 *self = Told::new();
-                let start = match table.agreed().filter(|_| table.game_id() == Some(game_id)) {
-                    Some(g) => Some(g.start().clone()),
-                    None => fen
-                        .parse::<Fen>()
-                        .ok()
-                        .and_then(|f| f.into_position::<Chess>(CastlingMode::Chess960).ok()),
-                };
-                self.positions.extend(start);
-                // A game started from a scoresheet (`new_game` with `moves`,
-                // issue 22) has those moves on the record already; read from
-                // the event's JSON form, as the field is newer than this fold.
-                let scoresheet = serde_json::to_value(event).ok().and_then(|v| {
-                    let moves = v.get("moves")?.as_array()?.iter();
-                    Some(moves.filter_map(|m| m.as_str().map(str::to_owned)).collect::<Vec<_>>())
-                });
-                for uci in scoresheet.unwrap_or_default() {
-                    if !self.push_chess(&uci) {
-                        break;
-                    }
-                }
+                let record = GameRecord::new(game_id.clone(), fen.clone(), Default::default(), *t_ms);
+                self.take(Some(record));
+                self.fold(event);
             }
-            Event::GameResumed { moves, .. } => {
+            Event::GameResumed { .. } => {
                 *self = Told::new();
-                if let Some(d) = table.draughts() {
-                    for (i, pdn) in d.moves().iter().enumerate() {
-                        let (variant, king) = (d.variant(), d.made_king(i + 1));
-                        self.played.push(Said::Draughts { variant, pdn: pdn.clone(), king });
-                    }
-                } else if let Some(g) = table.agreed() {
-                    self.positions.push(g.start().clone());
-                    for uci in moves {
-                        if !self.push_chess(uci) {
-                            break;
-                        }
-                    }
-                }
+                self.take(table.record().cloned());
             }
-            Event::GameMove { ply, uci, pdn, revised, .. } => {
+            Event::GameMove { ply, revised, .. } => {
                 self.catch_up(table, ply.saturating_sub(1));
-                self.cut(ply.saturating_sub(1));
-                let said = match (pdn, table.draughts()) {
-                    (Some(pdn), Some(d)) => {
-                        self.played.push(Said::Draughts {
-                            variant: d.variant(),
-                            pdn: pdn.clone(),
-                            king: d.made_king(*ply),
-                        });
-                        self.played.last().cloned()
-                    }
-                    _ => self.push_chess(uci).then(|| self.played.last().cloned()).flatten(),
-                };
+                self.fold(event);
+                let said = self.said(*ply, table);
                 if *revised {
                     if self.revised_on_his_board.as_ref().is_some_and(|(p, _)| p == ply) {
                         self.revised_on_his_board = None;
@@ -275,9 +267,9 @@ impl Told {
             }
             Event::TakenBack { ply, t_ms } => {
                 self.catch_up(table, *ply);
-                let after = self.positions.last().map(|p| p.board().clone());
-                let said = self.played.get(ply.wrapping_sub(1)).cloned();
-                self.cut(ply.saturating_sub(1));
+                let after = self.game.as_ref().map(|g| g.position().board().clone());
+                let said = self.said(*ply, table);
+                self.fold(event);
                 let pending = self.pending.get_or_insert(PendingTakeBack {
                     t: *t_ms,
                     first: *ply,
@@ -306,7 +298,7 @@ impl Told {
                 ..
             } => {
                 let written = written.as_deref().and_then(|text| {
-                    let before = self.positions.get(*ply)?.clone();
+                    let before = self.game.as_ref()?.position_at(*ply)?.clone();
                     let mv = station_core::notation::read(&before, text)?;
                     Some(Said::Chess { before, mv })
                 });
@@ -349,7 +341,7 @@ impl Told {
     pub fn flush(&mut self) -> Vec<Change> {
         let mut out = Vec::new();
         if let Some(p) = self.pending.take() {
-            let before = self.positions.get(p.first.saturating_sub(1));
+            let before = self.game.as_ref().and_then(|g| g.position_at(p.first.saturating_sub(1)));
             let steps = match (&p.after, before) {
                 (Some(after), Some(before)) => steps_between(after, before.board()),
                 _ => Vec::new(),
@@ -441,36 +433,15 @@ impl Told {
     }
 
     /// A record followed from the middle (events missed: the voices started
-    /// after the game): the table's first `plies` moves, when it has them.
+    /// after the game): the table's record as it was at `plies` plies, when it
+    /// has them.
     fn catch_up(&mut self, table: &Table, plies: usize) {
-        if self.played.len() >= plies || table.draughts().is_some() {
+        if self.plies() >= plies || table.draughts().is_some() {
             return;
         }
-        let Some(g) = table.agreed().filter(|g| g.ply() >= plies) else { return };
-        self.positions = vec![g.start().clone()];
-        self.played.clear();
-        for &mv in &g.moves()[..plies] {
-            if !self.push_chess(&g.uci(mv)) {
-                return;
-            }
-        }
-    }
-
-    /// Plays a chess move of the record (UCI); false when it makes no sense here.
-    fn push_chess(&mut self, uci: &str) -> bool {
-        let Some(before) = self.positions.last().cloned() else { return false };
-        let Some(mv) = station_core::notation::read(&before, uci) else { return false };
-        let mut after = before.clone();
-        after.play_unchecked(mv);
-        self.positions.push(after);
-        self.played.push(Said::Chess { before, mv });
-        true
-    }
-
-    /// The record up to `ply` plies.
-    fn cut(&mut self, ply: usize) {
-        self.played.truncate(ply);
-        self.positions.truncate(ply + 1);
+        let Some(mut record) = table.record().filter(|r| r.ply() >= plies).cloned() else { return };
+        record.moves.truncate(plies);
+        self.take(Some(record));
     }
 }
 
