@@ -106,7 +106,7 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
     }
     // Out of turn is refused; a chess question is no draughts command; the clock is one.
     let (status, answer) = station.command(&json!({"cmd": "enter_move", "move": expected[at - 1]}));
-    assert!(status != 200 && answer.to_string().contains("not legal"), "{answer}");
+    assert!(status != 200 && answer.to_string().contains("not a legal"), "{answer}");
     let (_, answer) = station.spoken("materiał");
     assert!(answer["result"]["understood"].as_str().is_some_and(|u| u.starts_with("reject")), "{answer}");
     let (_, answer) = station.spoken("czas");

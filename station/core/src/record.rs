@@ -25,19 +25,19 @@ pub struct RecordedMove {
     /// UCI (draughts: the PDN).
     pub uci: String,
     /// Draughts: the move in PDN.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdn: Option<String>,
     /// The board it was made on (its side's owner); none for moves of a
     /// scoresheet the game was started from.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<BoardRole>,
     /// When it was agreed.
     pub t_ms: Millis,
     /// The mover's remaining time once his clock was pressed for it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<Millis>,
     /// The move was revised after it was first announced.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub revised: bool,
 }
 
@@ -78,10 +78,10 @@ pub enum Mark {
         /// The station's verdict.
         correct: bool,
         /// `threefold_repetition` or `fifty_moves` when correct.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         ground: Option<String>,
         /// The arbiter's decision once taken (upheld or not).
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         decided: Option<bool>,
         /// When claimed.
         t_ms: Millis,
@@ -93,13 +93,13 @@ pub enum Mark {
         /// `time_set`, `time_added`, `moves_set`.
         action: String,
         /// Whose clock, when one side's.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         side: Option<Side>,
         /// Who.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         who: Option<String>,
         /// Why.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         why: Option<String>,
         /// When.
         t_ms: Millis,

@@ -158,6 +158,11 @@ fn views_agree(desk: &Desk) -> Result<(), TestCaseError> {
     prop_assert_eq!(&folded.tags, &live.tags, "fold: tags");
     prop_assert_eq!(folded.result(), live.result(), "fold: result");
     prop_assert_eq!(&folded.marks, &live.marks, "fold: marks");
+    // The hall carries the record as JSON (the retained board state): it comes back whole.
+    let json = serde_json::to_string(&live).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back: GameRecord =
+        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(format!("{e}: {json}")))?;
+    prop_assert_eq!(&back, &live, "JSON round trip");
     let restored = restore(&journal).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let again = restored.table.record().expect("a restored record");
     prop_assert!(restored.reproduced, "the inputs reproduce the record");
