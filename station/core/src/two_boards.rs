@@ -280,7 +280,10 @@ impl TwoBoards {
         if let Some(target) = self.rewind_target() {
             let all_back = (0..2).all(|s| self.records[s].as_ref().is_none_or(|r| r.len() == target));
             if all_back {
+                // The record goes back: each ply taken back is an event, so
+                // every reader of the record (the one fold) follows it.
                 while self.agreed.ply() > target {
+                    out.push(Event::TakenBack { ply: self.agreed.ply(), t_ms: t });
                     self.agreed.pop();
                 }
                 self.clocks.truncate(target + 1);
