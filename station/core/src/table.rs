@@ -525,6 +525,7 @@ impl Table {
             game_id.push_str("-2");
         }
         let tags = std::mem::replace(&mut self.next_tags, self.cfg.tags.clone());
+        let ucis_empty = moves.is_empty();
         let mut game = self.cfg.start.clone();
         let ucis: Vec<String> = moves
             .iter()
@@ -548,6 +549,11 @@ impl Table {
             self.start(game_id, game, t);
         }
         self.next_tags = self.cfg.tags.clone();
+        // A board that does not show the start is told so at once, square by
+        // square: a missing peg alone would be a piece in the hand, never said.
+        if let Some(diff) = self.setup_differs().filter(|_| ucis_empty) {
+            out.push(Event::SetupDiffers { board: self.start_board(), diff, t_ms: t });
+        }
     }
 
     /// How long the board that starts games must be still before what it
