@@ -803,6 +803,24 @@ pub struct BoardConfig {
     pub lever: bool,
 }
 
+impl BoardConfig {
+    /// A peg board on `port` at the protocol's line speed, as the demos wire
+    /// their simulated boards.
+    pub fn pegboard(port: PathBuf) -> BoardConfig {
+        BoardConfig {
+            driver: DriverKind::Pegboard,
+            port: Some(port),
+            baud: 115_200,
+            flipped: false,
+            pgn: None,
+            game: 1,
+            noise_seed: None,
+            speed: 1.0,
+            lever: false,
+        }
+    }
+}
+
 fn default_baud() -> u32 {
     115_200
 }

@@ -4,7 +4,7 @@
 //! the other (VIII.2.4), through real pseudo-terminals and the real serial
 //! driver into the station; moves said by number, the console live.
 
-use crate::config::{BoardConfig, Config, DriverKind};
+use crate::config::Config;
 use crate::demo_options::{DemoOptions, voice_packs};
 use crate::event_sink::EventSink;
 use crate::hub::Hub;
@@ -106,17 +106,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
             ..SimOptions::new(link.clone())
         })?;
         println!("simulated 10×10 peg board ({role}) on {}", link.display());
-        let board = BoardConfig {
-            driver: DriverKind::Pegboard,
-            port: Some(link.clone()),
-            baud: 115_200,
-            flipped: false,
-            pgn: None,
-            game: 1,
-            noise_seed: None,
-            speed: 1.0,
-            lever: false,
-        };
+        let board = crate::config::BoardConfig::pegboard(link.clone());
         match role {
             BoardRole::Blind => config.boards.blind = Some(board),
             BoardRole::Mirror => config.boards.mirror = Some(board),

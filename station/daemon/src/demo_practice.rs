@@ -58,17 +58,7 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
     config.console.mirror_language = opts.lang.clone();
     config.audio.packs_dir = voice_packs();
     // His board is the simulated one (a config without it would be a game without a board).
-    config.boards.blind = Some(crate::config::BoardConfig {
-        driver: crate::config::DriverKind::Pegboard,
-        port: Some(link.clone()),
-        baud: 115_200,
-        flipped: false,
-        pgn: None,
-        game: 1,
-        noise_seed: None,
-        speed: 1.0,
-        lever: false,
-    });
+    config.boards.blind = Some(crate::config::BoardConfig::pegboard(link.clone()));
     config.tags.white = Some("Simulated hands".into());
     let opponent = OpponentSettings {
         elo: Some(1350),
