@@ -123,6 +123,27 @@ impl WeakEngine {
     }
 }
 
+/// What he says for an under-promotion ("g sieben nimmt f acht wird Turm"):
+/// the piece a peg board cannot see. `None` for any other move.
+fn under_promotion_words(mv: &Move) -> Option<String> {
+    let role = mv.promotion().filter(|r| *r != shakmaty::Role::Queen)?;
+    let piece = match role {
+        shakmaty::Role::Rook => "Turm",
+        shakmaty::Role::Bishop => "Läufer",
+        _ => "Springer",
+    };
+    let rank = |sq: shakmaty::Square| if sq.rank() == shakmaty::Rank::Eighth { "acht" } else { "sieben" };
+    let (from, to) = (mv.from()?, mv.to());
+    let how = if mv.is_capture() { "nimmt" } else { "" };
+    Some(format!(
+        "{} {} {how} {} {} wird {piece}",
+        from.file().char(),
+        rank(from),
+        to.file().char(),
+        rank(to)
+    ))
+}
+
 /// Events of `kind` after the first `from` events.
 fn new_of(events: &Path, from: usize, kind: &str) -> Vec<Value> {
     read_events(events).into_iter().skip(from).filter(|e| e["type"] == kind).collect()
@@ -227,6 +248,11 @@ fn forty_plies_against_stockfish_with_take_back_hint_wrong_execution_and_kill_9(
         }
         let from = count(&events);
         let mv = weak.choose(&game);
+        if let Some(words) = under_promotion_words(&mv) {
+            // The pegs cannot show the piece: he says it as he promotes.
+            let (status, answer) = station.spoken(&words);
+            assert_eq!(status, 200, "{words}: {answer}");
+        }
         board.play(game.position(), &mv);
         let uci = game_move(&events, from, game.ply() + 1);
         assert_eq!(uci, game.uci(mv), "his move as made");

@@ -883,13 +883,10 @@ impl Table {
             return self.spoken_move(mv, t, out);
         }
         self.announcement_evidence(mv, t, out);
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
-        let blind = Side::from(self.cfg.blind_color);
-        let agreed = sync.agreed();
-        let latest = (self.announced_ply + 1..=agreed.ply())
-            .rev()
-            .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind));
-        match latest {
+        if self.sync.is_none() {
+            return Err(TableError::NoGame);
+        }
+        match self.unannounced_ply() {
             Some(ply) => self.check_announcement(ply, mv, t, t, out),
             None => self.said_early = Some((mv, t)),
         }
@@ -912,14 +909,24 @@ impl Table {
             // Without a board, announcing is moving: always about the position now.
             return Some(agreed.position().clone());
         }
-        let blind = Side::from(self.cfg.blind_color);
-        let latest = (self.announced_ply + 1..=agreed.ply())
-            .rev()
-            .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind));
-        Some(match latest {
+        Some(match self.unannounced_ply() {
             Some(ply) => agreed.position_at(ply - 1)?.clone(),
             None => agreed.position().clone(),
         })
+    }
+
+    /// The blind player's move an announcement now is about, if not the one
+    /// to come. When announcing is required it is his latest unannounced move.
+    /// When it is not, he announces only now and then (a promotion piece the
+    /// pegs cannot show): it is about his move only while that is the last
+    /// one; once answered, what he says is about his next move.
+    fn unannounced_ply(&self) -> Option<usize> {
+        let agreed = self.agreed()?;
+        let blind = Side::from(self.cfg.blind_color);
+        let latest = (self.announced_ply + 1..=agreed.ply())
+            .rev()
+            .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind))?;
+        (self.cfg.announcement_required || latest == agreed.ply()).then_some(latest)
     }
 
     /// Without a sensor board the blind player's announcement is his move

@@ -157,6 +157,10 @@ fn what_german_and_polish_players_say() {
     let promote = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1";
     assert_eq!(lang_line("de", promote, "e acht =Dame"), "move e7e8q e8=Q");
     assert_eq!(lang_line("de", promote, "e acht wird Dame"), "move e7e8q e8=Q");
+    assert_eq!(lang_line("de", promote, "e sieben e acht wird Turm"), "move e7e8r e8=R");
+    let take_promote = "5r2/6P1/8/8/8/k7/8/4K3 w - - 0 1";
+    assert_eq!(lang_line("de", take_promote, "g sieben nimmt f acht wird Turm"), "move g7f8r gxf8=R");
+    assert_eq!(lang_line("de", take_promote, "g nimmt f acht wird Springer"), "move g7f8n gxf8=N");
     assert_eq!(lang_line("pl", promote, "e osiem na hetmana"), "move e7e8q e8=Q");
     assert_eq!(lang_line("pl", promote, "e siedem na e osiem na skoczka"), "move e7e8n e8=N");
 }

@@ -675,6 +675,36 @@ mod spoken {
         let last = *h.table.agreed().unwrap().moves().last().unwrap();
         assert_eq!(last.promotion(), Some(Role::Knight));
     }
+
+    #[test]
+    fn without_announcing_required_a_promotion_said_before_it_is_made_names_its_piece() {
+        // Practice at home: he never announces, except the piece his pegs cannot show.
+        let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+        let cfg = TableConfig {
+            start: Game::from_fen(fen).unwrap(),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+        h.scan(BoardRole::Blind, Game::from_fen(fen).unwrap().occupancy());
+        h.rest();
+        h.play(BoardRole::Blind, "e1", "d1");
+        h.take();
+        // Said after it is made, while it is the last move, it is about that move.
+        h.table.announce_uci("Kd1", h.t, &mut h.out).unwrap();
+        assert_eq!(checked(&h.take()), [("e1d1".into(), "e1d1".into(), true)]);
+        h.play(BoardRole::Blind, "e8", "d7");
+        h.play(BoardRole::Blind, "d1", "c2");
+        h.play(BoardRole::Blind, "d7", "c7");
+        h.take();
+        // His king move to c2 was never announced: "a8 Turm" is about the move to come.
+        h.table.announce_uci("a8=R", h.t, &mut h.out).unwrap();
+        assert!(checked(&h.take()).is_empty());
+        h.play(BoardRole::Blind, "a7", "a8");
+        let events = h.take();
+        assert_eq!(checked(&events), [("a7a8r".into(), "a7a8r".into(), true)], "{events:?}");
+        let last = *h.table.agreed().unwrap().moves().last().unwrap();
+        assert_eq!(last.promotion(), Some(Role::Rook));
+    }
 }
 
 /// No sensor board for the blind player: his spoken moves are his moves.
