@@ -70,6 +70,17 @@ impl Orientation {
         }
     }
 
+    /// Maps a raw 10×10 draughts scan (bit n−1 for FMJD square n, 1–50) to
+    /// standard numbering. Turned 180°, square n is where square 51−n was:
+    /// the 50 bits reversed.
+    pub fn to_standard_50(self, raw: u64) -> u64 {
+        let raw = raw & ((1 << 50) - 1);
+        match self {
+            Orientation::Normal => raw,
+            Orientation::Flipped => raw.reverse_bits() >> 14,
+        }
+    }
+
     /// From a config flag.
     pub fn from_flipped(flipped: bool) -> Self {
         if flipped { Orientation::Flipped } else { Orientation::Normal }
@@ -83,6 +94,19 @@ mod tests {
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap()
+    }
+
+    #[test]
+    fn a_flipped_10_by_10_board_numbers_square_n_as_51_minus_n() {
+        for n in 1..=50u32 {
+            let raw = 1u64 << (n - 1);
+            assert_eq!(Orientation::Normal.to_standard_50(raw), raw);
+            assert_eq!(Orientation::Flipped.to_standard_50(raw), 1u64 << (50 - n), "square {n}");
+        }
+        // White's men on 31–50 read from the other side are on 1–20.
+        let white = ((1u64 << 20) - 1) << 30;
+        assert_eq!(Orientation::Flipped.to_standard_50(white), (1 << 20) - 1);
+        assert_eq!(Orientation::Flipped.to_standard_50(u64::MAX), (1 << 50) - 1, "bits beyond 50 dropped");
     }
 
     #[test]

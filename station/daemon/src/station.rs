@@ -570,7 +570,8 @@ impl Station {
                 let reason = "16-digit chess scan while the game is international draughts".to_string();
                 self.drop_summary(board, Some((reason, total)), t, &mut events);
             }
-            DriverEvent::Message(BoardMessage::Scan50(bits)) if self.table.draughts_variant().is_some() => {
+            DriverEvent::Message(BoardMessage::Scan50(raw)) if self.table.draughts_variant().is_some() => {
+                let bits = self.orientation[s].to_standard_50(raw);
                 let occ = shakmaty::Bitboard(bits);
                 if self.last_scan[s] == Some(occ) {
                     return self.tick_at(t);

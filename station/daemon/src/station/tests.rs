@@ -330,3 +330,39 @@ mod restore {
         assert_eq!(restored.table.agreed().unwrap().ply(), 1);
     }
 }
+
+/// A 10×10 peg board turned round (`flipped = true`): its square n is the game's 51−n.
+#[test]
+fn a_flipped_draughts_board_reads_its_squares_turned_round() {
+    let dir = scratch("flipped-draughts");
+    let text = "[game]\nrules = \"draughts\"\nsettle_ms = 300\ndebounce_ms = 40\n\n\
+                [boards.blind]\ndriver = \"pegboard\"\nport = \"/nonexistent/pegboard\"\nflipped = true\n\n\
+                [audio.private]\nvoices = [\"text\"]\n";
+    let config = Config::parse(text, Path::new("test.toml")).unwrap();
+    let mut station =
+        Station::start(config, JournalDir::open(&dir).unwrap(), EventSink::open(None).unwrap()).unwrap();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+    let square = |n: u32| 1u64 << (n - 1);
+    // The start: 1–20 and 31–50 on either side.
+    let start = ((1u64 << 20) - 1) | (((1u64 << 20) - 1) << 30);
+    // White plays 32-28; the sensors see the peg leave their 19 and land on their 23.
+    let lifted = start & !square(51 - 32);
+    let placed = lifted | square(51 - 28);
+    let t0 = Instant::now();
+    for (ms, bits) in [(0, start), (2_000, start), (2_500, lifted), (2_800, placed), (5_000, placed)] {
+        let scan = DriverEvent::Message(BoardMessage::Scan50(bits));
+        station.handle(BoardRole::Blind, scan, t0 + Duration::from_millis(ms)).unwrap();
+    }
+    station.drain(Duration::from_secs(5)).unwrap();
+    let events = events.lock().unwrap();
+    let moves: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameMove { uci, .. } => Some(uci.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, ["32-28"], "{events:?}");
+}
