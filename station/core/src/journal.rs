@@ -15,6 +15,7 @@ use crate::inference::TrackerConfig;
 pub use crate::input::Input;
 use crate::pgn::SevenTags;
 use crate::record::GameRecord;
+use crate::role::ByBoard;
 use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Color, Role};
@@ -419,9 +420,9 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     }
     let cfg = table_config(h)?;
     let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
-    let mut sensed = [occ(&h.occupancy)?, Bitboard::EMPTY];
+    let mut sensed = ByBoard::new(occ(&h.occupancy)?, Bitboard::EMPTY);
     if let Some(m) = &h.mirror_occupancy {
-        sensed[1] = occ(m)?;
+        sensed[BoardRole::Mirror] = occ(m)?;
     }
     let mirror_board = h.mirror_board.as_deref().map(crate::table::board_of).transpose().map_err(invalid)?;
     let mut start = cfg.start.clone();
@@ -454,7 +455,7 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
             return Ok(Restored { table, reproduced: false, damage });
         }
     }
-    let now = [table.sensed(BoardRole::Blind), table.sensed(BoardRole::Mirror)];
+    let now = ByBoard::from_fn(|role| table.sensed(role));
     let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
     let mut table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
     table.adopt_record(contents.record());
@@ -471,9 +472,9 @@ fn restore_draughts(
     let chess_form = Header { fen: Game::default().fen(), ..h.clone() };
     let cfg = table_config(&chess_form)?;
     let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
-    let mut sensed = [occ(&h.occupancy)?, Bitboard::EMPTY];
+    let mut sensed = ByBoard::new(occ(&h.occupancy)?, Bitboard::EMPTY);
     if let Some(m) = &h.mirror_occupancy {
-        sensed[1] = occ(m)?;
+        sensed[BoardRole::Mirror] = occ(m)?;
     }
     let mut table = Table::resume_draughts(cfg, variant, h.game_id.clone(), sensed, h.t_ms);
     for r in &contents.records {

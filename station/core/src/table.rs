@@ -19,6 +19,7 @@ pub use crate::input::ClockCommand;
 use crate::pgn::{SevenTags, TagOverrides};
 use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
 use crate::record::{GameRecord, termination_of};
+use crate::role::ByBoard;
 use crate::two_boards::{TwoBoards, TwoBoardsConfig};
 use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square};
 
@@ -209,8 +210,8 @@ pub struct Table {
     cfg: TableConfig,
     phase: Phase,
     game_id: Option<String>,
-    trackers: [Option<BoardTracker>; 2],
-    sensed: [Bitboard; 2],
+    trackers: ByBoard<Option<BoardTracker>>,
+    sensed: ByBoard<Bitboard>,
     last_change: Millis,
     settled: bool,
     sync: Option<TwoBoards>,
@@ -259,15 +260,6 @@ pub struct Table {
 /// still before it is read out (a hand setting up pauses between pieces).
 pub const SETUP_QUIET_MS: Millis = 3_000;
 
-fn slot(role: BoardRole) -> usize {
-    match role {
-        BoardRole::Blind => 0,
-        BoardRole::Mirror => 1,
-    }
-}
-
-const ROLES: [BoardRole; 2] = [BoardRole::Blind, BoardRole::Mirror];
-
 impl Table {
     /// A table waiting for the initial position.
     pub fn new(cfg: TableConfig) -> Self {
@@ -278,8 +270,8 @@ impl Table {
             cfg,
             phase: Phase::Waiting,
             game_id: None,
-            trackers: [None, None],
-            sensed: [Bitboard::EMPTY; 2],
+            trackers: ByBoard::default(),
+            sensed: ByBoard::default(),
             last_change: 0,
             settled: !no_board,
             sync: None,
@@ -312,7 +304,7 @@ impl Table {
         cfg: TableConfig,
         game_id: String,
         game: Game,
-        sensed: [Bitboard; 2],
+        sensed: ByBoard<Bitboard>,
         mirror_board: Option<Board>,
         t: Millis,
     ) -> Self {
@@ -381,7 +373,7 @@ impl Table {
 
     /// The tracker of a board.
     pub fn tracker(&self, role: BoardRole) -> Option<&BoardTracker> {
-        self.trackers[slot(role)].as_ref()
+        self.trackers[role].as_ref()
     }
 
     /// The piece tracker of a piece-sensing mirror board.
@@ -396,7 +388,7 @@ impl Table {
 
     /// The last occupancy sensed on a board.
     pub fn sensed(&self, role: BoardRole) -> Bitboard {
-        self.sensed[slot(role)]
+        self.sensed[role]
     }
 
     /// The configuration.
@@ -419,7 +411,7 @@ impl Table {
         match self.phase {
             Phase::Playing => self
                 .trackers
-                .iter()
+                .values()
                 .flatten()
                 .filter_map(BoardTracker::deadline)
                 .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
@@ -436,12 +428,11 @@ impl Table {
     /// Feeds one scan of a board (standard square numbering).
     pub fn on_scan(&mut self, role: BoardRole, t: Millis, occ: Bitboard, out: &mut Vec<Event>) {
         self.tick(t, out);
-        let s = slot(role);
-        let changed = self.sensed[s] != occ;
-        self.sensed[s] = occ;
+        let changed = self.sensed[role] != occ;
+        self.sensed[role] = occ;
         match self.phase {
             Phase::Playing => {
-                if let Some(tracker) = self.trackers[s].as_mut() {
+                if let Some(tracker) = self.trackers[role].as_mut() {
                     tracker.on_scan(t, occ, &mut self.scratch);
                     self.after(role, t, out);
                 }
@@ -454,8 +445,8 @@ impl Table {
     pub fn on_pieces(&mut self, t: Millis, board: &Board, out: &mut Vec<Event>) {
         self.tick(t, out);
         self.mirror_board = board.clone();
-        let changed = self.sensed[1] != board.occupied();
-        self.sensed[1] = board.occupied();
+        let changed = self.sensed[BoardRole::Mirror] != board.occupied();
+        self.sensed[BoardRole::Mirror] = board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
         if let Some(p) = self.pieces.as_mut().filter(|_| self.phase == Phase::Playing) {
             p.on_board(t, board, &mut self.piece_scratch);
@@ -470,8 +461,8 @@ impl Table {
             Some(p) => self.mirror_board.set_piece_at(square, p),
             None => self.mirror_board.discard_piece_at(square),
         }
-        let changed = self.sensed[1] != self.mirror_board.occupied();
-        self.sensed[1] = self.mirror_board.occupied();
+        let changed = self.sensed[BoardRole::Mirror] != self.mirror_board.occupied();
+        self.sensed[BoardRole::Mirror] = self.mirror_board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
         if let Some(p) = self.pieces.as_mut().filter(|_| self.phase == Phase::Playing) {
             p.on_field_update(t, square, piece, &mut self.piece_scratch);
@@ -483,8 +474,8 @@ impl Table {
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         match self.phase {
             Phase::Playing => {
-                for role in ROLES {
-                    if let Some(tracker) = self.trackers[slot(role)].as_mut() {
+                for role in BoardRole::ALL {
+                    if let Some(tracker) = self.trackers[role].as_mut() {
                         tracker.tick(t, &mut self.scratch);
                         self.after(role, t, out);
                     }
@@ -506,7 +497,7 @@ impl Table {
                     // No board at all: the game starts now (its id must differ from the last one's).
                     let no_board = self.cfg.no_board();
                     let settle_at = if no_board { t } else { settle_at };
-                    if self.sensed[slot(self.start_board())] == self.start_occupancy() || no_board {
+                    if self.sensed[self.start_board()] == self.start_occupancy() || no_board {
                         self.begin(settle_at, Vec::new(), out);
                     } else if let Some(diff) = self.setup_differs() {
                         out.push(Event::SetupDiffers { board: self.start_board(), diff, t_ms: settle_at });
@@ -578,7 +569,7 @@ impl Table {
             return None;
         }
         let start = self.cfg.start.start().board();
-        let sensed = self.sensed[slot(self.start_board())];
+        let sensed = self.sensed[self.start_board()];
         (sensed.any() && sensed != start.occupied()).then(|| crate::setup::check(start, sensed))
     }
 
@@ -984,7 +975,7 @@ impl Table {
         if self.phase == Phase::Playing || !changed || role != self.start_board() {
             return;
         }
-        if self.sensed[slot(role)] == self.start_occupancy() && !self.cfg.no_board() {
+        if self.sensed[role] == self.start_occupancy() && !self.cfg.no_board() {
             self.settled = true;
             self.last_change = t.max(self.last_change);
             self.begin(t, Vec::new(), out);
@@ -1002,7 +993,7 @@ impl Table {
         let same_path = said.from() == sensed.from() && said.to() == sensed.to();
         if same_path && said.promotion().is_some() && said != sensed && ply == sync.agreed().ply() {
             // The peg board could not see the piece: the announcement names it.
-            if let (Some(role), Some(tracker)) = (said.promotion(), self.trackers[0].as_mut())
+            if let (Some(role), Some(tracker)) = (said.promotion(), self.trackers[BoardRole::Blind].as_mut())
                 && tracker.set_promotion(role).is_some()
             {
                 sync.board_record(BoardRole::Blind, tracker.game(), t, out);
@@ -1040,10 +1031,11 @@ impl Table {
     }
 
     fn start(&mut self, game_id: String, game: Game, t: Millis) {
-        self.trackers[0] = (!self.cfg.blind_unsensed)
-            .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[0], t));
+        self.trackers[BoardRole::Blind] = (!self.cfg.blind_unsensed)
+            .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[BoardRole::Blind], t));
         let pegs = self.cfg.mirror_sensed && !self.cfg.mirror_pieces;
-        self.trackers[1] = pegs.then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[1], t));
+        self.trackers[BoardRole::Mirror] = pegs
+            .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[BoardRole::Mirror], t));
         let piece_cfg = PieceTrackerConfig { settle_ms: self.cfg.tracker.settle_ms };
         self.pieces = self
             .cfg
@@ -1096,8 +1088,7 @@ impl Table {
         if self.scratch.is_empty() {
             return;
         }
-        let s = slot(role);
-        let tracker = self.trackers[s].as_ref().expect("observations come from a tracker");
+        let tracker = self.trackers[role].as_ref().expect("observations come from a tracker");
         let record_changed =
             self.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
         let made = tracker.made_at().min(t);
@@ -1226,8 +1217,8 @@ impl Table {
                 sync.board_record(BoardRole::Mirror, p.game(), t, out);
             }
         }
-        for role in ROLES {
-            let Some(tracker) = self.trackers[slot(role)].as_mut() else { continue };
+        for role in BoardRole::ALL {
+            let Some(tracker) = self.trackers[role].as_mut() else { continue };
             let Some(target) = sync.target_for(role) else { continue };
             let settled = tracker.deadline().is_none();
             if settled && tracker.sensed() == target.occupancy() && tracker.game().moves() != target.moves() {

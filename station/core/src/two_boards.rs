@@ -21,6 +21,7 @@ use crate::correction::{StepRecord, steps_between};
 pub use crate::discrepancy::{BoardFix, ClockProposal, DiscrepancyKind};
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
+use crate::role::ByBoard;
 use shakmaty::{Board, Color, Move, Position};
 
 /// Settings.
@@ -53,23 +54,12 @@ struct Open {
 pub struct TwoBoards {
     cfg: TwoBoardsConfig,
     agreed: Game,
-    records: [Option<Vec<Move>>; 2],
-    positions: [Option<Board>; 2],
-    waiting_since: [Option<Millis>; 2],
+    records: ByBoard<Option<Vec<Move>>>,
+    positions: ByBoard<Option<Board>>,
+    waiting_since: ByBoard<Option<Millis>>,
     clocks: Vec<Option<ClockProposal>>,
     open: Vec<Open>,
     next_id: u64,
-}
-
-fn slot(role: BoardRole) -> usize {
-    match role {
-        BoardRole::Blind => 0,
-        BoardRole::Mirror => 1,
-    }
-}
-
-fn role_of(slot: usize) -> BoardRole {
-    if slot == 0 { BoardRole::Blind } else { BoardRole::Mirror }
 }
 
 fn common_prefix(a: &[Move], b: &[Move]) -> usize {
@@ -82,9 +72,9 @@ impl TwoBoards {
         let board = start.position().board().clone();
         let moves = start.moves().to_vec();
         TwoBoards {
-            records: [Some(moves.clone()), cfg.mirror_sensed.then_some(moves)],
-            positions: [Some(board.clone()), cfg.mirror_sensed.then_some(board)],
-            waiting_since: [None, None],
+            records: ByBoard::new(Some(moves.clone()), cfg.mirror_sensed.then_some(moves)),
+            positions: ByBoard::new(Some(board.clone()), cfg.mirror_sensed.then_some(board)),
+            waiting_since: ByBoard::default(),
             clocks: vec![None],
             open: Vec::new(),
             next_id: 1,
@@ -97,8 +87,8 @@ impl TwoBoards {
     /// keeps no record and is never reminded; his moves come through
     /// [`enter_move`](Self::enter_move).
     pub fn without_blind_board(mut self) -> Self {
-        self.records[0] = None;
-        self.positions[0] = None;
+        self.records[BoardRole::Blind] = None;
+        self.positions[BoardRole::Blind] = None;
         self
     }
 
@@ -130,8 +120,7 @@ impl TwoBoards {
     /// last agreed position during a records discrepancy, else the agreed game
     /// for a board with an open execution discrepancy or still catching up.
     pub fn target_for(&self, role: BoardRole) -> Option<Game> {
-        let s = slot(role);
-        self.records[s].as_ref()?;
+        self.records[role].as_ref()?;
         if let Some(ply) = self.rewind_target() {
             let mut g = self.agreed.clone();
             while g.ply() > ply {
@@ -139,7 +128,8 @@ impl TwoBoards {
             }
             return Some(g);
         }
-        let concerned = self.waiting_since[s].is_some() || self.open.iter().any(|o| o.boards.contains(&role));
+        let concerned =
+            self.waiting_since[role].is_some() || self.open.iter().any(|o| o.boards.contains(&role));
         concerned.then(|| self.agreed.clone())
     }
 
@@ -159,12 +149,11 @@ impl TwoBoards {
     /// A board's own record changed (a move sensed, revised, or rewound);
     /// `game` is that board's record, as its tracker keeps it.
     pub fn board_record(&mut self, role: BoardRole, game: &Game, t: Millis, out: &mut Vec<Event>) {
-        let s = slot(role);
-        if self.records[s].is_none() {
+        if self.records[role].is_none() {
             return; // not a sensed board
         }
-        self.records[s] = Some(game.moves().to_vec());
-        self.positions[s] = Some(game.position().board().clone());
+        self.records[role] = Some(game.moves().to_vec());
+        self.positions[role] = Some(game.position().board().clone());
         self.extend_agreed(role, game, t, out);
         self.review(t, out);
     }
@@ -179,8 +168,9 @@ impl TwoBoards {
         }
         // Going back supersedes every open correction: those are closed.
         self.resolve_where(|_| true, t, out);
-        self.waiting_since = [None, None];
-        let boards: Vec<BoardRole> = (0..2).filter(|&i| self.records[i].is_some()).map(role_of).collect();
+        self.waiting_since = ByBoard::default();
+        let boards: Vec<BoardRole> =
+            self.records.iter().filter(|(_, r)| r.is_some()).map(|(role, _)| role).collect();
         self.raise(DiscrepancyKind::Records, boards, d, t, out);
     }
 
@@ -214,20 +204,21 @@ impl TwoBoards {
 
     /// When a board's grace time next runs out, if one is waiting.
     pub fn deadline(&self) -> Option<Millis> {
-        (0..2)
-            .filter(|&s| !self.open.iter().any(|o| o.boards.contains(&role_of(s))))
-            .filter_map(|s| self.waiting_since[s].map(|since| since + self.cfg.grace_ms))
+        self.waiting_since
+            .iter()
+            .filter(|(role, _)| !self.open.iter().any(|o| o.boards.contains(role)))
+            .filter_map(|(_, since)| since.map(|since| since + self.cfg.grace_ms))
             .min()
     }
 
     /// Lets time pass: boards that have not executed the agreed position within
     /// the grace time are reminded.
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
-        for s in 0..2 {
-            let reminded = self.open.iter().any(|o| o.boards.contains(&role_of(s)));
-            if self.waiting_since[s].is_some_and(|since| t >= since + self.cfg.grace_ms) && !reminded {
+        for role in BoardRole::ALL {
+            let reminded = self.open.iter().any(|o| o.boards.contains(&role));
+            if self.waiting_since[role].is_some_and(|since| t >= since + self.cfg.grace_ms) && !reminded {
                 let ply = self.agreed.ply();
-                self.raise(DiscrepancyKind::Execution, vec![role_of(s)], ply, t, out);
+                self.raise(DiscrepancyKind::Execution, vec![role], ply, t, out);
             }
         }
     }
@@ -252,8 +243,7 @@ impl TwoBoards {
             && rec[n - 1] != self.agreed.moves()[n - 1]
         {
             let mover = !turn;
-            let other = 1 - slot(role);
-            let other_executed = self.records[other].as_ref().is_some_and(|r| r.len() >= n);
+            let other_executed = self.records[role.other()].as_ref().is_some_and(|r| r.len() >= n);
             if self.owner(mover) == role && !other_executed {
                 self.agreed.pop();
                 self.agreed.push(rec[n - 1]);
@@ -278,7 +268,7 @@ impl TwoBoards {
     /// Compares every board with the agreed record; raises and resolves.
     fn review(&mut self, t: Millis, out: &mut Vec<Event>) {
         if let Some(target) = self.rewind_target() {
-            let all_back = (0..2).all(|s| self.records[s].as_ref().is_none_or(|r| r.len() == target));
+            let all_back = self.records.values().all(|r| r.as_ref().is_none_or(|r| r.len() == target));
             if all_back {
                 // The record goes back: each ply taken back is an event, so
                 // every reader of the record (the one fold) follows it.
@@ -292,21 +282,20 @@ impl TwoBoards {
             return;
         }
         let agreed = self.agreed.moves().to_vec();
-        for s in 0..2 {
-            let Some(rec) = self.records[s].clone() else { continue };
-            let role = role_of(s);
+        for role in BoardRole::ALL {
+            let Some(rec) = self.records[role].clone() else { continue };
             let c = common_prefix(&rec, &agreed);
             if c == agreed.len() && rec.len() == agreed.len() {
-                self.waiting_since[s] = None;
+                self.waiting_since[role] = None;
                 self.resolve_where(|o| o.kind == DiscrepancyKind::Execution && o.boards == [role], t, out);
             } else if c == rec.len() || c == agreed.len() {
                 // Behind (not executed yet) or ahead (a move the owner has not made):
                 // give it the grace time.
-                self.waiting_since[s].get_or_insert(t);
+                self.waiting_since[role].get_or_insert(t);
                 self.refresh_fix(role, t, out);
             } else {
                 // Executed differently from what was announced.
-                self.waiting_since[s].get_or_insert(t);
+                self.waiting_since[role].get_or_insert(t);
                 let fingerprint = vec![Some(rec.len())];
                 let already = self.open.iter().any(|o| o.boards == [role] && o.fingerprint == fingerprint);
                 if !already {
@@ -319,8 +308,7 @@ impl TwoBoards {
 
     /// An open reminder for a board whose state changed is raised again with the new steps.
     fn refresh_fix(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
-        let s = slot(role);
-        let fingerprint = vec![self.records[s].as_ref().map(Vec::len)];
+        let fingerprint = vec![self.records[role].as_ref().map(Vec::len)];
         let stale = self.open.iter().position(|o| {
             o.boards == [role] && o.kind == DiscrepancyKind::Execution && o.fingerprint != fingerprint
         });
@@ -342,7 +330,7 @@ impl TwoBoards {
         let fix: Vec<BoardFix> = boards
             .iter()
             .filter_map(|&b| {
-                let current = self.positions[slot(b)].as_ref()?;
+                let current = self.positions[b].as_ref()?;
                 let steps = steps_between(current, &target).into_iter().map(StepRecord::from).collect();
                 Some(BoardFix { board: b, steps })
             })
@@ -354,7 +342,7 @@ impl TwoBoards {
         };
         let id = self.next_id;
         self.next_id += 1;
-        let fingerprint = boards.iter().map(|&b| self.records[slot(b)].as_ref().map(Vec::len)).collect();
+        let fingerprint = boards.iter().map(|&b| self.records[b].as_ref().map(Vec::len)).collect();
         out.push(Event::Discrepancy {
             id,
             kind,

@@ -250,7 +250,14 @@ pub fn discrepancy_latency(games: &[station_core::pgn::PgnGame], limit: usize) -
         }
         let pos = start.position().clone();
         let occ = pos.board().occupied();
-        let mut table = Table::resume(cfg, "bench".into(), start, [occ, occ], Some(pos.board().clone()), 0);
+        let mut table = Table::resume(
+            cfg,
+            "bench".into(),
+            start,
+            station_core::role::ByBoard::both(occ),
+            Some(pos.board().clone()),
+            0,
+        );
         let mut out = Vec::new();
         let mut t = 1000;
         // The blind player's move on the peg board.

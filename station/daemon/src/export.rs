@@ -193,7 +193,7 @@ mod tests {
             cfg,
             "game-1".into(),
             Game::default(),
-            [start, Bitboard::EMPTY],
+            station_core::role::ByBoard::new(start, Bitboard::EMPTY),
             None,
             1_000,
         );

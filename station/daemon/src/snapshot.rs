@@ -8,6 +8,7 @@ use station_core::clock::Side;
 use station_core::diff::square_diff;
 use station_core::inference::Agreement;
 use station_core::journal::occ_hex;
+use station_core::role::ByBoard;
 use station_core::table::{Phase, Table};
 use station_core::{BoardRole, Event, Millis};
 use station_voices::{VoiceSettings, Wording};
@@ -15,7 +16,7 @@ use station_voices::{VoiceSettings, Wording};
 /// What the station knows beside the table.
 pub struct Extras<'a> {
     /// Link state per board.
-    pub connected: [bool; 2],
+    pub connected: ByBoard<bool>,
     /// Open discrepancy events.
     pub discrepancies: &'a [Event],
     /// The last events.
@@ -79,10 +80,9 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
             "text": text
         }))
     });
-    let boards: Vec<Value> = [BoardRole::Blind, BoardRole::Mirror]
+    let boards: Vec<Value> = BoardRole::ALL
         .into_iter()
-        .enumerate()
-        .map(|(i, role)| {
+        .map(|role| {
             let tracker = table.tracker(role);
             if role == BoardRole::Mirror && tracker.is_none() && !config.mirror_sensed() {
                 return json!({"role": "mirror", "sensed": false});
@@ -133,7 +133,7 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
             json!({
                 "role": role.to_string(),
                 "sensed": true,
-                "connected": extras.connected[i],
+                "connected": extras.connected[role],
                 "port": port,
                 "fen": fen,
                 "occupancy": occ_hex(sensed),
@@ -326,7 +326,7 @@ mod tests {
     }
 
     fn extras<'a>(discrepancies: &'a [Event], log: &'a [Event]) -> Extras<'a> {
-        Extras { connected: [true, true], discrepancies, log }
+        Extras { connected: ByBoard::both(true), discrepancies, log }
     }
 
     #[test]
@@ -362,7 +362,7 @@ mod tests {
             std::path::Path::new("t.toml"),
         )
         .unwrap();
-        let extras = Extras { connected: [false, true], discrepancies: &[], log: &[] };
+        let extras = Extras { connected: ByBoard::new(false, true), discrepancies: &[], log: &[] };
         let s = build(&table, &config, &extras, t);
         assert_eq!(s["boards"][0]["port"], "/dev/annexd-pegboard");
         assert_eq!(s["boards"][0]["connected"], false);

@@ -15,6 +15,7 @@ use crate::record_reading::RecordReading;
 use crate::speaking::Voices;
 use crate::speech_state::{SpeechState, state_path};
 use anyhow::{Context, Result};
+use board_link::BoardLink;
 use crossbeam_channel::Receiver;
 use serde_json::{Value, json};
 use shakmaty::{Bitboard, Chess, Position};
@@ -23,6 +24,7 @@ use station_core::clock::{ClockReading, ClockWatch, WatchChange};
 use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input};
 use station_core::occupancy::Orientation;
+use station_core::role::ByBoard;
 use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig, TableError};
 use station_core::{BoardRole, Event, Game, Millis};
@@ -75,13 +77,13 @@ pub struct PipelineStats {
 /// The station: the table (both boards), the journal, the event stream.
 pub struct Station {
     config: Config,
-    orientation: [Orientation; 2],
+    /// Each board's serial link: orientation, last scan, drops, connected.
+    links: ByBoard<BoardLink>,
     table: Table,
     journals: JournalDir,
     /// The journal writer (its own thread, group commit).
     journal: Journal,
     clock: StationClock,
-    last_scan: [Option<Bitboard>; 2],
     /// Who hears of durable events: the event stream, the console's live
     /// feed, the demo's printer (the voices come first, on their own).
     subscribers: Vec<Box<dyn Subscriber>>,
@@ -95,10 +97,6 @@ pub struct Station {
     decided: Vec<Delivered>,
     /// Committed batches waiting for the disk, oldest first.
     pending: Pending,
-    /// Drops per board since the last `line_dropped` summary, and when it went.
-    drops: [(u64, Option<Millis>); 2],
-    /// The last drop's reason and the driver's total, per board.
-    drop_reason: [Option<(String, u64)>; 2],
     /// The journal could not be written (told once).
     journal_failed: bool,
     /// Operator commands whose answer waits for the next batch.
@@ -107,7 +105,6 @@ pub struct Station {
     answers: Vec<(u64, Reply)>,
     /// Figures of the pipeline: the longest fsync batch and loop stall.
     pub stats: PipelineStats,
-    connected: [bool; 2],
     log: VecDeque<Event>,
     discrepancies: Vec<Event>,
     /// Sets the DGT clock when a game starts (clock source `dgt`).
@@ -190,13 +187,15 @@ impl Station {
         let clock_watch =
             (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
         let mut station = Station {
-            orientation: [flipped(&config.boards.blind), flipped(&config.boards.mirror)],
+            links: ByBoard::new(
+                BoardLink::new(flipped(&config.boards.blind)),
+                BoardLink::new(flipped(&config.boards.mirror)),
+            ),
             config,
             table,
             journals,
             journal: Journal::start(writer)?,
             clock: StationClock::new(),
-            last_scan: [None, None],
             subscribers: vec![Box::new(sink)],
             voices: None,
             braille: None,
@@ -204,13 +203,10 @@ impl Station {
             hub: None,
             decided: Vec::new(),
             pending: Pending::default(),
-            drops: [(0, None); 2],
-            drop_reason: [None, None],
             journal_failed: false,
             unanswered: Vec::new(),
             answers: Vec::new(),
             stats: PipelineStats::default(),
-            connected: [false, false],
             log: VecDeque::with_capacity(LOG_LEN),
             discrepancies: Vec::new(),
             dgt_clock: None,
@@ -479,7 +475,7 @@ impl Station {
     /// How long the loop may wait for input before the table needs a tick.
     pub fn timeout(&self) -> Duration {
         let now = self.clock.now();
-        let drops = self.drops.iter().filter(|(n, _)| *n > 0).filter_map(|(_, last)| last.map(|l| l + 1000));
+        let drops = self.links.values().filter_map(BoardLink::summary_due);
         let deadline = [self.table.deadline(), self.clock_watch.as_ref().and_then(ClockWatch::deadline)]
             .into_iter()
             .flatten()
@@ -559,33 +555,29 @@ impl Station {
     /// Handles one driver event of a board, read at `at`.
     pub fn handle(&mut self, board: BoardRole, event: DriverEvent, at: Instant) -> Result<()> {
         let t = self.time_of(at);
-        let s = slot(board);
         let mut events = Vec::new();
         match event {
             DriverEvent::Message(BoardMessage::Scan(_))
                 if self.table.draughts_variant() == Some(station_core::draughts::Variant::International) =>
             {
                 // A 10×10 draughts board sends 13 digits: a chess board's scan is dropped and named.
-                let total = self.drop_reason[s].as_ref().map_or(0, |r| r.1) + 1;
+                let total = self.links[board].next_drop_total();
                 let reason = "16-digit chess scan while the game is international draughts".to_string();
                 self.drop_summary(board, Some((reason, total)), t, &mut events);
             }
             DriverEvent::Message(BoardMessage::Scan50(raw)) if self.table.draughts_variant().is_some() => {
-                let bits = self.orientation[s].to_standard_50(raw);
-                let occ = shakmaty::Bitboard(bits);
-                if self.last_scan[s] == Some(occ) {
+                let bits = self.links[board].orientation.to_standard_50(raw);
+                if self.links[board].news(Bitboard(bits)).is_none() {
                     return self.tick_at(t);
                 }
-                self.last_scan[s] = Some(occ);
                 let _ = self.apply(t, Input::Scan { board, occ: format!("{bits:013X}") }, &mut events);
             }
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
-                let occ = self.orientation[s].to_standard(raw);
-                if self.last_scan[s] == Some(occ) {
+                let turned = self.links[board].orientation.to_standard(raw);
+                let Some(occ) = self.links[board].news(turned) else {
                     // A heartbeat: only time passes.
                     return self.tick_at(t);
-                }
-                self.last_scan[s] = Some(occ);
+                };
                 let _ = self.apply(t, Input::scan(board, occ), &mut events);
             }
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
@@ -598,7 +590,7 @@ impl Station {
             }
             DriverEvent::Message(BoardMessage::Scan50(_)) => {
                 // The chess table cannot read a 10×10 draughts board: dropped and named.
-                let total = self.drop_reason[s].as_ref().map_or(0, |r| r.1) + 1;
+                let total = self.links[board].next_drop_total();
                 let reason = "13-digit draughts scan while the game is chess".to_string();
                 self.drop_summary(board, Some((reason, total)), t, &mut events);
             }
@@ -628,28 +620,28 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) {
-        let s = slot(board);
+        let link = &mut self.links[board];
         if let Some((reason, total)) = dropped {
-            self.drop_reason[s] = Some((reason, total));
-            self.drops[s].0 += 1;
+            link.drop_reason = Some((reason, total));
+            link.drops.0 += 1;
         }
-        let (count, last) = self.drops[s];
+        let (count, last) = link.drops;
         if count == 0 || last.is_some_and(|l| t < l + 1000) {
             return;
         }
-        if let Some((reason, total)) = self.drop_reason[s].clone() {
+        if let Some((reason, total)) = link.drop_reason.clone() {
             events.push(Event::LineDropped { board, reason, total, t_ms: t });
         }
-        self.drops[s] = (0, Some(t));
+        link.drops = (0, Some(t));
     }
 
     /// A board's link came (`reason` none) or went: journaled, and an event.
     fn link(&mut self, board: BoardRole, reason: Option<String>, t: Millis, events: &mut Vec<Event>) {
-        let s = slot(board);
         let status = if reason.is_none() { LinkStatus::Connected } else { LinkStatus::Disconnected };
-        self.connected[s] = reason.is_none();
+        let link = &mut self.links[board];
+        link.connected = reason.is_none();
         if reason.is_some() {
-            self.last_scan[s] = None;
+            link.last_scan = None;
         }
         let _ = self.apply(t, Input::Link { board, status }, events);
         events.push(Event::BoardStatus { board, status, detail: reason, t_ms: t });
@@ -743,7 +735,7 @@ impl Station {
         if self.config.clock.source != ClockSource::Dgt {
             return;
         }
-        if !self.connected[slot(BoardRole::Mirror)] {
+        if !self.links[BoardRole::Mirror].connected {
             // Commands to an absent board are lost: set it when it comes.
             self.dgt_clock_pending = true;
             return;
@@ -1508,7 +1500,7 @@ impl Station {
         let Some(hub) = &self.hub else { return };
         let log: Vec<Event> = self.log.iter().cloned().collect();
         let extras = crate::snapshot::Extras {
-            connected: self.connected,
+            connected: ByBoard::from_fn(|role| self.links[role].connected),
             discrepancies: &self.discrepancies,
             log: &log,
         };
@@ -1794,13 +1786,7 @@ fn reading_of(time: &BwTime, white: DgtDisplay) -> ClockReading {
     }
 }
 
-fn slot(role: BoardRole) -> usize {
-    match role {
-        BoardRole::Blind => 0,
-        BoardRole::Mirror => 1,
-    }
-}
-
+mod board_link;
 mod practice;
 mod spoken_draughts;
 #[cfg(test)]

@@ -20,6 +20,7 @@ use crate::draughts::moves::Move;
 use crate::draughts::pdn::find_move;
 use crate::draughts::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
 use crate::event::{BoardRole, Event, MismatchReason, PieceFix};
+use crate::role::ByBoard;
 
 /// Which draughts a table plays.
 pub type DraughtsVariant = Variant;
@@ -52,7 +53,7 @@ pub struct DraughtsPlay {
     moves: Vec<String>,
     /// The agreed moves as moves (none for an irregular move accepted, 5.7).
     played: Vec<Option<Move>>,
-    boards: [Option<BoardState>; 2],
+    boards: ByBoard<Option<BoardState>>,
     draws: DrawWatch,
     pending: Option<Pending>,
     /// A draw of article 6 the position reached (said on request).
@@ -62,7 +63,7 @@ pub struct DraughtsPlay {
 impl DraughtsPlay {
     /// A game of `variant` from its initial position; `sensed` says which
     /// boards are peg boards and what they show now.
-    pub fn new(variant: Variant, sensor: SensorConfig, sensed: [Option<u64>; 2]) -> DraughtsPlay {
+    pub fn new(variant: Variant, sensor: SensorConfig, sensed: ByBoard<Option<u64>>) -> DraughtsPlay {
         let start = Position::initial(variant);
         let board = |occ: Option<u64>| {
             occ.map(|occ| {
@@ -76,7 +77,7 @@ impl DraughtsPlay {
             positions: vec![start],
             moves: Vec::new(),
             played: Vec::new(),
-            boards: [board(sensed[0]), board(sensed[1])],
+            boards: sensed.map(board),
             draws: DrawWatch::new(start),
             pending: None,
             draw: None,
@@ -135,30 +136,33 @@ impl DraughtsPlay {
 
     /// When a board's sensor next needs time to pass.
     pub fn deadline(&self) -> Option<Millis> {
-        self.boards.iter().flatten().filter_map(|b| b.tracker.deadline()).min()
+        self.boards.values().flatten().filter_map(|b| b.tracker.deadline()).min()
     }
 
     /// The board that makes `side`'s moves: his peg board; with one peg board
     /// only (the sighted player's board not sensed) that board makes both
     /// sides' moves, as in chess; none when his moves are entered at the
     /// console (no sensed board at all).
-    fn owner(&self, side: Side, blind: Side) -> Option<usize> {
-        let s = if side == blind || self.boards[1].is_none() { 0 } else { 1 };
-        self.boards[s].as_ref().map(|_| s)
+    fn owner(&self, side: Side, blind: Side) -> Option<BoardRole> {
+        let role = if side == blind || self.boards[BoardRole::Mirror].is_none() {
+            BoardRole::Blind
+        } else {
+            BoardRole::Mirror
+        };
+        self.boards[role].as_ref().map(|_| role)
     }
 
     /// A board's scan (the board's own bits: square n = bit n−1).
     pub fn scan(&mut self, role: BoardRole, t: Millis, occ: u64, blind: Side, out: &mut Vec<Event>) {
-        let s = slot(role);
-        let Some(b) = self.boards[s].as_mut() else { return };
+        let Some(b) = self.boards[role].as_mut() else { return };
         let sensed = b.tracker.scan(t, occ);
         self.sensed(role, sensed, blind, out);
     }
 
     /// Time passes up to `t` on every board.
     pub fn tick(&mut self, t: Millis, blind: Side, out: &mut Vec<Event>) {
-        for role in [BoardRole::Blind, BoardRole::Mirror] {
-            let Some(b) = self.boards[slot(role)].as_mut() else { continue };
+        for role in BoardRole::ALL {
+            let Some(b) = self.boards[role].as_mut() else { continue };
             let sensed = b.tracker.tick(t);
             if !sensed.is_empty() {
                 self.sensed(role, sensed, blind, out);
@@ -167,10 +171,9 @@ impl DraughtsPlay {
     }
 
     fn sensed(&mut self, role: BoardRole, sensed: Vec<Sensed>, blind: Side, out: &mut Vec<Event>) {
-        let s = slot(role);
         let variant = self.variant;
         for obs in sensed {
-            let b = self.boards[s].as_mut().expect("a sensed board");
+            let b = self.boards[role].as_mut().expect("a sensed board");
             match obs {
                 Sensed::Moved { ply, mv, irregularity, t } => {
                     let after = fen(b.tracker.position());
@@ -258,23 +261,21 @@ impl DraughtsPlay {
     fn reconcile(&mut self, blind: Side, t: Millis, out: &mut Vec<Event>) {
         loop {
             let n = self.ply();
-            let Some(s) = self.owner(self.to_move(), blind) else { break };
-            let b = self.boards[s].as_ref().expect("an owner board");
+            let Some(by) = self.owner(self.to_move(), blind) else { break };
+            let b = self.boards[by].as_ref().expect("an owner board");
             if b.record.len() <= n || !self.agrees(&b.record[..n]) {
                 break;
             }
             let mv = b.record[n].clone();
-            let by = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
             let t = out.iter().rev().find_map(|e| match e {
                 Event::Move { ply, t_ms, board, .. } if *ply == n + 1 && *board == by => Some(*t_ms),
                 _ => None,
             });
             self.push_agreed(mv, by, t.unwrap_or(0), out);
         }
-        for s in 0..2 {
-            let role = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
+        for role in BoardRole::ALL {
             let n = self.ply();
-            let Some(b) = self.boards[s].as_ref() else { continue };
+            let Some(b) = self.boards[role].as_ref() else { continue };
             let common = b
                 .record
                 .iter()
@@ -283,7 +284,7 @@ impl DraughtsPlay {
                 .count();
             if common == b.record.len().min(n) {
                 if b.diverged && b.record.len() == n && b.tracker.sensed() == self.position().occupied() {
-                    self.boards[s].as_mut().expect("checked").diverged = false;
+                    self.boards[role].as_mut().expect("checked").diverged = false;
                     out.push(Event::BoardRestored { board: role, t_ms: t });
                 }
                 continue;
@@ -292,7 +293,7 @@ impl DraughtsPlay {
             let target = self.positions[common];
             let made = b.record[common].pdn(self.variant, true);
             let agreed = self.moves[common].clone();
-            let b = self.boards[s].as_mut().expect("checked");
+            let b = self.boards[role].as_mut().expect("checked");
             let sensed = b.tracker.sensed();
             b.tracker.resync(target, common, sensed, t);
             b.record.truncate(common);
@@ -404,9 +405,8 @@ impl DraughtsPlay {
             self.draw = self.draws.played(mv).or(self.draw);
         }
         let target = self.positions[common];
-        for s in 0..2 {
-            let role = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
-            let Some(b) = self.boards[s].as_mut() else { continue };
+        for role in BoardRole::ALL {
+            let Some(b) = self.boards[role].as_mut() else { continue };
             let sensed = b.tracker.sensed();
             b.tracker.resync(target, common, sensed, t);
             b.record.truncate(common);
@@ -483,7 +483,7 @@ impl DraughtsPlay {
         self.draws = DrawWatch::new(next);
         self.push_position(next, pdn.clone(), None, p.board, t, out);
         let ply = self.ply();
-        for (s, b) in self.boards.iter_mut().enumerate() {
+        for (role, b) in self.boards.iter_mut() {
             let Some(b) = b.as_mut() else { continue };
             let sensed = b.tracker.sensed();
             b.tracker.resync(next, ply, sensed, t);
@@ -491,7 +491,6 @@ impl DraughtsPlay {
             b.record = self.played.iter().map(|m| m.clone().unwrap_or_else(|| mv_text.clone())).collect();
             if sensed != next.occupied() {
                 b.diverged = true;
-                let role = if s == 0 { BoardRole::Blind } else { BoardRole::Mirror };
                 out.push(Event::Irregularity {
                     board: role,
                     article: "VIII.2.4".into(),
@@ -534,13 +533,6 @@ impl DraughtsPlay {
             GameEnd::Blocked { winner } => (winner, "no_move"),
         };
         Some((if winner == Color::White { "2-0" } else { "0-2" }, reason))
-    }
-}
-
-fn slot(role: BoardRole) -> usize {
-    match role {
-        BoardRole::Blind => 0,
-        BoardRole::Mirror => 1,
     }
 }
 

@@ -11,6 +11,7 @@ use crate::draughts::board::{Position, Variant};
 use crate::draughts::sensing::SensorConfig;
 use crate::event::{BoardRole, Event};
 use crate::input::Input;
+use crate::role::ByBoard;
 use shakmaty::Bitboard;
 
 impl Table {
@@ -26,7 +27,7 @@ impl Table {
         cfg: TableConfig,
         variant: DraughtsVariant,
         game_id: String,
-        sensed: [Bitboard; 2],
+        sensed: ByBoard<Bitboard>,
         t: Millis,
     ) -> Self {
         let mut table = Table::new(cfg).with_draughts(variant);
@@ -78,9 +79,10 @@ impl Table {
         let Some(variant) = self.draughts_variant else { return };
         let sensor =
             SensorConfig { settle_ms: self.cfg.tracker.settle_ms, debounce_ms: self.cfg.tracker.debounce_ms };
-        let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[0].0);
-        let mirror = (self.cfg.mirror_sensed && !self.cfg.mirror_pieces).then_some(self.sensed[1].0);
-        let play = DraughtsPlay::new(variant, sensor, [blind, mirror]);
+        let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[BoardRole::Blind].0);
+        let mirror =
+            (self.cfg.mirror_sensed && !self.cfg.mirror_pieces).then_some(self.sensed[BoardRole::Mirror].0);
+        let play = DraughtsPlay::new(variant, sensor, ByBoard::new(blind, mirror));
         self.clock = self.new_clock(play.to_move(), t);
         self.warnings = crate::clock::WarningSchedule::new(self.cfg.warnings.clone());
         self.draughts = Some(Box::new(play));
@@ -133,12 +135,8 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         let bits = draughts_occupancy(variant, occ)?;
-        let s = match board {
-            BoardRole::Blind => 0,
-            BoardRole::Mirror => 1,
-        };
-        let changed = self.sensed[s].0 != bits;
-        self.sensed[s] = Bitboard(bits);
+        let changed = self.sensed[board].0 != bits;
+        self.sensed[board] = Bitboard(bits);
         if self.phase != Phase::Playing {
             self.waiting_change(board, changed, t, out);
             return Ok(());

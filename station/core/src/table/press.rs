@@ -3,7 +3,7 @@
 //! shows at once when exactly one legal move explains the board and the
 //! lifts, instead of waiting for the board to rest for the settle time.
 
-use super::{Table, slot};
+use super::Table;
 use crate::Millis;
 use crate::clock::Side;
 use crate::event::{BoardRole, Event};
@@ -52,7 +52,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> bool {
         let role = self.own_board(side);
-        let Some(tracker) = self.trackers[slot(role)].as_mut() else { return false };
+        let Some(tracker) = self.trackers[role].as_mut() else { return false };
         let to_move: Color = tracker.game().position().turn();
         if Side::from(to_move) != side || !tracker.decide_now(said, t, &mut self.scratch) {
             // Touches seen on the way are still the board's news.

@@ -1,0 +1,49 @@
+//! What the station keeps of each board's serial link: how its scans are
+//! turned, the last scan (to tell a heartbeat from news), the lines dropped
+//! since the last summary and whether it is connected.
+
+use shakmaty::Bitboard;
+use station_core::Millis;
+use station_core::occupancy::Orientation;
+
+/// One board's link, as the station sees it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BoardLink {
+    /// How the board's sensors are turned (`flipped` in its config).
+    pub orientation: Orientation,
+    /// The last scan in standard numbering: the same again is a heartbeat.
+    pub last_scan: Option<Bitboard>,
+    /// Lines dropped since the last `line_dropped` summary, and when it went.
+    pub drops: (u64, Option<Millis>),
+    /// The last drop's reason and the driver's total.
+    pub drop_reason: Option<(String, u64)>,
+    /// The link is up.
+    pub connected: bool,
+}
+
+impl BoardLink {
+    /// A link not yet connected, its board turned as configured.
+    pub fn new(orientation: Orientation) -> Self {
+        BoardLink { orientation, ..Default::default() }
+    }
+
+    /// When its dropped lines are next summarised, if some wait.
+    pub fn summary_due(&self) -> Option<Millis> {
+        let (count, last) = self.drops;
+        if count == 0 { None } else { last.map(|l| l + 1000) }
+    }
+
+    /// A scan already turned: `None` when it repeats the last one (only time passes).
+    pub fn news(&mut self, occ: Bitboard) -> Option<Bitboard> {
+        if self.last_scan == Some(occ) {
+            return None;
+        }
+        self.last_scan = Some(occ);
+        Some(occ)
+    }
+
+    /// The driver's drop count plus this one.
+    pub fn next_drop_total(&self) -> u64 {
+        self.drop_reason.as_ref().map_or(0, |r| r.1) + 1
+    }
+}
