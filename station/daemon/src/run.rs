@@ -356,7 +356,7 @@ pub fn serve(
     }
     station.tick()?;
     station.drain(Duration::from_secs(5))?;
-    let stats = station.stats;
+    let stats = station.stats();
     tracing::info!(
         batches = stats.batches,
         longest_sync_ms = stats.longest_sync.as_secs_f64() * 1000.0,

@@ -90,7 +90,7 @@ impl Station {
 
     /// The moves of the question open in the position with `fen`.
     fn open_choices(&self, fen: &str) -> Vec<String> {
-        match &self.asked {
+        match &self.speech.asked {
             Some(Asked::Draughts { fen: asked, moves, .. }) if asked == fen => moves.clone(),
             _ => Vec::new(),
         }
@@ -163,7 +163,7 @@ impl Station {
                     return self.announce_draughts(&understanding, one, t, events);
                 }
                 // Yes answers no question of several choices: asked again.
-                let question = match &self.asked {
+                let question = match &self.speech.asked {
                     Some(Asked::Draughts { question, .. }) => question.clone(),
                     _ => String::new(),
                 };
@@ -173,7 +173,8 @@ impl Station {
             DraughtsUnderstood::Ask { candidates, .. } => {
                 let question = understanding.draughts_question(&legal, &candidates);
                 let moves: Vec<String> = candidates.iter().filter_map(|&i| pdn.get(i).cloned()).collect();
-                self.asked = Some(Asked::Draughts { fen, moves: moves.clone(), question: question.clone() });
+                self.speech.asked =
+                    Some(Asked::Draughts { fen, moves: moves.clone(), question: question.clone() });
                 self.say_private(question.clone(), "question", t, events);
                 Ok(json!({"understood": "ask", "question": question, "choices": moves}))
             }
@@ -197,7 +198,7 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        self.asked = None;
+        self.speech.asked = None;
         if let Err(e) = self.apply(t, Input::Announce { mv: pdn.to_owned() }, events) {
             let refused = understanding.wording().message(station_voices::Message::IllegalMove);
             self.say_private(refused.to_owned(), "refused", t, events);
@@ -212,6 +213,7 @@ mod tests {
     use super::super::*;
     use crate::event_sink::EventSink;
     use crate::journal_file::JournalDir;
+    use station_voices::understand::Understanding;
     use std::path::Path;
     use std::sync::{Arc, Mutex};
 

@@ -1,6 +1,7 @@
 //! The station with its devices: a simulated gamepad (the lever) pulled out in
 //! the middle of a game played on a simulated peg board on a real pty.
 
+use super::dgt_link::reading_of;
 use super::*;
 use crate::event_sink::EventSink;
 use crate::journal_file::{JournalDir, WriterOptions};

@@ -1,0 +1,455 @@
+//! The speech desk: the listening thread, the understanding of the blind
+//! player's language, the grammar it listens with and what he was asked back.
+
+use super::*;
+use crate::listening::Listening;
+use station_voices::understand::Understanding;
+
+/// A question the blind player answers with yes or no.
+pub(super) enum Asked {
+    /// "Springer Felix drei?": this move, in the position (FEN) it was asked in.
+    Move { fen: String, mv: shakmaty::Move },
+    /// "Remis?": he offers a draw.
+    DrawOffer,
+    /// "Ich gebe auf?": he resigns.
+    Resign,
+    /// Draughts moves (PDN) asked about in the position (PDN FEN) they fit:
+    /// one answered with yes, several with the choice's number.
+    Draughts { fen: String, moves: Vec<String>, question: String },
+}
+
+/// Speech input, as the station keeps it.
+#[derive(Default)]
+pub(super) struct SpeechDesk {
+    /// The listening thread (microphone and recogniser).
+    pub listening: Option<Listening>,
+    /// The understanding of the blind player's language.
+    pub understanding: Option<Understanding>,
+    /// The position (FEN) whose grammar the recogniser listens with.
+    pub grammar_fen: Option<String>,
+    /// What the blind player was asked to confirm with yes.
+    pub asked: Option<Asked>,
+}
+
+impl Station {
+    /// What the blind player said: a move is checked against his board, a
+    /// question goes back to him, a refusal is said why.
+    pub(super) fn spoken(
+        &mut self,
+        text: &str,
+        confidence: Option<f32>,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let (understanding, pos) = self.spoken_context()?;
+        let understood = understanding.understand(&pos, text, confidence);
+        self.act_on_spoken(&understanding, &pos, understood, t, events)
+    }
+
+    /// What spoken words are understood with: his language, and the position
+    /// he speaks about.
+    pub(super) fn spoken_context(&mut self) -> Result<(Understanding, Chess), String> {
+        let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
+        let pos = self.table.announce_position().ok_or("no game in progress")?;
+        Ok((understanding, pos))
+    }
+
+    /// Acts on what the blind player was understood to say in `pos`.
+    pub(super) fn act_on_spoken(
+        &mut self,
+        understanding: &Understanding,
+        pos: &Chess,
+        mut understood: Understood,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let fen = fen_of(pos);
+        let answer = match understood {
+            Understood::Command(SpokenCommand::Yes) => self.speech.asked.take(),
+            Understood::Command(SpokenCommand::No) => {
+                self.speech.asked = None;
+                None
+            }
+            _ => None,
+        };
+        let blind = Side::from(self.table.config().blind_color);
+        match answer {
+            // "Ja" to "Springer Felix drei?" in the same position is that move.
+            Some(Asked::Move { fen: asked_fen, mv }) if asked_fen == fen => {
+                let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                let san = shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string();
+                understood = Understood::Move { mv, uci, san };
+            }
+            Some(Asked::DrawOffer) => {
+                self.apply(t, Input::DrawOffer { side: blind }, events).map_err(|e| e.to_string())?;
+                let ply = self.table.agreed().map_or(0, |g| g.ply());
+                let by = if blind == Side::White { "white" } else { "black" };
+                events.push(Event::Announcement {
+                    listener: "log".into(),
+                    text: format!("draw offer by {by} after ply {ply}"),
+                    about: "draw_offer".into(),
+                    t_ms: t,
+                });
+                if let Some(v) = &self.voices {
+                    v.get().say_public_draw_offer(t, events);
+                }
+                return Ok(json!({"understood": "command yes", "confirmed": "draw_offer", "ply": ply}));
+            }
+            Some(Asked::Resign) => {
+                self.apply(t, Input::Resign { side: blind }, events).map_err(|e| e.to_string())?;
+                return Ok(json!({"understood": "command yes", "confirmed": "resign"}));
+            }
+            _ => {}
+        }
+        match understood {
+            Understood::Move { uci, san, .. } => {
+                self.speech.asked = None;
+                if let Err(e) = self.apply(t, Input::Announce { mv: uci.clone() }, events) {
+                    let refused = understanding.wording().message(station_voices::Message::IllegalMove);
+                    self.say_private(refused.to_owned(), "refused", t, events);
+                    return Err(e.to_string());
+                }
+                Ok(json!({"understood": "move", "uci": uci, "san": san}))
+            }
+            Understood::Ask { candidates, .. } => {
+                let question = understanding.confirm_question(pos, &candidates);
+                // Only a question about one move can be answered with yes.
+                self.speech.asked = match candidates.as_slice() {
+                    [one] => Some(Asked::Move { fen, mv: *one }),
+                    _ => None,
+                };
+                self.say_private(question.clone(), "question", t, events);
+                Ok(json!({"understood": "ask", "question": question}))
+            }
+            Understood::Command(command @ (SpokenCommand::DrawOffer | SpokenCommand::Resign)) => {
+                // Never on one word: a draw offer and a resignation need a yes.
+                let book = understanding.wording().phrasebook();
+                let (asked, words) = match command {
+                    SpokenCommand::DrawOffer => (Asked::DrawOffer, book.words().draw_offer.say().to_owned()),
+                    _ => (
+                        Asked::Resign,
+                        book.command_words()
+                            .and_then(|c| c.entry(station_voices::understand::CommandWord::Resign))
+                            .map_or_else(|| "resign".to_owned(), |e| e.say().to_owned()),
+                    ),
+                };
+                let question = format!("{words}?");
+                self.speech.asked = Some(asked);
+                self.say_private(question.clone(), "question", t, events);
+                Ok(
+                    json!({"understood": format!("command {command}"), "command": command.name(), "question": question}),
+                )
+            }
+            Understood::Command(command) if practice_action(&command).is_some() => {
+                let action = practice_action(&command).ok_or("not a practice command")?;
+                let mut answer = self.practice(action, t, events)?;
+                if let Some(o) = answer.as_object_mut() {
+                    o.insert("understood".into(), json!(format!("command {command}")));
+                    o.insert("command".into(), json!(command.name()));
+                }
+                Ok(answer)
+            }
+            Understood::Command(command) => {
+                if let Some(text) = self.board_answer(understanding, &command) {
+                    self.say_private(text, "answer", t, events);
+                }
+                if let Some(step) = RecordStep::of(&command)
+                    && let Some(text) = self.reading.step(understanding, &self.table, step)
+                {
+                    self.say_private(text, "record", t, events);
+                }
+                if matches!(command, SpokenCommand::DrawStatus)
+                    && let Some(text) =
+                        crate::draw_facts::table_draw_facts_text(understanding.wording(), &self.table)
+                {
+                    // "Remis Stand" asks for the draw facts; "Remis" alone offers a draw.
+                    self.say_private(text, "draw_status", t, events);
+                }
+                if let Some(v) = &self.voices {
+                    match command {
+                        SpokenCommand::Time => v.get().say_time(&self.table, t, events),
+                        SpokenCommand::Repeat => v.get().repeat_last_move(t, events),
+                        SpokenCommand::ReadDifference => v.get().read_difference(&self.table, t, events),
+                        SpokenCommand::Silence => v.get().silence(t, events),
+                        _ => {}
+                    }
+                }
+                match command {
+                    SpokenCommand::ClockUsed => {
+                        self.change_clock_reading(Some(station_voices::ClockReading::Used), t, events)
+                    }
+                    SpokenCommand::ClockRemaining => {
+                        self.change_clock_reading(Some(station_voices::ClockReading::Remaining), t, events)
+                    }
+                    _ => {}
+                }
+                if let SpokenCommand::Faster | SpokenCommand::Slower = command {
+                    let rate = self.change_rate(command == SpokenCommand::Faster, t, events);
+                    return Ok(
+                        json!({"understood": format!("command {command}"), "command": command.name(), "rate_percent": rate}),
+                    );
+                }
+                Ok(json!({"understood": format!("command {command}"), "command": command.name()}))
+            }
+            other => Ok(json!({"understood": other.line()})),
+        }
+    }
+
+    /// The answer to a question about the board, from his own board's state
+    /// only (no analysis): the record his board follows, or the agreed one
+    /// when he has no board.
+    pub(super) fn board_answer(
+        &self,
+        understanding: &Understanding,
+        command: &SpokenCommand,
+    ) -> Option<String> {
+        let board = match (self.table.tracker(BoardRole::Blind), self.table.agreed()) {
+            (Some(tracker), _) => tracker.game().position().board().clone(),
+            (None, Some(agreed)) => agreed.position().board().clone(),
+            (None, None) => return None,
+        };
+        understanding.answer(&board, self.table.config().blind_color, command)
+    }
+
+    /// Runs `f` with the understanding of his language, lent out of `self`
+    /// (no copy); `None` when it cannot be built (logged).
+    pub(super) fn with_understanding<R>(
+        &mut self,
+        f: impl FnOnce(&mut Self, &Understanding) -> R,
+    ) -> Option<R> {
+        if let Err(e) = self.understanding() {
+            tracing::warn!("no words for the answer: {e:#}");
+            return None;
+        }
+        let understanding = self.speech.understanding.take()?;
+        let out = f(self, &understanding);
+        self.speech.understanding = Some(understanding);
+        Some(out)
+    }
+
+    /// A board question asked by button (`read_rank`, `read_file`).
+    pub(super) fn answer_question(&mut self, command: &SpokenCommand, t: Millis, events: &mut Vec<Event>) {
+        let text = self.with_understanding(|this, u| this.board_answer(u, command)).flatten();
+        if let Some(text) = text {
+            self.say_private(text, "answer", t, events);
+        }
+    }
+
+    /// A step through the record by button (`read_record`, `record_back`, `record_forward`).
+    pub(super) fn read_record(&mut self, step: RecordStep, t: Millis, events: &mut Vec<Event>) {
+        let text = self.with_understanding(|this, u| this.reading.step(u, &this.table, step)).flatten();
+        if let Some(text) = text {
+            self.say_private(text, "record", t, events);
+        }
+    }
+
+    /// The blind player's draw question (the `draw_status` button, the spoken
+    /// "Remis Stand"): the facts of the record, said to him privately.
+    pub fn say_draw_facts(&mut self, t: Millis, events: &mut Vec<Event>) {
+        if self.understanding().is_err() {
+            return;
+        }
+        let Some(understanding) = self.speech.understanding.as_ref() else { return };
+        let Some(text) = crate::draw_facts::table_draw_facts_text(understanding.wording(), &self.table)
+        else {
+            return;
+        };
+        self.say_private(text, "draw_status", t, events);
+    }
+
+    /// Says `text` to the blind player (or, without voices, only records it as an event).
+    pub(super) fn say_private(&self, text: String, about: &str, t: Millis, events: &mut Vec<Event>) {
+        match &self.voices {
+            Some(v) => v.get().say_private(text, about, t, events),
+            None => events.push(Event::Announcement {
+                listener: "private".into(),
+                text,
+                about: about.into(),
+                t_ms: t,
+            }),
+        }
+    }
+
+    /// The understanding of the blind player's language, built once.
+    pub(super) fn understanding(&mut self) -> Result<&Understanding> {
+        if self.speech.understanding.is_none() {
+            self.speech.understanding = Some(self.config.speech.understanding(&self.config.voice)?);
+        }
+        Ok(self.speech.understanding.as_ref().expect("just built"))
+    }
+
+    /// Starts listening when speech input is enabled (microphone, or the
+    /// test WAV input): the speakers mute it while they talk.
+    pub fn enable_listening(&mut self) -> Result<()> {
+        let speech = &self.config.speech;
+        if !speech.enabled || !speech.microphone {
+            return Ok(());
+        }
+        let mute = station_drivers::speech::MuteFlag::new();
+        if let Some(v) = &self.voices {
+            v.get().mute_while_speaking(&mute);
+        }
+        let lang = speech.model_language(&self.config.voice).to_owned();
+        let settings = speech.clone();
+        let (fen, grammar) = match self.draughts_grammar(true) {
+            Some(draughts) => draughts?,
+            None => {
+                let (pos, fen) = self.listening_position();
+                (fen, self.grammar(&pos)?)
+            }
+        };
+        self.speech.grammar_fen = Some(fen);
+        self.speech.listening = Some(Listening::start(&settings, &lang, mute, grammar));
+        tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
+        Ok(())
+    }
+
+    /// The position the blind player speaks about (the start position before
+    /// a game), and its FEN.
+    pub(super) fn listening_position(&self) -> (Chess, String) {
+        let pos =
+            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
+        let fen = fen_of(&pos);
+        (pos, fen)
+    }
+
+    /// The grammar of `pos` (plus the configured extra phrases).
+    pub(super) fn grammar(&mut self, pos: &Chess) -> Result<Vec<String>> {
+        let mut phrases = self.understanding()?.grammar(pos).into_phrases();
+        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
+        Ok(phrases)
+    }
+
+    /// After every change, the recogniser listens for the moves of the new position.
+    pub(super) fn refresh_grammar(&mut self) {
+        if self.speech.listening.is_none() {
+            return;
+        }
+        if let Some(Ok((key, _))) = self.draughts_grammar(false) {
+            // A draughts game: the moves of his position, and the choices of a question open.
+            if self.speech.grammar_fen.as_deref() == Some(key.as_str()) {
+                return;
+            }
+            match self.draughts_grammar(true) {
+                Some(Ok((key, phrases))) => {
+                    if let Some(l) = &self.speech.listening {
+                        l.set_grammar(phrases);
+                    }
+                    self.speech.grammar_fen = Some(key);
+                }
+                Some(Err(e)) => tracing::warn!(error = %e, "no grammar for the new position"),
+                None => {}
+            }
+            return;
+        }
+        let (pos, fen) = self.listening_position();
+        if self.speech.grammar_fen.as_deref() == Some(fen.as_str()) {
+            return;
+        }
+        match self.grammar(&pos) {
+            Ok(phrases) => {
+                if let Some(l) = &self.speech.listening {
+                    l.set_grammar(phrases);
+                }
+                self.speech.grammar_fen = Some(fen);
+            }
+            Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
+        }
+    }
+
+    /// What the listening thread heard, for the loop to select on.
+    pub fn heard_events(&self) -> Option<Receiver<Heard>> {
+        self.speech.listening.as_ref().map(Listening::heard)
+    }
+
+    /// A push-to-talk source (`blind:N`, `gamepad:NAME`) was pressed or released.
+    pub(super) fn push_to_talk_source(&self, source: &str, pressed: bool) {
+        if let (Some(l), Some(Action::PushToTalk)) =
+            (&self.speech.listening, self.config.buttons.action_of(source))
+        {
+            l.push_to_talk(pressed);
+        }
+    }
+
+    /// Something the listening thread reported: an utterance goes the way of
+    /// the `spoken` command (journaled announcement, checked by the table),
+    /// after a `heard` event; a missing model or microphone is said once.
+    pub fn handle_heard(&mut self, heard: Heard, at: Instant) -> Result<()> {
+        let t = self.time_of(at);
+        let mut events = Vec::new();
+        match heard {
+            Heard::Ready { device } => {
+                events.push(device_status("microphone", Some(device), "connected", None, t))
+            }
+            Heard::MissingWords { words, model } => {
+                let detail = format!(
+                    "{} in {}: install the language's model (station models install), or name a spelling the model lists in the phrasebook's [listening.spellings]",
+                    crate::vocabulary::describe_missing(&words),
+                    model.display()
+                );
+                tracing::warn!("{detail}");
+                eprintln!("station: {detail}");
+                events.push(Event::DeviceStatus {
+                    device: "speech_model".into(),
+                    name: Some(model.display().to_string()),
+                    status: "missing_words".into(),
+                    detail: Some(detail),
+                    words,
+                    t_ms: t,
+                });
+            }
+            Heard::Unavailable { device, detail } => {
+                tracing::error!(device, "{detail}; the station runs on without speech input");
+                eprintln!("station: {detail}; the station runs on without speech input");
+                events.push(device_status(device, None, "unavailable", Some(detail), t));
+            }
+            Heard::Utterance { text, confidence, latency, audio } => {
+                let heard = |understood| Event::Heard {
+                    text: text.clone(),
+                    confidence,
+                    understood,
+                    latency_ms: Some(latency.as_millis() as u64),
+                    t_ms: t,
+                };
+                // Understood once: the `heard` event says what, then it is acted on.
+                if self.table.draughts_variant().is_some() {
+                    match self.understand_draughts(&text, Some(confidence)) {
+                        Ok(understood) => {
+                            events.push(heard(understood.line()));
+                            let yes = understood.is_answer();
+                            let audio = audio.filter(|_| yes || understood.is_move());
+                            let from = events.len();
+                            if let Err(e) = self.act_on_draughts(understood, t, &mut events) {
+                                tracing::info!(text, error = %e, "spoken input refused");
+                            }
+                            self.keep_spoken_audio(audio, yes, from, t, &mut events);
+                        }
+                        Err(e) => events.push(heard(format!("reject {e}"))),
+                    }
+                    self.decide(events);
+                    return Ok(());
+                }
+                match self.spoken_context() {
+                    Ok((understanding, pos)) => {
+                        let understood = understanding.understand(&pos, &text, Some(confidence));
+                        events.push(heard(understood.line()));
+                        let yes = matches!(understood, Understood::Command(SpokenCommand::Yes));
+                        // Only a move (or one asked back) may have its sound kept.
+                        let audio = audio.filter(|_| {
+                            yes || matches!(understood, Understood::Move { .. } | Understood::Ask { .. })
+                        });
+                        let from = events.len();
+                        let acted = self.act_on_spoken(&understanding, &pos, understood, t, &mut events);
+                        if let Err(e) = acted {
+                            tracing::info!(text, error = %e, "spoken input refused");
+                        }
+                        self.keep_spoken_audio(audio, yes, from, t, &mut events);
+                    }
+                    Err(e) => events.push(heard(format!("reject {e}"))),
+                }
+            }
+        }
+        self.decide(events);
+        Ok(())
+    }
+}
