@@ -212,48 +212,16 @@ pub struct Table {
     game_id: Option<String>,
     trackers: ByBoard<Option<BoardTracker>>,
     sensed: ByBoard<Bitboard>,
-    last_change: Millis,
-    settled: bool,
+    stillness: Stillness,
     sync: Option<TwoBoards>,
-    clock: Option<ChessClock>,
-    warnings: WarningSchedule,
-    /// The mirror board's tracker when it senses pieces (then `trackers[1]` is empty).
-    pieces: Option<PieceTracker>,
-    /// The pieces last sensed on the mirror board.
-    mirror_board: Board,
-    piece_scratch: Vec<PieceObservation>,
-    /// The last ply whose clock press was accepted.
-    pressed_ply: usize,
-    /// The sealed move of an adjourned game (the envelope, Guidelines I).
-    sealed: Option<self::adjournment::Envelope>,
-    /// The last ply of the blind player whose announcement matched his board.
-    announced_ply: usize,
-    /// An announcement made before the move was sensed.
-    said_early: Option<(Move, Millis)>,
-    /// A draughts announcement made before the move was sensed.
-    draughts_said_early: Option<(crate::draughts::moves::Move, Millis)>,
+    clocking: Clocking,
+    mirror: MirrorPieces,
+    rulings: Rulings,
+    announcing: Announcing,
     scratch: Vec<Observation>,
-    /// What time decided before an input that was then refused: the next
-    /// [`apply`](Self::apply) returns it first.
-    deferred: Vec<Event>,
-    /// Inputs refused so far.
-    refused: u64,
-    /// Draw offers of this game: after which ply, by whom (Art. 9.1(b)).
-    draw_offers: Vec<(usize, Side)>,
-    /// A draw claim waiting for the arbiter (Art. 9.5).
-    claim: Option<self::draws::PendingClaim>,
-    /// Illegal moves of each player found so far (Art. 7.4(b)), white then black.
-    illegal_moves: [u32; 2],
-    /// The rules seam: a draughts table plays this variant; the chess state
-    /// above (trackers, two-board record) then stays empty.
-    draughts_variant: Option<self::draughts_play::DraughtsVariant>,
-    /// The draughts game in progress (positions, boards' sensors, records).
-    draughts: Option<Box<self::draughts_play::DraughtsPlay>>,
-    /// The record of the game in progress or just finished, folded from the
-    /// events [`apply`](Self::apply) returns: what every view reads.
-    record: Option<GameRecord>,
-    /// The tags the next game gets (a `new_game` naming the players).
-    next_tags: SevenTags,
+    refusals: Refusals,
+    draughts: DraughtsSeat,
+    keeping: Keeping,
 }
 
 /// How long a board showing another position than a standard start must be
@@ -272,29 +240,16 @@ impl Table {
             game_id: None,
             trackers: ByBoard::default(),
             sensed: ByBoard::default(),
-            last_change: 0,
-            settled: !no_board,
+            stillness: Stillness { last_change: 0, settled: !no_board },
             sync: None,
-            clock: None,
-            warnings: WarningSchedule::new(WarningConfig::default()),
-            pieces: None,
-            mirror_board: Board::empty(),
-            piece_scratch: Vec::new(),
-            pressed_ply: 0,
-            sealed: None,
-            announced_ply: 0,
-            said_early: None,
-            draughts_said_early: None,
+            clocking: Clocking::default(),
+            mirror: MirrorPieces::default(),
+            rulings: Rulings::default(),
+            announcing: Announcing::default(),
             scratch: Vec::new(),
-            deferred: Vec::new(),
-            refused: 0,
-            draw_offers: Vec::new(),
-            claim: None,
-            illegal_moves: [0; 2],
-            draughts_variant: None,
-            draughts: None,
-            record: None,
-            next_tags: cfg_tags,
+            refusals: Refusals::default(),
+            draughts: DraughtsSeat::default(),
+            keeping: Keeping { record: None, next_tags: cfg_tags },
         }
     }
 
@@ -311,26 +266,27 @@ impl Table {
         let mut table = Table::new(cfg);
         table.sensed = sensed;
         if let Some(b) = mirror_board {
-            table.mirror_board = b;
+            table.mirror.board = b;
         }
-        table.last_change = t;
+        table.stillness.last_change = t;
         let start_fen = game.start_fen();
         let moves: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
         table.start(game_id.clone(), game, t);
-        table.record = Some(GameRecord::started(game_id, start_fen, table.cfg.tags.clone(), t, &moves));
+        table.keeping.record =
+            Some(GameRecord::started(game_id, start_fen, table.cfg.tags.clone(), t, &moves));
         table
     }
 
     /// The record of the game in progress or just finished: every view reads it.
     pub fn record(&self) -> Option<&GameRecord> {
-        self.record.as_ref()
+        self.keeping.record.as_ref()
     }
 
     /// The tags every game gets unless its `new_game` names others (the
     /// daemon keeps the date current; the tags decide nothing).
     pub fn set_default_tags(&mut self, tags: SevenTags) {
-        if self.next_tags == self.cfg.tags {
-            self.next_tags = tags.clone();
+        if self.keeping.next_tags == self.cfg.tags {
+            self.keeping.next_tags = tags.clone();
         }
         self.cfg.tags = tags;
     }
@@ -338,19 +294,23 @@ impl Table {
     /// Takes `record` as the game's record (a restore whose inputs no longer
     /// reproduce the journal's record: the journal's record wins).
     pub(crate) fn adopt_record(&mut self, record: GameRecord) {
-        self.record = Some(record);
+        self.keeping.record = Some(record);
     }
 
     /// Folds the events `apply` returns into the record.
     pub(crate) fn fold_record(&mut self, events: &[Event]) {
         for e in events {
             if let Event::GameStarted { game_id, fen, t_ms, .. } = e
-                && self.record.is_none()
+                && self.keeping.record.is_none()
             {
-                self.record =
-                    Some(GameRecord::new(game_id.clone(), fen.clone(), self.next_tags.clone(), *t_ms));
+                self.keeping.record = Some(GameRecord::new(
+                    game_id.clone(),
+                    fen.clone(),
+                    self.keeping.next_tags.clone(),
+                    *t_ms,
+                ));
             }
-            if let Some(r) = self.record.as_mut() {
+            if let Some(r) = self.keeping.record.as_mut() {
                 r.apply(e);
             }
         }
@@ -378,12 +338,12 @@ impl Table {
 
     /// The piece tracker of a piece-sensing mirror board.
     pub fn piece_tracker(&self) -> Option<&PieceTracker> {
-        self.pieces.as_ref()
+        self.mirror.tracker.as_ref()
     }
 
     /// The pieces last sensed on the mirror board.
     pub fn mirror_board(&self) -> &Board {
-        &self.mirror_board
+        &self.mirror.board
     }
 
     /// The last occupancy sensed on a board.
@@ -398,7 +358,7 @@ impl Table {
 
     /// The station's clock, when the game has one.
     pub fn clock(&self) -> Option<&ChessClock> {
-        self.clock.as_ref()
+        self.clocking.clock.as_ref()
     }
 
     /// The two-board procedure's state.
@@ -415,12 +375,12 @@ impl Table {
                 .flatten()
                 .filter_map(BoardTracker::deadline)
                 .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
-                .chain(self.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at))
-                .chain(self.pieces.as_ref().and_then(PieceTracker::deadline))
-                .chain(self.draughts.as_ref().and_then(|d| d.deadline()))
+                .chain(self.clocking.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at))
+                .chain(self.mirror.tracker.as_ref().and_then(PieceTracker::deadline))
+                .chain(self.draughts.play.as_ref().and_then(|d| d.deadline()))
                 .min(),
             Phase::Waiting | Phase::Finished => {
-                (!self.settled).then(|| self.last_change + self.waiting_quiet_ms())
+                (!self.stillness.settled).then(|| self.stillness.last_change + self.waiting_quiet_ms())
             }
         }
     }
@@ -444,12 +404,12 @@ impl Table {
     /// A full board from the piece-sensing mirror board.
     pub fn on_pieces(&mut self, t: Millis, board: &Board, out: &mut Vec<Event>) {
         self.tick(t, out);
-        self.mirror_board = board.clone();
+        self.mirror.board = board.clone();
         let changed = self.sensed[BoardRole::Mirror] != board.occupied();
         self.sensed[BoardRole::Mirror] = board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
-        if let Some(p) = self.pieces.as_mut().filter(|_| self.phase == Phase::Playing) {
-            p.on_board(t, board, &mut self.piece_scratch);
+        if let Some(p) = self.mirror.tracker.as_mut().filter(|_| self.phase == Phase::Playing) {
+            p.on_board(t, board, &mut self.mirror.scratch);
             self.after_pieces(t, out);
         }
     }
@@ -458,14 +418,14 @@ impl Table {
     pub fn on_field(&mut self, t: Millis, square: Square, piece: Option<Piece>, out: &mut Vec<Event>) {
         self.tick(t, out);
         match piece {
-            Some(p) => self.mirror_board.set_piece_at(square, p),
-            None => self.mirror_board.discard_piece_at(square),
+            Some(p) => self.mirror.board.set_piece_at(square, p),
+            None => self.mirror.board.discard_piece_at(square),
         }
-        let changed = self.sensed[BoardRole::Mirror] != self.mirror_board.occupied();
-        self.sensed[BoardRole::Mirror] = self.mirror_board.occupied();
+        let changed = self.sensed[BoardRole::Mirror] != self.mirror.board.occupied();
+        self.sensed[BoardRole::Mirror] = self.mirror.board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
-        if let Some(p) = self.pieces.as_mut().filter(|_| self.phase == Phase::Playing) {
-            p.on_field_update(t, square, piece, &mut self.piece_scratch);
+        if let Some(p) = self.mirror.tracker.as_mut().filter(|_| self.phase == Phase::Playing) {
+            p.on_field_update(t, square, piece, &mut self.mirror.scratch);
             self.after_pieces(t, out);
         }
     }
@@ -480,8 +440,8 @@ impl Table {
                         self.after(role, t, out);
                     }
                 }
-                if let Some(p) = self.pieces.as_mut() {
-                    p.tick(t, &mut self.piece_scratch);
+                if let Some(p) = self.mirror.tracker.as_mut() {
+                    p.tick(t, &mut self.mirror.scratch);
                     self.after_pieces(t, out);
                 }
                 if let Some(sync) = self.sync.as_mut() {
@@ -491,9 +451,9 @@ impl Table {
                 self.clock_tick(t, out);
             }
             Phase::Waiting | Phase::Finished => {
-                let settle_at = self.last_change + self.waiting_quiet_ms();
-                if !self.settled && t >= settle_at {
-                    self.settled = true;
+                let settle_at = self.stillness.last_change + self.waiting_quiet_ms();
+                if !self.stillness.settled && t >= settle_at {
+                    self.stillness.settled = true;
                     // No board at all: the game starts now (its id must differ from the last one's).
                     let no_board = self.cfg.no_board();
                     let settle_at = if no_board { t } else { settle_at };
@@ -515,7 +475,7 @@ impl Table {
         if self.game_id.as_deref() == Some(game_id.as_str()) {
             game_id.push_str("-2");
         }
-        let tags = std::mem::replace(&mut self.next_tags, self.cfg.tags.clone());
+        let tags = std::mem::replace(&mut self.keeping.next_tags, self.cfg.tags.clone());
         let ucis_empty = moves.is_empty();
         let mut game = self.cfg.start.clone();
         let ucis: Vec<String> = moves
@@ -533,13 +493,13 @@ impl Table {
             tags: Some(tags.clone()),
             moves: ucis,
         });
-        self.next_tags = tags;
-        if self.draughts_variant.is_some() {
+        self.keeping.next_tags = tags;
+        if self.draughts.variant.is_some() {
             self.start_draughts(game_id, t);
         } else {
             self.start(game_id, game, t);
         }
-        self.next_tags = self.cfg.tags.clone();
+        self.keeping.next_tags = self.cfg.tags.clone();
         // A board that does not show the start is told so at once, square by
         // square: a missing peg alone would be a piece in the hand, never said.
         if let Some(diff) = self.setup_differs().filter(|_| ucis_empty) {
@@ -554,7 +514,7 @@ impl Table {
     fn waiting_quiet_ms(&self) -> Millis {
         let start = self.cfg.start.start().board();
         let chess960 = crate::setup::chess960_number(start).is_some_and(|n| n != 518);
-        if chess960 || self.cfg.no_board() || self.draughts_variant.is_some() {
+        if chess960 || self.cfg.no_board() || self.draughts.variant.is_some() {
             self.cfg.tracker.settle_ms
         } else {
             self.cfg.tracker.settle_ms.max(SETUP_QUIET_MS)
@@ -565,7 +525,7 @@ impl Table {
     /// by square, once it is still (ICCF Appendix B for a Chess960 set-up; any
     /// other position is said too, never silence). Nothing for an empty board.
     fn setup_differs(&self) -> Option<Vec<crate::diff::SquareDiff>> {
-        if self.draughts_variant.is_some() {
+        if self.draughts.variant.is_some() {
             return None;
         }
         let start = self.cfg.start.start().board();
@@ -623,7 +583,7 @@ impl Table {
         let Some(decision) = self.gate(side) else { return Err(TableError::NoClock) };
         match decision {
             GateDecision::Accept => {
-                let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
+                let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
                 let pressed = clock.press_made(side, made, t)?;
                 self.press_counted(pressed, t, out);
                 self.clock_events(t, out);
@@ -637,21 +597,24 @@ impl Table {
     /// captured piece removed) and, for the blind player, announced. `None`
     /// without a game or a clock.
     fn gate(&self, side: Side) -> Option<GateDecision> {
-        self.clock.as_ref()?;
+        self.clocking.clock.as_ref()?;
         let (ply, to_move) = self.record_turn()?;
-        let made = ply > self.pressed_ply && to_move.opponent() == side;
+        let made = ply > self.clocking.pressed_ply && to_move.opponent() == side;
         let blind = Side::from(self.cfg.blind_color) == side;
         let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
         // Without speech input the station's own announcement is the announcement.
-        let announced = made && (!blind || !self.cfg.announcement_required || self.announced_ply >= ply);
+        let announced =
+            made && (!blind || !self.cfg.announcement_required || self.announcing.announced_ply >= ply);
         Some(gate.check(MoveProgress { placed: made, capture_pending: false, announced }))
     }
 
     /// A press that counted: the move it closed is the last pressed one, and
     /// (D.2.9) the clock readings of this position are kept for a later proposal.
     fn press_counted(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
-        let (Some(clock), Some((ply, _))) = (self.clock.as_ref(), self.record_turn()) else { return };
-        self.pressed_ply = ply;
+        let (Some(clock), Some((ply, _))) = (self.clocking.clock.as_ref(), self.record_turn()) else {
+            return;
+        };
+        self.clocking.pressed_ply = ply;
         if let Some(sync) = self.sync.as_mut() {
             sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
         }
@@ -676,7 +639,7 @@ impl Table {
         if self.cfg.external_clock {
             return Err(TableError::ExternalClock);
         }
-        let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
+        let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
         let changed = |action: &str, side: Option<Side>, who: Option<String>, why: Option<String>| {
             Event::ClockChanged { action: action.into(), side, who, why, t_ms: t }
         };
@@ -695,13 +658,13 @@ impl Table {
             }
             ClockCommand::SetTime { side, ms, who, why } => {
                 clock.set_remaining(side, ms, t, who.clone(), why.clone());
-                self.warnings.reset(side);
+                self.clocking.warnings.reset(side);
                 changed("time_set", Some(side), Some(who), Some(why))
             }
             ClockCommand::AddTime { side, ms, who, why } => {
                 let to = clock.remaining(side, t).saturating_add(ms);
                 clock.set_remaining(side, to, t, who.clone(), why.clone());
-                self.warnings.reset(side);
+                self.clocking.warnings.reset(side);
                 changed("time_added", Some(side), Some(who), Some(why))
             }
             ClockCommand::SetMoves { moves, who, why } => {
@@ -716,13 +679,13 @@ impl Table {
     }
 
     fn clock_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let Some(clock) = self.clock.as_mut() else { return };
+        let Some(clock) = self.clocking.clock.as_mut() else { return };
         clock.update(t);
         self.clock_events(t, out);
     }
 
     fn clock_events(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let Some(clock) = self.clock.as_mut() else { return };
+        let Some(clock) = self.clocking.clock.as_mut() else { return };
         for e in clock.take_events() {
             if let ClockEvent::FlagFell(flag) = e {
                 out.push(Event::FlagFell { side: flag.side, t_ms: flag.at });
@@ -733,7 +696,7 @@ impl Table {
         }
         for side in [Side::White, Side::Black] {
             let remaining = clock.remaining(side, t);
-            for warning in self.warnings.due(side, remaining, clock.period(side)) {
+            for warning in self.clocking.warnings.due(side, remaining, clock.period(side)) {
                 out.push(Event::ClockWarning { warning, t_ms: t });
             }
         }
@@ -742,7 +705,7 @@ impl Table {
     /// The operator enters the move of the side to move (SAN or UCI).
     pub fn enter_move(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
-        if self.claim.is_some() {
+        if self.rulings.claim.is_some() {
             return Err(TableError::ClaimPending);
         }
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
@@ -776,7 +739,7 @@ impl Table {
         }
         if self.cfg.blind_unsensed && blinds_move {
             // No board to check it against: the operator enters what he announced.
-            self.announced_ply = ply;
+            self.announcing.announced_ply = ply;
         }
         self.adopt_targets(t, out);
         if self.cfg.blind_unsensed && blinds_move {
@@ -814,16 +777,16 @@ impl Table {
             parsed.push(mv);
         }
         if self.phase == Phase::Playing {
-            if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+            if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
                 let _ = clock.pause(t);
             }
             out.push(game_over("*", "new_game", t));
         }
         self.cfg.start = start;
-        self.sealed = None;
-        self.next_tags = self.cfg.tags.overridden(tags);
-        self.settled = true;
-        self.last_change = t;
+        self.rulings.sealed = None;
+        self.keeping.next_tags = self.cfg.tags.overridden(tags);
+        self.stillness.settled = true;
+        self.stillness.last_change = t;
         self.begin(t, parsed, out);
         Ok(())
     }
@@ -844,11 +807,11 @@ impl Table {
             return Err(TableError::NoGame);
         }
         let allowed: &[&str] =
-            if self.draughts_variant.is_some() { &["2-0", "0-2", "1-1"] } else { &["1-0", "0-1", "1/2-1/2"] };
+            if self.draughts.variant.is_some() { &["2-0", "0-2", "1-1"] } else { &["1-0", "0-1", "1/2-1/2"] };
         if !allowed.contains(&result) {
             return Err(TableError::Invalid(format!("result `{result}`: one of {}", allowed.join(", "))));
         }
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }
         let reason: String = reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
@@ -860,7 +823,7 @@ impl Table {
             t_ms: t,
         });
         self.phase = Phase::Finished;
-        self.settled = true;
+        self.stillness.settled = true;
         Ok(())
     }
 
@@ -879,7 +842,7 @@ impl Table {
         }
         match self.unannounced_ply() {
             Some(ply) => self.check_announcement(ply, mv, t, t, out),
-            None => self.said_early = Some((mv, t)),
+            None => self.announcing.said_early = Some((mv, t)),
         }
         Ok(())
     }
@@ -914,7 +877,7 @@ impl Table {
     fn unannounced_ply(&self) -> Option<usize> {
         let agreed = self.agreed()?;
         let blind = Side::from(self.cfg.blind_color);
-        let latest = (self.announced_ply + 1..=agreed.ply())
+        let latest = (self.announcing.announced_ply + 1..=agreed.ply())
             .rev()
             .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind))?;
         (self.cfg.announcement_required || latest == agreed.ply()).then_some(latest)
@@ -935,7 +898,7 @@ impl Table {
             let why = "the boards are going back to an earlier position: say it once they show it";
             return Err(TableError::illegal_at(ply, &text, why));
         }
-        self.announced_ply = ply;
+        self.announcing.announced_ply = ply;
         if self.cfg.clock_auto_press {
             let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
         }
@@ -951,13 +914,13 @@ impl Table {
         if self.phase != Phase::Playing {
             return Err(TableError::NoGame);
         }
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }
         let result = if side == Side::White { "0-1" } else { "1-0" };
         out.push(game_over(result, "resignation", t));
         self.phase = Phase::Finished;
-        self.settled = true;
+        self.stillness.settled = true;
         Ok(())
     }
 
@@ -976,12 +939,12 @@ impl Table {
             return;
         }
         if self.sensed[role] == self.start_occupancy() && !self.cfg.no_board() {
-            self.settled = true;
-            self.last_change = t.max(self.last_change);
+            self.stillness.settled = true;
+            self.stillness.last_change = t.max(self.stillness.last_change);
             self.begin(t, Vec::new(), out);
         } else {
-            self.last_change = t.max(self.last_change);
-            self.settled = false;
+            self.stillness.last_change = t.max(self.stillness.last_change);
+            self.stillness.settled = false;
         }
     }
 
@@ -1010,7 +973,7 @@ impl Table {
             t_ms: t,
         });
         if matches {
-            self.announced_ply = ply;
+            self.announcing.announced_ply = ply;
             // Only a press held back for the announcement is due now: without
             // speech input the move pressed his clock when it was made.
             if self.cfg.clock_auto_press && self.cfg.announcement_required {
@@ -1037,21 +1000,21 @@ impl Table {
         self.trackers[BoardRole::Mirror] = pegs
             .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[BoardRole::Mirror], t));
         let piece_cfg = PieceTrackerConfig { settle_ms: self.cfg.tracker.settle_ms };
-        self.pieces = self
+        self.mirror.tracker = self
             .cfg
             .mirror_pieces
-            .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror_board.clone(), t));
-        self.pressed_ply = game.ply();
-        self.draw_offers.clear();
-        self.claim = None;
-        self.illegal_moves = [0; 2];
-        self.clock = self.new_clock(Side::from(game.position().turn()), t);
-        self.warnings = WarningSchedule::new(self.cfg.warnings.clone());
+            .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror.board.clone(), t));
+        self.clocking.pressed_ply = game.ply();
+        self.rulings.draw_offers.clear();
+        self.rulings.claim = None;
+        self.rulings.illegal_moves = [0; 2];
+        self.clocking.clock = self.new_clock(Side::from(game.position().turn()), t);
+        self.clocking.warnings = WarningSchedule::new(self.cfg.warnings.clone());
         let mut sync = TwoBoards::new(self.cfg.sync(), game.clone());
         if self.cfg.blind_unsensed {
             sync = sync.without_blind_board();
         }
-        if let Some(clock) = &self.clock {
+        if let Some(clock) = &self.clocking.clock {
             sync.record_clock(game.ply(), clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
         }
         self.sync = Some(sync);
@@ -1076,7 +1039,7 @@ impl Table {
 
     /// Plies on the agreed record and the side to move, whichever game is played.
     fn record_turn(&self) -> Option<(usize, Side)> {
-        if let Some(d) = self.draughts.as_ref() {
+        if let Some(d) = self.draughts.play.as_ref() {
             return Some((d.ply(), d.to_move()));
         }
         let agreed = self.sync.as_ref()?.agreed();
@@ -1103,10 +1066,10 @@ impl Table {
             Event::GameMove { ply, .. } => Some(*ply),
             _ => None,
         });
-        if let (Some(ply), Some((said, said_at))) = (blind_moved, self.said_early) {
+        if let (Some(ply), Some((said, said_at))) = (blind_moved, self.announcing.said_early) {
             let mover = self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()));
             if mover == Some(Side::from(self.cfg.blind_color)) {
-                self.said_early = None;
+                self.announcing.said_early = None;
                 self.check_announcement(ply, said, made.max(said_at).min(t), t, out);
             }
         }
@@ -1149,14 +1112,14 @@ impl Table {
 
     /// The piece tracker's observations as events, and the agreed record kept.
     fn after_pieces(&mut self, t: Millis, out: &mut Vec<Event>) {
-        if self.piece_scratch.is_empty() {
+        if self.mirror.scratch.is_empty() {
             return;
         }
-        let tracker = self.pieces.as_ref().expect("observations come from the piece tracker");
+        let tracker = self.mirror.tracker.as_ref().expect("observations come from the piece tracker");
         let game = tracker.game();
         let board = BoardRole::Mirror;
         let mut record_changed = false;
-        for obs in self.piece_scratch.drain(..) {
+        for obs in self.mirror.scratch.drain(..) {
             match obs {
                 PieceObservation::Lifted { square, piece, t } => out.push(Event::Touch {
                     board,
@@ -1204,7 +1167,7 @@ impl Table {
     /// A board put right shows its target position: its tracker takes the record over.
     fn adopt_targets(&mut self, t: Millis, out: &mut Vec<Event>) {
         let sync = self.sync.as_mut().expect("playing has a sync");
-        if let (Some(p), Some(target)) = (self.pieces.as_mut(), sync.target_for(BoardRole::Mirror)) {
+        if let (Some(p), Some(target)) = (self.mirror.tracker.as_mut(), sync.target_for(BoardRole::Mirror)) {
             // Only a settled board is taken over; a board still settling decides for itself.
             let settled = p.deadline().is_none();
             if settled && p.sensed() == target.position().board() && p.game().moves() != target.moves() {
@@ -1239,11 +1202,11 @@ impl Table {
         let Some(sync) = self.sync.as_ref() else { return };
         let agreed = sync.agreed();
         let ply = agreed.ply();
-        if ply >= self.pressed_ply {
+        if ply >= self.clocking.pressed_ply {
             return;
         }
-        self.pressed_ply = ply;
-        let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed()) else { return };
+        self.clocking.pressed_ply = ply;
+        let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) else { return };
         let to_move = Side::from(agreed.position().turn());
         let why = format!("the record went back to ply {ply}");
         let who = "station";
@@ -1292,7 +1255,7 @@ impl Table {
         };
         out.push(game_over(&outcome.to_string(), reason, t));
         self.phase = Phase::Finished;
-        self.settled = true;
+        self.stillness.settled = true;
     }
 }
 
@@ -1395,6 +1358,8 @@ fn fen_at(game: &Game, ply: usize) -> String {
 mod apply;
 pub(crate) use apply::board_of;
 mod adjournment;
+mod parts;
+use parts::{Announcing, Clocking, DraughtsSeat, Keeping, MirrorPieces, Refusals, Rulings, Stillness};
 mod draughts_announce;
 #[cfg(test)]
 mod draughts_announce_tests;

@@ -27,12 +27,12 @@ impl Table {
     /// Whether the game in progress is adjourned (a move sealed, not yet
     /// opened). The sealed move itself is never shown.
     pub fn is_adjourned(&self) -> bool {
-        self.phase == Phase::Playing && self.sealed.is_some()
+        self.phase == Phase::Playing && self.rulings.sealed.is_some()
     }
 
     /// The player who sealed the move in the envelope not yet opened.
     pub fn sealer(&self) -> Option<Side> {
-        self.sealed.as_ref().filter(|_| self.phase == Phase::Playing).map(|e| e.sealer)
+        self.rulings.sealed.as_ref().filter(|_| self.phase == Phase::Playing).map(|e| e.sealer)
     }
 
     /// Adjourns the game: the player to move seals his move (never shown or
@@ -55,7 +55,7 @@ impl Table {
         if self.phase != Phase::Playing {
             return Err(TableError::NoGame);
         }
-        if self.sealed.is_some() {
+        if self.rulings.sealed.is_some() {
             return Err(TableError::Invalid("the game is adjourned already".into()));
         }
         if sealed.trim().is_empty() {
@@ -64,11 +64,11 @@ impl Table {
         let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
         let ply = sync.agreed().ply() + 1;
         let sealer = Side::from(sync.agreed().position().turn());
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             clock.pause(t)?;
         }
         if session_left_ms > 0
-            && let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed())
+            && let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed())
         {
             let left = clock.remaining(sealer, t).saturating_sub(session_left_ms);
             let why = "Guidelines I.1.2: adjourned before the end of the session";
@@ -81,7 +81,7 @@ impl Table {
                 t_ms: t,
             });
         }
-        self.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer });
+        self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer });
         out.push(Event::Adjourned { ply, t_ms: t });
         Ok(())
     }
@@ -128,7 +128,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        if self.phase != Phase::Playing || self.sealed.is_some() {
+        if self.phase != Phase::Playing || self.rulings.sealed.is_some() {
             return Err(TableError::Invalid("only after the envelope was opened".into()));
         }
         if sealed.trim().is_empty() {
@@ -137,7 +137,7 @@ impl Table {
         let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
         let ply = sync.agreed().ply() + 1;
         let replier = Side::from(sync.agreed().position().turn());
-        self.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer: replier });
+        self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer: replier });
         out.push(Event::Adjourned { ply, t_ms: t });
         self.run_clock_of(replier.opponent(), "Guidelines I.9.3: the reply sealed", t, out);
         Ok(())
@@ -147,7 +147,7 @@ impl Table {
     /// with the times at the adjournment; the sealer says and makes his move.
     pub(crate) fn envelope_lost(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let sealer = self.sealer().ok_or(TableError::NotAdjourned)?;
-        self.sealed = None;
+        self.rulings.sealed = None;
         out.push(Event::AdjournmentResumed { t_ms: t });
         self.run_clock_of(sealer, "Guidelines I.12.1: the envelope is lost", t, out);
         Ok(())
@@ -156,7 +156,7 @@ impl Table {
     /// Opens the envelope (I.8): a move that cannot be read, is illegal or
     /// ambiguous loses; else it is made and the side to move's clock runs.
     fn open_envelope_now(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        let envelope = self.sealed.take().ok_or(TableError::NotAdjourned)?;
+        let envelope = self.rulings.sealed.take().ok_or(TableError::NotAdjourned)?;
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
         let mv = match read_exactly(sync.agreed().position(), &envelope.text) {
             Ok(mv) => mv,
@@ -172,9 +172,9 @@ impl Table {
             }
         };
         sync.enter_move(mv, t, out);
-        self.pressed_ply = sync.agreed().ply();
+        self.clocking.pressed_ply = sync.agreed().ply();
         let to_move = Side::from(sync.agreed().position().turn());
-        if let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) {
             let moves = clock.moves_made(envelope.sealer) + 1;
             clock.set_moves(envelope.sealer, moves, t, "station", "the sealed move");
         }
@@ -186,7 +186,7 @@ impl Table {
 
     /// The clock runs for `side` (a stopped clock starts again).
     fn run_clock_of(&mut self, side: Side, why: &str, t: Millis, out: &mut Vec<Event>) {
-        let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed()) else { return };
+        let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) else { return };
         if clock.set_on_move(side, t, "station", why.to_owned()).is_some() {
             out.push(Event::ClockChanged {
                 action: "on_move_set".into(),

@@ -19,7 +19,7 @@ impl Table {
     /// time decided before it is never lost: it comes first in the next
     /// call's events.
     pub fn apply(&mut self, t: Millis, input: &Input) -> Result<Vec<Event>, TableError> {
-        let mut out = std::mem::take(&mut self.deferred);
+        let mut out = std::mem::take(&mut self.refusals.deferred);
         self.tick(t, &mut out);
         match self.consume(t, input, &mut out) {
             Ok(()) => {
@@ -27,8 +27,8 @@ impl Table {
                 Ok(out)
             }
             Err(e) => {
-                self.deferred = out;
-                self.refused += 1;
+                self.refusals.deferred = out;
+                self.refusals.refused += 1;
                 Err(e)
             }
         }
@@ -37,7 +37,7 @@ impl Table {
     /// How many inputs were refused since the table was made (each one is
     /// journaled with its reason, so a restore counts the same).
     pub fn refused(&self) -> u64 {
-        self.refused
+        self.refusals.refused
     }
 
     fn consume(&mut self, t: Millis, input: &Input, out: &mut Vec<Event>) -> Result<(), TableError> {

@@ -22,7 +22,7 @@ impl Table {
     /// moved since (always the current one without his sensor board).
     /// `None` without a draughts game.
     pub fn draughts_announce_position(&self) -> Option<Position> {
-        let d = self.draughts.as_ref()?;
+        let d = self.draughts.play.as_ref()?;
         Some(match self.unannounced_draughts_ply() {
             Some(ply) => *d.position_at(ply - 1)?,
             None => *d.position(),
@@ -31,12 +31,12 @@ impl Table {
 
     /// The blind player's latest agreed ply not yet announced (with his board sensed).
     fn unannounced_draughts_ply(&self) -> Option<usize> {
-        let d = self.draughts.as_ref()?;
+        let d = self.draughts.play.as_ref()?;
         if self.cfg.blind_unsensed {
             return None;
         }
         let blind = Side::from(self.cfg.blind_color);
-        (self.announced_ply + 1..=d.ply())
+        (self.announcing.announced_ply + 1..=d.ply())
             .rev()
             .find(|&ply| d.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind))
     }
@@ -54,7 +54,7 @@ impl Table {
             return Err(TableError::NoGame);
         }
         let blind = Side::from(self.cfg.blind_color);
-        if self.cfg.blind_unsensed && self.draughts.as_ref().is_some_and(|d| d.to_move() != blind) {
+        if self.cfg.blind_unsensed && self.draughts.play.as_ref().is_some_and(|d| d.to_move() != blind) {
             return Err(TableError::NotYourTurn { text: text.to_owned() });
         }
         let pos = self.draughts_announce_position().ok_or(TableError::NoGame)?;
@@ -72,7 +72,7 @@ impl Table {
         }
         match self.unannounced_draughts_ply() {
             Some(ply) => self.check_draughts_announcement(ply, &mv, t, out),
-            None => self.draughts_said_early = Some((mv, t)),
+            None => self.announcing.draughts_said_early = Some((mv, t)),
         }
         Ok(())
     }
@@ -81,7 +81,7 @@ impl Table {
     /// legal, it is agreed at once and the other board executes it.
     fn draughts_spoken_move(&mut self, mv: &Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let blind = Side::from(self.cfg.blind_color);
-        let d = self.draughts.as_mut().ok_or(TableError::NoGame)?;
+        let d = self.draughts.play.as_mut().ok_or(TableError::NoGame)?;
         let text = mv.pdn(d.variant(), true);
         if d.to_move() != blind {
             return Err(TableError::NotYourTurn { text });
@@ -96,14 +96,14 @@ impl Table {
     /// The announcement of `ply` against the move his board made: both named
     /// (`announcement_checked`); a match lets his clock press count.
     fn check_draughts_announcement(&mut self, ply: usize, said: &Move, t: Millis, out: &mut Vec<Event>) {
-        let Some(d) = self.draughts.as_ref() else { return };
+        let Some(d) = self.draughts.play.as_ref() else { return };
         let variant = d.variant();
         let sensed = d.moves().get(ply - 1).cloned().unwrap_or_default();
         // An irregular move accepted (5.7) has no legal move to match: named, never matched.
         let matches = d.played_at(ply).is_some_and(|m| m.same_effect(said));
         out.push(Event::AnnouncementChecked { ply, said: said.pdn(variant, true), sensed, matches, t_ms: t });
         if matches {
-            self.announced_ply = ply;
+            self.announcing.announced_ply = ply;
             // Without `announcement_required` his move pressed already (no second press).
             if self.cfg.clock_auto_press && self.cfg.announcement_required {
                 let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
@@ -114,7 +114,7 @@ impl Table {
     /// After the record grew in `out[from..]`: an announcement said before
     /// the blind player's board showed his move is checked now.
     pub(super) fn draughts_check_said_early(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
-        let Some(d) = self.draughts.as_ref() else { return };
+        let Some(d) = self.draughts.play.as_ref() else { return };
         let blind = Side::from(self.cfg.blind_color);
         let his = out[from..].iter().rev().find_map(|e| match e {
             Event::GameMove { ply, .. }
@@ -125,7 +125,7 @@ impl Table {
             _ => None,
         });
         if let Some(ply) = his
-            && let Some((said, _)) = self.draughts_said_early.take()
+            && let Some((said, _)) = self.announcing.draughts_said_early.take()
         {
             self.check_draughts_announcement(ply, &said, t, out);
         }
@@ -146,7 +146,7 @@ impl Table {
                 if !self.cfg.blind_unsensed {
                     continue;
                 }
-                self.announced_ply = self.announced_ply.max(*ply);
+                self.announcing.announced_ply = self.announcing.announced_ply.max(*ply);
             }
             movers.push(side);
         }

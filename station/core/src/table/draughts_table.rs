@@ -18,7 +18,7 @@ impl Table {
     /// A table that plays draughts (`variant`) instead of chess: the same
     /// inputs, events, clock and journal; scans are the draughts board's.
     pub fn with_draughts(mut self, variant: DraughtsVariant) -> Self {
-        self.draughts_variant = Some(variant);
+        self.draughts.variant = Some(variant);
         self
     }
 
@@ -32,28 +32,28 @@ impl Table {
     ) -> Self {
         let mut table = Table::new(cfg).with_draughts(variant);
         table.sensed = sensed;
-        table.last_change = t;
+        table.stillness.last_change = t;
         table.start_draughts(game_id.clone(), t);
         let start = table.start_fen();
-        table.record =
+        table.keeping.record =
             Some(crate::record::GameRecord::started(game_id, start, table.cfg.tags.clone(), t, &[]));
         table
     }
 
     /// The draughts variant when the table plays draughts.
     pub fn draughts_variant(&self) -> Option<DraughtsVariant> {
-        self.draughts_variant
+        self.draughts.variant
     }
 
     /// The draughts game in progress or just finished.
     pub fn draughts(&self) -> Option<&DraughtsPlay> {
-        self.draughts.as_deref()
+        self.draughts.play.as_deref()
     }
 
     /// The agreed moves as the record writes them (UCI for chess, PDN for
     /// draughts); none before the first game.
     pub fn record_texts(&self) -> Option<Vec<String>> {
-        if let Some(d) = self.draughts.as_ref() {
+        if let Some(d) = self.draughts.play.as_ref() {
             return Some(d.moves().to_vec());
         }
         self.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect())
@@ -61,7 +61,7 @@ impl Table {
 
     /// The occupancy that starts a game.
     pub(super) fn start_occupancy(&self) -> Bitboard {
-        match self.draughts_variant {
+        match self.draughts.variant {
             Some(v) => Bitboard(Position::initial(v).occupied()),
             None => self.cfg.start.occupancy(),
         }
@@ -69,26 +69,26 @@ impl Table {
 
     /// The start position's FEN (PDN FEN for draughts).
     pub(super) fn start_fen(&self) -> String {
-        match self.draughts_variant {
+        match self.draughts.variant {
             Some(v) => fen(&Position::initial(v)),
             None => self.cfg.start.fen(),
         }
     }
 
     pub(super) fn start_draughts(&mut self, game_id: String, t: Millis) {
-        let Some(variant) = self.draughts_variant else { return };
+        let Some(variant) = self.draughts.variant else { return };
         let sensor =
             SensorConfig { settle_ms: self.cfg.tracker.settle_ms, debounce_ms: self.cfg.tracker.debounce_ms };
         let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[BoardRole::Blind].0);
         let mirror =
             (self.cfg.mirror_sensed && !self.cfg.mirror_pieces).then_some(self.sensed[BoardRole::Mirror].0);
         let play = DraughtsPlay::new(variant, sensor, ByBoard::new(blind, mirror));
-        self.clock = self.new_clock(play.to_move(), t);
-        self.warnings = crate::clock::WarningSchedule::new(self.cfg.warnings.clone());
-        self.draughts = Some(Box::new(play));
-        self.pressed_ply = 0;
-        self.announced_ply = 0;
-        self.draughts_said_early = None;
+        self.clocking.clock = self.new_clock(play.to_move(), t);
+        self.clocking.warnings = crate::clock::WarningSchedule::new(self.cfg.warnings.clone());
+        self.draughts.play = Some(Box::new(play));
+        self.clocking.pressed_ply = 0;
+        self.announcing.announced_ply = 0;
+        self.announcing.draughts_said_early = None;
         self.game_id = Some(game_id);
         self.phase = Phase::Playing;
     }
@@ -101,7 +101,7 @@ impl Table {
         input: &Input,
         out: &mut Vec<Event>,
     ) -> Option<Result<(), TableError>> {
-        let variant = self.draughts_variant?;
+        let variant = self.draughts.variant?;
         Some(match input {
             Input::Scan { board, occ } => self.draughts_scan(variant, *board, occ, t, out),
             Input::EnterMove { mv } => self.draughts_enter(mv, t, out),
@@ -143,7 +143,7 @@ impl Table {
         }
         let blind = Side::from(self.cfg.blind_color);
         let before = out.len();
-        if let Some(d) = self.draughts.as_mut() {
+        if let Some(d) = self.draughts.play.as_mut() {
             d.scan(board, t, bits, blind, out);
         }
         self.after_draughts(before, t, out);
@@ -153,14 +153,15 @@ impl Table {
     pub(super) fn draughts_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         let blind = Side::from(self.cfg.blind_color);
         let before = out.len();
-        let Some(d) = self.draughts.as_mut() else { return };
+        let Some(d) = self.draughts.play.as_mut() else { return };
         d.tick(t, blind, out);
         self.after_draughts(before, t, out);
     }
 
     fn draughts_enter(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let blind = Side::from(self.cfg.blind_color);
-        let d = self.draughts.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let d =
+            self.draughts.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
         let ply = d.ply() + 1;
         let before = out.len();
         d.enter(text, blind, t, out).map_err(|e| TableError::illegal_at(ply, text, &e.to_string()))?;
@@ -176,9 +177,10 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        let d = self.draughts.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let d =
+            self.draughts.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
         if let Some(common) = d.scoresheet(moves, t, out).map_err(TableError::Invalid)? {
-            self.pressed_ply = self.pressed_ply.min(common);
+            self.clocking.pressed_ply = self.clocking.pressed_ply.min(common);
         }
         Ok(())
     }
@@ -190,7 +192,8 @@ impl Table {
             other => return Err(TableError::Invalid(format!("decision `{other}` (accept or correct)"))),
         };
         let blind = Side::from(self.cfg.blind_color);
-        let d = self.draughts.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let d =
+            self.draughts.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
         let before = out.len();
         d.decide(accept, blind, t, out).map_err(TableError::Invalid)?;
         self.after_draughts(before, t, out);
@@ -207,16 +210,16 @@ impl Table {
                 let _ = self.press_now(side, t, out);
             }
         }
-        let Some((result, reason)) = self.draughts.as_ref().and_then(|d| d.game_over()) else { return };
+        let Some((result, reason)) = self.draughts.play.as_ref().and_then(|d| d.game_over()) else { return };
         if self.phase != Phase::Playing {
             return;
         }
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }
         out.push(super::game_over(result, reason, t));
         self.phase = Phase::Finished;
-        self.settled = true;
+        self.stillness.settled = true;
     }
 }
 

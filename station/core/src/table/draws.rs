@@ -22,7 +22,7 @@ pub(crate) struct PendingClaim {
 impl Table {
     /// Draw offers of this game: the ply each follows and who made it (9.1(b)).
     pub fn draw_offers(&self) -> &[(usize, Side)] {
-        &self.draw_offers
+        &self.rulings.draw_offers
     }
 
     /// The draw facts of the current position of the agreed record.
@@ -47,8 +47,8 @@ impl Table {
     ) -> Result<(), TableError> {
         self.playing()?;
         let ply = self.agreed().map_or(0, |g| g.ply());
-        if !self.draw_offers.contains(&(ply, side)) {
-            self.draw_offers.push((ply, side));
+        if !self.rulings.draw_offers.contains(&(ply, side)) {
+            self.rulings.draw_offers.push((ply, side));
         }
         out.push(Event::DrawOffered { side, ply, t_ms: t });
         Ok(())
@@ -72,7 +72,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.playing()?;
-        if self.claim.is_some() {
+        if self.rulings.claim.is_some() {
             return Err(TableError::ClaimPending);
         }
         let game = self.agreed().ok_or(TableError::NoGame)?;
@@ -90,10 +90,11 @@ impl Table {
         let check = rules::check_claim(game, written);
         let written_san =
             written.map(|mv| shakmaty::san::SanPlus::from_move(game.position().clone(), mv).to_string());
-        let clock_was_running = match self.clock.as_mut().filter(|c| c.is_running() && !c.is_followed()) {
-            Some(clock) => clock.pause(t).is_ok(),
-            None => false,
-        };
+        let clock_was_running =
+            match self.clocking.clock.as_mut().filter(|c| c.is_running() && !c.is_followed()) {
+                Some(clock) => clock.pause(t).is_ok(),
+                None => false,
+            };
         if clock_was_running {
             out.push(Event::ClockChanged {
                 action: "paused".into(),
@@ -113,7 +114,7 @@ impl Table {
             moves_without_pawn_or_capture: check.facts.moves_without_pawn_or_capture(),
             t_ms: t,
         });
-        self.claim = Some(PendingClaim { side, written, check, clock_was_running });
+        self.rulings.claim = Some(PendingClaim { side, written, check, clock_was_running });
         Ok(())
     }
 
@@ -123,20 +124,20 @@ impl Table {
     /// and plays his written move.
     pub(crate) fn confirm_claim(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.playing()?;
-        let claim = self.claim.take().ok_or(TableError::NoClaim)?;
+        let claim = self.rulings.claim.take().ok_or(TableError::NoClaim)?;
         let correct = claim.check.correct();
         out.push(Event::DrawClaimDecided { side: claim.side, correct, t_ms: t });
         if let Some(ground) = claim.check.ground {
             self.end_game("1/2-1/2", ground.reason(), t, out);
             return Ok(());
         }
-        if let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) {
             let who = "arbiter";
             let why = "Art. 9.5: incorrect draw claim";
             let opponent = claim.side.opponent();
             let to = clock.remaining(opponent, t).saturating_add(INCORRECT_CLAIM_BONUS_MS);
             clock.set_remaining(opponent, to, t, who, why);
-            self.warnings.reset(opponent);
+            self.clocking.warnings.reset(opponent);
             out.push(Event::ClockChanged {
                 action: "time_added".into(),
                 side: Some(opponent),
@@ -175,12 +176,12 @@ impl Table {
 
     /// Ends the game with `result`: the clock stops.
     pub(crate) fn end_game(&mut self, result: &str, reason: &str, t: Millis, out: &mut Vec<Event>) {
-        if let Some(clock) = self.clock.as_mut().filter(|c| c.is_running() && !c.is_followed()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running() && !c.is_followed()) {
             let _ = clock.pause(t);
         }
         out.push(super::game_over(result, reason, t));
         self.phase = Phase::Finished;
-        self.settled = true;
-        self.claim = None;
+        self.stillness.settled = true;
+        self.rulings.claim = None;
     }
 }

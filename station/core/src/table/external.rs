@@ -30,7 +30,7 @@ impl Table {
             // Between games the master is set and tried out: nothing to judge.
             return Err(TableError::NoGame);
         }
-        let clock = self.clock.as_mut().ok_or(TableError::NoClock)?;
+        let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
         let before = [Side::White, Side::Black].map(|side| clock.remaining(side, t));
         let (was_started, was_running) = (clock.is_started(), clock.is_running());
         let pressed = clock.follow(&reading, t);
@@ -42,7 +42,7 @@ impl Table {
         };
         for side in [Side::White, Side::Black] {
             if reading.ms(side) > before[side.index()].saturating_add(WARNINGS_AGAIN_MS) {
-                self.warnings.reset(side);
+                self.clocking.warnings.reset(side);
             }
         }
         if let Some(action) = action {

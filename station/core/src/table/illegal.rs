@@ -20,7 +20,7 @@ pub const ILLEGAL_MOVES_LOSE_AT: u32 = 3;
 impl Table {
     /// Illegal moves found so far: White's, Black's.
     pub fn illegal_moves(&self, side: Side) -> u32 {
-        self.illegal_moves[side.index()]
+        self.rulings.illegal_moves[side.index()]
     }
 
     /// The arbiter found that the move of `ply` (1-based) was illegal.
@@ -33,7 +33,7 @@ impl Table {
         if self.phase != Phase::Playing {
             return Err(TableError::NoGame);
         }
-        if self.claim.is_some() {
+        if self.rulings.claim.is_some() {
             return Err(TableError::ClaimPending);
         }
         let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
@@ -53,17 +53,17 @@ impl Table {
                 return Err(TableError::NothingToTakeBack);
             }
         }
-        self.illegal_moves[offender.index()] += 1;
-        let count = self.illegal_moves[offender.index()];
+        self.rulings.illegal_moves[offender.index()] += 1;
+        let count = self.rulings.illegal_moves[offender.index()];
         out.push(Event::IllegalMoveFound { ply, side: offender, uci: replaced, count, t_ms: t });
         self.adopt_targets(t, out);
         let who = "arbiter";
-        if let (Some(clock), Some(at)) = (self.clock.as_mut().filter(|c| !c.is_followed()), before) {
+        if let (Some(clock), Some(at)) = (self.clocking.clock.as_mut().filter(|c| !c.is_followed()), before) {
             // 6.14: the times of the reinstated position, as kept when it was pressed.
             let why = format!("Art. 7.4(a): clocks as at ply {}", ply - 1);
             for (side, ms) in [(Side::White, at.white_ms), (Side::Black, at.black_ms)] {
                 clock.set_remaining(side, ms, t, who, why.clone());
-                self.warnings.reset(side);
+                self.clocking.warnings.reset(side);
                 out.push(Event::ClockChanged {
                     action: "time_set".into(),
                     side: Some(side),
@@ -78,12 +78,12 @@ impl Table {
             self.end_game(result, "illegal_moves", t, out);
             return Ok(());
         }
-        if let Some(clock) = self.clock.as_mut().filter(|c| !c.is_followed()) {
+        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) {
             let opponent = offender.opponent();
             let to = clock.remaining(opponent, t).saturating_add(ILLEGAL_MOVE_BONUS_MS);
             let why = format!("Art. 7.4(b): illegal move {count} of the opponent");
             clock.set_remaining(opponent, to, t, who, why.clone());
-            self.warnings.reset(opponent);
+            self.clocking.warnings.reset(opponent);
             out.push(Event::ClockChanged {
                 action: "time_added".into(),
                 side: Some(opponent),
@@ -94,7 +94,7 @@ impl Table {
         }
         // The reinstated position's times are now these: a later reinstatement
         // of the same position keeps the two minutes given.
-        if let (Some(clock), Some(sync)) = (self.clock.as_ref(), self.sync.as_mut()) {
+        if let (Some(clock), Some(sync)) = (self.clocking.clock.as_ref(), self.sync.as_mut()) {
             sync.record_clock(ply - 1, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
         }
         Ok(())

@@ -30,11 +30,11 @@ impl Table {
     /// A press by `side` at `t` decides the move in progress on his own board
     /// (peg boards; a piece-sensing board decides its moves itself).
     pub(super) fn press_evidence(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Evidence {
-        let before = self.pressed_ply;
+        let before = self.clocking.pressed_ply;
         if !self.decide_on_own_board(side, None, t, out) {
             return Evidence::Nothing;
         }
-        if self.pressed_ply > before { Evidence::PressedAlready } else { Evidence::Decided }
+        if self.clocking.pressed_ply > before { Evidence::PressedAlready } else { Evidence::Decided }
     }
 
     /// The blind player's announcement of `said` at `t` decides the move his
