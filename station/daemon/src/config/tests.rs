@@ -1,0 +1,224 @@
+//! The configuration's checks: every key, every error message with its line.
+
+use super::*;
+
+#[test]
+fn the_opponent_section_is_checked() {
+    let c = parse("[opponent]\nelo = 1600\n").unwrap();
+    let o = c.opponent.unwrap();
+    assert_eq!((o.engine.as_str(), o.elo, o.move_time_ms), (DEFAULT_ENGINE, Some(1600), None));
+    let err = parse("[opponent]\nelo = 1600\nmove_time_ms = 0\n").unwrap_err().to_string();
+    assert!(err.contains("opponent.move_time_ms") && err.contains("line 3"), "{err}");
+    let err = parse("[boards.mirror]\ndriver = \"sim\"\n[opponent]\n").unwrap_err().to_string();
+    assert!(err.contains("the engine is the sighted side"), "{err}");
+    assert!(parse("[opponent]\nlevel = 3\n").is_err(), "unknown keys are errors");
+}
+
+fn parse(text: &str) -> Result<Config, ConfigError> {
+    Config::parse(text, Path::new("station.toml"))
+}
+
+#[test]
+fn the_minimal_config_of_the_issue_parses() {
+    let c = parse(
+        "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/ttyUSB0\"\nbaud = 115200\nflipped = false\n[game]\nsettle_ms = 300\n",
+    )
+    .unwrap();
+    let b = c.boards.blind.unwrap();
+    assert_eq!(b.driver, DriverKind::Pegboard);
+    assert_eq!(b.port.unwrap(), Path::new("/dev/ttyUSB0"));
+    assert_eq!(c.game.settle_ms, 300);
+    assert_eq!(c.game.debounce_ms, 40);
+}
+
+#[test]
+fn a_misspelt_key_names_file_line_and_key() {
+    let err = parse("[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/x\"\n[game]\nsettle = 300\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("station.toml: line 5"), "{err}");
+    assert!(err.contains("settle"), "{err}");
+}
+
+#[test]
+fn game_rules_chess_by_default_draughts_by_name_and_a_wrong_one_named() {
+    assert_eq!(parse("").unwrap().game.rules, GameRules::Chess);
+    assert_eq!(parse("[game]\nrules = \"draughts\"\n").unwrap().game.rules, GameRules::Draughts);
+    assert_eq!(parse("[game]\nrules = \"draughts64\"\n").unwrap().game.rules, GameRules::Draughts64);
+    let err = parse("[game]\nrules = \"checkers\"\n").unwrap_err().to_string();
+    assert!(err.contains("line 2") && err.contains("checkers"), "{err}");
+}
+
+#[test]
+fn a_wrong_type_names_the_line() {
+    let err = parse("[game]\nsettle_ms = \"soon\"\n").unwrap_err().to_string();
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn values_that_do_not_fit_together_name_the_key() {
+    let err = parse("[game]\nsettle_ms = 100\ndebounce_ms = 200\n").unwrap_err().to_string();
+    assert!(err.contains("game.debounce_ms"), "{err}");
+    let err = parse("[boards.blind]\ndriver = \"pegboard\"\n").unwrap_err().to_string();
+    assert!(err.contains("boards.blind.port"), "{err}");
+    let err = parse("[game]\npromotion = \"king\"\n").unwrap_err().to_string();
+    assert!(err.contains("game.promotion"), "{err}");
+    let err = parse("[boards.blind]\ndriver = \"teleport\"\n").unwrap_err().to_string();
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn every_semantic_error_names_its_line() {
+    for (text, key, line) in [
+        ("[game]\nsettle_ms = 100\ndebounce_ms = 200\n", "game.debounce_ms", 3),
+        ("# a comment\n[game]\nsettle_ms = 0\n", "game.settle_ms", 3),
+        ("[game]\npromotion = \"king\"\n", "game.promotion", 2),
+        ("[game]\nstart_fen = \"8/8\"\n", "game.start_fen", 2),
+        ("\n\n[game]\nblind_color = \"green\"\n", "game.blind_color", 4),
+        ("[clock]\ntime_control = \"soon\"\n", "clock.time_control", 2),
+        ("[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\n", "clock.source", 2),
+        ("[clock]\ndgt_silent_ms = 1\n", "clock.dgt_silent_ms", 2),
+        ("[buttons]\n\nconfirm = [\"elbow:1\"]\n", "buttons.confirm", 3),
+        ("[console]\nlisten = \"nowhere\"\n", "console.listen", 2),
+        ("[boards.blind]\ndriver = \"pegboard\"\n", "boards.blind.port", 1),
+        ("[boards.blind]\nport = \"/dev/x\"\nbaud = 0\n", "boards.blind.baud", 3),
+        ("[boards.mirror]\ndriver = \"sim\"\nspeed = -1.0\n", "boards.mirror.speed", 3),
+        ("[boards.mirror]\ndriver = \"sim\"\ngame = 0\n", "boards.mirror.game", 3),
+        ("[boards.blind]\ndriver = \"dgt\"\nport = \"/dev/x\"\n", "boards.blind.driver", 2),
+        ("[voice]\nlanguage = \"xx\"\n", "voice", 1),
+        ("[audio.private]\nvolume = nan\n", "audio.private.volume", 2),
+        ("[audio.public]\nenabled = true\nvolume = inf\n", "audio.public.volume", 3),
+        ("[audio.private]\nvolume = -inf\n", "audio.private.volume", 2),
+        ("[tags]\nevent = \"Open\\n[Result \\\"1-0\\\"]\"\n", "tags.event", 2),
+        ("[tags]\nwhite = \"\"\"\nMüller\nHans\"\"\"\n", "tags.white", 2),
+        ("[buttons]\ntime = [\"braille:256\"]\n", "buttons.time", 2),
+        ("[braille]\nenabled = true\nhost = \"display.local:1\"\n", "braille.host", 3),
+    ] {
+        let err = parse(text).err().unwrap_or_else(|| panic!("{key} accepted:\n{text}")).to_string();
+        assert!(err.contains(&format!("`{key}`")), "{key}: {err}");
+        assert!(err.starts_with(&format!("station.toml: line {line}, key")), "{key}: {err}");
+    }
+    // A check that needs another key names the line of the key it is about.
+    let err =
+        parse("[boards.mirror]\ndriver = \"dgt\"\nport = \"/x\"\n[clock]\nsource = \"dgt\"\n").unwrap_err();
+    assert!(err.to_string().contains("line 5, key `clock.source`"), "{err}");
+}
+
+#[test]
+fn braille_routing_keys_are_buttons_and_the_host_names_a_local_socket() {
+    let c =
+        parse("[buttons]\ntime = [\"blind:1\", \"braille:3\"]\n[braille]\nenabled = true\nhost = \":2\"\n")
+            .unwrap();
+    assert_eq!(c.buttons.action_of("braille:3"), Some(Action::Time));
+    assert_eq!(c.braille.socket_path(), Some(PathBuf::from("/var/lib/BrlAPI/2")));
+    let c = parse("[braille]\nsocket = \"/run/brl.sock\"\nnotation = \"san\"\n").unwrap();
+    assert_eq!(c.braille.socket_path(), Some(PathBuf::from("/run/brl.sock")));
+    assert_eq!(c.braille.notation, BrailleNotation::San);
+    let err = parse("[buttons]\nclock = [\"braille:3\"]\ntime = [\"braille:3\"]\n").unwrap_err();
+    assert!(err.to_string().contains("already the `clock` button"), "{err}");
+}
+
+#[test]
+fn volumes_and_tags_within_bounds_are_accepted() {
+    let c = parse("[audio.private]\nvolume = 0.5\n[tags]\nwhite = \"Müller, Hans\"\n").unwrap();
+    assert_eq!(c.audio.private.volume, 0.5);
+    assert_eq!(c.seven_tags("2026.01.01".into()).white, "Müller, Hans");
+    let mut c = Config::default();
+    c.tags.event = Some("Open\n[Result \"1-0\"]".into());
+    assert_eq!(c.seven_tags("?".into()).event, "Open [Result \"1-0\"]", "one line");
+}
+
+#[test]
+fn practice_requests_have_buttons_too() {
+    let c =
+        parse("[buttons]\npractice_hint = [\"blind:5\"]\npractice_take_back = [\"gamepad:West\"]\n").unwrap();
+    assert_eq!(c.buttons.action_of("blind:5"), Some(Action::PracticeHint));
+    assert_eq!(c.buttons.action_of("gamepad:West"), Some(Action::PracticeTakeBack));
+    let err =
+        parse("[buttons]\npractice_hint = [\"blind:5\"]\ntime = [\"blind:5\"]\n").unwrap_err().to_string();
+    assert!(err.contains("blind:5"), "{err}");
+}
+
+#[test]
+fn a_button_has_one_action() {
+    let err = parse("[buttons]\npush_to_talk = [\"blind:1\"]\n").unwrap_err().to_string();
+    assert!(err.contains("buttons.push_to_talk") && err.contains("`time`"), "{err}");
+    let err = parse("[buttons]\nconfirm = [\"gamepad:South\", \"gamepad:South\"]\n").unwrap_err().to_string();
+    assert!(err.contains("buttons.confirm"), "{err}");
+    let ok = parse("[buttons]\ntime = [\"blind:4\"]\npush_to_talk = [\"blind:1\"]\n").unwrap();
+    assert_eq!(ok.buttons.action_of("blind:1"), Some(Action::PushToTalk));
+}
+
+#[test]
+fn the_dgt_clock_needs_the_dgt_board_and_a_time_control() {
+    let dgt = "[boards.mirror]\ndriver = \"dgt\"\nport = \"/dev/x\"\n";
+    let err = parse("[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\n").unwrap_err().to_string();
+    assert!(err.contains("clock.source"), "{err}");
+    let err = parse(&format!("{dgt}[clock]\nsource = \"dgt\"\n")).unwrap_err().to_string();
+    assert!(err.contains("clock.source"), "{err}");
+    let err = parse("[clock]\nsource = \"sundial\"\n").unwrap_err().to_string();
+    assert!(err.contains("line 2"), "{err}");
+    let c =
+        parse(&format!("{dgt}[clock]\nsource = \"dgt\"\ntime_control = \"300+2\"\ndgt_white = \"right\"\n"))
+            .unwrap();
+    assert_eq!(
+        (c.clock.source, c.clock.dgt_white, c.clock.dgt_silent_ms),
+        (ClockSource::Dgt, DgtDisplay::Right, 3000)
+    );
+    assert_eq!(parse("").unwrap().clock.source, ClockSource::Station);
+}
+
+#[test]
+fn speech_input_keys_and_the_board_without_sensors() {
+    let c = parse(
+        "[boards.blind]\ndriver = \"none\"\n[voice]\nlanguage = \"pl\"\n[speech]\nenabled = true\nmode = \"push_to_talk\"\nmodels = { pl = \"/m/pl\" }\ninput_device = \"USB\"\n",
+    )
+    .unwrap();
+    assert!(c.blind_unsensed());
+    assert_eq!(c.speech.mode, ListenMode::PushToTalk);
+    assert!(c.speech.microphone);
+    let lang = c.speech.model_language(&c.voice);
+    assert_eq!(lang, "pl");
+    assert_eq!(c.speech.model_dir(lang), Path::new("/m/pl"));
+    assert!(c.speech.model_dir("de").ends_with("vosk-model-small-de-0.15"));
+    // Speech off: a board without sensors is still no board to wait for
+    // (the assistant enters his moves).
+    assert!(parse("[boards.blind]\ndriver = \"none\"\n").unwrap().blind_unsensed());
+    let err = parse("[speech]\nmode = \"always\"\n").unwrap_err().to_string();
+    assert!(err.contains("line 2"), "{err}");
+}
+
+mod shipped_configs {
+    use super::super::*;
+
+    #[test]
+    fn every_config_file_in_the_repository_loads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                seen += 1;
+            }
+        }
+        assert!(seen >= 3, "config/ holds the default, minimal and sim configs");
+    }
+
+    /// `config/station.toml` documents the defaults: what it sets for the
+    /// game, clock, buttons, voice and audio is what a config without them gets.
+    #[test]
+    fn the_documented_config_holds_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/station.toml");
+        let documented = Config::load(&path).unwrap();
+        let defaults = Config::parse("", Path::new("empty.toml")).unwrap();
+        let shown = |c: &Config| {
+            let mut game = c.game.clone();
+            game.start_fen = None;
+            let mut clock = c.clock.clone();
+            clock.time_control = None;
+            format!("{game:?}\n{clock:?}\n{:?}\n{:?}\n{:?}\n{:?}", c.buttons, c.voice, c.audio, c.braille)
+        };
+        assert_eq!(shown(&documented), shown(&defaults));
+    }
+}
