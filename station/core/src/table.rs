@@ -553,155 +553,6 @@ impl Table {
         Ok(())
     }
 
-    /// A player pressed his clock button (lever, board button, gamepad).
-    /// D.2.4: it counts only once his move is made (placed, captured piece
-    /// removed, announced); a press before that is recorded as premature.
-    pub fn clock_press(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.press_evidence(side, t, out) == press::Evidence::PressedAlready {
-            return Ok(());
-        }
-        self.press_now(side, t, out)
-    }
-
-    fn press_now(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.press_made(side, t, t, out)
-    }
-
-    /// A press at `t` for a move made at `made` (earlier when the station
-    /// presses for a move it decided later than it was made).
-    fn press_made(
-        &mut self,
-        side: Side,
-        made: Millis,
-        t: Millis,
-        out: &mut Vec<Event>,
-    ) -> Result<(), TableError> {
-        if self.cfg.external_clock {
-            return Err(TableError::ExternalClock);
-        }
-        let Some(decision) = self.gate(side) else { return Err(TableError::NoClock) };
-        match decision {
-            GateDecision::Accept => {
-                let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
-                let pressed = clock.press_made(side, made, t)?;
-                self.press_counted(pressed, t, out);
-                self.clock_events(t, out);
-            }
-            GateDecision::Premature { missing } => out.push(Event::ClockPremature { side, missing, t_ms: t }),
-        }
-        Ok(())
-    }
-
-    /// D.2.4: whether `side` may press now — his move is made (placed, the
-    /// captured piece removed) and, for the blind player, announced. `None`
-    /// without a game or a clock.
-    fn gate(&self, side: Side) -> Option<GateDecision> {
-        self.clocking.clock.as_ref()?;
-        let (ply, to_move) = self.record_turn()?;
-        let made = ply > self.clocking.pressed_ply && to_move.opponent() == side;
-        let blind = Side::from(self.cfg.blind_color) == side;
-        let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
-        // Without speech input the station's own announcement is the announcement.
-        let announced =
-            made && (!blind || !self.cfg.announcement_required || self.announcing.announced_ply >= ply);
-        Some(gate.check(MoveProgress { placed: made, capture_pending: false, announced }))
-    }
-
-    /// A press that counted: the move it closed is the last pressed one, and
-    /// (D.2.9) the clock readings of this position are kept for a later proposal.
-    fn press_counted(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
-        let (Some(clock), Some((ply, _))) = (self.clocking.clock.as_ref(), self.record_turn()) else {
-            return;
-        };
-        self.clocking.pressed_ply = ply;
-        if let Some(sync) = self.sync.as_mut() {
-            sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
-        }
-        out.push(Event::ClockPressed {
-            side: pressed.side,
-            ply: Some(ply),
-            remaining_ms: pressed.remaining_ms,
-            moves: pressed.moves_made,
-            t_ms: t,
-            made_ms: (pressed.at < t).then_some(pressed.at),
-        });
-    }
-
-    /// An operator's clock command.
-    pub fn clock_command(
-        &mut self,
-        cmd: ClockCommand,
-        t: Millis,
-        out: &mut Vec<Event>,
-    ) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.cfg.external_clock {
-            return Err(TableError::ExternalClock);
-        }
-        let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
-        let changed = |action: &str, side: Option<Side>, who: Option<String>, why: Option<String>| {
-            Event::ClockChanged { action: action.into(), side, who, why, t_ms: t }
-        };
-        let event = match cmd {
-            ClockCommand::Start => {
-                clock.start(t)?;
-                changed("started", None, None, None)
-            }
-            ClockCommand::Pause => {
-                clock.pause(t)?;
-                changed("paused", None, None, None)
-            }
-            ClockCommand::Resume => {
-                clock.resume(t)?;
-                changed("resumed", None, None, None)
-            }
-            ClockCommand::SetTime { side, ms, who, why } => {
-                clock.set_remaining(side, ms, t, who.clone(), why.clone());
-                self.clocking.warnings.reset(side);
-                changed("time_set", Some(side), Some(who), Some(why))
-            }
-            ClockCommand::AddTime { side, ms, who, why } => {
-                let to = clock.remaining(side, t).saturating_add(ms);
-                clock.set_remaining(side, to, t, who.clone(), why.clone());
-                self.clocking.warnings.reset(side);
-                changed("time_added", Some(side), Some(who), Some(why))
-            }
-            ClockCommand::SetMoves { moves, who, why } => {
-                for side in [Side::White, Side::Black] {
-                    clock.set_moves(side, moves, t, who.clone(), why.clone());
-                }
-                changed("moves_set", None, Some(who), Some(why))
-            }
-        };
-        out.push(event);
-        Ok(())
-    }
-
-    fn clock_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let Some(clock) = self.clocking.clock.as_mut() else { return };
-        clock.update(t);
-        self.clock_events(t, out);
-    }
-
-    fn clock_events(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let Some(clock) = self.clocking.clock.as_mut() else { return };
-        for e in clock.take_events() {
-            if let ClockEvent::FlagFell(flag) = e {
-                out.push(Event::FlagFell { side: flag.side, t_ms: flag.at });
-            }
-        }
-        if !clock.is_started() {
-            return;
-        }
-        for side in [Side::White, Side::Black] {
-            let remaining = clock.remaining(side, t);
-            for warning in self.clocking.warnings.due(side, remaining, clock.period(side)) {
-                out.push(Event::ClockWarning { warning, t_ms: t });
-            }
-        }
-    }
-
     /// The operator enters the move of the side to move (SAN or UCI).
     pub fn enter_move(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
@@ -827,86 +678,6 @@ impl Table {
         Ok(())
     }
 
-    /// The blind player announced `mv` aloud (speech input, D.2.1/D.2.3.3).
-    /// It is checked against the move his board shows; said before the move is
-    /// sensed, it is checked when the move comes. A promotion piece named in
-    /// the announcement settles the piece the peg board cannot see.
-    pub fn announce(&mut self, mv: Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.cfg.blind_unsensed {
-            return self.spoken_move(mv, t, out);
-        }
-        self.announcement_evidence(mv, t, out);
-        if self.sync.is_none() {
-            return Err(TableError::NoGame);
-        }
-        match self.unannounced_ply() {
-            Some(ply) => self.check_announcement(ply, mv, t, t, out),
-            None => self.announcing.said_early = Some((mv, t)),
-        }
-        Ok(())
-    }
-
-    /// [`announce`](Self::announce) from UCI or SAN, in the position before the
-    /// blind player's latest unannounced move (or the current one).
-    pub fn announce_uci(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        let pos = self.announce_position().ok_or(TableError::NoGame)?;
-        let mv = parse_move(&pos, text).ok_or_else(|| TableError::illegal_move(&pos, 0, text))?;
-        self.announce(mv, t, out)
-    }
-
-    /// The position an announcement is about: before the blind player's latest
-    /// unannounced move, or the current one when he has not moved yet.
-    pub fn announce_position(&self) -> Option<shakmaty::Chess> {
-        let agreed = self.agreed()?;
-        if self.cfg.blind_unsensed {
-            // Without a board, announcing is moving: always about the position now.
-            return Some(agreed.position().clone());
-        }
-        Some(match self.unannounced_ply() {
-            Some(ply) => agreed.position_at(ply - 1)?.clone(),
-            None => agreed.position().clone(),
-        })
-    }
-
-    /// The blind player's move an announcement now is about, if not the one
-    /// to come. When announcing is required it is his latest unannounced move.
-    /// When it is not, he announces only now and then (a promotion piece the
-    /// pegs cannot show): it is about his move only while that is the last
-    /// one; once answered, what he says is about his next move.
-    fn unannounced_ply(&self) -> Option<usize> {
-        let agreed = self.agreed()?;
-        let blind = Side::from(self.cfg.blind_color);
-        let latest = (self.announcing.announced_ply + 1..=agreed.ply())
-            .rev()
-            .find(|&ply| agreed.position_at(ply - 1).is_some_and(|p| Side::from(p.turn()) == blind))?;
-        (self.cfg.announcement_required || latest == agreed.ply()).then_some(latest)
-    }
-
-    /// Without a sensor board the blind player's announcement is his move
-    /// (D.2.3.3 with nothing to check it against): legal and his turn, it is
-    /// made at once and the boards execute it; otherwise it is refused.
-    fn spoken_move(&mut self, mv: Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
-        let agreed = sync.agreed();
-        let ply = agreed.ply() + 1;
-        let text = agreed.uci(mv);
-        if agreed.position().turn() != self.cfg.blind_color {
-            return Err(TableError::NotYourTurn { text });
-        }
-        if !sync.enter_move(mv, t, out) {
-            let why = "the boards are going back to an earlier position: say it once they show it";
-            return Err(TableError::illegal_at(ply, &text, why));
-        }
-        self.announcing.announced_ply = ply;
-        if self.cfg.clock_auto_press {
-            let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
-        }
-        self.adopt_targets(t, out);
-        self.check_game_over(t, out);
-        Ok(())
-    }
-
     /// A player resigned (Article 5.1.2; a spoken resignation is confirmed
     /// first): the game ends, his opponent wins, the clock stops.
     pub fn resign(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
@@ -945,40 +716,6 @@ impl Table {
         } else {
             self.stillness.last_change = t.max(self.stillness.last_change);
             self.stillness.settled = false;
-        }
-    }
-
-    /// `made`: when the move became made, the later of its placement and the
-    /// announcement (the clock is pressed for him from then).
-    fn check_announcement(&mut self, ply: usize, said: Move, made: Millis, t: Millis, out: &mut Vec<Event>) {
-        let Some(sync) = self.sync.as_mut() else { return };
-        let mut sensed = sync.agreed().moves()[ply - 1];
-        let same_path = said.from() == sensed.from() && said.to() == sensed.to();
-        if same_path && said.promotion().is_some() && said != sensed && ply == sync.agreed().ply() {
-            // The peg board could not see the piece: the announcement names it.
-            if let (Some(role), Some(tracker)) = (said.promotion(), self.trackers[BoardRole::Blind].as_mut())
-                && tracker.set_promotion(role).is_some()
-            {
-                sync.board_record(BoardRole::Blind, tracker.game(), t, out);
-                sensed = sync.agreed().moves()[ply - 1];
-            }
-        }
-        let game = sync.agreed();
-        let matches = sensed == said;
-        out.push(Event::AnnouncementChecked {
-            ply,
-            said: game.uci(said),
-            sensed: game.uci(sensed),
-            matches,
-            t_ms: t,
-        });
-        if matches {
-            self.announcing.announced_ply = ply;
-            // Only a press held back for the announcement is due now: without
-            // speech input the move pressed his clock when it was made.
-            if self.cfg.clock_auto_press && self.cfg.announcement_required {
-                let _ = self.press_made(Side::from(self.cfg.blind_color), made, t, out);
-            }
         }
     }
 
@@ -1022,30 +759,6 @@ impl Table {
         self.phase = Phase::Playing;
     }
 
-    /// The game's clock (none without a time control), started as configured.
-    fn new_clock(&self, first_mover: Side, t: Millis) -> Option<ChessClock> {
-        self.cfg.time_control.clone().map(|tc| {
-            let mut clock = ChessClock::with_first_mover(tc, first_mover);
-            if self.cfg.external_clock {
-                // The master clock starts it: its first reading that runs.
-                return clock.following();
-            }
-            if self.cfg.clock_auto_start {
-                let _ = clock.start(t);
-            }
-            clock
-        })
-    }
-
-    /// Plies on the agreed record and the side to move, whichever game is played.
-    fn record_turn(&self) -> Option<(usize, Side)> {
-        if let Some(d) = self.draughts.play.as_ref() {
-            return Some((d.ply(), d.to_move()));
-        }
-        let agreed = self.sync.as_ref()?.agreed();
-        Some((agreed.ply(), Side::from(agreed.position().turn())))
-    }
-
     /// Turns a tracker's observations into events and keeps the agreed record.
     fn after(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
         if self.scratch.is_empty() {
@@ -1075,39 +788,6 @@ impl Table {
         }
         self.auto_press_made(before, made, t, out);
         self.check_game_over(t, out);
-    }
-
-    /// Without a lever (`clock_auto_press`), the station presses for each
-    /// player whose move was agreed in `out[from..]`, whichever board or hand
-    /// made it: the blind player's once he has announced it when his
-    /// announcements are checked. Every agreed move presses, so the clock
-    /// and its move counter follow the game on one board or two.
-    fn auto_press(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
-        self.auto_press_made(from, t, t, out);
-    }
-
-    /// [`auto_press`](Self::auto_press) for moves made at `made`: the clock
-    /// switches at that moment, whenever the station decided them.
-    fn auto_press_made(&mut self, from: usize, made: Millis, t: Millis, out: &mut Vec<Event>) {
-        if !self.cfg.clock_auto_press {
-            return;
-        }
-        let blind = Side::from(self.cfg.blind_color);
-        let needs_announcement = self.cfg.announcement_required;
-        let movers: Vec<Side> = out[from..]
-            .iter()
-            .filter_map(|e| match e {
-                Event::GameMove { ply, revised: false, .. } => Some(*ply),
-                _ => None,
-            })
-            .filter_map(|ply| {
-                self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()))
-            })
-            .filter(|&side| !(needs_announcement && side == blind))
-            .collect();
-        for side in movers {
-            let _ = self.press_made(side, made, t, out);
-        }
     }
 
     /// The piece tracker's observations as events, and the agreed record kept.
@@ -1192,56 +872,6 @@ impl Table {
         self.clock_follows_record(t, out);
     }
 
-    /// When the record goes back below the last counted press (a take-back,
-    /// the D.2.9 records procedure), the clock follows it: the side to move runs
-    /// and each side's counter is its moves on the record. The times are the
-    /// arbiter's (the clock proposal); this only keeps the clock's turn right,
-    /// so the next press is judged against the right side. A master clock (DGT)
-    /// is set by hand and is left alone.
-    fn clock_follows_record(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let Some(sync) = self.sync.as_ref() else { return };
-        let agreed = sync.agreed();
-        let ply = agreed.ply();
-        if ply >= self.clocking.pressed_ply {
-            return;
-        }
-        self.clocking.pressed_ply = ply;
-        let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) else { return };
-        let to_move = Side::from(agreed.position().turn());
-        let why = format!("the record went back to ply {ply}");
-        let who = "station";
-        if clock.set_on_move(to_move, t, who, why.clone()).is_some() {
-            out.push(Event::ClockChanged {
-                action: "on_move_set".into(),
-                side: Some(to_move),
-                who: Some(who.into()),
-                why: Some(why.clone()),
-                t_ms: t,
-            });
-        }
-        // The first mover made every other ply from the start, rounding up.
-        let first = Side::from(agreed.start().turn());
-        let mut counted = [0u32; 2];
-        counted[first.index()] = u32::try_from(ply.div_ceil(2)).unwrap_or(u32::MAX);
-        counted[first.opponent().index()] = u32::try_from(ply / 2).unwrap_or(u32::MAX);
-        let mut changed = false;
-        for side in [Side::White, Side::Black] {
-            if clock.moves_made(side) != counted[side.index()] {
-                clock.set_moves(side, counted[side.index()], t, who, why.clone());
-                changed = true;
-            }
-        }
-        if changed {
-            out.push(Event::ClockChanged {
-                action: "moves_set".into(),
-                side: None,
-                who: Some(who.into()),
-                why: Some(why),
-                t_ms: t,
-            });
-        }
-    }
-
     fn check_game_over(&mut self, t: Millis, out: &mut Vec<Event>) {
         if self.phase != Phase::Playing {
             return;
@@ -1275,89 +905,13 @@ fn parse_move(pos: &shakmaty::Chess, text: &str) -> Option<Move> {
     crate::notation::read(pos, text)
 }
 
-/// The events for a board's observations, against that board's record.
-fn observation_events(
-    game: &Game,
-    board: BoardRole,
-    observations: impl Iterator<Item = Observation>,
-    out: &mut Vec<Event>,
-) {
-    for obs in observations {
-        match obs {
-            Observation::Touch { square, piece, t } => out.push(Event::Touch {
-                board,
-                square: square.to_string(),
-                piece: piece.char().to_string(),
-                t_ms: t,
-            }),
-            Observation::Moved { ply, mv, promotion_assumed, t } => {
-                out.push(move_event(game, board, ply, mv, promotion_assumed, t))
-            }
-            Observation::Revised { ply, mv, replaces, t, .. } => {
-                out.push(revised_event(game, board, ply, mv, replaces, t))
-            }
-            Observation::Mismatch { reason, sensed, candidates, takeback_to_ply, t } => {
-                out.push(Event::BoardMismatch {
-                    board,
-                    reason,
-                    diff: square_diff(game.position().board(), sensed),
-                    candidates: candidates.iter().map(|m| game.uci(*m)).collect(),
-                    takeback_to_ply,
-                    t_ms: t,
-                })
-            }
-            Observation::Restored { t } => out.push(Event::BoardRestored { board, t_ms: t }),
-        }
-    }
-}
-
-/// A move executed on a board, against that board's record.
-fn move_event(
-    game: &Game,
-    board: BoardRole,
-    ply: usize,
-    mv: Move,
-    promotion_assumed: bool,
-    t: Millis,
-) -> Event {
-    Event::Move {
-        ply,
-        san: san_at(game, ply),
-        uci: game.uci(mv),
-        board,
-        t_ms: t,
-        fen: fen_at(game, ply),
-        promotion_assumed,
-        pdn: None,
-    }
-}
-
-/// A board's move replaced by another from the same position.
-fn revised_event(game: &Game, board: BoardRole, ply: usize, mv: Move, replaces: Move, t: Millis) -> Event {
-    Event::MoveRevised {
-        ply,
-        san: san_at(game, ply),
-        uci: game.uci(mv),
-        replaces: game.uci(replaces),
-        board,
-        t_ms: t,
-        fen: fen_at(game, ply),
-    }
-}
-
-fn san_at(game: &Game, ply: usize) -> String {
-    game.sans().get(ply.wrapping_sub(1)).map(ToString::to_string).unwrap_or_default()
-}
-
-fn fen_at(game: &Game, ply: usize) -> String {
-    game.position_at(ply)
-        .map(|p| shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal).to_string())
-        .unwrap_or_default()
-}
-
 mod apply;
+mod observed;
 pub(crate) use apply::board_of;
+use observed::{move_event, observation_events, revised_event};
 mod adjournment;
+mod announcing;
+mod clock_presses;
 mod parts;
 use parts::{Announcing, Clocking, DraughtsSeat, Keeping, MirrorPieces, Refusals, Rulings, Stillness};
 mod draughts_announce;

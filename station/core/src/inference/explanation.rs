@@ -1,0 +1,245 @@
+//! Which move explains what the pegs did: the lifts and the holes at rest
+//! checked against every legal move, castling told apart by the order of
+//! touches, a promotion taken as the configured piece.
+
+use super::*;
+
+/// The lifts of hands in `log` (bounces left out), in order, and the board just before each.
+pub(super) fn hand_lifts(log: &[Lift]) -> (Vec<Square>, Vec<Bitboard>) {
+    log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before)).unzip()
+}
+
+/// Whether confirmed lifts of `log` took pegs of both sides (as they stand in `pos`).
+pub(super) fn both_sides(pos: &Chess, log: &[Lift]) -> bool {
+    let board = pos.board();
+    let mut colours =
+        log.iter().filter(|l| l.kind == LiftKind::Confirmed).filter_map(|l| board.color_at(l.square));
+    colours.next().is_some_and(|first| colours.any(|c| c != first))
+}
+
+/// Whether the last peg put down before `stood` can have been `mv`'s own last
+/// one (made from `pos`, with `log` the lifts since): into one of its holes,
+/// after the moving piece was lifted, while no peg of it stood elsewhere in a
+/// new hole (then the peg put down came from another hand).
+pub(super) fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool {
+    let placed = sequence::placed_by(mv);
+    let moving = sequence::lifted_by(pos, mv) & pos.us();
+    stood.last_placed.is_some_and(|(sq, before, lifts)| {
+        placed.contains(sq)
+            && (before & !pos.board().occupied()).is_subset(placed)
+            && log[..lifts.min(log.len())]
+                .iter()
+                .any(|l| l.kind != LiftKind::Bounce && moving.contains(l.square))
+    })
+}
+
+/// Whether the pegs' comings and goings in `log` (ending on the board `end`)
+/// fit `mv` made from `pos` as one move, peg by peg: the moving piece may rest
+/// on the way (any hole), the captured peg leaves, and a peg of a piece that
+/// does not move (touched, knocked) goes back into its own hole, whenever that
+/// is, and into no other. A peg of a standing piece that went to another hole
+/// and came back is a move of its own (a position repeated inside a burst),
+/// not noise around this one.
+pub(super) fn pegs_fit(pos: &Chess, log: &[Lift], end: Bitboard, mv: &Move) -> bool {
+    let lifts = log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before));
+    pegs_fit_lifts(pos, lifts, end, mv)
+}
+
+/// [`pegs_fit`] for lifts given as (square, the board just before it).
+pub(super) fn pegs_fit_lifts(
+    pos: &Chess,
+    lifts: impl IntoIterator<Item = (Square, Bitboard)>,
+    end: Bitboard,
+    mv: &Move,
+) -> bool {
+    let lifted = sequence::lifted_by(pos, mv);
+    let movers = lifted & pos.us();
+    let mut hands = Hands {
+        movers: 0,
+        standing: Bitboard::EMPTY,
+        placed_movers: Bitboard::EMPTY,
+        taken: lifted & pos.them(),
+    };
+    let mut occ: Option<Bitboard> = None; // the board after the previous lift
+    for (square, before) in lifts {
+        if let Some(o) = occ
+            && !hands.put_down(before & !o)
+        {
+            return false;
+        }
+        hands.lift(square, movers);
+        occ = Some(before.without(square));
+    }
+    // At the end the moving pegs stand and every other one is home, the captured one aside.
+    occ.is_none_or(|o| hands.put_down(end & !o))
+        && hands.movers == 0
+        && (hands.standing & !hands.taken).is_empty()
+}
+
+/// The pegs in the hands during one move (see [`pegs_fit`]).
+pub(super) struct Hands {
+    /// Pegs of the moving piece(s) in a hand.
+    movers: u32,
+    /// Pegs of other pieces in a hand (the captured one included), by their own hole.
+    standing: Bitboard,
+    /// Holes the moving piece was put into on the way.
+    placed_movers: Bitboard,
+    /// The captured piece's hole.
+    taken: Bitboard,
+}
+
+impl Hands {
+    pub(super) fn lift(&mut self, sq: Square, movers: Bitboard) {
+        if (movers.contains(sq) && !self.standing.contains(sq)) || self.placed_movers.remove(sq) {
+            self.movers += 1;
+        } else {
+            self.standing.add(sq);
+        }
+    }
+
+    /// Pegs put into `holes`: each a standing peg going home, or a moving one.
+    pub(super) fn put_down(&mut self, holes: Bitboard) -> bool {
+        for sq in holes {
+            // A moving peg lands where it captures; the captured one stays aside.
+            if self.taken.contains(sq) && self.movers > 0 {
+                self.movers -= 1;
+                self.placed_movers.add(sq);
+            } else if !self.standing.remove(sq) {
+                if self.movers == 0 {
+                    return false;
+                }
+                self.movers -= 1;
+                self.placed_movers.add(sq);
+            }
+        }
+        true
+    }
+}
+
+/// Which legal moves of `pos` explain the settled occupancy `sensed`, given the lifts seen.
+pub(super) fn explain(
+    pos: &Chess,
+    sensed: Bitboard,
+    lifts: Lifts,
+    order: Option<&[Lift]>,
+    promotion: Role,
+) -> Explanation {
+    // One move empties at most two holes and fills at most two: skip the move
+    // generation for boards that are plainly not one move away.
+    let expected = pos.board().occupied();
+    let (filled, emptied) = ((sensed & !expected).count(), (expected & !sensed).count());
+    if filled > 2 || emptied > 2 || (filled == 0 && emptied != 1 && sensed != expected) {
+        return Explanation::None;
+    }
+    let mut moves: MoveList = pos.legal_moves();
+    // D.2.3.1: a capture is made only once the captured piece is off the board.
+    // A piece lifted over its target has the same holes as the finished capture,
+    // so the captured peg must have been seen out of its hole.
+    moves.retain(|m| occupancy_after(pos, m) == sensed && required_lifts(pos, m).is_subset(lifts.any));
+    if moves.is_empty() {
+        return Explanation::None;
+    }
+    if let Some(choice) = single_path(&moves, promotion) {
+        return choice;
+    }
+    // Pegs that went where this move cannot have taken them rule it out.
+    if let Some(log) = order {
+        let fit: Vec<Move> = moves.iter().filter(|m| pegs_fit(pos, log, sensed, m)).copied().collect();
+        if !fit.is_empty() && fit.len() < moves.len() {
+            if let Some(choice) = single_path(&fit, promotion) {
+                return choice;
+            }
+            moves.retain(|m| fit.contains(m));
+        }
+    }
+    // Chess960 castling whose holes another move (or none) also explains: the
+    // touch order decides (Art. 4.4(a): the king and then the rook).
+    if let Some((castle, touch)) = order.and_then(|log| castling_by_touch(pos, &moves, log)) {
+        match touch {
+            TouchOrder::KingFirst => return Explanation::One { mv: castle, promotion_assumed: false },
+            // One lands where the other stood: it cannot have without both out at once.
+            TouchOrder::Apart if lands_on_the_other(&castle) => {
+                moves.retain(|m| *m != castle);
+                if let Some(choice) = single_path(&moves, promotion) {
+                    return choice;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Same holes, different pieces taken: prefer the captured pegs that were out
+    // longer than a sensor bounce.
+    let mut fitting = moves.clone();
+    fitting.retain(|m| required_lifts(pos, m).is_subset(lifts.confirmed));
+    if fitting.is_empty() {
+        return Explanation::Many(moves.to_vec());
+    }
+    single_path(&fitting, promotion).unwrap_or_else(|| Explanation::Many(fitting.to_vec()))
+}
+
+/// How the king and rook of a castling were lifted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TouchOrder {
+    /// The king first, and the rook while the king was still out of its hole:
+    /// castling (Art. 4.4(a); ICCF Appendix B.3.1: one move of king and rook).
+    KingFirst,
+    /// The rook first: castling with this rook is not allowed (Art. 4.4(b)),
+    /// yet the board may show it; nothing is decided.
+    RookFirst,
+    /// Not both out of their holes at one moment: no castling was made.
+    Apart,
+}
+
+/// The order in which `log` lifted the king and the rook of `castle`: which of
+/// them was already out of its hole when the other was lifted (a touch put
+/// back before does not count).
+pub(super) fn touch_order(castle: &Move, log: &[Lift]) -> TouchOrder {
+    let Move::Castle { king, rook } = *castle else { return TouchOrder::Apart };
+    log.iter()
+        .filter(|l| l.kind != LiftKind::Bounce)
+        .find_map(|l| {
+            if l.square == rook && !l.before.contains(king) {
+                Some(TouchOrder::KingFirst)
+            } else if l.square == king && !l.before.contains(rook) {
+                Some(TouchOrder::RookFirst)
+            } else {
+                None
+            }
+        })
+        .unwrap_or(TouchOrder::Apart)
+}
+
+/// Among `moves` (all explaining the same holes, more than one), the castling
+/// whose king or rook lands where a peg stood before, and how the two were lifted.
+pub(super) fn castling_by_touch(pos: &Chess, moves: &[Move], log: &[Lift]) -> Option<(Move, TouchOrder)> {
+    let mut castles = moves.iter().filter(|m| matches!(m, Move::Castle { .. }));
+    let castle = *castles.next()?;
+    if castles.next().is_some() || !required_lifts(pos, &castle).any() {
+        return None;
+    }
+    Some((castle, touch_order(&castle, log)))
+}
+
+/// Whether the king lands on the rook's square or the rook on the king's (ICCF B.3.2.2 and kin).
+pub(super) fn lands_on_the_other(castle: &Move) -> bool {
+    let Move::Castle { king, rook } = *castle else { return false };
+    let (king_to, rook_to) = castling_targets(king, rook);
+    king_to == rook || rook_to == king
+}
+
+/// If all moves go from the same square to the same square (they differ only in
+/// the promotion piece), picks one.
+pub(super) fn single_path(moves: &[Move], promotion: Role) -> Option<Explanation> {
+    let first = moves[0];
+    if !moves.iter().all(|m| m.from() == first.from() && m.to() == first.to()) {
+        return None;
+    }
+    if moves.len() == 1 {
+        return Some(Explanation::One { mv: first, promotion_assumed: false });
+    }
+    let preferred = moves
+        .iter()
+        .find(|m| m.promotion() == Some(promotion))
+        .or_else(|| moves.iter().find(|m| m.promotion() == Some(Role::Queen)))?;
+    Some(Explanation::One { mv: *preferred, promotion_assumed: true })
+}
