@@ -1,7 +1,7 @@
 //! Audio outputs and voice packs, speech models word by word, buttons and
 //! gamepad, the Braille display and the hall broker.
 
-use super::{Finding, Level};
+use super::{Checker, Finding, Level};
 use crate::config::Config;
 use crate::vocabulary::{Vocabulary, describe_missing, start_grammar};
 use station_drivers::audio::{
@@ -10,14 +10,26 @@ use station_drivers::audio::{
 use std::time::{Duration, Instant};
 
 /// Each enabled audio output: it opens, and a test phrase is rendered in its
-/// language by the voice it would use (its pack, else espeak-ng).
-pub fn check_audio(config: &Config) -> Vec<Finding> {
+/// language by the voice it would use (its pack, else espeak-ng). A running
+/// station's outputs are its own voices' (held by it), not opened again.
+pub fn check_audio(checker: Checker, config: &Config) -> Vec<Finding> {
     let mut out = Vec::new();
     for (name, listener) in [("private", &config.audio.private), ("public", &config.audio.public)] {
         if !listener.enabled {
             continue;
         }
-        out.push(check_output(name, listener, config.audio.packs_dir.as_deref()));
+        out.push(match checker {
+            Checker::Station { .. } if listener.voices.iter().any(|v| *v != VoiceKind::Text) => {
+                let device = listener.device.as_deref().unwrap_or("default");
+                Finding::ok(
+                    format!("audio {name}"),
+                    format!(
+                        "output {device} held by this station (its voices speak there; not opened a second time)"
+                    ),
+                )
+            }
+            _ => check_output(name, listener, config.audio.packs_dir.as_deref()),
+        });
         out.push(check_voice(name, listener, config.audio.packs_dir.as_deref()));
     }
     out
