@@ -18,21 +18,35 @@ pub fn check_audio(checker: Checker, config: &Config) -> Vec<Finding> {
         if !listener.enabled {
             continue;
         }
-        out.push(match checker {
-            Checker::Station { .. } if listener.voices.iter().any(|v| *v != VoiceKind::Text) => {
-                let device = listener.device.as_deref().unwrap_or("default");
-                Finding::ok(
-                    format!("audio {name}"),
-                    format!(
-                        "output {device} held by this station (its voices speak there; not opened a second time)"
-                    ),
-                )
-            }
-            _ => check_output(name, listener, config.audio.packs_dir.as_deref()),
-        });
+        let output = check_output(name, listener, config.audio.packs_dir.as_deref());
+        out.push(held_output(checker, name, listener, output));
         out.push(check_voice(name, listener, config.audio.packs_dir.as_deref()));
     }
     out
+}
+
+/// A running station's own output: a device that opens a second time (a mixer,
+/// a file) is checked as usual; one opened exclusively is busy — with this
+/// station's voices when this process has a playback device open, which is
+/// ok, not a failure.
+fn held_output(checker: Checker, name: &str, listener: &ListenerSettings, output: Finding) -> Finding {
+    let busy = output.level != Level::Ok && output.found.to_lowercase().contains("busy");
+    if !matches!(checker, Checker::Station { .. }) || !busy || !holds_playback_device() {
+        return output;
+    }
+    let device = listener.device.as_deref().unwrap_or("default");
+    Finding::ok(
+        format!("audio {name}"),
+        format!("output {device} held by this station (its voices speak there)"),
+    )
+}
+
+/// Whether this process has an ALSA playback device open (`/dev/snd/pcmC*D*p`).
+fn holds_playback_device() -> bool {
+    let Ok(fds) = std::fs::read_dir("/proc/self/fd") else { return false };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|target| target.to_str().is_some_and(|t| t.starts_with("/dev/snd/pcm") && t.ends_with('p')))
 }
 
 fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::path::Path>) -> Finding {
