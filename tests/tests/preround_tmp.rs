@@ -1,0 +1,2 @@
+#[path = "e2e/preround.rs"]
+mod preround;
