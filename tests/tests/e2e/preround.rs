@@ -69,9 +69,8 @@ async fn the_pre_round_check_on_the_console_says_what_this_station_holds_and_wha
     let label = text_of(&console, "doctor-run").await;
     assert_eq!(label, "Run pre-round check");
     keys(&console, &ENTER.to_string()).await;
-    let summary_pattern = regex_free_summary;
     within(WAIT, "the pre-round check's summary", || async {
-        summary_pattern(&text_of(&console, "doctor-summary").await).is_some()
+        summary_counts(&text_of(&console, "doctor-summary").await).is_some()
     })
     .await;
     assert_eq!(active_id(&console).await, "doctor-run", "the focus stays on the button");
@@ -125,7 +124,7 @@ async fn the_pre_round_check_on_the_console_says_what_this_station_holds_and_wha
 
     // The summary counts the lines shown, and is what the API says.
     let summary = text_of(&console, "doctor-summary").await;
-    let (ok, warn, fail) = summary_pattern(&summary).unwrap();
+    let (ok, warn, fail) = summary_counts(&summary).unwrap();
     let count = |level: i32| ranks.iter().filter(|&&r| r == level).count();
     assert_eq!((fail, warn, ok), (count(0), count(1), count(2)), "{summary}");
     let live = js(
@@ -157,7 +156,7 @@ async fn the_pre_round_check_on_the_console_says_what_this_station_holds_and_wha
 }
 
 /// "N ok, N warn, N fail …" → (ok, warn, fail).
-fn regex_free_summary(text: &str) -> Option<(usize, usize, usize)> {
+fn summary_counts(text: &str) -> Option<(usize, usize, usize)> {
     let mut words = text.split([' ', ',']).filter(|w| !w.is_empty());
     let mut next = |name: &str| -> Option<usize> {
         let n = words.next()?.parse().ok()?;
