@@ -96,7 +96,10 @@ async fn the_pre_round_check_on_the_console_says_what_this_station_holds_and_wha
     assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "failures first, then warnings: {lines:?}");
     for line in &lines {
         let text = line["text"].as_str().unwrap();
-        assert!(text.starts_with(line["level"].as_str().unwrap()), "the level is said first, as a word: {text}");
+        assert!(
+            text.starts_with(line["level"].as_str().unwrap()),
+            "the level is said first, as a word: {text}"
+        );
     }
     let line = |item: &str| {
         lines
@@ -134,15 +137,8 @@ async fn the_pre_round_check_on_the_console_says_what_this_station_holds_and_wha
     )
     .await;
     assert_eq!(live, serde_json::json!(["polite", "status"]));
-    let api: Value = http
-        .get(format!("{base}/api/doctor"))
-        .bearer_auth(TOKEN)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let api: Value =
+        http.get(format!("{base}/api/doctor")).bearer_auth(TOKEN).send().await.unwrap().json().await.unwrap();
     assert_eq!(api["counts"], serde_json::json!({ "ok": ok, "warn": warn, "fail": fail }), "{api}");
     let refused = http.get(format!("{base}/api/doctor")).send().await.unwrap().status();
     assert_eq!(refused.as_u16(), 401, "the check needs the operator token");
