@@ -948,26 +948,55 @@ async fn a_station_without_a_config_file_says_so_and_one_check_runs_at_a_time() 
     let (status, body) = get_doctor(&server, Some(TOKEN)).await;
     assert_eq!(status, 503, "{body}");
     assert!(body["error"].as_str().unwrap().contains("station doctor --config"), "{body}");
-    // A config whose simulated board takes a moment to answer: a second
-    // request meanwhile is told to wait, not run beside it.
+    // A config whose board opens but never answers: its check waits the
+    // board's answer time (seconds), and a second request meanwhile is told
+    // to wait, not run beside it.
+    use serialport::SerialPort;
+    let (_master, slave) = serialport::TTYPort::pair().unwrap();
+    let port = slave.name().unwrap();
+    drop(slave);
     let dir = std::env::temp_dir().join(format!("station-web-doctor-busy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("station.toml");
-    std::fs::write(&config, "[boards.blind]\ndriver = \"sim\"\n[audio.private]\nenabled = false\n").unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{port}\"\n[audio.private]\nenabled = false\n"
+        ),
+    )
+    .unwrap();
     let (server, _hub) =
         doctor_server(Some(super::DoctorSource { config, journal_dir: Some(dir.join("journal")) }));
     let first = get_doctor(&server, Some(TOKEN));
     let second = async {
-        tokio::time::sleep(Duration::from_millis(30)).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
         get_doctor(&server, Some(TOKEN)).await
     };
     let ((first_status, first_body), (second_status, second_body)) = tokio::join!(first, second);
     assert_eq!(first_status, 200, "{first_body}");
+    assert!(first_body["summary"].as_str().unwrap().ends_with("1 fail"), "the silent board: {first_body}");
     assert_eq!(second_status, 409, "{second_body}");
     assert!(second_body["error"].as_str().unwrap().contains("already running"), "{second_body}");
     let (status, _) = get_doctor(&server, Some(TOKEN)).await;
     assert_eq!(status, 200, "the next check runs once the first is done");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn the_console_has_the_pre_round_check_panel_with_its_shortcut_and_live_summary() {
+    let (server, _hub) = server();
+    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    for needle in [
+        r#"<h2 id="h-doctor" tabindex="-1">Pre-round check"#,
+        r#"<button type="button" id="doctor-run" aria-keyshortcuts="Alt+0""#,
+        r#"id="doctor-summary" class="doctor-summary" role="status" aria-live="polite""#,
+        r#"<ul id="doctor-list" class="doctor-list" aria-labelledby="h-doctor""#,
+        "<td><kbd>Alt</kbd>+<kbd>0</kbd></td><td>Pre-round check",
+    ] {
+        assert!(html.contains(needle), "the console lacks {needle}");
+    }
+    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    assert!(js.contains("'/api/doctor'") && js.contains("0: () => go($('doctor-run'))"), "console.js");
 }
 
 #[test]
