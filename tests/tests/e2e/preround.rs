@@ -10,7 +10,7 @@
 use serde_json::Value;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
-    ENTER, active_id, alt, assert_accessible, browser, enter_token, js, keys, spawn_station,
+    ENTER, active_id, alt, assert_accessible, browser, enter_token, js, keys, screenshot, spawn_station,
     start_chromedriver, text_of, within,
 };
 use station_tests::{scratch, station_run};
@@ -146,6 +146,8 @@ async fn the_pre_round_check_on_the_console_says_what_this_station_holds_and_wha
     // The keyboard list names the shortcut.
     let keys_text = text_of(&console, "sec-keys").await;
     assert!(keys_text.contains("Alt+0Pre-round check"), "the shortcut is listed: {keys_text}");
+    js(&console, "document.getElementById('sec-doctor').scrollIntoView(); return true;").await;
+    screenshot(&console, "preround-console", None).await;
     assert_accessible(&console, "the console's pre-round check with a failure, a warning and held items")
         .await;
     let _ = console.close().await;
