@@ -78,6 +78,71 @@ impl Finding {
     }
 }
 
+/// Who runs the check: `station doctor` on its own, or a running station's
+/// console. A running station has its own board ports, its journal folder's
+/// lock and its audio outputs open: those are "held by this station" (ok),
+/// never "in use" (fail), and are not opened a second time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checker {
+    /// `station doctor`: nothing is held by the checking process.
+    Alone,
+    /// The running station whose process id is `pid` (its console's check).
+    Station {
+        /// The station's process id (the holder named in lock files and `/proc`).
+        pid: u32,
+    },
+}
+
+impl Checker {
+    /// The running station this code runs in.
+    pub fn this_station() -> Checker {
+        Checker::Station { pid: std::process::id() }
+    }
+
+    /// Whether the process `pid` is the station running the check.
+    fn is_station(self, pid: u32) -> bool {
+        matches!(self, Checker::Station { pid: own } if own == pid)
+    }
+
+    /// Whether the checking station itself has the device `path` open (its
+    /// board driver), found through `/proc/self/fd` as `port_holders` finds
+    /// other processes (which leaves this one out).
+    fn holds_device(self, path: &Path) -> bool {
+        if self == Checker::Alone {
+            return false;
+        }
+        use std::os::unix::fs::MetadataExt;
+        let Ok(target) = std::fs::metadata(path) else { return false };
+        let Ok(fds) = std::fs::read_dir("/proc/self/fd") else { return false };
+        fds.flatten().filter_map(|fd| std::fs::metadata(fd.path()).ok()).any(|m| {
+            if target.rdev() != 0 {
+                m.rdev() == target.rdev()
+            } else {
+                m.dev() == target.dev() && m.ino() == target.ino()
+            }
+        })
+    }
+}
+
+/// The summary line's counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    /// Items that are ready.
+    pub ok: usize,
+    /// Items with a warning.
+    pub warn: usize,
+    /// Items that failed.
+    pub fail: usize,
+}
+
+impl Counts {
+    /// Counts the findings by level.
+    pub fn of(findings: &[Finding]) -> Counts {
+        let count = |level| findings.iter().filter(|f| f.level == level).count();
+        Counts { ok: count(Level::Ok), warn: count(Level::Warn), fail: count(Level::Fail) }
+    }
+}
+
 /// `station doctor` arguments.
 pub struct DoctorOptions {
     /// The config file.
@@ -94,21 +159,23 @@ pub fn doctor(opts: &DoctorOptions) -> Result<()> {
     for f in &findings {
         println!("{}", f.line());
     }
-    let count = |level| findings.iter().filter(|f| f.level == level).count();
-    let (warn, fail) = (count(Level::Warn), count(Level::Fail));
-    println!(
-        "doctor: {} ok, {warn} warn, {fail} fail in {} ms",
-        count(Level::Ok),
-        started.elapsed().as_millis()
-    );
+    let Counts { ok, warn, fail } = Counts::of(&findings);
+    println!("doctor: {ok} ok, {warn} warn, {fail} fail in {} ms", started.elapsed().as_millis());
     if fail > 0 {
         bail!("{fail} item{} failed: the game cannot run as configured", if fail == 1 { "" } else { "s" });
     }
     Ok(())
 }
 
-/// Every finding for the config at `path`.
+/// Every finding for the config at `path` (`station doctor`).
 pub fn examine(path: &Path, journal_dir: Option<&Path>) -> Vec<Finding> {
+    examine_as(Checker::Alone, path, journal_dir)
+}
+
+/// Every finding for the config at `path`, as `checker` sees it: the
+/// console's check passes [`Checker::this_station`], so what the running
+/// station holds itself is ok.
+pub fn examine_as(checker: Checker, path: &Path, journal_dir: Option<&Path>) -> Vec<Finding> {
     let config = match Config::load(path) {
         Ok(c) => c,
         Err(e) => {
@@ -120,22 +187,25 @@ pub fn examine(path: &Path, journal_dir: Option<&Path>) -> Vec<Finding> {
         .map(Path::to_owned)
         .or_else(|| config.journal.dir.clone())
         .unwrap_or_else(|| PathBuf::from("journal"));
-    out.extend(boards::check_boards(&config));
-    out.extend(boards::check_dgt_clock(&config));
-    out.extend(devices::check_audio(&config));
+    out.extend(boards::check_boards(checker, &config));
+    out.extend(boards::check_dgt_clock(checker, &config));
+    out.extend(devices::check_audio(checker, &config));
     out.extend(devices::check_speech(&config));
     out.extend(devices::check_buttons(&config));
     out.extend(devices::check_braille(&config));
     out.extend(devices::check_hall(&config));
-    out.push(check_journal(&journal));
+    out.push(check_journal(checker, &journal));
     out.push(check_clock(&config));
     out
 }
 
-/// The journal folder: writable, free space, not held by another station.
-fn check_journal(dir: &Path) -> Finding {
+/// The journal folder: writable, free space, not held by another station
+/// (held by the checking station itself is what it should be).
+fn check_journal(checker: Checker, dir: &Path) -> Finding {
     let item = format!("journal {}", dir.display());
-    if let Some(holder) = crate::journal_lock::holder(dir) {
+    let holder = crate::journal_lock::holder(dir);
+    let ours = holder.and_then(|h| h.pid).is_some_and(|pid| checker.is_station(pid));
+    if let Some(holder) = holder.filter(|_| !ours) {
         return Finding::new(
             Level::Fail,
             item,
@@ -155,7 +225,12 @@ fn check_journal(dir: &Path) -> Finding {
         );
     }
     let free = free_mib(existing);
-    let state = if dir.is_dir() { "writable" } else { "will be created, its parent is writable" };
+    let state = match (ours, dir.is_dir()) {
+        (true, _) => "held by this station (its station.lock), writable",
+        (false, true) => "writable",
+        (false, false) => "will be created, its parent is writable",
+    };
+    let not_locked = if ours { "" } else { ", not locked" };
     match free {
         Some(mib) if mib < 64 => Finding::new(
             Level::Warn,
@@ -163,8 +238,8 @@ fn check_journal(dir: &Path) -> Finding {
             format!("{state}, only {mib} MiB free"),
             "free some space: a game's journal and kept audio need a few MiB",
         ),
-        Some(mib) => Finding::ok(item, format!("{state}, {mib} MiB free, not locked")),
-        None => Finding::ok(item, format!("{state}, not locked (free space unknown)")),
+        Some(mib) => Finding::ok(item, format!("{state}, {mib} MiB free{not_locked}")),
+        None => Finding::ok(item, format!("{state}{not_locked} (free space unknown)")),
     }
 }
 
@@ -291,11 +366,18 @@ mod tests {
     fn a_locked_journal_folder_fails_naming_the_holder() {
         let dir = std::env::temp_dir().join(format!("station-doctor-lock-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert_eq!(check_journal(&dir).level, Level::Ok);
+        assert_eq!(check_journal(Checker::Alone, &dir).level, Level::Ok);
         let _lock = crate::journal_lock::JournalLock::take(&dir).unwrap();
-        let f = check_journal(&dir);
+        let f = check_journal(Checker::Alone, &dir);
         assert_eq!(f.level, Level::Fail);
         assert!(f.found.contains(&format!("process {}", std::process::id())), "{f:?}");
+        // Another station's check (another pid) sees it held by someone else too.
+        let f = check_journal(Checker::Station { pid: std::process::id() + 1 }, &dir);
+        assert_eq!(f.level, Level::Fail, "{f:?}");
+        // The station holding it checks itself: its own lock is what it should be.
+        let f = check_journal(Checker::this_station(), &dir);
+        assert_eq!(f.level, Level::Ok, "{f:?}");
+        assert!(f.found.contains("held by this station"), "{f:?}");
         drop(_lock);
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -2,7 +2,7 @@
 //! a port that is missing, busy (and by whom), silent or answering with its
 //! identity and the position it shows.
 
-use super::{Finding, Level};
+use super::{Checker, Finding, Level};
 use crate::config::{BoardConfig, ClockSource, Config, DriverKind};
 use shakmaty::{Bitboard, Chess, Position};
 use station_drivers::dgt::{DgtDriver, DgtEvent, DgtMessage, DgtSettings};
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 const ANSWER_WITHIN: Duration = Duration::from_secs(3);
 
 /// Every configured board.
-pub fn check_boards(config: &Config) -> Vec<Finding> {
+pub fn check_boards(checker: Checker, config: &Config) -> Vec<Finding> {
     let mut out = Vec::new();
     for (role, board) in [("blind", &config.boards.blind), ("mirror", &config.boards.mirror)] {
         let item = format!("board {role}");
@@ -28,13 +28,13 @@ pub fn check_boards(config: &Config) -> Vec<Finding> {
                 "configure [boards.blind] (the peg board) or [speech] for a game without a sensed board",
             )),
             None => {}
-            Some(b) => out.push(check_board(&item, b)),
+            Some(b) => out.push(check_board(checker, &item, b)),
         }
     }
     out
 }
 
-fn check_board(item: &str, b: &BoardConfig) -> Finding {
+fn check_board(checker: Checker, item: &str, b: &BoardConfig) -> Finding {
     match b.driver {
         DriverKind::None => Finding::ok(item, "none (moves by speech or the console)"),
         DriverKind::Pegboard | DriverKind::Dgt => {
@@ -52,6 +52,17 @@ fn check_board(item: &str, b: &BoardConfig) -> Finding {
                     item,
                     format!("port {} is not there", port.display()),
                     "check the cable and the udev rule (config/99-annexd.rules); `station devices` and `ls /dev/ttyUSB*` list what is plugged in",
+                );
+            }
+            if checker.holds_device(port) {
+                // Its own driver has it open (exclusively): opening it again would
+                // only find it busy. The console's Boards section says what it reads.
+                return Finding::ok(
+                    item,
+                    format!(
+                        "port {} held by this station (its board driver has it open; not opened a second time)",
+                        port.display()
+                    ),
                 );
             }
             let holders = station_drivers::port_holder::port_holders(port);
@@ -219,7 +230,7 @@ fn probe_dgt(item: &str, port: &Path, baud: u32) -> Finding {
 }
 
 /// The DGT clock, when it keeps the time.
-pub fn check_dgt_clock(config: &Config) -> Vec<Finding> {
+pub fn check_dgt_clock(checker: Checker, config: &Config) -> Vec<Finding> {
     if config.clock.source != ClockSource::Dgt {
         return Vec::new();
     }
@@ -239,6 +250,15 @@ pub fn check_dgt_clock(config: &Config) -> Vec<Finding> {
             "see the board's line",
         )];
     };
+    if checker.holds_device(port) {
+        return vec![Finding::ok(
+            "DGT clock",
+            format!(
+                "read through this station's DGT board on {} (held by this station); set to mode 23 when the game starts",
+                port.display()
+            ),
+        )];
+    }
     let mut settings = DgtSettings::new(port);
     settings.baud = board.baud;
     let mut driver = DgtDriver::spawn(settings);
@@ -283,7 +303,7 @@ mod tests {
     #[test]
     fn a_simulated_board_answers_with_its_identity_and_the_start_position() {
         let b: BoardConfig = toml::from_str("driver = \"sim\"").unwrap();
-        let f = check_board("board blind", &b);
+        let f = check_board(Checker::Alone, "board blind", &b);
         assert_eq!(f.level, Level::Ok, "{f:?}");
         assert!(f.found.contains("AnnexD-SimPegBoard") && f.found.contains("start position"), "{f:?}");
     }
@@ -291,7 +311,7 @@ mod tests {
     #[test]
     fn a_wrong_port_fails_and_says_what_to_do() {
         let b: BoardConfig = toml::from_str("driver = \"pegboard\"\nport = \"/dev/ttyUSB77\"").unwrap();
-        let f = check_board("board blind", &b);
+        let f = check_board(Checker::Alone, "board blind", &b);
         assert_eq!(f.level, Level::Fail, "{f:?}");
         assert!(f.found.contains("/dev/ttyUSB77") && f.todo.contains("cable"), "{f:?}");
     }
@@ -307,11 +327,28 @@ mod tests {
             .spawn()
             .unwrap();
         let b: BoardConfig = toml::from_str(&format!("driver = \"pegboard\"\nport = \"{path}\"")).unwrap();
-        let f = check_board("board blind", &b);
+        let f = check_board(Checker::Alone, "board blind", &b);
         let _ = holder.kill();
         let _ = holder.wait();
         assert_eq!(f.level, Level::Fail, "{f:?}");
         assert!(f.found.contains(&format!("in use by process {}", holder.id())), "{f:?}");
+    }
+
+    #[test]
+    fn a_port_the_checking_station_holds_is_ok_and_not_opened_again() {
+        use serialport::SerialPort;
+        let (_master, slave) = serialport::TTYPort::pair().unwrap();
+        let path = slave.name().unwrap();
+        // This process has it open, as a running station's driver would.
+        let b: BoardConfig = toml::from_str(&format!("driver = \"pegboard\"\nport = \"{path}\"")).unwrap();
+        let f = check_board(Checker::this_station(), "board blind", &b);
+        assert_eq!(f.level, Level::Ok, "{f:?}");
+        assert!(f.found.contains("held by this station") && f.found.contains(&path), "{f:?}");
+        // `station doctor` alone holds nothing: the same port would be probed.
+        assert!(!Checker::Alone.holds_device(std::path::Path::new(&path)));
+        drop(slave);
+        // Once the station has let it go it is probed again, not "held".
+        assert!(!Checker::this_station().holds_device(std::path::Path::new(&path)));
     }
 
     #[test]
@@ -321,7 +358,7 @@ mod tests {
         let path = slave.name().unwrap();
         drop(slave);
         let b: BoardConfig = toml::from_str(&format!("driver = \"pegboard\"\nport = \"{path}\"")).unwrap();
-        let f = check_board("board blind", &b);
+        let f = check_board(Checker::Alone, "board blind", &b);
         assert_eq!(f.level, Level::Fail, "{f:?}");
         assert!(f.found.contains("does not answer"), "{f:?}");
     }

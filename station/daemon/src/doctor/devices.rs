@@ -1,7 +1,7 @@
 //! Audio outputs and voice packs, speech models word by word, buttons and
 //! gamepad, the Braille display and the hall broker.
 
-use super::{Finding, Level};
+use super::{Checker, Finding, Level};
 use crate::config::Config;
 use crate::vocabulary::{Vocabulary, describe_missing, start_grammar};
 use station_drivers::audio::{
@@ -10,17 +10,43 @@ use station_drivers::audio::{
 use std::time::{Duration, Instant};
 
 /// Each enabled audio output: it opens, and a test phrase is rendered in its
-/// language by the voice it would use (its pack, else espeak-ng).
-pub fn check_audio(config: &Config) -> Vec<Finding> {
+/// language by the voice it would use (its pack, else espeak-ng). A running
+/// station's outputs are its own voices' (held by it), not opened again.
+pub fn check_audio(checker: Checker, config: &Config) -> Vec<Finding> {
     let mut out = Vec::new();
     for (name, listener) in [("private", &config.audio.private), ("public", &config.audio.public)] {
         if !listener.enabled {
             continue;
         }
-        out.push(check_output(name, listener, config.audio.packs_dir.as_deref()));
+        let output = check_output(name, listener, config.audio.packs_dir.as_deref());
+        out.push(held_output(checker, name, listener, output));
         out.push(check_voice(name, listener, config.audio.packs_dir.as_deref()));
     }
     out
+}
+
+/// A running station's own output: a device that opens a second time (a mixer,
+/// a file) is checked as usual; one opened exclusively is busy — with this
+/// station's voices when this process has a playback device open, which is
+/// ok, not a failure.
+fn held_output(checker: Checker, name: &str, listener: &ListenerSettings, output: Finding) -> Finding {
+    let busy = output.level != Level::Ok && output.found.to_lowercase().contains("busy");
+    if !matches!(checker, Checker::Station { .. }) || !busy || !holds_playback_device() {
+        return output;
+    }
+    let device = listener.device.as_deref().unwrap_or("default");
+    Finding::ok(
+        format!("audio {name}"),
+        format!("output {device} held by this station (its voices speak there)"),
+    )
+}
+
+/// Whether this process has an ALSA playback device open (`/dev/snd/pcmC*D*p`).
+fn holds_playback_device() -> bool {
+    let Ok(fds) = std::fs::read_dir("/proc/self/fd") else { return false };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|target| target.to_str().is_some_and(|t| t.starts_with("/dev/snd/pcm") && t.ends_with('p')))
 }
 
 fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::path::Path>) -> Finding {

@@ -7,6 +7,8 @@ use crate::hub::Hub;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::{Semaphore, broadcast, watch};
 
@@ -27,6 +29,47 @@ pub struct AppState {
     pub viewers: Arc<Semaphore>,
     /// The event streams with the operator token (consoles).
     pub operators: Arc<Semaphore>,
+    /// What the console's pre-round check runs on (`None`: a station started
+    /// without a config file, e.g. the demo).
+    pub doctor: Option<Arc<DoctorSource>>,
+    /// One pre-round check at a time: it opens ports and loads models.
+    pub doctor_running: Arc<Semaphore>,
+}
+
+/// What the console's pre-round check (`GET /api/doctor`) checks: the running
+/// station's config file and journal folder, as `station doctor` would.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DoctorSource {
+    /// The config file the station runs.
+    pub config: PathBuf,
+    /// Its `--journal-dir`, when given (else the config's `[journal] dir`).
+    pub journal_dir: Option<PathBuf>,
+}
+
+impl DoctorSource {
+    /// From a `station run` command line (the program's name first):
+    /// `--config FILE` and `--journal-dir DIR`, also as `--config=FILE`.
+    /// `None` for any other command (`demo` and `practice` build their config
+    /// from flags, so no file says what they run).
+    pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Option<DoctorSource> {
+        let args: Vec<OsString> = args.into_iter().skip(1).collect();
+        let command = args.iter().find(|a| !a.to_string_lossy().starts_with('-'))?;
+        if command != "run" {
+            return None;
+        }
+        let value = |name: &str| -> Option<PathBuf> {
+            let with_equals = format!("{name}=");
+            args.iter().enumerate().find_map(|(i, a)| {
+                let text = a.to_string_lossy();
+                if text == name {
+                    args.get(i + 1).map(PathBuf::from)
+                } else {
+                    text.strip_prefix(&with_equals).map(PathBuf::from)
+                }
+            })
+        };
+        Some(DoctorSource { config: value("--config")?, journal_dir: value("--journal-dir") })
+    }
 }
 
 /// `{"error": reason}` with a status.

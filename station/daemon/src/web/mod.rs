@@ -1,7 +1,7 @@
 //! The web server: the operator console (`/console`, D.2.10), the mirror display for
 //! the sighted opponent (`/mirror`, D.2.11), the live game as PGN (`/game.pgn`), the
-//! state API (`/api/state`), the event stream (`/ws`) and operator commands
-//! (`POST /api/command`).
+//! state API (`/api/state`), the event stream (`/ws`), operator commands
+//! (`POST /api/command`) and the console's pre-round check (`GET /api/doctor`).
 //!
 //! It runs on its own tokio runtime in a background thread and meets the daemon loop
 //! only through the [`Hub`](crate::hub::Hub). Every request that changes anything
@@ -20,10 +20,12 @@ mod ws;
 #[cfg(test)]
 mod tests;
 
+#[allow(unused_imports, reason = "the daemon may name the pre-round check's config explicitly")]
+pub use app::DoctorSource;
 #[allow(unused_imports, reason = "the tests and other callers choose their own limits")]
 pub use limits::Limits;
 #[allow(unused_imports, reason = "the tests and other callers choose their own limits")]
-pub use server::{WebServer, start, start_with_limits};
+pub use server::{WebServer, start, start_with_doctor, start_with_limits};
 
 use std::net::SocketAddr;
 

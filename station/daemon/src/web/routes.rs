@@ -31,6 +31,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/state", get(api_state))
         .route("/api/auth", get(api_auth))
         .route("/api/command", post(api_command))
+        .route("/api/doctor", get(api_doctor))
         .route("/ws", get(ws::handler))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -187,6 +188,50 @@ async fn api_command(State(app): State<AppState>, headers: HeaderMap, body: Body
         }
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the command could not be waited for"),
     }
+}
+
+/// `GET /api/doctor`: the pre-round check (`station doctor`) of the running
+/// station's config, with its own ports, journal lock and audio outputs
+/// reported as held by this station. Operator token only: it opens ports and
+/// loads models, so one check runs at a time (`409` while one does). The
+/// findings in `station doctor`'s order, and the counts of the summary line.
+async fn api_doctor(State(app): State<AppState>, headers: HeaderMap) -> Response {
+    if !auth::authorized(&headers, &app.token) {
+        return unauthorized();
+    }
+    let Some(source) = app.doctor.clone() else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this station was not started with a config file (station run --config FILE): \
+             run `station doctor --config FILE` on the station's machine",
+        );
+    };
+    let Ok(_running) = app.doctor_running.clone().try_acquire_owned() else {
+        return error(StatusCode::CONFLICT, "a pre-round check is already running: wait for its result");
+    };
+    // Off the executor: the checks open serial ports, render speech and load
+    // speech models, which takes seconds.
+    let checked = tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let findings = crate::doctor::examine_as(
+            crate::doctor::Checker::this_station(),
+            &source.config,
+            source.journal_dir.as_deref(),
+        );
+        (findings, started.elapsed(), source)
+    })
+    .await;
+    let Ok((findings, took, source)) = checked else {
+        return error(StatusCode::INTERNAL_SERVER_ERROR, "the pre-round check stopped unexpectedly");
+    };
+    let counts = crate::doctor::Counts::of(&findings);
+    json_response(&json!({
+        "config": source.config.display().to_string(),
+        "findings": findings,
+        "counts": counts,
+        "summary": format!("{} ok, {} warn, {} fail", counts.ok, counts.warn, counts.fail),
+        "ms": u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
+    }))
 }
 
 /// Watches the hub's snapshot and publishes `{"type":"state",…}` when it changed:

@@ -8,7 +8,7 @@
 //! the cap is reached the oldest connection without a request in flight is
 //! closed to make room, so idle connections never lock the operator out.
 
-use super::app::{self, AppState};
+use super::app::{self, AppState, DoctorSource};
 use super::limits::Limits;
 use super::routes;
 use super::{WebConfig, WebError};
@@ -71,8 +71,21 @@ pub fn start(config: WebConfig, hub: Hub) -> Result<WebServer, WebError> {
     start_with_limits(config, Limits::for_this_process(), hub)
 }
 
-/// [`start`] with the given limits (tests use short ones).
+/// [`start`] with the given limits (tests use short ones). The console's
+/// pre-round check runs on the config this process was started with
+/// (`station run --config FILE`; see [`DoctorSource::from_args`]).
 pub fn start_with_limits(config: WebConfig, limits: Limits, hub: Hub) -> Result<WebServer, WebError> {
+    start_with_doctor(config, limits, hub, DoctorSource::from_args(std::env::args_os()))
+}
+
+/// [`start_with_limits`] with the config the console's pre-round check runs
+/// on given explicitly (`None`: the check answers that there is none).
+pub fn start_with_doctor(
+    config: WebConfig,
+    limits: Limits,
+    hub: Hub,
+    doctor: Option<DoctorSource>,
+) -> Result<WebServer, WebError> {
     if !config.listen.ip().is_loopback() && !config.allow_remote {
         return Err(WebError::NotLoopback(config.listen));
     }
@@ -99,6 +112,8 @@ pub fn start_with_limits(config: WebConfig, limits: Limits, hub: Hub) -> Result<
         limits,
         viewers: Arc::new(Semaphore::new(limits.viewer_streams)),
         operators: Arc::new(Semaphore::new(limits.operator_streams)),
+        doctor: doctor.map(Arc::new),
+        doctor_running: Arc::new(Semaphore::new(1)),
     };
     let thread = std::thread::Builder::new()
         .name("station-web".into())

@@ -834,3 +834,184 @@ async fn a_move_read_with_a_liberty_is_echoed_back_before_it_counts() {
         command(&server, Some(TOKEN), r#"{"cmd":"enter_move","move":"nf3","confirm":"yes"}"#).await;
     assert_eq!(status, 400, "confirm is a boolean");
 }
+
+/// A server whose pre-round check runs on `source` (the hub answers nothing).
+fn doctor_server(source: Option<super::DoctorSource>) -> (WebServer, Hub) {
+    let (hub, _commands) = Hub::new();
+    let config =
+        WebConfig { listen: "127.0.0.1:0".parse().unwrap(), token: TOKEN.into(), allow_remote: false };
+    let server = super::start_with_doctor(config, Limits::for_this_process(), hub.clone(), source)
+        .expect("server starts");
+    (server, hub)
+}
+
+async fn get_doctor(server: &WebServer, auth: Option<&str>) -> (u16, Value) {
+    let mut req = reqwest::Client::new().get(url(server, "/api/doctor"));
+    if let Some(token) = auth {
+        req = req.header("authorization", format!("Bearer {token}"));
+    }
+    let res = req.send().await.expect("request");
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+/// A journal folder and a config using it: no boards, speech in, no sound,
+/// a clock without a lever (a warning), so the findings are known without
+/// hardware.
+fn doctor_config(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("station-web-doctor-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let journal = dir.join("journal");
+    std::fs::create_dir_all(&journal).unwrap();
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"none\"\n[audio.private]\nenabled = false\n\
+             [clock]\ntime_control = \"5400+30\"\n[journal]\ndir = \"{}\"\n",
+            journal.display()
+        ),
+    )
+    .unwrap();
+    (config, journal)
+}
+
+#[tokio::test]
+async fn the_pre_round_check_answers_the_findings_as_json_with_the_operator_token_only() {
+    let (config, journal) = doctor_config("json");
+    let (server, _hub) =
+        doctor_server(Some(super::DoctorSource { config: config.clone(), journal_dir: None }));
+    for auth in [None, Some("wrong-token")] {
+        let (status, body) = get_doctor(&server, auth).await;
+        assert_eq!(status, 401, "{auth:?}: {body}");
+        assert!(body["error"].as_str().unwrap().contains("token"), "{body}");
+        assert!(body.get("findings").is_none(), "nothing is told without the token: {body}");
+    }
+    let (status, body) = get_doctor(&server, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{body}");
+    let findings = body["findings"].as_array().expect("findings");
+    let item = |name: &str| findings.iter().find(|f| f["item"].as_str().unwrap().starts_with(name));
+    let first = item("config").expect("the config's line");
+    assert_eq!(first["level"], "ok", "{first}");
+    assert!(first["found"].as_str().unwrap().contains(&config.display().to_string()), "{first}");
+    let clock = item("clock").expect("the clock's line");
+    assert_eq!(clock["level"], "warn", "a clock without a lever: {clock}");
+    assert!(clock["todo"].as_str().unwrap().contains("[buttons] clock"), "{clock}");
+    let journal_line = item("journal").expect("the journal's line");
+    assert_eq!(journal_line["level"], "ok", "{journal_line}");
+    assert!(journal_line["item"].as_str().unwrap().contains(&journal.display().to_string()));
+    for f in findings {
+        for key in ["level", "item", "found", "todo"] {
+            assert!(f[key].is_string(), "{key} in {f}");
+        }
+        assert!(["ok", "warn", "fail"].contains(&f["level"].as_str().unwrap()), "{f}");
+    }
+    let count = |level: &str| findings.iter().filter(|f| f["level"] == level).count();
+    assert_eq!(body["counts"], json!({ "ok": count("ok"), "warn": count("warn"), "fail": count("fail") }));
+    assert_eq!(
+        body["summary"],
+        format!("{} ok, {} warn, {} fail", count("ok"), count("warn"), count("fail")),
+        "{body}"
+    );
+    let _ = std::fs::remove_dir_all(config.parent().unwrap());
+}
+
+#[tokio::test]
+async fn the_stations_own_journal_lock_is_held_by_this_station_not_in_use() {
+    let (config, journal) = doctor_config("lock");
+    // The journal folder taken by this process, as the running station takes it.
+    let lock = crate::journal_lock::JournalLock::take(&journal).unwrap();
+    let (server, _hub) = doctor_server(Some(super::DoctorSource {
+        config: config.clone(),
+        journal_dir: Some(journal.clone()),
+    }));
+    let (status, body) = get_doctor(&server, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{body}");
+    let line = body["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["item"].as_str().unwrap().starts_with("journal"))
+        .cloned()
+        .expect("the journal's line");
+    assert_eq!(line["level"], "ok", "{line}");
+    assert!(line["found"].as_str().unwrap().contains("held by this station"), "{line}");
+    assert!(!line["found"].as_str().unwrap().contains("another station"), "{line}");
+    drop(lock);
+    let _ = std::fs::remove_dir_all(config.parent().unwrap());
+}
+
+#[tokio::test]
+async fn a_station_without_a_config_file_says_so_and_one_check_runs_at_a_time() {
+    let (server, _hub) = doctor_server(None);
+    let (status, body) = get_doctor(&server, Some(TOKEN)).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("station doctor --config"), "{body}");
+    // A config whose board opens but never answers: its check waits the
+    // board's answer time (seconds), and a second request meanwhile is told
+    // to wait, not run beside it.
+    use serialport::SerialPort;
+    let (_master, slave) = serialport::TTYPort::pair().unwrap();
+    let port = slave.name().unwrap();
+    drop(slave);
+    let dir = std::env::temp_dir().join(format!("station-web-doctor-busy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("station.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{port}\"\n[audio.private]\nenabled = false\n"
+        ),
+    )
+    .unwrap();
+    let (server, _hub) =
+        doctor_server(Some(super::DoctorSource { config, journal_dir: Some(dir.join("journal")) }));
+    let first = get_doctor(&server, Some(TOKEN));
+    let second = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        get_doctor(&server, Some(TOKEN)).await
+    };
+    let ((first_status, first_body), (second_status, second_body)) = tokio::join!(first, second);
+    assert_eq!(first_status, 200, "{first_body}");
+    assert!(first_body["summary"].as_str().unwrap().ends_with("1 fail"), "the silent board: {first_body}");
+    assert_eq!(second_status, 409, "{second_body}");
+    assert!(second_body["error"].as_str().unwrap().contains("already running"), "{second_body}");
+    let (status, _) = get_doctor(&server, Some(TOKEN)).await;
+    assert_eq!(status, 200, "the next check runs once the first is done");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn the_console_has_the_pre_round_check_panel_with_its_shortcut_and_live_summary() {
+    let (server, _hub) = server();
+    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    for needle in [
+        r#"<h2 id="h-doctor" tabindex="-1">Pre-round check"#,
+        r#"<button type="button" id="doctor-run" aria-keyshortcuts="Alt+0""#,
+        r#"id="doctor-summary" class="doctor-summary" role="status" aria-live="polite""#,
+        r#"<ul id="doctor-list" class="doctor-list" aria-labelledby="h-doctor""#,
+        "<td><kbd>Alt</kbd>+<kbd>0</kbd></td><td>Pre-round check",
+    ] {
+        assert!(html.contains(needle), "the console lacks {needle}");
+    }
+    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    assert!(js.contains("'/api/doctor'") && js.contains("0: () => go($('doctor-run'))"), "console.js");
+}
+
+#[test]
+fn the_pre_round_check_reads_the_config_of_a_station_run_command_line() {
+    use super::DoctorSource;
+    let args = |list: &[&str]| list.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
+    assert_eq!(
+        DoctorSource::from_args(args(&["station", "run", "--config", "a.toml", "--journal-dir", "j"])),
+        Some(DoctorSource { config: "a.toml".into(), journal_dir: Some("j".into()) })
+    );
+    assert_eq!(
+        DoctorSource::from_args(args(&["station", "run", "--events", "-", "--config=/etc/s.toml"])),
+        Some(DoctorSource { config: "/etc/s.toml".into(), journal_dir: None })
+    );
+    assert_eq!(DoctorSource::from_args(args(&["station", "demo", "--speed", "20"])), None);
+    assert_eq!(DoctorSource::from_args(args(&["station", "practice", "--config", "a.toml"])), None);
+    assert_eq!(DoctorSource::from_args(args(&["station", "run"])), None);
+}

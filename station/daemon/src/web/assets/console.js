@@ -511,6 +511,64 @@
   });
   $('print-envelope').addEventListener('click', () => window.print());
 
+  // ---- pre-round check -------------------------------------------------------------------
+  // `GET /api/doctor` runs `station doctor`'s checks on this station's config;
+  // one line per item, the failures first, each level said as a word.
+  const LEVEL_RANK = { fail: 0, warn: 1, ok: 2 };
+  let doctorRunning = false;
+  function doctorLine(f) {
+    const todo = f.todo ? h('span', { class: 'doctor-todo' }, ` What to do: ${f.todo}`) : '';
+    return h('li', { class: `doctor-line level-${f.level}` },
+      h('strong', { class: 'doctor-level' }, f.level), ' ',
+      h('span', { class: 'doctor-item' }, f.item), ': ',
+      h('span', { class: 'doctor-found' }, f.found), todo);
+  }
+  async function runDoctor() {
+    if (doctorRunning) return;
+    const t = token();
+    if (!t) {
+      refuse('doctor-run', 'Pre-round check: enter the operator token first (Alt+K).');
+      return;
+    }
+    doctorRunning = true;
+    const button = $('doctor-run');
+    const list = $('doctor-list');
+    // Not `disabled`: the focus stays on the button while it runs.
+    button.setAttribute('aria-disabled', 'true');
+    list.setAttribute('aria-busy', 'true');
+    $('doctor-summary').textContent = 'Checking… ports, sound and speech models take a few seconds.';
+    let res = null;
+    let body = null;
+    try {
+      res = await fetch('/api/doctor', { headers: { Authorization: 'Bearer ' + t }, cache: 'no-store' });
+      body = await res.json();
+    } catch (_) {
+      body = null;
+    } finally {
+      doctorRunning = false;
+      button.removeAttribute('aria-disabled');
+      list.removeAttribute('aria-busy');
+    }
+    if (!res || !res.ok || !body || !Array.isArray(body.findings)) {
+      const reason = body && typeof body.error === 'string' ? body.error
+        : res ? `HTTP ${res.status}` : 'the station cannot be reached';
+      if (res && res.status === 401) tokenStatus(false, 'Token refused.');
+      $('doctor-summary').textContent = '';
+      refuse('doctor-run', `Pre-round check: ${reason}`);
+      return;
+    }
+    clearRefusal('doctor-run');
+    const sorted = body.findings
+      .map((f, i) => [f, i])
+      .sort((a, b) => (LEVEL_RANK[a[0].level] - LEVEL_RANK[b[0].level]) || (a[1] - b[1]))
+      .map(([f]) => f);
+    list.replaceChildren(...sorted.map(doctorLine));
+    list.hidden = false;
+    const at = new Date().toLocaleTimeString();
+    $('doctor-summary').textContent = `${body.summary} (checked at ${at}, ${body.config}).`;
+  }
+  $('doctor-run').addEventListener('click', runDoctor);
+
   // ---- keyboard --------------------------------------------------------------------------
   function go(element, say) {
     if (!element) return;
@@ -562,13 +620,15 @@
     L: () => go($('h-log')),
     K: () => go($('token')),
     H: () => go($('h-keys')),
+    // Every letter is taken: the pre-round check is Alt+0 (not a browser's tab key, which are 1–9).
+    0: () => go($('doctor-run')),
   };
   document.addEventListener('keydown', (e) => {
     if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     if (e.getModifierState && e.getModifierState('AltGraph')) return;
     let letter = null;
-    const code = /^Key([A-Z])$/.exec(e.code || '');
-    if (code) letter = code[1];
+    const code = /^(?:Key([A-Z])|Digit(0))$/.exec(e.code || '');
+    if (code) letter = code[1] || code[2];
     else if (typeof e.key === 'string' && /^[a-z]$/i.test(e.key)) letter = e.key.toUpperCase();
     const action = letter && SHORTCUTS[letter];
     if (!action) return;
