@@ -125,7 +125,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     config.clock.auto_press = true;
     config.audio.packs_dir = voice_packs();
     let (hub, commands) = Hub::new();
-    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
+    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone(), doctor: None };
     let server = start_web(&config, &web, hub.clone())?;
     let mut station =
         Station::start(config, JournalDir::take(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;

@@ -67,7 +67,7 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
     };
     config.opponent = Some(opponent.clone());
     let (hub, commands) = Hub::new();
-    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone() };
+    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone(), doctor: None };
     let server = start_web(&config, &web, hub.clone())?;
     let mut station =
         Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;

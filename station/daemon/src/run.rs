@@ -162,7 +162,12 @@ pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
     if links.is_empty() {
         tracing::warn!("no sensed board configured: the station waits for a signal");
     }
-    let web = WebOptions { listen: opts.listen.clone(), token: opts.token.clone() };
+    // The console's pre-round check runs on the file this station runs.
+    let doctor = opts.config.is_file().then(|| crate::web::DoctorSource {
+        config: opts.config.clone(),
+        journal_dir: opts.journal_dir.clone(),
+    });
+    let web = WebOptions { listen: opts.listen.clone(), token: opts.token.clone(), doctor };
     let (hub, commands) = Hub::new();
     let server = start_web(&config, &web, hub.clone())?;
     let station_hall = config.hall.clone();
@@ -198,6 +203,9 @@ pub struct WebOptions {
     pub listen: Option<String>,
     /// Operator token.
     pub token: Option<String>,
+    /// The config the console's pre-round check runs on (`None`: a demo,
+    /// whose config no file holds).
+    pub doctor: Option<crate::web::DoctorSource>,
 }
 
 /// Starts the console and mirror server and prints where they are (and the token).
@@ -208,9 +216,11 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
     let listen: std::net::SocketAddr =
         listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?;
     let token = opts.token.clone().or_else(|| config.console.token.clone()).unwrap_or_else(new_token);
-    let server = match crate::web::start(
+    let server = match crate::web::start_with_doctor(
         WebConfig { listen, token: token.clone(), allow_remote: config.console.allow_remote },
+        crate::web::Limits::for_this_process(),
         hub,
+        opts.doctor.clone(),
     ) {
         Ok(server) => server,
         Err(e @ crate::web::WebError::Bind { .. }) => {

@@ -7,7 +7,6 @@ use crate::hub::Hub;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::{Semaphore, broadcast, watch};
@@ -44,32 +43,6 @@ pub struct DoctorSource {
     pub config: PathBuf,
     /// Its `--journal-dir`, when given (else the config's `[journal] dir`).
     pub journal_dir: Option<PathBuf>,
-}
-
-impl DoctorSource {
-    /// From a `station run` command line (the program's name first):
-    /// `--config FILE` and `--journal-dir DIR`, also as `--config=FILE`.
-    /// `None` for any other command (`demo` and `practice` build their config
-    /// from flags, so no file says what they run).
-    pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Option<DoctorSource> {
-        let args: Vec<OsString> = args.into_iter().skip(1).collect();
-        let command = args.iter().find(|a| !a.to_string_lossy().starts_with('-'))?;
-        if command != "run" {
-            return None;
-        }
-        let value = |name: &str| -> Option<PathBuf> {
-            let with_equals = format!("{name}=");
-            args.iter().enumerate().find_map(|(i, a)| {
-                let text = a.to_string_lossy();
-                if text == name {
-                    args.get(i + 1).map(PathBuf::from)
-                } else {
-                    text.strip_prefix(&with_equals).map(PathBuf::from)
-                }
-            })
-        };
-        Some(DoctorSource { config: value("--config")?, journal_dir: value("--journal-dir") })
-    }
 }
 
 /// `{"error": reason}` with a status.

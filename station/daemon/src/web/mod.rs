@@ -25,7 +25,9 @@ pub use app::DoctorSource;
 #[allow(unused_imports, reason = "the tests and other callers choose their own limits")]
 pub use limits::Limits;
 #[allow(unused_imports, reason = "the tests and other callers choose their own limits")]
-pub use server::{WebServer, start, start_with_doctor, start_with_limits};
+pub use server::{WebServer, start_with_doctor};
+#[cfg(test)]
+pub use server::{start, start_with_limits};
 
 use std::net::SocketAddr;
 

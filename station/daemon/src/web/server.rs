@@ -63,23 +63,21 @@ impl Drop for WebServer {
     }
 }
 
-/// Starts the web server in a background thread with its own tokio runtime,
-/// with the limits for this process's open-files limit.
-///
-/// Refuses a non-loopback `listen` address unless `allow_remote`, and an empty token.
+/// Starts the server with this process's limits and no pre-round check
+/// (tests; `station run` gives its config with [`start_with_doctor`]).
+#[cfg(test)]
 pub fn start(config: WebConfig, hub: Hub) -> Result<WebServer, WebError> {
     start_with_limits(config, Limits::for_this_process(), hub)
 }
 
-/// [`start`] with the given limits (tests use short ones). The console's
-/// pre-round check runs on the config this process was started with
-/// (`station run --config FILE`; see [`DoctorSource::from_args`]).
+/// [`start`] with the given limits (tests use short ones).
+#[cfg(test)]
 pub fn start_with_limits(config: WebConfig, limits: Limits, hub: Hub) -> Result<WebServer, WebError> {
-    start_with_doctor(config, limits, hub, DoctorSource::from_args(std::env::args_os()))
+    start_with_doctor(config, limits, hub, None)
 }
 
-/// [`start_with_limits`] with the config the console's pre-round check runs
-/// on given explicitly (`None`: the check answers that there is none).
+/// Starts the console and mirror server with `limits`; the console's
+/// pre-round check runs on `doctor` (`None`: it answers that there is none).
 pub fn start_with_doctor(
     config: WebConfig,
     limits: Limits,

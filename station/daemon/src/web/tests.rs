@@ -998,20 +998,3 @@ async fn the_console_has_the_pre_round_check_panel_with_its_shortcut_and_live_su
     let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
     assert!(js.contains("'/api/doctor'") && js.contains("0: () => go($('doctor-run'))"), "console.js");
 }
-
-#[test]
-fn the_pre_round_check_reads_the_config_of_a_station_run_command_line() {
-    use super::DoctorSource;
-    let args = |list: &[&str]| list.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
-    assert_eq!(
-        DoctorSource::from_args(args(&["station", "run", "--config", "a.toml", "--journal-dir", "j"])),
-        Some(DoctorSource { config: "a.toml".into(), journal_dir: Some("j".into()) })
-    );
-    assert_eq!(
-        DoctorSource::from_args(args(&["station", "run", "--events", "-", "--config=/etc/s.toml"])),
-        Some(DoctorSource { config: "/etc/s.toml".into(), journal_dir: None })
-    );
-    assert_eq!(DoctorSource::from_args(args(&["station", "demo", "--speed", "20"])), None);
-    assert_eq!(DoctorSource::from_args(args(&["station", "practice", "--config", "a.toml"])), None);
-    assert_eq!(DoctorSource::from_args(args(&["station", "run"])), None);
-}
