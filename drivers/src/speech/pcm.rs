@@ -2,7 +2,10 @@
 //!
 //! One code path for files and the microphone: [`Resampler`] keeps its state
 //! between chunks, so a stream cut into any chunk sizes gives the same
-//! output as the whole buffer at once (tested).
+//! output as the whole buffer at once (tested). The rate conversion is
+//! rubato's ([`RateConverter`]); the channel averaging and the float/integer
+//! conversions around it stay here, a line each (rubato converts rates per
+//! channel, it does not mix channels).
 
 /// The rate every Vosk model here expects.
 pub const TARGET_RATE: u32 = 16_000;
