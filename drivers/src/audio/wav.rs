@@ -34,87 +34,101 @@ pub fn write_wav(path: &Path, clip: &Clip) -> Result<(), AudioError> {
 /// this code decodes.
 pub fn read_wav(path: &Path) -> Result<Clip, AudioError> {
     let origin = path.display().to_string();
-    let reader = hound::WavReader::open(path).map_err(|e| hound_error(&origin, e))?;
-    let spec = reader.spec();
-    let interleaved: Vec<i16> = match (spec.sample_format, spec.bits_per_sample) {
-        (hound::SampleFormat::Int, 16) => reader.into_samples::<i16>().collect::<Result<_, _>>(),
-        (hound::SampleFormat::Int, bits) if bits <= 32 => {
-            let shift = i32::from(bits) - 16;
-            reader
-                .into_samples::<i32>()
-                .map(|s| s.map(|v| if shift >= 0 { (v >> shift) as i16 } else { (v << -shift) as i16 }))
-                .collect()
-        }
-        (hound::SampleFormat::Float, 32) => {
-            reader.into_samples::<f32>().map(|s| s.map(|v| (v.clamp(-1.0, 1.0) * 32767.0) as i16)).collect()
-        }
-        (format, bits) => return Err(AudioError::wav(origin, format!("unsupported {bits}-bit {format:?}"))),
+    let mut reader = hound::WavReader::open(path).map_err(|e| hound_error(&origin, e))?;
+    match decode(&mut reader, &origin)? {
+        (clip, None) => Ok(clip),
+        (_, Some(e)) => Err(hound_error(&origin, e)),
     }
-    .map_err(|e| hound_error(&origin, e))?;
-    Ok(Clip::new(spec.sample_rate, downmix(&interleaved, spec.channels)))
+}
+
+/// Encodes mono 16-bit `samples` at `rate` as WAV bytes in memory.
+///
+/// # Errors
+/// [`AudioError::Wav`] if the samples do not fit a WAV file (4 GiB).
+pub fn encode_wav(samples: &[i16], rate: u32) -> Result<Vec<u8>, AudioError> {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut bytes = std::io::Cursor::new(Vec::with_capacity(44 + 2 * samples.len()));
+    let mut writer = hound::WavWriter::new(&mut bytes, spec).map_err(|e| hound_error("WAV in memory", e))?;
+    for &s in samples {
+        writer.write_sample(s).map_err(|e| hound_error("WAV in memory", e))?;
+    }
+    writer.finalize().map_err(|e| hound_error("WAV in memory", e))?;
+    Ok(bytes.into_inner())
 }
 
 /// Encodes `clip` as WAV bytes in memory.
-pub fn wav_bytes(clip: &Clip) -> Vec<u8> {
-    let data_len = (clip.samples.len() * 2) as u32;
-    let mut out = Vec::with_capacity(44 + data_len as usize);
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data_len).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes()); // PCM
-    out.extend_from_slice(&1u16.to_le_bytes()); // mono
-    out.extend_from_slice(&clip.rate.to_le_bytes());
-    out.extend_from_slice(&(clip.rate * 2).to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data_len.to_le_bytes());
-    for s in &clip.samples {
-        out.extend_from_slice(&s.to_le_bytes());
-    }
-    out
-}
-
-/// Parses 16-bit PCM WAV bytes, trusting the data that is there over the
-/// sizes in the header: espeak-ng writing to a pipe cannot seek back to fill
-/// them in, so they read 0x7fff_ffff.
 ///
 /// # Errors
-/// [`AudioError::Wav`] if the bytes are not 16-bit PCM WAV.
+/// As [`encode_wav`].
+pub fn wav_bytes(clip: &Clip) -> Result<Vec<u8>, AudioError> {
+    encode_wav(&clip.samples, clip.rate)
+}
+
+/// Parses WAV bytes (as [`read_wav`] reads files), trusting the data that is
+/// there over the sizes in the header: espeak-ng writing to a pipe cannot
+/// seek back to fill them in, so its data chunk claims 0x7fff_f000 bytes and
+/// the samples simply stop.
+///
+/// # Errors
+/// [`AudioError::Wav`] if the bytes are not a WAV stream this code decodes.
 pub fn parse_wav_bytes(bytes: &[u8], origin: &str) -> Result<Clip, AudioError> {
-    if bytes.len() < 12 || &bytes[0..4] != b"RIFF" || &bytes[8..12] != b"WAVE" {
-        return Err(AudioError::wav(origin, "not a RIFF/WAVE stream"));
-    }
-    let mut pos = 12;
-    let mut format: Option<(u16, u16, u32, u16)> = None;
-    while pos + 8 <= bytes.len() {
-        let id = &bytes[pos..pos + 4];
-        let len =
-            u32::from_le_bytes([bytes[pos + 4], bytes[pos + 5], bytes[pos + 6], bytes[pos + 7]]) as usize;
-        let body = pos + 8;
-        if id == b"fmt " {
-            let f = bytes.get(body..body + 16).ok_or_else(|| AudioError::wav(origin, "short fmt chunk"))?;
-            format = Some((
-                u16::from_le_bytes([f[0], f[1]]),
-                u16::from_le_bytes([f[2], f[3]]),
-                u32::from_le_bytes([f[4], f[5], f[6], f[7]]),
-                u16::from_le_bytes([f[14], f[15]]),
-            ));
-        } else if id == b"data" {
-            let (tag, channels, rate, bits) =
-                format.ok_or_else(|| AudioError::wav(origin, "data before fmt"))?;
-            if tag != 1 || bits != 16 || channels == 0 || rate == 0 {
-                return Err(AudioError::wav(origin, format!("not 16-bit PCM (format {tag}, {bits} bits)")));
-            }
-            let end = body.saturating_add(len).min(bytes.len());
-            let interleaved: Vec<i16> =
-                bytes[body..end].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
-            return Ok(Clip::new(rate, downmix(&interleaved, channels)));
+    let mut reader =
+        hound::WavReader::new(std::io::Cursor::new(bytes)).map_err(|e| hound_error(origin, e))?;
+    let decoded = decode(&mut reader, origin)?;
+    match decoded {
+        (clip, None) => Ok(clip),
+        // hound reports the end of the bytes as a failed read; only there
+        // (not at a bad sample inside) does the stream simply stop.
+        (clip, Some(hound::Error::IoError(_))) if reader.into_inner().position() >= bytes.len() as u64 => {
+            Ok(clip)
         }
-        pos = body.saturating_add(len + (len & 1));
+        (_, Some(e)) => Err(hound_error(origin, e)),
     }
-    Err(AudioError::wav(origin, "no data chunk"))
+}
+
+/// Decodes the samples as mono 16-bit, up to the first that cannot be read
+/// (returned beside the clip, for the caller to judge).
+fn decode<R: std::io::Read>(
+    reader: &mut hound::WavReader<R>,
+    origin: &str,
+) -> Result<(Clip, Option<hound::Error>), AudioError> {
+    let spec = reader.spec();
+    if spec.sample_rate == 0 {
+        return Err(AudioError::wav(origin, "sample rate 0 Hz"));
+    }
+    let shift = i32::from(spec.bits_per_sample) - 16;
+    let samples: Box<dyn Iterator<Item = hound::Result<i16>> + '_> =
+        match (spec.sample_format, spec.bits_per_sample) {
+            (hound::SampleFormat::Int, 16) => Box::new(reader.samples::<i16>()),
+            (hound::SampleFormat::Int, bits) if bits <= 32 => {
+                Box::new(reader.samples::<i32>().map(move |s| {
+                    s.map(|v| if shift >= 0 { (v >> shift) as i16 } else { (v << -shift) as i16 })
+                }))
+            }
+            (hound::SampleFormat::Float, 32) => {
+                Box::new(reader.samples::<f32>().map(|s| s.map(|v| (v.clamp(-1.0, 1.0) * 32767.0) as i16)))
+            }
+            (format, bits) => {
+                return Err(AudioError::wav(origin, format!("unsupported {bits}-bit {format:?}")));
+            }
+        };
+    let mut interleaved = Vec::new();
+    let mut failed = None;
+    for sample in samples {
+        match sample {
+            Ok(s) => interleaved.push(s),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
+    }
+    Ok((Clip::new(spec.sample_rate, downmix(&interleaved, spec.channels)), failed))
 }
 
 fn hound_error(origin: &str, e: hound::Error) -> AudioError {
@@ -128,16 +142,59 @@ fn hound_error(origin: &str, e: hound::Error) -> AudioError {
 mod tests {
     use super::*;
 
+    /// espeak-ng's `--stdout` header: the sizes it cannot fill in.
+    fn streamed(bytes: &mut [u8]) {
+        bytes[4..8].copy_from_slice(&0x7fff_f024u32.to_le_bytes());
+        bytes[40..44].copy_from_slice(&0x7fff_f000u32.to_le_bytes());
+    }
+
     #[test]
-    fn bytes_round_trip_and_streamed_sizes() {
+    fn bytes_round_trip_and_streamed_sizes() -> Result<(), AudioError> {
         let clip = Clip::new(22_050, vec![0, 1000, -1000, 32767]);
-        let mut bytes = wav_bytes(&clip);
-        assert_eq!(parse_wav_bytes(&bytes, "t").unwrap_or_default(), clip);
-        // espeak-ng --stdout: placeholder sizes.
-        bytes[4..8].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
-        bytes[40..44].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
-        assert_eq!(parse_wav_bytes(&bytes, "t").unwrap_or_default(), clip);
+        let mut bytes = wav_bytes(&clip)?;
+        assert_eq!(bytes.len(), 44 + 2 * clip.samples.len());
+        assert_eq!(parse_wav_bytes(&bytes, "t")?, clip);
+        streamed(&mut bytes);
+        assert_eq!(parse_wav_bytes(&bytes, "t")?, clip);
+        // A file that ends early is damaged; a stream that ends is done.
+        let dir = tempfile::tempdir().map_err(|e| AudioError::io("temp", e))?;
+        std::fs::write(dir.path().join("s.wav"), &bytes).map_err(|e| AudioError::io("temp", e))?;
+        assert!(read_wav(&dir.path().join("s.wav")).is_err());
         assert!(parse_wav_bytes(b"junk", "t").is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn real_espeak_output_parses() {
+        let Ok(out) = std::process::Command::new("espeak-ng").args(["-v", "en", "--stdout", "e4"]).output()
+        else {
+            eprintln!("!!!!! SKIPPING: no espeak-ng !!!!!");
+            return;
+        };
+        let clip = parse_wav_bytes(&out.stdout, "espeak-ng").map_err(|e| e.to_string()).unwrap();
+        assert!(clip.rate > 0 && clip.duration().as_millis() > 100, "{:?} {}", clip.rate, clip.samples.len());
+    }
+
+    #[test]
+    fn hostile_bytes_give_errors_never_panics() -> Result<(), AudioError> {
+        let clip = Clip::new(16_000, (0..400).map(|i| (i * 50) as i16).collect());
+        let good = wav_bytes(&clip)?;
+        // Every header byte set to values that break sizes, counts and formats,
+        // and every truncation of the header.
+        for at in 0..44 {
+            for value in [0u8, 1, 3, 0x7f, 0x80, 0xfe, 0xff] {
+                let mut bad = good.clone();
+                bad[at] = value;
+                let _ = parse_wav_bytes(&bad, "t");
+                streamed(&mut bad);
+                let _ = parse_wav_bytes(&bad, "t");
+            }
+            assert!(parse_wav_bytes(&good[..at], "t").is_err(), "{at} bytes");
+        }
+        let mut zero_rate = good.clone();
+        zero_rate[24..32].fill(0);
+        assert!(parse_wav_bytes(&zero_rate, "t").is_err());
+        Ok(())
     }
 
     #[test]

@@ -101,26 +101,13 @@ pub fn set_aside_with(journal: &Path, aside: &Path) {
     }
 }
 
-/// A WAV file (RIFF, PCM 16-bit mono) of `samples` at `rate`.
-pub fn wav_bytes(samples: &[i16], rate: u32) -> Vec<u8> {
-    let data = u32::try_from(samples.len() * 2).unwrap_or(u32::MAX);
-    let mut bytes = Vec::with_capacity(44 + samples.len() * 2);
-    bytes.extend_from_slice(b"RIFF");
-    bytes.extend_from_slice(&data.saturating_add(36).to_le_bytes());
-    bytes.extend_from_slice(b"WAVEfmt ");
-    bytes.extend_from_slice(&16u32.to_le_bytes());
-    bytes.extend_from_slice(&1u16.to_le_bytes()); // PCM
-    bytes.extend_from_slice(&1u16.to_le_bytes()); // mono
-    bytes.extend_from_slice(&rate.to_le_bytes());
-    bytes.extend_from_slice(&(rate * 2).to_le_bytes());
-    bytes.extend_from_slice(&2u16.to_le_bytes());
-    bytes.extend_from_slice(&16u16.to_le_bytes());
-    bytes.extend_from_slice(b"data");
-    bytes.extend_from_slice(&data.to_le_bytes());
-    for s in samples {
-        bytes.extend_from_slice(&s.to_le_bytes());
-    }
-    bytes
+/// A WAV file (RIFF, PCM 16-bit mono) of `samples` at `rate`, written by hound.
+///
+/// # Errors
+/// [`io::ErrorKind::FileTooLarge`] when the samples do not fit a WAV file (4 GiB).
+pub fn wav_bytes(samples: &[i16], rate: u32) -> io::Result<Vec<u8>> {
+    station_drivers::audio::wav::encode_wav(samples, rate)
+        .map_err(|e| io::Error::new(io::ErrorKind::FileTooLarge, e.to_string()))
 }
 
 /// Why a move's sound was not kept.
@@ -176,7 +163,10 @@ impl AudioKeeper {
     pub fn keep(&mut self, game_id: &str, ply: usize, samples: &[i16]) -> Result<PathBuf, NotKept> {
         let dir = folder(&self.journal_dir, game_id);
         let path = dir.join(file_name(ply));
-        let bytes = wav_bytes(samples, RATE);
+        let bytes = match wav_bytes(samples, RATE) {
+            Ok(bytes) => bytes,
+            Err(source) => return Err(NotKept::Write { ply, path, source }),
+        };
         let journal_dir = self.journal_dir.clone();
         let kept = self.kept.entry(game_id.to_owned()).or_insert_with(|| {
             list(&journal_dir, game_id).iter().filter_map(|(_, p)| p.metadata().ok()).map(|m| m.len()).sum()

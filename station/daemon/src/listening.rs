@@ -709,24 +709,8 @@ mod tests {
 
     /// Writes 16-bit mono PCM as a WAV file.
     fn write_wav(path: &std::path::Path, rate: u32, samples: &[i16]) {
-        let data = (samples.len() * 2) as u32;
-        let mut bytes = Vec::with_capacity(44 + samples.len() * 2);
-        bytes.extend_from_slice(b"RIFF");
-        bytes.extend_from_slice(&(36 + data).to_le_bytes());
-        bytes.extend_from_slice(b"WAVEfmt ");
-        bytes.extend_from_slice(&16u32.to_le_bytes());
-        bytes.extend_from_slice(&1u16.to_le_bytes());
-        bytes.extend_from_slice(&1u16.to_le_bytes());
-        bytes.extend_from_slice(&rate.to_le_bytes());
-        bytes.extend_from_slice(&(rate * 2).to_le_bytes());
-        bytes.extend_from_slice(&2u16.to_le_bytes());
-        bytes.extend_from_slice(&16u16.to_le_bytes());
-        bytes.extend_from_slice(b"data");
-        bytes.extend_from_slice(&data.to_le_bytes());
-        for s in samples {
-            bytes.extend_from_slice(&s.to_le_bytes());
-        }
-        std::fs::write(path, bytes).unwrap();
+        let clip = station_drivers::audio::Clip::new(rate, samples.to_vec());
+        station_drivers::audio::wav::write_wav(path, &clip).unwrap();
     }
 
     /// Korean phrases spoken one after another with `gap` of silence, as one

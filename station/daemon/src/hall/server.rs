@@ -227,5 +227,6 @@ fn respond(out: &mut TcpStream, status: u16, kind: &str, body: &[u8]) -> Result<
 
 /// Compares the given token with the arbiter's in time independent of where they differ.
 fn token_matches(given: &str, token: &str) -> bool {
-    given.len() == token.len() && given.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    use subtle::ConstantTimeEq;
+    bool::from(given.as_bytes().ct_eq(token.as_bytes()))
 }

@@ -62,13 +62,11 @@ fn port_ok(port: &str) -> bool {
     port.is_empty() || port.strip_prefix(':').is_some_and(|p| p.parse::<u16>().is_ok())
 }
 
-/// Compares without an early exit on the first differing byte.
+/// Compares without an early exit on the first differing byte (subtle's
+/// constant-time equality; only the length may show).
 fn constant_time_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    use subtle::ConstantTimeEq;
+    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
 /// The WebSocket origin rule: no `Origin` (a non-browser client) is fine; a browser's
@@ -126,6 +124,16 @@ mod tests {
         assert!(!authorized(&headers(&[(AUTHORIZATION, "Basic s3cret")]), "s3cret"));
         assert!(!authorized(&headers(&[]), "s3cret"));
         assert!(!authorized(&headers(&[(AUTHORIZATION, "Bearer ")]), ""));
+        assert!(!authorized(&headers(&[(AUTHORIZATION, "Bearer s3creT")]), "s3cret"));
+        assert!(!authorized(&headers(&[(AUTHORIZATION, "Bearer s3crets")]), "s3cret"));
+    }
+
+    #[test]
+    fn constant_time_compare_is_plain_equality() {
+        for (a, b) in [("", ""), ("a", "a"), ("a", "b"), ("ab", "a"), ("tok\u{e9}n", "tok\u{e9}n"), ("x", "")]
+        {
+            assert_eq!(constant_time_eq(a, b), a == b, "{a:?} {b:?}");
+        }
     }
 
     #[test]
