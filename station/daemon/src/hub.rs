@@ -7,6 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use station_core::clock::Side;
+use station_core::input::Input;
+use station_core::table::ClockCommand;
 use std::sync::{Arc, RwLock};
 
 /// An operator command, as `POST /api/command` takes it: `{"cmd": "...", ...}`.
@@ -250,7 +253,84 @@ const BARE_COMMANDS: &[&str] = &[
     "correct",
 ];
 
+/// Where an operator command goes.
+#[derive(Debug)]
+pub enum Routed {
+    /// Straight to the table, as this input.
+    Input(Input),
+    /// A pass-through command with a wrong value: refused with this reason.
+    Wrong(String),
+    /// To the station, which does more than pass it on.
+    Station(Box<Command>),
+}
+
 impl Command {
+    /// The table input a command only passes through (the clock, scoresheet,
+    /// decisions, adjournment, take-back, result: the same words the journal
+    /// records), or the command back when the station does more than pass it on.
+    pub fn route(self) -> Routed {
+        match self.into_input() {
+            Ok(input) => Routed::Input(input),
+            Err(why) => match why {
+                Ok(command) => Routed::Station(Box::new(command)),
+                Err(wrong) => Routed::Wrong(wrong),
+            },
+        }
+    }
+
+    /// [`route`](Self::route)'s work: `Err(Ok(command))` for a command the
+    /// station handles, `Err(Err(reason))` for a wrong value.
+    #[allow(clippy::result_large_err)] // one command, moved once: boxing buys nothing
+    fn into_input(self) -> Result<Input, Result<Command, String>> {
+        let side = |s: &str| match s {
+            "white" => Ok(Side::White),
+            "black" => Ok(Side::Black),
+            other => Err(Err(format!("`{other}` is not white or black"))),
+        };
+        let who = |w: Option<String>| w.unwrap_or_else(|| "operator".into());
+        let clock = |cmd: ClockCommand| Ok(Input::from_clock_command(&cmd));
+        match self {
+            Command::ClockStart => clock(ClockCommand::Start),
+            Command::ClockPause => clock(ClockCommand::Pause),
+            Command::ClockResume => clock(ClockCommand::Resume),
+            Command::ClockPress { side: s } => Ok(Input::ClockPress { side: side(&s)? }),
+            Command::SetTime { side: s, ms, who: w, why } => clock(ClockCommand::SetTime {
+                side: side(&s)?,
+                ms,
+                who: who(w),
+                why: why.unwrap_or_default(),
+            }),
+            Command::AddTime { side: s, ms, who: w, why } => clock(ClockCommand::AddTime {
+                side: side(&s)?,
+                ms,
+                who: who(w),
+                why: why.unwrap_or_default(),
+            }),
+            Command::SetMoves { moves, who: w, why } => {
+                clock(ClockCommand::SetMoves { moves, who: who(w), why: why.unwrap_or_default() })
+            }
+            Command::Scoresheet { moves } => Ok(Input::Scoresheet { moves }),
+            Command::Accept => Ok(Input::IrregularityDecision { decision: "accept".into() }),
+            Command::Correct => Ok(Input::IrregularityDecision { decision: "correct".into() }),
+            Command::AcceptDraw => Ok(Input::AcceptDraw),
+            Command::ConfirmClaim => Ok(Input::ConfirmClaim),
+            Command::IllegalMove { ply } => Ok(Input::IllegalMove { ply }),
+            Command::TakeBack => Ok(Input::TakeBack),
+            Command::Adjourn { sealed_move, session_left_ms } => {
+                Ok(Input::Adjourn { sealed: sealed_move, session_left_ms })
+            }
+            Command::ResumeReplierAbsent => Ok(Input::ResumeReplierAbsent),
+            Command::OpenEnvelope => Ok(Input::OpenEnvelope),
+            Command::SealReply { sealed_move } => Ok(Input::SealReply { sealed: sealed_move }),
+            Command::EnvelopeLost => Ok(Input::EnvelopeLost),
+            Command::ResumeAdjourned => Ok(Input::ResumeAdjourned),
+            Command::Result { result, reason, termination } => {
+                Ok(Input::Result { result, reason, termination })
+            }
+            other => Err(Ok(other)),
+        }
+    }
+
     /// Parses a command as `POST /api/command` takes it and checks its bounds:
     /// an unknown command or field, a field of the wrong type, an over-long
     /// text or a control character in one is an error that says which.

@@ -8,7 +8,7 @@ use crate::config::Action;
 use crate::config::{ClockSource, Config, DgtDisplay};
 use crate::delivery::{Delivered, HubEvents, Observer, Subscriber, VoicesHandle};
 use crate::event_sink::EventSink;
-use crate::hub::{Command, CommandRequest, Hub};
+use crate::hub::{Command, CommandRequest, Hub, Routed};
 use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
 use crate::listening::Heard;
 use crate::record_reading::RecordReading;
@@ -698,12 +698,19 @@ impl Station {
     }
 
     fn execute(&mut self, command: Command, t: Millis, events: &mut Vec<Event>) -> Result<Value, String> {
+        // Most commands only pass an input on: the table decides.
+        let command = match command.route() {
+            Routed::Input(input) => {
+                return self.apply(t, input, events).map(|()| json!({"ok": true})).map_err(|e| e.to_string());
+            }
+            Routed::Wrong(why) => return Err(why),
+            Routed::Station(command) => *command,
+        };
         let side = |s: &str| match s {
             "white" => Ok(Side::White),
             "black" => Ok(Side::Black),
             other => Err(format!("`{other}` is not white or black")),
         };
-        let who = |w: Option<String>| w.unwrap_or_else(|| "operator".into());
         let clock = |this: &mut Station, cmd: ClockCommand, events: &mut Vec<Event>| {
             this.apply(t, Input::from_clock_command(&cmd), events)
                 .map(|()| json!({"ok": true}))
@@ -711,29 +718,6 @@ impl Station {
         };
         let ok = |r: Result<(), TableError>| r.map(|()| json!({"ok": true})).map_err(|e| e.to_string());
         match command {
-            Command::ClockStart => clock(self, ClockCommand::Start, events),
-            Command::ClockPause => clock(self, ClockCommand::Pause, events),
-            Command::ClockResume => clock(self, ClockCommand::Resume, events),
-            Command::ClockPress { side: s } => {
-                let side = side(&s)?;
-                ok(self.apply(t, Input::ClockPress { side }, events))
-            }
-            Command::SetTime { side: s, ms, who: w, why } => {
-                let cmd =
-                    ClockCommand::SetTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };
-                clock(self, cmd, events)
-            }
-            Command::AddTime { side: s, ms, who: w, why } => {
-                let cmd =
-                    ClockCommand::AddTime { side: side(&s)?, ms, who: who(w), why: why.unwrap_or_default() };
-                clock(self, cmd, events)
-            }
-            Command::SetMoves { moves, who: w, why } => clock(
-                self,
-                ClockCommand::SetMoves { moves, who: who(w), why: why.unwrap_or_default() },
-                events,
-            ),
-            Command::Scoresheet { moves } => ok(self.apply(t, Input::Scoresheet { moves }, events)),
             Command::AcceptClockProposal { id } => {
                 let proposal = self.console.discrepancies.iter().find_map(|e| match e {
                     Event::Discrepancy { id: i, clock_proposal: Some(p), .. } if *i == id => Some(*p),
@@ -780,38 +764,15 @@ impl Station {
             Command::Practice { action, game } => {
                 self.practice(practice::PracticeAction::parse(&action, game)?, t, events)
             }
-            Command::Accept => {
-                ok(self.apply(t, Input::IrregularityDecision { decision: "accept".into() }, events))
-            }
-            Command::Correct => {
-                ok(self.apply(t, Input::IrregularityDecision { decision: "correct".into() }, events))
-            }
-            Command::AcceptDraw => ok(self.apply(t, Input::AcceptDraw, events)),
             Command::ClaimDraw { side: s, mv } => {
                 let side = side(&s)?;
                 self.apply(t, Input::ClaimDraw { side, mv }, events).map_err(|e| e.to_string())?;
                 Ok(draw_claim_answer(events))
             }
-            Command::ConfirmClaim => ok(self.apply(t, Input::ConfirmClaim, events)),
-            Command::IllegalMove { ply } => ok(self.apply(t, Input::IllegalMove { ply }, events)),
-            Command::TakeBack => ok(self.apply(t, Input::TakeBack, events)),
             Command::Spoken { text, confidence } if self.table.draughts_variant().is_some() => {
                 self.draughts_spoken(&text, confidence, t, events)
             }
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
-            Command::Adjourn { sealed_move, session_left_ms } => {
-                ok(self.apply(t, Input::Adjourn { sealed: sealed_move, session_left_ms }, events))
-            }
-            Command::ResumeReplierAbsent => ok(self.apply(t, Input::ResumeReplierAbsent, events)),
-            Command::OpenEnvelope => ok(self.apply(t, Input::OpenEnvelope, events)),
-            Command::SealReply { sealed_move } => {
-                ok(self.apply(t, Input::SealReply { sealed: sealed_move }, events))
-            }
-            Command::EnvelopeLost => ok(self.apply(t, Input::EnvelopeLost, events)),
-            Command::ResumeAdjourned => ok(self.apply(t, Input::ResumeAdjourned, events)),
-            Command::Result { result, reason, termination } => {
-                ok(self.apply(t, Input::Result { result, reason, termination }, events))
-            }
             Command::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {
                 let tags = station_core::pgn::TagOverrides { white, black, event, site, round, board };
                 let start = match (fen.clone(), chess960) {
@@ -832,6 +793,8 @@ impl Station {
                 let ply = self.table.record().map_or(0, |r| r.ply());
                 Ok(json!({"ok": true, "start_fen": fen, "game_id": game_id, "ply": ply}))
             }
+            // Passed on above.
+            passed => Err(format!("{passed:?} was not passed on to the table")),
         }
     }
 }
