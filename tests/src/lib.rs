@@ -1,13 +1,16 @@
 //! Helpers for the end-to-end tests: find the real `station` binary, make
-//! scratch directories, read the event stream, locate the shared test data;
-//! [`browser`] drives headless Chromium for the web tests.
+//! scratch directories, read the event stream, locate the shared test data,
+//! end every process a test started ([`Kill`]); [`browser`] drives headless
+//! Chromium for the web tests.
 
 pub mod browser;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// `station run --config CONFIG --journal-dir JOURNAL [--events EVENTS]` with
@@ -16,6 +19,8 @@ use std::time::{Duration, Instant};
 /// card the null ALSA device of `scripts/setup` is used unless one is set.
 pub fn station_run(config: &Path, journal: &Path, events: Option<&Path>) -> Command {
     let mut cmd = Command::new(station_bin());
+    // Its own process group, so that [`Kill`] also ends what it started (an engine).
+    cmd.process_group(0);
     cmd.args(["run", "--config"]).arg(config).arg("--journal-dir").arg(journal);
     if let Some(events) = events {
         cmd.arg("--events").arg(events);
@@ -82,9 +87,13 @@ pub fn station_bin() -> PathBuf {
     bin
 }
 
-/// A fresh scratch directory under `target/e2e/`, removed at the start of the next run.
+/// A fresh scratch directory under `target/e2e/`: `NAME-PID-N`, N counting the
+/// calls of this process, so two tests running at once in the one test binary
+/// never share a directory even if they pick the same name.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = workspace().join("target/e2e").join(format!("{name}-{}", std::process::id()));
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = workspace().join("target/e2e").join(format!("{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
@@ -136,9 +145,69 @@ pub fn record_from_events(events: &[Value]) -> Vec<String> {
     moves
 }
 
+/// A child process ended when dropped, pass or fail, with every process it
+/// started: spawned by [`Kill::spawn`] (or from [`station_run`]) it leads its
+/// own process group, and the whole group gets SIGKILL. Chromium started by
+/// chromedriver, an engine started by the station and `dd` started by a shell
+/// would otherwise outlive the test. It derefs to the [`Child`].
+pub struct Kill(pub Child);
+
+impl Kill {
+    /// Spawns `cmd` as the leader of a new process group.
+    pub fn spawn(cmd: &mut Command) -> Kill {
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        Kill(cmd.process_group(0).spawn().unwrap_or_else(|e| panic!("{program} starts: {e}")))
+    }
+
+    /// SIGKILL to the process and its group (a crash, nothing cleans up), then reaps it.
+    pub fn end(&mut self) {
+        let id = self.0.id();
+        // The group bears the leader's number, which cannot go to another
+        // process while the group has members. Only when the leader was
+        // reaped already (a test's own `wait`) and its number is in use by a
+        // process that is not our child is the group surely gone: leave it.
+        let parent = std::fs::read_to_string(format!("/proc/{id}/stat")).ok().map(|stat| {
+            // `pid (comm) state ppid …`: comm may hold spaces and brackets.
+            stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+        });
+        let ours = parent.is_none_or(|ppid| ppid == Some(std::process::id()));
+        if ours {
+            // kill(1), as the workspace forbids unsafe code; "no such process"
+            // (it was spawned without a group of its own) is harmless.
+            let _ = Command::new("kill")
+                .args(["-s", "KILL", "--", &format!("-{id}")])
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl std::ops::Deref for Kill {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Kill {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
 /// A process that writes 2 MiB into `dir` and fsyncs it, over and over, until
 /// dropped: a busy disk for the tests that must not care.
-pub struct DiskHog(std::process::Child);
+pub struct DiskHog {
+    _process: Kill,
+}
 
 impl DiskHog {
     /// Starts writing `dir/hog.bin` in a loop.
@@ -147,14 +216,7 @@ impl DiskHog {
             "while :; do dd if=/dev/zero of={} bs=64k count=32 conv=fsync 2>/dev/null; done",
             dir.join("hog.bin").display()
         );
-        DiskHog(Command::new("sh").arg("-c").arg(script).spawn().expect("sh"))
-    }
-}
-
-impl Drop for DiskHog {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        DiskHog { _process: Kill::spawn(Command::new("sh").arg("-c").arg(script)) }
     }
 }
 
@@ -182,7 +244,7 @@ pub fn post_command(base: &str, token: &str, body: &Value) -> (u16, Value) {
 /// A `station run` with its console on a free loopback port and an operator
 /// token: commands, spoken words and plain GETs to it; killed when dropped.
 pub struct RunningStation {
-    child: Child,
+    _process: Kill,
     base: String,
     token: String,
 }
@@ -197,9 +259,9 @@ impl RunningStation {
         if alsa.exists() && !cmd.get_envs().any(|(k, _)| k == "ALSA_CONFIG_PATH") {
             cmd.env("ALSA_CONFIG_PATH", alsa);
         }
-        let mut child = cmd.spawn().expect("station starts");
+        let mut child = Kill::spawn(&mut cmd);
         let base = console_address(&mut child).trim_start_matches("http://").to_owned();
-        RunningStation { child, base, token: token.to_owned() }
+        RunningStation { _process: child, base, token: token.to_owned() }
     }
 
     /// `POST /api/command` with the operator token: the status and the JSON answer.
@@ -224,12 +286,5 @@ impl RunningStation {
         let head = String::from_utf8_lossy(&response[..head_end]).into_owned();
         let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
         (status, response[head_end..].to_vec())
-    }
-}
-
-impl Drop for RunningStation {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

@@ -5,7 +5,7 @@
 //! own with what to do, and the exit code is 1.
 
 use serialport::SerialPort;
-use station_tests::{scratch, station_bin, station_run, wait_for, workspace};
+use station_tests::{Kill, scratch, station_bin, station_run, wait_for, workspace};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -53,8 +53,7 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     // A port held by another process.
     let (_master, slave) = serialport::TTYPort::pair().unwrap();
     let held = slave.name().unwrap();
-    let mut holder =
-        Command::new("sleep").arg("60").stdin(std::fs::File::open(&held).unwrap()).spawn().unwrap();
+    let holder = Kill::spawn(Command::new("sleep").arg("60").stdin(std::fs::File::open(&held).unwrap()));
     // A journal folder a running station holds.
     let journal = dir.join("journal");
     let running_config = dir.join("running.toml");
@@ -63,7 +62,7 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
         "[boards.blind]\ndriver = \"none\"\n[console]\nlisten = \"127.0.0.1:0\"\n",
     )
     .unwrap();
-    let mut station = station_run(&running_config, &journal, None).stdout(Stdio::null()).spawn().unwrap();
+    let station = Kill::spawn(station_run(&running_config, &journal, None).stdout(Stdio::null()));
     let station_pid = station.id();
     wait_for(Duration::from_secs(30), "the running station's lock", || {
         let text = std::fs::read_to_string(journal.join("station.lock")).ok()?;
@@ -84,10 +83,9 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     )
     .unwrap();
     let out = doctor(&config, Some(&journal));
-    let _ = station.kill();
-    let _ = station.wait();
-    let _ = holder.kill();
-    let _ = holder.wait();
+    let holder_pid = holder.id();
+    drop(station);
+    drop(holder);
     let lines = lines(&out);
     assert_eq!(out.status.code(), Some(1), "{lines:#?}");
 
@@ -99,7 +97,7 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     let busy = line(&lines, "board mirror");
     // The test itself holds the pty's other handle too: every holder is named.
     assert!(busy.starts_with("fail") && busy.contains("in use by"), "{busy}");
-    assert!(busy.contains(&format!("process {} (sleep)", holder.id())), "{busy}");
+    assert!(busy.contains(&format!("process {holder_pid} (sleep)")), "{busy}");
     let locked = line(&lines, "journal");
     assert!(locked.starts_with("fail") && locked.contains(&format!("process {station_pid}")), "{locked}");
     let clock = line(&lines, "clock");

@@ -2,9 +2,9 @@
 //! `station run` processes on a real pseudo-terminal.
 
 use serialport::SerialPort;
-use station_tests::{read_events, scratch, station_bin, station_run, wait_for};
+use station_tests::{Kill, read_events, scratch, station_bin, station_run, wait_for};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 fn config(dir: &Path, port: &str) -> std::path::PathBuf {
@@ -17,15 +17,6 @@ fn config(dir: &Path, port: &str) -> std::path::PathBuf {
     )
     .unwrap();
     path
-}
-
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 #[test]

@@ -5,20 +5,16 @@
 //! in `/api/hall`, and the view keeps its one connection: a good message
 //! sent afterwards arrives and the log never says the broker went away.
 
-mod hall_support;
-
-use hall_support::{
-    Guard, api, free_port, hall_view, header_message, mosquitto, publish, publish_file, read_log,
-};
+use super::support::{api, free_port, hall_view, header_message, mosquitto, publish, publish_file, read_log};
 use serde_json::Value;
-use station_tests::{scratch, wait_for};
+use station_tests::{Kill, scratch, wait_for};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// A broker (no size limit of its own) and a hall view named `bad` on it.
 struct Rig {
-    _view: Guard,
-    _broker: Guard,
+    _view: Kill,
+    _broker: Kill,
     base: String,
     port: u16,
     dir: PathBuf,

@@ -10,10 +10,10 @@ use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use station_drivers::pegboard::hands::TimedScan;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for,
+    Kill, console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for,
 };
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 /// The hand's steps take at most 250 sim-ms and it thinks 900 sim-ms between
@@ -64,7 +64,7 @@ fn hand_move(pos: &Position, mv: &Move) -> HandMove {
 
 /// The station, its console address and its events file.
 struct Run {
-    child: Child,
+    child: Kill,
     base: String,
     events: PathBuf,
 }
@@ -72,10 +72,12 @@ struct Run {
 impl Run {
     fn start(dir: &Path, link: &Path) -> Run {
         let events = dir.join("events.jsonl");
-        let mut child = station_run(&config(dir, link), &dir.join("journal"), Some(&events))
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("station starts");
+        let mut child = Kill(
+            station_run(&config(dir, link), &dir.join("journal"), Some(&events))
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("station starts"),
+        );
         let base = console_address(&mut child);
         Run { child, base, events }
     }
@@ -94,17 +96,8 @@ impl Run {
     }
 
     fn stop(mut self) -> Vec<Value> {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
+        self.child.end();
         self.events()
-    }
-}
-
-impl Drop for Run {
-    /// A failing test must not leave its station running.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -353,11 +346,12 @@ fn two_peg_boards_one_game_a_wrong_execution_recovered() {
     let positions = game.positions();
     let sims = [start_board(&blind_link), start_board(&mirror_link)];
     let events = dir.join("events.jsonl");
-    let mut child =
+    let mut child = Kill(
         station_run(&two_board_config(&dir, &blind_link, &mirror_link), &dir.join("journal"), Some(&events))
             .stdout(Stdio::piped())
             .spawn()
-            .expect("station starts");
+            .expect("station starts"),
+    );
     let base = console_address(&mut child);
     let run = Run { child, base, events };
     run.wait_event("game started", |e| e["type"] == "game_started");

@@ -6,10 +6,9 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run, wait_for,
+    Kill, export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run, wait_for,
 };
 use std::path::Path;
-use std::process::Child;
 use std::time::Duration;
 
 /// The simulated hands keep every passing state below 250 sim-ms, and these
@@ -32,8 +31,8 @@ fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
     path
 }
 
-fn start_station(config: &Path, events: &Path, journal: &Path) -> Child {
-    station_run(config, journal, Some(events)).spawn().expect("station starts")
+fn start_station(config: &Path, events: &Path, journal: &Path) -> Kill {
+    Kill::spawn(&mut station_run(config, journal, Some(events)))
 }
 
 /// A real game of at least 60 plies from the shared collection.
@@ -171,7 +170,7 @@ fn unplugging_the_board_is_reported_and_replugging_recovers() {
 
 /// A station on a simulated board with a game just started: the board, the
 /// station process and its events file.
-fn game_started(name: &str) -> (SimPegBoard, Child, std::path::PathBuf) {
+fn game_started(name: &str) -> (SimPegBoard, Kill, std::path::PathBuf) {
     let dir = scratch(name);
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
@@ -335,7 +334,7 @@ fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
         ),
     )
     .unwrap();
-    let mut station = station_tests::browser::Kill(start_station(&cfg, &events, &dir.join("journal")));
+    let mut station = start_station(&cfg, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "connected", || {
         (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
     });

@@ -11,14 +11,13 @@
 //! voices as text (the hall's path — journal, durable events, publisher — is
 //! the real one). Every wait is an upper bound for a loaded machine.
 
+use super::support::{free_port, get, openssl, plain};
 use serde_json::Value;
 use station_core::pgn::read_games;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::schedule;
-mod hall_support;
-use hall_support::{free_port, get, openssl, plain};
 
-use station_tests::{export_pgn, scratch, station_bin, station_run, wait_for};
+use station_tests::{Kill, export_pgn, scratch, station_bin, station_run, wait_for};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -30,21 +29,11 @@ use std::time::{Duration, Instant};
 const SPEED: f64 = 10.0;
 const SETTLE_MS: u64 = 300;
 
-/// A child process killed when dropped.
-struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// Mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart
 /// forgets everything), with the hall's queue and size limits from the sample
 /// `config/mosquitto.conf` (a hall runs with them; the default queue of 1000
 /// loses events in the replay after a broker restart).
-fn mosquitto(dir: &Path, port: u16) -> Guard {
+fn mosquitto(dir: &Path, port: u16) -> Kill {
     let conf = dir.join("mosquitto.conf");
     let sample = std::fs::read_to_string(station_tests::workspace().join("config/mosquitto.conf")).unwrap();
     let limits: String = sample
@@ -66,7 +55,7 @@ fn mosquitto(dir: &Path, port: u16) -> Guard {
         .spawn()
         .expect("mosquitto (scripts/setup installs it)");
     wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
-    Guard(child)
+    Kill(child)
 }
 
 /// A TCP relay to the broker that can be cut (a network partition).
@@ -132,7 +121,7 @@ fn hall_address(hall: &mut Child) -> String {
 
 /// Short real games (30 to 60 plies) from the shared PGN files: (file, 1-based index, SANs).
 fn games(n: usize) -> Vec<(PathBuf, usize, Vec<String>)> {
-    hall_support::real_games(n, 30..=60)
+    super::support::real_games(n, 30..=60)
 }
 
 fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> PathBuf {
@@ -147,8 +136,8 @@ fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> Pa
     config
 }
 
-fn start_station(config: &Path, journal: &Path) -> Guard {
-    Guard(station_run(config, journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap())
+fn start_station(config: &Path, journal: &Path) -> Kill {
+    Kill(station_run(config, journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap())
 }
 
 fn moves_on(hall: &Value, board: usize) -> usize {
@@ -183,7 +172,7 @@ fn hall_run(n: usize) {
         .spawn()
         .unwrap();
     let base = hall_address(&mut hall);
-    let _hall = Guard(hall);
+    let _hall = Kill(hall);
 
     let games = games(n);
     // Every board is a simulated peg board of the test's own on a pty (the
@@ -342,7 +331,7 @@ fn play_moves(
 }
 
 /// SIGKILL: the station gets no chance to say goodbye.
-fn kill9(child: &mut Guard) {
+fn kill9(child: &mut Kill) {
     let _ = child.0.kill();
     let _ = child.0.wait();
 }
@@ -397,8 +386,7 @@ fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped(
         ),
     )
     .unwrap();
-    let _broker =
-        Guard(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
+    let _broker = Kill(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
     wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
     let mut hall = Command::new(station_bin())
         .args(["hall", "--hall", "sec", "--listen", "127.0.0.1:0", "--credentials"])
@@ -410,7 +398,7 @@ fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped(
         .spawn()
         .unwrap();
     let base = hall_address(&mut hall);
-    let _hall = Guard(hall);
+    let _hall = Kill(hall);
     std::thread::sleep(Duration::from_secs(1));
     let header = |board: &str| {
         format!(
@@ -492,9 +480,9 @@ fn measure_a_hall_of_50_boards() {
         .spawn()
         .unwrap();
     let base = hall_address(&mut hall);
-    let hall = Guard(hall);
+    let hall = Kill(hall);
     // Longer games (50 to 110 plies) than the run's: the window is a steady hall.
-    let games = hall_support::real_games(n + control, 50..=110);
+    let games = super::support::real_games(n + control, 50..=110);
     let mut stations = Vec::new();
     let mut sims = Vec::new();
     for k in 0..games.len() {
@@ -517,7 +505,7 @@ fn measure_a_hall_of_50_boards() {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        stations.push((Guard(child), log));
+        stations.push((Kill(child), log));
     }
     // Each board's hands begin once its station has greeted it.
     let mut hands = Vec::new();
@@ -666,8 +654,7 @@ fn the_hall_view_reads_a_broker_over_tls_checked_against_the_hall_s_ca() {
         ),
     )
     .unwrap();
-    let _broker =
-        Guard(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
+    let _broker = Kill(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
     wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
     let mut hall = Command::new(station_bin())
         .args(["hall", "--hall", "tls", "--listen", "127.0.0.1:0", "--ca-file"])
@@ -679,7 +666,7 @@ fn the_hall_view_reads_a_broker_over_tls_checked_against_the_hall_s_ca() {
         .spawn()
         .unwrap();
     let base = hall_address(&mut hall);
-    let _hall = Guard(hall);
+    let _hall = Kill(hall);
     let status = r#"{"board":"9","online":true}"#;
     let h = wait_for(Duration::from_secs(20), "board 9 over TLS", || {
         let sent = Command::new("mosquitto_pub")

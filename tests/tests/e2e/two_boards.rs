@@ -7,7 +7,7 @@ use station_core::pgn::read_games;
 use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::{of_type, read_events, scratch, shared_pgn, station_run, wait_for};
+use station_tests::{Kill, of_type, read_events, scratch, shared_pgn, station_run, wait_for};
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -49,7 +49,7 @@ fn d_2_9_a_real_game_on_two_boards_stays_in_step_across_an_unplugged_dgt_board()
     let dgt =
         DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
     let mut station =
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap();
+        Kill::spawn(station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()));
     wait_for(Duration::from_secs(15), "both boards connected", || {
         (statuses(&events, "blind") == ["connected"] && statuses(&events, "mirror") == ["connected"])
             .then_some(())

@@ -14,8 +14,8 @@
 use fantoccini::Client;
 use serde_json::Value;
 use station_tests::browser::{
-    DOWN, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, spawn_station,
-    start_chromedriver, tab_to, text_of, within,
+    DOWN, Driver, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys,
+    spawn_station, start_chromedriver, tab_to, text_of, within,
 };
 use station_tests::{scratch, station_run};
 use std::time::Duration;
@@ -78,7 +78,7 @@ async fn confirm(console: &Client) {
 /// A station without sensor boards (the blind player speaks, the assistant
 /// enters the moves), its clock 90 min + 30 s, pressed by the station; the
 /// console open with its token.
-async fn console_on_station(name: &str) -> (Kill, Kill, String, reqwest::Client, Client) {
+async fn console_on_station(name: &str) -> (Kill, Driver, String, reqwest::Client, Client) {
     let dir = scratch(name);
     let config = dir.join("station.toml");
     std::fs::write(

@@ -1,25 +1,13 @@
 //! What the hall tests share: a real Mosquitto on a free port of 127.0.0.1,
 //! the real `station hall` view with its log in a file, and plain HTTP reads.
 
-#![allow(dead_code)] // each test file uses its own part
-
 use serde_json::Value;
-use station_tests::{station_bin, wait_for};
+use station_tests::{Kill, station_bin, wait_for};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
-
-/// A child process killed when dropped.
-pub struct Guard(pub Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A port nobody listens on now.
 pub fn free_port() -> u16 {
@@ -28,7 +16,7 @@ pub fn free_port() -> u16 {
 
 /// Mosquitto on 127.0.0.1:`port` with `extra` lines of configuration (anonymous
 /// and without persistence unless `extra` says otherwise); its log in `dir`.
-pub fn mosquitto(dir: &Path, port: u16, extra: &str) -> Guard {
+pub fn mosquitto(dir: &Path, port: u16, extra: &str) -> Kill {
     let conf = dir.join(format!("mosquitto-{port}.conf"));
     std::fs::write(
         &conf,
@@ -44,12 +32,12 @@ pub fn mosquitto(dir: &Path, port: u16, extra: &str) -> Guard {
         .spawn()
         .expect("mosquitto (scripts/setup installs it)");
     wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
-    Guard(child)
+    Kill(child)
 }
 
 /// `station hall --hall HALL --broker BROKER` with `extra` arguments, its log
 /// (stderr, `STATION_LOG=info`) in `log`: the process and its base URL.
-pub fn hall_view(broker: &str, hall: &str, extra: &[&str], log: &Path) -> (Guard, String) {
+pub fn hall_view(broker: &str, hall: &str, extra: &[&str], log: &Path) -> (Kill, String) {
     let mut child = Command::new(station_bin())
         .args(["hall", "--hall", hall, "--listen", "127.0.0.1:0", "--token", "arbiter", "--broker", broker])
         .args(extra)
@@ -68,7 +56,7 @@ pub fn hall_view(broker: &str, hall: &str, extra: &[&str], log: &Path) -> (Guard
         }
     });
     let base = rx.recv_timeout(Duration::from_secs(30)).expect("the hall view prints its address");
-    (Guard(child), base)
+    (Kill(child), base)
 }
 
 /// `GET path` from the hall view: the body of a 200 answer.

@@ -5,18 +5,8 @@
 //! mapped to `time` in `[buttons]`, says the time and shows the clocks.
 
 use station_drivers::braille::BrlttyVirtual;
-use station_tests::{of_type, read_events, scratch, station_run, wait_for};
+use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for};
 use std::time::Duration;
-
-/// Stops the station (by its pid) however the test ends.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// SAN with German piece letters, written independently of the station's.
 fn german(san: &str) -> String {
@@ -45,7 +35,7 @@ fn station_run_shows_moves_on_a_real_brltty_and_a_routing_key_is_a_button() {
     )
     .unwrap();
     let events = dir.join("events.jsonl");
-    let _station = Running(
+    let _station = Kill(
         station_run(&config, &dir.join("journal"), Some(&events))
             .stdout(std::process::Stdio::null())
             .spawn()

@@ -11,8 +11,7 @@ use shakmaty::{Chess, Color, Position};
 use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::browser::Kill;
-use station_tests::{of_type, read_events, scratch, station_run, wait_for};
+use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 

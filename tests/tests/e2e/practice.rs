@@ -18,7 +18,7 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::occupancy_after;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, of_type, read_events, scratch, station_run, wait_for, workspace,
+    Kill, RunningStation, export_pgn, of_type, read_events, scratch, station_run, wait_for, workspace,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -384,7 +384,7 @@ fn fault_goes_by(fault: &str, status: &str) {
         .args(["--listen", "127.0.0.1:0", "--token", TOKEN])
         .stdout(std::process::Stdio::piped())
         .stderr(log);
-    let mut child = cmd.spawn().unwrap();
+    let mut child = Kill::spawn(&mut cmd);
     let _base = station_tests::console_address(&mut child);
     wait_for(Duration::from_secs(10), "board connected", || {
         (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
@@ -395,8 +395,7 @@ fn fault_goes_by(fault: &str, status: &str) {
     let e4 = UciMove::from_ascii(b"e2e4").unwrap().to_move(game.position()).unwrap();
     board.play(game.position(), &e4);
     let reply = game_move(&events, 0, 2);
-    let _ = child.kill();
-    let _ = child.wait();
+    child.end();
     assert_eq!(reply, "e7e5", "the move after the restart");
     let ev = read_events(&events);
     let faults: Vec<&Value> = of_type(&ev, "device_status")
@@ -489,12 +488,12 @@ fn engine_reply_latency_and_memory() {
         let events = dir.join("events.jsonl");
         let cfg = config(&dir, &link, STOCKFISH, &format!("{extra}move_time_ms = 500\n"));
         let mut board = Board::start(&link);
-        let mut child = station_run(&cfg, &dir.join("journal"), Some(&events))
-            .args(["--listen", "127.0.0.1:0", "--token", TOKEN])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = Kill::spawn(
+            station_run(&cfg, &dir.join("journal"), Some(&events))
+                .args(["--listen", "127.0.0.1:0", "--token", TOKEN])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null()),
+        );
         let _ = station_tests::console_address(&mut child);
         wait_for(Duration::from_secs(10), "board connected", || {
             (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
@@ -538,8 +537,7 @@ fn engine_reply_latency_and_memory() {
             })
             .map(rss_kb)
             .sum();
-        let _ = child.kill();
-        let _ = child.wait();
+        child.end();
         latencies.sort_unstable();
         let median = latencies[latencies.len() / 2];
         println!(
