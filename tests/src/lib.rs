@@ -288,3 +288,108 @@ impl RunningStation {
         (status, response[head_end..].to_vec())
     }
 }
+
+/// Writes `text` as `dir/station.toml` and returns its path: the config every
+/// `station run` of a test reads.
+pub fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("station.toml");
+    std::fs::write(&path, text).expect("the station's config written");
+    path
+}
+
+/// The first event of the events file `f` accepts, waited for up to 30 s.
+pub fn wait_event(events: &Path, what: &str, f: impl Fn(&Value) -> bool) -> Value {
+    wait_for(Duration::from_secs(30), what, || read_events(events).into_iter().find(|e| f(e)))
+}
+
+/// The `board_status` statuses of `board` (`blind`, `mirror`) in an events file, in order.
+pub fn board_statuses(events: &Path, board: &str) -> Vec<String> {
+    of_type(&read_events(events), "board_status")
+        .iter()
+        .filter(|e| e["board"] == board)
+        .map(|e| e["status"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The first `n` moves (UCI) of the first game in the shared PGN file `file`
+/// (relative to the shared PGN folder) that starts with White and is long enough.
+pub fn real_opening(file: &str, n: usize) -> Vec<String> {
+    let bytes = std::fs::read(shared_pgn(file)).expect("shared PGN games");
+    let game = station_core::pgn::read_games(&bytes)
+        .into_iter()
+        .find(|g| {
+            g.error.is_none()
+                && g.moves().len() >= n
+                && shakmaty::Position::turn(g.game.start()) == shakmaty::Color::White
+        })
+        .expect("a long enough game")
+        .game;
+    game.moves()[..n].iter().map(|m| game.uci(*m)).collect()
+}
+
+/// The resident memory of process `pid` in KiB (`VmRSS`), 0 once it is gone.
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Draughts on the simulated 10×10 peg board: the hand's view of a move, the
+/// hand playing it, the board in its start position.
+pub mod draughts {
+    use station_core::draughts::{Move, Position, Variant};
+    use station_drivers::draughts_hands::{DraughtsHands, HandMove};
+    use station_drivers::pegboard::hands::TimedScan;
+    use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+    use std::path::Path;
+
+    /// `mv` as the hand makes it in `pos`: the squares it passes, the pieces it
+    /// takes off, and whether a man takes a man (the case a hand may shortcut).
+    pub fn hand_move(pos: &Position, mv: &Move) -> HandMove {
+        let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
+        HandMove {
+            from: mv.from.0,
+            path,
+            captured: mv.captured.iter().map(|s| s.0).collect(),
+            man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
+        }
+    }
+
+    /// A quiet step by square numbers (1-based, as said).
+    pub fn step(from: u8, to: u8) -> HandMove {
+        HandMove { from: from - 1, path: vec![to - 1], captured: Vec::new(), man_takes_man: false }
+    }
+
+    /// The hand plays `mv` from the occupancy `occ` on the simulated board and
+    /// waits until the board has sent it all; the occupancy after it and the
+    /// scans (ms, occupancy) it made.
+    pub fn play(
+        sim: &SimPegBoard,
+        hands: &mut DraughtsHands,
+        occ: u64,
+        mv: &HandMove,
+    ) -> (u64, Vec<(u64, u64)>) {
+        let (scans, _) = hands.play(occ, mv, 900);
+        let after = scans.last().map_or(occ, |s| s.1);
+        sim.play_scans(
+            scans.iter().map(|&(at_ms, o)| TimedScan { at_ms, occupancy: shakmaty::Bitboard(o) }).collect(),
+        );
+        sim.wait_idle();
+        (after, scans)
+    }
+
+    /// A simulated 10×10 peg board at `link` showing the international start position.
+    pub fn start_board(link: &Path, speed: f64) -> SimPegBoard {
+        let initial = Position::initial(Variant::International).occupied();
+        SimPegBoard::start(SimOptions {
+            speed,
+            initial: shakmaty::Bitboard(initial),
+            draughts50: true,
+            ..SimOptions::new(link.to_owned())
+        })
+        .expect("simulated draughts peg board")
+    }
+}

@@ -11,7 +11,9 @@ use shakmaty::{Chess, Color, Position};
 use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for};
+use station_tests::{
+    Kill, board_statuses, of_type, read_events, scratch, station_run, wait_for, write_config,
+};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -44,21 +46,12 @@ fn config_text(peg_link: &std::path::Path, dgt_link: &std::path::Path) -> String
     )
 }
 
-fn board_statuses(events: &std::path::Path, board: &str) -> Vec<String> {
-    of_type(&read_events(events), "board_status")
-        .iter()
-        .filter(|e| e["board"] == board)
-        .map(|e| e["status"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 #[test]
 fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     let dir = scratch("clock-devices");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
-    std::fs::write(&config, config_text(&peg_link, &dgt_link)).unwrap();
+    let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
     // The clock still shows an old game, stopped.
     let old = SimClock::new(12_000, 34_000, ClockRun::Paused);
     let dgt = DgtEmulator::start(EmulatorOptions {
@@ -213,8 +206,7 @@ fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
     let dir = scratch("clock-mode23");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
-    std::fs::write(&config, config_text(&peg_link, &dgt_link)).unwrap();
+    let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
     let not_23 = SimClock { mode_23: false, ..SimClock::new(12_000, 34_000, ClockRun::Paused) };
     let dgt = DgtEmulator::start(EmulatorOptions {
         speed: SPEED,
@@ -281,15 +273,13 @@ fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
     let dir = scratch("press-lever");
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
             link.display()
         ),
-    )
-    .unwrap();
+    );
     let pegs = SimPegBoard::start(SimOptions::new(&link)).unwrap();
     let station = station_tests::RunningStation::start(
         station_run(&config, &dir.join("journal"), Some(&events)),
@@ -349,10 +339,9 @@ fn his_dgt_clock_pressed_50_to_600_ms_after_the_placement_always_counts() {
     let dir = scratch("press-dgt");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
     let text = config_text(&peg_link, &dgt_link)
         .replace(&format!("settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n"), "");
-    std::fs::write(&config, text).unwrap();
+    let config = write_config(&dir, &text);
     let dgt = DgtEmulator::start(EmulatorOptions {
         clock: Some(SimClock::new(12_000, 34_000, ClockRun::Paused)),
         ..EmulatorOptions::new(&dgt_link)

@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use station_drivers::dgt::{ClockRun, DgtEmulator, EmulatorOptions, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for};
+use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for, write_config};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -79,8 +79,7 @@ fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
     let dir = scratch("counter-dgt");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
-    std::fs::write(&conf, config(&peg_link, &dgt_link, "source = \"dgt\"\ndgt_white = \"left\"")).unwrap();
+    let conf = write_config(&dir, &config(&peg_link, &dgt_link, "source = \"dgt\"\ndgt_white = \"left\""));
     let clock = SimClock::new(300_000, 300_000, ClockRun::Paused);
     let dgt = DgtEmulator::start(EmulatorOptions {
         speed: SPEED,
@@ -110,8 +109,7 @@ fn with_the_station_pressing_for_both_players_every_move_is_counted() {
     let dir = scratch("counter-auto");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
-    std::fs::write(&conf, config(&peg_link, &dgt_link, "auto_press = true")).unwrap();
+    let conf = write_config(&dir, &config(&peg_link, &dgt_link, "auto_press = true"));
     let dgt =
         DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
@@ -134,12 +132,11 @@ fn with_one_peg_board_and_the_station_pressing_every_move_is_counted() {
     let dir = scratch("counter-one");
     let peg_link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
     let text = format!(
         "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"300+2\"\nauto_press = true\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
         peg_link.display()
     );
-    std::fs::write(&conf, text).unwrap();
+    let conf = write_config(&dir, &text);
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
     let station =
         Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
@@ -163,9 +160,8 @@ fn with_no_board_and_the_moves_entered_every_move_is_counted() {
     const TOKEN: &str = "counter-no-board-token";
     let dir = scratch("counter-none");
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
     let text = "[boards.blind]\ndriver = \"none\"\n\n[clock]\ntime_control = \"300+2\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n";
-    std::fs::write(&conf, text).unwrap();
+    let conf = write_config(&dir, text);
     let mut child = station_run(&conf, &dir.join("journal"), Some(&events))
         .args(["--token", TOKEN])
         .stdout(Stdio::piped())

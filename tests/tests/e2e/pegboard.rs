@@ -7,6 +7,7 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     Kill, export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run, wait_for,
+    write_config,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -19,16 +20,13 @@ const SPEED: f64 = 2.0;
 const SETTLE_MS: u64 = 220;
 
 fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
+    write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
             link.display()
         ),
     )
-    .unwrap();
-    path
 }
 
 fn start_station(config: &Path, events: &Path, journal: &Path) -> Kill {
@@ -325,15 +323,13 @@ fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
     let hog = station_tests::DiskHog::start(&dir);
     // Real time (speed 1), the station's default settle time: 100 ms is well below it.
     let sim = SimPegBoard::start(SimOptions::new(link.clone())).expect("simulated peg board");
-    let cfg = dir.join("station.toml");
-    std::fs::write(
-        &cfg,
-        format!(
+    let cfg = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
             link.display()
         ),
-    )
-    .unwrap();
+    );
     let mut station = start_station(&cfg, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(10), "connected", || {
         (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
@@ -382,15 +378,13 @@ fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
     let events = dir.join("events.jsonl");
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
-    let conf = dir.join("station.toml");
-    std::fs::write(
-        &conf,
-        format!(
+    let conf = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[audio.private]\nvoices = [\"text\"]\n",
             link.display()
         ),
-    )
-    .unwrap();
+    );
     let station =
         station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), TOKEN);
     wait_for(Duration::from_secs(10), "connected", || {

@@ -18,7 +18,8 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::occupancy_after;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    Kill, RunningStation, export_pgn, of_type, read_events, scratch, station_run, wait_for, workspace,
+    Kill, RunningStation, export_pgn, of_type, read_events, rss_kib, scratch, station_run, wait_for,
+    workspace, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,18 +30,15 @@ const STOCKFISH: &str = "/usr/games/stockfish";
 const TOKEN: &str = "practice-token";
 
 fn config(dir: &Path, link: &Path, engine: &str, extra: &str) -> PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
+    write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
              [tags]\nevent = \"practice e2e\"\nwhite = \"Hands\"\n\n[voice]\nlanguage = \"de\"\n\n\
              [opponent]\nengine = \"{engine}\"\n{extra}\n",
             link.display()
         ),
     )
-    .unwrap();
-    path
 }
 
 /// The simulated board and the hands on it.
@@ -465,16 +463,6 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
     assert_eq!(agreed_record(&ev), ["e2e4"], "no move without an engine");
 }
 
-/// The station's and its engine's resident memory (kB), from /proc.
-fn rss_kb(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
-
 /// The engine's reply latency (his `game_move` to the engine's, station
 /// time) at three levels, and the memory of the station and its engine:
 /// `cargo test -p station-tests --test practice_run -- --ignored --nocapture`.
@@ -525,7 +513,7 @@ fn engine_reply_latency_and_memory() {
                 board_move(&events, from, game.ply());
             }
         }
-        let station_kb = rss_kb(child.id());
+        let station_kb = rss_kib(child.id());
         let engine_kb: u64 = std::fs::read_dir("/proc")
             .unwrap()
             .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
@@ -535,7 +523,7 @@ fn engine_reply_latency_and_memory() {
                     .and_then(|s| s.rsplit(')').next()?.split_whitespace().nth(1)?.parse::<u32>().ok())
                     == Some(child.id())
             })
-            .map(rss_kb)
+            .map(rss_kib)
             .sum();
         child.end();
         latencies.sort_unstable();

@@ -12,6 +12,7 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for,
+    write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,18 +129,16 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
     let raw = dir.join("private.raw");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
              [buttons]\nread_record = [\"blind:4\"]\nrecord_back = [\"blind:5\"]\nrecord_forward = [\"blind:6\"]\n\
              silence = [\"blind:7\"]\nread_rank = [\"blind:8\"]\nread_file = [\"blind:9\"]\n\n\
              [voice]\nlanguage = \"de\"\n\n[audio.private]\nvoices = [\"espeak\"]\n",
             link.display()
         ),
-    )
-    .unwrap();
+    );
     let game = real_game();
     let said_moves = words(&game, PLIES);
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
@@ -332,17 +331,15 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
     let dir = scratch("one-record-boards");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n\
              [game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[tags]\nevent = \"Club\"\n",
             peg_link.display(),
             dgt_link.display()
         ),
-    )
-    .unwrap();
+    );
     let bytes = std::fs::read(shared_pgn("games/Capablanca.pgn")).unwrap();
     let game =
         read_games(&bytes).into_iter().find(|g| g.error.is_none() && g.moves().len() > 20).unwrap().game;
@@ -423,9 +420,8 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
 fn with_no_board_at_all_the_assistant_enters_every_move_and_ends_the_game() {
     let dir = scratch("one-record-no-board");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n")
-        .unwrap();
+    let config =
+        write_config(&dir, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n");
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
     let (status, answer) = station
         .command(&serde_json::json!({"cmd": "new_game", "white": "Ewa", "black": "Jan", "event": "Home"}));
@@ -459,12 +455,13 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
     let dir = scratch("one-record-quick-start");
     let link = dir.join("pegboard");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!("[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 300\ndebounce_ms = 15\n", link.display()),
-    )
-    .unwrap();
+    let config = write_config(
+        &dir,
+        &format!(
+            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 300\ndebounce_ms = 15\n",
+            link.display()
+        ),
+    );
     let game = real_game();
     let plies = 6;
     // The hands start 50 ms after the station first asks for a scan: the
@@ -512,9 +509,8 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
 fn measure_from_a_command_to_every_view() {
     let dir = scratch("one-record-measure");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n")
-        .unwrap();
+    let config =
+        write_config(&dir, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n");
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
     station.command(&serde_json::json!({"cmd": "new_game", "white": "A", "black": "B"}));
     let game = real_game();

@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, of_type, read_events, scratch, shared_pgn, station_bin, station_run,
-    wait_for, workspace,
+    RunningStation, export_pgn, of_type, read_events, real_opening, scratch, station_bin, station_run,
+    wait_for, workspace, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,12 +36,6 @@ fn words(lang: &str, moves: &[String]) -> Vec<String> {
 
 fn game_moves(events: &Path) -> Vec<String> {
     of_type(&read_events(events), "game_move").iter().map(|e| e["uci"].as_str().unwrap().to_owned()).collect()
-}
-
-fn write_config(dir: &Path, text: &str) -> PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 /// The scans of the start position and then `moves`, timed from zero.
@@ -116,19 +110,6 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     assert_eq!(checks.len(), 2);
     assert_eq!(checks[1]["matches"], true);
     assert_eq!(game_moves(&events), ["e2e4"]);
-}
-
-/// The first `n` plies of a real game.
-fn real_opening(file: &str, n: usize) -> Vec<String> {
-    let bytes = std::fs::read(shared_pgn(file)).expect("shared PGN games");
-    let game = read_games(&bytes)
-        .into_iter()
-        .find(|g| {
-            g.error.is_none() && g.moves().len() >= n && g.game.start().turn() == shakmaty::Color::White
-        })
-        .expect("a long enough game")
-        .game;
-    game.moves()[..n].iter().map(|m| game.uci(*m)).collect()
 }
 
 fn no_board_config(dir: &Path, lang: &str, blind: &str) -> PathBuf {

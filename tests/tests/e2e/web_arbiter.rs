@@ -17,7 +17,7 @@ use station_tests::browser::{
     DOWN, Driver, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys,
     spawn_station, start_chromedriver, tab_to, text_of, within,
 };
-use station_tests::{scratch, station_run};
+use station_tests::{scratch, station_run, write_config};
 use std::time::Duration;
 
 const TOKEN: &str = "arbiter-test-token-93e1";
@@ -80,14 +80,12 @@ async fn confirm(console: &Client) {
 /// console open with its token.
 async fn console_on_station(name: &str) -> (Kill, Driver, String, reqwest::Client, Client) {
     let dir = scratch(name);
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
+    let config = write_config(
+        &dir,
         "[boards.blind]\ndriver = \"none\"\n\n[game]\nblind_color = \"white\"\n\n[clock]\n\
          time_control = \"5400+30\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n\
          [console]\nlisten = \"127.0.0.1:0\"\n",
-    )
-    .unwrap();
+    );
     let mut command = station_run(&config, &dir.join("journal"), None);
     command.args(["--token", TOKEN]);
     let (station, base) = spawn_station(command);

@@ -23,7 +23,7 @@ use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
     start_chromedriver, text_of, within,
 };
-use station_tests::{of_type, read_events, scratch, station_run};
+use station_tests::{of_type, read_events, scratch, station_run, write_config};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -125,10 +125,9 @@ impl Game {
 }
 
 fn config(dir: &Path, peg: &Path, dgt: &Path) -> std::path::PathBuf {
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\n\
              port = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\
              blind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\ntime_control = \"5400+30\"\n\n\
@@ -137,8 +136,6 @@ fn config(dir: &Path, peg: &Path, dgt: &Path) -> std::path::PathBuf {
             dgt.display()
         ),
     )
-    .unwrap();
-    config
 }
 
 async fn console_has_discrepancy(console: &Client) -> bool {

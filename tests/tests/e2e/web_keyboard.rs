@@ -18,7 +18,7 @@ use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, page_content,
     screenshot, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
 };
-use station_tests::{scratch, station_run};
+use station_tests::{scratch, station_run, write_config};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -104,18 +104,16 @@ async fn next_game(http: &reqwest::Client, base: &str, previous: &str) -> (Strin
 async fn the_console_is_operated_with_the_keyboard_alone() {
     let dir = scratch("web-keyboard");
     let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
              debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
              time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n\
              mirror_language = \"en\"\n\n[buttons]\nread_difference = [\"blind:5\"]\n",
             peg_link.display()
         ),
-    )
-    .unwrap();
+    );
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     let mut command = station_run(&config, &dir.join("journal"), None);
     // The log at info level, as journald gets it from the systemd unit: it must
@@ -467,17 +465,15 @@ async fn the_console_reads_what_is_written_and_says_it_next_to_the_field() {
     use futures_util::FutureExt;
     let dir = scratch("web-keyboard-reading");
     let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
              debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
              time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
             peg_link.display()
         ),
-    )
-    .unwrap();
+    );
     let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     let mut command = station_run(&config, &dir.join("journal"), None);
     command.args(["--token", TOKEN]).stderr(std::fs::File::create(dir.join("station.log")).unwrap());

@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::spawn_station;
-use station_tests::{scratch, station_run};
+use station_tests::{scratch, station_run, write_config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -107,16 +107,14 @@ async fn command(http: &reqwest::Client, base: &str, body: &str) -> (u16, Value)
 async fn the_station_holds_against_hostile_web_clients() {
     let dir = scratch("web-limits");
     let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
              [console]\nlisten = \"127.0.0.1:0\"\n",
             peg_link.display()
         ),
-    )
-    .unwrap();
+    );
     let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     let log = dir.join("station.log");
     let mut command_line = station_run(&config, &dir.join("journal"), None);
@@ -232,15 +230,13 @@ async fn a_missing_board_port_is_said_on_the_console() {
     use station_tests::browser::{assert_accessible, browser, start_chromedriver, text_of, within};
     let dir = scratch("web-missing-port");
     let port = dir.join("no-such-pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
             port.display()
         ),
-    )
-    .unwrap();
+    );
     let mut command_line = station_run(&config, &dir.join("journal"), None);
     command_line.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(std::process::Stdio::null());
     let (_station, base) = spawn_station(command_line);
@@ -268,16 +264,14 @@ async fn a_missing_board_port_is_said_on_the_console() {
 async fn with_64_descriptors_idle_connections_leave_room_for_a_replugged_board() {
     let dir = scratch("web-64-fds");
     let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
              [console]\nlisten = \"127.0.0.1:0\"\n",
             peg_link.display()
         ),
-    )
-    .unwrap();
+    );
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     // `station run` under a 64-descriptor limit (soft and hard), as the issue found it.
     let run = station_run(&config, &dir.join("journal"), None);

@@ -21,7 +21,7 @@ use station_tests::browser::{
     Kill, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport, spawn_station,
     start_chromedriver, text_of, within,
 };
-use station_tests::{post_command, scratch, shared_pgn, station_bin, station_run};
+use station_tests::{post_command, scratch, shared_pgn, station_bin, station_run, write_config};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -38,16 +38,14 @@ async fn state(http: &reqwest::Client, base: &str) -> Value {
 /// assistant enters the moves), 90 min + 30 s pressed by the station, the
 /// given `[tags]`; returns it and its base URL once a game is on.
 async fn station(dir: &Path, blind_color: &str, tags: &str) -> (Kill, String) {
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"none\"\n\n[game]\nblind_color = \"{blind_color}\"\n\n[clock]\n\
              time_control = \"5400+30\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n\
              [console]\nlisten = \"127.0.0.1:0\"\n\n[tags]\n{tags}"
         ),
-    )
-    .unwrap();
+    );
     let mut command = station_run(&config, &dir.join("journal"), None);
     command.args(["--token", TOKEN]).env("STATION_LOG", "error");
     let (station, base) = spawn_station(command);

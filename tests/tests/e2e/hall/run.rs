@@ -17,7 +17,7 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::schedule;
 
-use station_tests::{Kill, export_pgn, scratch, station_bin, station_run, wait_for};
+use station_tests::{Kill, export_pgn, rss_kib, scratch, station_bin, station_run, wait_for};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -430,15 +430,6 @@ fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped(
     let mut text = String::new();
     s.read_to_string(&mut text).unwrap();
     assert!(text.starts_with("HTTP/1.1 401"), "{text}");
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
 }
 
 /// The loop's longest turn (ms) a station logged when it stopped.
