@@ -26,7 +26,8 @@ fn rig(name: &str) -> Rig {
     let port = free_port();
     let broker = mosquitto(&dir, port, "");
     let log = dir.join("hall.log");
-    let (view, base) = hall_view(&format!("mqtt://127.0.0.1:{port}"), "bad", &[], &log);
+    let (view, base) =
+        hall_view(&format!("mqtt://127.0.0.1:{port}"), "bad", &["--token", "arbiter"], Some(&log));
     // Subscribed once the view asked the stations for a replay.
     wait_for(Duration::from_secs(30), "the hall view connected", || {
         read_log(&log).contains("hall: connected to the broker").then_some(())

@@ -63,8 +63,8 @@ fn a_station_with_the_wrong_ca_names_it_and_plays_on_while_the_right_ca_reaches_
     let (_view, base) = hall_view(
         &format!("mqtts://127.0.0.1:{port}"),
         "tls",
-        &["--ca-file", hall_ca.to_str().unwrap()],
-        &dir.join("hall.log"),
+        &["--token", "arbiter", "--ca-file", hall_ca.to_str().unwrap()],
+        Some(&dir.join("hall.log")),
     );
     let games = real_games(2, 20..=30);
     let _wrong = station(&dir, 1, port, &wrong_ca, &games[0]);
