@@ -393,3 +393,11 @@ pub mod draughts {
         .expect("simulated draughts peg board")
     }
 }
+
+/// Waits (10 s at most) for the first `board_status` event in `events`: the
+/// station has opened its board's port, so the board's scans reach it from now.
+pub fn wait_board_status(events: &Path) {
+    wait_for(Duration::from_secs(10), "the station's first board status", || {
+        (!of_type(&read_events(events), "board_status").is_empty()).then_some(())
+    });
+}

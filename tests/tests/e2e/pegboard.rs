@@ -6,8 +6,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    Kill, export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run, wait_for,
-    write_config,
+    Kill, export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run,
+    wait_board_status, wait_for, write_config,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -84,9 +84,7 @@ fn a_full_real_game_survives_a_kill_9_in_the_middle() {
     let cfg = config(&dir, &link);
 
     let mut station = start_station(&cfg, &events, &journal);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     sim.play_scans(schedule(&game, 0, half, true));
     sim.wait_idle();
     wait_for(Duration::from_secs(20), "first half decided", || (moves_in(&events) >= half).then_some(()));
@@ -175,9 +173,7 @@ fn game_started(name: &str) -> (SimPegBoard, Kill, std::path::PathBuf) {
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
     let station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     sim.play_scans(schedule(&Game::default(), 0, 0, false));
     sim.wait_idle();
     wait_for(Duration::from_secs(10), "game started", || {
@@ -331,9 +327,7 @@ fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
         ),
     );
     let mut station = start_station(&cfg, &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     let game = real_game();
     let plies = game.ply().min(40);
     let mut hands = Hands::new(None);
@@ -387,9 +381,7 @@ fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
     );
     let station =
         station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), TOKEN);
-    wait_for(Duration::from_secs(10), "connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     // 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5, both sides' moves on his board.
     let mut game = Game::default();
     for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {

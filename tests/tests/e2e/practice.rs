@@ -18,8 +18,8 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::occupancy_after;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    Kill, RunningStation, export_pgn, of_type, read_events, rss_kib, scratch, station_run, wait_for,
-    workspace, write_config,
+    Kill, RunningStation, export_pgn, of_type, read_events, rss_kib, scratch, station_run, wait_board_status,
+    wait_for, workspace, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -195,6 +195,13 @@ fn start_station(cfg: &Path, journal: &Path, events: &Path) -> RunningStation {
     RunningStation::start(station_run(cfg, journal, Some(events)), TOKEN)
 }
 
+/// Once the station has its board, the start position set up on it; then the game started.
+fn set_up(board: &Board, events: &Path) {
+    wait_board_status(events);
+    board.show(Chess::default().board().occupied());
+    wait_started(events, 0);
+}
+
 fn wait_started(events: &Path, from: usize) {
     wait_for(Duration::from_secs(20), "game started", || {
         (!new_of(events, from, "game_started").is_empty()).then_some(())
@@ -219,11 +226,7 @@ fn forty_plies_against_stockfish_with_take_back_hint_wrong_execution_and_kill_9(
     let cfg = config(&dir, &link, STOCKFISH, "elo = 1350\nmove_time_ms = 100\n");
     let mut board = Board::start(&link);
     let mut station = start_station(&cfg, &journal, &events);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
-    board.show(Chess::default().board().occupied());
-    wait_started(&events, 0);
+    set_up(&board, &events);
     let mut weak = WeakEngine::start();
     let mut game = Game::default();
     let mut engine_moves = 0;
@@ -384,11 +387,7 @@ fn fault_goes_by(fault: &str, status: &str) {
         .stderr(log);
     let mut child = Kill::spawn(&mut cmd);
     let _base = station_tests::console_address(&mut child);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
-    board.show(Chess::default().board().occupied());
-    wait_started(&events, 0);
+    set_up(&board, &events);
     let game = Game::default();
     let e4 = UciMove::from_ascii(b"e2e4").unwrap().to_move(game.position()).unwrap();
     board.play(game.position(), &e4);
@@ -441,11 +440,7 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
     let cfg = config(&dir, &link, "/nonexistent/engine", "move_time_ms = 100\n");
     let mut board = Board::start(&link);
     let station = start_station(&cfg, &dir.join("journal"), &events);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
-    board.show(Chess::default().board().occupied());
-    wait_started(&events, 0);
+    set_up(&board, &events);
     let game = Game::default();
     let e4 = UciMove::from_ascii(b"e2e4").unwrap().to_move(game.position()).unwrap();
     board.play(game.position(), &e4);
@@ -483,11 +478,7 @@ fn engine_reply_latency_and_memory() {
                 .stderr(std::process::Stdio::null()),
         );
         let _ = station_tests::console_address(&mut child);
-        wait_for(Duration::from_secs(10), "board connected", || {
-            (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-        });
-        board.show(Chess::default().board().occupied());
-        wait_started(&events, 0);
+        set_up(&board, &events);
         let mut weak = WeakEngine::start();
         let mut game = Game::default();
         let mut latencies = Vec::new();

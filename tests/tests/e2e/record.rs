@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for,
-    write_config,
+    RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_board_status,
+    wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -143,9 +143,7 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     let said_moves = words(&game, PLIES);
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
     let station = start_station(&dir, &config, &events, &raw);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     sim.play_scans(schedule(&game, PLIES));
     sim.wait_idle();
     wait_for(Duration::from_secs(30), "25 moves", || {

@@ -12,7 +12,7 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     RunningStation, export_pgn, of_type, read_events, real_opening, scratch, station_bin, station_run,
-    wait_for, workspace, write_config,
+    wait_board_status, wait_for, workspace, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -67,9 +67,7 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     );
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
     let station = start_station(&config, &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     let start = Game::default();
     let e4: shakmaty::Move =
         shakmaty::uci::UciMove::from_ascii(b"e2e4").unwrap().to_move(start.position()).unwrap();

@@ -18,7 +18,8 @@ use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, page_content,
     screenshot, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
 };
-use station_tests::{scratch, station_run, write_config};
+use station_tests::{Kill, scratch, station_run, write_config};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -100,27 +101,42 @@ async fn next_game(http: &reqwest::Client, base: &str, previous: &str) -> (Strin
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_console_is_operated_with_the_keyboard_alone() {
-    let dir = scratch("web-keyboard");
+/// `station run` with its token on a simulated peg board (he has White, the
+/// clock 90 min + 30 s started by the operator), `console` appended to its
+/// `[console]` section, its log in `station.log` at `log_level` (else the
+/// default): the board, the station and its base URL.
+fn pegboard_station(dir: &Path, console: &str, log_level: Option<&str>) -> (SimPegBoard, Kill, String) {
     let peg_link = dir.join("pegboard");
     let config = write_config(
-        &dir,
+        dir,
         &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
              debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
-             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n\
-             mirror_language = \"en\"\n\n[buttons]\nread_difference = [\"blind:5\"]\n",
+             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n{console}",
             peg_link.display()
         ),
     );
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     let mut command = station_run(&config, &dir.join("journal"), None);
+    command.args(["--token", TOKEN]).stderr(std::fs::File::create(dir.join("station.log")).unwrap());
+    if let Some(level) = log_level {
+        command.env("STATION_LOG", level);
+    }
+    let (station, base) = spawn_station(command);
+    (pegs, station, base)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_is_operated_with_the_keyboard_alone() {
+    let dir = scratch("web-keyboard");
     // The log at info level, as journald gets it from the systemd unit: it must
     // never hold the sealed move.
+    let (pegs, _station, base) = pegboard_station(
+        &dir,
+        "mirror_language = \"en\"\n\n[buttons]\nread_difference = [\"blind:5\"]\n",
+        Some("info"),
+    );
     let log = dir.join("station.log");
-    command.args(["--token", TOKEN]).env("STATION_LOG", "info").stderr(std::fs::File::create(&log).unwrap());
-    let (_station, base) = spawn_station(command);
     let http = reqwest::Client::new();
     let (first_game, _) = next_game(&http, &base, "").await;
 
@@ -464,20 +480,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
 async fn the_console_reads_what_is_written_and_says_it_next_to_the_field() {
     use futures_util::FutureExt;
     let dir = scratch("web-keyboard-reading");
-    let peg_link = dir.join("pegboard");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
-             debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
-             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            peg_link.display()
-        ),
-    );
-    let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
-    let mut command = station_run(&config, &dir.join("journal"), None);
-    command.args(["--token", TOKEN]).stderr(std::fs::File::create(dir.join("station.log")).unwrap());
-    let (_station, base) = spawn_station(command);
+    let (_pegs, _station, base) = pegboard_station(&dir, "", None);
     let http = reqwest::Client::new();
     next_game(&http, &base, "").await;
     let (_driver, driver_url) = start_chromedriver();

@@ -11,6 +11,7 @@ use station_tests::browser::spawn_station;
 use station_tests::{scratch, station_run, write_config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "limits-test-token-3e91";
@@ -103,18 +104,24 @@ async fn command(http: &reqwest::Client, base: &str, body: &str) -> (u16, Value)
     (status, res.json().await.unwrap_or(Value::Null))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_station_holds_against_hostile_web_clients() {
-    let dir = scratch("web-limits");
+/// A station config on a simulated peg board at `dir/pegboard`: the board's link and the config.
+fn pegboard_config(dir: &Path) -> (PathBuf, PathBuf) {
     let peg_link = dir.join("pegboard");
     let config = write_config(
-        &dir,
+        dir,
         &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
              [console]\nlisten = \"127.0.0.1:0\"\n",
             peg_link.display()
         ),
     );
+    (peg_link, config)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_station_holds_against_hostile_web_clients() {
+    let dir = scratch("web-limits");
+    let (peg_link, config) = pegboard_config(&dir);
     let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     let log = dir.join("station.log");
     let mut command_line = station_run(&config, &dir.join("journal"), None);
@@ -263,15 +270,7 @@ async fn a_missing_board_port_is_said_on_the_console() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_64_descriptors_idle_connections_leave_room_for_a_replugged_board() {
     let dir = scratch("web-64-fds");
-    let peg_link = dir.join("pegboard");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
-             [console]\nlisten = \"127.0.0.1:0\"\n",
-            peg_link.display()
-        ),
-    );
+    let (peg_link, config) = pegboard_config(&dir);
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     // `station run` under a 64-descriptor limit (soft and hard), as the issue found it.
     let run = station_run(&config, &dir.join("journal"), None);

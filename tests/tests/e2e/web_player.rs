@@ -176,6 +176,19 @@ fn drawn_game() -> PgnGame {
 }
 
 /// `pdftotext MODE FILE -` (poppler-utils).
+/// `station export --large-print` of a journal into `pdf`, which must succeed.
+fn large_print(journal: &Path, pdf: &Path) -> std::process::Output {
+    let out = Command::new(station_bin())
+        .args(["export", "--large-print", "--journal-dir"])
+        .arg(journal)
+        .arg("--out")
+        .arg(pdf)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
 fn pdftotext(mode: &str, pdf: &Path) -> String {
     let out = Command::new("pdftotext")
         .args([mode, "-enc", "UTF-8"])
@@ -247,14 +260,7 @@ fn a_large_print_scoresheet_reads_back_as_the_record_of_a_real_game() {
     drop(station);
 
     let pdf = dir.join("scoresheet.pdf");
-    let out = Command::new(station_bin())
-        .args(["export", "--large-print", "--journal-dir"])
-        .arg(dir.join("journal"))
-        .arg("--out")
-        .arg(&pdf)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = large_print(&dir.join("journal"), &pdf);
     let summary = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(summary.starts_with(&format!("large print: {}", pdf.display())), "{summary}");
     let bytes = std::fs::read(&pdf).unwrap();
@@ -323,14 +329,7 @@ fn the_large_print_keeps_polish_and_german_letters_in_its_text_layer() {
     }
     drop(station);
     let pdf = dir.join("letters.pdf");
-    let out = Command::new(station_bin())
-        .args(["export", "--large-print", "--journal-dir"])
-        .arg(dir.join("journal"))
-        .arg("--out")
-        .arg(&pdf)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _out = large_print(&dir.join("journal"), &pdf);
     let text = pdftotext("-layout", &pdf);
     for words in
         ["White: Wróbel, Łukasz", "Black: Müller, Jürgen", "Mistrzostwa Łodzi, Łódź POL", "Result: *"]
