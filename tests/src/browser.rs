@@ -148,6 +148,17 @@ pub async fn browser(driver: &str, profile: &Path, width: u32, height: u32) -> C
     client
 }
 
+/// The console's `GET /api/state` at `base` (`http://127.0.0.1:PORT`) as JSON.
+pub async fn api_state(http: &reqwest::Client, base: &str) -> Value {
+    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
+}
+
+/// Presses Alt+`letter` (a console shortcut) and checks that the focus went to `#expect_id`.
+pub async fn shortcut(console: &Client, letter: char, expect_id: &str) {
+    keys(console, &alt(letter)).await;
+    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
+}
+
 /// Runs `script` (a function body returning a value) in the page.
 pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap_or(Value::Null)

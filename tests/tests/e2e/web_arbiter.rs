@@ -12,10 +12,9 @@
 //! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
 
 use fantoccini::Client;
-use serde_json::Value;
 use station_tests::browser::{
-    DOWN, Driver, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys,
-    spawn_station, start_chromedriver, tab_to, text_of, within,
+    DOWN, Driver, ENTER, Kill, TAB, active_id, api_state as state, assert_accessible, browser, enter_token,
+    js, keys, shortcut, spawn_station, start_chromedriver, tab_to, text_of, within,
 };
 use station_tests::{scratch, station_run, write_config};
 use std::time::Duration;
@@ -24,20 +23,11 @@ const TOKEN: &str = "arbiter-test-token-93e1";
 /// An upper bound a loaded machine may need, never an expectation of speed.
 const WAIT: Duration = Duration::from_secs(5);
 
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
-}
-
 /// `h:mm:ss` or `m:ss` as seconds.
 fn seconds(display: &str) -> u64 {
     display
         .split(':')
         .fold(0, |acc, part| acc * 60 + part.trim().parse::<u64>().unwrap_or_else(|_| panic!("{display}")))
-}
-
-async fn shortcut(console: &Client, letter: char, expect_id: &str) {
-    keys(console, &alt(letter)).await;
-    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
 }
 
 async fn enter_move(console: &Client, http: &reqwest::Client, base: &str, san: &str, ply: usize) {

@@ -15,8 +15,8 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
-    DOWN, ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, page_content,
-    screenshot, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
+    DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
+    page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
 };
 use station_tests::{Kill, scratch, station_run, write_config};
 use std::path::Path;
@@ -31,21 +31,11 @@ const WAIT: Duration = Duration::from_secs(5);
 /// WebDriver's arrow up.
 const UP: char = '\u{E013}';
 
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
-}
-
 /// The mirror shows `number san` as the last move (its words in its language, the SAN beneath).
 async fn mirror_shows(mirror: &Client, number: &str, san: &str) -> bool {
     let text = text_of(mirror, "last-text").await;
     let small = text_of(mirror, "last-san").await;
     text.starts_with(&format!("{number} ")) && (small == san || text == format!("{number} {san}"))
-}
-
-/// Presses Alt+`letter` and checks where the focus went.
-async fn shortcut(console: &Client, letter: char, expect_id: &str) {
-    keys(console, &alt(letter)).await;
-    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
 }
 
 /// Alt+N, the start kind chosen with the arrow keys (`standard`, `fen` or

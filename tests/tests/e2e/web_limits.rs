@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_tests::browser::spawn_station;
+use station_tests::browser::{api_state as state, spawn_station};
 use station_tests::{scratch, station_run, write_config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -85,10 +85,6 @@ fn cut_off(s: &mut TcpStream, limit: Duration) -> bool {
         }
     }
     false
-}
-
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
 }
 
 async fn command(http: &reqwest::Client, base: &str, body: &str) -> (u16, Value) {

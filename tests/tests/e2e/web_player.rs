@@ -18,8 +18,8 @@
 use serde_json::{Value, json};
 use station_core::pgn::{PgnGame, read_games};
 use station_tests::browser::{
-    Kill, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport, spawn_station,
-    start_chromedriver, text_of, within,
+    Kill, api_state as state, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport,
+    spawn_station, start_chromedriver, text_of, within,
 };
 use station_tests::{post_command, scratch, shared_pgn, station_bin, station_run, write_config};
 use std::path::Path;
@@ -29,10 +29,6 @@ use std::time::Duration;
 const TOKEN: &str = "player-test-token-2b7d";
 /// An upper bound a loaded machine may need, never an expectation of speed.
 const WAIT: Duration = Duration::from_secs(5);
-
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
-}
 
 /// `station run` without sensor boards (the blind player speaks, the
 /// assistant enters the moves), 90 min + 30 s pressed by the station, the
