@@ -6,11 +6,13 @@
 pub mod browser;
 
 use serde_json::Value;
+use std::cell::{Cell, RefCell};
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 /// `station run --config CONFIG --journal-dir JOURNAL [--events EVENTS]` with
@@ -87,10 +89,39 @@ pub fn station_bin() -> PathBuf {
     bin
 }
 
+/// Shared by every test that took a scratch directory, taken whole by a test
+/// that loads the machine (50 stations) or measures it: all tests share one
+/// test binary, and on two cores such a test beside the others makes their
+/// waits time out and its own figures wrong.
+static MACHINE: RwLock<()> = RwLock::new(());
+
+thread_local! {
+    /// This test's share of [`MACHINE`]: libtest runs every test on a thread
+    /// of its own, so the share ends with the test, pass or fail.
+    static SHARE: RefCell<Option<RwLockReadGuard<'static, ()>>> = const { RefCell::new(None) };
+    /// Whether this test holds [`MACHINE`] whole ([`alone`]).
+    static ALONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The machine to this test alone until the guard is dropped: waits until
+/// the running tests have ended, and no other test starts meanwhile. Call it
+/// first, before [`scratch`].
+pub fn alone() -> RwLockWriteGuard<'static, ()> {
+    assert!(SHARE.with_borrow(Option::is_none), "alone() comes before scratch() in a test");
+    let guard = MACHINE.write().unwrap_or_else(PoisonError::into_inner);
+    ALONE.set(true);
+    guard
+}
+
 /// A fresh scratch directory under `target/e2e/`: `NAME-PID-N`, N counting the
 /// calls of this process, so two tests running at once in the one test binary
-/// never share a directory even if they pick the same name.
+/// never share a directory even if they pick the same name. The first call of
+/// a test also takes its share of the machine (see [`alone`]).
 pub fn scratch(name: &str) -> PathBuf {
+    if !ALONE.get() && SHARE.with_borrow(Option::is_none) {
+        let share = MACHINE.read().unwrap_or_else(PoisonError::into_inner);
+        SHARE.set(Some(share));
+    }
     static CALLS: AtomicUsize = AtomicUsize::new(0);
     let n = CALLS.fetch_add(1, Ordering::Relaxed);
     let dir = workspace().join("target/e2e").join(format!("{name}-{}-{n}", std::process::id()));

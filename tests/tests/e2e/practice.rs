@@ -464,6 +464,7 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
 #[test]
 #[ignore = "a measurement, not a check"]
 fn engine_reply_latency_and_memory() {
+    let _alone = station_tests::alone();
     for (level, extra) in [("Elo 1350", "elo = 1350\n"), ("Elo 2000", "elo = 2000\n"), ("full strength", "")]
     {
         let dir = scratch("practice-latency");

@@ -505,6 +505,7 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn measure_from_a_command_to_every_view() {
+    let _alone = station_tests::alone();
     let dir = scratch("one-record-measure");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
     let config =

@@ -133,6 +133,7 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
 
 /// `n` stations (board 1 behind the partition, board 2 killed and started again).
 fn hall_run(n: usize) {
+    let _alone = station_tests::alone();
     let dir = scratch(&format!("hall-run-{n}"));
     let broker_port = free_port();
     let mut broker = mosquitto(&dir, broker_port);
@@ -400,6 +401,7 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 fn measure_a_hall_of_50_boards() {
     let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
     let control = 10;
+    let _alone = station_tests::alone();
     let dir = scratch("hall-measure");
     let port = free_port();
     let broker = mosquitto(&dir, port);
