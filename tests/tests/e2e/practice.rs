@@ -460,7 +460,7 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
 
 /// The engine's reply latency (his `game_move` to the engine's, station
 /// time) at three levels, and the memory of the station and its engine:
-/// `cargo test -p station-tests --test practice_run -- --ignored --nocapture`.
+/// `cargo test -p station-tests --test e2e practice::engine_reply_latency_and_memory -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement, not a check"]
 fn engine_reply_latency_and_memory() {

@@ -395,7 +395,7 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 /// The figures of docs/hall.md: event → hall view latency with 50 boards,
 /// broker and hall view memory, and the stations' longest loop turn with and
 /// without publishing (10 stations without `[hall]` beside them). Run with
-/// `cargo test -p station-tests --test hall_run -- --ignored --nocapture`.
+/// `cargo test -p station-tests --test e2e hall::run::measure -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: prints figures, asserts none"]
 fn measure_a_hall_of_50_boards() {
