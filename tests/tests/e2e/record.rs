@@ -501,7 +501,8 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
 /// How long from a command to every view showing it: the command's answer
 /// (sent once what it decided is on disk and delivered), `/api/state`,
 /// `/game.pgn` and `station export --pgn` (the journal on disk), measured from
-/// the moment the command was sent. Run with `--ignored --nocapture`.
+/// the moment the command was sent:
+/// `cargo test -p station-tests --test e2e record::measure -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn measure_from_a_command_to_every_view() {
