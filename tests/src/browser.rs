@@ -166,16 +166,17 @@ pub async fn js(client: &Client, script: &str) -> Value {
 
 /// The text content of the element `id` ("" when there is none).
 pub async fn text_of(client: &Client, id: &str) -> String {
-    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.textContent : '';"))
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    property_of(client, id, "textContent").await
 }
 
 /// The value of the form control `id` ("" when there is none).
 pub async fn value_of(client: &Client, id: &str) -> String {
-    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.value : '';"))
+    property_of(client, id, "value").await
+}
+
+/// The string property `property` of the element `id` ("" when there is none).
+async fn property_of(client: &Client, id: &str, property: &str) -> String {
+    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.{property} : '';"))
         .await
         .as_str()
         .unwrap_or_default()
