@@ -35,6 +35,12 @@ pub fn station_run(config: &Path, journal: &Path, events: Option<&Path>) -> Comm
     cmd
 }
 
+/// [`station_run`] started with its stdout dropped, its events in `events`:
+/// the station of the tests that only read its events.
+pub fn start_station(config: &Path, journal: &Path, events: &Path) -> Kill {
+    Kill::spawn(station_run(config, journal, Some(events)).stdout(Stdio::null()))
+}
+
 /// Waits for the console address a starting `station` prints on its piped
 /// stdout (`console: http://…/console`) and returns the base URL
 /// (`http://127.0.0.1:PORT`); the rest of its output is read and dropped.

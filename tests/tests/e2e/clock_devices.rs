@@ -12,9 +12,8 @@ use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions,
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    Kill, board_statuses, of_type, read_events, scratch, station_run, wait_for, write_config,
+    board_statuses, of_type, read_events, scratch, start_station, station_run, wait_for, write_config,
 };
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const SPEED: f64 = 2.0;
@@ -61,10 +60,7 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     })
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station = Kill(
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let station = start_station(&config, &dir.join("journal"), &events);
     let ev = || read_events(&events);
 
     // The game starts: the station sets the clock (SetNRun), White's side running.
@@ -215,10 +211,7 @@ fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
     })
     .unwrap();
     let _pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station = Kill(
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let station = start_station(&config, &dir.join("journal"), &events);
     let detail = wait_for(Duration::from_secs(30), "the refusal reported", || {
         all_dgt_clock_statuses(&events).into_iter().find(|(s, _)| s == "not_in_mode_23").map(|(_, d)| d)
     });
@@ -348,9 +341,7 @@ fn his_dgt_clock_pressed_50_to_600_ms_after_the_placement_always_counts() {
     })
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
-    let station = Kill(
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let station = start_station(&config, &dir.join("journal"), &events);
     let ev = || read_events(&events);
     wait_for(Duration::from_secs(15), "the clock followed", || {
         of_type(&ev(), "clock_changed").iter().any(|e| e["action"] == "started").then_some(())

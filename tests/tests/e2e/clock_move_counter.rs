@@ -10,7 +10,9 @@ use shakmaty::{Chess, Color, Move, Position};
 use station_drivers::dgt::{ClockRun, DgtEmulator, EmulatorOptions, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for, write_config};
+use station_tests::{
+    Kill, of_type, read_events, scratch, start_station, station_run, wait_for, write_config,
+};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -88,9 +90,7 @@ fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
     })
     .unwrap();
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station =
-        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    let station = start_station(&conf, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "the clock set and running", || {
         (dgt.clock().is_some_and(|c| c.lever && c.run == ClockRun::LeftRunning)).then_some(())
     });
@@ -113,9 +113,7 @@ fn with_the_station_pressing_for_both_players_every_move_is_counted() {
     let dgt =
         DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station =
-        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    let station = start_station(&conf, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "the game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
     });
@@ -138,8 +136,7 @@ fn with_one_peg_board_and_the_station_pressing_every_move_is_counted() {
     );
     let conf = write_config(&dir, &text);
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let station =
-        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    let station = start_station(&conf, &dir.join("journal"), &events);
     let moves = moves();
     let mut pos = Chess::default();
     for (i, mv) in moves.iter().enumerate() {

@@ -8,10 +8,9 @@ use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    Kill, board_statuses as statuses, of_type, read_events, scratch, shared_pgn, station_run, wait_for,
+    board_statuses as statuses, of_type, read_events, scratch, shared_pgn, start_station, wait_for,
     write_config,
 };
-use std::process::Stdio;
 use std::time::Duration;
 
 const SPEED: f64 = 2.0;
@@ -41,8 +40,7 @@ fn d_2_9_a_real_game_on_two_boards_stays_in_step_across_an_unplugged_dgt_board()
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
     let dgt =
         DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
-    let mut station =
-        Kill::spawn(station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()));
+    let mut station = start_station(&config, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "both boards connected", || {
         (statuses(&events, "blind") == ["connected"] && statuses(&events, "mirror") == ["connected"])
             .then_some(())
