@@ -334,6 +334,16 @@ pub fn write_config(dir: &Path, text: &str) -> PathBuf {
     path
 }
 
+/// A config whose blind player's board is a peg board on the serial port
+/// `link` (a simulated board's pseudo-terminal), `rest` following that line:
+/// written as `dir/station.toml`, its path returned.
+pub fn pegboard_config(dir: &Path, link: &Path, rest: &str) -> PathBuf {
+    write_config(
+        dir,
+        &format!("[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n{rest}", link.display()),
+    )
+}
+
 /// The first event of the events file `f` accepts, waited for up to 30 s.
 pub fn wait_event(events: &Path, what: &str, f: impl Fn(&Value) -> bool) -> Value {
     wait_for(Duration::from_secs(30), what, || read_events(events).into_iter().find(|e| f(e)))

@@ -12,7 +12,8 @@ use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions,
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    board_statuses, of_type, read_events, scratch, start_station, station_run, wait_for, write_config,
+    board_statuses, of_type, pegboard_config, read_events, scratch, start_station, station_run, wait_for,
+    write_config,
 };
 use std::time::{Duration, Instant};
 
@@ -266,12 +267,10 @@ fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
     let dir = scratch("press-lever");
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let config = write_config(
+    let config = pegboard_config(
         &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            link.display()
-        ),
+        &link,
+        "\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
     );
     let pegs = SimPegBoard::start(SimOptions::new(&link)).unwrap();
     let station = station_tests::RunningStation::start(

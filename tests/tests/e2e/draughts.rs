@@ -10,8 +10,8 @@ use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use station_drivers::pegboard::sim::SimPegBoard;
 use station_tests::draughts::{self, hand_move};
 use station_tests::{
-    Kill, console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for,
-    write_config,
+    Kill, console_address, of_type, pegboard_config, post_command, read_events, scratch, station_bin,
+    station_run, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -24,11 +24,11 @@ const SETTLE_MS: u64 = 220;
 const TOKEN: &str = "draughts-e2e-token";
 
 fn config(dir: &Path, link: &Path) -> PathBuf {
-    write_config(
+    pegboard_config(
         dir,
+        link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\n\n[game]\nrules = \"draughts\"\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e draughts\"\nwhite = \"Blind\"\nblack = \"Sighted\"\n\n[console]\nlisten = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n",
-            link.display()
+            "baud = 115200\n\n[game]\nrules = \"draughts\"\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e draughts\"\nwhite = \"Blind\"\nblack = \"Sighted\"\n\n[console]\nlisten = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n"
         ),
     )
 }

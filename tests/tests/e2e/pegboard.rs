@@ -6,8 +6,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    Kill, export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run,
-    wait_board_status, wait_for, write_config,
+    Kill, export_pgn, of_type, pegboard_config, read_events, record_from_events, scratch, shared_pgn,
+    station_run, wait_board_status, wait_for,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -20,11 +20,11 @@ const SPEED: f64 = 2.0;
 const SETTLE_MS: u64 = 220;
 
 fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
-    write_config(
+    pegboard_config(
         dir,
+        link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            link.display()
+            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n"
         ),
     )
 }
@@ -319,13 +319,7 @@ fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
     let hog = station_tests::DiskHog::start(&dir);
     // Real time (speed 1), the station's default settle time: 100 ms is well below it.
     let sim = SimPegBoard::start(SimOptions::new(link.clone())).expect("simulated peg board");
-    let cfg = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            link.display()
-        ),
-    );
+    let cfg = pegboard_config(&dir, &link, "\n[console]\nlisten = \"127.0.0.1:0\"\n");
     let mut station = start_station(&cfg, &events, &dir.join("journal"));
     wait_board_status(&events);
     let game = real_game();
@@ -372,11 +366,11 @@ fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
     let events = dir.join("events.jsonl");
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
-    let conf = write_config(
+    let conf = pegboard_config(
         &dir,
+        &link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[audio.private]\nvoices = [\"text\"]\n",
-            link.display()
+            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[audio.private]\nvoices = [\"text\"]\n"
         ),
     );
     let station =

@@ -18,8 +18,8 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::occupancy_after;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    Kill, RunningStation, export_pgn, of_type, read_events, rss_kib, scratch, station_run, wait_board_status,
-    wait_for, workspace, write_config,
+    Kill, RunningStation, export_pgn, of_type, pegboard_config, read_events, rss_kib, scratch, station_run,
+    wait_board_status, wait_for, workspace,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,13 +30,13 @@ const STOCKFISH: &str = "/usr/games/stockfish";
 const TOKEN: &str = "practice-token";
 
 fn config(dir: &Path, link: &Path, engine: &str, extra: &str) -> PathBuf {
-    write_config(
+    pegboard_config(
         dir,
+        link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
+            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
              [tags]\nevent = \"practice e2e\"\nwhite = \"Hands\"\n\n[voice]\nlanguage = \"de\"\n\n\
-             [opponent]\nengine = \"{engine}\"\n{extra}\n",
-            link.display()
+             [opponent]\nengine = \"{engine}\"\n{extra}\n"
         ),
     )
 }

@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_board_status,
-    wait_for, write_config,
+    RunningStation, of_type, pegboard_config, read_events, scratch, shared_pgn, station_bin, station_run,
+    wait_board_status, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -129,14 +129,14 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
     let raw = dir.join("private.raw");
-    let config = write_config(
+    let config = pegboard_config(
         &dir,
+        &link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
+            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
              [buttons]\nread_record = [\"blind:4\"]\nrecord_back = [\"blind:5\"]\nrecord_forward = [\"blind:6\"]\n\
              silence = [\"blind:7\"]\nread_rank = [\"blind:8\"]\nread_file = [\"blind:9\"]\n\n\
-             [voice]\nlanguage = \"de\"\n\n[audio.private]\nvoices = [\"espeak\"]\n",
-            link.display()
+             [voice]\nlanguage = \"de\"\n\n[audio.private]\nvoices = [\"espeak\"]\n"
         ),
     );
     let game = real_game();
@@ -453,13 +453,7 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
     let dir = scratch("one-record-quick-start");
     let link = dir.join("pegboard");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 300\ndebounce_ms = 15\n",
-            link.display()
-        ),
-    );
+    let config = pegboard_config(&dir, &link, "\n[game]\nsettle_ms = 300\ndebounce_ms = 15\n");
     let game = real_game();
     let plies = 6;
     // The hands start 50 ms after the station first asks for a scan: the

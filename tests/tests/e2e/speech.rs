@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, korean_model, of_type, read_events, real_opening, scratch, station_bin,
-    station_run, wait_board_status, wait_for, write_config,
+    RunningStation, export_pgn, korean_model, of_type, pegboard_config, read_events, real_opening, scratch,
+    station_bin, station_run, wait_board_status, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,11 +58,11 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     let dir = scratch("speech-slip");
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let config = write_config(
+    let config = pegboard_config(
         &dir,
+        &link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n",
-            link.display()
+            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
         ),
     );
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();

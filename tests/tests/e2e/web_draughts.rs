@@ -20,7 +20,7 @@ use station_tests::browser::{
 };
 use station_tests::draughts::{self, step};
 use station_tests::{
-    of_type, post_command, read_events, scratch, station_run, wait_event, wait_for, write_config,
+    of_type, pegboard_config, post_command, read_events, scratch, station_run, wait_event, wait_for,
 };
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -32,13 +32,13 @@ const SETTLE_MS: u64 = 220;
 const WAIT: Duration = Duration::from_secs(10);
 
 fn config(dir: &Path, link: &Path) -> PathBuf {
-    write_config(
+    pegboard_config(
         dir,
+        link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\n\n[game]\nrules = \"draughts\"\n\
+            "baud = 115200\n\n[game]\nrules = \"draughts\"\n\
              settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[voice]\nlanguage = \"pl\"\n\n[console]\n\
-             listen = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n",
-            link.display()
+             listen = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n"
         ),
     )
 }

@@ -18,7 +18,7 @@ use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
     page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
 };
-use station_tests::{Kill, scratch, station_run, write_config};
+use station_tests::{Kill, pegboard_config, scratch, station_run};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -97,13 +97,13 @@ async fn next_game(http: &reqwest::Client, base: &str, previous: &str) -> (Strin
 /// default): the board, the station and its base URL.
 fn pegboard_station(dir: &Path, console: &str, log_level: Option<&str>) -> (SimPegBoard, Kill, String) {
     let peg_link = dir.join("pegboard");
-    let config = write_config(
+    let config = pegboard_config(
         dir,
+        &peg_link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
+            "\n[game]\nsettle_ms = {SETTLE_MS}\n\
              debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
-             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n{console}",
-            peg_link.display()
+             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n{console}"
         ),
     );
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();

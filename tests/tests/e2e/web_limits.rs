@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::Kill;
 use station_tests::browser::{api_state as state, spawn_station};
-use station_tests::{scratch, station_run, write_config};
+use station_tests::{pegboard_config, scratch, station_run};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -103,15 +103,13 @@ async fn command(http: &reqwest::Client, base: &str, body: &str) -> (u16, Value)
 }
 
 /// A station config on a simulated peg board at `dir/pegboard`: the board's link and the config.
-fn pegboard_config(dir: &Path) -> (PathBuf, PathBuf) {
+fn limits_config(dir: &Path) -> (PathBuf, PathBuf) {
     let peg_link = dir.join("pegboard");
-    let config = write_config(
+    let config = pegboard_config(
         dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
+        &peg_link,
+        "\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
              [console]\nlisten = \"127.0.0.1:0\"\n",
-            peg_link.display()
-        ),
     );
     (peg_link, config)
 }
@@ -132,7 +130,7 @@ fn start(mut command_line: Command, log: &Path) -> (Kill, String, u32, SocketAdd
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_station_holds_against_hostile_web_clients() {
     let dir = scratch("web-limits");
-    let (peg_link, config) = pegboard_config(&dir);
+    let (peg_link, config) = limits_config(&dir);
     let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     let log = dir.join("station.log");
     let (_station, base, pid, addr) = start(station_run(&config, &dir.join("journal"), None), &log);
@@ -241,13 +239,7 @@ async fn a_missing_board_port_is_said_on_the_console() {
     use station_tests::browser::{assert_accessible, browser, start_chromedriver, text_of, within};
     let dir = scratch("web-missing-port");
     let port = dir.join("no-such-pegboard");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            port.display()
-        ),
-    );
+    let config = pegboard_config(&dir, &port, "\n[console]\nlisten = \"127.0.0.1:0\"\n");
     let mut command_line = station_run(&config, &dir.join("journal"), None);
     command_line.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(std::process::Stdio::null());
     let (_station, base) = spawn_station(command_line);
@@ -274,7 +266,7 @@ async fn a_missing_board_port_is_said_on_the_console() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_64_descriptors_idle_connections_leave_room_for_a_replugged_board() {
     let dir = scratch("web-64-fds");
-    let (peg_link, config) = pegboard_config(&dir);
+    let (peg_link, config) = limits_config(&dir);
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     // `station run` under a 64-descriptor limit (soft and hard), as the issue found it.
     let run = station_run(&config, &dir.join("journal"), None);
