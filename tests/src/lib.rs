@@ -344,6 +344,23 @@ pub fn pegboard_config(dir: &Path, link: &Path, rest: &str) -> PathBuf {
     )
 }
 
+/// The blind player's simulated peg board on `dir/pegboard` and the sighted
+/// player's simulated DGT board on `dir/dgt`, the DGT 3000 `clock` on it if
+/// any, both at `speed` (1.0 is real time).
+pub fn peg_and_dgt_boards(
+    dir: &Path,
+    speed: f64,
+    clock: Option<station_drivers::dgt::SimClock>,
+) -> (station_drivers::pegboard::sim::SimPegBoard, station_drivers::dgt::DgtEmulator) {
+    use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
+    use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+    let dgt = DgtEmulator::start(EmulatorOptions { speed, clock, ..EmulatorOptions::new(dir.join("dgt")) })
+        .expect("simulated DGT board");
+    let pegs = SimPegBoard::start(SimOptions { speed, ..SimOptions::new(dir.join("pegboard")) })
+        .expect("simulated peg board");
+    (pegs, dgt)
+}
+
 /// The first event of the events file `f` accepts, waited for up to 30 s.
 pub fn wait_event(events: &Path, what: &str, f: impl Fn(&Value) -> bool) -> Value {
     wait_for(Duration::from_secs(30), what, || read_events(events).into_iter().find(|e| f(e)))

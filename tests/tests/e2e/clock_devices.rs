@@ -8,12 +8,12 @@
 //! in mode 23 is reported with that reason, to the console and the blind player.
 
 use shakmaty::{Chess, Color, Position};
-use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
+use station_drivers::dgt::{ClockCommand, ClockRun, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    board_statuses, of_type, pegboard_config, read_events, scratch, start_station, station_run, wait_for,
-    write_config,
+    board_statuses, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, start_station,
+    station_run, wait_for, write_config,
 };
 use std::time::{Duration, Instant};
 
@@ -54,13 +54,7 @@ fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
     // The clock still shows an old game, stopped.
     let old = SimClock::new(12_000, 34_000, ClockRun::Paused);
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        speed: SPEED,
-        clock: Some(old),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(old));
     let station = start_station(&config, &dir.join("journal"), &events);
     let ev = || read_events(&events);
 
@@ -205,13 +199,7 @@ fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
     let events = dir.join("events.jsonl");
     let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
     let not_23 = SimClock { mode_23: false, ..SimClock::new(12_000, 34_000, ClockRun::Paused) };
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        speed: SPEED,
-        clock: Some(not_23),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let _pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    let (_pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(not_23));
     let station = start_station(&config, &dir.join("journal"), &events);
     let detail = wait_for(Duration::from_secs(30), "the refusal reported", || {
         all_dgt_clock_statuses(&events).into_iter().find(|(s, _)| s == "not_in_mode_23").map(|(_, d)| d)
@@ -334,12 +322,7 @@ fn his_dgt_clock_pressed_50_to_600_ms_after_the_placement_always_counts() {
     let text = config_text(&peg_link, &dgt_link)
         .replace(&format!("settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n"), "");
     let config = write_config(&dir, &text);
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        clock: Some(SimClock::new(12_000, 34_000, ClockRun::Paused)),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, 1.0, Some(SimClock::new(12_000, 34_000, ClockRun::Paused)));
     let station = start_station(&config, &dir.join("journal"), &events);
     let ev = || read_events(&events);
     wait_for(Duration::from_secs(15), "the clock followed", || {

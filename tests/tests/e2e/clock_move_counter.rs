@@ -7,11 +7,12 @@
 //! and with one board, and with no board at all.
 
 use shakmaty::{Chess, Color, Move, Position};
-use station_drivers::dgt::{ClockRun, DgtEmulator, EmulatorOptions, SimClock};
+use station_drivers::dgt::{ClockRun, DgtEmulator, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    Kill, of_type, read_events, scratch, start_station, station_run, wait_for, write_config,
+    Kill, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run, wait_for,
+    write_config,
 };
 use std::path::Path;
 use std::process::Stdio;
@@ -83,13 +84,7 @@ fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
     let events = dir.join("events.jsonl");
     let conf = write_config(&dir, &config(&peg_link, &dgt_link, "source = \"dgt\"\ndgt_white = \"left\""));
     let clock = SimClock::new(300_000, 300_000, ClockRun::Paused);
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        speed: SPEED,
-        clock: Some(clock),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(clock));
     let station = start_station(&conf, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "the clock set and running", || {
         (dgt.clock().is_some_and(|c| c.lever && c.run == ClockRun::LeftRunning)).then_some(())
@@ -110,9 +105,7 @@ fn with_the_station_pressing_for_both_players_every_move_is_counted() {
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
     let conf = write_config(&dir, &config(&peg_link, &dgt_link, "auto_press = true"));
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let station = start_station(&conf, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "the game started", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())

@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, of_type, pegboard_config, read_events, scratch, shared_pgn, station_bin, station_run,
-    wait_board_status, wait_for, write_config,
+    RunningStation, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, shared_pgn,
+    station_bin, station_run, wait_board_status, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -325,7 +325,6 @@ fn every_view_agrees(station: &RunningStation, journal: &Path, dir: &Path, want:
 
 #[test]
 fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_and_a_result() {
-    use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
     let dir = scratch("one-record-boards");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
@@ -342,9 +341,7 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
     let game =
         read_games(&bytes).into_iter().find(|g| g.error.is_none() && g.moves().len() > 20).unwrap().game;
     let plies = 10;
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
     wait_for(Duration::from_secs(15), "a game on the start position", || {
         (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())

@@ -4,12 +4,10 @@
 
 use shakmaty::Chess;
 use station_core::pgn::read_games;
-use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    board_statuses as statuses, of_type, read_events, scratch, shared_pgn, start_station, wait_for,
-    write_config,
+    board_statuses as statuses, of_type, peg_and_dgt_boards, read_events, scratch, shared_pgn, start_station,
+    wait_for, write_config,
 };
 use std::time::Duration;
 
@@ -37,9 +35,7 @@ fn d_2_9_a_real_game_on_two_boards_stays_in_step_across_an_unplugged_dgt_board()
             dgt_link.display()
         ),
     );
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let mut station = start_station(&config, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "both boards connected", || {
         (statuses(&events, "blind") == ["connected"] && statuses(&events, "mirror") == ["connected"])

@@ -16,14 +16,14 @@
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use shakmaty::{Chess, Color, Move, Position, san::San};
-use station_drivers::dgt::{DgtEmulator, EmulatorOptions, board_after};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::dgt::{DgtEmulator, board_after};
+use station_drivers::pegboard::sim::SimPegBoard;
 use station_drivers::sim_game::two_boards;
 use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
     start_chromedriver, text_of, within,
 };
-use station_tests::{of_type, read_events, scratch, station_run, write_config};
+use station_tests::{of_type, peg_and_dgt_boards, read_events, scratch, station_run, write_config};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -186,9 +186,7 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
     let config = config(&dir, &peg_link, &dgt_link);
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let mut command = station_run(&config, &dir.join("journal"), Some(&events));
     command.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(Stdio::null());
     let (_station, base) = spawn_station(command);
