@@ -213,6 +213,11 @@ where
     }
 }
 
+/// Polls the text of the element `id` until `ok` accepts it, or panics after `limit` with `what`.
+pub async fn text_within(client: &Client, id: &str, limit: Duration, what: &str, ok: impl Fn(&str) -> bool) {
+    within(limit, what, || async { ok(&text_of(client, id).await) }).await;
+}
+
 /// Types into whatever has the focus (keyboard only: no clicks).
 pub async fn keys(client: &Client, text: &str) {
     // The pages redraw as the game goes on: an element can be replaced (and the

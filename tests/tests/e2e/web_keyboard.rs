@@ -16,7 +16,8 @@ use shakmaty::{CastlingMode, Chess, Position};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
-    page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
+    page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within,
+    value_of, within,
 };
 use station_tests::{Kill, pegboard_config, scratch, station_run};
 use std::path::Path;
@@ -135,8 +136,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     let mirror = browser(&driver_url, &dir.join("profile-mirror"), 1280, 800).await;
     mirror.goto(&format!("{base}/mirror")).await.unwrap();
     console.goto(&format!("{base}/console")).await.unwrap();
-    within(Duration::from_secs(5), "the console's token status", || async {
-        text_of(&console, "token-status").await.contains("No token")
+    text_within(&console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
+        t.contains("No token")
     })
     .await;
     enter_token(&console, TOKEN).await;
@@ -148,8 +149,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     assert_eq!(mirror_white, "1:30:00", "the mirror shows the time control before the start");
     shortcut(&console, 's', "clock-start").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "the clock running on the console", || async {
-        text_of(&console, "clock-line").await.starts_with("running")
+    text_within(&console, "clock-line", WAIT, "the clock running on the console", |t| {
+        t.starts_with("running")
     })
     .await;
     within(WAIT, "White's clock running on the mirror", || async {
@@ -162,8 +163,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     for (typed, san, number) in [("5254", "e4", "1."), ("e7-e5", "e5", "1…")] {
         shortcut(&console, 'm', "move").await;
         keys(&console, &format!("{typed}{ENTER}")).await;
-        within(WAIT, &format!("{number} {san} on the console"), || async {
-            text_of(&console, "last-move").await.starts_with(&format!("{number} {san}"))
+        text_within(&console, "last-move", WAIT, &format!("{number} {san} on the console"), |t| {
+            t.starts_with(&format!("{number} {san}"))
         })
         .await;
         within(WAIT, &format!("{number} {san} on the mirror"), || mirror_shows(&mirror, number, san)).await;
@@ -173,8 +174,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     // Take back: Alt+T, Enter.
     shortcut(&console, 't', "take-back").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "1. e4 the last move again on the console", || async {
-        text_of(&console, "last-move").await.starts_with("1. e4")
+    text_within(&console, "last-move", WAIT, "1. e4 the last move again on the console", |t| {
+        t.starts_with("1. e4")
     })
     .await;
     within(WAIT, "1. e4 the last move again on the mirror", || mirror_shows(&mirror, "1.", "e4")).await;
@@ -215,32 +216,28 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     // (the sighted player may be deaf) until the next move.
     shortcut(&console, 'o', "draw-side").await;
     keys(&console, &format!("{TAB}{ENTER}")).await;
-    within(WAIT, "the draw offer in the console's log", || async {
-        text_of(&console, "log").await.contains("draw offer by white after ply 1")
+    text_within(&console, "log", WAIT, "the draw offer in the console's log", |t| {
+        t.contains("draw offer by white after ply 1")
     })
     .await;
-    within(WAIT, "the draw offer on the mirror", || async {
-        text_of(&mirror, "warnings").await.contains("Draw offer by White")
+    text_within(&mirror, "warnings", WAIT, "the draw offer on the mirror", |t| {
+        t.contains("Draw offer by White")
     })
     .await;
 
     // Pause: Alt+P, Enter; then a time correction: Alt+C, side, time, who, why, Enter.
     shortcut(&console, 'p', "clock-pause").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "the clock stopped on the console", || async {
-        text_of(&console, "clock-line").await.starts_with("stopped")
+    text_within(&console, "clock-line", WAIT, "the clock stopped on the console", |t| {
+        t.starts_with("stopped")
     })
     .await;
     shortcut(&console, 'c', "set-time-side").await;
     keys(&console, &format!("{TAB}1:23:45{TAB}Arbiter Keys{TAB}keyboard test{ENTER}")).await;
-    within(WAIT, "White's corrected time on the console", || async {
-        text_of(&console, "time-white").await == "1:23:45"
-    })
-    .await;
-    within(WAIT, "White's corrected time on the mirror", || async {
-        text_of(&mirror, "time-white").await == "1:23:45"
-    })
-    .await;
+    text_within(&console, "time-white", WAIT, "White's corrected time on the console", |t| t == "1:23:45")
+        .await;
+    text_within(&mirror, "time-white", WAIT, "White's corrected time on the mirror", |t| t == "1:23:45")
+        .await;
     within(WAIT, "the correction logged with who and why", || async {
         let log = text_of(&console, "log").await;
         log.contains("by Arbiter Keys") && log.contains("keyboard test")
@@ -248,10 +245,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     .await;
     shortcut(&console, 'p', "clock-resume").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "the clock running again", || async {
-        text_of(&console, "clock-line").await.starts_with("running")
-    })
-    .await;
+    text_within(&console, "clock-line", WAIT, "the clock running again", |t| t.starts_with("running")).await;
 
     // Adjourn: Black seals 1… Nc6. Nobody may see it: not the console, not the mirror,
     // not /api/state, /game.pgn or the event stream; only the journal keeps it.
@@ -291,16 +285,12 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     ] {
         assert!(envelope.contains(needle), "the envelope lacks {needle:?}:\n{envelope}");
     }
-    within(WAIT, "the adjournment on the mirror", || async {
-        text_of(&mirror, "warnings").await.contains("Game adjourned")
-    })
-    .await;
-    within(WAIT, "the adjournment on the console", || async {
-        text_of(&console, "game-line").await.contains("adjourned")
-    })
-    .await;
-    within(WAIT, "the clock stopped by the adjournment", || async {
-        text_of(&console, "clock-line").await.starts_with("stopped")
+    text_within(&mirror, "warnings", WAIT, "the adjournment on the mirror", |t| t.contains("Game adjourned"))
+        .await;
+    text_within(&console, "game-line", WAIT, "the adjournment on the console", |t| t.contains("adjourned"))
+        .await;
+    text_within(&console, "clock-line", WAIT, "the clock stopped by the adjournment", |t| {
+        t.starts_with("stopped")
     })
     .await;
     screenshot(&console, "keyboard-console-adjourned", Some(2400)).await;
@@ -344,10 +334,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     // Resume: Alt+U, Enter; the sealed move is made and shown.
     shortcut(&console, 'u', "resume-adjourned").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "1… Nc6 on the console", || async {
-        text_of(&console, "last-move").await.starts_with("1… Nc6")
-    })
-    .await;
+    text_within(&console, "last-move", WAIT, "1… Nc6 on the console", |t| t.starts_with("1… Nc6")).await;
     within(WAIT, "1… Nc6 on the mirror", || mirror_shows(&mirror, "1…", "Nc6")).await;
     within(WAIT, "the adjournment gone from the mirror", || async {
         !text_of(&mirror, "warnings").await.contains("adjourned")
@@ -391,10 +378,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
         value_of(&console, "adj-fen").await.starts_with(fen960)
     })
     .await;
-    within(WAIT, "the Chess960 game on the mirror", || async {
-        text_of(&mirror, "phase").await == third_game
-    })
-    .await;
+    text_within(&mirror, "phase", WAIT, "the Chess960 game on the mirror", |t| t == third_game).await;
     // The start named by its number, its first rank shown; the blind player
     // hears it piece by piece (ICCF Appendix B) to set up his board.
     within(WAIT, "the Chess960 start on the console", || async {
@@ -523,16 +507,16 @@ async fn reading(console: &Client, http: &reqwest::Client, base: &str) {
     for (typed, number) in [("e4", "1. e4"), ("d5", "1… d5")] {
         shortcut(console, 'm', "move").await;
         keys(console, &format!("{typed}{ENTER}")).await;
-        within(WAIT, &format!("{number} on the console"), || async {
-            text_of(console, "last-move").await.starts_with(number)
+        text_within(console, "last-move", WAIT, &format!("{number} on the console"), |t| {
+            t.starts_with(number)
         })
         .await;
     }
     // `d5` again: refused next to the field, in the arbiter's words, once.
     shortcut(console, 'm', "move").await;
     keys(console, &format!("d5{ENTER}")).await;
-    within(WAIT, "the refusal next to the move field", || async {
-        text_of(console, "form-move-refusal").await.contains("2. d5: no pawn can go to d5")
+    text_within(console, "form-move-refusal", WAIT, "the refusal next to the move field", |t| {
+        t.contains("2. d5: no pawn can go to d5")
     })
     .await;
     let refusal = text_of(console, "form-move-refusal").await;
@@ -575,10 +559,7 @@ async fn reading(console: &Client, http: &reqwest::Client, base: &str) {
     );
     assert_accessible(console, "the console saying a move back for confirmation").await;
     keys(console, &ENTER.to_string()).await;
-    within(WAIT, "2. Nc3 made once confirmed", || async {
-        text_of(console, "last-move").await.starts_with("2. Nc3")
-    })
-    .await;
+    text_within(console, "last-move", WAIT, "2. Nc3 made once confirmed", |t| t.starts_with("2. Nc3")).await;
     assert_eq!(active_id(console).await, "move", "back in the move field for the next move");
     assert_eq!(value_of(console, "move").await, "");
 

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use station_core::pgn::{PgnGame, read_games};
 use station_tests::browser::{
     Kill, api_state as state, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport,
-    spawn_station, start_chromedriver, text_of, within,
+    spawn_station, start_chromedriver, text_of, text_within, within,
 };
 use station_tests::{post_command, scratch, shared_pgn, station_bin, station_run, write_config};
 use std::path::Path;
@@ -100,10 +100,11 @@ async fn the_players_page_shows_his_side_the_last_move_and_the_clocks_and_zooms_
     for (ply, san) in [(1, "e4"), (2, "c5")] {
         command(&base, json!({"cmd": "enter_move", "move": san}));
         let number = if ply % 2 == 1 { "1." } else { "1…" };
-        let took = within(WAIT, &format!("{number} {san} on the player's page"), || async {
-            text_of(&page, "last-san").await.ends_with(&format!(": {san}"))
-        })
-        .await;
+        let took =
+            text_within(&page, "last-san", WAIT, &format!("{number} {san} on the player's page"), |t| {
+                t.ends_with(&format!(": {san}"))
+            })
+            .await;
         eprintln!("{number} {san} shown on /player {took:?} after the command's answer");
         let s = state(&http, &base).await;
         let lang = s["languages"]["private"].as_str().unwrap_or("en");

@@ -8,7 +8,7 @@ use super::support::{free_port, hall_view, mosquitto};
 use station_core::pgn::SevenTags;
 use station_core::{BoardRole, Event};
 use station_tests::browser::{
-    ENTER, active_id, assert_accessible, browser, keys, start_chromedriver, tab_to, text_of, within,
+    ENTER, active_id, assert_accessible, browser, keys, start_chromedriver, tab_to, text_of, text_within,
 };
 use station_tests::scratch;
 use std::time::Duration;
@@ -51,8 +51,8 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
     let (_driver, driver_url) = start_chromedriver();
     let page = browser(&driver_url, &dir.join("profile"), 1280, 900).await;
     page.goto(&format!("{base}/hall")).await.unwrap();
-    within(Duration::from_secs(10), "board 4 in the table", || async {
-        text_of(&page, "boards").await.contains("Anna Blind")
+    text_within(&page, "boards", Duration::from_secs(10), "board 4 in the table", |t| {
+        t.contains("Anna Blind")
     })
     .await;
     assert!(text_of(&page, "boards").await.contains("Bert Sighted"));
@@ -64,10 +64,8 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
         "annexd/web/4/event",
         &event(6, &Event::FlagFell { side: station_core::clock::Side::White, t_ms: 9 }),
     );
-    within(Duration::from_secs(10), "the flag fall alert", || async {
-        text_of(&page, "alerts").await.contains("flag fall")
-    })
-    .await;
+    text_within(&page, "alerts", Duration::from_secs(10), "the flag fall alert", |t| t.contains("flag fall"))
+        .await;
     assert_accessible(&page, "the hall with an alert").await;
 
     // Keyboard only: the token, then the alert's button.
@@ -76,8 +74,8 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
     tab_to(&page, "ack-1", 20).await;
     assert_eq!(active_id(&page).await, "ack-1");
     keys(&page, &ENTER.to_string()).await;
-    within(Duration::from_secs(5), "the alert acknowledged", || async {
-        text_of(&page, "alerts").await.contains("Acknowledged")
+    text_within(&page, "alerts", Duration::from_secs(5), "the alert acknowledged", |t| {
+        t.contains("Acknowledged")
     })
     .await;
     let _ = page.close().await;
