@@ -11,8 +11,8 @@ use station_drivers::dgt::{ClockRun, DgtEmulator, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    Kill, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run, wait_for,
-    write_config,
+    Kill, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run, wait_event,
+    wait_for, write_config,
 };
 use std::path::Path;
 use std::process::Stdio;
@@ -107,9 +107,7 @@ fn with_the_station_pressing_for_both_players_every_move_is_counted() {
     let conf = write_config(&dir, &config(&peg_link, &dgt_link, "auto_press = true"));
     let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let station = start_station(&conf, &dir.join("journal"), &events);
-    wait_for(Duration::from_secs(15), "the game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "the game started", |e| e["type"] == "game_started");
     let moves = moves();
     play_game(&pegs, &dgt, &events, &moves, |i| {
         wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
@@ -159,9 +157,7 @@ fn with_no_board_and_the_moves_entered_every_move_is_counted() {
         .unwrap();
     let base = station_tests::console_address(&mut child);
     let station = Kill(child);
-    wait_for(Duration::from_secs(15), "the game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "the game started", |e| e["type"] == "game_started");
     let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];
     for (i, mv) in moves.iter().enumerate() {
         let (status, answer) =

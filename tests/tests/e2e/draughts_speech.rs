@@ -17,7 +17,7 @@ use station_core::draughts::{Move, Position, Variant};
 use station_drivers::draughts_hands::DraughtsHands;
 use station_tests::draughts::{self, hand_move};
 use station_tests::{
-    RunningStation, of_type, read_events, scratch, station_bin, station_run, wait_for, workspace,
+    RunningStation, of_type, read_events, scratch, station_bin, station_run, wait_event, wait_for, workspace,
     write_config,
 };
 use std::path::Path;
@@ -84,9 +84,7 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
     let expected: Vec<String> = game.moves.iter().map(|m| m.pdn(V, true)).collect();
     let said = words("pl", &game.moves[..=at].iter().map(short).collect::<Vec<_>>());
     let station = start_station(&dir, &events);
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     for ply in 0..at {
         let (status, answer) = if ply % 2 == 0 {
             station.spoken(&said[ply])
@@ -179,9 +177,7 @@ fn a_slip_of_the_tongue_on_the_draughts_peg_board_holds_his_clock_until_correcte
             link.display()
         ),
     );
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     let made = station_core::draughts::pdn::find_move(&start, "32-28").unwrap().unwrap();
     let mut hands = DraughtsHands::new(50, 7, false);
     let (occ, _) = draughts::play(&sim, &mut hands, start.occupied(), &hand_move(&start, &made));

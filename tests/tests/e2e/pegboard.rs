@@ -7,7 +7,7 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     Kill, export_pgn, of_type, pegboard_config, read_events, record_from_events, scratch, shared_pgn,
-    station_run, wait_board_status, wait_for,
+    station_run, wait_board_status, wait_event, wait_for,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -176,9 +176,7 @@ fn game_started(name: &str) -> (SimPegBoard, Kill, std::path::PathBuf) {
     wait_board_status(&events);
     sim.play_scans(schedule(&Game::default(), 0, 0, false));
     sim.wait_idle();
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     (sim, station, events)
 }
 

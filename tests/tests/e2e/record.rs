@@ -12,7 +12,7 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     RunningStation, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, shared_pgn,
-    station_bin, station_run, wait_board_status, wait_for, write_config,
+    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -213,9 +213,7 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     drop(station);
     let raw2 = dir.join("private-2.raw");
     let station = start_station(&dir, &config, &events, &raw2);
-    wait_for(Duration::from_secs(10), "game resumed", || {
-        (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
-    });
+    wait_event(&events, "game resumed", |e| e["type"] == "game_resumed");
     let restarted = answer_audio(&station, &events, &raw2, "Linie Anna", 5);
     eprintln!("the same answer: {normal} ms at 100 %, {faster} ms at 130 %, {restarted} ms after a restart");
     // 130 % lasts 1/1.3 = 77 % as long; espeak's pauses scale less exactly.
@@ -343,9 +341,7 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
     let plies = 10;
     let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
-    wait_for(Duration::from_secs(15), "a game on the start position", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "a game on the start position", |e| e["type"] == "game_started");
     // The arbiter names the players: a new game, started when the command returns.
     let (status, answer) = station.command(&serde_json::json!({
         "cmd": "new_game", "white": "Anna Nowak", "black": "Bert Kowalski", "round": "4", "board": "7"
@@ -430,9 +426,7 @@ fn with_no_board_at_all_the_assistant_enters_every_move_and_ends_the_game() {
     assert_eq!(status, 200);
     drop(station);
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
-    wait_for(Duration::from_secs(15), "the game resumed", || {
-        (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
-    });
+    wait_event(&events, "the game resumed", |e| e["type"] == "game_resumed");
     let (status, answer) =
         station.command(&serde_json::json!({"cmd": "result", "result": "1/2-1/2", "reason": "draw agreed"}));
     assert_eq!(status, 200, "{answer}");

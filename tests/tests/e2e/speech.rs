@@ -12,7 +12,7 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     RunningStation, export_pgn, korean_model, of_type, pegboard_config, read_events, real_opening, scratch,
-    station_bin, station_run, wait_board_status, wait_for, write_config,
+    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -157,9 +157,7 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     let config = no_board_config(&dir, "de", "white");
     let moves = real_opening("games/Fischer.pgn", 16);
     let station = start_station(&config, &events, &journal);
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     play_by_voice(&station, "de", true, &moves, 0, 8);
     wait_for(Duration::from_secs(5), "eight moves", || (game_moves(&events).len() == 8).then_some(()));
 
@@ -235,9 +233,7 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     let config = no_board_config(&dir, "pl", "black");
     let moves = real_opening("games/Capablanca.pgn", 14);
     let station = start_station(&config, &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     play_by_voice(&station, "pl", false, &moves, 0, 13);
     wait_for(Duration::from_secs(5), "thirteen moves", || (game_moves(&events).len() == 13).then_some(()));
     // Heard with little confidence: never committed, asked back privately; "tak" makes it.
@@ -299,9 +295,7 @@ fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
     let events = dir.join("events.jsonl");
     let config = no_board_config(&dir, "en", "white");
     let station = start_station(&config, &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     // Plain letters, a from-to without a piece.
     let (_, answer) = station.spoken("e four");
     assert_eq!(answer["result"]["uci"], "e2e4", "{answer}");
@@ -534,9 +528,7 @@ fn a_missing_model_is_named_once_and_the_game_goes_on() {
         "{detail}"
     );
     // The game goes on: a move typed in as heard text is made.
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     let (status, answer) = station.spoken("Eva vier");
     assert_eq!(status, 200, "{answer}");
     wait_for(Duration::from_secs(5), "the move", || (game_moves(&events) == ["e2e4"]).then_some(()));

@@ -19,9 +19,7 @@ use station_tests::browser::{
     start_chromedriver, text_of, within,
 };
 use station_tests::draughts::{self, step};
-use station_tests::{
-    of_type, pegboard_config, post_command, read_events, scratch, station_run, wait_event, wait_for,
-};
+use station_tests::{pegboard_config, post_command, read_events, scratch, station_run, wait_event, wait_for};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -128,9 +126,7 @@ async fn a_5_4_6_irregularity_is_corrected_and_then_accepted_from_the_keyboard()
         "{told}"
     );
     occ = play(&sim, &mut hands, occ, &step(27, 31));
-    wait_for(Duration::from_secs(30), "the board put back", || {
-        (!of_type(&read_events(&events), "board_restored").is_empty()).then_some(())
-    });
+    wait_event(&events, "the board put back", |e| e["type"] == "board_restored");
 
     // Again, and this time accepted: Alt+A, Enter (5.7: the position stands).
     let _ = play(&sim, &mut hands, occ, &step(31, 27));
