@@ -6,7 +6,8 @@ use crate::workspace;
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Command;
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The Chromium binary (Debian package `chromium`).
@@ -34,48 +35,79 @@ pub fn alt(letter: char) -> String {
     format!("{ALT}{letter}{NULL}")
 }
 
-/// A child process killed (by its own pid) when dropped.
-pub struct Kill(pub Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+pub use crate::Kill;
 
 /// Spawns a `station` command (stdout must be piped) and waits for the console
 /// address it prints (`console: http://…/console`); returns the base URL.
 pub fn spawn_station(mut command: Command) -> (Kill, String) {
-    let mut child = command.stdout(std::process::Stdio::piped()).spawn().expect("the station starts");
+    let mut child = Kill::spawn(command.stdout(std::process::Stdio::piped()));
     let base = crate::console_address(&mut child);
-    let child = Kill(child);
     assert!(base.starts_with("http://127.0.0.1:"), "{base}");
     (child, base)
 }
 
-/// chromedriver on a free loopback port; returns it and its URL.
-pub fn start_chromedriver() -> (Kill, String) {
+/// How many chromedrivers (each with its one or two Chromiums) run at once in
+/// the test binary: the web tests run in parallel threads with everything
+/// else, and on two cores a second browser makes the first miss its waits.
+const DRIVERS_AT_ONCE: usize = 1;
+
+/// The drivers running now, guarded by [`DRIVER_FREE`].
+static DRIVERS: Mutex<usize> = Mutex::new(0);
+static DRIVER_FREE: Condvar = Condvar::new();
+
+/// A place among the [`DRIVERS_AT_ONCE`], given back when dropped.
+struct DriverSlot;
+
+impl DriverSlot {
+    fn take() -> DriverSlot {
+        // A test that panicked while holding the lock poisons it; the count is still right.
+        let mut running = DRIVERS.lock().unwrap_or_else(PoisonError::into_inner);
+        while *running >= DRIVERS_AT_ONCE {
+            running = DRIVER_FREE.wait(running).unwrap_or_else(PoisonError::into_inner);
+        }
+        *running += 1;
+        DriverSlot
+    }
+}
+
+impl Drop for DriverSlot {
+    fn drop(&mut self) {
+        *DRIVERS.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
+        DRIVER_FREE.notify_one();
+    }
+}
+
+/// chromedriver and the Chromiums it started, all ended when dropped (its
+/// process group is killed), and then its place given to the next test.
+pub struct Driver {
+    // Fields drop in order: the processes end before the place is given back.
+    _process: Kill,
+    _slot: DriverSlot,
+}
+
+/// chromedriver on a free loopback port (waiting while another test has its
+/// browser open); returns it and its URL.
+pub fn start_chromedriver() -> (Driver, String) {
     for path in [CHROMIUM, CHROMEDRIVER] {
         assert!(
             Path::new(path).exists(),
             "{path} is missing: run scripts/setup (Debian packages chromium and chromium-driver)"
         );
     }
+    let slot = DriverSlot::take();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let child = Kill(child);
+    let child = Kill::spawn(
+        Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null()),
+    );
     let start = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not listen");
         std::thread::sleep(Duration::from_millis(50));
     }
-    (child, format!("http://127.0.0.1:{port}"))
+    (Driver { _process: child, _slot: slot }, format!("http://127.0.0.1:{port}"))
 }
 
 /// Resizes the window so that the page's viewport is `width`×`height` CSS pixels.
@@ -116,6 +148,17 @@ pub async fn browser(driver: &str, profile: &Path, width: u32, height: u32) -> C
     client
 }
 
+/// The console's `GET /api/state` at `base` (`http://127.0.0.1:PORT`) as JSON.
+pub async fn api_state(http: &reqwest::Client, base: &str) -> Value {
+    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
+}
+
+/// Presses Alt+`letter` (a console shortcut) and checks that the focus went to `#expect_id`.
+pub async fn shortcut(console: &Client, letter: char, expect_id: &str) {
+    keys(console, &alt(letter)).await;
+    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
+}
+
 /// Runs `script` (a function body returning a value) in the page.
 pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap_or(Value::Null)
@@ -123,16 +166,17 @@ pub async fn js(client: &Client, script: &str) -> Value {
 
 /// The text content of the element `id` ("" when there is none).
 pub async fn text_of(client: &Client, id: &str) -> String {
-    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.textContent : '';"))
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    property_of(client, id, "textContent").await
 }
 
 /// The value of the form control `id` ("" when there is none).
 pub async fn value_of(client: &Client, id: &str) -> String {
-    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.value : '';"))
+    property_of(client, id, "value").await
+}
+
+/// The string property `property` of the element `id` ("" when there is none).
+async fn property_of(client: &Client, id: &str, property: &str) -> String {
+    js(client, &format!("const e = document.getElementById('{id}'); return e ? e.{property} : '';"))
         .await
         .as_str()
         .unwrap_or_default()
@@ -167,6 +211,11 @@ where
         assert!(start.elapsed() < limit, "timed out after {limit:?}: {what}");
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
+}
+
+/// Polls the text of the element `id` until `ok` accepts it, or panics after `limit` with `what`.
+pub async fn text_within(client: &Client, id: &str, limit: Duration, what: &str, ok: impl Fn(&str) -> bool) {
+    within(limit, what, || async { ok(&text_of(client, id).await) }).await;
 }
 
 /// Types into whatever has the focus (keyboard only: no clicks).

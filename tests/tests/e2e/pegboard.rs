@@ -6,10 +6,10 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    export_pgn, of_type, read_events, record_from_events, scratch, shared_pgn, station_run, wait_for,
+    Kill, export_pgn, of_type, pegboard_config, read_events, record_from_events, scratch, shared_pgn,
+    station_run, wait_board_status, wait_event, wait_for,
 };
 use std::path::Path;
-use std::process::Child;
 use std::time::Duration;
 
 /// The simulated hands keep every passing state below 250 sim-ms, and these
@@ -20,20 +20,17 @@ const SPEED: f64 = 2.0;
 const SETTLE_MS: u64 = 220;
 
 fn config(dir: &Path, link: &Path) -> std::path::PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            link.display()
+    pegboard_config(
+        dir,
+        link,
+        &format!(
+            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e\"\nwhite = \"Fischer\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n"
         ),
     )
-    .unwrap();
-    path
 }
 
-fn start_station(config: &Path, events: &Path, journal: &Path) -> Child {
-    station_run(config, journal, Some(events)).spawn().expect("station starts")
+fn start_station(config: &Path, events: &Path, journal: &Path) -> Kill {
+    Kill::spawn(&mut station_run(config, journal, Some(events)))
 }
 
 /// A real game of at least 60 plies from the shared collection.
@@ -87,9 +84,7 @@ fn a_full_real_game_survives_a_kill_9_in_the_middle() {
     let cfg = config(&dir, &link);
 
     let mut station = start_station(&cfg, &events, &journal);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     sim.play_scans(schedule(&game, 0, half, true));
     sim.wait_idle();
     wait_for(Duration::from_secs(20), "first half decided", || (moves_in(&events) >= half).then_some(()));
@@ -171,21 +166,17 @@ fn unplugging_the_board_is_reported_and_replugging_recovers() {
 
 /// A station on a simulated board with a game just started: the board, the
 /// station process and its events file.
-fn game_started(name: &str) -> (SimPegBoard, Child, std::path::PathBuf) {
+fn game_started(name: &str) -> (SimPegBoard, Kill, std::path::PathBuf) {
     let dir = scratch(name);
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
     let station = start_station(&config(&dir, &link), &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     sim.play_scans(schedule(&Game::default(), 0, 0, false));
     sim.wait_idle();
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     (sim, station, events)
 }
 
@@ -326,19 +317,9 @@ fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
     let hog = station_tests::DiskHog::start(&dir);
     // Real time (speed 1), the station's default settle time: 100 ms is well below it.
     let sim = SimPegBoard::start(SimOptions::new(link.clone())).expect("simulated peg board");
-    let cfg = dir.join("station.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            link.display()
-        ),
-    )
-    .unwrap();
-    let mut station = station_tests::browser::Kill(start_station(&cfg, &events, &dir.join("journal")));
-    wait_for(Duration::from_secs(10), "connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    let cfg = pegboard_config(&dir, &link, "\n[console]\nlisten = \"127.0.0.1:0\"\n");
+    let mut station = start_station(&cfg, &events, &dir.join("journal"));
+    wait_board_status(&events);
     let game = real_game();
     let plies = game.ply().min(40);
     let mut hands = Hands::new(None);
@@ -383,20 +364,16 @@ fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
     let events = dir.join("events.jsonl");
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
         .expect("simulated peg board");
-    let conf = dir.join("station.toml");
-    std::fs::write(
-        &conf,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[audio.private]\nvoices = [\"text\"]\n",
-            link.display()
+    let conf = pegboard_config(
+        &dir,
+        &link,
+        &format!(
+            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[audio.private]\nvoices = [\"text\"]\n"
         ),
-    )
-    .unwrap();
+    );
     let station =
         station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), TOKEN);
-    wait_for(Duration::from_secs(10), "connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     // 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5, both sides' moves on his board.
     let mut game = Game::default();
     for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {

@@ -5,15 +5,16 @@
 
 use serde_json::{Value, json};
 use station_core::draughts::pdn::{PdnGame, find_move, read_games};
-use station_core::draughts::{Move, Position, Variant};
+use station_core::draughts::{Position, Variant};
 use station_drivers::draughts_hands::{DraughtsHands, HandMove};
-use station_drivers::pegboard::hands::TimedScan;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::pegboard::sim::SimPegBoard;
+use station_tests::draughts::{self, hand_move};
 use station_tests::{
-    console_address, of_type, post_command, read_events, scratch, station_bin, station_run, wait_for,
+    Kill, console_address, of_type, pegboard_config, post_command, read_events, scratch, station_bin,
+    station_run, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 /// The hand's steps take at most 250 sim-ms and it thinks 900 sim-ms between
@@ -23,16 +24,13 @@ const SETTLE_MS: u64 = 220;
 const TOKEN: &str = "draughts-e2e-token";
 
 fn config(dir: &Path, link: &Path) -> PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\n\n[game]\nrules = \"draughts\"\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e draughts\"\nwhite = \"Blind\"\nblack = \"Sighted\"\n\n[console]\nlisten = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n",
-            link.display()
+    pegboard_config(
+        dir,
+        link,
+        &format!(
+            "baud = 115200\n\n[game]\nrules = \"draughts\"\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[tags]\nevent = \"e2e draughts\"\nwhite = \"Blind\"\nblack = \"Sighted\"\n\n[console]\nlisten = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n"
         ),
     )
-    .unwrap();
-    path
 }
 
 fn shared_games() -> Vec<PdnGame> {
@@ -52,19 +50,9 @@ fn shared_game() -> PdnGame {
     games.into_iter().next().expect("a shared game with a king and multiple captures")
 }
 
-fn hand_move(pos: &Position, mv: &Move) -> HandMove {
-    let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
-    HandMove {
-        from: mv.from.0,
-        path,
-        captured: mv.captured.iter().map(|s| s.0).collect(),
-        man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
-    }
-}
-
 /// The station, its console address and its events file.
 struct Run {
-    child: Child,
+    child: Kill,
     base: String,
     events: PathBuf,
 }
@@ -72,10 +60,12 @@ struct Run {
 impl Run {
     fn start(dir: &Path, link: &Path) -> Run {
         let events = dir.join("events.jsonl");
-        let mut child = station_run(&config(dir, link), &dir.join("journal"), Some(&events))
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("station starts");
+        let mut child = Kill(
+            station_run(&config(dir, link), &dir.join("journal"), Some(&events))
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("station starts"),
+        );
         let base = console_address(&mut child);
         Run { child, base, events }
     }
@@ -94,31 +84,16 @@ impl Run {
     }
 
     fn stop(mut self) -> Vec<Value> {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
+        self.child.end();
         self.events()
-    }
-}
-
-impl Drop for Run {
-    /// A failing test must not leave its station running.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
 /// Plays `mv` with the hand on the simulated board; returns the occupancy after
 /// it and whether its captured pieces went in reverse order (several captured).
 fn play(sim: &SimPegBoard, hands: &mut DraughtsHands, occ: u64, mv: &HandMove) -> (u64, Option<bool>) {
-    let (scans, _) = hands.play(occ, mv, 900);
-    let after = scans.last().map_or(occ, |s| s.1);
-    let reverse = removal_reversed(&scans, occ, mv);
-    sim.play_scans(
-        scans.into_iter().map(|(at_ms, o)| TimedScan { at_ms, occupancy: shakmaty::Bitboard(o) }).collect(),
-    );
-    sim.wait_idle();
-    (after, reverse)
+    let (after, scans) = draughts::play(sim, hands, occ, mv);
+    (after, removal_reversed(&scans, occ, mv))
 }
 
 /// For a move taking several pieces: whether the hand removed them in the
@@ -135,14 +110,7 @@ fn removal_reversed(scans: &[(u64, u64)], before: u64, mv: &HandMove) -> Option<
 }
 
 fn start_board(link: &Path) -> SimPegBoard {
-    let initial = Position::initial(Variant::International).occupied();
-    SimPegBoard::start(SimOptions {
-        speed: SPEED,
-        initial: shakmaty::Bitboard(initial),
-        draughts50: true,
-        ..SimOptions::new(link.to_owned())
-    })
-    .expect("simulated draughts peg board")
+    draughts::start_board(link, SPEED)
 }
 
 /// VIII.1.3, VIII.2.4: the blind player (White) on a peg board executes both
@@ -326,17 +294,14 @@ fn a_draughts_game_survives_a_kill_9() {
 }
 
 fn two_board_config(dir: &Path, blind: &Path, mirror: &Path) -> PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
+    write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nrules = \"draughts\"\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[console]\nlisten = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n",
             blind.display(),
             mirror.display()
         ),
     )
-    .unwrap();
-    path
 }
 
 /// VIII.1.3, VIII.2.4, VIII.3.1 with two blind players: each move made on its
@@ -353,11 +318,12 @@ fn two_peg_boards_one_game_a_wrong_execution_recovered() {
     let positions = game.positions();
     let sims = [start_board(&blind_link), start_board(&mirror_link)];
     let events = dir.join("events.jsonl");
-    let mut child =
+    let mut child = Kill(
         station_run(&two_board_config(&dir, &blind_link, &mirror_link), &dir.join("journal"), Some(&events))
             .stdout(Stdio::piped())
             .spawn()
-            .expect("station starts");
+            .expect("station starts"),
+    );
     let base = console_address(&mut child);
     let run = Run { child, base, events };
     run.wait_event("game started", |e| e["type"] == "game_started");

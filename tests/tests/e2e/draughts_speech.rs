@@ -14,11 +14,11 @@ use serde_json::json;
 use station_core::draughts::movegen::legal_moves;
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Move, Position, Variant};
-use station_drivers::draughts_hands::{DraughtsHands, HandMove};
-use station_drivers::pegboard::hands::TimedScan;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::draughts_hands::DraughtsHands;
+use station_tests::draughts::{self, hand_move};
 use station_tests::{
-    RunningStation, of_type, read_events, scratch, station_bin, station_run, wait_for, workspace,
+    RunningStation, of_type, read_events, scratch, station_bin, station_run, wait_event, wait_for, workspace,
+    write_config,
 };
 use std::path::Path;
 use std::process::Command;
@@ -37,8 +37,7 @@ fn start_station(dir: &Path, events: &Path) -> RunningStation {
 }
 
 fn station_with_config(dir: &Path, events: &Path, text: &str) -> RunningStation {
-    let config = dir.join("station.toml");
-    std::fs::write(&config, text).unwrap();
+    let config = write_config(dir, text);
     RunningStation::start(station_run(&config, &dir.join("journal"), Some(events)), TOKEN)
 }
 
@@ -85,9 +84,7 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
     let expected: Vec<String> = game.moves.iter().map(|m| m.pdn(V, true)).collect();
     let said = words("pl", &game.moves[..=at].iter().map(short).collect::<Vec<_>>());
     let station = start_station(&dir, &events);
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     for ply in 0..at {
         let (status, answer) = if ply % 2 == 0 {
             station.spoken(&said[ply])
@@ -162,27 +159,6 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
 const SPEED: f64 = 2.0;
 const SETTLE_MS: u64 = 220;
 
-fn hand_move(pos: &Position, mv: &Move) -> HandMove {
-    let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
-    HandMove {
-        from: mv.from.0,
-        path,
-        captured: mv.captured.iter().map(|s| s.0).collect(),
-        man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
-    }
-}
-
-/// The hand plays `mv` on the simulated board; the occupancy after it.
-fn play(sim: &SimPegBoard, hands: &mut DraughtsHands, occ: u64, mv: &HandMove) -> u64 {
-    let (scans, _) = hands.play(occ, mv, 900);
-    let after = scans.last().map_or(occ, |s| s.1);
-    sim.play_scans(
-        scans.into_iter().map(|(at_ms, o)| TimedScan { at_ms, occupancy: shakmaty::Bitboard(o) }).collect(),
-    );
-    sim.wait_idle();
-    after
-}
-
 /// VIII.2.3 with D.2.8 on his peg board: he makes 32-28 and says 33-28. The
 /// board's move is the game's; the slip is said back to him with the board's
 /// move and his clock waits; the corrected announcement matches and presses it.
@@ -192,13 +168,7 @@ fn a_slip_of_the_tongue_on_the_draughts_peg_board_holds_his_clock_until_correcte
     let events = dir.join("events.jsonl");
     let link = dir.join("pegboard");
     let start = Position::initial(V);
-    let sim = SimPegBoard::start(SimOptions {
-        speed: SPEED,
-        initial: shakmaty::Bitboard(start.occupied()),
-        draughts50: true,
-        ..SimOptions::new(link.clone())
-    })
-    .expect("simulated draughts peg board");
+    let sim = draughts::start_board(&link, SPEED);
     let station = station_with_config(
         &dir,
         &events,
@@ -207,12 +177,10 @@ fn a_slip_of_the_tongue_on_the_draughts_peg_board_holds_his_clock_until_correcte
             link.display()
         ),
     );
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     let made = station_core::draughts::pdn::find_move(&start, "32-28").unwrap().unwrap();
     let mut hands = DraughtsHands::new(50, 7, false);
-    let occ = play(&sim, &mut hands, start.occupied(), &hand_move(&start, &made));
+    let (occ, _) = draughts::play(&sim, &mut hands, start.occupied(), &hand_move(&start, &made));
     wait_for(Duration::from_secs(10), "32-28 agreed", || {
         of_type(&read_events(&events), "game_move").iter().any(|e| e["pdn"] == "32-28").then_some(())
     });
@@ -250,7 +218,7 @@ fn a_slip_of_the_tongue_on_the_draughts_peg_board_holds_his_clock_until_correcte
     let reply = station_core::draughts::pdn::find_move(&after, "19-23").unwrap().unwrap();
     let (status, answer) = station.command(&json!({"cmd": "enter_move", "move": "19-23"}));
     assert_eq!(status, 200, "{answer}");
-    play(&sim, &mut hands, occ, &hand_move(&after, &reply));
+    draughts::play(&sim, &mut hands, occ, &hand_move(&after, &reply));
     let ev = wait_for(Duration::from_secs(10), "the reply executed", || {
         let ev = read_events(&events);
         of_type(&ev, "move").iter().any(|e| e["pdn"] == "19-23").then_some(ev)

@@ -8,12 +8,13 @@
 //! in mode 23 is reported with that reason, to the console and the blind player.
 
 use shakmaty::{Chess, Color, Position};
-use station_drivers::dgt::{ClockCommand, ClockRun, DgtEmulator, EmulatorOptions, SideTime, SimClock};
+use station_drivers::dgt::{ClockCommand, ClockRun, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::browser::Kill;
-use station_tests::{of_type, read_events, scratch, station_run, wait_for};
-use std::process::Stdio;
+use station_tests::{
+    board_statuses, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, start_station,
+    station_run, wait_for, write_config,
+};
 use std::time::{Duration, Instant};
 
 const SPEED: f64 = 2.0;
@@ -45,34 +46,16 @@ fn config_text(peg_link: &std::path::Path, dgt_link: &std::path::Path) -> String
     )
 }
 
-fn board_statuses(events: &std::path::Path, board: &str) -> Vec<String> {
-    of_type(&read_events(events), "board_status")
-        .iter()
-        .filter(|e| e["board"] == board)
-        .map(|e| e["status"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 #[test]
 fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     let dir = scratch("clock-devices");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
-    std::fs::write(&config, config_text(&peg_link, &dgt_link)).unwrap();
+    let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
     // The clock still shows an old game, stopped.
     let old = SimClock::new(12_000, 34_000, ClockRun::Paused);
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        speed: SPEED,
-        clock: Some(old),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station = Kill(
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(old));
+    let station = start_station(&config, &dir.join("journal"), &events);
     let ev = || read_events(&events);
 
     // The game starts: the station sets the clock (SetNRun), White's side running.
@@ -214,20 +197,10 @@ fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
     let dir = scratch("clock-mode23");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
-    std::fs::write(&config, config_text(&peg_link, &dgt_link)).unwrap();
+    let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
     let not_23 = SimClock { mode_23: false, ..SimClock::new(12_000, 34_000, ClockRun::Paused) };
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        speed: SPEED,
-        clock: Some(not_23),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let _pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station = Kill(
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let (_pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(not_23));
+    let station = start_station(&config, &dir.join("journal"), &events);
     let detail = wait_for(Duration::from_secs(30), "the refusal reported", || {
         all_dgt_clock_statuses(&events).into_iter().find(|(s, _)| s == "not_in_mode_23").map(|(_, d)| d)
     });
@@ -282,15 +255,11 @@ fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
     let dir = scratch("press-lever");
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            link.display()
-        ),
-    )
-    .unwrap();
+    let config = pegboard_config(
+        &dir,
+        &link,
+        "\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
+    );
     let pegs = SimPegBoard::start(SimOptions::new(&link)).unwrap();
     let station = station_tests::RunningStation::start(
         station_run(&config, &dir.join("journal"), Some(&events)),
@@ -350,19 +319,11 @@ fn his_dgt_clock_pressed_50_to_600_ms_after_the_placement_always_counts() {
     let dir = scratch("press-dgt");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = dir.join("station.toml");
     let text = config_text(&peg_link, &dgt_link)
         .replace(&format!("settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n"), "");
-    std::fs::write(&config, text).unwrap();
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        clock: Some(SimClock::new(12_000, 34_000, ClockRun::Paused)),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
-    let station = Kill(
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let config = write_config(&dir, &text);
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, 1.0, Some(SimClock::new(12_000, 34_000, ClockRun::Paused)));
+    let station = start_station(&config, &dir.join("journal"), &events);
     let ev = || read_events(&events);
     wait_for(Duration::from_secs(15), "the clock followed", || {
         of_type(&ev(), "clock_changed").iter().any(|e| e["action"] == "started").then_some(())

@@ -10,16 +10,16 @@
 //! axe-core finds no serious violation with the irregularity shown.
 
 use fantoccini::{Client, Locator};
-use serde_json::{Value, json};
+use serde_json::json;
 use station_core::draughts::{Position, Variant};
 use station_drivers::draughts_hands::{DraughtsHands, HandMove};
-use station_drivers::pegboard::hands::TimedScan;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::pegboard::sim::SimPegBoard;
 use station_tests::browser::{
     ENTER, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
     start_chromedriver, text_of, within,
 };
-use station_tests::{of_type, post_command, read_events, scratch, station_run, wait_for};
+use station_tests::draughts::{self, step};
+use station_tests::{pegboard_config, post_command, read_events, scratch, station_run, wait_event, wait_for};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -30,38 +30,20 @@ const SETTLE_MS: u64 = 220;
 const WAIT: Duration = Duration::from_secs(10);
 
 fn config(dir: &Path, link: &Path) -> PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\nbaud = 115200\n\n[game]\nrules = \"draughts\"\n\
+    pegboard_config(
+        dir,
+        link,
+        &format!(
+            "baud = 115200\n\n[game]\nrules = \"draughts\"\n\
              settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[voice]\nlanguage = \"pl\"\n\n[console]\n\
-             listen = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n",
-            link.display()
+             listen = \"127.0.0.1:0\"\ntoken = \"{TOKEN}\"\n"
         ),
     )
-    .unwrap();
-    path
 }
 
 /// One move made by the simulated hand; returns the board's occupancy after it.
 fn play(sim: &SimPegBoard, hands: &mut DraughtsHands, occ: u64, mv: &HandMove) -> u64 {
-    let (scans, _) = hands.play(occ, mv, 900);
-    let after = scans.last().map_or(occ, |s| s.1);
-    sim.play_scans(
-        scans.into_iter().map(|(at_ms, o)| TimedScan { at_ms, occupancy: shakmaty::Bitboard(o) }).collect(),
-    );
-    sim.wait_idle();
-    after
-}
-
-/// A quiet step by square numbers (1-based, as said).
-fn step(from: u8, to: u8) -> HandMove {
-    HandMove { from: from - 1, path: vec![to - 1], captured: Vec::new(), man_takes_man: false }
-}
-
-fn wait_event(events: &Path, what: &str, f: impl Fn(&Value) -> bool) -> Value {
-    wait_for(Duration::from_secs(30), what, || read_events(events).into_iter().find(|e| f(e)))
+    draughts::play(sim, hands, occ, mv).0
 }
 
 async fn panel_shown(console: &Client) -> bool {
@@ -74,13 +56,7 @@ async fn a_5_4_6_irregularity_is_corrected_and_then_accepted_from_the_keyboard()
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
     let initial = Position::initial(Variant::International);
-    let sim = SimPegBoard::start(SimOptions {
-        speed: SPEED,
-        initial: shakmaty::Bitboard(initial.occupied()),
-        draughts50: true,
-        ..SimOptions::new(link.to_owned())
-    })
-    .expect("simulated draughts peg board");
+    let sim = draughts::start_board(&link, SPEED);
     let mut command = station_run(&config(&dir, &link), &dir.join("journal"), Some(&events));
     command.env("STATION_LOG", "error").stderr(Stdio::null());
     let (_station, base) = spawn_station(command);
@@ -150,9 +126,7 @@ async fn a_5_4_6_irregularity_is_corrected_and_then_accepted_from_the_keyboard()
         "{told}"
     );
     occ = play(&sim, &mut hands, occ, &step(27, 31));
-    wait_for(Duration::from_secs(30), "the board put back", || {
-        (!of_type(&read_events(&events), "board_restored").is_empty()).then_some(())
-    });
+    wait_event(&events, "the board put back", |e| e["type"] == "board_restored");
 
     // Again, and this time accepted: Alt+A, Enter (5.7: the position stands).
     let _ = play(&sim, &mut hands, occ, &step(31, 27));

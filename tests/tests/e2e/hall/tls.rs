@@ -3,12 +3,8 @@
 //! the file, once, and plays its whole game all the same; a station with the
 //! hall's CA beside it reaches the hall view over TLS with every move.
 
-mod hall_support;
-
-use hall_support::{
-    Guard, api, free_port, hall_view, make_broker_cert, make_ca, mosquitto, read_log, real_games,
-};
-use station_tests::{export_pgn, scratch, station_run, wait_for};
+use super::support::{api, free_port, hall_view, make_broker_cert, make_ca, mosquitto, read_log, real_games};
+use station_tests::{Kill, export_pgn, scratch, station_run, wait_for};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -19,7 +15,7 @@ fn station(
     port: u16,
     ca: &Path,
     game: &(std::path::PathBuf, usize, Vec<String>),
-) -> Guard {
+) -> Kill {
     let config = dir.join(format!("station-{board}.toml"));
     std::fs::write(
         &config,
@@ -32,7 +28,7 @@ fn station(
     )
     .unwrap();
     let log = std::fs::File::create(dir.join(format!("station-{board}.log"))).unwrap();
-    Guard(
+    Kill(
         station_run(&config, &dir.join(format!("journal-{board}")), None)
             .env("STATION_LOG", "warn")
             .stdout(Stdio::null())
@@ -67,8 +63,8 @@ fn a_station_with_the_wrong_ca_names_it_and_plays_on_while_the_right_ca_reaches_
     let (_view, base) = hall_view(
         &format!("mqtts://127.0.0.1:{port}"),
         "tls",
-        &["--ca-file", hall_ca.to_str().unwrap()],
-        &dir.join("hall.log"),
+        &["--token", "arbiter", "--ca-file", hall_ca.to_str().unwrap()],
+        Some(&dir.join("hall.log")),
     );
     let games = real_games(2, 20..=30);
     let _wrong = station(&dir, 1, port, &wrong_ca, &games[0]);

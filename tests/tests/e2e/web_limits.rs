@@ -7,10 +7,13 @@
 
 use serde_json::{Value, json};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_tests::browser::spawn_station;
-use station_tests::{scratch, station_run};
+use station_tests::Kill;
+use station_tests::browser::{api_state as state, spawn_station};
+use station_tests::{pegboard_config, scratch, station_run};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "limits-test-token-3e91";
@@ -86,10 +89,6 @@ fn cut_off(s: &mut TcpStream, limit: Duration) -> bool {
     false
 }
 
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
-}
-
 async fn command(http: &reqwest::Client, base: &str, body: &str) -> (u16, Value) {
     let res = http
         .post(format!("{base}/api/command"))
@@ -103,30 +102,38 @@ async fn command(http: &reqwest::Client, base: &str, body: &str) -> (u16, Value)
     (status, res.json().await.unwrap_or(Value::Null))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_station_holds_against_hostile_web_clients() {
-    let dir = scratch("web-limits");
+/// A station config on a simulated peg board at `dir/pegboard`: the board's link and the config.
+fn limits_config(dir: &Path) -> (PathBuf, PathBuf) {
     let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
+    let config = pegboard_config(
+        dir,
+        &peg_link,
+        "\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
              [console]\nlisten = \"127.0.0.1:0\"\n",
-            peg_link.display()
-        ),
-    )
-    .unwrap();
-    let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
-    let log = dir.join("station.log");
-    let mut command_line = station_run(&config, &dir.join("journal"), None);
+    );
+    (peg_link, config)
+}
+
+/// Starts `command_line` with the token, its log at info level in `log`: the
+/// station, its base URL, its pid and its address.
+fn start(mut command_line: Command, log: &Path) -> (Kill, String, u32, SocketAddr) {
     command_line
         .args(["--token", TOKEN])
         .env("STATION_LOG", "info")
-        .stderr(std::fs::File::create(&log).unwrap());
+        .stderr(std::fs::File::create(log).unwrap());
     let (station, base) = spawn_station(command_line);
-    let pid = station.0.id();
-    let addr: SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let pid = station.id();
+    let addr = base.trim_start_matches("http://").parse().unwrap();
+    (station, base, pid, addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_station_holds_against_hostile_web_clients() {
+    let dir = scratch("web-limits");
+    let (peg_link, config) = limits_config(&dir);
+    let _pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
+    let log = dir.join("station.log");
+    let (_station, base, pid, addr) = start(station_run(&config, &dir.join("journal"), None), &log);
     let http = reqwest::Client::new();
     let start = Instant::now();
     while state(&http, &base).await["phase"] != "playing" {
@@ -232,15 +239,7 @@ async fn a_missing_board_port_is_said_on_the_console() {
     use station_tests::browser::{assert_accessible, browser, start_chromedriver, text_of, within};
     let dir = scratch("web-missing-port");
     let port = dir.join("no-such-pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
-            port.display()
-        ),
-    )
-    .unwrap();
+    let config = pegboard_config(&dir, &port, "\n[console]\nlisten = \"127.0.0.1:0\"\n");
     let mut command_line = station_run(&config, &dir.join("journal"), None);
     command_line.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(std::process::Stdio::null());
     let (_station, base) = spawn_station(command_line);
@@ -267,36 +266,20 @@ async fn a_missing_board_port_is_said_on_the_console() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_64_descriptors_idle_connections_leave_room_for_a_replugged_board() {
     let dir = scratch("web-64-fds");
-    let peg_link = dir.join("pegboard");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
-             [console]\nlisten = \"127.0.0.1:0\"\n",
-            peg_link.display()
-        ),
-    )
-    .unwrap();
+    let (peg_link, config) = limits_config(&dir);
     let pegs = SimPegBoard::start(SimOptions::new(&peg_link)).unwrap();
     // `station run` under a 64-descriptor limit (soft and hard), as the issue found it.
     let run = station_run(&config, &dir.join("journal"), None);
     let log = dir.join("station.log");
-    let mut command_line = std::process::Command::new("prlimit");
+    let mut command_line = Command::new("prlimit");
     command_line.arg("--nofile=64:64").arg(run.get_program()).args(run.get_args());
     for (k, v) in run.get_envs() {
         if let Some(v) = v {
             command_line.env(k, v);
         }
     }
-    command_line
-        .stdin(std::process::Stdio::null())
-        .args(["--token", TOKEN])
-        .env("STATION_LOG", "info")
-        .stderr(std::fs::File::create(&log).unwrap());
-    let (station, base) = spawn_station(command_line);
-    let pid = station.0.id();
-    let addr: SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    command_line.stdin(std::process::Stdio::null());
+    let (_station, base, pid, addr) = start(command_line, &log);
     let http = reqwest::Client::new();
     let connected = |s: &Value| s["boards"][0]["connected"] == json!(true);
     // The state, or the station's log when it does not answer.

@@ -2,30 +2,20 @@
 //! `station run` processes on a real pseudo-terminal.
 
 use serialport::SerialPort;
-use station_tests::{read_events, scratch, station_bin, station_run, wait_for};
+use station_tests::{
+    Kill, read_events, scratch, start_station, station_bin, station_run, wait_for, write_config,
+};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 fn config(dir: &Path, port: &str) -> std::path::PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
+    write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{port}\"\nbaud = 115200\n\n[console]\nlisten = \"127.0.0.1:0\"\n"
         ),
     )
-    .unwrap();
-    path
-}
-
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 #[test]
@@ -36,9 +26,7 @@ fn a_second_station_on_the_same_folder_exits_naming_it_and_a_busy_port_names_its
     // The test's own end stays open but unlocked, as a board's device node is.
     let config = config(&dir, &port);
     let journal = dir.join("journal");
-    let first = Kill(
-        station_run(&config, &journal, Some(&dir.join("first.jsonl"))).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let first = start_station(&config, &journal, &dir.join("first.jsonl"));
     let pid = first.0.id();
     wait_for(Duration::from_secs(30), "the first station's lock", || {
         let text = std::fs::read_to_string(journal.join("station.lock")).ok()?;
@@ -59,9 +47,7 @@ fn a_second_station_on_the_same_folder_exits_naming_it_and_a_busy_port_names_its
 
     // Another folder, the same port: it runs, and says who has the port.
     let events = dir.join("third.jsonl");
-    let third = Kill(
-        station_run(&config, &dir.join("journal-3"), Some(&events)).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let third = start_station(&config, &dir.join("journal-3"), &events);
     let detail = wait_for(Duration::from_secs(30), "the busy port reported", || {
         read_events(&events).into_iter().find_map(|e| {
             let d = e["detail"].as_str()?;

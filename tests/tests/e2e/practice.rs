@@ -18,7 +18,8 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::occupancy_after;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, of_type, read_events, scratch, station_run, wait_for, workspace,
+    Kill, RunningStation, export_pgn, of_type, pegboard_config, read_events, rss_kib, scratch, station_run,
+    wait_board_status, wait_for, workspace,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,18 +30,15 @@ const STOCKFISH: &str = "/usr/games/stockfish";
 const TOKEN: &str = "practice-token";
 
 fn config(dir: &Path, link: &Path, engine: &str, extra: &str) -> PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
+    pegboard_config(
+        dir,
+        link,
+        &format!(
+            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
              [tags]\nevent = \"practice e2e\"\nwhite = \"Hands\"\n\n[voice]\nlanguage = \"de\"\n\n\
-             [opponent]\nengine = \"{engine}\"\n{extra}\n",
-            link.display()
+             [opponent]\nengine = \"{engine}\"\n{extra}\n"
         ),
     )
-    .unwrap();
-    path
 }
 
 /// The simulated board and the hands on it.
@@ -197,6 +195,13 @@ fn start_station(cfg: &Path, journal: &Path, events: &Path) -> RunningStation {
     RunningStation::start(station_run(cfg, journal, Some(events)), TOKEN)
 }
 
+/// Once the station has its board, the start position set up on it; then the game started.
+fn set_up(board: &Board, events: &Path) {
+    wait_board_status(events);
+    board.show(Chess::default().board().occupied());
+    wait_started(events, 0);
+}
+
 fn wait_started(events: &Path, from: usize) {
     wait_for(Duration::from_secs(20), "game started", || {
         (!new_of(events, from, "game_started").is_empty()).then_some(())
@@ -221,11 +226,7 @@ fn forty_plies_against_stockfish_with_take_back_hint_wrong_execution_and_kill_9(
     let cfg = config(&dir, &link, STOCKFISH, "elo = 1350\nmove_time_ms = 100\n");
     let mut board = Board::start(&link);
     let mut station = start_station(&cfg, &journal, &events);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
-    board.show(Chess::default().board().occupied());
-    wait_started(&events, 0);
+    set_up(&board, &events);
     let mut weak = WeakEngine::start();
     let mut game = Game::default();
     let mut engine_moves = 0;
@@ -384,19 +385,14 @@ fn fault_goes_by(fault: &str, status: &str) {
         .args(["--listen", "127.0.0.1:0", "--token", TOKEN])
         .stdout(std::process::Stdio::piped())
         .stderr(log);
-    let mut child = cmd.spawn().unwrap();
+    let mut child = Kill::spawn(&mut cmd);
     let _base = station_tests::console_address(&mut child);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
-    board.show(Chess::default().board().occupied());
-    wait_started(&events, 0);
+    set_up(&board, &events);
     let game = Game::default();
     let e4 = UciMove::from_ascii(b"e2e4").unwrap().to_move(game.position()).unwrap();
     board.play(game.position(), &e4);
     let reply = game_move(&events, 0, 2);
-    let _ = child.kill();
-    let _ = child.wait();
+    child.end();
     assert_eq!(reply, "e7e5", "the move after the restart");
     let ev = read_events(&events);
     let faults: Vec<&Value> = of_type(&ev, "device_status")
@@ -444,11 +440,7 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
     let cfg = config(&dir, &link, "/nonexistent/engine", "move_time_ms = 100\n");
     let mut board = Board::start(&link);
     let station = start_station(&cfg, &dir.join("journal"), &events);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
-    board.show(Chess::default().board().occupied());
-    wait_started(&events, 0);
+    set_up(&board, &events);
     let game = Game::default();
     let e4 = UciMove::from_ascii(b"e2e4").unwrap().to_move(game.position()).unwrap();
     board.play(game.position(), &e4);
@@ -466,22 +458,13 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
     assert_eq!(agreed_record(&ev), ["e2e4"], "no move without an engine");
 }
 
-/// The station's and its engine's resident memory (kB), from /proc.
-fn rss_kb(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
-
 /// The engine's reply latency (his `game_move` to the engine's, station
 /// time) at three levels, and the memory of the station and its engine:
-/// `cargo test -p station-tests --test practice_run -- --ignored --nocapture`.
+/// `cargo test -p station-tests --test e2e practice::engine_reply_latency_and_memory -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement, not a check"]
 fn engine_reply_latency_and_memory() {
+    let _alone = station_tests::alone();
     for (level, extra) in [("Elo 1350", "elo = 1350\n"), ("Elo 2000", "elo = 2000\n"), ("full strength", "")]
     {
         let dir = scratch("practice-latency");
@@ -489,18 +472,14 @@ fn engine_reply_latency_and_memory() {
         let events = dir.join("events.jsonl");
         let cfg = config(&dir, &link, STOCKFISH, &format!("{extra}move_time_ms = 500\n"));
         let mut board = Board::start(&link);
-        let mut child = station_run(&cfg, &dir.join("journal"), Some(&events))
-            .args(["--listen", "127.0.0.1:0", "--token", TOKEN])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = Kill::spawn(
+            station_run(&cfg, &dir.join("journal"), Some(&events))
+                .args(["--listen", "127.0.0.1:0", "--token", TOKEN])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null()),
+        );
         let _ = station_tests::console_address(&mut child);
-        wait_for(Duration::from_secs(10), "board connected", || {
-            (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-        });
-        board.show(Chess::default().board().occupied());
-        wait_started(&events, 0);
+        set_up(&board, &events);
         let mut weak = WeakEngine::start();
         let mut game = Game::default();
         let mut latencies = Vec::new();
@@ -526,7 +505,7 @@ fn engine_reply_latency_and_memory() {
                 board_move(&events, from, game.ply());
             }
         }
-        let station_kb = rss_kb(child.id());
+        let station_kb = rss_kib(child.id());
         let engine_kb: u64 = std::fs::read_dir("/proc")
             .unwrap()
             .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
@@ -536,10 +515,9 @@ fn engine_reply_latency_and_memory() {
                     .and_then(|s| s.rsplit(')').next()?.split_whitespace().nth(1)?.parse::<u32>().ok())
                     == Some(child.id())
             })
-            .map(rss_kb)
+            .map(rss_kib)
             .sum();
-        let _ = child.kill();
-        let _ = child.wait();
+        child.end();
         latencies.sort_unstable();
         let median = latencies[latencies.len() / 2];
         println!(

@@ -18,10 +18,10 @@
 use serde_json::{Value, json};
 use station_core::pgn::{PgnGame, read_games};
 use station_tests::browser::{
-    Kill, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport, spawn_station,
-    start_chromedriver, text_of, within,
+    Kill, api_state as state, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport,
+    spawn_station, start_chromedriver, text_of, text_within, within,
 };
-use station_tests::{post_command, scratch, shared_pgn, station_bin, station_run};
+use station_tests::{post_command, scratch, shared_pgn, station_bin, station_run, write_config};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -30,24 +30,18 @@ const TOKEN: &str = "player-test-token-2b7d";
 /// An upper bound a loaded machine may need, never an expectation of speed.
 const WAIT: Duration = Duration::from_secs(5);
 
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
-}
-
 /// `station run` without sensor boards (the blind player speaks, the
 /// assistant enters the moves), 90 min + 30 s pressed by the station, the
 /// given `[tags]`; returns it and its base URL once a game is on.
 async fn station(dir: &Path, blind_color: &str, tags: &str) -> (Kill, String) {
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"none\"\n\n[game]\nblind_color = \"{blind_color}\"\n\n[clock]\n\
              time_control = \"5400+30\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n\
              [console]\nlisten = \"127.0.0.1:0\"\n\n[tags]\n{tags}"
         ),
-    )
-    .unwrap();
+    );
     let mut command = station_run(&config, &dir.join("journal"), None);
     command.args(["--token", TOKEN]).env("STATION_LOG", "error");
     let (station, base) = spawn_station(command);
@@ -106,10 +100,11 @@ async fn the_players_page_shows_his_side_the_last_move_and_the_clocks_and_zooms_
     for (ply, san) in [(1, "e4"), (2, "c5")] {
         command(&base, json!({"cmd": "enter_move", "move": san}));
         let number = if ply % 2 == 1 { "1." } else { "1…" };
-        let took = within(WAIT, &format!("{number} {san} on the player's page"), || async {
-            text_of(&page, "last-san").await.ends_with(&format!(": {san}"))
-        })
-        .await;
+        let took =
+            text_within(&page, "last-san", WAIT, &format!("{number} {san} on the player's page"), |t| {
+                t.ends_with(&format!(": {san}"))
+            })
+            .await;
         eprintln!("{number} {san} shown on /player {took:?} after the command's answer");
         let s = state(&http, &base).await;
         let lang = s["languages"]["private"].as_str().unwrap_or("en");
@@ -178,6 +173,19 @@ fn drawn_game() -> PgnGame {
 }
 
 /// `pdftotext MODE FILE -` (poppler-utils).
+/// `station export --large-print` of a journal into `pdf`, which must succeed.
+fn large_print(journal: &Path, pdf: &Path) -> std::process::Output {
+    let out = Command::new(station_bin())
+        .args(["export", "--large-print", "--journal-dir"])
+        .arg(journal)
+        .arg("--out")
+        .arg(pdf)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
 fn pdftotext(mode: &str, pdf: &Path) -> String {
     let out = Command::new("pdftotext")
         .args([mode, "-enc", "UTF-8"])
@@ -249,14 +257,7 @@ fn a_large_print_scoresheet_reads_back_as_the_record_of_a_real_game() {
     drop(station);
 
     let pdf = dir.join("scoresheet.pdf");
-    let out = Command::new(station_bin())
-        .args(["export", "--large-print", "--journal-dir"])
-        .arg(dir.join("journal"))
-        .arg("--out")
-        .arg(&pdf)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = large_print(&dir.join("journal"), &pdf);
     let summary = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(summary.starts_with(&format!("large print: {}", pdf.display())), "{summary}");
     let bytes = std::fs::read(&pdf).unwrap();
@@ -325,14 +326,7 @@ fn the_large_print_keeps_polish_and_german_letters_in_its_text_layer() {
     }
     drop(station);
     let pdf = dir.join("letters.pdf");
-    let out = Command::new(station_bin())
-        .args(["export", "--large-print", "--journal-dir"])
-        .arg(dir.join("journal"))
-        .arg("--out")
-        .arg(&pdf)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _out = large_print(&dir.join("journal"), &pdf);
     let text = pdftotext("-layout", &pdf);
     for words in
         ["White: Wróbel, Łukasz", "Black: Müller, Jürgen", "Mistrzostwa Łodzi, Łódź POL", "Result: *"]

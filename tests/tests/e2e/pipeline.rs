@@ -26,6 +26,8 @@ fn printed_moves(stdout: &str) -> Vec<String> {
 }
 
 fn demo_under_load(mirror: &str) {
+    // The busy disk is for this demo, not for the tests beside it.
+    let _alone = station_tests::alone();
     let dir = scratch(&format!("pipeline-demo-{mirror}"));
     let _hog = DiskHog::start(&dir);
     let out = Command::new(station_bin())

@@ -7,11 +7,13 @@
 //! and with one board, and with no board at all.
 
 use shakmaty::{Chess, Color, Move, Position};
-use station_drivers::dgt::{ClockRun, DgtEmulator, EmulatorOptions, SimClock};
+use station_drivers::dgt::{ClockRun, DgtEmulator, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
-use station_tests::browser::Kill;
-use station_tests::{of_type, read_events, scratch, station_run, wait_for};
+use station_tests::{
+    Kill, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run, wait_event,
+    wait_for, write_config,
+};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -80,19 +82,10 @@ fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
     let dir = scratch("counter-dgt");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
-    std::fs::write(&conf, config(&peg_link, &dgt_link, "source = \"dgt\"\ndgt_white = \"left\"")).unwrap();
+    let conf = write_config(&dir, &config(&peg_link, &dgt_link, "source = \"dgt\"\ndgt_white = \"left\""));
     let clock = SimClock::new(300_000, 300_000, ClockRun::Paused);
-    let dgt = DgtEmulator::start(EmulatorOptions {
-        speed: SPEED,
-        clock: Some(clock),
-        ..EmulatorOptions::new(&dgt_link)
-    })
-    .unwrap();
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station =
-        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(clock));
+    let station = start_station(&conf, &dir.join("journal"), &events);
     wait_for(Duration::from_secs(15), "the clock set and running", || {
         (dgt.clock().is_some_and(|c| c.lever && c.run == ClockRun::LeftRunning)).then_some(())
     });
@@ -111,17 +104,10 @@ fn with_the_station_pressing_for_both_players_every_move_is_counted() {
     let dir = scratch("counter-auto");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
-    std::fs::write(&conf, config(&peg_link, &dgt_link, "auto_press = true")).unwrap();
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    // Killed on drop too: a failed wait must not leave the station running.
-    let station =
-        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
-    wait_for(Duration::from_secs(15), "the game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    let conf = write_config(&dir, &config(&peg_link, &dgt_link, "auto_press = true"));
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
+    let station = start_station(&conf, &dir.join("journal"), &events);
+    wait_event(&events, "the game started", |e| e["type"] == "game_started");
     let moves = moves();
     play_game(&pegs, &dgt, &events, &moves, |i| {
         wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
@@ -135,15 +121,13 @@ fn with_one_peg_board_and_the_station_pressing_every_move_is_counted() {
     let dir = scratch("counter-one");
     let peg_link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
     let text = format!(
         "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"300+2\"\nauto_press = true\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
         peg_link.display()
     );
-    std::fs::write(&conf, text).unwrap();
+    let conf = write_config(&dir, &text);
     let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let station =
-        Kill(station_run(&conf, &dir.join("journal"), Some(&events)).stdout(Stdio::null()).spawn().unwrap());
+    let station = start_station(&conf, &dir.join("journal"), &events);
     let moves = moves();
     let mut pos = Chess::default();
     for (i, mv) in moves.iter().enumerate() {
@@ -164,9 +148,8 @@ fn with_no_board_and_the_moves_entered_every_move_is_counted() {
     const TOKEN: &str = "counter-no-board-token";
     let dir = scratch("counter-none");
     let events = dir.join("events.jsonl");
-    let conf = dir.join("station.toml");
     let text = "[boards.blind]\ndriver = \"none\"\n\n[clock]\ntime_control = \"300+2\"\nauto_press = true\n\n[speech]\nenabled = true\nmicrophone = false\n\n[console]\nlisten = \"127.0.0.1:0\"\n";
-    std::fs::write(&conf, text).unwrap();
+    let conf = write_config(&dir, text);
     let mut child = station_run(&conf, &dir.join("journal"), Some(&events))
         .args(["--token", TOKEN])
         .stdout(Stdio::piped())
@@ -174,9 +157,7 @@ fn with_no_board_and_the_moves_entered_every_move_is_counted() {
         .unwrap();
     let base = station_tests::console_address(&mut child);
     let station = Kill(child);
-    wait_for(Duration::from_secs(15), "the game started", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "the game started", |e| e["type"] == "game_started");
     let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];
     for (i, mv) in moves.iter().enumerate() {
         let (status, answer) =

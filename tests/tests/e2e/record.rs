@@ -11,7 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, of_type, read_events, scratch, shared_pgn, station_bin, station_run, wait_for,
+    RunningStation, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, shared_pgn,
+    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,25 +129,21 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
     let raw = dir.join("private.raw");
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
+    let config = pegboard_config(
+        &dir,
+        &link,
+        &format!(
+            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n\
              [buttons]\nread_record = [\"blind:4\"]\nrecord_back = [\"blind:5\"]\nrecord_forward = [\"blind:6\"]\n\
              silence = [\"blind:7\"]\nread_rank = [\"blind:8\"]\nread_file = [\"blind:9\"]\n\n\
-             [voice]\nlanguage = \"de\"\n\n[audio.private]\nvoices = [\"espeak\"]\n",
-            link.display()
+             [voice]\nlanguage = \"de\"\n\n[audio.private]\nvoices = [\"espeak\"]\n"
         ),
-    )
-    .unwrap();
+    );
     let game = real_game();
     let said_moves = words(&game, PLIES);
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
     let station = start_station(&dir, &config, &events, &raw);
-    wait_for(Duration::from_secs(10), "board connected", || {
-        (!of_type(&read_events(&events), "board_status").is_empty()).then_some(())
-    });
+    wait_board_status(&events);
     sim.play_scans(schedule(&game, PLIES));
     sim.wait_idle();
     wait_for(Duration::from_secs(30), "25 moves", || {
@@ -216,9 +213,7 @@ fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_ans
     drop(station);
     let raw2 = dir.join("private-2.raw");
     let station = start_station(&dir, &config, &events, &raw2);
-    wait_for(Duration::from_secs(10), "game resumed", || {
-        (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
-    });
+    wait_event(&events, "game resumed", |e| e["type"] == "game_resumed");
     let restarted = answer_audio(&station, &events, &raw2, "Linie Anna", 5);
     eprintln!("the same answer: {normal} ms at 100 %, {faster} ms at 130 %, {restarted} ms after a restart");
     // 130 % lasts 1/1.3 = 77 % as long; espeak's pauses scale less exactly.
@@ -328,32 +323,25 @@ fn every_view_agrees(station: &RunningStation, journal: &Path, dir: &Path, want:
 
 #[test]
 fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_and_a_result() {
-    use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
     let dir = scratch("one-record-boards");
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!(
+    let config = write_config(
+        &dir,
+        &format!(
             "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n\
              [game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[tags]\nevent = \"Club\"\n",
             peg_link.display(),
             dgt_link.display()
         ),
-    )
-    .unwrap();
+    );
     let bytes = std::fs::read(shared_pgn("games/Capablanca.pgn")).unwrap();
     let game =
         read_games(&bytes).into_iter().find(|g| g.error.is_none() && g.moves().len() > 20).unwrap().game;
     let plies = 10;
-    let pegs = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&peg_link) }).unwrap();
-    let dgt =
-        DgtEmulator::start(EmulatorOptions { speed: SPEED, ..EmulatorOptions::new(&dgt_link) }).unwrap();
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
-    wait_for(Duration::from_secs(15), "a game on the start position", || {
-        (!of_type(&read_events(&events), "game_started").is_empty()).then_some(())
-    });
+    wait_event(&events, "a game on the start position", |e| e["type"] == "game_started");
     // The arbiter names the players: a new game, started when the command returns.
     let (status, answer) = station.command(&serde_json::json!({
         "cmd": "new_game", "white": "Anna Nowak", "black": "Bert Kowalski", "round": "4", "board": "7"
@@ -423,9 +411,8 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
 fn with_no_board_at_all_the_assistant_enters_every_move_and_ends_the_game() {
     let dir = scratch("one-record-no-board");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n")
-        .unwrap();
+    let config =
+        write_config(&dir, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n");
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
     let (status, answer) = station
         .command(&serde_json::json!({"cmd": "new_game", "white": "Ewa", "black": "Jan", "event": "Home"}));
@@ -439,9 +426,7 @@ fn with_no_board_at_all_the_assistant_enters_every_move_and_ends_the_game() {
     assert_eq!(status, 200);
     drop(station);
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
-    wait_for(Duration::from_secs(15), "the game resumed", || {
-        (!of_type(&read_events(&events), "game_resumed").is_empty()).then_some(())
-    });
+    wait_event(&events, "the game resumed", |e| e["type"] == "game_resumed");
     let (status, answer) =
         station.command(&serde_json::json!({"cmd": "result", "result": "1/2-1/2", "reason": "draw agreed"}));
     assert_eq!(status, 200, "{answer}");
@@ -459,12 +444,7 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
     let dir = scratch("one-record-quick-start");
     let link = dir.join("pegboard");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(
-        &config,
-        format!("[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[game]\nsettle_ms = 300\ndebounce_ms = 15\n", link.display()),
-    )
-    .unwrap();
+    let config = pegboard_config(&dir, &link, "\n[game]\nsettle_ms = 300\ndebounce_ms = 15\n");
     let game = real_game();
     let plies = 6;
     // The hands start 50 ms after the station first asks for a scan: the
@@ -506,15 +486,16 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
 /// How long from a command to every view showing it: the command's answer
 /// (sent once what it decided is on disk and delivered), `/api/state`,
 /// `/game.pgn` and `station export --pgn` (the journal on disk), measured from
-/// the moment the command was sent. Run with `--ignored --nocapture`.
+/// the moment the command was sent:
+/// `cargo test -p station-tests --test e2e record::measure -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn measure_from_a_command_to_every_view() {
+    let _alone = station_tests::alone();
     let dir = scratch("one-record-measure");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config = dir.join("station.toml");
-    std::fs::write(&config, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n")
-        .unwrap();
+    let config =
+        write_config(&dir, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n");
     let station = RunningStation::start(station_run(&config, &journal, Some(&events)), OPERATOR);
     station.command(&serde_json::json!({"cmd": "new_game", "white": "A", "black": "B"}));
     let game = real_game();

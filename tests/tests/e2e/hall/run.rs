@@ -11,18 +11,19 @@
 //! voices as text (the hall's path — journal, durable events, publisher — is
 //! the real one). Every wait is an upper bound for a loaded machine.
 
+use super::support::{
+    self, free_port, get, hall_view, make_broker_cert, make_ca, mosquitto_conf, mosquitto_pub, plain,
+};
 use serde_json::Value;
 use station_core::pgn::read_games;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::schedule;
-mod hall_support;
-use hall_support::{free_port, get, openssl, plain};
 
-use station_tests::{export_pgn, scratch, station_bin, station_run, wait_for};
-use std::io::{BufRead, BufReader, Read, Write};
+use station_tests::{Kill, export_pgn, rss_kib, scratch, station_bin, station_run, wait_for};
+use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -30,22 +31,11 @@ use std::time::{Duration, Instant};
 const SPEED: f64 = 10.0;
 const SETTLE_MS: u64 = 300;
 
-/// A child process killed when dropped.
-struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// Mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart
 /// forgets everything), with the hall's queue and size limits from the sample
 /// `config/mosquitto.conf` (a hall runs with them; the default queue of 1000
 /// loses events in the replay after a broker restart).
-fn mosquitto(dir: &Path, port: u16) -> Guard {
-    let conf = dir.join("mosquitto.conf");
+fn mosquitto(dir: &Path, port: u16) -> Kill {
     let sample = std::fs::read_to_string(station_tests::workspace().join("config/mosquitto.conf")).unwrap();
     let limits: String = sample
         .lines()
@@ -53,20 +43,7 @@ fn mosquitto(dir: &Path, port: u16) -> Guard {
         .map(|l| format!("{l}\n"))
         .collect();
     assert!(limits.contains("max_queued_messages"), "the sample conf sizes the queue: {sample}");
-    std::fs::write(
-        &conf,
-        format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n{limits}"),
-    )
-    .unwrap();
-    let child = Command::new("mosquitto")
-        .arg("-c")
-        .arg(&conf)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("mosquitto (scripts/setup installs it)");
-    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
-    Guard(child)
+    support::mosquitto(dir, port, &limits)
 }
 
 /// A TCP relay to the broker that can be cut (a network partition).
@@ -116,23 +93,9 @@ impl Partition {
     }
 }
 
-/// The hall view's base URL from the first line it prints; the rest is read and dropped.
-fn hall_address(hall: &mut Child) -> String {
-    let stdout = hall.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("hall: ") {
-                let _ = tx.send(rest.split("/hall").next().unwrap_or_default().to_owned());
-            }
-        }
-    });
-    rx.recv_timeout(Duration::from_secs(30)).expect("the hall view prints its address")
-}
-
 /// Short real games (30 to 60 plies) from the shared PGN files: (file, 1-based index, SANs).
 fn games(n: usize) -> Vec<(PathBuf, usize, Vec<String>)> {
-    hall_support::real_games(n, 30..=60)
+    super::support::real_games(n, 30..=60)
 }
 
 fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> PathBuf {
@@ -147,8 +110,8 @@ fn station_config(dir: &Path, board: usize, broker_port: u16, blind: &str) -> Pa
     config
 }
 
-fn start_station(config: &Path, journal: &Path) -> Guard {
-    Guard(station_run(config, journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap())
+fn start_station(config: &Path, journal: &Path) -> Kill {
+    Kill(station_run(config, journal, None).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap())
 }
 
 fn moves_on(hall: &Value, board: usize) -> usize {
@@ -170,20 +133,14 @@ fn a_hall_of_stations_loses_and_doubles_nothing_across_broker_restarts_a_partiti
 
 /// `n` stations (board 1 behind the partition, board 2 killed and started again).
 fn hall_run(n: usize) {
+    let _alone = station_tests::alone();
     let dir = scratch(&format!("hall-run-{n}"));
     let broker_port = free_port();
     let mut broker = mosquitto(&dir, broker_port);
     let partition = Partition::start(broker_port);
 
-    let mut hall = Command::new(station_bin())
-        .args(["hall", "--hall", "test", "--listen", "127.0.0.1:0", "--token", "arbiter", "--broker"])
-        .arg(format!("mqtt://127.0.0.1:{broker_port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = hall_address(&mut hall);
-    let _hall = Guard(hall);
+    let (_hall, base) =
+        hall_view(&format!("mqtt://127.0.0.1:{broker_port}"), "test", &["--token", "arbiter"], None);
 
     let games = games(n);
     // Every board is a simulated peg board of the test's own on a pty (the
@@ -342,7 +299,7 @@ fn play_moves(
 }
 
 /// SIGKILL: the station gets no chance to say goodbye.
-fn kill9(child: &mut Guard) {
+fn kill9(child: &mut Kill) {
     let _ = child.0.kill();
     let _ = child.0.wait();
 }
@@ -351,27 +308,7 @@ fn kill9(child: &mut Guard) {
 fn publish(port: u16, login: &Path, topic: &str, payload: &str) -> bool {
     let text = std::fs::read_to_string(login).unwrap();
     let (user, pass) = text.trim().split_once(':').unwrap();
-    Command::new("mosquitto_pub")
-        .args([
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-            "-q",
-            "1",
-            "-u",
-            user,
-            "-P",
-            pass,
-            "-t",
-            topic,
-            "-m",
-            payload,
-        ])
-        .stderr(Stdio::null())
-        .status()
-        .unwrap()
-        .success()
+    mosquitto_pub(port, &["-u", user, "-P", pass, "-t", topic, "-m", payload])
 }
 
 #[test]
@@ -387,30 +324,22 @@ fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped(
     let passwd = std::fs::read_to_string(creds.join("passwd")).unwrap();
     assert!(passwd.contains("board-1:$"), "hashed by mosquitto_passwd: {passwd}");
     let port = free_port();
-    let conf = dir.join("mosquitto.conf");
-    std::fs::write(
-        &conf,
-        format!(
+    let _broker = mosquitto_conf(
+        &dir,
+        port,
+        &format!(
             "user root\nper_listener_settings false\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\n",
             creds.join("passwd").display(),
             creds.join("acl").display()
         ),
-    )
-    .unwrap();
-    let _broker =
-        Guard(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
-    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
-    let mut hall = Command::new(station_bin())
-        .args(["hall", "--hall", "sec", "--listen", "127.0.0.1:0", "--credentials"])
-        .arg(creds.join("hall-view.login"))
-        .arg("--broker")
-        .arg(format!("mqtt://127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = hall_address(&mut hall);
-    let _hall = Guard(hall);
+    );
+    let login = creds.join("hall-view.login");
+    let (_hall, base) = hall_view(
+        &format!("mqtt://127.0.0.1:{port}"),
+        "sec",
+        &["--credentials", login.to_str().unwrap()],
+        None,
+    );
     std::thread::sleep(Duration::from_secs(1));
     let header = |board: &str| {
         format!(
@@ -444,15 +373,6 @@ fn credentials_let_a_station_write_only_its_own_board_and_forgeries_are_dropped(
     assert!(text.starts_with("HTTP/1.1 401"), "{text}");
 }
 
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
-
 /// The loop's longest turn (ms) a station logged when it stopped.
 fn longest_turn_ms(log: &Path) -> Option<f64> {
     let text = plain(&std::fs::read_to_string(log).ok()?);
@@ -475,26 +395,19 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 /// The figures of docs/hall.md: event → hall view latency with 50 boards,
 /// broker and hall view memory, and the stations' longest loop turn with and
 /// without publishing (10 stations without `[hall]` beside them). Run with
-/// `cargo test -p station-tests --test hall_run -- --ignored --nocapture`.
+/// `cargo test -p station-tests --test e2e hall::run::measure -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: prints figures, asserts none"]
 fn measure_a_hall_of_50_boards() {
     let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
     let control = 10;
+    let _alone = station_tests::alone();
     let dir = scratch("hall-measure");
     let port = free_port();
     let broker = mosquitto(&dir, port);
-    let mut hall = Command::new(station_bin())
-        .args(["hall", "--hall", "test", "--listen", "127.0.0.1:0", "--broker"])
-        .arg(format!("mqtt://127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = hall_address(&mut hall);
-    let hall = Guard(hall);
+    let (hall, base) = hall_view(&format!("mqtt://127.0.0.1:{port}"), "test", &[], None);
     // Longer games (50 to 110 plies) than the run's: the window is a steady hall.
-    let games = hall_support::real_games(n + control, 50..=110);
+    let games = super::support::real_games(n + control, 50..=110);
     let mut stations = Vec::new();
     let mut sims = Vec::new();
     for k in 0..games.len() {
@@ -517,7 +430,7 @@ fn measure_a_hall_of_50_boards() {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        stations.push((Guard(child), log));
+        stations.push((Kill(child), log));
     }
     // Each board's hands begin once its station has greeted it.
     let mut hands = Vec::new();
@@ -602,93 +515,25 @@ fn measure_a_hall_of_50_boards() {
 fn the_hall_view_reads_a_broker_over_tls_checked_against_the_hall_s_ca() {
     let dir = scratch("hall-tls");
     // A CA of the hall and the broker's certificate for 127.0.0.1.
-    openssl(
-        &dir,
-        &[
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            "ca.key",
-            "-out",
-            "ca.pem",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=hall CA",
-        ],
-    );
-    openssl(
-        &dir,
-        &[
-            "req",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            "broker.key",
-            "-out",
-            "broker.csr",
-            "-subj",
-            "/CN=127.0.0.1",
-        ],
-    );
-    std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1\n").unwrap();
-    openssl(
-        &dir,
-        &[
-            "x509",
-            "-req",
-            "-in",
-            "broker.csr",
-            "-CA",
-            "ca.pem",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-out",
-            "broker.pem",
-            "-days",
-            "2",
-            "-extfile",
-            "san.ext",
-        ],
-    );
+    make_ca(&dir, "ca");
+    make_broker_cert(&dir, "ca");
     let port = free_port();
-    let conf = dir.join("mosquitto.conf");
-    std::fs::write(
-        &conf,
-        format!(
-            "user root\nlistener {port} 127.0.0.1\nallow_anonymous true\ncafile {0}/ca.pem\ncertfile {0}/broker.pem\nkeyfile {0}/broker.key\n",
-            dir.display()
-        ),
-    )
-    .unwrap();
-    let _broker =
-        Guard(Command::new("mosquitto").arg("-c").arg(&conf).stderr(Stdio::null()).spawn().unwrap());
-    wait_for(Duration::from_secs(10), "mosquitto listening", || TcpStream::connect(("127.0.0.1", port)).ok());
-    let mut hall = Command::new(station_bin())
-        .args(["hall", "--hall", "tls", "--listen", "127.0.0.1:0", "--ca-file"])
-        .arg(dir.join("ca.pem"))
-        .arg("--broker")
-        .arg(format!("mqtts://127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = hall_address(&mut hall);
-    let _hall = Guard(hall);
+    let d = dir.display();
+    let _broker = support::mosquitto(
+        &dir,
+        port,
+        &format!("cafile {d}/ca.pem\ncertfile {d}/broker.pem\nkeyfile {d}/broker.key\n"),
+    );
+    let ca = dir.join("ca.pem");
+    let (_hall, base) =
+        hall_view(&format!("mqtts://127.0.0.1:{port}"), "tls", &["--ca-file", ca.to_str().unwrap()], None);
     let status = r#"{"board":"9","online":true}"#;
     let h = wait_for(Duration::from_secs(20), "board 9 over TLS", || {
-        let sent = Command::new("mosquitto_pub")
-            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1", "--cafile"])
-            .arg(dir.join("ca.pem"))
-            .args(["-t", "annexd/tls/9/status", "-m", status])
-            .status()
-            .unwrap();
-        assert!(sent.success(), "mosquitto_pub over TLS");
+        let sent = mosquitto_pub(
+            port,
+            &["--cafile", ca.to_str().unwrap(), "-t", "annexd/tls/9/status", "-m", status],
+        );
+        assert!(sent, "mosquitto_pub over TLS");
         std::thread::sleep(Duration::from_millis(300));
         let h: Value = serde_json::from_str(&get(&base, "/api/hall")).unwrap();
         (h["boards"][0]["online"] == true).then_some(h)
