@@ -29,6 +29,8 @@ mod pegboard;
 mod pipeline;
 #[path = "e2e/practice.rs"]
 mod practice;
+#[path = "e2e/preround.rs"]
+mod preround;
 #[path = "e2e/record.rs"]
 mod record;
 #[path = "e2e/replay_draws.rs"]
