@@ -320,6 +320,11 @@ mod tests {
         assert_eq!(newest.iter().map(|f| f.contents.header.game_id.as_str()).collect::<Vec<_>>(), ["game-b"]);
         assert_eq!(select(&dir, Some("game-a"), false).unwrap().len(), 1);
         assert_eq!(select(&dir, None, true).unwrap().len(), 2);
+        // Two games started in the same millisecond: the second (`-2`) is the newest.
+        game("game-3000", 3_000);
+        game("game-3000-2", 3_000);
+        let newest = select(&dir, None, false).unwrap();
+        assert_eq!(newest[0].contents.header.game_id, "game-3000-2");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -120,7 +120,10 @@ impl JournalDir {
                 Err(e) => listing.damaged.push(Damaged { path, error: e.to_string() }),
             }
         }
-        listing.found.sort_by_key(|f| (f.contents.header.t_ms, f.path.clone()));
+        // Two games started in the same millisecond (a new game at once on a
+        // station without a board) are `game-T` and `game-T-2`: the shorter
+        // name is the older one, so `-2` sorts after it and `-10` after `-9`.
+        listing.found.sort_by_key(|f| (f.contents.header.t_ms, f.path.as_os_str().len(), f.path.clone()));
         Ok(listing)
     }
 
