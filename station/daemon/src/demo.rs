@@ -75,31 +75,15 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     config.audio.private.language = opts.lang.clone();
     config.console.mirror_language = opts.lang.clone();
     // His board is the simulated one (a config without it would be a game without a board).
-    config.boards.blind = Some(crate::config::BoardConfig {
-        driver: crate::config::DriverKind::Pegboard,
-        port: Some(work.join("pegboard").clone()),
-        baud: 115_200,
-        flipped: false,
-        pgn: None,
-        game: 1,
-        noise_seed: None,
-        speed: 1.0,
-        lever: false,
-    });
+    config.boards.blind = Some(crate::config::BoardConfig::pegboard(work.join("pegboard")));
     config.clock.time_control = Some("5400+30".into());
     config.clock.auto_press = true;
     config.audio.packs_dir = voice_packs();
     if opts.mirror_dgt {
         config.boards.mirror = Some(crate::config::BoardConfig {
             driver: crate::config::DriverKind::Dgt,
-            port: Some(work.join("dgt")),
             baud: 9600,
-            flipped: false,
-            pgn: None,
-            game: 1,
-            noise_seed: None,
-            speed: 1.0,
-            lever: false,
+            ..crate::config::BoardConfig::pegboard(work.join("dgt"))
         });
     }
     let (hub, commands) = Hub::new();
