@@ -169,6 +169,8 @@ pub struct PieceTracker {
     now: Millis,
     last_change: Millis,
     settled: bool,
+    /// When the move decided last was made: its placement began to stand.
+    made_at: Millis,
     /// Squares whose game piece left them during this move sequence.
     lifted: Bitboard,
     /// The squares of `lifted`, in the order their pieces left (catch-up reads the move order from it).
@@ -190,6 +192,7 @@ impl PieceTracker {
             now: t,
             last_change: t,
             settled,
+            made_at: t,
             lifted: Bitboard::EMPTY,
             lift_order: Vec::new(),
             revisable: false,
@@ -216,6 +219,30 @@ impl PieceTracker {
     /// The configuration.
     pub fn config(&self) -> &PieceTrackerConfig {
         &self.cfg
+    }
+
+    /// When the move decided last was made on the board: the moment its
+    /// placement began to stand. A move decided on the settle time was made
+    /// before it was decided; the clock charges the player up to this moment.
+    pub fn made_at(&self) -> Millis {
+        self.made_at
+    }
+
+    /// Decides the move the board shows at `t`, before the settle time: his
+    /// press is the player's word that his move is made (D.2.4). Only a
+    /// placement that exactly one legal move gives is decided; anything else
+    /// waits for the settle time as before (`false`).
+    pub fn decide_now(&mut self, t: Millis, out: &mut Vec<PieceObservation>) -> bool {
+        self.tick(t, out);
+        let pos = self.game.position().clone();
+        if self.settled || &self.sensed == pos.board() {
+            return false;
+        }
+        let candidates = explaining_moves(&pos, &self.sensed);
+        let [mv] = candidates.as_slice() else { return false };
+        self.commit(&pos, *mv, self.now, out);
+        self.settled = true;
+        true
     }
 
     /// When the tracker next needs [`tick`](Self::tick) if no update arrives before.
@@ -390,6 +417,7 @@ impl PieceTracker {
     }
 
     fn commit(&mut self, pos: &Chess, mv: Move, t: Millis, out: &mut Vec<PieceObservation>) {
+        self.made_at = self.last_change.min(t);
         let ply = self.game.ply() + 1;
         self.game.push(mv);
         let after = self.game.position().board().clone();
@@ -402,6 +430,7 @@ impl PieceTracker {
 
     /// Several plies at once (catch-up), each its own observation, in order.
     fn commit_all(&mut self, pos: &Chess, moves: &[Move], t: Millis, out: &mut Vec<PieceObservation>) {
+        self.made_at = self.last_change.min(t);
         for &mv in moves {
             let ply = self.game.ply() + 1;
             self.game.push(mv);

@@ -834,13 +834,14 @@ impl Table {
                 PieceObservation::Restored { t } => out.push(Event::BoardRestored { board, t_ms: t }),
             }
         }
+        let made = tracker.made_at().min(t);
         let sync = self.sync.as_mut().expect("playing has a sync");
         let before = out.len();
         if record_changed {
             sync.board_record(board, tracker.game(), t, out);
         }
         self.adopt_targets(t, out);
-        self.auto_press(before, t, out);
+        self.auto_press_made(before, made, t, out);
         self.check_game_over(t, out);
     }
 

@@ -28,7 +28,7 @@ impl Table {
     }
 
     /// A press by `side` at `t` decides the move in progress on his own board
-    /// (peg boards; a piece-sensing board decides its moves itself).
+    /// (a peg board, or the piece-sensing mirror board).
     pub(super) fn press_evidence(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Evidence {
         let before = self.clocking.pressed_ply;
         if !self.decide_on_own_board(side, None, t, out) {
@@ -52,6 +52,9 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> bool {
         let role = self.own_board(side);
+        if role == BoardRole::Mirror && said.is_none() && self.mirror.tracker.is_some() {
+            return self.decide_on_piece_board(side, t, out);
+        }
         let Some(tracker) = self.trackers[role].as_mut() else { return false };
         let to_move: Color = tracker.game().position().turn();
         if Side::from(to_move) != side || !tracker.decide_now(said, t, &mut self.scratch) {
@@ -61,6 +64,16 @@ impl Table {
         }
         self.after(role, t, out);
         true
+    }
+
+    /// The sighted player's press decides the move his piece-sensing board
+    /// shows when exactly one legal move gives that placement.
+    fn decide_on_piece_board(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> bool {
+        let Some(tracker) = self.mirror.tracker.as_mut() else { return false };
+        let to_move = Side::from(tracker.game().position().turn());
+        let decided = to_move == side && tracker.decide_now(t, &mut self.mirror.scratch);
+        self.after_pieces(t, out);
+        decided
     }
 }
 
