@@ -522,7 +522,7 @@ mod tests {
     }
 
     fn scan(seq: u64, t_ms: Millis, occ: Bitboard) -> Record {
-        Record::Input { seq, t_ms, input: Input::Scan { board: BoardRole::Blind, occ: occ_hex(occ) } }
+        Record::Input { seq, t_ms, input: Input::scan(BoardRole::Blind, occ) }
     }
 
     fn journal_of_e4() -> String {

@@ -207,7 +207,7 @@ mod tests {
                 lines.push(Record::Event { seq, event }.encode());
             }
         };
-        let scan = |occ: Bitboard| Input::Scan { board: BoardRole::Blind, occ: occ_hex(occ) };
+        let scan = |occ: Bitboard| Input::scan(BoardRole::Blind, occ);
         let e4 = start.without(Square::E2).with(Square::E4);
         push(11_000, scan(start.without(Square::E2)));
         push(11_100, scan(e4));

@@ -495,7 +495,7 @@ impl Station {
                 if self.links[board].news(Bitboard(bits)).is_none() {
                     return self.tick_at(t);
                 }
-                let _ = self.apply(t, Input::Scan { board, occ: format!("{bits:013X}") }, &mut events);
+                let _ = self.apply(t, Input::scan50(board, bits), &mut events);
             }
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
                 let turned = self.links[board].orientation.to_standard(raw);

@@ -8,8 +8,7 @@ use crate::Millis;
 use crate::clock::ClockReading;
 use crate::event::Event;
 use crate::game::Game;
-use crate::input::Input;
-use crate::input::parse_occ_hex;
+use crate::input::{Input, Occupancy};
 
 impl Table {
     /// Applies one input that arrived at `t`: time passes up to `t` (whatever
@@ -47,16 +46,15 @@ impl Table {
         }
         match input {
             Input::Tick | Input::Button { .. } | Input::Link { .. } => Ok(()),
-            Input::Scan { occ, .. } if occ.len() == 13 => {
-                Err(TableError::Invalid(format!("13-digit draughts scan `{occ}` while the game is chess")))
-            }
+            Input::Scan { occ: occ @ Occupancy::Squares50(_), .. } => Err(TableError::Invalid(format!(
+                "13-digit draughts scan `{}` while the game is chess",
+                occ.hex()
+            ))),
             Input::IrregularityDecision { .. } => {
                 Err(TableError::Invalid("irregularity decisions are for draughts games".into()))
             }
-            Input::Scan { board, occ } => {
-                let occ =
-                    parse_occ_hex(occ).ok_or_else(|| TableError::Invalid(format!("occupancy `{occ}`")))?;
-                self.on_scan(*board, t, occ, out);
+            &Input::Scan { board, occ: Occupancy::Squares64(occ) } => {
+                self.on_scan(board, t, occ, out);
                 Ok(())
             }
             Input::Pieces { fen, .. } => {

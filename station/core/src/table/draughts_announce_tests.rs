@@ -101,7 +101,7 @@ impl Hand {
     fn scan(&mut self, occ: u64) {
         self.t += 60;
         self.occ = occ;
-        self.input(Input::Scan { board: BoardRole::Blind, occ: format!("{occ:013X}") }).unwrap();
+        self.input(Input::scan50(BoardRole::Blind, occ)).unwrap();
     }
 
     fn wait(&mut self, ms: Millis) {

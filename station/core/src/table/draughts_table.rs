@@ -10,7 +10,7 @@ use crate::clock::Side;
 use crate::draughts::board::{Position, Variant};
 use crate::draughts::sensing::SensorConfig;
 use crate::event::{BoardRole, Event};
-use crate::input::Input;
+use crate::input::{Input, Occupancy};
 use crate::role::ByBoard;
 use shakmaty::Bitboard;
 
@@ -103,7 +103,7 @@ impl Table {
     ) -> Option<Result<(), TableError>> {
         let variant = self.draughts.variant?;
         Some(match input {
-            Input::Scan { board, occ } => self.draughts_scan(variant, *board, occ, t, out),
+            Input::Scan { board, occ } => self.draughts_scan(variant, *board, *occ, t, out),
             Input::EnterMove { mv } => self.draughts_enter(mv, t, out),
             Input::IrregularityDecision { decision } => self.draughts_decide(decision, t, out),
             Input::Announce { mv } => self.draughts_announce(mv, t, out),
@@ -130,7 +130,7 @@ impl Table {
         &mut self,
         variant: Variant,
         board: BoardRole,
-        occ: &str,
+        occ: Occupancy,
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
@@ -226,33 +226,31 @@ impl Table {
 /// A scan's hex digits as the draughts board's squares: 13 digits on the
 /// 10×10 board (bits beyond square 50 refused), the ordinary 16-digit scan on
 /// the 8×8 board (its dark squares read, square n = bit n−1).
-fn draughts_occupancy(variant: Variant, occ: &str) -> Result<u64, TableError> {
-    let value = u64::from_str_radix(occ, 16)
-        .ok()
-        .filter(|_| occ.bytes().all(|b| b.is_ascii_hexdigit()))
-        .ok_or_else(|| TableError::Invalid(format!("occupancy `{occ}`")))?;
-    match (variant, occ.len()) {
-        (Variant::International, 13) if value >> 50 == 0 => Ok(value),
-        (Variant::International, 13) => {
-            Err(TableError::Invalid(format!("draughts scan `{occ}` names a square beyond 50")))
+fn draughts_occupancy(variant: Variant, occ: Occupancy) -> Result<u64, TableError> {
+    match (variant, occ) {
+        (Variant::International, Occupancy::Squares50(value)) if value >> 50 == 0 => Ok(value),
+        (Variant::International, Occupancy::Squares50(_)) => {
+            Err(TableError::Invalid(format!("draughts scan `{}` names a square beyond 50", occ.hex())))
         }
-        (Variant::International, n) => Err(TableError::Invalid(format!(
-            "a {n}-digit scan while the game is international draughts (a 10×10 board sends 13 digits)"
+        (Variant::International, _) => Err(TableError::Invalid(format!(
+            "a {}-digit scan while the game is international draughts (a 10×10 board sends 13 digits)",
+            occ.digits()
         ))),
-        (Variant::Draughts64, 16) => {
+        (Variant::Draughts64, Occupancy::Squares64(value)) => {
             let mut bits = 0u64;
             for n in 1..=variant.squares() {
                 let sq = variant.square(n).expect("1..=32");
                 let (row, col) = sq.coords(variant);
                 let chess = (7 - u32::from(row)) * 8 + u32::from(col);
-                if value >> chess & 1 == 1 {
+                if value.0 >> chess & 1 == 1 {
                     bits |= sq.bit();
                 }
             }
             Ok(bits)
         }
-        (Variant::Draughts64, n) => Err(TableError::Invalid(format!(
-            "a {n}-digit scan while the game is 64-square draughts (the 8×8 board sends 16 digits)"
+        (Variant::Draughts64, _) => Err(TableError::Invalid(format!(
+            "a {}-digit scan while the game is 64-square draughts (the 8×8 board sends 16 digits)",
+            occ.digits()
         ))),
     }
 }

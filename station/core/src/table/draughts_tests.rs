@@ -62,7 +62,7 @@ impl Hand {
     fn scan(&mut self, role: BoardRole, occ: u64) {
         self.t += 60;
         self.occ[slot(role)] = occ;
-        self.input(Input::Scan { board: role, occ: format!("{occ:013X}") }).expect("a 13-digit scan");
+        self.input(Input::scan50(role, occ)).expect("a 13-digit scan");
     }
 
     fn wait(&mut self, ms: Millis) {
@@ -447,12 +447,12 @@ fn viii_3_1_1_and_3_1_2_records_compared_and_the_game_back_where_they_agree() {
 fn bad_scans_and_an_illegal_move_are_refused_by_name() {
     let mut chess = Table::new(cfg(false));
     let err =
-        chess.apply(10, &Input::Scan { board: BoardRole::Blind, occ: "3FFFFFFFFFFFF".into() }).unwrap_err();
+        chess.apply(10, &Input::scan50(BoardRole::Blind, 0x3_FFFF_FFFF_FFFF)).unwrap_err();
     assert!(err.to_string().contains("13-digit draughts scan"), "{err}");
     let mut h = Hand::new(draughts_table(false), 1);
-    let err = h.input(Input::Scan { board: BoardRole::Blind, occ: "000000000000FFFF".into() }).unwrap_err();
+    let err = h.input(Input::scan(BoardRole::Blind, shakmaty::Bitboard(0xFFFF))).unwrap_err();
     assert!(err.to_string().contains("16-digit scan while the game is international draughts"), "{err}");
-    let err = h.input(Input::Scan { board: BoardRole::Blind, occ: "4000000000000".into() }).unwrap_err();
+    let err = h.input(Input::scan50(BoardRole::Blind, 0x4_0000_0000_0000)).unwrap_err();
     assert!(err.to_string().contains("beyond 50"), "{err}");
     let err = h.input(Input::EnterMove { mv: "32-27x".into() }).unwrap_err();
     assert!(matches!(err, TableError::IllegalMove { ply: 1, .. }), "{err}");
@@ -484,7 +484,7 @@ fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
     };
     let mut table = Table::new(cfg(false)).with_draughts(v);
     let start = Position::initial(v);
-    let scan = |occ: u64| Input::Scan { board: BoardRole::Blind, occ: format!("{occ:016X}") };
+    let scan = |occ: u64| Input::scan(BoardRole::Blind, shakmaty::Bitboard(occ));
     let started = table.apply(100, &scan(chess_occ(&start))).unwrap();
     assert!(started.iter().any(|e| matches!(e, Event::GameStarted { .. })), "{started:?}");
     let mv = find_move(&start, "c3-d4").unwrap().expect("c3-d4 is White's first move");
@@ -501,7 +501,7 @@ fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
         .collect();
     assert_eq!(agreed, ["c3-d4"]);
     let err =
-        table.apply(1200, &Input::Scan { board: BoardRole::Blind, occ: "3FFFFFFFFFFFF".into() }).unwrap_err();
+        table.apply(1200, &Input::scan50(BoardRole::Blind, 0x3_FFFF_FFFF_FFFF)).unwrap_err();
     assert!(err.to_string().contains("13-digit scan while the game is 64-square draughts"), "{err}");
 }
 

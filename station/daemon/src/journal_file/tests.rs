@@ -18,7 +18,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn scan(n: u64) -> Input {
-    Input::Scan { board: BoardRole::Blind, occ: format!("{n:016x}") }
+    Input::scan(BoardRole::Blind, shakmaty::Bitboard(n))
 }
 
 #[test]

@@ -3,7 +3,7 @@ use crate::BoardRole;
 use crate::clock::Missing;
 use crate::game::Game;
 use crate::inference::TrackerConfig;
-use crate::journal::{self, Header, Input, Record, occ_hex};
+use crate::journal::{self, Header, Input, Record};
 use crate::table::{ClockCommand, Phase, TableConfig};
 use shakmaty::{Bitboard, Square};
 
@@ -101,7 +101,7 @@ impl Desk {
         let mut text = Record::Header(Box::new(header)).encode() + "\n";
         for (seq, (t_ms, input)) in (1..).zip(&self.inputs) {
             let input = match input {
-                In::Scan(occ) => Input::Scan { board: BoardRole::Blind, occ: occ_hex(*occ) },
+                In::Scan(occ) => Input::scan(BoardRole::Blind, *occ),
                 In::Reading(r) => Input::from_clock_reading(r),
                 In::Tick => Input::Tick,
             };
