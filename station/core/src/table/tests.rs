@@ -1,4 +1,5 @@
 use super::*;
+use crate::input::Input;
 use crate::two_boards::DiscrepancyKind;
 use shakmaty::Square;
 
@@ -12,7 +13,7 @@ struct Hands {
 impl Hands {
     fn new(mirror_sensed: bool) -> Hands {
         let cfg = TableConfig { mirror_sensed, ..TableConfig::single(TrackerConfig::default()) };
-        Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+        Hands::with(cfg)
     }
 
     fn scan(&mut self, role: BoardRole, occ: Bitboard) {
@@ -56,6 +57,58 @@ impl Hands {
     /// The events, spoken time warnings left out.
     fn take_unwarned(&mut self) -> Vec<Event> {
         self.take().into_iter().filter(|e| !matches!(e, Event::ClockWarning { .. })).collect()
+    }
+
+    /// A table set as `cfg`, nothing scanned yet.
+    fn with(cfg: TableConfig) -> Hands {
+        Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+    }
+
+    /// The blind player's peg board alone and a clock of `time_control`,
+    /// pressed by the station when `auto_press`; nothing scanned yet.
+    fn timed(time_control: &str, auto_press: bool) -> Hands {
+        Hands::with(TableConfig {
+            time_control: Some(time_control.parse().unwrap()),
+            clock_auto_press: auto_press,
+            ..TableConfig::single(TrackerConfig::default())
+        })
+    }
+
+    /// A 5400+30 game on the peg board alone, the station pressing the
+    /// clock, the start position set up.
+    fn pressed_by_station() -> Hands {
+        let mut h = Hands::timed("5400+30", true);
+        h.set_up();
+        h
+    }
+
+    /// Applies `input` `after_ms` after the last thing that happened.
+    fn apply_after(&mut self, after_ms: Millis, input: &Input) -> Result<Vec<Event>, TableError> {
+        self.t += after_ms;
+        self.table.apply(self.t, input)
+    }
+
+    /// A peg board for the blind player and a DGT board for the sighted one
+    /// (`cfg`'s other settings), both showing the start position.
+    fn with_dgt(cfg: TableConfig) -> Hands {
+        let cfg = TableConfig { mirror_sensed: true, mirror_pieces: true, ..cfg };
+        let mut h = Hands::with(cfg);
+        h.t += 100;
+        h.table.on_pieces(h.t, &shakmaty::Board::default(), &mut h.out);
+        h.set_up();
+        h
+    }
+
+    /// One square of the DGT board changes 100 ms after the last change.
+    fn field(&mut self, square: &str, piece: Option<shakmaty::Piece>) {
+        self.t += 100;
+        self.table.on_field(self.t, square.parse().unwrap(), piece, &mut self.out);
+    }
+
+    /// `piece` taken from `from` and put on `to` on the DGT board (not rested).
+    fn dgt_move(&mut self, from: &str, to: &str, piece: shakmaty::Piece) {
+        self.field(from, None);
+        self.field(to, Some(piece));
     }
 
     fn agreed(&self) -> Vec<String> {

@@ -2,11 +2,7 @@ use super::*;
 
 #[test]
 fn a_sealed_move_is_never_an_event_until_the_game_resumes() {
-    let cfg = TableConfig {
-        time_control: Some("5400".parse().unwrap()),
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::timed("5400", false);
     h.set_up();
     h.play(BoardRole::Blind, "e2", "e4");
     h.take();

@@ -2,12 +2,7 @@ use super::*;
 use crate::clock::{Missing, Side};
 
 fn timed(auto_press: bool) -> Hands {
-    let cfg = TableConfig {
-        time_control: Some("5400+30".parse().unwrap()),
-        clock_auto_press: auto_press,
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+    Hands::timed("5400+30", auto_press)
 }
 
 #[test]
@@ -73,7 +68,7 @@ fn timed_two_boards() -> Hands {
         mirror_sensed: true,
         ..TableConfig::single(TrackerConfig::default())
     };
-    Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+    Hands::with(cfg)
 }
 
 fn press(h: &mut Hands, side: Side) {
@@ -176,7 +171,7 @@ fn a_flag_falls_at_its_exact_time_and_warnings_come_in_order() {
         time_control: Some("60".parse().unwrap()),
         ..TableConfig::single(TrackerConfig::default())
     };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::with(cfg);
     h.set_up();
     let started = h.t - 1000 + 300 - 300; // the game started when the initial position settled
     let _ = started;

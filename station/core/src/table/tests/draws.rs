@@ -4,21 +4,8 @@ use super::*;
 use crate::clock::Side;
 use crate::input::Input;
 
-/// A timed game on the blind player's peg board alone, the station pressing the clock.
-fn timed() -> Hands {
-    let cfg = TableConfig {
-        time_control: Some("5400+30".parse().unwrap()),
-        clock_auto_press: true,
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
-    h.set_up();
-    h
-}
-
 fn apply(h: &mut Hands, input: Input) -> Result<Vec<Event>, TableError> {
-    h.t += 500;
-    h.table.apply(h.t, &input)
+    h.apply_after(500, &input)
 }
 
 fn shuffle(h: &mut Hands, moves: &[(&str, &str)]) {
@@ -38,7 +25,7 @@ fn game_over(events: &[Event]) -> Option<(String, String)> {
 
 #[test]
 fn art_9_1_a_draw_offer_is_recorded_after_the_move_and_agreement_ends_the_game() {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     h.play(BoardRole::Blind, "e2", "e4");
     let events = apply(&mut h, Input::DrawOffer { side: Side::White }).unwrap();
     assert!(matches!(events[..], [Event::DrawOffered { side: Side::White, ply: 1, .. }]), "{events:?}");
@@ -51,7 +38,7 @@ fn art_9_1_a_draw_offer_is_recorded_after_the_move_and_agreement_ends_the_game()
 
 #[test]
 fn art_9_2_b_a_correct_claim_after_the_third_occurrence_ends_the_game_once_the_arbiter_confirms() {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     shuffle(&mut h, &OUT_AND_BACK);
     shuffle(&mut h, &OUT_AND_BACK);
     assert_eq!(h.table.draw_facts().unwrap().repetitions, 3);
@@ -77,7 +64,7 @@ fn art_9_2_b_a_correct_claim_after_the_third_occurrence_ends_the_game_once_the_a
 
 #[test]
 fn art_9_2_a_a_claim_with_the_written_move_that_repeats_the_position_is_correct() {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     shuffle(&mut h, &OUT_AND_BACK);
     shuffle(&mut h, &OUT_AND_BACK[..3]);
     let events = apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: Some("Ng8".into()) }).unwrap();
@@ -90,7 +77,7 @@ fn art_9_2_a_a_claim_with_the_written_move_that_repeats_the_position_is_correct(
 #[test]
 fn art_9_5_an_incorrect_claim_gives_three_minutes_to_the_opponent_halves_the_claimant_and_the_written_move_is_played()
  {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     shuffle(&mut h, &OUT_AND_BACK);
     shuffle(&mut h, &OUT_AND_BACK[..2]);
     // White claims with Ng1, which brings the position only a second time.
@@ -138,7 +125,7 @@ fn art_9_3_a_fifty_move_claim_counts_the_moves_without_a_pawn_move_or_capture() 
         start: Game::from_fen("4k2n/8/8/8/8/8/8/1N2K3 w - - 98 60").unwrap(),
         ..TableConfig::single(TrackerConfig::default())
     };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::with(cfg);
     h.scan(BoardRole::Blind, h.table.config().start.occupancy());
     h.rest();
     assert!(h.table.is_playing());
@@ -170,7 +157,7 @@ fn art_9_6_a_dead_position_ends_the_game_at_once() {
         start: Game::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 60").unwrap(),
         ..TableConfig::single(TrackerConfig::default())
     };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::with(cfg);
     h.scan(BoardRole::Blind, h.table.config().start.occupancy());
     h.rest();
     h.play(BoardRole::Blind, "e1", "d2");
@@ -180,7 +167,7 @@ fn art_9_6_a_dead_position_ends_the_game_at_once() {
 
 #[test]
 fn a_restored_journal_gives_the_same_claim_decisions() {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     shuffle(&mut h, &OUT_AND_BACK);
     shuffle(&mut h, &OUT_AND_BACK[..2]);
     let claim = Input::ClaimDraw { side: Side::White, mv: Some("Ng1".into()) };

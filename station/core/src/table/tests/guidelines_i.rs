@@ -6,11 +6,7 @@ use crate::input::Input;
 
 /// 1.e4 played, the clock running (90 min), White's peg board alone; Black to seal.
 fn adjournable() -> Hands {
-    let cfg = TableConfig {
-        time_control: Some("5400".parse().unwrap()),
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::timed("5400", false);
     h.set_up();
     h.play(BoardRole::Blind, "e2", "e4");
     h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();
@@ -19,8 +15,7 @@ fn adjournable() -> Hands {
 }
 
 fn apply(h: &mut Hands, input: Input) -> Result<Vec<Event>, TableError> {
-    h.t += 1000;
-    h.table.apply(h.t, &input)
+    h.apply_after(1000, &input)
 }
 
 fn adjourn(h: &mut Hands, sealed: &str) {
@@ -85,7 +80,7 @@ fn i_8_a_sealed_move_that_is_ambiguous_unreadable_or_illegal_loses_when_opened()
         start: Game::from_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1").unwrap(),
         ..TableConfig::single(TrackerConfig::default())
     };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::with(cfg);
     h.scan(BoardRole::Blind, h.table.config().start.occupancy());
     h.rest();
     apply(&mut h, Input::Adjourn { sealed: "Sd2".into(), session_left_ms: None }).unwrap();

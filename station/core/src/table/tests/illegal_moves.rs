@@ -4,25 +4,13 @@ use super::*;
 use crate::clock::Side;
 use crate::input::Input;
 
-fn timed() -> Hands {
-    let cfg = TableConfig {
-        time_control: Some("5400+30".parse().unwrap()),
-        clock_auto_press: true,
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
-    h.set_up();
-    h
-}
-
 fn apply(h: &mut Hands, input: Input) -> Result<Vec<Event>, TableError> {
-    h.t += 500;
-    h.table.apply(h.t, &input)
+    h.apply_after(500, &input)
 }
 
 #[test]
 fn art_7_4_a_the_position_before_the_illegal_move_is_reinstated_on_the_board_and_the_clocks() {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     for (from, to) in [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4")] {
         h.play(BoardRole::Blind, from, to);
     }
@@ -60,7 +48,7 @@ fn art_7_4_a_the_position_before_the_illegal_move_is_reinstated_on_the_board_and
 
 #[test]
 fn art_7_4_b_two_minutes_for_the_first_and_second_illegal_move_the_third_loses() {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     h.play(BoardRole::Blind, "e2", "e4");
     h.play(BoardRole::Blind, "e7", "e5");
     for n in 1..=2 {
@@ -84,7 +72,7 @@ fn art_7_4_b_two_minutes_for_the_first_and_second_illegal_move_the_third_loses()
 
 #[test]
 fn art_7_4_a_ply_outside_the_record_is_refused_and_changes_nothing() {
-    let mut h = timed();
+    let mut h = Hands::pressed_by_station();
     h.play(BoardRole::Blind, "e2", "e4");
     assert!(matches!(apply(&mut h, Input::IllegalMove { ply: 2 }), Err(TableError::Invalid(_))));
     assert!(matches!(apply(&mut h, Input::IllegalMove { ply: 0 }), Err(TableError::Invalid(_))));

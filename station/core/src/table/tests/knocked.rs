@@ -1,23 +1,11 @@
 use super::*;
-use shakmaty::{Board, Color, Piece, Role};
+use shakmaty::{Color, Piece, Role};
 
 #[test]
 fn d_2_9_a_knocked_over_piece_put_back_is_no_move_and_no_discrepancy() {
-    let cfg = TableConfig {
-        mirror_sensed: true,
-        mirror_pieces: true,
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
-    h.t += 100;
-    h.table.on_pieces(h.t, &Board::default(), &mut h.out);
-    h.set_up();
+    let mut h = Hands::with_dgt(TableConfig::single(TrackerConfig::default()));
     h.play(BoardRole::Blind, "e2", "e4");
-    let pawn = Piece { color: Color::White, role: Role::Pawn };
-    for (sq, p) in [(Square::E2, None), (Square::E4, Some(pawn))] {
-        h.t += 100;
-        h.table.on_field(h.t, sq, p, &mut h.out);
-    }
+    h.dgt_move("e2", "e4", Piece { color: Color::White, role: Role::Pawn });
     h.rest();
     h.take();
     // A black rook is knocked off the sighted player's board and lies there for 5 s …

@@ -8,7 +8,7 @@ fn listening() -> Hands {
         announcement_required: true,
         ..TableConfig::single(TrackerConfig::default())
     };
-    Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
+    Hands::with(cfg)
 }
 
 fn checked(events: &[Event]) -> Vec<(String, String, bool)> {
@@ -61,7 +61,7 @@ fn the_announced_promotion_piece_settles_what_the_pegs_cannot_show() {
         announcement_required: true,
         ..TableConfig::single(TrackerConfig::default())
     };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::with(cfg);
     let occ = Game::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap().occupancy();
     h.scan(BoardRole::Blind, occ);
     h.rest();
@@ -80,7 +80,7 @@ fn without_announcing_required_a_promotion_said_before_it_is_made_names_its_piec
     let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
     let cfg =
         TableConfig { start: Game::from_fen(fen).unwrap(), ..TableConfig::single(TrackerConfig::default()) };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
+    let mut h = Hands::with(cfg);
     h.scan(BoardRole::Blind, Game::from_fen(fen).unwrap().occupancy());
     h.rest();
     h.play(BoardRole::Blind, "e1", "d1");

@@ -24,7 +24,7 @@ fn moves(out: &[Event]) -> Vec<(String, BoardRole)> {
 
 #[test]
 fn without_any_board_the_game_starts_at_once_and_is_played_by_voice_and_operator() {
-    let mut h = Hands { table: Table::new(config(false)), t: 0, out: Vec::new() };
+    let mut h = Hands::with(config(false));
     h.t = 5_000;
     h.rest();
     assert_eq!(h.table.phase(), Phase::Playing);
@@ -58,7 +58,7 @@ fn without_any_board_the_game_starts_at_once_and_is_played_by_voice_and_operator
 
 #[test]
 fn a_resignation_ends_the_game_and_stops_the_clock() {
-    let mut h = Hands { table: Table::new(config(false)), t: 0, out: Vec::new() };
+    let mut h = Hands::with(config(false));
     h.t = 5_000;
     h.rest();
     h.table.announce_uci("e4", h.t, &mut h.out).unwrap();
@@ -76,7 +76,7 @@ fn a_resignation_ends_the_game_and_stops_the_clock() {
 
 #[test]
 fn with_a_sensed_mirror_the_game_starts_on_its_initial_position() {
-    let mut h = Hands { table: Table::new(config(true)), t: 0, out: Vec::new() };
+    let mut h = Hands::with(config(true));
     h.rest();
     assert_eq!(h.table.phase(), Phase::Waiting);
     h.scan(BoardRole::Mirror, Game::default().occupancy());

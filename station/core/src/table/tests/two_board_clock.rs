@@ -1,23 +1,17 @@
 use super::*;
 use crate::clock::TimeControl;
-use shakmaty::{Board, Color, Piece, Role};
+use shakmaty::{Color, Piece, Role};
 
 /// D.2.4 and D.2.6.1 in a two-board game without levers: every agreed move
 /// presses for its mover, whichever board made it, so the clock runs for
 /// the side to move and counts the moves made.
 #[test]
 fn d_2_6_1_in_a_two_board_game_the_clock_follows_both_players_and_counts_their_moves() {
-    let cfg = TableConfig {
-        mirror_sensed: true,
-        mirror_pieces: true,
+    let mut h = Hands::with_dgt(TableConfig {
         time_control: Some("5400+30".parse::<TimeControl>().unwrap()),
         clock_auto_press: true,
         ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands { table: Table::new(cfg), t: 0, out: Vec::new() };
-    h.t += 100;
-    h.table.on_pieces(h.t, &Board::default(), &mut h.out);
-    h.set_up();
+    });
     let white = |role| Piece { color: Color::White, role };
     let black = |role| Piece { color: Color::Black, role };
     // Each move on the blind player's board, then executed on the DGT board.
@@ -32,10 +26,7 @@ fn d_2_6_1_in_a_two_board_game_the_clock_follows_both_players_and_counts_their_m
         if blind_moves {
             h.play(BoardRole::Blind, from, to);
         }
-        h.t += 100;
-        h.table.on_field(h.t, from.parse().unwrap(), None, &mut h.out);
-        h.t += 100;
-        h.table.on_field(h.t, to.parse().unwrap(), Some(piece), &mut h.out);
+        h.dgt_move(from, to, piece);
         h.rest();
         if !blind_moves {
             h.play(BoardRole::Blind, from, to);
