@@ -376,6 +376,17 @@ impl Header {
     }
 }
 
+impl Header {
+    /// The header of a standard game on the blind player's peg board alone,
+    /// every setting at its default (no clock), the board showing `occupancy`
+    /// at `t_ms`: what tools and tests that write a journal by hand start from.
+    pub fn peg_board_alone(game_id: &str, t_ms: Millis, occupancy: Bitboard) -> Header {
+        let table = Table::new(TableConfig::single(TrackerConfig::default()));
+        let fen = table.config().start.fen();
+        Header { occupancy: occ_hex(occupancy), ..Header::of_table(&table, game_id, &fen, t_ms, SevenTags::default()) }
+    }
+}
+
 /// The table configuration a journal was written with.
 pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
     let start = Game::from_fen(&h.fen).map_err(|e| JournalError::Invalid(e.to_string()))?;
@@ -493,32 +504,7 @@ mod tests {
     use shakmaty::{Position, Square};
 
     fn header(occ: Bitboard) -> Header {
-        Header {
-            format: FORMAT.into(),
-            version: VERSION,
-            game_id: "game-1".into(),
-            fen: Game::default().fen(),
-            t_ms: 1000,
-            board: BoardRole::Blind,
-            occupancy: occ_hex(occ),
-            mirror_occupancy: None,
-            mirror_board: None,
-            blind_color: "white".into(),
-            grace_ms: 30_000,
-            time_control: None,
-            clock_auto_start: false,
-            clock_auto_press: false,
-            warnings: WarningConfig::default(),
-            announcement_required: false,
-            external_clock: false,
-            blind_unsensed: false,
-            opponent_entered: false,
-            settle_ms: 300,
-            debounce_ms: 40,
-            promotion: 'q',
-            tags: SevenTags::default(),
-            moves: Vec::new(),
-        }
+        Header { clock_auto_start: false, ..Header::peg_board_alone("game-1", 1000, occ) }
     }
 
     fn scan(seq: u64, t_ms: Millis, occ: Bitboard) -> Record {
@@ -628,30 +614,8 @@ mod fuzz {
         fn a_valid_journal_with_arbitrary_bytes_appended_still_restores(tail in proptest::collection::vec(any::<u8>(), 0..200)) {
             let start = Game::default().occupancy();
             let mut text = Record::Header(Box::new(Header {
-                format: FORMAT.into(),
-                version: VERSION,
-                game_id: "g".into(),
-                fen: Game::default().fen(),
-                t_ms: 0,
-                board: BoardRole::Blind,
-                occupancy: occ_hex(start),
-                mirror_occupancy: None,
-                mirror_board: None,
-                blind_color: "white".into(),
-                grace_ms: 30_000,
-                time_control: None,
                 clock_auto_start: false,
-                clock_auto_press: false,
-                warnings: WarningConfig::default(),
-                announcement_required: false,
-                external_clock: false,
-                blind_unsensed: false,
-                opponent_entered: false,
-                settle_ms: 300,
-                debounce_ms: 40,
-                promotion: 'q',
-                tags: SevenTags::default(),
-                moves: Vec::new(),
+                ..Header::peg_board_alone("g", 0, start)
             }))
             .encode();
             text.push('\n');

@@ -155,37 +155,16 @@ mod tests {
     use shakmaty::{Bitboard, Square};
     use station_core::BoardRole;
     use station_core::Game;
-    use station_core::journal::{FORMAT, Header, Input, Record, VERSION, decode, occ_hex};
-    use station_core::pgn::{SevenTags, read_games};
+    use station_core::journal::{Header, Input, Record, decode};
+    use station_core::pgn::read_games;
 
     #[test]
     fn a_timed_game_exports_its_clock_after_every_move() {
         let start = Game::default().occupancy();
         let header = Header {
-            format: FORMAT.into(),
-            version: VERSION,
-            game_id: "game-1".into(),
-            fen: Game::default().fen(),
-            t_ms: 1_000,
-            board: BoardRole::Blind,
-            occupancy: occ_hex(start),
-            mirror_occupancy: None,
-            mirror_board: None,
-            blind_color: "white".into(),
-            grace_ms: 30_000,
             time_control: Some("300+2".into()),
-            clock_auto_start: true,
             clock_auto_press: true,
-            warnings: Default::default(),
-            announcement_required: false,
-            external_clock: false,
-            blind_unsensed: false,
-            opponent_entered: false,
-            settle_ms: 300,
-            debounce_ms: 40,
-            promotion: 'q',
-            tags: SevenTags::default(),
-            moves: Vec::new(),
+            ..Header::peg_board_alone("game-1", 1_000, start)
         };
         // The journal as the daemon writes it: every input, then the events the table decided.
         let cfg = station_core::journal::table_config(&header).unwrap();
@@ -283,30 +262,8 @@ mod tests {
         assert!(empty.contains("holds no game journal"), "{empty}");
         let game = |id: &str, t: u64| {
             let header = Header {
-                format: FORMAT.into(),
-                version: VERSION,
-                game_id: id.into(),
-                fen: Game::default().fen(),
-                t_ms: t,
-                board: BoardRole::Blind,
-                occupancy: occ_hex(Game::default().occupancy()),
-                mirror_occupancy: None,
-                mirror_board: None,
-                blind_color: "white".into(),
-                grace_ms: 30_000,
-                time_control: None,
-                clock_auto_start: true,
                 clock_auto_press: true,
-                warnings: Default::default(),
-                announcement_required: false,
-                external_clock: false,
-                blind_unsensed: false,
-                settle_ms: 300,
-                debounce_ms: 40,
-                promotion: 'q',
-                tags: SevenTags::default(),
-                moves: Vec::new(),
-                opponent_entered: false,
+                ..Header::peg_board_alone(id, t, Game::default().occupancy())
             };
             std::fs::write(dir.join(format!("{id}.jsonl")), Record::Header(Box::new(header)).encode() + "\n")
                 .unwrap();
