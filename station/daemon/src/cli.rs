@@ -77,41 +77,7 @@ enum Command {
         token: Option<String>,
     },
     /// Practise against an engine on the peg board (no config file needed; issue 26).
-    Practice {
-        /// A base configuration (boards, audio); the flags override it.
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// The UCI engine (default /usr/games/stockfish; `sim`: the simulated engine).
-        #[arg(long, value_name = "PATH")]
-        engine: Option<String>,
-        /// The engine's strength as a rating (full strength when absent).
-        #[arg(long, value_name = "N")]
-        elo: Option<u32>,
-        /// The blind player's colour.
-        #[arg(long, value_parser = ["white", "black"])]
-        color: Option<String>,
-        /// His language.
-        #[arg(long, value_parser = ["de", "pl", "en"])]
-        lang: Option<String>,
-        /// His peg board's serial port (default /dev/annexd-pegboard).
-        #[arg(long, value_name = "PATH")]
-        port: Option<PathBuf>,
-        /// How long the engine thinks per move (default: the game's clock, else 1000 ms).
-        #[arg(long, value_name = "MS")]
-        move_time_ms: Option<u64>,
-        /// Where the journals live (default ./journal-practice).
-        #[arg(long, value_name = "DIR")]
-        journal_dir: Option<PathBuf>,
-        /// Write one JSON event per line to this file, or `-` for stdout.
-        #[arg(long, value_name = "PATH|-")]
-        events: Option<String>,
-        /// Console and mirror address.
-        #[arg(long, value_name = "ADDR:PORT")]
-        listen: Option<String>,
-        /// Operator token.
-        #[arg(long)]
-        token: Option<String>,
-    },
+    Practice(crate::practice_cmd::PracticeOptions),
     /// Replay PGN games through simulated hands into the inference engine and print one summary line.
     Replay {
         /// PGN file(s).
@@ -399,31 +365,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Run { config, events, journal_dir, listen, token } => {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
-        Command::Practice {
-            config,
-            engine,
-            elo,
-            color,
-            lang,
-            port,
-            move_time_ms,
-            journal_dir,
-            events,
-            listen,
-            token,
-        } => crate::practice_cmd::practice(crate::practice_cmd::PracticeOptions {
-            config,
-            engine,
-            elo,
-            color,
-            lang,
-            port,
-            move_time_ms,
-            journal_dir,
-            events,
-            listen,
-            token,
-        }),
+        Command::Practice(opts) => crate::practice_cmd::practice(opts),
         Command::Replay { pdn, pace, settle_ms, noise, games, .. } if !pdn.is_empty() => {
             let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
             // One `--pace` for both games: normal is the draughts hands' thinking pace.

@@ -7,29 +7,41 @@ use crate::run::{RunOptions, run_config};
 use anyhow::Result;
 use std::path::PathBuf;
 
-/// `station practice` arguments.
+/// `station practice` arguments (each flag documented for `--help`).
+#[derive(clap::Args, Debug)]
 pub struct PracticeOptions {
-    /// `--config`: a base config (boards, audio) the flags override.
+    /// A base configuration (boards, audio); the flags override it.
+    #[arg(long)]
     pub config: Option<PathBuf>,
-    /// `--engine PATH` (default Debian's Stockfish; `sim` the simulated engine).
+    /// The UCI engine (default /usr/games/stockfish; `sim`: the simulated engine).
+    #[arg(long, value_name = "PATH")]
     pub engine: Option<String>,
-    /// `--elo N`.
+    /// The engine's strength as a rating (full strength when absent).
+    #[arg(long, value_name = "N")]
     pub elo: Option<u32>,
-    /// `--color white|black`: his colour.
+    /// The blind player's colour.
+    #[arg(long, value_parser = ["white", "black"])]
     pub color: Option<String>,
-    /// `--lang de|pl|en`.
+    /// His language.
+    #[arg(long, value_parser = ["de", "pl", "en"])]
     pub lang: Option<String>,
-    /// `--port`: his peg board's serial port.
+    /// His peg board's serial port (default /dev/annexd-pegboard).
+    #[arg(long, value_name = "PATH")]
     pub port: Option<PathBuf>,
-    /// `--move-time-ms`.
+    /// How long the engine thinks per move (default: the game's clock, else 1000 ms).
+    #[arg(long, value_name = "MS")]
     pub move_time_ms: Option<u64>,
-    /// `--journal-dir`, `--events`, `--listen`, `--token` as for `station run`.
+    /// Where the journals live (default ./journal-practice).
+    #[arg(long, value_name = "DIR")]
     pub journal_dir: Option<PathBuf>,
-    /// See `journal_dir`.
+    /// Write one JSON event per line to this file, or `-` for stdout.
+    #[arg(long, value_name = "PATH|-")]
     pub events: Option<String>,
-    /// See `journal_dir`.
+    /// Console and mirror address.
+    #[arg(long, value_name = "ADDR:PORT")]
     pub listen: Option<String>,
-    /// See `journal_dir`.
+    /// Operator token.
+    #[arg(long)]
     pub token: Option<String>,
 }
 
