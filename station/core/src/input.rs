@@ -429,15 +429,18 @@ mod tests {
             let input: Input = serde_json::from_str(line).unwrap();
             assert_eq!(serde_json::to_string(&input).unwrap(), line);
         }
-        let chess: Input = serde_json::from_str(r#"{"kind":"scan","board":"blind","occ":"FFFF00000000FFFF"}"#).unwrap();
+        let chess: Input =
+            serde_json::from_str(r#"{"kind":"scan","board":"blind","occ":"FFFF00000000FFFF"}"#).unwrap();
         assert_eq!(chess, Input::scan(BoardRole::Blind, Bitboard(0xFFFF_0000_0000_FFFF)));
-        let draughts: Input = serde_json::from_str(r#"{"kind":"scan","board":"blind","occ":"00000000FFFFF"}"#).unwrap();
+        let draughts: Input =
+            serde_json::from_str(r#"{"kind":"scan","board":"blind","occ":"00000000FFFFF"}"#).unwrap();
         assert_eq!(draughts, Input::scan50(BoardRole::Blind, 0xF_FFFF));
     }
 
     #[test]
     fn a_scan_of_another_length_or_not_hex_is_refused_when_read() {
-        for occ in ["", "ffff", "ffff00000000fffff", "zzzz00000000ffff", "+fff00000000ffff", "-000000000001"] {
+        for occ in ["", "ffff", "ffff00000000fffff", "zzzz00000000ffff", "+fff00000000ffff", "-000000000001"]
+        {
             let line = format!(r#"{{"kind":"scan","board":"blind","occ":"{occ}"}}"#);
             let err = serde_json::from_str::<Input>(&line).unwrap_err();
             assert!(err.to_string().contains("occupancy"), "{occ}: {err}");

@@ -383,7 +383,10 @@ impl Header {
     pub fn peg_board_alone(game_id: &str, t_ms: Millis, occupancy: Bitboard) -> Header {
         let table = Table::new(TableConfig::single(TrackerConfig::default()));
         let fen = table.config().start.fen();
-        Header { occupancy: occ_hex(occupancy), ..Header::of_table(&table, game_id, &fen, t_ms, SevenTags::default()) }
+        Header {
+            occupancy: occ_hex(occupancy),
+            ..Header::of_table(&table, game_id, &fen, t_ms, SevenTags::default())
+        }
     }
 }
 

@@ -257,11 +257,9 @@ mod tests {
 #[cfg(test)]
 mod station_tests {
     use super::*;
-    use crate::config::Config;
-    use crate::event_sink::EventSink;
-    use crate::journal_file::JournalDir;
     use crate::listening::Heard;
     use crate::station::Station;
+    use crate::station::test_support::{config, observed, started};
     use station_core::Event;
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
@@ -279,14 +277,9 @@ mod station_tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let text = "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\nkeep_audio = true\n";
-        let config = Config::parse(text, Path::new("test.toml")).unwrap();
         let journal = dir.join("journal");
-        let mut station =
-            Station::start(config, JournalDir::open(&journal).unwrap(), EventSink::open(None).unwrap())
-                .unwrap();
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&events);
-        station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+        let mut station = started(config(text), &journal);
+        let events = observed(&mut station);
         station.tick().unwrap();
         station.drain(Duration::from_secs(5)).unwrap();
         (station, journal, events)

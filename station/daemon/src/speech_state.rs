@@ -110,32 +110,20 @@ mod tests {
 /// back where it happened, before and after the restart.
 #[cfg(test)]
 mod station_tests {
-    use crate::config::Config;
-    use crate::event_sink::EventSink;
     use crate::hub::{Command, CommandRequest};
-    use crate::journal_file::JournalDir;
     use crate::listening::Heard;
     use crate::station::Station;
     use station_core::Event;
     use std::path::{Path, PathBuf};
-    use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    type Seen = Arc<Mutex<Vec<Event>>>;
+    use crate::station::test_support::{self, Seen, config, observed, started};
 
     fn start(dir: &Path) -> (Station, Seen) {
         let text = "[boards.blind]\ndriver = \"none\"\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n\n[audio.private]\nvoices = [\"text\"]\n";
-        let config = Config::parse(text, Path::new("test.toml")).unwrap();
-        let mut station = Station::start(
-            config,
-            JournalDir::open(&dir.join("journal")).unwrap(),
-            EventSink::open(None).unwrap(),
-        )
-        .unwrap();
+        let mut station = started(config(text), &dir.join("journal"));
         station.enable_voices().unwrap();
-        let seen: Seen = Arc::default();
-        let events = Arc::clone(&seen);
-        station.observe(move |e| events.lock().unwrap().push(e.clone()));
+        let seen = observed(&mut station);
         station.tick().unwrap();
         station.drain(Duration::from_secs(5)).unwrap();
         (station, seen)
@@ -174,10 +162,7 @@ mod station_tests {
     }
 
     fn scratch() -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("speech-state-station-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        test_support::scratch("speech-state-station")
     }
 
     #[test]

@@ -873,4 +873,6 @@ mod recorder;
 mod speech_desk;
 mod spoken_draughts;
 #[cfg(test)]
+pub(crate) mod test_support;
+#[cfg(test)]
 mod tests;

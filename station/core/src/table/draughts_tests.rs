@@ -446,8 +446,7 @@ fn viii_3_1_1_and_3_1_2_records_compared_and_the_game_back_where_they_agree() {
 #[test]
 fn bad_scans_and_an_illegal_move_are_refused_by_name() {
     let mut chess = Table::new(cfg(false));
-    let err =
-        chess.apply(10, &Input::scan50(BoardRole::Blind, 0x3_FFFF_FFFF_FFFF)).unwrap_err();
+    let err = chess.apply(10, &Input::scan50(BoardRole::Blind, 0x3_FFFF_FFFF_FFFF)).unwrap_err();
     assert!(err.to_string().contains("13-digit draughts scan"), "{err}");
     let mut h = Hand::new(draughts_table(false), 1);
     let err = h.input(Input::scan(BoardRole::Blind, shakmaty::Bitboard(0xFFFF))).unwrap_err();
@@ -500,8 +499,7 @@ fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
         })
         .collect();
     assert_eq!(agreed, ["c3-d4"]);
-    let err =
-        table.apply(1200, &Input::scan50(BoardRole::Blind, 0x3_FFFF_FFFF_FFFF)).unwrap_err();
+    let err = table.apply(1200, &Input::scan50(BoardRole::Blind, 0x3_FFFF_FFFF_FFFF)).unwrap_err();
     assert!(err.to_string().contains("13-digit scan while the game is 64-square draughts"), "{err}");
 }
 

@@ -5,28 +5,14 @@
 //! key authorization included.
 
 use super::{move_line, piece_letters};
-use crate::config::Config;
-use crate::event_sink::EventSink;
-use crate::journal_file::JournalDir;
-use crate::run::{open_board, open_braille, serve};
-use crate::station::Station;
+use crate::run::{open_board, open_braille};
+use crate::station::test_support::{config, observed, scratch, serve_until, started, wait_until};
 use station_core::{BoardRole, Event};
 use station_drivers::braille::{BrlttyVirtual, SimBrailleServer};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if f() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
+use std::time::Duration;
 
 fn last_game_move(events: &Mutex<Vec<Event>>) -> Option<(usize, String)> {
     events.lock().unwrap().iter().rev().find_map(|e| match e {
@@ -121,13 +107,6 @@ fn with_a_real_brltty_moves_appear_and_a_routing_key_is_the_time_button() {
     play_with_display(&dir, Display::Brltty(brltty));
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("annexd-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn play_with_display(dir: &Path, mut sim: Display) {
     let text = format!(
         "[boards.blind]\ndriver = \"sim\"\nport = \"{}\"\nspeed = 3.0\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n\
@@ -137,21 +116,14 @@ fn play_with_display(dir: &Path, mut sim: Display) {
         sim.socket().display(),
         sim.key_file().display()
     );
-    let config = Config::parse(&text, Path::new("test.toml")).unwrap();
+    let config = config(&text);
     let board = config.boards.blind.clone().unwrap();
     let link = open_board(BoardRole::Blind, &board, config.game.settle_ms, dir).unwrap().unwrap();
     let display = open_braille(&config.braille).expect("[braille] enabled opens the display");
-    let mut station = Station::start(
-        config,
-        JournalDir::open(&dir.join("journal")).unwrap(),
-        EventSink::open(None).unwrap(),
-    )
-    .unwrap();
+    let mut station = started(config, &dir.join("journal"));
     station.enable_voices().unwrap();
     station.attach_braille(display);
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&events);
-    station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+    let events = observed(&mut station);
 
     let finished = Arc::new(AtomicBool::new(false));
     let script = {
@@ -201,12 +173,7 @@ fn play_with_display(dir: &Path, mut sim: Display) {
             (failures, sim)
         })
     };
-    let stop = AtomicBool::new(false);
-    let give_up = Instant::now() + Duration::from_secs(150);
-    serve(station, std::slice::from_ref(&link), None, &stop, || {
-        finished.load(Ordering::Relaxed) || Instant::now() > give_up
-    })
-    .unwrap();
+    serve_until(station, &link, &finished, Duration::from_secs(150));
     let (failures, sim) = script.join().unwrap();
     assert!(failures.is_empty(), "{failures:#?}");
     if let Display::Sim(sim, _) = &sim {

@@ -211,28 +211,16 @@ impl Station {
 #[cfg(test)]
 mod tests {
     use super::super::*;
-    use crate::event_sink::EventSink;
-    use crate::journal_file::JournalDir;
+    use crate::station::test_support::{config, observed, started};
     use station_voices::understand::Understanding;
-    use std::path::Path;
     use std::sync::{Arc, Mutex};
 
     /// A draughts station without boards, speech input on, the blind player speaking German.
     fn station(name: &str) -> (Station, Arc<Mutex<Vec<Event>>>) {
-        let dir = std::env::temp_dir().join(format!("annexd-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::station::test_support::scratch(name);
         let text = "[boards.blind]\ndriver = \"none\"\n\n[game]\nrules = \"draughts\"\n\n[clock]\ntime_control = \"4800+60\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n";
-        let config = Config::parse(text, Path::new("test.toml")).unwrap();
-        let mut station = Station::start(
-            config,
-            JournalDir::open(&dir.join("journal")).unwrap(),
-            EventSink::open(None).unwrap(),
-        )
-        .unwrap();
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&events);
-        station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+        let mut station = started(config(text), &dir.join("journal"));
+        let events = observed(&mut station);
         station.tick().unwrap();
         station.drain(Duration::from_secs(5)).unwrap();
         assert!(station.table.draughts().is_some(), "a game without boards starts at once");

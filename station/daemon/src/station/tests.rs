@@ -2,6 +2,7 @@
 //! the middle of a game played on a simulated peg board on a real pty.
 
 use super::dgt_link::reading_of;
+use super::test_support::{config, game_moves, observed, scratch, serve_until, started, wait_until};
 use super::*;
 use crate::event_sink::EventSink;
 use crate::journal_file::{JournalDir, WriterOptions};
@@ -14,29 +15,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("annexd-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn game_moves(events: &Mutex<Vec<Event>>) -> usize {
-    events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count()
-}
-
-/// Waits until `f` holds, or gives up after `limit` (the test then fails on its assertions).
-fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if f() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
-
 #[test]
 fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_told_once() {
     let dir = scratch("gamepad");
@@ -44,7 +22,7 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
         "[boards.blind]\ndriver = \"sim\"\nport = \"{}\"\nspeed = 3.0\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[buttons]\nclock = [\"gamepad:South\"]\n\n[audio.private]\nvoices = [\"text\"]\n",
         dir.join("pegboard").display()
     );
-    let config = Config::parse(&text, Path::new("test.toml")).unwrap();
+    let config = config(&text);
     let wording = Wording::new(&config.voice).unwrap();
     let (told_gone, told_back) = (
         wording.message(Message::GamepadDisconnected).to_owned(),
@@ -52,18 +30,11 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
     );
     let board = config.boards.blind.clone().unwrap();
     let link = open_board(BoardRole::Blind, &board, config.game.settle_ms, &dir).unwrap().unwrap();
-    let mut station = Station::start(
-        config,
-        JournalDir::open(&dir.join("journal")).unwrap(),
-        EventSink::open(None).unwrap(),
-    )
-    .unwrap();
+    let mut station = started(config, &dir.join("journal"));
     station.enable_voices().unwrap();
     let pad = SimGamepad::new("Foot switch");
     station.use_gamepad_feed(pad.events());
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&events);
-    station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+    let events = observed(&mut station);
 
     let finished = Arc::new(AtomicBool::new(false));
     let script = {
@@ -83,12 +54,7 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
             (ok, unplugged_at)
         })
     };
-    let stop = AtomicBool::new(false);
-    let give_up = Instant::now() + Duration::from_secs(150);
-    serve(station, std::slice::from_ref(&link), None, &stop, || {
-        finished.load(Ordering::Relaxed) || Instant::now() > give_up
-    })
-    .unwrap();
+    serve_until(station, &link, &finished, Duration::from_secs(150));
     let (ok, unplugged_at) = script.join().unwrap();
     let events = events.lock().unwrap();
     let trouble: Vec<&Event> =
@@ -156,7 +122,7 @@ fn a_stalled_loop_and_a_slow_disk_lose_nothing() {
         "[boards.blind]\ndriver = \"sim\"\nport = \"{}\"\nspeed = 4.0\n\n[game]\nsettle_ms = 300\ndebounce_ms = 40\n\n[audio.private]\nvoices = [\"text\"]\n",
         dir.join("pegboard").display()
     );
-    let config = Config::parse(&text, Path::new("test.toml")).unwrap();
+    let config = config(&text);
     let board = config.boards.blind.clone().unwrap();
     let link = open_board(BoardRole::Blind, &board, config.game.settle_ms, &dir).unwrap().unwrap();
     let slow = WriterOptions { extra_sync_delay: Duration::from_millis(200) };
@@ -167,9 +133,7 @@ fn a_stalled_loop_and_a_slow_disk_lose_nothing() {
         slow,
     )
     .unwrap();
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&events);
-    station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+    let events = observed(&mut station);
     let game = crate::famous_game::famous_game().game;
     let expected: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
     let stop = AtomicBool::new(false);
@@ -264,13 +228,10 @@ mod restore {
     }
 
     fn start(dir: &Path) -> (Station, Arc<Mutex<Vec<Event>>>) {
-        let config = Config::parse("[audio.private]\nvoices = [\"text\"]\n", Path::new("test.toml")).unwrap();
-        let mut station =
-            Station::start(config, JournalDir::open(dir).unwrap(), EventSink::open(None).unwrap()).unwrap();
+        let config = config("[audio.private]\nvoices = [\"text\"]\n");
+        let mut station = started(config, dir);
         station.enable_voices().unwrap();
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&events);
-        station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+        let events = observed(&mut station);
         station.drain(Duration::from_secs(5)).unwrap();
         (station, events)
     }
@@ -339,12 +300,9 @@ fn a_flipped_draughts_board_reads_its_squares_turned_round() {
     let text = "[game]\nrules = \"draughts\"\nsettle_ms = 300\ndebounce_ms = 40\n\n\
                 [boards.blind]\ndriver = \"pegboard\"\nport = \"/nonexistent/pegboard\"\nflipped = true\n\n\
                 [audio.private]\nvoices = [\"text\"]\n";
-    let config = Config::parse(text, Path::new("test.toml")).unwrap();
-    let mut station =
-        Station::start(config, JournalDir::open(&dir).unwrap(), EventSink::open(None).unwrap()).unwrap();
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&events);
-    station.observe(move |e| seen.lock().unwrap().push(e.clone()));
+    let config = config(text);
+    let mut station = started(config, &dir);
+    let events = observed(&mut station);
     let square = |n: u32| 1u64 << (n - 1);
     // The start: 1–20 and 31–50 on either side.
     let start = ((1u64 << 20) - 1) | (((1u64 << 20) - 1) << 30);

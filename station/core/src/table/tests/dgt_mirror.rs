@@ -58,7 +58,10 @@ fn d_2_4_the_sighted_players_press_decides_the_move_his_dgt_board_shows() {
         h.table.clock_press(Side::Black, h.t, &mut h.out).unwrap();
         let events = h.take();
         assert_eq!(h.agreed(), ["e2e4", "g8f6"], "pressed {after_ms} ms after placing");
-        assert!(events.iter().any(|e| matches!(e, Event::ClockPressed { side: Side::Black, .. })), "{events:?}");
+        assert!(
+            events.iter().any(|e| matches!(e, Event::ClockPressed { side: Side::Black, .. })),
+            "{events:?}"
+        );
         assert!(!events.iter().any(|e| matches!(e, Event::ClockPremature { .. })), "{events:?}");
     }
 }
