@@ -404,23 +404,13 @@ pub fn rss_kib(pid: u32) -> u64 {
 /// Draughts on the simulated 10×10 peg board: the hand's view of a move, the
 /// hand playing it, the board in its start position.
 pub mod draughts {
-    use station_core::draughts::{Move, Position, Variant};
+    use station_core::draughts::{Position, Variant};
     use station_drivers::draughts_hands::{DraughtsHands, HandMove};
     use station_drivers::pegboard::hands::TimedScan;
     use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
     use std::path::Path;
 
-    /// `mv` as the hand makes it in `pos`: the squares it passes, the pieces it
-    /// takes off, and whether a man takes a man (the case a hand may shortcut).
-    pub fn hand_move(pos: &Position, mv: &Move) -> HandMove {
-        let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
-        HandMove {
-            from: mv.from.0,
-            path,
-            captured: mv.captured.iter().map(|s| s.0).collect(),
-            man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
-        }
-    }
+    pub use station_sim::hand_move;
 
     /// A quiet step by square numbers (1-based, as said).
     pub fn step(from: u8, to: u8) -> HandMove {

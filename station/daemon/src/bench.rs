@@ -4,7 +4,7 @@
 //! engine's own: plies per second on one core, and the time one scan (or the
 //! settle tick that decides a move) takes from arrival to decision.
 
-use crate::replay::{Pace, ReplayReport, load_games, replay_games, replay_games_at};
+use station_sim::replay::{Pace, ReplayReport, load_games, replay_games, replay_games_at};
 use anyhow::Result;
 use shakmaty::Position;
 use station_core::inference::{BoardTracker, TrackerConfig};

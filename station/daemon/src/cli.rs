@@ -7,7 +7,7 @@ use crate::demo::demo;
 use crate::demo_draughts::demo_draughts;
 use crate::demo_options::DemoOptions;
 use crate::export::{ExportOptions, export};
-use crate::replay::{Pace, ReplayOptions, replay};
+use station_sim::replay::{Pace, ReplayOptions, replay};
 use crate::run::{RunOptions, run};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -370,11 +370,11 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
             // One `--pace` for both games: normal is the draughts hands' thinking pace.
             let pace = match pace {
-                Pace::Normal => crate::replay_pdn::Pace::Human,
-                Pace::Fast => crate::replay_pdn::Pace::Fast,
+                Pace::Normal => station_sim::replay_pdn::Pace::Human,
+                Pace::Fast => station_sim::replay_pdn::Pace::Fast,
             };
-            let opts = crate::replay_pdn::PdnReplayOptions { pdn, noise, games, sensor, pace };
-            println!("{}", crate::replay_pdn::replay_pdn(&opts)?.summary_line());
+            let opts = station_sim::replay_pdn::PdnReplayOptions { pdn, noise, games, sensor, pace };
+            println!("{}", station_sim::replay_pdn::replay_pdn(&opts)?.summary_line());
             Ok(())
         }
         Command::Replay { pgn, noise, games, settle_ms, clock, pace, .. } => {
@@ -382,7 +382,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             tracker.settle_ms = settle_ms;
             let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
             if clock {
-                let loaded = crate::replay::load_games(&pgn, games)?;
+                let loaded = station_sim::replay::load_games(&pgn, games)?;
                 let clocks: Vec<_> = loaded.iter().map(station_core::clock_replay::replay_clock).collect();
                 let mismatches: usize = clocks.iter().map(|r| r.mismatches).sum();
                 let adjustments: usize = clocks.iter().map(|r| r.adjustments).sum();

@@ -13,9 +13,10 @@ use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
 use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::draughts::pdn::{PdnGame, read_games};
-use station_core::draughts::{Move, Position, Variant};
+use station_core::draughts::{Position, Variant};
 use station_core::{BoardRole, Event};
-use station_drivers::draughts_hands::{DraughtsHands, HandMove};
+use station_drivers::draughts_hands::DraughtsHands;
+use station_sim::hand_move;
 use station_drivers::pegboard::hands::TimedScan;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
@@ -39,16 +40,6 @@ fn demo_game() -> Result<PdnGame> {
         read_games(&text)?.into_iter().filter(|g| g.moves.iter().any(|m| m.promotes)).collect();
     games.sort_by_key(|g| g.moves.len());
     games.into_iter().next().context("no game with a king in the shared collection")
-}
-
-fn hand_move(pos: &Position, mv: &Move) -> HandMove {
-    let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
-    HandMove {
-        from: mv.from.0,
-        path,
-        captured: mv.captured.iter().map(|s| s.0).collect(),
-        man_takes_man: mv.captured.len() == 1 && pos.kings & (mv.from.bit() | mv.captured_mask()) == 0,
-    }
 }
 
 /// Both boards' scans: each move on its owner's board (White's on the first),

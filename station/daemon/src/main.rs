@@ -35,8 +35,6 @@ mod move_echo;
 mod opponent;
 mod practice_cmd;
 mod record_reading;
-mod replay;
-mod replay_pdn;
 mod run;
 mod signals;
 mod snapshot;

@@ -5,7 +5,7 @@
 //! (nothing decided or a reported board), as a silent error when it decided a
 //! different move; either way the sensor is put back on the game and play goes on.
 
-use anyhow::{Context, Result};
+use crate::LoadError;
 use station_core::draughts::Position;
 use station_core::draughts::moves::Move;
 use station_core::draughts::pdn::{PdnGame, read_games};
@@ -76,11 +76,13 @@ impl PdnReplayReport {
 }
 
 /// Loads the games of the PDN files, in order, at most `limit`; an illegal move is an error naming file and move.
-pub fn load_pdn(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PdnGame>> {
+pub fn load_pdn(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PdnGame>, LoadError> {
     let mut games = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-        let read = read_games(&text).with_context(|| format!("{}", file.display()))?;
+        let text = std::fs::read_to_string(file)
+            .map_err(|source| LoadError::Read { path: file.clone(), source })?;
+        let read =
+            read_games(&text).map_err(|e| LoadError::Pdn { path: file.clone(), message: e.to_string() })?;
         games.extend(read);
         if limit.is_some_and(|n| games.len() >= n) {
             break;
@@ -91,7 +93,7 @@ pub fn load_pdn(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PdnGame>>
 }
 
 /// Replays the games and returns the totals.
-pub fn replay_pdn(opts: &PdnReplayOptions) -> Result<PdnReplayReport> {
+pub fn replay_pdn(opts: &PdnReplayOptions) -> Result<PdnReplayReport, LoadError> {
     let games = load_pdn(&opts.pdn, opts.games)?;
     let started = Instant::now();
     let mut totals = PdnReplayTotals::default();
@@ -102,7 +104,9 @@ pub fn replay_pdn(opts: &PdnReplayOptions) -> Result<PdnReplayReport> {
     Ok(PdnReplayReport { totals, elapsed: started.elapsed() })
 }
 
-fn hand_move(pos: &Position, mv: &Move) -> HandMove {
+/// `mv` as the hand makes it in `pos`: the squares it passes, the pieces it
+/// takes off, and whether a man takes a man (the case a hand may shortcut).
+pub fn hand_move(pos: &Position, mv: &Move) -> HandMove {
     let path = if mv.is_capture() { mv.path.iter().map(|s| s.0).collect() } else { vec![mv.to.0] };
     HandMove {
         from: mv.from.0,

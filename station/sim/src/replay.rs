@@ -1,7 +1,7 @@
 //! `station replay`: real games played by simulated hands into the inference
 //! engine, in-process and in simulated time, and checked move by move.
 
-use anyhow::{Context, Result};
+use crate::LoadError;
 use shakmaty::{Move, Position};
 use station_core::inference::{BoardTracker, Observation, TrackerConfig};
 use station_core::pgn::{PgnGame, read_games};
@@ -99,10 +99,10 @@ impl ReplayReport {
 }
 
 /// Loads the games of the given PGN files, in order, at most `limit`.
-pub fn load_games(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PgnGame>> {
+pub fn load_games(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PgnGame>, LoadError> {
     let mut games = Vec::new();
     for file in files {
-        let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+        let bytes = std::fs::read(file).map_err(|source| LoadError::Read { path: file.clone(), source })?;
         games.extend(read_games(&bytes));
         if limit.is_some_and(|n| games.len() >= n) {
             break;
@@ -115,7 +115,7 @@ pub fn load_games(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PgnGame
 }
 
 /// Replays the games.
-pub fn replay(opts: &ReplayOptions) -> Result<ReplayReport> {
+pub fn replay(opts: &ReplayOptions) -> Result<ReplayReport, LoadError> {
     let games = load_games(&opts.pgn, opts.games)?;
     Ok(replay_games_at(&games, opts.noise, opts.tracker, opts.pace))
 }
