@@ -332,7 +332,6 @@ fn write_pgn_inner(
         let _ = writeln!(out, "[FEN \"{}\"]", game.start_fen());
     }
     out.push('\n');
-    let mut line = String::new();
     let start = game.start();
     let mut number = start.fullmoves().get();
     let mut turn = start.turn();
@@ -369,8 +368,19 @@ fn write_pgn_inner(
         tokens.push(format!("{{{}}}", one_line(comment).replace('}', ")")));
     }
     tokens.push(result.to_string());
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+    out.push_str(&wrap_movetext(tokens));
+    out.push_str("\n\n");
+    out
+}
+
+/// Movetext words joined by spaces in lines of at most 79 characters (the
+/// PGN export format's habit, kept by PDN too); a word longer than a line
+/// stands on a line of its own. The last line has no line end.
+pub fn wrap_movetext(words: impl IntoIterator<Item = String>) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in words {
+        if !line.is_empty() && line.len() + 1 + word.len() > 79 {
             out.push_str(&line);
             out.push('\n');
             line.clear();
@@ -378,10 +388,9 @@ fn write_pgn_inner(
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&token);
+        line.push_str(&word);
     }
     out.push_str(&line);
-    out.push_str("\n\n");
     out
 }
 

@@ -4,12 +4,12 @@
 //! engine's own: plies per second on one core, and the time one scan (or the
 //! settle tick that decides a move) takes from arrival to decision.
 
-use station_sim::replay::{Pace, ReplayReport, load_games, replay_games, replay_games_at};
 use anyhow::Result;
 use shakmaty::Position;
 use station_core::inference::{BoardTracker, TrackerConfig};
 use station_core::{Game, Millis};
 use station_drivers::pegboard::hands::{Hands, TimedScan};
+use station_sim::replay::{Pace, ReplayReport, load_games, replay_games, replay_games_at};
 use std::path::PathBuf;
 use std::time::Instant;
 

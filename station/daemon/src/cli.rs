@@ -7,10 +7,10 @@ use crate::demo::demo;
 use crate::demo_draughts::demo_draughts;
 use crate::demo_options::DemoOptions;
 use crate::export::{ExportOptions, export};
-use station_sim::replay::{Pace, ReplayOptions, replay};
 use crate::run::{RunOptions, run};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use station_sim::replay::{Pace, ReplayOptions, replay};
 use std::path::PathBuf;
 
 /// The Annex D station: a blind player's peg board, announced moves, one game on two boards.

@@ -58,24 +58,12 @@ pub fn pdn_of_record(record: &station_core::record::GameRecord) -> Option<String
         out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
     }
     out.push_str(&format!("[Result \"{result}\"]\n\n"));
-    let mut line = String::new();
-    for (i, m) in record.ucis().iter().enumerate() {
-        let word = if i % 2 == 0 { format!("{}. {m}", i / 2 + 1) } else { m.clone() };
-        if !line.is_empty() && line.len() + word.len() + 1 > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    if !line.is_empty() {
-        line.push(' ');
-    }
-    line.push_str(result);
-    out.push_str(&line);
+    let ucis = record.ucis();
+    let words = ucis
+        .iter()
+        .enumerate()
+        .map(|(i, m)| if i % 2 == 0 { format!("{}. {m}", i / 2 + 1) } else { m.clone() });
+    out.push_str(&station_core::draughts::pdn::movetext_with_result(words, result));
     out.push('\n');
     Some(out)
 }

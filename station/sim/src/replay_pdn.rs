@@ -79,8 +79,8 @@ impl PdnReplayReport {
 pub fn load_pdn(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PdnGame>, LoadError> {
     let mut games = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|source| LoadError::Read { path: file.clone(), source })?;
+        let text =
+            std::fs::read_to_string(file).map_err(|source| LoadError::Read { path: file.clone(), source })?;
         let read =
             read_games(&text).map_err(|e| LoadError::Pdn { path: file.clone(), message: e.to_string() })?;
         games.extend(read);

@@ -235,28 +235,21 @@ pub fn write_game(game: &PdnGame) -> String {
         out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
     }
     out.push('\n');
-    let mut line = String::new();
-    for (i, m) in game.moves.iter().enumerate() {
-        let mut word = String::new();
-        if i % 2 == 0 {
-            word.push_str(&format!("{}. ", i / 2 + 1));
-        }
-        word.push_str(&m.pdn(game.variant, true));
-        if !line.is_empty() && line.len() + word.len() + 1 > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    if !line.is_empty() {
-        line.push(' ');
-    }
-    line.push_str(&game.result);
-    out.push_str(&line);
+    let words = game.moves.iter().enumerate().map(|(i, m)| {
+        let pdn = m.pdn(game.variant, true);
+        if i % 2 == 0 { format!("{}. {pdn}", i / 2 + 1) } else { pdn }
+    });
+    out.push_str(&movetext_with_result(words, &game.result));
     out.push('\n');
     out
+}
+
+/// The moves' words wrapped, the result after the last on its line.
+pub fn movetext_with_result(words: impl IntoIterator<Item = String>, result: &str) -> String {
+    let mut text = crate::pgn::wrap_movetext(words);
+    if !text.is_empty() {
+        text.push(' ');
+    }
+    text.push_str(result);
+    text
 }
