@@ -13,6 +13,8 @@ pub struct SpeechSettings {
     /// off: heard text comes only through the `spoken` operator command.
     pub microphone: bool,
     /// The language of the acoustic model (default: `[voice] language`).
+    /// Any Vosk model's code, not only the three spoken to him (a Korean
+    /// model proves the listening path in tests), so it stays a string.
     pub language: Option<String>,
     /// Vosk model folder per language, e.g. `de = "/var/lib/annexd/vosk/vosk-model-small-de-0.15"`
     /// (default: `/var/lib/annexd/vosk/<the language's small model>`).

@@ -3,8 +3,8 @@
 //!
 //! A refused value is a serde error whose message says what is wrong with
 //! the value; `Config::parse` finds the key from the error's place in the
-//! text, so every message names its line and key
-//! (`line 4, key `game.blind_color`: `purple` is not white or black`).
+//! text, so every message names its line and key, e.g.
+//! ``line 4, key `game.blind_color`: `purple` is not white or black``.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
