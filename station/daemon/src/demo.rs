@@ -76,7 +76,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     config.console.mirror_language = opts.lang.clone();
     // His board is the simulated one (a config without it would be a game without a board).
     config.boards.blind = Some(crate::config::BoardConfig::pegboard(work.join("pegboard")));
-    config.clock.time_control = Some("5400+30".into());
+    config.clock.time_control = Some("5400+30".parse()?);
     config.clock.auto_press = true;
     config.audio.packs_dir = voice_packs();
     if opts.mirror_dgt {

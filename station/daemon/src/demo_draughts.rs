@@ -112,7 +112,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     config.console.mirror_language = opts.lang.clone();
     // FMJD II.6.1.5: 80 minutes plus one minute a move.
     config.clock.time_control =
-        Some(station_core::draughts::time_controls::FmjdTimeControl::Basic.notation().into());
+        Some(station_core::draughts::time_controls::FmjdTimeControl::Basic.time_control());
     config.clock.auto_press = true;
     config.audio.packs_dir = voice_packs();
     let (hub, commands) = Hub::new();

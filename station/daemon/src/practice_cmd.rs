@@ -77,21 +77,20 @@ pub fn practice_config(opts: &PracticeOptions) -> Result<Config> {
         b.port = Some(port.clone());
     }
     config.opponent = Some(opponent);
-    if let Some(color) = &opts.color {
-        config.game.blind_color.clone_from(color);
-    }
     if let Some(lang) = &opts.lang {
         config.voice.language.clone_from(lang);
         config.audio.private.language.clone_from(lang);
     }
     // The flags are checked like the file's keys.
-    let text = config_check_text(&config);
-    Config::parse(&text, &origin).map(|_| ())?;
+    // `--color` is read as the `[game] blind_color` key is, by the same reader.
+    let color = opts.color.clone().unwrap_or_else(|| config.game.blind_color.to_string());
+    let text = config_check_text(&config, &color);
+    config.game.blind_color = Config::parse(&text, &origin)?.game.blind_color;
     Ok(config)
 }
 
 /// The overridden keys again as TOML, so the usual checks see them.
-fn config_check_text(config: &Config) -> String {
+fn config_check_text(config: &Config, blind_color: &str) -> String {
     let o = config.opponent.as_ref();
     let mut text = String::new();
     if let Some(o) = o {
@@ -105,7 +104,7 @@ fn config_check_text(config: &Config) -> String {
     }
     text.push_str(&format!(
         "[game]\nblind_color = {}\n[voice]\nlanguage = {}\n",
-        toml::Value::String(config.game.blind_color.clone()),
+        toml::Value::String(blind_color.to_owned()),
         toml::Value::String(config.voice.language.clone())
     ));
     text
@@ -165,7 +164,7 @@ mod tests {
         .unwrap();
         let o = c.opponent.unwrap();
         assert_eq!((o.engine.as_str(), o.elo), (DEFAULT_ENGINE, Some(1400)));
-        assert_eq!(c.game.blind_color, "black");
+        assert_eq!(c.game.blind_color, shakmaty::Color::Black);
         assert_eq!(c.voice.language, "pl");
         assert_eq!(c.boards.blind.unwrap().port, Some(PathBuf::from("/dev/annexd-pegboard")));
     }

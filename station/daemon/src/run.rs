@@ -212,9 +212,10 @@ pub struct WebOptions {
 /// A port that is taken does not stop the station: the game is followed and
 /// journaled all the same, and the console is reported missing.
 pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<WebServer>> {
-    let listen = opts.listen.clone().unwrap_or_else(|| config.console.listen.clone());
-    let listen: std::net::SocketAddr =
-        listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?;
+    let listen: std::net::SocketAddr = match &opts.listen {
+        Some(listen) => listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?,
+        None => config.console.listen,
+    };
     let token = opts.token.clone().or_else(|| config.console.token.clone()).unwrap_or_else(new_token);
     let server = match crate::web::start_with_doctor(
         WebConfig { listen, token: token.clone(), allow_remote: config.console.allow_remote },

@@ -90,10 +90,7 @@ impl Station {
         let flipped = |b: &Option<crate::config::BoardConfig>| {
             Orientation::from_flipped(b.as_ref().is_some_and(|b| b.flipped))
         };
-        let start = match &config.game.start_fen {
-            Some(fen) => Game::from_fen(fen)?,
-            None => Game::default(),
-        };
+        let start = config.game.start_fen.clone().unwrap_or_default();
         let table = Table::new(TableConfig {
             tracker: config.tracker(),
             start,

@@ -6,96 +6,86 @@ use super::*;
 /// `mirror:N` for board buttons (0–15), `gamepad:NAME` for gamepad buttons,
 /// `braille:N` for the Braille display's routing key over cell N (0 = leftmost).
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct Buttons {
     /// Press the clock (the lever).
-    #[serde(default = "default_clock_buttons")]
+    #[serde(deserialize_with = "sources")]
     pub clock: Vec<String>,
     /// Say the times and the number of moves.
-    #[serde(default = "default_time_buttons")]
+    #[serde(deserialize_with = "sources")]
     pub time: Vec<String>,
     /// Say the last move again.
-    #[serde(default = "default_repeat_buttons")]
+    #[serde(deserialize_with = "sources")]
     pub repeat_last_move: Vec<String>,
     /// Answer yes to a question.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub confirm: Vec<String>,
     /// Answer no / cancel.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub cancel: Vec<String>,
     /// Hold to speak a move.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub push_to_talk: Vec<String>,
     /// Read the position aloud.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub read_position: Vec<String>,
     /// Say again what differs between his board and the game.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub read_difference: Vec<String>,
     /// Read the last five moves of the record with their numbers (issue 18).
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub read_record: Vec<String>,
     /// One half-move back in the record, like a tape.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub record_back: Vec<String>,
     /// One half-move forward in the record.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub record_forward: Vec<String>,
     /// End the current answer at once (a move is cut, never dropped:
     /// `repeat_last_move` says it again).
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub silence: Vec<String>,
     /// Read a rank: each press the next one, from his own side (a spoken
     /// "Reihe vier" chooses one directly).
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub read_rank: Vec<String>,
     /// Read a file: each press the next one, from his left.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub read_file: Vec<String>,
     /// Say the draw facts of the record (Art. 9.2/9.3): how often the position
     /// has stood on the board, how many moves without a pawn move or capture.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub draw_status: Vec<String>,
     /// Switch the talking clock between the time left and the time used
     /// (D.2.10.4), and say it (issue 18).
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub clock_reading: Vec<String>,
     /// Practice (`[opponent]`): his last move and the engine's reply taken back.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub practice_take_back: Vec<String>,
     /// Practice: one move suggested, in words.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub practice_hint: Vec<String>,
     /// Practice: a new game from the start.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub practice_new_game: Vec<String>,
     /// Practice: the engine one level stronger from the next game on.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub practice_stronger: Vec<String>,
     /// Practice: the engine one level weaker from the next game on.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub practice_weaker: Vec<String>,
     /// Practice: the moves where his evaluation dropped most, after the game.
-    #[serde(default)]
+    #[serde(deserialize_with = "sources")]
     pub practice_review: Vec<String>,
-}
-
-fn default_clock_buttons() -> Vec<String> {
-    vec!["blind:0".into()]
-}
-fn default_time_buttons() -> Vec<String> {
-    vec!["blind:1".into()]
-}
-fn default_repeat_buttons() -> Vec<String> {
-    vec!["blind:2".into()]
 }
 
 impl Default for Buttons {
     fn default() -> Self {
         Buttons {
-            clock: default_clock_buttons(),
-            time: default_time_buttons(),
-            repeat_last_move: default_repeat_buttons(),
+            clock: vec!["blind:0".into()],
+            time: vec!["blind:1".into()],
+            repeat_last_move: vec!["blind:2".into()],
             confirm: Vec::new(),
             cancel: Vec::new(),
             push_to_talk: Vec::new(),
@@ -200,6 +190,7 @@ impl Buttons {
         .map(|(_, a)| a)
     }
 
+    /// One button, one action, across all the actions: (key, problem).
     pub(super) fn check(&self) -> Result<(), (String, String)> {
         let mut taken: Vec<(&str, &str)> = Vec::new();
         for (name, sources) in [
@@ -227,18 +218,6 @@ impl Buttons {
             ("practice_review", &self.practice_review),
         ] {
             for s in sources {
-                let ok = match s.split_once(':') {
-                    Some(("blind" | "mirror", n)) => n.parse::<u8>().is_ok_and(|n| n < 16),
-                    Some(("gamepad", name)) => !name.is_empty(),
-                    Some(("braille", n)) => n.parse::<u16>().is_ok_and(|n| n < 256),
-                    _ => false,
-                };
-                if !ok {
-                    return Err((
-                        format!("buttons.{name}"),
-                        format!("`{s}` is not blind:N, mirror:N (0-15), gamepad:NAME or braille:N (0-255)"),
-                    ));
-                }
                 // One button, one action: a press must never do two things at once
                 // (the defaults are clock blind:0, time blind:1, repeat_last_move blind:2).
                 if let Some((other, _)) = taken.iter().find(|(_, t)| *t == s.as_str()) {
@@ -252,4 +231,24 @@ impl Buttons {
         }
         Ok(())
     }
+}
+
+/// A list of button sources, each `blind:N`, `mirror:N` (0–15),
+/// `gamepad:NAME` or `braille:N` (0–255).
+fn sources<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let sources = Vec::<String>::deserialize(d)?;
+    for s in &sources {
+        let ok = match s.split_once(':') {
+            Some(("blind" | "mirror", n)) => n.parse::<u8>().is_ok_and(|n| n < 16),
+            Some(("gamepad", name)) => !name.is_empty(),
+            Some(("braille", n)) => n.parse::<u16>().is_ok_and(|n| n < 256),
+            _ => false,
+        };
+        if !ok {
+            return Err(serde::de::Error::custom(format!(
+                "`{s}` is not blind:N, mirror:N (0-15), gamepad:NAME or braille:N (0-255)"
+            )));
+        }
+    }
+    Ok(sources)
 }

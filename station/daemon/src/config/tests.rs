@@ -188,8 +188,198 @@ fn speech_input_keys_and_the_board_without_sensors() {
     assert!(err.contains("line 2"), "{err}");
 }
 
+#[test]
+fn typed_values_take_every_spelling_accepted_before() {
+    for (written, role) in [
+        ("queen", Role::Queen),
+        ("Q", Role::Queen),
+        ("rook", Role::Rook),
+        ("R", Role::Rook),
+        ("Bishop", Role::Bishop),
+        ("b", Role::Bishop),
+        ("KNIGHT", Role::Knight),
+        ("n", Role::Knight),
+    ] {
+        let c = parse(&format!("[game]\npromotion = \"{written}\"\n")).unwrap();
+        assert_eq!((c.game.promotion, c.tracker().promotion), (role, role), "{written}");
+    }
+    for (written, color) in [("white", Color::White), ("black", Color::Black)] {
+        let c = parse(&format!("[game]\nblind_color = \"{written}\"\n")).unwrap();
+        assert_eq!((c.game.blind_color, c.blind_color()), (color, color), "{written}");
+    }
+    for written in ["5400+30", "40/7200:20/3600:900+30", "5400d30", "5400b30", "4800+60"] {
+        let c = parse(&format!("[clock]\ntime_control = \"{written}\"\n")).unwrap();
+        let read = written.parse::<TimeControl>().unwrap();
+        assert_eq!(c.clock.time_control.as_ref(), Some(&read), "{written}");
+        assert_eq!(c.time_control().map(|tc| tc.to_string()).as_deref(), Some(written));
+    }
+    for written in ["127.0.0.1:8040", "0.0.0.0:80", "[::1]:9000"] {
+        let c = parse(&format!("[console]\nlisten = \"{written}\"\n")).unwrap();
+        assert_eq!(c.console.listen, written.parse::<SocketAddr>().unwrap(), "{written}");
+    }
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let c = parse(&format!("[game]\nstart_fen = \"{fen}\"\n")).unwrap();
+    assert_eq!(
+        c.game.start_fen.map(|g| g.start_fen()),
+        Some(station_core::Game::from_fen(fen).unwrap().start_fen())
+    );
+}
+
+#[test]
+fn a_refused_value_names_its_key_and_says_why() {
+    for (text, key, why) in [
+        ("[game]\nblind_color = \"purple\"\n", "game.blind_color", "`purple` is not white or black"),
+        ("[game]\nblind_color = \"White\"\n", "game.blind_color", "`White` is not white or black"),
+        ("[game]\npromotion = \"king\"\n", "game.promotion", "`king` is not queen, rook, bishop or knight"),
+        ("[clock]\ntime_control = \"?\"\n", "clock.time_control", "has no clock"),
+        ("[console]\nlisten = \"8040\"\n", "console.listen", "`8040` is not ADDRESS:PORT"),
+        ("[speech]\nmove_confidence = 1.5\n", "speech.move_confidence", "1.5 is outside 0..=1"),
+        ("[speech]\nsure_confidence = nan\n", "speech.sure_confidence", "is outside 0..=1"),
+        ("[speech]\ndecide_quiet_ms = 601\n", "speech.decide_quiet_ms", "601 is outside 0..=600"),
+        ("[opponent]\nelo = 99\n", "opponent.elo", "99 is outside 100..=4000"),
+        ("[opponent]\nengine = \" \"\n", "opponent.engine", "names no program"),
+        ("[opponent]\nhint_time_ms = 5\n", "opponent.hint_time_ms", "5 is outside 10..=60000"),
+        ("[opponent]\nelo_step = 0\n", "opponent.elo_step", "0 is outside 1..=1000"),
+        ("[game]\nsettle_ms = 10001\n", "game.settle_ms", "10001 is outside 1..=10000"),
+        ("[game]\nrules = \"checkers\"\n", "game.rules", "checkers"),
+        ("[game]\nsettle = 300\n", "game.settle", "unknown field `settle`"),
+        ("[game]\nsettle_ms = \"soon\"\n", "game.settle_ms", "invalid type"),
+        // The same keys written as dotted keys and inline tables.
+        ("game.blind_color = \"purple\"\n", "game.blind_color", "`purple` is not white or black"),
+        ("game = { promotion = \"king\" }\n", "game.promotion", "is not queen"),
+        ("[speech]\nmodels = { de = 3 }\n", "speech.models.de", "invalid type"),
+        ("[buttons]\ntime = [\"blind:1\", \"blind:16\"]\n", "buttons.time", "`blind:16` is not blind:N"),
+    ] {
+        let err = parse(text).err().unwrap_or_else(|| panic!("{key} accepted:\n{text}")).to_string();
+        assert!(err.contains(&format!("key `{key}`: ")), "{key}: {err}");
+        assert!(err.contains(why), "{key}: {err}");
+    }
+}
+
+#[test]
+fn a_syntax_error_has_no_key_but_its_line_and_column() {
+    let err = parse("[game]\nsettle_ms = = 3\n").unwrap_err().to_string();
+    assert!(err.starts_with("station.toml: line 2, column"), "{err}");
+}
+
+/// What a config without the key gets: the values `config/station.toml`
+/// and the README document.
+#[test]
+fn the_defaults_are_the_documented_values() {
+    let c = parse("[boards.blind]\nport = \"/dev/x\"\n[opponent]\n").unwrap();
+    let g = &c.game;
+    assert_eq!((g.settle_ms, g.debounce_ms, g.grace_ms), (300, 40, 30_000));
+    assert_eq!((g.promotion, g.blind_color, g.rules), (Role::Queen, Color::White, GameRules::Chess));
+    assert!(g.start_fen.is_none());
+    let b = c.boards.blind.as_ref().unwrap();
+    assert_eq!(
+        (b.driver, b.baud, b.flipped, b.game, b.speed, b.lever),
+        (DriverKind::Pegboard, 115_200, false, 1, 1.0, false)
+    );
+    let k = &c.clock;
+    assert!(k.time_control.is_none() && k.auto_start && !k.auto_press);
+    assert_eq!((k.source, k.dgt_white, k.dgt_silent_ms), (ClockSource::Station, DgtDisplay::Left, 3000));
+    assert_eq!(c.console.listen, SocketAddr::from(([127, 0, 0, 1], 8040)));
+    assert_eq!((c.console.mirror_language.as_str(), c.console.allow_remote), ("de", false));
+    assert_eq!((c.braille.host.as_str(), c.braille.key_file.as_path()), (":0", Path::new("/etc/brlapi.key")));
+    let o = c.opponent.as_ref().unwrap();
+    assert_eq!(o, &OpponentSettings::new(DEFAULT_ENGINE));
+    assert_eq!((o.hint_time_ms, o.elo_step, o.seed), (500, 100, 0));
+    let s = &c.speech;
+    assert!(!s.enabled && s.microphone && s.decide_early && !s.keep_audio);
+    assert_eq!((s.decide_quiet_ms, s.keep_audio_max_mb), (50, 64));
+    assert_eq!(s.move_confidence, station_voices::understand::DEFAULT_MIN_CONFIDENCE);
+    assert_eq!(s.command_confidence, station_voices::understand::DEFAULT_COMMAND_CONFIDENCE);
+    assert_eq!(s.sure_confidence, station_voices::understand::DEFAULT_SURE_CONFIDENCE);
+    let buttons = &c.buttons;
+    assert_eq!(
+        (buttons.clock.as_slice(), buttons.time.as_slice()),
+        (&["blind:0".to_owned()][..], &["blind:1".to_owned()][..])
+    );
+    assert_eq!(buttons.repeat_last_move, ["blind:2"]);
+    assert!(buttons.confirm.is_empty() && buttons.practice_review.is_empty());
+    // The Default impls are the same defaults serde fills in.
+    assert_eq!(format!("{:?}", Config::default()), format!("{:?}", parse("").unwrap()));
+    assert_eq!(format!("{:?}", BoardConfig::default()), format!("{b:?}").replace("Some(\"/dev/x\")", "None"));
+}
+
 mod shipped_configs {
     use super::super::*;
+
+    /// The shipped config files: the default, minimal and sim ones.
+    fn shipped() -> Vec<(PathBuf, String)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+            .map(|path| {
+                let text = std::fs::read_to_string(&path).unwrap();
+                (path, text)
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// Each typed key of each shipped file holds what the string the file
+    /// writes meant to the old string-checking parse (an absent key: the old default).
+    #[test]
+    fn every_shipped_config_reads_its_typed_keys_as_written() {
+        let files = shipped();
+        assert!(files.len() >= 3, "config/ holds the default, minimal and sim configs");
+        for (path, text) in files {
+            let config = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let raw: toml::Table = toml::from_str(&text).unwrap();
+            let string = |table: &str, key: &str| {
+                raw.get(table).and_then(|t| t.get(key)).and_then(|v| v.as_str()).map(str::to_owned)
+            };
+            let name = path.display();
+            let color = string("game", "blind_color").unwrap_or_else(|| "white".into());
+            assert_eq!(config.blind_color().to_string(), color, "{name}");
+            let promotion = string("game", "promotion").unwrap_or_else(|| "queen".into());
+            assert_eq!(
+                Some(config.game.promotion),
+                Role::from_char(promotion.to_ascii_lowercase().chars().next().unwrap()),
+                "{name}"
+            );
+            assert_eq!(
+                config.time_control().map(|tc| tc.to_string()),
+                string("clock", "time_control"),
+                "{name}"
+            );
+            let listen = string("console", "listen").unwrap_or_else(|| "127.0.0.1:8040".into());
+            assert_eq!(config.console.listen.to_string(), listen, "{name}");
+            let tags = &config.tags;
+            for (key, value) in [("event", &tags.event), ("site", &tags.site), ("white", &tags.white)] {
+                assert_eq!(value, &string("tags", key), "{name}: tags.{key}");
+            }
+        }
+    }
+
+    /// The values the shipped files set, read back through the typed config.
+    #[test]
+    fn the_shipped_configs_hold_their_values() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config");
+        let station = Config::load(&dir.join("station.toml")).unwrap();
+        assert_eq!((station.game.blind_color, station.game.promotion), (Color::White, Role::Queen));
+        assert_eq!(station.console.listen, SocketAddr::from(([127, 0, 0, 1], 8040)));
+        assert_eq!(station.tags.site.as_deref(), Some("Warszawa POL"));
+        assert!(station.time_control().is_none());
+        let sim = Config::load(&dir.join("sim.toml")).unwrap();
+        assert_eq!(sim.time_control(), Some("5400+30".parse().unwrap()));
+        assert_eq!(sim.buttons.clock, ["blind:0", "mirror:0"]);
+        assert_eq!(
+            sim.boards.mirror.as_ref().map(|m| (m.driver, m.speed, m.lever)),
+            Some((DriverKind::Sim, 2.0, true))
+        );
+        let minimal = Config::load(&dir.join("minimal.toml")).unwrap();
+        assert_eq!(
+            minimal.boards.blind.as_ref().map(|b| b.port.clone()),
+            Some(Some(PathBuf::from("/dev/ttyUSB0")))
+        );
+        assert_eq!(format!("{:?}", minimal.game), format!("{:?}", GameSettings::default()));
+    }
 
     #[test]
     fn every_config_file_in_the_repository_loads() {
