@@ -571,20 +571,7 @@ impl Station {
 
     /// True when a button is mapped to a gamepad.
     pub fn uses_gamepads(&self) -> bool {
-        let b = &self.config.buttons;
-        [
-            &b.clock,
-            &b.time,
-            &b.repeat_last_move,
-            &b.confirm,
-            &b.cancel,
-            &b.push_to_talk,
-            &b.read_position,
-            &b.read_difference,
-            &b.clock_reading,
-        ]
-        .iter()
-        .any(|sources| sources.iter().any(|s| s.starts_with("gamepad:")))
+        self.config.buttons.sources().any(|s| s.starts_with("gamepad:"))
     }
 
     /// Handles a gamepad or foot switch: its buttons are the blind player's.

@@ -159,64 +159,52 @@ pub enum Action {
 }
 
 impl Buttons {
+    /// Every action with its config key and its sources, in the config's order:
+    /// the one list the lookup, the checks and the device watch all read.
+    pub fn mapped(&self) -> [(&'static str, Action, &Vec<String>); 22] {
+        [
+            ("clock", Action::Clock, &self.clock),
+            ("time", Action::Time, &self.time),
+            ("repeat_last_move", Action::RepeatLastMove, &self.repeat_last_move),
+            ("confirm", Action::Confirm, &self.confirm),
+            ("cancel", Action::Cancel, &self.cancel),
+            ("push_to_talk", Action::PushToTalk, &self.push_to_talk),
+            ("read_position", Action::ReadPosition, &self.read_position),
+            ("read_difference", Action::ReadDifference, &self.read_difference),
+            ("read_record", Action::ReadRecord, &self.read_record),
+            ("record_back", Action::RecordBack, &self.record_back),
+            ("record_forward", Action::RecordForward, &self.record_forward),
+            ("silence", Action::Silence, &self.silence),
+            ("read_rank", Action::ReadRank, &self.read_rank),
+            ("read_file", Action::ReadFile, &self.read_file),
+            ("draw_status", Action::DrawStatus, &self.draw_status),
+            ("clock_reading", Action::ClockReading, &self.clock_reading),
+            ("practice_take_back", Action::PracticeTakeBack, &self.practice_take_back),
+            ("practice_hint", Action::PracticeHint, &self.practice_hint),
+            ("practice_new_game", Action::PracticeNewGame, &self.practice_new_game),
+            ("practice_stronger", Action::PracticeStronger, &self.practice_stronger),
+            ("practice_weaker", Action::PracticeWeaker, &self.practice_weaker),
+            ("practice_review", Action::PracticeReview, &self.practice_review),
+        ]
+    }
+
+    /// Every source mapped to any action.
+    pub fn sources(&self) -> impl Iterator<Item = &String> {
+        self.mapped().into_iter().flat_map(|(_, _, sources)| sources)
+    }
+
     /// The action of a source such as `blind:0`.
     pub fn action_of(&self, source: &str) -> Option<Action> {
-        [
-            (&self.clock, Action::Clock),
-            (&self.time, Action::Time),
-            (&self.repeat_last_move, Action::RepeatLastMove),
-            (&self.confirm, Action::Confirm),
-            (&self.cancel, Action::Cancel),
-            (&self.push_to_talk, Action::PushToTalk),
-            (&self.read_position, Action::ReadPosition),
-            (&self.read_difference, Action::ReadDifference),
-            (&self.read_record, Action::ReadRecord),
-            (&self.record_back, Action::RecordBack),
-            (&self.record_forward, Action::RecordForward),
-            (&self.silence, Action::Silence),
-            (&self.read_rank, Action::ReadRank),
-            (&self.read_file, Action::ReadFile),
-            (&self.draw_status, Action::DrawStatus),
-            (&self.clock_reading, Action::ClockReading),
-            (&self.practice_take_back, Action::PracticeTakeBack),
-            (&self.practice_hint, Action::PracticeHint),
-            (&self.practice_new_game, Action::PracticeNewGame),
-            (&self.practice_stronger, Action::PracticeStronger),
-            (&self.practice_weaker, Action::PracticeWeaker),
-            (&self.practice_review, Action::PracticeReview),
-        ]
-        .into_iter()
-        .find(|(sources, _)| sources.iter().any(|s| s == source))
-        .map(|(_, a)| a)
+        self.mapped()
+            .into_iter()
+            .find(|(_, _, sources)| sources.iter().any(|s| s == source))
+            .map(|(_, a, _)| a)
     }
 
     /// One button, one action, across all the actions: (key, problem).
     pub(super) fn check(&self) -> Result<(), (String, String)> {
         let mut taken: Vec<(&str, &str)> = Vec::new();
-        for (name, sources) in [
-            ("clock", &self.clock),
-            ("time", &self.time),
-            ("repeat_last_move", &self.repeat_last_move),
-            ("confirm", &self.confirm),
-            ("cancel", &self.cancel),
-            ("push_to_talk", &self.push_to_talk),
-            ("read_position", &self.read_position),
-            ("read_difference", &self.read_difference),
-            ("read_record", &self.read_record),
-            ("record_back", &self.record_back),
-            ("record_forward", &self.record_forward),
-            ("silence", &self.silence),
-            ("read_rank", &self.read_rank),
-            ("read_file", &self.read_file),
-            ("draw_status", &self.draw_status),
-            ("clock_reading", &self.clock_reading),
-            ("practice_take_back", &self.practice_take_back),
-            ("practice_hint", &self.practice_hint),
-            ("practice_new_game", &self.practice_new_game),
-            ("practice_stronger", &self.practice_stronger),
-            ("practice_weaker", &self.practice_weaker),
-            ("practice_review", &self.practice_review),
-        ] {
+        for (name, _, sources) in self.mapped() {
             for s in sources {
                 // One button, one action: a press must never do two things at once
                 // (the defaults are clock blind:0, time blind:1, repeat_last_move blind:2).

@@ -192,27 +192,7 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
 /// The buttons' sources: boards that exist, gamepads that are plugged in.
 pub fn check_buttons(config: &Config) -> Vec<Finding> {
     let b = &config.buttons;
-    let all: Vec<&String> = [
-        &b.clock,
-        &b.time,
-        &b.repeat_last_move,
-        &b.confirm,
-        &b.cancel,
-        &b.push_to_talk,
-        &b.read_position,
-        &b.read_difference,
-        &b.read_record,
-        &b.record_back,
-        &b.record_forward,
-        &b.silence,
-        &b.read_rank,
-        &b.read_file,
-        &b.draw_status,
-        &b.clock_reading,
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let all: Vec<&String> = b.sources().collect();
     let mut out = Vec::new();
     let unknown: Vec<&str> = all
         .iter()
