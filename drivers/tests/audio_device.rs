@@ -5,8 +5,9 @@
 //! every scenario runs in a child process (this test binary re-run with one
 //! `child_*` test selected) with its own configuration and capture file.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -63,15 +64,7 @@ struct Capture {
 fn file_device() -> Result<Capture, Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let raw = dir.path().join("out.raw");
-    let config = dir.path().join("asound.conf");
-    std::fs::write(
-        &config,
-        format!(
-            "pcm.!default {{ type plug; slave {{ pcm \"capture\"; format S16_LE; rate 22050; channels 1 }} }}\n\
-             pcm.capture {{ type file; slave.pcm {{ type null }}; file \"{}\"; format \"raw\" }}\n",
-            raw.display()
-        ),
-    )?;
+    let config = common::file_output_config(dir.path(), &raw)?;
     Ok(Capture { _dir: dir, config, raw })
 }
 
@@ -85,14 +78,8 @@ fn no_device() -> Result<Capture, Box<dyn std::error::Error>> {
 
 /// Runs one `child_*` test in a child process with the ALSA configuration.
 fn run_child(name: &str, capture: &Capture, packs: &Path) -> TestResult {
-    let exe = std::env::current_exe()?;
-    let out = Command::new(exe)
-        .args([name, "--exact", "--ignored", "--nocapture", "--test-threads=1"])
-        .env("ALSA_CONFIG_PATH", &capture.config)
-        .env(PACKS_ENV, packs)
-        .output()?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    if !out.status.success() || !text.contains("1 passed") {
+    let (passed, text) = common::run_child(name, &capture.config, (PACKS_ENV, packs))?;
+    if !passed {
         return Err(format!("child {name} failed:\n{text}").into());
     }
     Ok(())
@@ -263,12 +250,18 @@ fn ready(speaker: &Speaker, voice: VoiceKind) -> TestResult {
     Ok(())
 }
 
+/// A private speaker with the pack voice only, ready; `None` outside a parent test.
+fn pack_speaker() -> Result<Option<Speaker>, Box<dyn std::error::Error>> {
+    let Some(packs) = child_packs() else { return Ok(None) };
+    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
+    ready(&speaker, VoiceKind::Pack)?;
+    Ok(Some(speaker))
+}
+
 #[test]
 #[ignore = "child process of a_played_move_is_heard_and_lasts_as_long_as_its_words"]
 fn child_speaks_a_move() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
-    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
-    ready(&speaker, VoiceKind::Pack)?;
+    let Some(speaker) = pack_speaker()? else { return Ok(()) };
     // The microphone's mute flag is held while the move is being said, and only then.
     let mute = station_drivers::speech::MuteFlag::new();
     speaker.mute_while_speaking(mute.clone());
@@ -301,9 +294,7 @@ fn child_speaks_a_move() -> TestResult {
 #[test]
 #[ignore = "child process of an_urgent_message_cuts_off_the_one_being_said"]
 fn child_urgent_preempts() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
-    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
-    ready(&speaker, VoiceKind::Pack)?;
+    let Some(speaker) = pack_speaker()? else { return Ok(()) };
     let w = wording()?;
     let long = speaker.say(Utterance::message(&w, Message::BoardMismatch), Priority::Normal);
     std::thread::sleep(Duration::from_millis(400));
@@ -318,9 +309,7 @@ fn child_urgent_preempts() -> TestResult {
 #[test]
 #[ignore = "child process of a_newer_move_replaces_stale_ones"]
 fn child_moves_coalesce() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
-    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
-    ready(&speaker, VoiceKind::Pack)?;
+    let Some(speaker) = pack_speaker()? else { return Ok(()) };
     let w = wording()?;
     let mut pos = position_from_fen("startpos")?;
     let mut ids = Vec::new();

@@ -1,8 +1,9 @@
 //! Recording a pack word through a microphone, with ALSA's `file` plugin
 //! feeding a spoken word (rendered by espeak-ng) as the capture input.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -31,13 +32,8 @@ fn a_recorded_word_is_trimmed_normalised_and_kept_in_the_pack() -> TestResult {
             dir.path().join("in.raw").display()
         ),
     )?;
-    let out = Command::new(std::env::current_exe()?)
-        .args(["child_record", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
-        .env("ALSA_CONFIG_PATH", &config)
-        .env(DIR_ENV, dir.path())
-        .output()?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+    let (passed, text) = common::run_child("child_record", &config, (DIR_ENV, dir.path()))?;
+    assert!(passed, "{text}");
     let pack = VoicePack::load_language(dir.path(), "de")?;
     assert!(pack.covers(&Utterance::text("Springer")));
     Ok(())

@@ -544,72 +544,16 @@ impl PhrasebookFile {
             listening: check.listening(self.listening)?,
             repairs: check.repairs(self.repair)?,
             draughts: match self.draughts {
-                Some(table) => {
-                    let [
-                        capture,
-                        via,
-                        king,
-                        two_moves_in_a_row,
-                        wrong_direction,
-                        opponents_piece,
-                        capture_omitted,
-                        fewer_than_maximum,
-                        not_all_removed,
-                        wrong_piece_removed,
-                        removal_order,
-                        boards_differ,
-                        not_executed,
-                        records_differ,
-                        remove,
-                        put,
-                        white_man,
-                        white_king,
-                        black_man,
-                        black_king,
-                        accepted,
-                        correct,
-                        draw_repetition,
-                        draw_king_moves,
-                        draw_long_ending,
-                        draw_short_ending,
-                        drawn,
-                    ] = check.table("draughts", table, super::DRAUGHTS_KEYS)?;
-                    Some(super::DraughtsWords {
-                        capture,
-                        via,
-                        king,
-                        two_moves_in_a_row,
-                        wrong_direction,
-                        opponents_piece,
-                        capture_omitted,
-                        fewer_than_maximum,
-                        not_all_removed,
-                        wrong_piece_removed,
-                        removal_order,
-                        boards_differ,
-                        not_executed,
-                        records_differ,
-                        remove,
-                        put,
-                        white_man,
-                        white_king,
-                        black_man,
-                        black_king,
-                        accepted,
-                        correct,
-                        draw_repetition,
-                        draw_king_moves,
-                        draw_long_ending,
-                        draw_short_ending,
-                        drawn,
-                    })
-                }
+                Some(table) => Some(super::DraughtsWords::from_entries(check.table(
+                    "draughts",
+                    table,
+                    super::DRAUGHTS_KEYS,
+                )?)),
                 None => None,
             },
             setup: match self.setup {
                 Some(table) => {
-                    let [intro, correct] = check.table("setup", table, super::SETUP_KEYS)?;
-                    Some(super::SetupWords { intro, correct })
+                    Some(super::SetupWords::from_entries(check.table("setup", table, super::SETUP_KEYS)?))
                 }
                 None => None,
             },
