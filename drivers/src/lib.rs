@@ -31,4 +31,4 @@ mod sim_pty;
 pub mod speech;
 pub mod stamp;
 #[cfg(test)]
-mod test_positions;
+mod test_support;

@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use station_drivers::audio::{BuildOptions, bench_move_to_sound, bench_wording, build_pack};
@@ -36,9 +35,7 @@ fn move_to_first_sample_p99_under_30_ms() -> TestResult {
 #[test]
 #[ignore = "child process of move_to_first_sample_p99_under_30_ms"]
 fn child_bench() -> TestResult {
-    let Some(packs) = std::env::var_os(PACKS_ENV).map(PathBuf::from) else {
-        return Ok(());
-    };
+    let Some(packs) = common::child_dir(PACKS_ENV) else { return Ok(()) };
     let report = bench_move_to_sound(&packs, "de", None, moves())?;
     eprintln!("move event -> first sample (pack de, ALSA file pcm): {report}");
     assert!(report.p99 < Duration::from_millis(30), "{report}");

@@ -85,6 +85,14 @@ fn run_child(name: &str, capture: &Capture, packs: &Path) -> TestResult {
     Ok(())
 }
 
+/// What the pack-speaking child `name` handed the device, with the packs it spoke from.
+fn heard_child(name: &str) -> Result<(PathBuf, Heard), Box<dyn std::error::Error>> {
+    let packs = packs()?;
+    let capture = file_device()?;
+    run_child(name, &capture, &packs)?;
+    Ok((packs, heard(&capture.raw)?))
+}
+
 /// Captured samples and the part between the first and last audible sample.
 struct Heard {
     rms: f64,
@@ -128,10 +136,7 @@ fn knight_move() -> Result<Utterance, station_voices::VoiceError> {
 
 #[test]
 fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
-    let packs = packs()?;
-    let capture = file_device()?;
-    run_child("child_speaks_a_move", &capture, &packs)?;
-    let h = heard(&capture.raw)?;
+    let (packs, h) = heard_child("child_speaks_a_move")?;
     let expected = full_length(&packs, &knight_move()?)?;
     eprintln!("heard {:?} at rms {:.3}, pack says {:?}", h.active, h.rms, expected);
     assert!(h.rms > 0.03, "silent: rms {}", h.rms);
@@ -146,10 +151,7 @@ fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
 
 #[test]
 fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
-    let packs = packs()?;
-    let capture = file_device()?;
-    run_child("child_urgent_preempts", &capture, &packs)?;
-    let h = heard(&capture.raw)?;
+    let (packs, h) = heard_child("child_urgent_preempts")?;
     let w = wording()?;
     let first = full_length(&packs, &Utterance::message(&w, Message::BoardMismatch))?;
     let second = full_length(&packs, &Utterance::message(&w, Message::StationReady))?;
@@ -162,10 +164,7 @@ fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
 
 #[test]
 fn a_newer_move_replaces_stale_ones() -> TestResult {
-    let packs = packs()?;
-    let capture = file_device()?;
-    run_child("child_moves_coalesce", &capture, &packs)?;
-    let h = heard(&capture.raw)?;
+    let (_, h) = heard_child("child_moves_coalesce")?;
     assert!(h.rms > 0.03);
     Ok(())
 }
@@ -211,7 +210,7 @@ fn speech_dispatcher_never_blocks_the_speaker() -> TestResult {
 
 /// Skips (passing) when run outside a parent test.
 fn child_packs() -> Option<PathBuf> {
-    let packs = std::env::var_os(PACKS_ENV).map(PathBuf::from);
+    let packs = common::child_dir(PACKS_ENV);
     if packs.is_none() {
         eprintln!("child scenario: run through its parent test");
     }

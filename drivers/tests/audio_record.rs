@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -42,9 +41,7 @@ fn a_recorded_word_is_trimmed_normalised_and_kept_in_the_pack() -> TestResult {
 #[test]
 #[ignore = "child process of a_recorded_word_is_trimmed_normalised_and_kept_in_the_pack"]
 fn child_record() -> TestResult {
-    let Some(dir) = std::env::var_os(DIR_ENV).map(PathBuf::from) else {
-        return Ok(());
-    };
+    let Some(dir) = common::child_dir(DIR_ENV) else { return Ok(()) };
     let book = Phrasebook::builtin("de").ok_or("no German phrasebook")?;
     let mut recorder = Recorder::new("de", book, &dir, "test")?;
     let word = recorder.words().iter().find(|w| w.key == "piece.knight").cloned().ok_or("no knight")?;

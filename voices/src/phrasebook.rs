@@ -27,39 +27,6 @@ const BUILTIN_SOURCES: [(&str, &str); 3] = [
     ("en", ENGLISH_SOURCE),
 ];
 
-/// Fixed words of move announcements, results and the draw offer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Words {
-    /// Between the moving piece (or pawn file) and the target square.
-    pub capture: Entry,
-    /// After a checking move.
-    pub check: Entry,
-    /// After a mating move (instead of check).
-    pub mate: Entry,
-    /// After a move that stalemates.
-    pub stalemate: Entry,
-    /// After an en passant capture.
-    pub en_passant: Entry,
-    /// O-O.
-    pub short_castling: Entry,
-    /// O-O-O.
-    pub long_castling: Entry,
-    /// Before a from-square ("von", "z").
-    pub from: Entry,
-    /// Before a to-square in corrections ("nach", "na").
-    pub to: Entry,
-    /// "zurück": a piece is to be put back.
-    pub back: Entry,
-    /// A draw is offered.
-    pub draw_offer: Entry,
-    /// 1-0.
-    pub white_wins: Entry,
-    /// 0-1.
-    pub black_wins: Entry,
-    /// ½-½.
-    pub draw: Entry,
-}
-
 /// Declares the words of a phrasebook table and its keys from one list of
 /// fields: each key is its field's name, so the struct, the key list and the
 /// reader that fills one from the other cannot drift apart.
@@ -85,6 +52,41 @@ macro_rules! keyed_words {
             }
         }
     };
+}
+
+keyed_words! {
+    /// Fixed words of move announcements, results and the draw offer.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Words, keys WORD_KEYS = "words" {
+        /// Between the moving piece (or pawn file) and the target square.
+        capture,
+        /// After a checking move.
+        check,
+        /// After a mating move (instead of check).
+        mate,
+        /// After a move that stalemates.
+        stalemate,
+        /// After an en passant capture.
+        en_passant,
+        /// O-O.
+        short_castling,
+        /// O-O-O.
+        long_castling,
+        /// Before a from-square ("von", "z").
+        from,
+        /// Before a to-square in corrections ("nach", "na").
+        to,
+        /// "zurück": a piece is to be put back.
+        back,
+        /// A draw is offered.
+        draw_offer,
+        /// 1-0.
+        white_wins,
+        /// 0-1.
+        black_wins,
+        /// ½-½.
+        draw,
+    }
 }
 
 keyed_words! {

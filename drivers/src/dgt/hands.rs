@@ -366,7 +366,7 @@ pub fn check_timing(updates: &[TimedUpdate], timing: &DgtHandTiming) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::{POSITIONS, position};
+    use crate::test_support::{POSITIONS, position};
 
     #[test]
     fn every_legal_move_ends_on_the_right_board_within_the_contract() {

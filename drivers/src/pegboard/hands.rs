@@ -565,7 +565,7 @@ pub fn check_timing(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::{POSITIONS, position};
+    use crate::test_support::{POSITIONS, position};
 
     fn scans_differ_by_at_most_one_square(start: Bitboard, scans: &[TimedScan]) {
         let mut prev = start;

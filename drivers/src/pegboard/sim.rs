@@ -465,8 +465,8 @@ mod tests {
     use crate::pegboard::hands::Hands;
     use crate::pegboard::protocol::LineError;
     use crate::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
-    use crate::sim_pty::test_support::{TempDir, wait_for};
     use crate::stamp::Stamped;
+    use crate::test_support::{TempDir, wait_for};
     use shakmaty::{Chess, Move, Position, san::San};
 
     fn scripted_game() -> (Vec<TimedScan>, Bitboard) {

@@ -37,3 +37,9 @@ pub fn run_child(name: &str, config: &Path, env: (&str, &Path)) -> io::Result<(b
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     Ok((out.status.success() && text.contains("1 passed"), text))
 }
+
+/// The folder the parent test handed its child in the variable `env`; none
+/// when the child test runs on its own (it then passes without doing anything).
+pub fn child_dir(env: &str) -> Option<PathBuf> {
+    std::env::var_os(env).map(PathBuf::from)
+}

@@ -3,7 +3,7 @@ use crate::dgt::clock_link::{self, ClockFailure, ClockReport};
 use crate::dgt::hands::{DgtHands, apply_updates};
 use crate::dgt::protocol::{ClockModel, DgtError};
 use crate::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
-use crate::sim_pty::test_support::{self, TempDir};
+use crate::test_support::{self, TempDir};
 use shakmaty::{Chess, Move, Piece, Position, san::San};
 use std::io::Write;
 
