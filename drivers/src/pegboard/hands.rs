@@ -620,26 +620,26 @@ mod tests {
         }
     }
 
+    /// The scans of `runs` plays, each from time 0, of the first legal move
+    /// of `pos` that `kind` picks.
+    fn plays(hands: &mut Hands, pos: &Chess, kind: fn(Move) -> bool, runs: usize) -> Vec<Vec<TimedScan>> {
+        let mv = pos.legal_moves().into_iter().find(|m| kind(*m)).unwrap();
+        (0..runs).map(|_| check_move(hands, pos, &mv, &mut 0)).collect()
+    }
+
     #[test]
     fn castling_uses_every_order_and_swaps_lift_both_first() {
         let pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-        let castle = pos.legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
-        let mut firsts = std::collections::HashSet::new();
         let mut hands = Hands::new(None);
-        for _ in 0..100 {
-            let mut now = 0;
-            let scans = check_move(&mut hands, &pos, &castle, &mut now);
-            firsts.insert((scans[0].occupancy, scans[1].occupancy));
-        }
+        let firsts: std::collections::HashSet<_> = plays(&mut hands, &pos, Move::is_castle, 100)
+            .iter()
+            .map(|scans| (scans[0].occupancy, scans[1].occupancy))
+            .collect();
         assert!(firsts.len() >= 3, "king first, rook first, both lifted");
 
         let swap = position("4k3/8/8/8/8/8/8/5KR1 w G - 0 1");
-        let castle = swap.legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
-        for _ in 0..50 {
-            let mut now = 0;
-            let scans = check_move(&mut hands, &swap, &castle, &mut now);
-            let start = swap.board().occupied();
-            let lifted_both = start.without(Square::F1).without(Square::G1);
+        let lifted_both = swap.board().occupied().without(Square::F1).without(Square::G1);
+        for scans in plays(&mut hands, &swap, Move::is_castle, 50) {
             assert_eq!(scans[1].occupancy, lifted_both);
         }
     }
@@ -647,14 +647,9 @@ mod tests {
     #[test]
     fn captures_happen_in_both_orders() {
         let pos = position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
-        let capture = pos.legal_moves().into_iter().find(|m| m.is_capture()).unwrap();
-        let mut first_lifts = std::collections::HashSet::new();
         let mut hands = Hands::new(None);
-        for _ in 0..50 {
-            let mut now = 0;
-            let scans = check_move(&mut hands, &pos, &capture, &mut now);
-            first_lifts.insert(scans[0].occupancy);
-        }
+        let first_lifts: std::collections::HashSet<_> =
+            plays(&mut hands, &pos, Move::is_capture, 50).iter().map(|scans| scans[0].occupancy).collect();
         assert_eq!(first_lifts.len(), 2);
     }
 
