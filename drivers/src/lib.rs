@@ -18,6 +18,7 @@ pub mod dgt;
 pub mod draughts_hands;
 #[cfg(unix)]
 pub mod engine;
+mod flag_thread;
 pub mod gamepad;
 mod jitter;
 pub mod pegboard;
@@ -29,3 +30,5 @@ pub mod sim_game;
 mod sim_pty;
 pub mod speech;
 pub mod stamp;
+#[cfg(test)]
+mod test_support;

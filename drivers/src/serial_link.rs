@@ -5,9 +5,10 @@
 use std::fmt::Debug;
 use std::io;
 use std::path::Path;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use serialport::{ClearBuffer, DataBits, FlowControl, Parity, SerialPort, StopBits};
 use tracing::{debug, info, trace, warn};
 
@@ -17,6 +18,9 @@ pub const READ_TIMEOUT: Duration = Duration::from_millis(50);
 pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
 /// Longest delay between reopening attempts.
 pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
+
+/// How often the device path is checked for existence while connected.
+const PATH_CHECK: Duration = Duration::from_millis(500);
 
 /// The native serial port type.
 #[cfg(unix)]
@@ -99,22 +103,122 @@ pub(crate) fn is_idle(e: &io::Error) -> bool {
     matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted)
 }
 
+/// Notices a device path that disappeared while connected: some USB
+/// adapters go quiet instead of failing when unplugged.
+pub(crate) struct PathWatch {
+    last_check: Instant,
+}
+
+impl PathWatch {
+    /// A watch whose first look is [`PATH_CHECK`] from now.
+    pub(crate) fn new() -> PathWatch {
+        PathWatch { last_check: Instant::now() }
+    }
+
+    /// Whether `path` is gone, looked at no more often than every [`PATH_CHECK`].
+    pub(crate) fn gone(&mut self, path: &Path) -> bool {
+        if cfg!(unix) && self.last_check.elapsed() >= PATH_CHECK {
+            if !path.exists() {
+                return true;
+            }
+            self.last_check = Instant::now();
+        }
+        false
+    }
+}
+
 /// One driver's side of the reconnect loop.
 pub(crate) trait Link {
     /// "peg board", "DGT board": for logs.
     const NAME: &'static str;
+    /// What the driver's handle sends to the board.
+    type Command: Debug;
     /// The device path.
     fn path(&self) -> &Path;
+    /// The queue the driver's handle sends its commands and shutdown on.
+    fn control(&self) -> &Receiver<Control<Self::Command>>;
     /// Opens the port and greets the board; a port that cannot take the greeting counts as not opened.
     fn open(&mut self) -> io::Result<Port>;
-    /// Runs until the port fails or a shutdown is requested.
-    fn session(&mut self, port: Port) -> SessionEnd;
-    /// Sleeps for `delay` while still honouring shutdown; `Err` means shut down.
-    fn wait(&self, delay: Duration) -> Result<(), ()>;
+    /// Reads and writes until the port fails or a shutdown is requested.
+    fn pump(&mut self, port: &mut Port) -> SessionEnd;
     /// Reports a connection.
     fn connected(&self);
     /// Reports a lost connection.
     fn disconnected(&self, reason: String);
+
+    /// Runs until the port fails or a shutdown is requested, then lets the port go.
+    fn session(&mut self, mut port: Port) -> SessionEnd {
+        let end = self.pump(&mut port);
+        release(&mut port);
+        end
+    }
+
+    /// Sleeps for `delay` while still honouring shutdown; `Err` means shut down.
+    fn wait(&self, delay: Duration) -> Result<(), ()> {
+        wait(self.control(), delay)
+    }
+}
+
+/// A driver handle's side of its worker thread: the control queue and the
+/// thread, shut down when the handle goes.
+#[derive(Debug)]
+pub(crate) struct DriverThread<C> {
+    control: Sender<Control<C>>,
+    thread: Option<JoinHandle<()>>,
+    /// "peg-board", "DGT": for logs.
+    what: &'static str,
+}
+
+impl<C> DriverThread<C> {
+    /// Starts `link`'s reconnect loop on a thread called `name`, commanded
+    /// through `control`. A thread the system cannot start is logged and
+    /// handed to `failed` as the reason of a disconnection.
+    pub(crate) fn spawn<L>(
+        name: &str,
+        what: &'static str,
+        link: L,
+        control: Sender<Control<C>>,
+        failed: impl FnOnce(String),
+    ) -> DriverThread<C>
+    where
+        L: Link<Command = C> + Send + 'static,
+    {
+        let thread = match std::thread::Builder::new().name(name.into()).spawn(move || run(link)) {
+            Ok(handle) => Some(handle),
+            Err(e) => {
+                warn!(error = %e, "could not start the {what} driver thread");
+                failed(format!("could not start driver thread: {e}"));
+                None
+            }
+        };
+        DriverThread { control, thread, what }
+    }
+
+    /// Queues a command; `Err` when the thread is gone.
+    pub(crate) fn send(&self, command: C) -> Result<(), ()> {
+        self.control.send(Control::Command(command)).map_err(|_| ())
+    }
+
+    /// The control queue, for handles that queue commands from elsewhere.
+    pub(crate) fn control(&self) -> &Sender<Control<C>> {
+        &self.control
+    }
+
+    /// Stops the thread and closes the port; idempotent, returns within about 100 ms.
+    pub(crate) fn shutdown(&mut self) {
+        let _ = self.control.send(Control::Shutdown);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            warn!("{} driver thread panicked", self.what);
+        }
+    }
+}
+
+impl<C> Drop for DriverThread<C> {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
 }
 
 /// Opens, serves, and reopens with exponential back-off until shut down.

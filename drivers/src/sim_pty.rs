@@ -2,11 +2,16 @@
 //! stable symlink (the device path the station opens, like a udev link), which
 //! can be pulled (unplugged) and re-pointed (replugged).
 
+use crossbeam_channel::Sender;
 use serialport::{SerialPort, TTYPort};
-use std::io;
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
+
+/// Writes to the master give up quickly: nobody may be reading the slave.
+const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
 
 /// `start + delay`, saturating at about a century instead of panicking on huge delays.
 pub(crate) fn after(start: Instant, delay: Duration) -> Instant {
@@ -49,5 +54,216 @@ pub(crate) fn remove_link(link: &Path) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => warn!(link = %link.display(), error = %e, "could not remove link"),
+    }
+}
+
+/// When a schedule's entry at `at_ms` simulated milliseconds is due, played
+/// `speed` times faster from `origin`.
+pub(crate) fn due(origin: Instant, at_ms: u64, speed: f64) -> Instant {
+    let secs = at_ms as f64 / 1000.0 / speed;
+    after(origin, Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
+}
+
+/// A schedule speed-up as given, or real time for one that makes no sense.
+pub(crate) fn sane_speed(speed: f64) -> f64 {
+    if speed.is_finite() && speed > 0.0 { speed } else { 1.0 }
+}
+
+/// The controls every simulated board's handle gives its thread.
+pub(crate) enum PlugControl {
+    /// Pull the cable; answered once done.
+    Unplug(Sender<()>),
+    /// Plug back in on a fresh pty; answered with the outcome.
+    Replug(Sender<io::Result<()>>),
+    /// Answer once the schedule is played.
+    WaitIdle(Sender<()>),
+    /// End the thread.
+    Stop,
+}
+
+/// The handle's side of a simulated board's thread: its control queue, its
+/// link, the thread; stopped (and the link removed) when the handle goes.
+#[derive(Debug)]
+pub(crate) struct SimThread<C: From<PlugControl>> {
+    control: Sender<C>,
+    link: PathBuf,
+    thread: Option<JoinHandle<()>>,
+    /// "simulated peg board", "emulated DGT board": for logs and errors.
+    what: &'static str,
+}
+
+impl<C: From<PlugControl>> SimThread<C> {
+    /// Starts `body` on a thread called `name`; a thread that cannot start
+    /// takes the link `link` away again.
+    pub(crate) fn spawn(
+        name: &str,
+        what: &'static str,
+        link: PathBuf,
+        control: Sender<C>,
+        body: impl FnOnce() + Send + 'static,
+    ) -> io::Result<SimThread<C>> {
+        match std::thread::Builder::new().name(name.into()).spawn(body) {
+            Ok(thread) => Ok(SimThread { control, link, thread: Some(thread), what }),
+            Err(e) => {
+                remove_link(&link);
+                Err(e)
+            }
+        }
+    }
+
+    /// The device path the station should open.
+    pub(crate) fn link(&self) -> &Path {
+        &self.link
+    }
+
+    /// Hands the thread a control. After stop the thread is gone; requests
+    /// then quietly do nothing.
+    pub(crate) fn send(&self, control: impl Into<C>) {
+        let _ = self.control.send(control.into());
+    }
+
+    /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
+    pub(crate) fn unplug(&self) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(PlugControl::Unplug(tx));
+        let _ = rx.recv();
+    }
+
+    /// Plugs back in on a fresh pty, re-pointing the link. Returns once done.
+    pub(crate) fn replug(&self) -> io::Result<()> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(PlugControl::Replug(tx));
+        rx.recv().unwrap_or_else(|_| Err(io::Error::other(format!("{} stopped", self.what))))
+    }
+
+    /// Blocks until the schedule is played (or the board stopped).
+    pub(crate) fn wait_idle(&self) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(PlugControl::WaitIdle(tx));
+        let _ = rx.recv();
+    }
+
+    /// Stops the board thread, closes the pty and removes the link; idempotent.
+    pub(crate) fn stop(&mut self) {
+        self.send(PlugControl::Stop);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            warn!("{} thread panicked", self.what);
+        }
+    }
+}
+
+impl<C: From<PlugControl>> Drop for SimThread<C> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// What became of a [`PlugControl`] on the board's side.
+pub(crate) enum Handled {
+    /// Done; the board goes on.
+    Done,
+    /// Plugged back in on a fresh pty: the board starts its line afresh.
+    Replugged,
+    /// The board is to stop.
+    Stop,
+}
+
+/// The board thread's end of the line: the pty behind the link while
+/// plugged in, and who waits for the schedule to be played.
+pub(crate) struct SimLine {
+    link: PathBuf,
+    what: &'static str,
+    pty: Option<Pty>,
+    idle_waiters: Vec<Sender<()>>,
+}
+
+impl SimLine {
+    /// A line plugged in on `pty` behind `link`.
+    pub(crate) fn new(link: PathBuf, what: &'static str, pty: Pty) -> SimLine {
+        SimLine { link, what, pty: Some(pty), idle_waiters: Vec::new() }
+    }
+
+    /// Carries out a common control.
+    pub(crate) fn handle(&mut self, control: PlugControl) -> Handled {
+        match control {
+            PlugControl::Unplug(done) => {
+                if self.pty.is_some() {
+                    // Link first, so a station reconnecting at once finds nothing.
+                    remove_link(&self.link);
+                    self.pty = None;
+                    info!("{} unplugged", self.what);
+                }
+                let _ = done.send(());
+                Handled::Done
+            }
+            PlugControl::Replug(done) => {
+                let (result, handled) = match self.pty {
+                    Some(_) => (Ok(()), Handled::Done),
+                    None => match Pty::plug(&self.link, self.what) {
+                        Ok(pty) => {
+                            self.pty = Some(pty);
+                            (Ok(()), Handled::Replugged)
+                        }
+                        Err(e) => (Err(e), Handled::Done),
+                    },
+                };
+                let _ = done.send(result);
+                handled
+            }
+            PlugControl::WaitIdle(waiter) => {
+                self.idle_waiters.push(waiter);
+                Handled::Done
+            }
+            PlugControl::Stop => Handled::Stop,
+        }
+    }
+
+    /// Tells the waiters that the schedule is played.
+    pub(crate) fn idle(&mut self) {
+        self.idle_waiters.drain(..).for_each(|w| {
+            let _ = w.send(());
+        });
+    }
+
+    /// Pulls the cable for good at the end of the thread; waiters must not
+    /// block forever on a board that is gone.
+    pub(crate) fn close(&mut self) {
+        self.pty = None;
+        remove_link(&self.link);
+        self.idle_waiters.clear();
+    }
+
+    /// Reads what the station wrote, waiting up to `timeout`; an unplugged
+    /// board just waits.
+    pub(crate) fn read(&mut self, buf: &mut [u8], timeout: Duration) -> usize {
+        let Some(pty) = self.pty.as_mut() else {
+            std::thread::sleep(timeout);
+            return 0;
+        };
+        let _ = pty.master.set_timeout(timeout.max(Duration::from_millis(1)));
+        match pty.master.read(buf) {
+            Ok(n) => n,
+            Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => 0,
+            Err(e) => {
+                // Should not happen while we hold the slave; avoid a busy loop if it does.
+                debug!(error = %e, "reading the pty master failed");
+                std::thread::sleep(timeout);
+                0
+            }
+        }
+    }
+
+    /// Writes if plugged in; an unplugged board just talks to nobody.
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        let Some(pty) = self.pty.as_mut() else {
+            return;
+        };
+        let _ = pty.master.set_timeout(WRITE_TIMEOUT);
+        if let Err(e) = pty.master.write_all(bytes) {
+            // A station that is not reading lets the pty buffer fill up; drop, don't stall.
+            debug!(error = %e, "{} could not write", self.what);
+        }
     }
 }

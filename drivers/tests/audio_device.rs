@@ -5,8 +5,9 @@
 //! every scenario runs in a child process (this test binary re-run with one
 //! `child_*` test selected) with its own configuration and capture file.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -63,15 +64,7 @@ struct Capture {
 fn file_device() -> Result<Capture, Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let raw = dir.path().join("out.raw");
-    let config = dir.path().join("asound.conf");
-    std::fs::write(
-        &config,
-        format!(
-            "pcm.!default {{ type plug; slave {{ pcm \"capture\"; format S16_LE; rate 22050; channels 1 }} }}\n\
-             pcm.capture {{ type file; slave.pcm {{ type null }}; file \"{}\"; format \"raw\" }}\n",
-            raw.display()
-        ),
-    )?;
+    let config = common::file_output_config(dir.path(), &raw)?;
     Ok(Capture { _dir: dir, config, raw })
 }
 
@@ -85,17 +78,19 @@ fn no_device() -> Result<Capture, Box<dyn std::error::Error>> {
 
 /// Runs one `child_*` test in a child process with the ALSA configuration.
 fn run_child(name: &str, capture: &Capture, packs: &Path) -> TestResult {
-    let exe = std::env::current_exe()?;
-    let out = Command::new(exe)
-        .args([name, "--exact", "--ignored", "--nocapture", "--test-threads=1"])
-        .env("ALSA_CONFIG_PATH", &capture.config)
-        .env(PACKS_ENV, packs)
-        .output()?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    if !out.status.success() || !text.contains("1 passed") {
+    let (passed, text) = common::run_child(name, &capture.config, (PACKS_ENV, packs))?;
+    if !passed {
         return Err(format!("child {name} failed:\n{text}").into());
     }
     Ok(())
+}
+
+/// What the pack-speaking child `name` handed the device, with the packs it spoke from.
+fn heard_child(name: &str) -> Result<(PathBuf, Heard), Box<dyn std::error::Error>> {
+    let packs = packs()?;
+    let capture = file_device()?;
+    run_child(name, &capture, &packs)?;
+    Ok((packs, heard(&capture.raw)?))
 }
 
 /// Captured samples and the part between the first and last audible sample.
@@ -141,10 +136,7 @@ fn knight_move() -> Result<Utterance, station_voices::VoiceError> {
 
 #[test]
 fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
-    let packs = packs()?;
-    let capture = file_device()?;
-    run_child("child_speaks_a_move", &capture, &packs)?;
-    let h = heard(&capture.raw)?;
+    let (packs, h) = heard_child("child_speaks_a_move")?;
     let expected = full_length(&packs, &knight_move()?)?;
     eprintln!("heard {:?} at rms {:.3}, pack says {:?}", h.active, h.rms, expected);
     assert!(h.rms > 0.03, "silent: rms {}", h.rms);
@@ -159,10 +151,7 @@ fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
 
 #[test]
 fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
-    let packs = packs()?;
-    let capture = file_device()?;
-    run_child("child_urgent_preempts", &capture, &packs)?;
-    let h = heard(&capture.raw)?;
+    let (packs, h) = heard_child("child_urgent_preempts")?;
     let w = wording()?;
     let first = full_length(&packs, &Utterance::message(&w, Message::BoardMismatch))?;
     let second = full_length(&packs, &Utterance::message(&w, Message::StationReady))?;
@@ -175,10 +164,7 @@ fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
 
 #[test]
 fn a_newer_move_replaces_stale_ones() -> TestResult {
-    let packs = packs()?;
-    let capture = file_device()?;
-    run_child("child_moves_coalesce", &capture, &packs)?;
-    let h = heard(&capture.raw)?;
+    let (_, h) = heard_child("child_moves_coalesce")?;
     assert!(h.rms > 0.03);
     Ok(())
 }
@@ -224,7 +210,7 @@ fn speech_dispatcher_never_blocks_the_speaker() -> TestResult {
 
 /// Skips (passing) when run outside a parent test.
 fn child_packs() -> Option<PathBuf> {
-    let packs = std::env::var_os(PACKS_ENV).map(PathBuf::from);
+    let packs = common::child_dir(PACKS_ENV);
     if packs.is_none() {
         eprintln!("child scenario: run through its parent test");
     }
@@ -263,12 +249,18 @@ fn ready(speaker: &Speaker, voice: VoiceKind) -> TestResult {
     Ok(())
 }
 
+/// A private speaker with the pack voice only, ready; `None` outside a parent test.
+fn pack_speaker() -> Result<Option<Speaker>, Box<dyn std::error::Error>> {
+    let Some(packs) = child_packs() else { return Ok(None) };
+    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
+    ready(&speaker, VoiceKind::Pack)?;
+    Ok(Some(speaker))
+}
+
 #[test]
 #[ignore = "child process of a_played_move_is_heard_and_lasts_as_long_as_its_words"]
 fn child_speaks_a_move() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
-    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
-    ready(&speaker, VoiceKind::Pack)?;
+    let Some(speaker) = pack_speaker()? else { return Ok(()) };
     // The microphone's mute flag is held while the move is being said, and only then.
     let mute = station_drivers::speech::MuteFlag::new();
     speaker.mute_while_speaking(mute.clone());
@@ -301,9 +293,7 @@ fn child_speaks_a_move() -> TestResult {
 #[test]
 #[ignore = "child process of an_urgent_message_cuts_off_the_one_being_said"]
 fn child_urgent_preempts() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
-    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
-    ready(&speaker, VoiceKind::Pack)?;
+    let Some(speaker) = pack_speaker()? else { return Ok(()) };
     let w = wording()?;
     let long = speaker.say(Utterance::message(&w, Message::BoardMismatch), Priority::Normal);
     std::thread::sleep(Duration::from_millis(400));
@@ -318,9 +308,7 @@ fn child_urgent_preempts() -> TestResult {
 #[test]
 #[ignore = "child process of a_newer_move_replaces_stale_ones"]
 fn child_moves_coalesce() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
-    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
-    ready(&speaker, VoiceKind::Pack)?;
+    let Some(speaker) = pack_speaker()? else { return Ok(()) };
     let w = wording()?;
     let mut pos = position_from_fen("startpos")?;
     let mut ids = Vec::new();

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use station_drivers::audio::{
-    BuildOptions, Clip, Manifest, RenderVoice, Utterance, VoiceKind, VoicePack, build_pack, pack_words,
-    render_clip, render_wav, wav,
+    BuildOptions, BuildReport, Clip, Manifest, RenderVoice, Utterance, VoiceKind, VoicePack, build_pack,
+    pack_words, render_clip, render_wav, wav,
 };
 use station_voices::{Phrasebook, VoiceSettings, Wording, position_from_fen};
 
@@ -37,6 +37,18 @@ fn book(lang: &str) -> Result<&'static Phrasebook, String> {
 
 fn espeak_present() -> bool {
     station_drivers::audio::Espeak::default().available()
+}
+
+/// A German pack of only `keys`, built with espeak-ng in a folder of its own.
+fn german_pack(keys: &[&str]) -> Result<(tempfile::TempDir, BuildReport), Box<dyn std::error::Error>> {
+    if !espeak_present() {
+        return Err("espeak-ng missing".into());
+    }
+    let dir = tempfile::tempdir()?;
+    let only = Some(keys.iter().map(|k| (*k).to_owned()).collect());
+    let report =
+        build_pack("de", book("de")?, dir.path(), &BuildOptions { only, ..BuildOptions::default() })?;
+    Ok((dir, report))
 }
 
 #[test]
@@ -104,16 +116,7 @@ fn assert_fits_words(clip: &Clip, words: usize) {
 
 #[test]
 fn render_falls_back_to_espeak_for_words_the_pack_lacks() -> TestResult {
-    if !espeak_present() {
-        return Err("espeak-ng missing".into());
-    }
-    let dir = tempfile::tempdir()?;
-    build_pack(
-        "de",
-        book("de")?,
-        dir.path(),
-        &BuildOptions { only: Some(vec!["letter.a".into()]), ..BuildOptions::default() },
-    )?;
+    let (dir, _) = german_pack(&["letter.a"])?;
     let pack = VoicePack::load_language(dir.path(), "de")?;
     let utterance = Utterance::text("Sie: zweiundzwanzig Minuten.");
     assert!(!pack.covers(&utterance));
@@ -128,17 +131,7 @@ fn render_falls_back_to_espeak_for_words_the_pack_lacks() -> TestResult {
 
 #[test]
 fn free_text_is_found_word_by_word_and_by_phrase() -> TestResult {
-    if !espeak_present() {
-        return Err("espeak-ng missing".into());
-    }
-    let dir = tempfile::tempdir()?;
-    let keys = ["clock.own", "number.22", "clock.minute.other", "message.station_ready"];
-    build_pack(
-        "de",
-        book("de")?,
-        dir.path(),
-        &BuildOptions { only: Some(keys.map(String::from).to_vec()), ..BuildOptions::default() },
-    )?;
+    let (dir, _) = german_pack(&["clock.own", "number.22", "clock.minute.other", "message.station_ready"])?;
     let pack = VoicePack::load_language(dir.path(), "de")?;
     assert!(pack.covers(&Utterance::text("Sie: zweiundzwanzig Minuten.")));
     assert!(pack.covers(&Utterance::text("Station bereit")));
@@ -148,17 +141,7 @@ fn free_text_is_found_word_by_word_and_by_phrase() -> TestResult {
 
 #[test]
 fn broken_clip_is_reported_and_the_rest_still_speaks() -> TestResult {
-    if !espeak_present() {
-        return Err("espeak-ng missing".into());
-    }
-    let dir = tempfile::tempdir()?;
-    let keys = vec!["letter.a".to_owned(), "letter.b".to_owned()];
-    let report = build_pack(
-        "de",
-        book("de")?,
-        dir.path(),
-        &BuildOptions { only: Some(keys), ..BuildOptions::default() },
-    )?;
+    let (_dir, report) = german_pack(&["letter.a", "letter.b"])?;
     std::fs::write(report.dir.join("letter.b.wav"), b"not a wav")?;
     let pack = VoicePack::load(&report.dir)?;
     assert_eq!(pack.problems().len(), 1, "{:?}", pack.problems());

@@ -1,8 +1,8 @@
 //! Recording a pack word through a microphone, with ALSA's `file` plugin
 //! feeding a spoken word (rendered by espeak-ng) as the capture input.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
+
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -31,13 +31,8 @@ fn a_recorded_word_is_trimmed_normalised_and_kept_in_the_pack() -> TestResult {
             dir.path().join("in.raw").display()
         ),
     )?;
-    let out = Command::new(std::env::current_exe()?)
-        .args(["child_record", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
-        .env("ALSA_CONFIG_PATH", &config)
-        .env(DIR_ENV, dir.path())
-        .output()?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+    let (passed, text) = common::run_child("child_record", &config, (DIR_ENV, dir.path()))?;
+    assert!(passed, "{text}");
     let pack = VoicePack::load_language(dir.path(), "de")?;
     assert!(pack.covers(&Utterance::text("Springer")));
     Ok(())
@@ -46,9 +41,7 @@ fn a_recorded_word_is_trimmed_normalised_and_kept_in_the_pack() -> TestResult {
 #[test]
 #[ignore = "child process of a_recorded_word_is_trimmed_normalised_and_kept_in_the_pack"]
 fn child_record() -> TestResult {
-    let Some(dir) = std::env::var_os(DIR_ENV).map(PathBuf::from) else {
-        return Ok(());
-    };
+    let Some(dir) = common::child_dir(DIR_ENV) else { return Ok(()) };
     let book = Phrasebook::builtin("de").ok_or("no German phrasebook")?;
     let mut recorder = Recorder::new("de", book, &dir, "test")?;
     let word = recorder.words().iter().find(|w| w.key == "piece.knight").cloned().ok_or("no knight")?;

@@ -7,18 +7,17 @@
 use station_drivers::braille::{
     BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, BrlttyVirtual, Key,
 };
+use std::path::Path;
 use std::time::Duration;
 
 fn next_event(driver: &BrlapiDriver) -> BrailleEvent {
     driver.events().recv_timeout(Duration::from_secs(15)).expect("an event within 15 s").event
 }
 
-#[test]
-fn a_real_brltty_shows_our_line_and_sends_its_routing_keys() {
-    let dir = tempfile::tempdir().unwrap();
-    // A host number of our own, so a system brltty (host 0) is never disturbed.
-    let host = 4000 + std::process::id() % 20000;
-    let mut brltty = BrlttyVirtual::start(dir.path(), host, 40).expect("brltty with the virtual driver");
+/// A 40-cell virtual brltty on BrlAPI `host` (a number of our own, so a
+/// system brltty, host 0, is never disturbed) and a driver connected to it.
+fn connected(dir: &Path, host: u32) -> (BrlttyVirtual, BrlapiDriver) {
+    let brltty = BrlttyVirtual::start(dir, host, 40).expect("brltty with the virtual driver");
     let driver = BrlapiDriver::spawn(BrlapiSettings {
         socket: brltty.api_socket().to_owned(),
         key_file: Some(brltty.key_file().to_owned()),
@@ -29,6 +28,13 @@ fn a_real_brltty_shows_our_line_and_sends_its_routing_keys() {
         first = next_event(&driver);
     }
     assert_eq!(first, BrailleEvent::Connected { columns: 40 });
+    (brltty, driver)
+}
+
+#[test]
+fn a_real_brltty_shows_our_line_and_sends_its_routing_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut brltty, driver) = connected(dir.path(), 4000 + std::process::id() % 20000);
 
     driver.show("23. Sf3");
     let shown = brltty.wait_for_line(Duration::from_secs(10), |l| l == "23. Sf3");
@@ -53,17 +59,7 @@ fn a_real_brltty_shows_our_line_and_sends_its_routing_keys() {
 fn latency_through_a_real_brltty() {
     use std::time::Instant;
     let dir = tempfile::tempdir().unwrap();
-    let host = 14_000 + std::process::id() % 10_000;
-    let mut brltty = BrlttyVirtual::start(dir.path(), host, 40).expect("brltty with the virtual driver");
-    let driver = BrlapiDriver::spawn(BrlapiSettings {
-        socket: brltty.api_socket().to_owned(),
-        key_file: Some(brltty.key_file().to_owned()),
-    });
-    let mut first = next_event(&driver);
-    if matches!(first, BrailleEvent::Unavailable { .. }) {
-        first = next_event(&driver);
-    }
-    assert_eq!(first, BrailleEvent::Connected { columns: 40 });
+    let (mut brltty, driver) = connected(dir.path(), 14_000 + std::process::id() % 10_000);
     let mut shown = Vec::new();
     let mut keys = Vec::new();
     for i in 0..50u16 {

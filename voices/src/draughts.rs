@@ -375,20 +375,9 @@ fn split_words(text: &str) -> Vec<String> {
 }
 
 /// Lower case, words of letters, digits and apostrophes: the way Vosk writes
-/// what it heard (the same rule as the chess lexicon's, which is private to `understand`).
+/// what it heard (the chess lexicon's rule, without its "[unk]").
 fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_alphanumeric() || c == '\'' {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with(' ') && !out.is_empty() {
-            out.push(' ');
-        }
-    }
-    if out.ends_with(' ') {
-        out.pop();
-    }
-    out
+    crate::understand::normalise_keeping(text, |_| false)
 }
 
 #[cfg(test)]

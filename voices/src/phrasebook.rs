@@ -27,143 +27,142 @@ const BUILTIN_SOURCES: [(&str, &str); 3] = [
     ("en", ENGLISH_SOURCE),
 ];
 
-/// Fixed words of move announcements, results and the draw offer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Words {
-    /// Between the moving piece (or pawn file) and the target square.
-    pub capture: Entry,
-    /// After a checking move.
-    pub check: Entry,
-    /// After a mating move (instead of check).
-    pub mate: Entry,
-    /// After a move that stalemates.
-    pub stalemate: Entry,
-    /// After an en passant capture.
-    pub en_passant: Entry,
-    /// O-O.
-    pub short_castling: Entry,
-    /// O-O-O.
-    pub long_castling: Entry,
-    /// Before a from-square ("von", "z").
-    pub from: Entry,
-    /// Before a to-square in corrections ("nach", "na").
-    pub to: Entry,
-    /// "zurück": a piece is to be put back.
-    pub back: Entry,
-    /// A draw is offered.
-    pub draw_offer: Entry,
-    /// 1-0.
-    pub white_wins: Entry,
-    /// 0-1.
-    pub black_wins: Entry,
-    /// ½-½.
-    pub draw: Entry,
+/// Declares the words of a phrasebook table and its keys from one list of
+/// fields: each key is its field's name, so the struct, the key list and the
+/// reader that fills one from the other cannot drift apart.
+macro_rules! keyed_words {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident, keys $keys:ident = $table:literal {
+            $($(#[$field_meta:meta])* $field:ident,)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[$field_meta])* pub $field: Entry,)*
+        }
+
+        #[doc = concat!("The keys of the `[", $table, "]` phrasebook table, in [`", stringify!($name), "`] order.")]
+        pub(crate) const $keys: [&str; [$(stringify!($field)),*].len()] = [$(stringify!($field)),*];
+
+        impl $name {
+            /// The words from the table's entries, read in key order.
+            pub(crate) fn from_entries([$($field),*]: [Entry; $keys.len()]) -> Self {
+                $name { $($field),* }
+            }
+        }
+    };
 }
 
-/// The keys of the `[draughts]` phrasebook table, in [`DraughtsWords`] order.
-pub(crate) const DRAUGHTS_KEYS: [&str; 27] = [
-    "capture",
-    "via",
-    "king",
-    "two_moves_in_a_row",
-    "wrong_direction",
-    "opponents_piece",
-    "capture_omitted",
-    "fewer_than_maximum",
-    "not_all_removed",
-    "wrong_piece_removed",
-    "removal_order",
-    "boards_differ",
-    "not_executed",
-    "records_differ",
-    "remove",
-    "put",
-    "white_man",
-    "white_king",
-    "black_man",
-    "black_king",
-    "accepted",
-    "correct",
-    "draw_repetition",
-    "draw_king_moves",
-    "draw_long_ending",
-    "draw_short_ending",
-    "drawn",
-];
-
-/// The words of the `[draughts]` table: move words, and the sentences that
-/// name the irregularities (5.4, VIII.2.4, VIII.3.1), the fixes and the draws
-/// of article 6. Placeholders in braces are filled by `draughts::word_*`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DraughtsWords {
-    /// Between start and end of a capture ("bije", "schlägt", "takes").
-    pub capture: Entry,
-    /// Before the intermediate squares of a multiple capture ("przez", "über", "via").
-    pub via: Entry,
-    /// After a move that made a king (3.7: "damka", "Dame", "king").
-    pub king: Entry,
-    /// 5.4.1: two moves in a row; `{move}` and `{second}` are the moves.
-    pub two_moves_in_a_row: Entry,
-    /// 5.4.2: a man moved backward; `{move}`.
-    pub wrong_direction: Entry,
-    /// 5.4.5: a move of the side not to move; `{move}`.
-    pub opponents_piece: Entry,
-    /// 5.4.6: a move while capturing was compulsory; `{move}`, `{required}`.
-    pub capture_omitted: Entry,
-    /// 5.4.8: fewer pieces taken than the maximum; `{move}`, `{taken}`, `{required}`.
-    pub fewer_than_maximum: Entry,
-    /// 5.4.11: captured pieces left on the board; `{move}`, `{squares}`.
-    pub not_all_removed: Entry,
-    /// 5.4.12/5.4.14: a piece removed that was not captured; `{move}`, `{squares}`.
-    pub wrong_piece_removed: Entry,
-    /// 5.4.10: the captured pieces removed out of order (4.11); `{move}`.
-    pub removal_order: Entry,
-    /// VIII.3.1: the board shows another move; `{ply}`, `{move}` (the board's), `{second}` (the game's).
-    pub boards_differ: Entry,
-    /// VIII.2.4: the board does not show the accepted move; `{ply}`, `{move}`.
-    pub not_executed: Entry,
-    /// VIII.3.1.2: the records differ from move `{ply}`: back to the last
-    /// position both agree on, the arbiter corrects the clocks.
-    pub records_differ: Entry,
-    /// A fix: take the piece off `{square}`.
-    pub remove: Entry,
-    /// A fix: put `{piece}` on `{square}`.
-    pub put: Entry,
-    /// A white man (in `put`).
-    pub white_man: Entry,
-    /// A white king (in `put`).
-    pub white_king: Entry,
-    /// A black man (in `put`).
-    pub black_man: Entry,
-    /// A black king (in `put`).
-    pub black_king: Entry,
-    /// 5.7: the opponent let the position stand; play goes on from it.
-    pub accepted: Entry,
-    /// The opponent asked for the board to be corrected; the fixes follow.
-    pub correct: Entry,
-    /// 6.1: how often the position stood on the board; `{n}`.
-    pub draw_repetition: Entry,
-    /// 6.2: moves of kings only each; `{n}` of `{limit}`.
-    pub draw_king_moves: Entry,
-    /// 6.3: the long ending against a lone king; `{n}` moves each left.
-    pub draw_long_ending: Entry,
-    /// 6.4: the short ending against a lone king; `{n}` moves each left.
-    pub draw_short_ending: Entry,
-    /// The game ended in a draw of article 6 ("the game is considered drawn").
-    pub drawn: Entry,
+keyed_words! {
+    /// Fixed words of move announcements, results and the draw offer.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Words, keys WORD_KEYS = "words" {
+        /// Between the moving piece (or pawn file) and the target square.
+        capture,
+        /// After a checking move.
+        check,
+        /// After a mating move (instead of check).
+        mate,
+        /// After a move that stalemates.
+        stalemate,
+        /// After an en passant capture.
+        en_passant,
+        /// O-O.
+        short_castling,
+        /// O-O-O.
+        long_castling,
+        /// Before a from-square ("von", "z").
+        from,
+        /// Before a to-square in corrections ("nach", "na").
+        to,
+        /// "zurück": a piece is to be put back.
+        back,
+        /// A draw is offered.
+        draw_offer,
+        /// 1-0.
+        white_wins,
+        /// 0-1.
+        black_wins,
+        /// ½-½.
+        draw,
+    }
 }
 
-/// The keys of the optional `[setup]` phrasebook table, in [`SetupWords`] order.
-pub(crate) const SETUP_KEYS: [&str; 2] = ["intro", "correct"];
+keyed_words! {
+    /// The words of the `[draughts]` table: move words, and the sentences that
+    /// name the irregularities (5.4, VIII.2.4, VIII.3.1), the fixes and the draws
+    /// of article 6. Placeholders in braces are filled by `draughts::word_*`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DraughtsWords, keys DRAUGHTS_KEYS = "draughts" {
+        /// Between start and end of a capture ("bije", "schlägt", "takes").
+        capture,
+        /// Before the intermediate squares of a multiple capture ("przez", "über", "via").
+        via,
+        /// After a move that made a king (3.7: "damka", "Dame", "king").
+        king,
+        /// 5.4.1: two moves in a row; `{move}` and `{second}` are the moves.
+        two_moves_in_a_row,
+        /// 5.4.2: a man moved backward; `{move}`.
+        wrong_direction,
+        /// 5.4.5: a move of the side not to move; `{move}`.
+        opponents_piece,
+        /// 5.4.6: a move while capturing was compulsory; `{move}`, `{required}`.
+        capture_omitted,
+        /// 5.4.8: fewer pieces taken than the maximum; `{move}`, `{taken}`, `{required}`.
+        fewer_than_maximum,
+        /// 5.4.11: captured pieces left on the board; `{move}`, `{squares}`.
+        not_all_removed,
+        /// 5.4.12/5.4.14: a piece removed that was not captured; `{move}`, `{squares}`.
+        wrong_piece_removed,
+        /// 5.4.10: the captured pieces removed out of order (4.11); `{move}`.
+        removal_order,
+        /// VIII.3.1: the board shows another move; `{ply}`, `{move}` (the board's), `{second}` (the game's).
+        boards_differ,
+        /// VIII.2.4: the board does not show the accepted move; `{ply}`, `{move}`.
+        not_executed,
+        /// VIII.3.1.2: the records differ from move `{ply}`: back to the last
+        /// position both agree on, the arbiter corrects the clocks.
+        records_differ,
+        /// A fix: take the piece off `{square}`.
+        remove,
+        /// A fix: put `{piece}` on `{square}`.
+        put,
+        /// A white man (in `put`).
+        white_man,
+        /// A white king (in `put`).
+        white_king,
+        /// A black man (in `put`).
+        black_man,
+        /// A black king (in `put`).
+        black_king,
+        /// 5.7: the opponent let the position stand; play goes on from it.
+        accepted,
+        /// The opponent asked for the board to be corrected; the fixes follow.
+        correct,
+        /// 6.1: how often the position stood on the board; `{n}`.
+        draw_repetition,
+        /// 6.2: moves of kings only each; `{n}` of `{limit}`.
+        draw_king_moves,
+        /// 6.3: the long ending against a lone king; `{n}` moves each left.
+        draw_long_ending,
+        /// 6.4: the short ending against a lone king; `{n}` moves each left.
+        draw_short_ending,
+        /// The game ended in a draw of article 6 ("the game is considered drawn").
+        drawn,
+    }
+}
 
-/// The words of the `[setup]` table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupWords {
-    /// Before the first rank; `{n}` is the start's number in words
-    /// ("Chess960 Nummer fünfhundertachtzehn, weiße Grundreihe").
-    pub intro: Entry,
-    /// His board shows the start position.
-    pub correct: Entry,
+keyed_words! {
+    /// The words of the `[setup]` table.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SetupWords, keys SETUP_KEYS = "setup" {
+        /// Before the first rank; `{n}` is the start's number in words
+        /// ("Chess960 Nummer fünfhundertachtzehn, weiße Grundreihe").
+        intro,
+        /// His board shows the start position.
+        correct,
+    }
 }
 
 /// The keys of the optional `[practice]` phrasebook table (issue 26: an engine opponent).

@@ -21,9 +21,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 use station_voices::understand::{Understanding, Understood};
 use station_voices::{Phrasebook, VoiceSettings, Wording};
@@ -34,39 +31,7 @@ const POSITIONS: usize = 300;
 const MISHEARD_CONFIDENCES: [f32; 2] = [0.82, 0.95];
 
 fn positions() -> Vec<Chess> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/games");
-    let mut texts = vec![include_str!("data/games.pgn").to_owned()];
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for path in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "pgn")) {
-            texts.push(String::from_utf8_lossy(&std::fs::read(path).unwrap_or_default()).into_owned());
-        }
-    } else {
-        eprintln!("!!! {} not readable; using the vendored games only", dir.display());
-    }
-    let per_file = POSITIONS / texts.len() + 1;
-    let mut out = Vec::new();
-    for text in &texts {
-        let mut taken = 0;
-        for game in common::read_games(text).into_iter().step_by(11) {
-            let mut pos = Chess::default();
-            for (ply, san) in game.sans.iter().enumerate() {
-                let Ok(parsed) = SanPlus::from_ascii(san.as_bytes()) else { break };
-                let Ok(mv) = parsed.san.to_move(&pos) else { break };
-                if ply % 3 == 1 && taken < per_file {
-                    out.push(pos.clone());
-                    taken += 1;
-                }
-                pos.play_unchecked(mv);
-            }
-            if taken >= per_file {
-                break;
-            }
-        }
-    }
-    out.truncate(POSITIONS);
-    out
+    common::real_positions(POSITIONS, 11, 3, 1)
 }
 
 /// The words of a move as said, lower case: the station's own announcement,

@@ -18,9 +18,8 @@
 mod common;
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::San;
 use shakmaty::{Chess, File, Move, Position, Rank, Role, Square};
 use station_voices::understand::{Understanding, Understood};
 use station_voices::{Entry, Phrasebook, VoiceSettings, Wording};
@@ -29,50 +28,10 @@ const LANGUAGES: [&str; 3] = ["de", "pl", "en"];
 const MIN_POSITIONS: usize = 1_000;
 const MAX_POSITIONS: usize = 1_200;
 
-fn shared_games_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/games")
-}
-
 /// Positions of real games: every other ply of a spread of games from every
 /// shared file (and the vendored games), up to [`MAX_POSITIONS`].
 fn positions() -> Vec<Chess> {
-    let mut texts = vec![include_str!("data/games.pgn").to_owned()];
-    let dir = shared_games_dir();
-    match std::fs::read_dir(&dir) {
-        Ok(entries) => {
-            let mut paths: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-                .collect();
-            paths.sort();
-            for path in paths {
-                texts.push(String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()).into_owned());
-            }
-        }
-        Err(e) => eprintln!("!!! {} not readable ({e}); using the vendored games only", dir.display()),
-    }
-    let mut out = Vec::new();
-    let per_file = MAX_POSITIONS / texts.len() + 1;
-    for text in &texts {
-        let mut taken = 0;
-        for game in common::read_games(text).into_iter().step_by(7) {
-            let mut pos = Chess::default();
-            for (ply, san) in game.sans.iter().enumerate() {
-                let Ok(parsed) = SanPlus::from_ascii(san.as_bytes()) else { break };
-                let Ok(mv) = parsed.san.to_move(&pos) else { break };
-                if ply % 2 == 0 && taken < per_file {
-                    out.push(pos.clone());
-                    taken += 1;
-                }
-                pos.play_unchecked(mv);
-            }
-            if taken >= per_file {
-                break;
-            }
-        }
-    }
-    out.truncate(MAX_POSITIONS);
-    out
+    common::real_positions(MAX_POSITIONS, 7, 2, 0)
 }
 
 /// The words of one language, through the public phrasebook API.
@@ -476,7 +435,7 @@ fn every_phrasing_of_every_legal_move_of_real_positions_comes_back() {
         positions.len() >= MIN_POSITIONS,
         "only {} positions: is {} there?",
         positions.len(),
-        shared_games_dir().display()
+        common::shared_games_dir().display()
     );
     let mut tally = Tally { positions: positions.len(), ..Tally::default() };
     for lang in LANGUAGES {

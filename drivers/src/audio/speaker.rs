@@ -244,12 +244,18 @@ impl Speaker {
     /// output checks the stop flag on every sample) and drops the queued
     /// answers; queued moves stay, a move cut short is said again on request.
     pub fn cut(&self) {
+        self.cut_and_drop(Queue::drop_all_but_moves);
+    }
+
+    /// Cuts off what is being said and drops what `drop` takes from the
+    /// queue, reporting each dropped utterance once the lock is let go.
+    fn cut_and_drop(&self, drop: impl FnOnce(&mut Queue) -> Vec<u64>) {
         let dropped = {
             let mut state = self.shared.state();
             if let Some(p) = &state.playing {
                 p.stop.store(true, Ordering::Relaxed);
             }
-            state.queue.drop_all_but_moves()
+            drop(&mut state.queue)
         };
         for id in dropped {
             self.shared.emit(SpeakerEvent::Dropped { id });
@@ -272,16 +278,7 @@ impl Speaker {
 
     /// Drops everything queued and cuts off what is being said.
     pub fn stop_all(&self) {
-        let dropped = {
-            let mut state = self.shared.state();
-            if let Some(p) = &state.playing {
-                p.stop.store(true, Ordering::Relaxed);
-            }
-            state.queue.clear()
-        };
-        for id in dropped {
-            self.shared.emit(SpeakerEvent::Dropped { id });
-        }
+        self.cut_and_drop(Queue::clear);
     }
 
     /// Whether nothing is queued or being said.

@@ -5,6 +5,7 @@
 
 use super::protocol::{self, Decoder, Packet, ProtocolError, kind};
 use super::{BrailleDisplay, BrailleEvent};
+use crate::flag_thread::FlagThread;
 use crate::stamp::{QUEUE_CAPACITY, Stamped};
 use crossbeam_channel::{Receiver, Sender, TrySendError};
 use std::io::{Read, Write};
@@ -12,7 +13,6 @@ use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long to wait before looking for brltty again.
@@ -46,11 +46,12 @@ impl BrlapiSettings {
 
 /// The driver of a Braille display behind brltty.
 pub struct BrlapiDriver {
+    /// Declared first, so dropped first: the thread is stopped and joined
+    /// while its queues are still open.
+    _thread: FlagThread,
     events: Receiver<Stamped<BrailleEvent>>,
     lines: Sender<String>,
     dropped: Arc<AtomicU64>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl BrlapiDriver {
@@ -58,18 +59,12 @@ impl BrlapiDriver {
     pub fn spawn(settings: BrlapiSettings) -> BrlapiDriver {
         let (tx, events) = crossbeam_channel::bounded(QUEUE_CAPACITY);
         let (lines, line_rx) = crossbeam_channel::bounded(LINES);
-        let stop = Arc::new(AtomicBool::new(false));
         let dropped = Arc::new(AtomicU64::new(0));
-        let worker = Worker {
-            settings,
-            tx,
-            lines: line_rx,
-            stop: Arc::clone(&stop),
-            dropped: Arc::clone(&dropped),
-            last_line: None,
-        };
-        let thread = std::thread::Builder::new().name("braille".into()).spawn(move || worker.run()).ok();
-        BrlapiDriver { events, lines, dropped, stop, thread }
+        let counted = Arc::clone(&dropped);
+        let thread = FlagThread::spawn("braille", move |stop| {
+            Worker { settings, tx, lines: line_rx, stop, dropped: counted, last_line: None }.run()
+        });
+        BrlapiDriver { _thread: thread, events, lines, dropped }
     }
 
     /// Packets dropped so far (garbled, unexpected).
@@ -88,15 +83,6 @@ impl BrailleDisplay for BrlapiDriver {
 
     fn events(&self) -> Receiver<Stamped<BrailleEvent>> {
         self.events.clone()
-    }
-}
-
-impl Drop for BrlapiDriver {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 

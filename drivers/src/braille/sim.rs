@@ -236,14 +236,20 @@ mod tests {
         driver.events().recv_timeout(Duration::from_secs(5)).expect("an event within 5 s").event
     }
 
+    /// A 40-cell server that wants `server_key` and a driver whose key file holds `file_key`.
+    fn keyed(dir: &Path, file_key: &[u8], server_key: &[u8]) -> (SimBrailleServer, BrlapiDriver) {
+        let key_file = dir.join("brlapi.key");
+        std::fs::write(&key_file, file_key).unwrap();
+        let sim = SimBrailleServer::start(&dir.join("0"), 40, Some(server_key.to_vec())).unwrap();
+        let driver =
+            BrlapiDriver::spawn(BrlapiSettings { socket: sim.path().to_owned(), key_file: Some(key_file) });
+        (sim, driver)
+    }
+
     #[test]
     fn a_line_is_shown_and_keys_come_back_with_the_key_file() {
         let dir = tempfile::tempdir().unwrap();
-        let key_file = dir.path().join("brlapi.key");
-        std::fs::write(&key_file, b"secret-key").unwrap();
-        let sim = SimBrailleServer::start(&dir.path().join("0"), 40, Some(b"secret-key".to_vec())).unwrap();
-        let driver =
-            BrlapiDriver::spawn(BrlapiSettings { socket: sim.path().to_owned(), key_file: Some(key_file) });
+        let (sim, driver) = keyed(dir.path(), b"secret-key", b"secret-key");
         assert_eq!(next(&driver), BrailleEvent::Connected { columns: 40 });
         driver.show("23. Sf3");
         assert_eq!(sim.wait_for_line(Duration::from_secs(5), |l| l == "23. Sf3").as_deref(), Some("23. Sf3"));
@@ -256,11 +262,7 @@ mod tests {
     #[test]
     fn a_wrong_key_is_refused_and_reported_once() {
         let dir = tempfile::tempdir().unwrap();
-        let key_file = dir.path().join("brlapi.key");
-        std::fs::write(&key_file, b"wrong").unwrap();
-        let sim = SimBrailleServer::start(&dir.path().join("0"), 40, Some(b"right".to_vec())).unwrap();
-        let driver =
-            BrlapiDriver::spawn(BrlapiSettings { socket: sim.path().to_owned(), key_file: Some(key_file) });
+        let (sim, driver) = keyed(dir.path(), b"wrong", b"right");
         assert!(matches!(next(&driver), BrailleEvent::Unavailable { reason } if reason.contains("refused")));
         // Retried, and not told again.
         assert!(driver.events().recv_timeout(super::super::brlapi::RETRY * 2).is_err());

@@ -22,16 +22,14 @@
 //! sees a hang-up while the station is between two connections.
 
 use std::collections::VecDeque;
-use std::io::{self, Read, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, TryRecvError};
-use serialport::SerialPort;
+use crossbeam_channel::{Receiver, TryRecvError};
 use shakmaty::{Board, Square};
-use tracing::{debug, info, trace, warn};
+use tracing::{debug, trace};
 
 use super::hands::TimedUpdate;
 use super::orientation::Orientation;
@@ -39,7 +37,7 @@ use super::protocol::{
     ACK_NOT_IN_MODE_23, BwTime, ClockAck, ClockCommand, ClockModel, ClockRun, DgtMessage, HostCommand,
     HostCommandReader, SideTime,
 };
-use crate::sim_pty::{Pty, after, remove_link};
+use crate::sim_pty::{Handled, PlugControl, Pty, SimLine, SimThread, after, due, sane_speed};
 
 /// A simulated DGT clock (a DGT 3000 unless told otherwise) attached to the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,8 +159,8 @@ pub enum BoardMode {
 
 /// Longest the emulator thread blocks before looking at its controls again.
 const TICK: Duration = Duration::from_millis(5);
-/// Writes to the master give up quickly: nobody may be reading the slave.
-const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
+/// Names the board in logs and errors.
+const WHAT: &str = "emulated DGT board";
 /// Clock relay interval in 0x43 mode.
 const CLOCK_EVERY: Duration = Duration::from_secs(1);
 /// A single board's input buffer: bytes that arrive while it is busy with a
@@ -177,10 +175,13 @@ enum EmuControl {
     SetBoard(Board),
     SetClock(Option<SimClock>),
     Raw(Vec<u8>),
-    Unplug(Sender<()>),
-    Replug(Sender<io::Result<()>>),
-    WaitIdle(Sender<()>),
-    Stop,
+    Plug(PlugControl),
+}
+
+impl From<PlugControl> for EmuControl {
+    fn from(control: PlugControl) -> Self {
+        EmuControl::Plug(control)
+    }
 }
 
 impl std::fmt::Debug for EmuControl {
@@ -191,10 +192,7 @@ impl std::fmt::Debug for EmuControl {
             EmuControl::SetBoard(_) => "SetBoard",
             EmuControl::SetClock(_) => "SetClock",
             EmuControl::Raw(_) => "Raw",
-            EmuControl::Unplug(_) => "Unplug",
-            EmuControl::Replug(_) => "Replug",
-            EmuControl::WaitIdle(_) => "WaitIdle",
-            EmuControl::Stop => "Stop",
+            EmuControl::Plug(_) => "Plug",
         })
     }
 }
@@ -214,16 +212,14 @@ struct Shared {
 /// Handle to a running emulated DGT board. Dropping it stops the board and removes the link.
 #[derive(Debug)]
 pub struct DgtEmulator {
-    control: Sender<EmuControl>,
+    thread: SimThread<EmuControl>,
     shared: Arc<Mutex<Shared>>,
-    link: PathBuf,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl DgtEmulator {
     /// Creates the pty and the symlink, then starts the board thread.
     pub fn start(opts: EmulatorOptions) -> io::Result<DgtEmulator> {
-        let pty = Pty::plug(&opts.link, "emulated DGT board")?;
+        let pty = Pty::plug(&opts.link, WHAT)?;
         let shared = Arc::new(Mutex::new(Shared {
             board: opts.initial.clone(),
             clock: opts.clock,
@@ -233,14 +229,14 @@ impl DgtEmulator {
         let link = opts.link.clone();
         let now = Instant::now();
         let emu = Emu {
-            speed: if opts.speed.is_finite() && opts.speed > 0.0 { opts.speed } else { 1.0 },
+            speed: sane_speed(opts.speed),
             orientation: if opts.rotated { Orientation::Rotated } else { Orientation::Normal },
             board: opts.initial.clone(),
             clock: opts.clock,
+            line: SimLine::new(link.clone(), WHAT, pty),
             opts,
             rx,
             shared: Arc::clone(&shared),
-            pty: Some(pty),
             mode: BoardMode::Bus,
             busy_until: now,
             input: VecDeque::with_capacity(INPUT_BUFFER),
@@ -249,23 +245,16 @@ impl DgtEmulator {
             last_clock_tick: now,
             next_clock_send: now,
             last_clock_sent: None,
-            idle_waiters: Vec::new(),
             commands: HostCommandReader::new(),
             parsed: Vec::new(),
         };
-        let thread = std::thread::Builder::new().name("dgt-emulator".into()).spawn(move || emu.run());
-        match thread {
-            Ok(thread) => Ok(DgtEmulator { control, shared, link, thread: Some(thread) }),
-            Err(e) => {
-                remove_link(&link);
-                Err(e)
-            }
-        }
+        let thread = SimThread::spawn("dgt-emulator", WHAT, link, control, move || emu.run())?;
+        Ok(DgtEmulator { thread, shared })
     }
 
     /// The device path the station should open.
     pub fn link(&self) -> &Path {
-        &self.link
+        self.thread.link()
     }
 
     /// Plays a schedule of field updates (real squares): update `i` happens
@@ -297,23 +286,17 @@ impl DgtEmulator {
 
     /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
     pub fn unplug(&self) {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(EmuControl::Unplug(tx));
-        let _ = rx.recv();
+        self.thread.unplug();
     }
 
     /// Plugs back in on a fresh pty, re-pointing the link; the board returns to idle mode.
     pub fn replug(&self) -> io::Result<()> {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(EmuControl::Replug(tx));
-        rx.recv().unwrap_or_else(|_| Err(io::Error::other("emulator stopped")))
+        self.thread.replug()
     }
 
     /// Blocks until every scheduled update has happened (or the emulator stopped).
     pub fn wait_idle(&self) {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(EmuControl::WaitIdle(tx));
-        let _ = rx.recv();
+        self.thread.wait_idle();
     }
 
     /// The real board now.
@@ -353,12 +336,7 @@ impl DgtEmulator {
 
     /// Stops the board thread, closes the pty and removes the link; idempotent.
     pub fn stop(&mut self) {
-        self.send(EmuControl::Stop);
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            warn!("DGT emulator thread panicked");
-        }
+        self.thread.stop();
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
@@ -366,14 +344,7 @@ impl DgtEmulator {
     }
 
     fn send(&self, control: EmuControl) {
-        // After stop the thread is gone; requests then quietly do nothing.
-        let _ = self.control.send(control);
-    }
-}
-
-impl Drop for DgtEmulator {
-    fn drop(&mut self) {
-        self.stop();
+        self.thread.send(control);
     }
 }
 
@@ -383,7 +354,7 @@ struct Emu {
     orientation: Orientation,
     rx: Receiver<EmuControl>,
     shared: Arc<Mutex<Shared>>,
-    pty: Option<Pty>,
+    line: SimLine,
     mode: BoardMode,
     /// Busy with a command until then; bytes arriving meanwhile wait in `input`.
     busy_until: Instant,
@@ -395,7 +366,6 @@ struct Emu {
     last_clock_tick: Instant,
     next_clock_send: Instant,
     last_clock_sent: Option<BwTime>,
-    idle_waiters: Vec<Sender<()>>,
     commands: HostCommandReader,
     parsed: Vec<Option<HostCommand>>,
 }
@@ -411,16 +381,12 @@ impl Emu {
             self.tick_clock(now);
             self.drain_input(now);
             if self.schedule.is_empty() {
-                self.idle_waiters.drain(..).for_each(|w| {
-                    let _ = w.send(());
-                });
+                self.line.idle();
             }
             let next = self.schedule.front().map_or(now + TICK, |u| self.due(u));
             self.listen(next.saturating_duration_since(Instant::now()).min(TICK));
         }
-        self.pty = None;
-        remove_link(&self.opts.link);
-        self.idle_waiters.clear();
+        self.line.close();
         debug!("emulated DGT board stopped");
     }
 
@@ -458,38 +424,23 @@ impl Emu {
                     self.publish();
                 }
                 EmuControl::Raw(bytes) => self.write(&bytes),
-                EmuControl::Unplug(done) => {
-                    if self.pty.is_some() {
-                        // Link first, so a station reconnecting at once finds nothing.
-                        remove_link(&self.opts.link);
-                        self.pty = None;
-                        info!("emulated DGT board unplugged");
+                EmuControl::Plug(control) => match self.line.handle(control) {
+                    Handled::Done => {}
+                    Handled::Replugged => {
+                        // A board that lost power comes back in bus mode.
+                        self.mode = BoardMode::Bus;
+                        self.commands = HostCommandReader::new();
+                        self.input.clear();
+                        self.publish();
                     }
-                    let _ = done.send(());
-                }
-                EmuControl::Replug(done) => {
-                    let result = match self.pty {
-                        Some(_) => Ok(()),
-                        None => Pty::plug(&self.opts.link, "emulated DGT board").map(|pty| {
-                            self.pty = Some(pty);
-                            // A board that lost power comes back in bus mode.
-                            self.mode = BoardMode::Bus;
-                            self.commands = HostCommandReader::new();
-                            self.input.clear();
-                            self.publish();
-                        }),
-                    };
-                    let _ = done.send(result);
-                }
-                EmuControl::WaitIdle(waiter) => self.idle_waiters.push(waiter),
-                EmuControl::Stop => return false,
+                    Handled::Stop => return false,
+                },
             }
         }
     }
 
     fn due(&self, update: &TimedUpdate) -> Instant {
-        let secs = update.at_ms as f64 / 1000.0 / self.speed;
-        after(self.origin, Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
+        due(self.origin, update.at_ms, self.speed)
     }
 
     fn apply_due_updates(&mut self, now: Instant) {
@@ -539,31 +490,18 @@ impl Emu {
     }
 
     fn listen(&mut self, timeout: Duration) {
-        let Some(pty) = self.pty.as_mut() else {
-            std::thread::sleep(timeout);
-            return;
-        };
-        let _ = pty.master.set_timeout(timeout.max(Duration::from_millis(1)));
         let mut buf = [0u8; 64];
-        match pty.master.read(&mut buf) {
-            Ok(n) => {
-                let now = Instant::now();
-                for &b in &buf[..n] {
-                    if now < self.busy_until || !self.input.is_empty() {
-                        if self.input.len() < INPUT_BUFFER {
-                            self.input.push_back(b);
-                        } else {
-                            self.lock().bytes_lost += 1;
-                        }
-                    } else {
-                        self.take_byte(b, now);
-                    }
+        let n = self.line.read(&mut buf, timeout);
+        let now = Instant::now();
+        for &b in &buf[..n] {
+            if now < self.busy_until || !self.input.is_empty() {
+                if self.input.len() < INPUT_BUFFER {
+                    self.input.push_back(b);
+                } else {
+                    self.lock().bytes_lost += 1;
                 }
-            }
-            Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
-            Err(e) => {
-                debug!(error = %e, "reading the pty master failed");
-                std::thread::sleep(timeout);
+            } else {
+                self.take_byte(b, now);
             }
         }
     }
@@ -684,15 +622,8 @@ impl Emu {
         self.write(&bytes);
     }
 
-    /// Writes if plugged in; an unplugged board just talks to nobody.
     fn write(&mut self, bytes: &[u8]) {
-        let Some(pty) = self.pty.as_mut() else {
-            return;
-        };
-        let _ = pty.master.set_timeout(WRITE_TIMEOUT);
-        if let Err(e) = pty.master.write_all(bytes) {
-            debug!(error = %e, "emulated board could not write");
-        }
+        self.line.write(bytes);
     }
 }
 

@@ -366,24 +366,7 @@ pub fn check_timing(updates: &[TimedUpdate], timing: &DgtHandTiming) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
-
-    fn position(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Chess960).unwrap()
-    }
-
-    const POSITIONS: &[&str] = &[
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/pppq1ppp/2npbn2/4p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
-        "r3k2r/pppq1ppp/2npbn2/4p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
-        "bqnb1rkr/pppp1ppp/6n1/4p3/4P3/1N4N1/PPPP1PPP/BQ1B1RKR w HFhf - 2 3",
-        "4k3/8/8/8/8/8/8/5KR1 w G - 0 1",
-        "4k3/8/8/8/8/8/8/2RK4 w C - 0 1",
-        "r1n4k/1P6/8/3pP3/8/8/6K1/8 w - d6 0 2",
-        "8/8/8/8/3Pp3/8/6k1/K7 b - d3 0 1",
-        "7k/8/8/8/8/8/1p6/R1N4K b - - 0 1",
-        "3q3k/8/8/8/8/8/8/1Q5K w - - 0 1",
-    ];
+    use crate::test_support::{POSITIONS, position};
 
     #[test]
     fn every_legal_move_ends_on_the_right_board_within_the_contract() {

@@ -6,7 +6,6 @@ use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
@@ -18,15 +17,13 @@ use super::orientation::{Orientation, detect_orientation};
 use super::protocol::{
     ClockCommand, DEFAULT_BAUD, DgtError, DgtMessage, DgtReader, DropCounters, HostCommand,
 };
-use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
+use crate::serial_link::{self, DriverThread, Link, PathWatch, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
 use crate::stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
 
 /// Silence after which the driver asks for a board dump. A board in update
 /// mode is quiet while nobody moves; the dump doubles as a consistency check.
 pub const SILENCE_POKE: Duration = Duration::from_secs(5);
-/// How often the device path is checked for existence while connected.
-const PATH_CHECK: Duration = Duration::from_millis(500);
 /// Gap between two commands written to the board. A single board's input
 /// buffer holds 10 bytes and the board answers each command before it reads
 /// the next, so the greeting after a (re)connect and the clock commands that
@@ -150,11 +147,12 @@ impl DgtCommands {
 /// Dropping the handle shuts the thread down (within about one read timeout).
 #[derive(Debug)]
 pub struct DgtDriver {
+    /// Declared first, so dropped first: the thread is shut down while the
+    /// event queue is still open.
+    thread: DriverThread<HostCommand>,
     events: Receiver<Stamped<DgtEvent>>,
-    control: Sender<Control>,
     shared: Arc<Mutex<Shared>>,
     mark: ReadMark,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl DgtDriver {
@@ -183,19 +181,10 @@ impl DgtDriver {
             outbox: VecDeque::new(),
             steps: Vec::new(),
         };
-        let thread =
-            std::thread::Builder::new().name("dgt-serial".into()).spawn(move || serial_link::run(worker));
-        let thread = match thread {
-            Ok(handle) => Some(handle),
-            Err(e) => {
-                warn!(error = %e, "could not start the DGT driver thread");
-                let _ = event_tx.send(Stamped::now(DgtEvent::Disconnected {
-                    reason: format!("could not start driver thread: {e}"),
-                }));
-                None
-            }
-        };
-        DgtDriver { events, control, shared, mark, thread }
+        let thread = DriverThread::spawn("dgt-serial", "DGT", worker, control, |reason| {
+            let _ = event_tx.send(Stamped::now(DgtEvent::Disconnected { reason }));
+        });
+        DgtDriver { thread, events, shared, mark }
     }
 
     /// How far the driver has handed over what it read (the loop's time horizon).
@@ -214,13 +203,13 @@ impl DgtDriver {
     /// commands go through the clock link: one at a time, each waiting for its
     /// acknowledgement, resent and at last reported ([`DgtEvent::Clock`]).
     pub fn send(&self, command: HostCommand) -> Result<(), DgtDriverStopped> {
-        self.control.send(Control::Command(command)).map_err(|_| DgtDriverStopped)
+        self.thread.send(command).map_err(|()| DgtDriverStopped)
     }
 
     /// A handle that queues commands from elsewhere (the station setting the
     /// DGT clock when a game starts), valid as long as the driver runs.
     pub fn commands(&self) -> DgtCommands {
-        DgtCommands { control: self.control.clone() }
+        DgtCommands { control: self.thread.control().clone() }
     }
 
     /// Drop counts by reason since the driver started.
@@ -235,18 +224,7 @@ impl DgtDriver {
 
     /// Stops the thread and closes the port; idempotent, returns within about 100 ms.
     pub fn shutdown(&mut self) {
-        let _ = self.control.send(Control::Shutdown);
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            warn!("DGT driver thread panicked");
-        }
-    }
-}
-
-impl Drop for DgtDriver {
-    fn drop(&mut self) {
-        self.shutdown();
+        self.thread.shutdown();
     }
 }
 
@@ -272,98 +250,6 @@ struct Worker {
 }
 
 impl Worker {
-    /// Opens 8N1 without flow control and greets the board.
-    fn open(&mut self) -> io::Result<Port> {
-        let port = open_8n1(&self.settings.path, self.settings.baud)?;
-        // A board powers up in bus mode, where the first single-board command
-        // only switches it to single-board mode: a reset goes first, whose loss
-        // costs nothing. Then updates (so nothing moved after the dump is
-        // missed, and the clock's answers are relayed), identity, and the full
-        // board: it may have changed while we were away, so the dump is always
-        // asked for, last. Written paced, not as one burst.
-        self.outbox.clear();
-        self.outbox.extend([
-            HostCommand::Reset,
-            self.settings.updates.command(),
-            HostCommand::SendVersion,
-            HostCommand::SendSerialNumber,
-            HostCommand::SendBoard,
-        ]);
-        // Which clock is attached (a DGT 3000 shows text, a DGT XL does not).
-        self.clock.reconnected();
-        if self.settings.updates != UpdateMode::BoardOnly {
-            self.clock.queue(ClockCommand::Version);
-        }
-        self.reader.reset();
-        self.raw = None;
-        Ok(port)
-    }
-
-    fn session(&mut self, mut port: Port) -> SessionEnd {
-        let end = self.pump(&mut port);
-        serial_link::release(&mut port);
-        end
-    }
-
-    fn pump(&mut self, port: &mut Port) -> SessionEnd {
-        let mut buf = [0u8; 512];
-        let mut last_message = Instant::now();
-        let mut last_poke = Instant::now();
-        let mut last_path_check = Instant::now();
-        let mut next_write = Instant::now();
-        loop {
-            loop {
-                match self.control.try_recv() {
-                    Ok(Control::Command(HostCommand::Clock(cmd))) => self.clock.queue(cmd),
-                    Ok(Control::Command(cmd)) => self.outbox.push_back(cmd),
-                    Ok(Control::Shutdown) | Err(TryRecvError::Disconnected) => return SessionEnd::Shutdown,
-                    Err(TryRecvError::Empty) => break,
-                }
-            }
-            if Instant::now() >= next_write {
-                match self.next_command() {
-                    Some(cmd) => {
-                        trace!(?cmd, "to board");
-                        if let Err(e) = port.write_all(&cmd.encode()) {
-                            return SessionEnd::Lost(format!("write failed: {e}"));
-                        }
-                        next_write = Instant::now() + WRITE_PACE;
-                    }
-                    None => next_write = Instant::now(),
-                }
-            }
-            match port.read(&mut buf) {
-                Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
-                Ok(n) => {
-                    self.read_at = Some(self.mark.reading());
-                    self.reader.push(&buf[..n], &mut self.results);
-                    if self.results.iter().any(Result::is_ok) {
-                        last_message = Instant::now();
-                    }
-                    self.forward_results();
-                    self.mark.delivered();
-                }
-                Err(e) if is_idle(&e) => {}
-                Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),
-            }
-            if last_message.elapsed() >= SILENCE_POKE && last_poke.elapsed() >= SILENCE_POKE {
-                // The update mode goes with it: a board that lost power for a
-                // moment is back in bus mode and idle, and only a clock in an
-                // update mode (0x43, 0x4b) acknowledges commands.
-                debug!("DGT board quiet for 5 s, asking for the board and updates");
-                self.outbox.extend([HostCommand::SendBoard, self.settings.updates.command()]);
-                last_poke = Instant::now();
-            }
-            if cfg!(unix) && last_path_check.elapsed() >= PATH_CHECK {
-                // Some USB adapters go quiet instead of failing when unplugged.
-                if !self.settings.path.exists() {
-                    return SessionEnd::Lost("device path disappeared".into());
-                }
-                last_path_check = Instant::now();
-            }
-        }
-    }
-
     /// The next command to write: board commands first, then the clock link's
     /// (whose reports are forwarded on the way).
     fn next_command(&mut self) -> Option<HostCommand> {
@@ -493,21 +379,96 @@ impl Worker {
 
 impl Link for Worker {
     const NAME: &'static str = "DGT board";
+    type Command = HostCommand;
 
     fn path(&self) -> &std::path::Path {
         &self.settings.path
     }
 
+    fn control(&self) -> &Receiver<Control> {
+        &self.control
+    }
+
+    /// Opens 8N1 without flow control and greets the board.
     fn open(&mut self) -> io::Result<Port> {
-        Worker::open(self)
+        let port = open_8n1(&self.settings.path, self.settings.baud)?;
+        // A board powers up in bus mode, where the first single-board command
+        // only switches it to single-board mode: a reset goes first, whose loss
+        // costs nothing. Then updates (so nothing moved after the dump is
+        // missed, and the clock's answers are relayed), identity, and the full
+        // board: it may have changed while we were away, so the dump is always
+        // asked for, last. Written paced, not as one burst.
+        self.outbox.clear();
+        self.outbox.extend([
+            HostCommand::Reset,
+            self.settings.updates.command(),
+            HostCommand::SendVersion,
+            HostCommand::SendSerialNumber,
+            HostCommand::SendBoard,
+        ]);
+        // Which clock is attached (a DGT 3000 shows text, a DGT XL does not).
+        self.clock.reconnected();
+        if self.settings.updates != UpdateMode::BoardOnly {
+            self.clock.queue(ClockCommand::Version);
+        }
+        self.reader.reset();
+        self.raw = None;
+        Ok(port)
     }
 
-    fn session(&mut self, port: Port) -> SessionEnd {
-        Worker::session(self, port)
-    }
-
-    fn wait(&self, delay: Duration) -> Result<(), ()> {
-        serial_link::wait(&self.control, delay)
+    fn pump(&mut self, port: &mut Port) -> SessionEnd {
+        let mut buf = [0u8; 512];
+        let mut last_message = Instant::now();
+        let mut last_poke = Instant::now();
+        let mut path = PathWatch::new();
+        let mut next_write = Instant::now();
+        loop {
+            loop {
+                match self.control.try_recv() {
+                    Ok(Control::Command(HostCommand::Clock(cmd))) => self.clock.queue(cmd),
+                    Ok(Control::Command(cmd)) => self.outbox.push_back(cmd),
+                    Ok(Control::Shutdown) | Err(TryRecvError::Disconnected) => return SessionEnd::Shutdown,
+                    Err(TryRecvError::Empty) => break,
+                }
+            }
+            if Instant::now() >= next_write {
+                match self.next_command() {
+                    Some(cmd) => {
+                        trace!(?cmd, "to board");
+                        if let Err(e) = port.write_all(&cmd.encode()) {
+                            return SessionEnd::Lost(format!("write failed: {e}"));
+                        }
+                        next_write = Instant::now() + WRITE_PACE;
+                    }
+                    None => next_write = Instant::now(),
+                }
+            }
+            match port.read(&mut buf) {
+                Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
+                Ok(n) => {
+                    self.read_at = Some(self.mark.reading());
+                    self.reader.push(&buf[..n], &mut self.results);
+                    if self.results.iter().any(Result::is_ok) {
+                        last_message = Instant::now();
+                    }
+                    self.forward_results();
+                    self.mark.delivered();
+                }
+                Err(e) if is_idle(&e) => {}
+                Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),
+            }
+            if last_message.elapsed() >= SILENCE_POKE && last_poke.elapsed() >= SILENCE_POKE {
+                // The update mode goes with it: a board that lost power for a
+                // moment is back in bus mode and idle, and only a clock in an
+                // update mode (0x43, 0x4b) acknowledges commands.
+                debug!("DGT board quiet for 5 s, asking for the board and updates");
+                self.outbox.extend([HostCommand::SendBoard, self.settings.updates.command()]);
+                last_poke = Instant::now();
+            }
+            if path.gone(&self.settings.path) {
+                return SessionEnd::Lost("device path disappeared".into());
+            }
+        }
     }
 
     fn connected(&self) {

@@ -5,11 +5,10 @@
 //! gilrs names them (`South`, `East`, `LeftTrigger`, …), which is what the
 //! `[buttons]` config uses (`gamepad:South`).
 
+use crate::flag_thread::FlagThread;
 use crate::stamp::Stamped;
 use crossbeam_channel::{Receiver, Sender};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// How often the pads are polled; a lever press is noticed within this.
@@ -62,34 +61,23 @@ pub fn list_gamepads() -> Result<Vec<String>, GamepadError> {
 
 /// The background thread that watches the gamepads.
 pub struct GamepadDriver {
+    /// Declared first, so dropped first: the thread is stopped and joined
+    /// while its queue is still open.
+    _thread: FlagThread,
     events: Receiver<Stamped<GamepadEvent>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl GamepadDriver {
     /// Starts watching; never fails (an unavailable subsystem is an event, and retried).
     pub fn spawn() -> GamepadDriver {
         let (tx, events) = crossbeam_channel::unbounded();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread =
-            std::thread::Builder::new().name("gamepads".into()).spawn(move || watch(&tx, &flag)).ok();
-        GamepadDriver { events, stop, thread }
+        let thread = FlagThread::spawn("gamepads", move |stop| watch(&tx, &stop));
+        GamepadDriver { _thread: thread, events }
     }
 
     /// The events.
     pub fn events(&self) -> Receiver<Stamped<GamepadEvent>> {
         self.events.clone()
-    }
-}
-
-impl Drop for GamepadDriver {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 

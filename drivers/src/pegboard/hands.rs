@@ -565,30 +565,7 @@ pub fn check_timing(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
-
-    fn position(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Chess960).unwrap()
-    }
-
-    const POSITIONS: &[&str] = &[
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/pppq1ppp/2npbn2/4p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
-        "r3k2r/pppq1ppp/2npbn2/4p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
-        "bqnb1rkr/pppp1ppp/6n1/4p3/4P3/1N4N1/PPPP1PPP/BQ1B1RKR w HFhf - 2 3",
-        // King and rook swap squares (king f1 -> g1, rook g1 -> f1).
-        "4k3/8/8/8/8/8/8/5KR1 w G - 0 1",
-        // Queen side swap (king d1 -> c1, rook c1 -> d1).
-        "4k3/8/8/8/8/8/8/2RK4 w C - 0 1",
-        // King already on g1: only the rook moves.
-        "6kr/8/8/8/8/8/8/6KR w Hh - 0 1",
-        // Rook already on d1: only the king moves.
-        "3rk3/3p4/8/8/8/8/3P4/3RK3 w Dd - 0 1",
-        // En passant and promotions with and without capture.
-        "r1n4k/1P6/8/3pP3/8/8/6K1/8 w - d6 0 2",
-        "8/8/8/8/3Pp3/8/6k1/K7 b - d3 0 1",
-        "7k/8/8/8/8/8/1p6/R1N4K b - - 0 1",
-    ];
+    use crate::test_support::{POSITIONS, position};
 
     fn scans_differ_by_at_most_one_square(start: Bitboard, scans: &[TimedScan]) {
         let mut prev = start;
@@ -643,26 +620,26 @@ mod tests {
         }
     }
 
+    /// The scans of `runs` plays, each from time 0, of the first legal move
+    /// of `pos` that `kind` picks.
+    fn plays(hands: &mut Hands, pos: &Chess, kind: fn(Move) -> bool, runs: usize) -> Vec<Vec<TimedScan>> {
+        let mv = pos.legal_moves().into_iter().find(|m| kind(*m)).unwrap();
+        (0..runs).map(|_| check_move(hands, pos, &mv, &mut 0)).collect()
+    }
+
     #[test]
     fn castling_uses_every_order_and_swaps_lift_both_first() {
         let pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-        let castle = pos.legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
-        let mut firsts = std::collections::HashSet::new();
         let mut hands = Hands::new(None);
-        for _ in 0..100 {
-            let mut now = 0;
-            let scans = check_move(&mut hands, &pos, &castle, &mut now);
-            firsts.insert((scans[0].occupancy, scans[1].occupancy));
-        }
+        let firsts: std::collections::HashSet<_> = plays(&mut hands, &pos, Move::is_castle, 100)
+            .iter()
+            .map(|scans| (scans[0].occupancy, scans[1].occupancy))
+            .collect();
         assert!(firsts.len() >= 3, "king first, rook first, both lifted");
 
         let swap = position("4k3/8/8/8/8/8/8/5KR1 w G - 0 1");
-        let castle = swap.legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
-        for _ in 0..50 {
-            let mut now = 0;
-            let scans = check_move(&mut hands, &swap, &castle, &mut now);
-            let start = swap.board().occupied();
-            let lifted_both = start.without(Square::F1).without(Square::G1);
+        let lifted_both = swap.board().occupied().without(Square::F1).without(Square::G1);
+        for scans in plays(&mut hands, &swap, Move::is_castle, 50) {
             assert_eq!(scans[1].occupancy, lifted_both);
         }
     }
@@ -670,14 +647,9 @@ mod tests {
     #[test]
     fn captures_happen_in_both_orders() {
         let pos = position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
-        let capture = pos.legal_moves().into_iter().find(|m| m.is_capture()).unwrap();
-        let mut first_lifts = std::collections::HashSet::new();
         let mut hands = Hands::new(None);
-        for _ in 0..50 {
-            let mut now = 0;
-            let scans = check_move(&mut hands, &pos, &capture, &mut now);
-            first_lifts.insert(scans[0].occupancy);
-        }
+        let first_lifts: std::collections::HashSet<_> =
+            plays(&mut hands, &pos, Move::is_capture, 50).iter().map(|scans| scans[0].occupancy).collect();
         assert_eq!(first_lifts.len(), 2);
     }
 

@@ -352,10 +352,7 @@ mod tests {
     use shakmaty::Square;
 
     fn read_all(bytes: &[u8]) -> Vec<Result<BoardMessage, LineError>> {
-        let mut reader = LineReader::new();
-        let mut out = Vec::new();
-        reader.push(bytes, &mut out);
-        out
+        chunked(bytes, &[])
     }
 
     fn with_sum(body: &str) -> String {
@@ -609,15 +606,7 @@ mod tests {
 
     fn chunked(bytes: &[u8], cuts: &[usize]) -> Vec<Result<BoardMessage, LineError>> {
         let mut reader = LineReader::new();
-        let mut out = Vec::new();
-        let mut rest = bytes;
-        for &cut in cuts {
-            let (head, tail) = rest.split_at(cut.min(rest.len()));
-            reader.push(head, &mut out);
-            rest = tail;
-        }
-        reader.push(rest, &mut out);
-        out
+        crate::test_support::chunked(bytes, cuts, |piece, out| reader.push(piece, out))
     }
 
     fn arb_text() -> impl Strategy<Value = String> {

@@ -4,21 +4,18 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use tracing::{debug, trace, warn};
 
 use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
-use crate::serial_link::{self, Link, Port, SessionEnd, is_idle, open_8n1};
+use crate::serial_link::{self, DriverThread, Link, PathWatch, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
 use crate::stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
 
 /// Silence after which the driver asks for a scan (the board promises one per second).
 pub const SILENCE_POKE: Duration = Duration::from_secs(3);
-/// How often the device path is checked for existence while connected.
-const PATH_CHECK: Duration = Duration::from_millis(500);
 
 /// Where and how to open the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,11 +67,12 @@ type Control = serial_link::Control<StationCommand>;
 /// Dropping the handle shuts the thread down (within about one read timeout).
 #[derive(Debug)]
 pub struct PegBoardDriver {
+    /// Declared first, so dropped first: the thread is shut down while the
+    /// event queue is still open.
+    thread: DriverThread<StationCommand>,
     events: Receiver<Stamped<DriverEvent>>,
-    control: Sender<Control>,
     counters: Arc<Mutex<DropCounters>>,
     mark: ReadMark,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl PegBoardDriver {
@@ -93,20 +91,10 @@ impl PegBoardDriver {
             reader: LineReader::new(),
             results: Vec::new(),
         };
-        let thread = std::thread::Builder::new()
-            .name("pegboard-serial".into())
-            .spawn(move || serial_link::run(worker));
-        let thread = match thread {
-            Ok(handle) => Some(handle),
-            Err(e) => {
-                warn!(error = %e, "could not start the peg-board driver thread");
-                let _ = event_tx.send(Stamped::now(DriverEvent::Disconnected {
-                    reason: format!("could not start driver thread: {e}"),
-                }));
-                None
-            }
-        };
-        PegBoardDriver { events, control, counters, mark, thread }
+        let thread = DriverThread::spawn("pegboard-serial", "peg-board", worker, control, |reason| {
+            let _ = event_tx.send(Stamped::now(DriverEvent::Disconnected { reason }));
+        });
+        PegBoardDriver { thread, events, counters, mark }
     }
 
     /// The event stream, each event stamped with the moment its line was read
@@ -123,7 +111,7 @@ impl PegBoardDriver {
     /// Queues a command for the board. Commands given while disconnected are
     /// discarded: on every (re)connect the driver asks for identity and a scan anyway.
     pub fn send(&self, command: StationCommand) -> Result<(), DriverStopped> {
-        self.control.send(Control::Command(command)).map_err(|_| DriverStopped)
+        self.thread.send(command).map_err(|()| DriverStopped)
     }
 
     /// Drop counts by reason since the driver started.
@@ -133,18 +121,7 @@ impl PegBoardDriver {
 
     /// Stops the thread and closes the port; idempotent, returns within about 100 ms.
     pub fn shutdown(&mut self) {
-        let _ = self.control.send(Control::Shutdown);
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            warn!("peg-board driver thread panicked");
-        }
-    }
-}
-
-impl Drop for PegBoardDriver {
-    fn drop(&mut self) {
-        self.shutdown();
+        self.thread.shutdown();
     }
 }
 
@@ -159,76 +136,6 @@ struct Worker {
 }
 
 impl Worker {
-    /// Opens 8N1 without flow control and greets the board; a port that
-    /// cannot even take the greeting counts as not opened.
-    fn open(&mut self) -> io::Result<Port> {
-        let mut port = open_8n1(&self.settings.path, self.settings.baud)?;
-        let greeting =
-            [StationCommand::RequestIdentity.to_line(), StationCommand::RequestScan.to_line()].concat();
-        port.write_all(greeting.as_bytes())?;
-        self.reader.reset();
-        Ok(port)
-    }
-
-    /// Runs until the port fails or a shutdown is requested.
-    fn session(&mut self, mut port: Port) -> SessionEnd {
-        let end = self.pump(&mut port);
-        serial_link::release(&mut port);
-        end
-    }
-
-    fn pump(&mut self, port: &mut Port) -> SessionEnd {
-        let mut buf = [0u8; 512];
-        let mut last_line = Instant::now();
-        let mut last_poke = Instant::now();
-        let mut last_path_check = Instant::now();
-        loop {
-            loop {
-                match self.control.try_recv() {
-                    Ok(Control::Command(cmd)) => {
-                        trace!(?cmd, "to board");
-                        if let Err(e) = port.write_all(cmd.to_line().as_bytes()) {
-                            return SessionEnd::Lost(format!("write failed: {e}"));
-                        }
-                    }
-                    Ok(Control::Shutdown) | Err(TryRecvError::Disconnected) => {
-                        return SessionEnd::Shutdown;
-                    }
-                    Err(TryRecvError::Empty) => break,
-                }
-            }
-            match port.read(&mut buf) {
-                Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
-                Ok(n) => {
-                    // The arrival time of every line completed by these bytes.
-                    let at = self.mark.reading();
-                    self.reader.push(&buf[..n], &mut self.results);
-                    if !self.results.is_empty() {
-                        last_line = at;
-                    }
-                    self.forward_results(at);
-                    self.mark.delivered();
-                }
-                Err(e) if is_idle(&e) => {}
-                Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),
-            }
-            if last_line.elapsed() >= SILENCE_POKE && last_poke.elapsed() >= SILENCE_POKE {
-                warn!("no line from the peg board for 3 s, asking for a scan");
-                if let Err(e) = port.write_all(StationCommand::RequestScan.to_line().as_bytes()) {
-                    return SessionEnd::Lost(format!("write failed: {e}"));
-                }
-                last_poke = Instant::now();
-            }
-            if cfg!(unix) && last_path_check.elapsed() >= PATH_CHECK {
-                // Some USB adapters go quiet instead of failing when unplugged.
-                if !self.settings.path.exists() {
-                    return SessionEnd::Lost("device path disappeared".into());
-                }
-                last_path_check = Instant::now();
-            }
-        }
-    }
-
     /// Hands the lines of one read on. Dropped lines are counted one by one
     /// but reported once per read (the last reason, the total so far), after
     /// the good lines beside them: a flood of garbage at line rate then costs
@@ -274,21 +181,73 @@ impl Worker {
 
 impl Link for Worker {
     const NAME: &'static str = "peg board";
+    type Command = StationCommand;
 
     fn path(&self) -> &std::path::Path {
         &self.settings.path
     }
 
+    fn control(&self) -> &Receiver<Control> {
+        &self.control
+    }
+
+    /// Opens 8N1 without flow control and greets the board; a port that
+    /// cannot even take the greeting counts as not opened.
     fn open(&mut self) -> io::Result<Port> {
-        Worker::open(self)
+        let mut port = open_8n1(&self.settings.path, self.settings.baud)?;
+        let greeting =
+            [StationCommand::RequestIdentity.to_line(), StationCommand::RequestScan.to_line()].concat();
+        port.write_all(greeting.as_bytes())?;
+        self.reader.reset();
+        Ok(port)
     }
 
-    fn session(&mut self, port: Port) -> SessionEnd {
-        Worker::session(self, port)
-    }
-
-    fn wait(&self, delay: Duration) -> Result<(), ()> {
-        serial_link::wait(&self.control, delay)
+    fn pump(&mut self, port: &mut Port) -> SessionEnd {
+        let mut buf = [0u8; 512];
+        let mut last_line = Instant::now();
+        let mut last_poke = Instant::now();
+        let mut path = PathWatch::new();
+        loop {
+            loop {
+                match self.control.try_recv() {
+                    Ok(Control::Command(cmd)) => {
+                        trace!(?cmd, "to board");
+                        if let Err(e) = port.write_all(cmd.to_line().as_bytes()) {
+                            return SessionEnd::Lost(format!("write failed: {e}"));
+                        }
+                    }
+                    Ok(Control::Shutdown) | Err(TryRecvError::Disconnected) => {
+                        return SessionEnd::Shutdown;
+                    }
+                    Err(TryRecvError::Empty) => break,
+                }
+            }
+            match port.read(&mut buf) {
+                Ok(0) => return SessionEnd::Lost("port closed (end of file)".into()),
+                Ok(n) => {
+                    // The arrival time of every line completed by these bytes.
+                    let at = self.mark.reading();
+                    self.reader.push(&buf[..n], &mut self.results);
+                    if !self.results.is_empty() {
+                        last_line = at;
+                    }
+                    self.forward_results(at);
+                    self.mark.delivered();
+                }
+                Err(e) if is_idle(&e) => {}
+                Err(e) => return SessionEnd::Lost(format!("read failed: {e}")),
+            }
+            if last_line.elapsed() >= SILENCE_POKE && last_poke.elapsed() >= SILENCE_POKE {
+                warn!("no line from the peg board for 3 s, asking for a scan");
+                if let Err(e) = port.write_all(StationCommand::RequestScan.to_line().as_bytes()) {
+                    return SessionEnd::Lost(format!("write failed: {e}"));
+                }
+                last_poke = Instant::now();
+            }
+            if path.gone(&self.settings.path) {
+                return SessionEnd::Lost("device path disappeared".into());
+            }
+        }
     }
 
     fn connected(&self) {

@@ -11,21 +11,19 @@
 //! sees a hang-up while the station is between two connections.
 
 use std::collections::VecDeque;
-use std::io::{self, Read, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, TryRecvError};
-use serialport::SerialPort;
+use crossbeam_channel::{Receiver, TryRecvError};
 use shakmaty::{Bitboard, Chess, Position};
-use tracing::{debug, info, trace, warn};
+use tracing::{debug, trace};
 
 use super::hands::TimedScan;
 use super::protocol::{BoardMessage, StationCommand};
-use crate::sim_pty::{Pty, after, remove_link};
+use crate::sim_pty::{Handled, PlugControl, Pty, SimLine, SimThread, after, due, sane_speed};
 
 /// How the simulated board behaves.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,8 +74,8 @@ const TICK: Duration = Duration::from_millis(5);
 /// machine), not by the hand: the rest of the schedule moves on by the delay,
 /// so a stall never sends several moves at one instant (a hand keeps its pace).
 const STALL: Duration = Duration::from_millis(50);
-/// Writes to the master give up quickly: nobody may be reading the slave.
-const WRITE_TIMEOUT: Duration = Duration::from_millis(20);
+/// Names the board in logs and errors.
+const WHAT: &str = "simulated peg board";
 
 enum SimControl {
     Play(Vec<TimedScan>),
@@ -87,10 +85,13 @@ enum SimControl {
     SetOccupancy(Bitboard),
     Raw(Vec<u8>),
     Flood { lines_per_s: u32, lasts: Duration },
-    Unplug(Sender<()>),
-    Replug(Sender<io::Result<()>>),
-    WaitIdle(Sender<()>),
-    Stop,
+    Plug(PlugControl),
+}
+
+impl From<PlugControl> for SimControl {
+    fn from(control: PlugControl) -> Self {
+        SimControl::Plug(control)
+    }
 }
 
 /// Counters the test side can read while the simulator runs.
@@ -104,10 +105,8 @@ struct Shared {
 /// Handle to a running simulated peg board. Dropping it stops the board and removes the link.
 #[derive(Debug)]
 pub struct SimPegBoard {
-    control: Sender<SimControl>,
+    thread: SimThread<SimControl>,
     shared: Arc<Shared>,
-    link: PathBuf,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for SimControl {
@@ -120,10 +119,7 @@ impl std::fmt::Debug for SimControl {
             SimControl::SetOccupancy(_) => "SetOccupancy",
             SimControl::Raw(_) => "Raw",
             SimControl::Flood { .. } => "Flood",
-            SimControl::Unplug(_) => "Unplug",
-            SimControl::Replug(_) => "Replug",
-            SimControl::WaitIdle(_) => "WaitIdle",
-            SimControl::Stop => "Stop",
+            SimControl::Plug(_) => "Plug",
         })
     }
 }
@@ -131,7 +127,7 @@ impl std::fmt::Debug for SimControl {
 impl SimPegBoard {
     /// Creates the pty and the symlink, then starts the board thread.
     pub fn start(opts: SimOptions) -> io::Result<SimPegBoard> {
-        let pty = Pty::plug(&opts.link, "simulated peg board")?;
+        let pty = Pty::plug(&opts.link, WHAT)?;
         let shared = Arc::new(Shared::default());
         shared.occupancy.store(opts.initial.0, Ordering::Relaxed);
         let (control, rx) = crossbeam_channel::unbounded();
@@ -139,34 +135,27 @@ impl SimPegBoard {
         let heartbeat = opts.heartbeat;
         let board = Board {
             occupancy: opts.initial,
-            speed: if opts.speed.is_finite() && opts.speed > 0.0 { opts.speed } else { 1.0 },
+            speed: sane_speed(opts.speed),
+            line: SimLine::new(link.clone(), WHAT, pty),
             opts,
             rx,
             shared: Arc::clone(&shared),
-            pty: Some(pty),
             schedule: VecDeque::new(),
             presses: VecDeque::new(),
             origin: Instant::now(),
             origin_pending: false,
             next_heartbeat: after(Instant::now(), heartbeat),
             releases: VecDeque::new(),
-            idle_waiters: Vec::new(),
             command: Vec::new(),
             flood: None,
         };
-        let thread = std::thread::Builder::new().name("sim-pegboard".into()).spawn(move || board.run());
-        match thread {
-            Ok(thread) => Ok(SimPegBoard { control, shared, link, thread: Some(thread) }),
-            Err(e) => {
-                remove_link(&link);
-                Err(e)
-            }
-        }
+        let thread = SimThread::spawn("sim-pegboard", WHAT, link, control, move || board.run())?;
+        Ok(SimPegBoard { thread, shared })
     }
 
     /// The device path the station should open.
     pub fn link(&self) -> &Path {
-        &self.link
+        self.thread.link()
     }
 
     /// Plays a schedule: scan `i` goes out at `at_ms / speed` real milliseconds after
@@ -216,23 +205,17 @@ impl SimPegBoard {
 
     /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
     pub fn unplug(&self) {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(SimControl::Unplug(tx));
-        let _ = rx.recv();
+        self.thread.unplug();
     }
 
     /// Plugs back in on a fresh pty, re-pointing the link. Returns once done.
     pub fn replug(&self) -> io::Result<()> {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(SimControl::Replug(tx));
-        rx.recv().unwrap_or_else(|_| Err(io::Error::other("simulator stopped")))
+        self.thread.replug()
     }
 
     /// Blocks until every scheduled scan has been sent (or the simulator stopped).
     pub fn wait_idle(&self) {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(SimControl::WaitIdle(tx));
-        let _ = rx.recv();
+        self.thread.wait_idle();
     }
 
     /// The board's current occupancy (the last scan sent or due).
@@ -252,23 +235,11 @@ impl SimPegBoard {
 
     /// Stops the board thread, closes the pty and removes the link; idempotent.
     pub fn stop(&mut self) {
-        self.send(SimControl::Stop);
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            warn!("simulated peg board thread panicked");
-        }
+        self.thread.stop();
     }
 
     fn send(&self, control: SimControl) {
-        // After stop the thread is gone; requests then quietly do nothing.
-        let _ = self.control.send(control);
-    }
-}
-
-impl Drop for SimPegBoard {
-    fn drop(&mut self) {
-        self.stop();
+        self.thread.send(control);
     }
 }
 
@@ -277,7 +248,7 @@ struct Board {
     speed: f64,
     rx: Receiver<SimControl>,
     shared: Arc<Shared>,
-    pty: Option<Pty>,
+    line: SimLine,
     occupancy: Bitboard,
     schedule: VecDeque<TimedScan>,
     /// Lever presses on the schedule's timeline (only `at_ms` is used).
@@ -287,7 +258,6 @@ struct Board {
     origin_pending: bool,
     next_heartbeat: Instant,
     releases: VecDeque<(Instant, u8)>,
-    idle_waiters: Vec<Sender<()>>,
     command: Vec<u8>,
     /// A garbage flood under way: lines a second, when it began, until when, lines sent.
     flood: Option<(u32, Instant, Instant, u64)>,
@@ -307,16 +277,11 @@ impl Board {
                 self.send_scan();
             }
             if self.schedule.is_empty() {
-                self.idle_waiters.drain(..).for_each(|w| {
-                    let _ = w.send(());
-                });
+                self.line.idle();
             }
             self.listen(self.next_deadline().saturating_duration_since(Instant::now()).min(TICK));
         }
-        self.pty = None;
-        remove_link(&self.opts.link);
-        // Waiters must not block forever on a board that is gone.
-        self.idle_waiters.clear();
+        self.line.close();
         debug!("simulated peg board stopped");
     }
 
@@ -357,35 +322,18 @@ impl Board {
                     let now = Instant::now();
                     self.flood = Some((lines_per_s, now, after(now, lasts), 0));
                 }
-                SimControl::Unplug(done) => {
-                    if self.pty.is_some() {
-                        // Link first, so a station reconnecting at once finds nothing.
-                        remove_link(&self.opts.link);
-                        self.pty = None;
-                        info!("simulated peg board unplugged");
-                    }
-                    let _ = done.send(());
-                }
-                SimControl::Replug(done) => {
-                    let result = match self.pty {
-                        Some(_) => Ok(()),
-                        None => Pty::plug(&self.opts.link, "simulated peg board").map(|pty| {
-                            self.pty = Some(pty);
-                            self.command.clear();
-                        }),
-                    };
-                    let _ = done.send(result);
-                }
-                SimControl::WaitIdle(waiter) => self.idle_waiters.push(waiter),
-                SimControl::Stop => return false,
+                SimControl::Plug(control) => match self.line.handle(control) {
+                    Handled::Done => {}
+                    Handled::Replugged => self.command.clear(),
+                    Handled::Stop => return false,
+                },
             }
         }
         true
     }
 
     fn due(&self, scan: &TimedScan) -> Instant {
-        let secs = scan.at_ms as f64 / 1000.0 / self.speed;
-        after(self.origin, Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
+        due(self.origin, scan.at_ms, self.speed)
     }
 
     fn send_due_scans(&mut self, now: Instant) {
@@ -453,21 +401,9 @@ impl Board {
 
     /// Reads station commands for up to `timeout`.
     fn listen(&mut self, timeout: Duration) {
-        let Some(pty) = self.pty.as_mut() else {
-            std::thread::sleep(timeout);
-            return;
-        };
-        let _ = pty.master.set_timeout(timeout.max(Duration::from_millis(1)));
         let mut buf = [0u8; 64];
-        match pty.master.read(&mut buf) {
-            Ok(n) => self.take_command_bytes(&buf[..n]),
-            Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
-            Err(e) => {
-                // Should not happen while we hold the slave; avoid a busy loop if it does.
-                debug!(error = %e, "reading the pty master failed");
-                std::thread::sleep(timeout);
-            }
-        }
+        let n = self.line.read(&mut buf, timeout);
+        self.take_command_bytes(&buf[..n]);
     }
 
     fn take_command_bytes(&mut self, bytes: &[u8]) {
@@ -518,16 +454,8 @@ impl Board {
         self.write(line.as_bytes());
     }
 
-    /// Writes if plugged in; an unplugged board just talks to nobody.
     fn write(&mut self, bytes: &[u8]) {
-        let Some(pty) = self.pty.as_mut() else {
-            return;
-        };
-        let _ = pty.master.set_timeout(WRITE_TIMEOUT);
-        if let Err(e) = pty.master.write_all(bytes) {
-            // A station that is not reading lets the pty buffer fill up; drop, don't stall.
-            debug!(error = %e, "simulated board could not write");
-        }
+        self.line.write(bytes);
     }
 }
 
@@ -538,41 +466,8 @@ mod tests {
     use crate::pegboard::protocol::LineError;
     use crate::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
     use crate::stamp::Stamped;
+    use crate::test_support::{TempDir, wait_for};
     use shakmaty::{Chess, Move, Position, san::San};
-
-    struct TempDir(PathBuf);
-
-    impl TempDir {
-        fn new(tag: &str) -> TempDir {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or_default();
-            let dir = std::env::temp_dir().join(format!("annexd-{tag}-{}-{nanos}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            TempDir(dir)
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn wait_for(
-        events: &Receiver<Stamped<DriverEvent>>,
-        timeout: Duration,
-        mut wanted: impl FnMut(&DriverEvent) -> bool,
-    ) -> Option<DriverEvent> {
-        let deadline = Instant::now() + timeout;
-        while let Ok(Stamped { event, .. }) = events.recv_deadline(deadline) {
-            if wanted(&event) {
-                return Some(event);
-            }
-        }
-        None
-    }
 
     fn scripted_game() -> (Vec<TimedScan>, Bitboard) {
         let mut hands = Hands::new(Some(11));

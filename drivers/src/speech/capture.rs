@@ -120,42 +120,13 @@ impl Microphone {
         let (sender, chunks) = crossbeam_channel::bounded(QUEUE);
         let dropped = Arc::new(AtomicU64::new(0));
         let stream_error = |problem: String| MicError::Stream { device: device_name.clone(), problem };
-        let on_error = |e: cpal::StreamError| tracing::warn!(error = %e, "microphone stream error");
         let stream = match supported.sample_format() {
-            cpal::SampleFormat::F32 => {
-                let (sender, dropped) = (sender.clone(), dropped.clone());
-                device.build_input_stream(
-                    &config,
-                    move |data: &[f32], _: &cpal::InputCallbackInfo| send(&sender, &dropped, data.to_vec()),
-                    on_error,
-                    None,
-                )
-            }
+            cpal::SampleFormat::F32 => input_stream(&device, &config, &sender, &dropped, |x: f32| x),
             cpal::SampleFormat::I16 => {
-                let (sender, dropped) = (sender.clone(), dropped.clone());
-                device.build_input_stream(
-                    &config,
-                    move |data: &[i16], _: &cpal::InputCallbackInfo| {
-                        send(&sender, &dropped, data.iter().map(|&x| f32::from(x) / 32768.0).collect());
-                    },
-                    on_error,
-                    None,
-                )
+                input_stream(&device, &config, &sender, &dropped, |x: i16| f32::from(x) / 32768.0)
             }
             cpal::SampleFormat::U16 => {
-                let (sender, dropped) = (sender.clone(), dropped.clone());
-                device.build_input_stream(
-                    &config,
-                    move |data: &[u16], _: &cpal::InputCallbackInfo| {
-                        send(
-                            &sender,
-                            &dropped,
-                            data.iter().map(|&x| (f32::from(x) - 32768.0) / 32768.0).collect(),
-                        );
-                    },
-                    on_error,
-                    None,
-                )
+                input_stream(&device, &config, &sender, &dropped, |x: u16| (f32::from(x) - 32768.0) / 32768.0)
             }
             other => return Err(stream_error(format!("sample format {other} is not supported"))),
         }
@@ -187,6 +158,26 @@ impl Microphone {
 }
 
 /// Runs in the sound card's callback: never blocks, drops and counts when full.
+/// A stream of the device's samples of type `T`, each made an `f32` in
+/// -1..1 by `to_f32`, handed on in chunks as the sound card delivers them.
+fn input_stream<T: cpal::SizedSample + 'static>(
+    device: &cpal::Device,
+    config: &cpal::StreamConfig,
+    sender: &Sender<Vec<f32>>,
+    dropped: &Arc<AtomicU64>,
+    to_f32: fn(T) -> f32,
+) -> Result<cpal::Stream, cpal::BuildStreamError> {
+    let (sender, dropped) = (sender.clone(), dropped.clone());
+    device.build_input_stream(
+        config,
+        move |data: &[T], _: &cpal::InputCallbackInfo| {
+            send(&sender, &dropped, data.iter().map(|&x| to_f32(x)).collect());
+        },
+        |e: cpal::StreamError| tracing::warn!(error = %e, "microphone stream error"),
+        None,
+    )
+}
+
 fn send(sender: &Sender<Vec<f32>>, dropped: &AtomicU64, chunk: Vec<f32>) {
     if let Err(TrySendError::Full(_)) = sender.try_send(chunk) {
         dropped.fetch_add(1, Ordering::Relaxed);

@@ -38,7 +38,9 @@ fn dgt_clock_statuses(events: &std::path::Path) -> Vec<(String, String)> {
         .collect()
 }
 
-fn config_text(peg_link: &std::path::Path, dgt_link: &std::path::Path) -> String {
+/// The config of the boards [`peg_and_dgt_boards`] puts in `dir`.
+fn config_text(dir: &std::path::Path) -> String {
+    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     format!(
         "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[boards.mirror]\ndriver = \"dgt\"\nport = \"{}\"\nbaud = 9600\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\nblind_color = \"white\"\n\n[clock]\ntime_control = \"300+2\"\nsource = \"dgt\"\ndgt_white = \"left\"\ndgt_silent_ms = {SILENT_MS}\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
         peg_link.display(),
@@ -49,9 +51,8 @@ fn config_text(peg_link: &std::path::Path, dgt_link: &std::path::Path) -> String
 #[test]
 fn the_dgt_clock_is_the_master_and_a_silent_clock_is_told_once_and_recovers() {
     let dir = scratch("clock-devices");
-    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
+    let config = write_config(&dir, &config_text(&dir));
     // The clock still shows an old game, stopped.
     let old = SimClock::new(12_000, 34_000, ClockRun::Paused);
     let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(old));
@@ -195,9 +196,8 @@ fn pos_after(moves: &[shakmaty::Move]) -> Chess {
 #[test]
 fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
     let dir = scratch("clock-mode23");
-    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let config = write_config(&dir, &config_text(&peg_link, &dgt_link));
+    let config = write_config(&dir, &config_text(&dir));
     let not_23 = SimClock { mode_23: false, ..SimClock::new(12_000, 34_000, ClockRun::Paused) };
     let (_pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(not_23));
     let station = start_station(&config, &dir.join("journal"), &events);
@@ -317,10 +317,8 @@ fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
 #[test]
 fn his_dgt_clock_pressed_50_to_600_ms_after_the_placement_always_counts() {
     let dir = scratch("press-dgt");
-    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let text = config_text(&peg_link, &dgt_link)
-        .replace(&format!("settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n"), "");
+    let text = config_text(&dir).replace(&format!("settle_ms = {SETTLE_MS}\ndebounce_ms = 15\n"), "");
     let config = write_config(&dir, &text);
     let (pegs, dgt) = peg_and_dgt_boards(&dir, 1.0, Some(SimClock::new(12_000, 34_000, ClockRun::Paused)));
     let station = start_station(&config, &dir.join("journal"), &events);

@@ -36,23 +36,12 @@ impl Understanding {
                     None => format!("{} {}: {}", letter.text, rank.text, self.empty),
                 }
             }
+            // A rank is named by its number and its squares by their letters; a file the other way round.
             Command::ReadRank(rank) => {
-                let squares: Vec<Square> = File::ALL.iter().map(|&f| Square::from_coords(f, rank)).collect();
-                let [_, name] = self.wording.word_square(squares[0]);
-                format!(
-                    "{} {}",
-                    name.text,
-                    self.line_of(board, me, &squares, |sq| self.wording.word_square(sq)[0].text)
-                )
+                self.read_line(board, me, &File::ALL.map(|f| Square::from_coords(f, rank)), 1)
             }
             Command::ReadFile(file) => {
-                let squares: Vec<Square> = Rank::ALL.iter().map(|&r| Square::from_coords(file, r)).collect();
-                let [name, _] = self.wording.word_square(squares[0]);
-                format!(
-                    "{} {}",
-                    name.text,
-                    self.line_of(board, me, &squares, |sq| self.wording.word_square(sq)[1].text)
-                )
+                self.read_line(board, me, &Rank::ALL.map(|r| Square::from_coords(file, r)), 0)
             }
             Command::Material => [me, !me]
                 .iter()
@@ -61,6 +50,16 @@ impl Understanding {
                 .join(". "),
             _ => return None,
         })
+    }
+
+    /// A rank or file read out: its name (word `line` of its first square's
+    /// two words), then its squares, each named by its other word.
+    fn read_line(&self, board: &Board, me: Color, squares: &[Square], line: usize) -> String {
+        let name = self.wording.word_square(squares[0])[line].text;
+        format!(
+            "{name} {}",
+            self.line_of(board, me, squares, |sq| self.wording.word_square(sq)[1 - line].text)
+        )
     }
 
     /// The squares of a rank or file in order, each named by `name` (its

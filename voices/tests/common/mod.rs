@@ -3,6 +3,11 @@
 
 #![allow(dead_code)]
 
+use std::path::PathBuf;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Position};
+
 /// One game: its tag line for messages and its SAN moves.
 pub struct Game {
     pub name: String,
@@ -54,4 +59,53 @@ pub fn read_games(pgn: &str) -> Vec<Game> {
 fn tag<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let rest = line.strip_prefix('[')?.strip_prefix(key)?.strip_prefix(' ')?;
     rest.trim_end_matches(']').trim().strip_prefix('"')?.strip_suffix('"')
+}
+
+/// The shared real games, beside the checkout.
+pub fn shared_games_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/games")
+}
+
+/// Positions of real games: the vendored games and every shared PGN file
+/// (if readable), an even share of `max` from each; in each, every
+/// `game_step`-th game's positions before the plies `ply % ply_step ==
+/// ply_offset`, up to the first move that does not read.
+pub fn real_positions(max: usize, game_step: usize, ply_step: usize, ply_offset: usize) -> Vec<Chess> {
+    let mut texts = vec![include_str!("../data/games.pgn").to_owned()];
+    let dir = shared_games_dir();
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => {
+            let mut paths: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+                .collect();
+            paths.sort();
+            for path in paths {
+                texts.push(String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()).into_owned());
+            }
+        }
+        Err(e) => eprintln!("!!! {} not readable ({e}); using the vendored games only", dir.display()),
+    }
+    let mut out = Vec::new();
+    let per_file = max / texts.len() + 1;
+    for text in &texts {
+        let mut taken = 0;
+        for game in read_games(text).into_iter().step_by(game_step) {
+            let mut pos = Chess::default();
+            for (ply, san) in game.sans.iter().enumerate() {
+                let Ok(parsed) = SanPlus::from_ascii(san.as_bytes()) else { break };
+                let Ok(mv) = parsed.san.to_move(&pos) else { break };
+                if ply % ply_step == ply_offset && taken < per_file {
+                    out.push(pos.clone());
+                    taken += 1;
+                }
+                pos.play_unchecked(mv);
+            }
+            if taken >= per_file {
+                break;
+            }
+        }
+    }
+    out.truncate(max);
+    out
 }

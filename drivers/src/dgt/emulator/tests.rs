@@ -3,27 +3,9 @@ use crate::dgt::clock_link::{self, ClockFailure, ClockReport};
 use crate::dgt::hands::{DgtHands, apply_updates};
 use crate::dgt::protocol::{ClockModel, DgtError};
 use crate::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
+use crate::test_support::{self, TempDir};
 use shakmaty::{Chess, Move, Piece, Position, san::San};
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        let dir = std::env::temp_dir().join(format!("annexd-dgt-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use std::io::Write;
 
 /// The driver's events without their arrival stamps (these tests judge what, not when).
 /// The driver's events without their stamps, read from the driver's own
@@ -45,18 +27,8 @@ fn unstamped(stamped: Receiver<crate::stamp::Stamped<DgtEvent>>) -> Events {
     Events(stamped)
 }
 
-fn wait_for(
-    events: &Events,
-    timeout: Duration,
-    mut wanted: impl FnMut(&DgtEvent) -> bool,
-) -> Option<DgtEvent> {
-    let deadline = Instant::now() + timeout;
-    while let Ok(event) = events.recv_deadline(deadline) {
-        if wanted(&event) {
-            return Some(event);
-        }
-    }
-    None
+fn wait_for(events: &Events, timeout: Duration, wanted: impl FnMut(&DgtEvent) -> bool) -> Option<DgtEvent> {
+    test_support::wait_for(&events.0, timeout, wanted)
 }
 
 fn is_dump(board: &Board) -> impl Fn(&DgtEvent) -> bool + '_ {

@@ -2,23 +2,12 @@ use super::*;
 use proptest::prelude::*;
 
 fn read_all(bytes: &[u8]) -> Vec<Result<DgtMessage, DgtError>> {
-    let mut reader = DgtReader::new();
-    let mut out = Vec::new();
-    reader.push(bytes, &mut out);
-    out
+    chunked(bytes, &[])
 }
 
 fn chunked(bytes: &[u8], cuts: &[usize]) -> Vec<Result<DgtMessage, DgtError>> {
     let mut reader = DgtReader::new();
-    let mut out = Vec::new();
-    let mut rest = bytes;
-    for &cut in cuts {
-        let (head, tail) = rest.split_at(cut.min(rest.len()));
-        reader.push(head, &mut out);
-        rest = tail;
-    }
-    reader.push(rest, &mut out);
-    out
+    crate::test_support::chunked(bytes, cuts, |piece, out| reader.push(piece, out))
 }
 
 fn piece(c: char) -> Option<Piece> {
