@@ -168,7 +168,12 @@ pub struct HallServer {
 impl HallServer {
     /// Serves `hall` on `listener` (already bound, so that its address can be
     /// printed and tests can take port 0); `token` acknowledges alerts.
-    pub fn start(listener: TcpListener, hall: Arc<Mutex<Hall>>, token: &str, limits: Limits) -> Result<HallServer> {
+    pub fn start(
+        listener: TcpListener,
+        hall: Arc<Mutex<Hall>>,
+        token: &str,
+        limits: Limits,
+    ) -> Result<HallServer> {
         // An empty token would let any `Authorization: Bearer` through.
         if token.trim().is_empty() {
             bail!("the arbiter's token must not be empty");
@@ -374,7 +379,11 @@ async fn api(State(shared): State<Shared>) -> Response {
 /// `POST /api/hall/ack` with `Authorization: Bearer TOKEN` and `{"alert": ID}`.
 /// The token is checked before the body is looked at (a body over [`MAX_BODY`]
 /// is not read past the limit either way).
-async fn ack(State(shared): State<Shared>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn ack(
+    State(shared): State<Shared>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

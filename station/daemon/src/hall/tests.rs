@@ -254,7 +254,11 @@ mod http {
             assert_eq!(header_of(&headers, "content-type"), Some(kind), "{path}");
             assert_eq!(header_of(&headers, "cache-control"), Some("no-store"), "{path}");
             assert_eq!(header_of(&headers, "connection"), Some("close"), "{path}");
-            assert_eq!(header_of(&headers, "content-length"), Some(body.len().to_string().as_str()), "{path}");
+            assert_eq!(
+                header_of(&headers, "content-length"),
+                Some(body.len().to_string().as_str()),
+                "{path}"
+            );
             let expected = match path {
                 "/hall.pgn" => hall.lock().unwrap().pgn(),
                 p if p.starts_with("/api/hall") => hall.lock().unwrap().json().to_string(),
@@ -264,8 +268,13 @@ mod http {
         }
         // The header names are spelled as the hand-written server spelled them.
         assert!(get(addr, "/api/hall").contains("\r\nContent-Type: application/json\r\n"));
-        for (method, path) in [("GET", "/nope"), ("POST", "/hall"), ("GET", "/api/hall/ack"), ("DELETE", "/api/hall")] {
-            let answer = exchange(addr, format!("{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n").as_bytes());
+        for (method, path) in
+            [("GET", "/nope"), ("POST", "/hall"), ("GET", "/api/hall/ack"), ("DELETE", "/api/hall")]
+        {
+            let answer = exchange(
+                addr,
+                format!("{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n").as_bytes(),
+            );
             let (status, headers, body) = split(&answer);
             assert_eq!((status, body), ("HTTP/1.1 404 Not Found", "not found\n"), "{method} {path}");
             assert_eq!(header_of(&headers, "content-type"), Some("text/plain"), "{method} {path}");
@@ -278,10 +287,21 @@ mod http {
         with_an_alert(&hall);
         let addr = server.addr();
         let body = r#"{"alert":1}"#;
-        for auth in [None, Some("Bearer s3cre"), Some("Bearer s3crets"), Some("Bearer S3cret"), Some("Basic s3cret"), Some("Bearer ")] {
+        for auth in [
+            None,
+            Some("Bearer s3cre"),
+            Some("Bearer s3crets"),
+            Some("Bearer S3cret"),
+            Some("Basic s3cret"),
+            Some("Bearer "),
+        ] {
             let answer = ack(addr, auth, body);
             let (status, _, text) = split(&answer);
-            assert_eq!((status, text), ("HTTP/1.1 401 Unauthorized", "the arbiter's token is required\n"), "{auth:?}");
+            assert_eq!(
+                (status, text),
+                ("HTTP/1.1 401 Unauthorized", "the arbiter's token is required\n"),
+                "{auth:?}"
+            );
         }
         assert_eq!(hall.lock().unwrap().json()["alerts"][0]["acknowledged"], false);
         let bearer = Some("Bearer s3cret");
@@ -321,7 +341,11 @@ mod http {
         ];
         for (request, code) in garbage {
             let answer = exchange(addr, &request);
-            assert!(answer.starts_with(&format!("HTTP/1.1 {code} ")), "{:?}: {answer:?}", String::from_utf8_lossy(&request[..request.len().min(40)]));
+            assert!(
+                answer.starts_with(&format!("HTTP/1.1 {code} ")),
+                "{:?}: {answer:?}",
+                String::from_utf8_lossy(&request[..request.len().min(40)])
+            );
         }
         let answer = get(addr, "/api/hall");
         assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer}");
@@ -329,7 +353,8 @@ mod http {
 
     #[test]
     fn at_the_cap_one_more_connection_is_closed_and_idle_ones_time_out() {
-        let limits = Limits { connections: 2, header_timeout: Duration::from_millis(300), ..Limits::default() };
+        let limits =
+            Limits { connections: 2, header_timeout: Duration::from_millis(300), ..Limits::default() };
         let (server, _hall) = serve(limits);
         let addr = server.addr();
         let idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
