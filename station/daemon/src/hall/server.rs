@@ -377,8 +377,8 @@ async fn api(State(shared): State<Shared>) -> Response {
 }
 
 /// `POST /api/hall/ack` with `Authorization: Bearer TOKEN` and `{"alert": ID}`.
-/// The token is checked before the body is looked at (a body over [`MAX_BODY`]
-/// is not read past the limit either way).
+/// A missing or wrong token is answered 401 whatever the body says or weighs
+/// (the body is read at most up to [`MAX_BODY`]); then a body over the limit is 413.
 async fn ack(
     State(shared): State<Shared>,
     headers: HeaderMap,
