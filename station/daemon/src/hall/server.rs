@@ -309,13 +309,15 @@ struct Shared {
 }
 
 impl Shared {
-    /// Runs `f` on the view, or answers 500 when a panic left it half-updated.
-    fn with_hall<T>(&self, f: impl FnOnce(&mut Hall) -> T) -> Result<T, Response> {
-        match self.hall.lock() {
-            Ok(mut hall) => Ok(f(&mut hall)),
-            Err(_) => Err(text(StatusCode::INTERNAL_SERVER_ERROR, "hall state poisoned\n")),
-        }
+    /// Runs `f` on the view; `None` when a panic left it half-updated (see [`poisoned`]).
+    fn with_hall<T>(&self, f: impl FnOnce(&mut Hall) -> T) -> Option<T> {
+        self.hall.lock().ok().map(|mut hall| f(&mut hall))
     }
+}
+
+/// The answer when the view cannot be read.
+fn poisoned() -> Response {
+    text(StatusCode::INTERNAL_SERVER_ERROR, "hall state poisoned\n")
 }
 
 /// Every route. Each path answers only its method; any other method or path is
@@ -364,15 +366,15 @@ async fn page() -> Response {
 
 async fn pgn(State(shared): State<Shared>) -> Response {
     match shared.with_hall(|h| h.pgn()) {
-        Ok(pgn) => reply(StatusCode::OK, "application/x-chess-pgn; charset=utf-8", pgn),
-        Err(answer) => answer,
+        Some(pgn) => reply(StatusCode::OK, "application/x-chess-pgn; charset=utf-8", pgn),
+        None => poisoned(),
     }
 }
 
 async fn api(State(shared): State<Shared>) -> Response {
     match shared.with_hall(|h| h.json().to_string()) {
-        Ok(json) => reply(StatusCode::OK, "application/json", json),
-        Err(answer) => answer,
+        Some(json) => reply(StatusCode::OK, "application/json", json),
+        None => poisoned(),
     }
 }
 
@@ -406,9 +408,9 @@ async fn ack(
         return text(StatusCode::BAD_REQUEST, "expected {\"alert\": ID}\n");
     };
     match shared.with_hall(|h| h.acknowledge(id)) {
-        Ok(true) => reply(StatusCode::OK, "application/json", "{\"ok\":true}"),
-        Ok(false) => text(StatusCode::NOT_FOUND, "no such alert\n"),
-        Err(answer) => answer,
+        Some(true) => reply(StatusCode::OK, "application/json", "{\"ok\":true}"),
+        Some(false) => text(StatusCode::NOT_FOUND, "no such alert\n"),
+        None => poisoned(),
     }
 }
 
