@@ -18,9 +18,8 @@ use super::{BrokerUrl, check_name, read_credentials};
 use anyhow::{Context, Result, bail};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -69,6 +68,8 @@ pub struct Limits {
     pub connections: usize,
     /// A request head must have arrived this long after the connection opened.
     pub header_timeout: Duration,
+    /// The arbiter's request body must have arrived within this (408 otherwise).
+    pub body_timeout: Duration,
     /// A connection (one request and its answer) is closed after this long.
     pub connection_timeout: Duration,
 }
@@ -78,6 +79,7 @@ impl Default for Limits {
         Limits {
             connections: MAX_CONNECTIONS,
             header_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(5),
             connection_timeout: Duration::from_secs(30),
         }
     }
@@ -186,7 +188,7 @@ impl HallServer {
             .build()
             .context("cannot start the hall's HTTP runtime")?;
         let (stop, stopped) = watch::channel(false);
-        let app = router(Shared { hall, token: Arc::from(token) });
+        let app = router(Shared { hall, token: Arc::from(token), body_timeout: limits.body_timeout });
         let thread = std::thread::Builder::new()
             .name("hall-web".into())
             .spawn(move || {
@@ -301,11 +303,12 @@ async fn connection(
     }
 }
 
-/// What every request may read: the view and the arbiter's token.
+/// What every request may read: the view, the arbiter's token and how long his body may take.
 #[derive(Clone)]
 struct Shared {
     hall: Arc<Mutex<Hall>>,
     token: Arc<str>,
+    body_timeout: Duration,
 }
 
 impl Shared {
@@ -379,14 +382,12 @@ async fn api(State(shared): State<Shared>) -> Response {
 }
 
 /// `POST /api/hall/ack` with `Authorization: Bearer TOKEN` and `{"alert": ID}`.
-/// A missing or wrong token is answered 401 whatever the body says or weighs
-/// (the body is read at most up to [`MAX_BODY`]); then a body over the limit is 413.
-async fn ack(
-    State(shared): State<Shared>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let given = headers
+/// The token is checked before the body is read, so that only the arbiter can
+/// make the server wait for one (at most [`Limits::body_timeout`], 408); a body
+/// declared or found over [`MAX_BODY`] is 413, as before.
+async fn ack(State(shared): State<Shared>, request: Request) -> Response {
+    let given = request
+        .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().strip_prefix("Bearer "))
@@ -394,12 +395,22 @@ async fn ack(
     if !token_matches(given, &shared.token) {
         return text(StatusCode::UNAUTHORIZED, "the arbiter's token is required\n");
     }
-    let body = match body {
-        Ok(body) => body,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+    // The declared length is refused at once (the limit below counts the bytes only as they come).
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > MAX_BODY as u64) {
+        return text(StatusCode::PAYLOAD_TOO_LARGE, "body too large\n");
+    }
+    let body = match tokio::time::timeout(shared.body_timeout, Bytes::from_request(request, &())).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(e)) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             return text(StatusCode::PAYLOAD_TOO_LARGE, "body too large\n");
         }
-        Err(_) => return text(StatusCode::BAD_REQUEST, "unreadable body\n"),
+        Ok(Err(_)) => return text(StatusCode::BAD_REQUEST, "unreadable body\n"),
+        Err(_) => return text(StatusCode::REQUEST_TIMEOUT, "the body did not come\n"),
     };
     let id = serde_json::from_slice::<serde_json::Value>(&body)
         .ok()

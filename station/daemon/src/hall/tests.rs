@@ -330,6 +330,13 @@ mod http {
         let answer = ack(addr, Some("Bearer s3cret"), &big_body);
         assert_eq!(split(&answer).0, "HTTP/1.1 413 Payload Too Large", "{answer}");
         assert_eq!(split(&ack(addr, None, &big_body)).0, "HTTP/1.1 401 Unauthorized");
+        // Without a declared length the limit counts the bytes as they come.
+        let chunked = format!(
+            "POST /api/hall/ack HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{big_body}\r\n0\r\n\r\n",
+            big_body.len()
+        );
+        let answer = exchange(addr, chunked.as_bytes());
+        assert!(answer.starts_with("HTTP/1.1 413 "), "{answer:?}");
         assert_eq!(hall.lock().unwrap().json()["alerts"][0]["acknowledged"], false);
         let huge_head = format!("GET /hall HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n", "a".repeat(17 * 1024));
         let garbage = [
@@ -349,6 +356,28 @@ mod http {
         }
         let answer = get(addr, "/api/hall");
         assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer}");
+    }
+
+    #[test]
+    fn the_token_is_checked_before_the_body_is_waited_for() {
+        let limits = Limits { body_timeout: Duration::from_millis(300), ..Limits::default() };
+        let (server, hall) = serve(limits);
+        with_an_alert(&hall);
+        let addr = server.addr();
+        // Each head promises a body that never comes: only the arbiter is waited for, and not long.
+        let promised = |auth: &str, length: usize| {
+            let head = format!(
+                "POST /api/hall/ack HTTP/1.1\r\nHost: x\r\nAuthorization: {auth}\r\nContent-Length: {length}\r\n\r\n"
+            );
+            exchange(addr, head.as_bytes())
+        };
+        let answer = promised("Bearer wrong", 11);
+        assert!(answer.starts_with("HTTP/1.1 401 "), "{answer:?}");
+        let answer = promised("Bearer s3cret", 100_000);
+        assert!(answer.starts_with("HTTP/1.1 413 "), "{answer:?}");
+        let answer = promised("Bearer s3cret", 11);
+        assert!(answer.starts_with("HTTP/1.1 408 "), "{answer:?}");
+        assert_eq!(hall.lock().unwrap().json()["alerts"][0]["acknowledged"], false);
     }
 
     #[test]
