@@ -56,10 +56,3 @@ pub use event::{BoardRole, Event, PieceFix};
 pub use game::Game;
 pub use inference::{BoardTracker, TrackerConfig};
 pub use table::{Table, TableConfig};
-
-// The DGT hands of the drivers crate play every real game against the piece
-// tracker in its tests (see `piece_tracking`); they draw their jitter from here.
-#[cfg(test)]
-#[allow(dead_code)]
-#[path = "../../../drivers/src/jitter.rs"]
-mod jitter;
