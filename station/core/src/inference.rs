@@ -482,6 +482,17 @@ impl BoardTracker {
             return None; // more than one move's worth: the settle time and the sequences read it
         }
         let pos = self.game.position();
+        // A move ends with its own peg put down after one of the mover's pegs
+        // was lifted (`ends`): without such a placement nothing is pending,
+        // and the explanation (every legal move tried) is not worth making.
+        let put_down_after_own_lift = self.last_placed.is_some_and(|(_, _, lifts)| {
+            self.log[..lifts.min(self.log.len())]
+                .iter()
+                .any(|l| l.kind != LiftKind::Bounce && pos.us().contains(l.square))
+        });
+        if !put_down_after_own_lift {
+            return None;
+        }
         let lifts = Lifts::of(&self.log);
         let Explanation::One { mv, promotion_assumed } =
             explain(pos, sensed, lifts, Some(&self.log), self.cfg.promotion)
