@@ -377,7 +377,7 @@ fn split_words(text: &str) -> Vec<String> {
 /// Lower case, words of letters, digits and apostrophes: the way Vosk writes
 /// what it heard (the chess lexicon's rule, without its "[unk]").
 fn normalise(text: &str) -> String {
-    crate::understand::normalise_keeping(text, |_| false)
+    crate::heard_text::normalise_keeping(text, |_| false)
 }
 
 #[cfg(test)]

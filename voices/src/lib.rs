@@ -34,6 +34,7 @@ pub mod draughts;
 mod entry;
 mod error;
 mod fen;
+mod heard_text;
 mod listening;
 mod message;
 mod numbers;

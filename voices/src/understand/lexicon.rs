@@ -31,24 +31,7 @@ pub(crate) const MAX_NUMBER: u16 = 999;
 /// letters, digits and apostrophes make words; everything else separates
 /// them ("Kurze-Rochade!" is "kurze rochade"). "[unk]" is kept whole.
 pub(crate) fn normalise(text: &str) -> String {
-    normalise_keeping(text, |c| c == '[' || c == ']')
-}
-
-/// [`normalise`]'s rule with other characters kept in words: letters,
-/// digits, apostrophes and what `keep` says.
-pub(crate) fn normalise_keeping(text: &str, keep: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_alphanumeric() || c == '\'' || keep(c) {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with(' ') && !out.is_empty() {
-            out.push(' ');
-        }
-    }
-    if out.ends_with(' ') {
-        out.pop();
-    }
-    out
+    crate::heard_text::normalise_keeping(text, |c| c == '[' || c == ']')
 }
 
 /// Why text could not be turned into meanings.

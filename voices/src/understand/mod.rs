@@ -39,7 +39,6 @@ use shakmaty::{CastlingMode, Chess, File, Move, Rank, Role, Square};
 pub use crate::command_words::{CommandWord, CommandWords};
 pub use draughts::{DraughtsUnderstood, draughts_command, pdn_of};
 pub use grammar::Grammar;
-pub(crate) use lexicon::normalise_keeping;
 pub use record::{RecordCursor, RecordMark, RecordStep};
 
 use crate::error::VoiceError;
