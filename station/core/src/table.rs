@@ -467,6 +467,17 @@ impl Table {
         }
     }
 
+    /// Lets time pass up to `t` (which may end the game: a flag, a settled
+    /// mate), then refuses with [`TableError::NoGame`] when no game is on:
+    /// what every arbiter's ending or adjournment checks first.
+    fn tick_in_game(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        if self.phase != Phase::Playing {
+            return Err(TableError::NoGame);
+        }
+        Ok(())
+    }
+
     /// A new game starts at `t` from the configured start (after `moves`, a
     /// scoresheet so far): its id differs from the last game's, its tags are
     /// the ones named for it.
@@ -653,10 +664,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.tick_in_game(t, out)?;
         let allowed: &[&str] =
             if self.draughts.variant.is_some() { &["2-0", "0-2", "1-1"] } else { &["1-0", "0-1", "1/2-1/2"] };
         if !allowed.contains(&result) {
@@ -681,10 +689,7 @@ impl Table {
     /// A player resigned (Article 5.1.2; a spoken resignation is confirmed
     /// first): the game ends, his opponent wins, the clock stops.
     pub fn resign(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.tick_in_game(t, out)?;
         if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }

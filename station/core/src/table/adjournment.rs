@@ -51,10 +51,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.tick_in_game(t, out)?;
         if self.rulings.sealed.is_some() {
             return Err(TableError::Invalid("the game is adjourned already".into()));
         }

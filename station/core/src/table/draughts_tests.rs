@@ -1,6 +1,7 @@
 //! Draughts through the table's one reducer: scans, entered moves, the
 //! clock, irregularities and the journal restore, named after the articles.
 
+use super::tests::taken_back_plies;
 use super::{Phase, Table, TableConfig, TableError};
 use crate::Millis;
 use crate::clock::Side;
@@ -411,13 +412,7 @@ fn viii_3_1_1_and_3_1_2_records_compared_and_the_game_back_where_they_agree() {
     let before = h.events.len();
     h.input(Input::Scoresheet { moves: sheet }).unwrap();
     let events = h.events[before..].to_vec();
-    let taken: Vec<usize> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::TakenBack { ply, .. } => Some(*ply),
-            _ => None,
-        })
-        .collect();
+    let taken = taken_back_plies(&events);
     assert_eq!(taken, [4, 3], "the plies after the agreed position taken back, last first");
     assert!(
         events.iter().any(|e| matches!(e, Event::Irregularity { article, kind, ply: Some(3), fixes, .. }

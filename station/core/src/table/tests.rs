@@ -117,6 +117,18 @@ impl Hands {
     }
 }
 
+/// The plies `events` took back, in the order they went (last first): how a
+/// test of either game sees how far a ruling rewound the record.
+pub(super) fn taken_back_plies(events: &[Event]) -> Vec<usize> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TakenBack { ply, .. } => Some(*ply),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_game_starts_on_the_initial_position_and_ends_on_mate() {
     let mut h = Hands::new(false);
