@@ -895,6 +895,18 @@ impl Table {
     }
 }
 
+/// The `clock_changed` event of a change `who` (the arbiter, the station)
+/// made for a reason (`why`): `side`'s clock, or both when `None`.
+pub(crate) fn clock_changed(
+    action: &str,
+    side: Option<Side>,
+    who: &str,
+    why: impl Into<String>,
+    t: Millis,
+) -> Event {
+    Event::ClockChanged { action: action.into(), side, who: Some(who.into()), why: Some(why.into()), t_ms: t }
+}
+
 /// The `game_over` event of a game ended for one of the station's own reasons.
 pub(crate) fn game_over(result: &str, reason: &str, t: Millis) -> Event {
     Event::GameOver {

@@ -70,13 +70,7 @@ impl Table {
             let left = clock.remaining(sealer, t).saturating_sub(session_left_ms);
             let why = "Guidelines I.1.2: adjourned before the end of the session";
             clock.set_remaining(sealer, left, t, "arbiter", why);
-            out.push(Event::ClockChanged {
-                action: "time_set".into(),
-                side: Some(sealer),
-                who: Some("arbiter".into()),
-                why: Some(why.into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("time_set", Some(sealer), "arbiter", why, t));
         }
         self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer });
         out.push(Event::Adjourned { ply, t_ms: t });
@@ -185,13 +179,7 @@ impl Table {
     fn run_clock_of(&mut self, side: Side, why: &str, t: Millis, out: &mut Vec<Event>) {
         let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) else { return };
         if clock.set_on_move(side, t, "station", why.to_owned()).is_some() {
-            out.push(Event::ClockChanged {
-                action: "on_move_set".into(),
-                side: Some(side),
-                who: Some("station".into()),
-                why: Some(why.into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("on_move_set", Some(side), "station", why, t));
         }
         let restarted = if clock.is_started() {
             !clock.is_running() && clock.resume(t).is_ok()
@@ -199,13 +187,7 @@ impl Table {
             clock.start(t).is_ok()
         };
         if restarted {
-            out.push(Event::ClockChanged {
-                action: "resumed".into(),
-                side: None,
-                who: Some("station".into()),
-                why: Some(why.into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("resumed", None, "station", why, t));
         }
     }
 }

@@ -315,21 +315,29 @@ fn viii_3_1_an_entered_move_executed_wrongly_is_named_and_recovered() {
     assert_eq!(h.table.draughts().unwrap().ply(), 3);
 }
 
+/// Two peg boards with the FMJD clock (80 min + 1 min a move), pressed by
+/// the station for each mover, the game started on both.
+fn fmjd_two_peg_boards() -> Hand {
+    let tc = crate::draughts::time_controls::FmjdTimeControl::Basic.time_control();
+    let cfg = TableConfig { time_control: Some(tc), clock_auto_press: true, ..cfg(true) };
+    Hand::new(Table::new(cfg).with_draughts(V), 2)
+}
+
+/// In a two-board game, the board whose owner makes the `i`-th move (0-based:
+/// White's first is on the blind player's) and the board that executes it.
+fn owner_then_other(i: usize) -> (BoardRole, BoardRole) {
+    if i % 2 == 0 { (BoardRole::Blind, BoardRole::Mirror) } else { (BoardRole::Mirror, BoardRole::Blind) }
+}
+
 /// Two peg boards (two blind players): each side's moves come from its
 /// owner's board, the other executes them; the clock is pressed for each
 /// mover (FMJD 80 min + 1 min a move).
 #[test]
 fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
-    let tc = crate::draughts::time_controls::FmjdTimeControl::Basic.time_control();
-    let cfg = TableConfig { time_control: Some(tc), clock_auto_press: true, ..cfg(true) };
-    let mut h = Hand::new(Table::new(cfg).with_draughts(V), 2);
+    let mut h = fmjd_two_peg_boards();
     let game = &shared_games()[0];
     for (i, mv) in game.moves.iter().take(12).enumerate() {
-        let (owner, other) = if i % 2 == 0 {
-            (BoardRole::Blind, BoardRole::Mirror)
-        } else {
-            (BoardRole::Mirror, BoardRole::Blind)
-        };
+        let (owner, other) = owner_then_other(i);
         h.play(owner, mv, false);
         assert_eq!(h.table.draughts().unwrap().ply(), i + 1);
         h.play(other, mv, true);
@@ -351,16 +359,10 @@ fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
 /// the time each clock ran (not what is left), one move counted a press.
 #[test]
 fn viii_5_1_time_used_and_moves_made_are_known_for_both_players() {
-    let tc = crate::draughts::time_controls::FmjdTimeControl::Basic.time_control();
-    let cfg = TableConfig { time_control: Some(tc), clock_auto_press: true, ..cfg(true) };
-    let mut h = Hand::new(Table::new(cfg).with_draughts(V), 2);
+    let mut h = fmjd_two_peg_boards();
     let game = &shared_games()[0];
     for (i, mv) in game.moves.iter().take(6).enumerate() {
-        let (owner, other) = if i % 2 == 0 {
-            (BoardRole::Blind, BoardRole::Mirror)
-        } else {
-            (BoardRole::Mirror, BoardRole::Blind)
-        };
+        let (owner, other) = owner_then_other(i);
         h.play(owner, mv, false);
         h.play(other, mv, true);
     }

@@ -64,13 +64,7 @@ impl Table {
             for (side, ms) in [(Side::White, at.white_ms), (Side::Black, at.black_ms)] {
                 clock.set_remaining(side, ms, t, who, why.clone());
                 self.clocking.warnings.reset(side);
-                out.push(Event::ClockChanged {
-                    action: "time_set".into(),
-                    side: Some(side),
-                    who: Some(who.into()),
-                    why: Some(why.clone()),
-                    t_ms: t,
-                });
+                out.push(super::clock_changed("time_set", Some(side), who, why.clone(), t));
             }
         }
         if count >= ILLEGAL_MOVES_LOSE_AT {
@@ -84,13 +78,7 @@ impl Table {
             let why = format!("Art. 7.4(b): illegal move {count} of the opponent");
             clock.set_remaining(opponent, to, t, who, why.clone());
             self.clocking.warnings.reset(opponent);
-            out.push(Event::ClockChanged {
-                action: "time_added".into(),
-                side: Some(opponent),
-                who: Some(who.into()),
-                why: Some(why),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("time_added", Some(opponent), who, why, t));
         }
         // The reinstated position's times are now these: a later reinstatement
         // of the same position keeps the two minutes given.

@@ -64,6 +64,19 @@ impl Hands {
         Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
     }
 
+    /// The blind player's peg board alone, its game starting from `fen`:
+    /// the board shows that position and has settled.
+    fn from_fen(fen: &str) -> Hands {
+        let cfg = TableConfig {
+            start: Game::from_fen(fen).unwrap(),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands::with(cfg);
+        h.scan(BoardRole::Blind, h.table.config().start.occupancy());
+        h.rest();
+        h
+    }
+
     /// The blind player's peg board alone and a clock of `time_control`,
     /// pressed by the station when `auto_press`; nothing scanned yet.
     fn timed(time_control: &str, auto_press: bool) -> Hands {
@@ -127,6 +140,14 @@ pub(super) fn taken_back_plies(events: &[Event]) -> Vec<usize> {
             _ => None,
         })
         .collect()
+}
+
+/// The result and reason of the game's end among `events`, if it ended.
+fn game_over(events: &[Event]) -> Option<(String, String)> {
+    events.iter().find_map(|e| match e {
+        Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
+        _ => None,
+    })
 }
 
 #[test]
