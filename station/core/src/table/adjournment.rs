@@ -55,12 +55,7 @@ impl Table {
         if self.rulings.sealed.is_some() {
             return Err(TableError::Invalid("the game is adjourned already".into()));
         }
-        if sealed.trim().is_empty() {
-            return Err(TableError::Invalid("the sealed move is empty".into()));
-        }
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
-        let ply = sync.agreed().ply() + 1;
-        let sealer = Side::from(sync.agreed().position().turn());
+        let (ply, sealer) = self.to_seal(sealed)?;
         if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             clock.pause(t)?;
         }
@@ -122,12 +117,7 @@ impl Table {
         if self.phase != Phase::Playing || self.rulings.sealed.is_some() {
             return Err(TableError::Invalid("only after the envelope was opened".into()));
         }
-        if sealed.trim().is_empty() {
-            return Err(TableError::Invalid("the sealed move is empty".into()));
-        }
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
-        let ply = sync.agreed().ply() + 1;
-        let replier = Side::from(sync.agreed().position().turn());
+        let (ply, replier) = self.to_seal(sealed)?;
         self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer: replier });
         out.push(Event::Adjourned { ply, t_ms: t });
         self.run_clock_of(replier.opponent(), "Guidelines I.9.3: the reply sealed", t, out);
@@ -173,6 +163,16 @@ impl Table {
         self.adopt_targets(t, out);
         self.check_game_over(t, out);
         Ok(())
+    }
+
+    /// The ply the move `sealed` would be and the side to move, who seals
+    /// it; an empty envelope is refused.
+    fn to_seal(&self, sealed: &str) -> Result<(usize, Side), TableError> {
+        if sealed.trim().is_empty() {
+            return Err(TableError::Invalid("the sealed move is empty".into()));
+        }
+        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
+        Ok((sync.agreed().ply() + 1, Side::from(sync.agreed().position().turn())))
     }
 
     /// The clock runs for `side` (a stopped clock starts again).
