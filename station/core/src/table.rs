@@ -467,15 +467,20 @@ impl Table {
         }
     }
 
-    /// Lets time pass up to `t` (which may end the game: a flag, a settled
-    /// mate), then refuses with [`TableError::NoGame`] when no game is on:
-    /// what every arbiter's ending or adjournment checks first.
-    fn tick_in_game(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
+    /// Refuses with [`TableError::NoGame`] when no game is on: what every
+    /// ruling, claim and announcement checks first.
+    fn playing(&self) -> Result<(), TableError> {
         if self.phase != Phase::Playing {
             return Err(TableError::NoGame);
         }
         Ok(())
+    }
+
+    /// Lets time pass up to `t` (which may end the game: a flag, a settled
+    /// mate), then refuses as [`Self::playing`] does when no game is on.
+    fn tick_in_game(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        self.playing()
     }
 
     /// A new game starts at `t` from the configured start (after `moves`, a
@@ -806,12 +811,9 @@ impl Table {
         let mut record_changed = false;
         for obs in self.mirror.scratch.drain(..) {
             match obs {
-                PieceObservation::Lifted { square, piece, t } => out.push(Event::Touch {
-                    board,
-                    square: square.to_string(),
-                    piece: piece.char().to_string(),
-                    t_ms: t,
-                }),
+                PieceObservation::Lifted { square, piece, t } => {
+                    out.push(observed::touch_event(board, square, piece, t))
+                }
                 PieceObservation::PutBack { square, piece, t } => out.push(Event::PieceReturned {
                     board,
                     square: square.to_string(),

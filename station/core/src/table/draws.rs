@@ -30,13 +30,6 @@ impl Table {
         self.agreed().map(rules::facts)
     }
 
-    fn playing(&self) -> Result<(), TableError> {
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
-        Ok(())
-    }
-
     /// A player offers a draw (9.1): recorded after the last move with the
     /// "(=)" mark of Appendix E.
     pub(crate) fn draw_offer(

@@ -6,7 +6,7 @@
 //! second illegal move, the third loses. (The 2018 Laws, 7.5.5, make the
 //! second one lose.)
 
-use super::{Phase, Table, TableError};
+use super::{Table, TableError};
 use crate::Millis;
 use crate::clock::Side;
 use crate::event::Event;
@@ -30,9 +30,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.playing()?;
         if self.rulings.claim.is_some() {
             return Err(TableError::ClaimPending);
         }
