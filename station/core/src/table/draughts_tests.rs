@@ -326,7 +326,11 @@ fn fmjd_two_peg_boards() -> Hand {
 /// In a two-board game, the board whose owner makes the `i`-th move (0-based:
 /// White's first is on the blind player's) and the board that executes it.
 fn owner_then_other(i: usize) -> (BoardRole, BoardRole) {
-    if i % 2 == 0 { (BoardRole::Blind, BoardRole::Mirror) } else { (BoardRole::Mirror, BoardRole::Blind) }
+    if i.is_multiple_of(2) {
+        (BoardRole::Blind, BoardRole::Mirror)
+    } else {
+        (BoardRole::Mirror, BoardRole::Blind)
+    }
 }
 
 /// Two peg boards (two blind players): each side's moves come from its
