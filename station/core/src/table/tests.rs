@@ -42,6 +42,14 @@ impl Hands {
         self.table.tick(self.t, &mut self.out);
     }
 
+    /// Both boards (the mirror sensed or not) set up in the start position:
+    /// the game has started.
+    fn started(mirror_sensed: bool) -> Hands {
+        let mut h = Hands::new(mirror_sensed);
+        h.set_up();
+        h
+    }
+
     fn set_up(&mut self) {
         let start = Game::default().occupancy();
         self.scan(BoardRole::Mirror, start);
@@ -188,8 +196,7 @@ fn a_game_starts_on_the_initial_position_and_ends_on_mate() {
 
 #[test]
 fn d_2_9_the_mirror_board_executed_wrongly_and_is_put_right_square_by_square() {
-    let mut h = Hands::new(true);
-    h.set_up();
+    let mut h = Hands::started(true);
     h.play(BoardRole::Blind, "e2", "e4");
     h.play(BoardRole::Mirror, "e2", "e3");
     let events = h.take();
@@ -222,8 +229,7 @@ fn d_2_9_the_mirror_board_executed_wrongly_and_is_put_right_square_by_square() {
 
 #[test]
 fn d_2_9_records_differ_and_both_boards_go_back_to_the_last_agreed_position() {
-    let mut h = Hands::new(true);
-    h.set_up();
+    let mut h = Hands::started(true);
     for (role, from, to) in [
         (BoardRole::Blind, "e2", "e4"),
         (BoardRole::Mirror, "e2", "e4"),

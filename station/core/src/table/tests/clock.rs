@@ -157,8 +157,7 @@ fn arbiter_corrections_are_events_with_who_and_why() {
     let events = h.take_unwarned();
     assert!(matches!(&events[..], [Event::ClockChanged { who: Some(w), .. }] if w == "arbiter"));
     assert_eq!(h.table.clock().unwrap().remaining(Side::Black, h.t), 60_000);
-    let untimed = &mut Hands::new(false);
-    untimed.set_up();
+    let untimed = &mut Hands::started(false);
     assert_eq!(
         untimed.table.clock_command(ClockCommand::Start, 0, &mut untimed.out),
         Err(TableError::NoClock)
