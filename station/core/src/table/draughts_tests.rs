@@ -316,21 +316,25 @@ fn viii_3_1_an_entered_move_executed_wrongly_is_named_and_recovered() {
 }
 
 /// Two peg boards with the FMJD clock (80 min + 1 min a move), pressed by
-/// the station for each mover, the game started on both.
-fn fmjd_two_peg_boards() -> Hand {
+/// the station for each mover, and the first `moves` moves of the first
+/// shared game played: each made on its owner's board (White's on the blind
+/// player's), which decides it, then executed on the other.
+fn fmjd_two_peg_boards_after(moves: usize) -> Hand {
     let tc = crate::draughts::time_controls::FmjdTimeControl::Basic.time_control();
     let cfg = TableConfig { time_control: Some(tc), clock_auto_press: true, ..cfg(true) };
-    Hand::new(Table::new(cfg).with_draughts(V), 2)
-}
-
-/// In a two-board game, the board whose owner makes the `i`-th move (0-based:
-/// White's first is on the blind player's) and the board that executes it.
-fn owner_then_other(i: usize) -> (BoardRole, BoardRole) {
-    if i.is_multiple_of(2) {
-        (BoardRole::Blind, BoardRole::Mirror)
-    } else {
-        (BoardRole::Mirror, BoardRole::Blind)
+    let mut h = Hand::new(Table::new(cfg).with_draughts(V), 2);
+    let game = &shared_games()[0];
+    for (i, mv) in game.moves.iter().take(moves).enumerate() {
+        let (owner, other) = if i.is_multiple_of(2) {
+            (BoardRole::Blind, BoardRole::Mirror)
+        } else {
+            (BoardRole::Mirror, BoardRole::Blind)
+        };
+        h.play(owner, mv, false);
+        assert_eq!(h.table.draughts().unwrap().ply(), i + 1, "the owner's board decides the move");
+        h.play(other, mv, true);
     }
+    h
 }
 
 /// Two peg boards (two blind players): each side's moves come from its
@@ -338,14 +342,7 @@ fn owner_then_other(i: usize) -> (BoardRole, BoardRole) {
 /// mover (FMJD 80 min + 1 min a move).
 #[test]
 fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
-    let mut h = fmjd_two_peg_boards();
-    let game = &shared_games()[0];
-    for (i, mv) in game.moves.iter().take(12).enumerate() {
-        let (owner, other) = owner_then_other(i);
-        h.play(owner, mv, false);
-        assert_eq!(h.table.draughts().unwrap().ply(), i + 1);
-        h.play(other, mv, true);
-    }
+    let h = fmjd_two_peg_boards_after(12);
     let presses = h.events.iter().filter(|e| matches!(e, Event::ClockPressed { .. })).count();
     assert_eq!(presses, 12, "one press a move");
     let clock = h.table.clock().unwrap();
@@ -363,13 +360,7 @@ fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
 /// the time each clock ran (not what is left), one move counted a press.
 #[test]
 fn viii_5_1_time_used_and_moves_made_are_known_for_both_players() {
-    let mut h = fmjd_two_peg_boards();
-    let game = &shared_games()[0];
-    for (i, mv) in game.moves.iter().take(6).enumerate() {
-        let (owner, other) = owner_then_other(i);
-        h.play(owner, mv, false);
-        h.play(other, mv, true);
-    }
+    let h = fmjd_two_peg_boards_after(6);
     let clock = h.table.clock().unwrap();
     let (white, black) = (clock.time_used(Side::White, h.t), clock.time_used(Side::Black, h.t));
     assert_eq!((clock.moves_made(Side::White), clock.moves_made(Side::Black)), (3, 3));
