@@ -3,6 +3,15 @@ use crate::input::Input;
 use crate::two_boards::DiscrepancyKind;
 use shakmaty::Square;
 
+/// The blind player's peg board alone and a clock of `time_control`, the
+/// other settings as configured by default.
+fn timed_cfg(time_control: &str) -> TableConfig {
+    TableConfig {
+        time_control: Some(time_control.parse().unwrap()),
+        ..TableConfig::single(TrackerConfig::default())
+    }
+}
+
 /// Hands on both boards of a table.
 struct Hands {
     table: Table,
@@ -88,11 +97,7 @@ impl Hands {
     /// The blind player's peg board alone and a clock of `time_control`,
     /// pressed by the station when `auto_press`; nothing scanned yet.
     fn timed(time_control: &str, auto_press: bool) -> Hands {
-        Hands::with(TableConfig {
-            time_control: Some(time_control.parse().unwrap()),
-            clock_auto_press: auto_press,
-            ..TableConfig::single(TrackerConfig::default())
-        })
+        Hands::with(TableConfig { clock_auto_press: auto_press, ..timed_cfg(time_control) })
     }
 
     /// A 5400+30 game on the peg board alone, the station pressing the

@@ -63,11 +63,7 @@ fn d_2_4_an_announcement_after_an_auto_pressed_move_does_not_press_again() {
 
 /// Both boards sensed and a lever for each side: the D.2.9 set-up.
 fn timed_two_boards() -> Hands {
-    let cfg = TableConfig {
-        time_control: Some("5400+30".parse().unwrap()),
-        mirror_sensed: true,
-        ..TableConfig::single(TrackerConfig::default())
-    };
+    let cfg = TableConfig { mirror_sensed: true, ..timed_cfg("5400+30") };
     Hands::with(cfg)
 }
 
@@ -166,10 +162,7 @@ fn arbiter_corrections_are_events_with_who_and_why() {
 
 #[test]
 fn a_flag_falls_at_its_exact_time_and_warnings_come_in_order() {
-    let cfg = TableConfig {
-        time_control: Some("60".parse().unwrap()),
-        ..TableConfig::single(TrackerConfig::default())
-    };
+    let cfg = timed_cfg("60");
     let mut h = Hands::with(cfg);
     h.set_up();
     let started = h.t - 1000 + 300 - 300; // the game started when the initial position settled
