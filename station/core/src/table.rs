@@ -467,6 +467,22 @@ impl Table {
         }
     }
 
+    /// Refuses with [`TableError::NoGame`] when no game is on: what every
+    /// ruling, claim and announcement checks first.
+    fn playing(&self) -> Result<(), TableError> {
+        if self.phase != Phase::Playing {
+            return Err(TableError::NoGame);
+        }
+        Ok(())
+    }
+
+    /// Lets time pass up to `t` (which may end the game: a flag, a settled
+    /// mate), then refuses as [`Self::playing`] does when no game is on.
+    fn tick_in_game(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.tick(t, out);
+        self.playing()
+    }
+
     /// A new game starts at `t` from the configured start (after `moves`, a
     /// scoresheet so far): its id differs from the last game's, its tags are
     /// the ones named for it.
@@ -653,10 +669,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.tick_in_game(t, out)?;
         let allowed: &[&str] =
             if self.draughts.variant.is_some() { &["2-0", "0-2", "1-1"] } else { &["1-0", "0-1", "1/2-1/2"] };
         if !allowed.contains(&result) {
@@ -681,10 +694,7 @@ impl Table {
     /// A player resigned (Article 5.1.2; a spoken resignation is confirmed
     /// first): the game ends, his opponent wins, the clock stops.
     pub fn resign(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.tick_in_game(t, out)?;
         if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }
@@ -801,12 +811,9 @@ impl Table {
         let mut record_changed = false;
         for obs in self.mirror.scratch.drain(..) {
             match obs {
-                PieceObservation::Lifted { square, piece, t } => out.push(Event::Touch {
-                    board,
-                    square: square.to_string(),
-                    piece: piece.char().to_string(),
-                    t_ms: t,
-                }),
+                PieceObservation::Lifted { square, piece, t } => {
+                    out.push(observed::touch_event(board, square, piece, t))
+                }
                 PieceObservation::PutBack { square, piece, t } => out.push(Event::PieceReturned {
                     board,
                     square: square.to_string(),
@@ -888,6 +895,18 @@ impl Table {
         self.phase = Phase::Finished;
         self.stillness.settled = true;
     }
+}
+
+/// The `clock_changed` event of a change `who` (the arbiter, the station)
+/// made for a reason (`why`): `side`'s clock, or both when `None`.
+pub(crate) fn clock_changed(
+    action: &str,
+    side: Option<Side>,
+    who: &str,
+    why: impl Into<String>,
+    t: Millis,
+) -> Event {
+    Event::ClockChanged { action: action.into(), side, who: Some(who.into()), why: Some(why.into()), t_ms: t }
 }
 
 /// The `game_over` event of a game ended for one of the station's own reasons.

@@ -10,6 +10,21 @@ fn at(side: Side, threshold_ms: Millis) -> Warning {
     Warning::Remaining { side, threshold_ms, time_trouble: threshold_ms <= 5 * MIN }
 }
 
+/// The thresholds (in seconds) of the remaining-time warnings in `said`, in order.
+fn thresholds_s(said: &[Warning]) -> Vec<Millis> {
+    said.iter()
+        .filter_map(|w| match w {
+            Warning::Remaining { threshold_ms, .. } => Some(*threshold_ms / S),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `side`'s warnings at `thresholds`, highest first, then its flag.
+fn down_to_the_flag(side: Side, thresholds: &[Millis]) -> Vec<Warning> {
+    thresholds.iter().map(|&t| at(side, t)).chain([Warning::FlagFell { side }]).collect()
+}
+
 /// Feeds `side`'s remaining time from `from` down to `to` (inclusive) in `step`s.
 fn run_down(
     schedule: &mut WarningSchedule,
@@ -35,11 +50,10 @@ fn default_warnings_fire_once_each_in_order_whatever_the_tick() {
     let expected: Vec<Warning> =
         [Warning::PeriodStart { side: Side::White, period: 0, remaining_ms: 25 * MIN }]
             .into_iter()
-            .chain(
-                [20 * MIN, 10 * MIN, 5 * MIN, 4 * MIN, 3 * MIN, 2 * MIN, MIN, 30 * S, 10 * S]
-                    .map(|t| at(Side::White, t)),
-            )
-            .chain([Warning::FlagFell { side: Side::White }])
+            .chain(down_to_the_flag(
+                Side::White,
+                &[20 * MIN, 10 * MIN, 5 * MIN, 4 * MIN, 3 * MIN, 2 * MIN, MIN, 30 * S, 10 * S],
+            ))
             .collect();
     for step in [1, 250, 999, S, 7_777, 29 * S] {
         let mut schedule = WarningSchedule::new(WarningConfig::default());
@@ -76,13 +90,7 @@ fn a_new_period_says_the_control_and_re_arms_every_threshold() {
         ]
     );
     let said = run_down(&mut schedule, Side::Black, remaining, 0, 3 * S, 1);
-    let thresholds: Vec<Millis> = said
-        .iter()
-        .filter_map(|w| match w {
-            Warning::Remaining { threshold_ms, .. } => Some(*threshold_ms / S),
-            _ => None,
-        })
-        .collect();
+    let thresholds = thresholds_s(&said);
     assert_eq!(thresholds, [3600, 3000, 2400, 1800, 1200, 600, 300, 240, 180, 120, 60, 30, 10]);
     assert_eq!(said.last(), Some(&Warning::FlagFell { side: Side::Black }));
 }
@@ -110,14 +118,7 @@ fn after_a_correction_the_schedule_re_arms_silently() {
     schedule.reset(Side::White);
     assert_eq!(schedule.due(Side::White, 3 * MIN, 0), []);
     let said = run_down(&mut schedule, Side::White, 3 * MIN, 0, S, 0);
-    assert_eq!(
-        said,
-        [2 * MIN, MIN, 30 * S, 10 * S]
-            .map(|t| at(Side::White, t))
-            .into_iter()
-            .chain([Warning::FlagFell { side: Side::White }])
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(said, down_to_the_flag(Side::White, &[2 * MIN, MIN, 30 * S, 10 * S]));
 }
 
 #[test]
@@ -126,11 +127,7 @@ fn muting_never_silences_time_trouble() {
     assert_eq!(config.every_minutes, 10, "missing fields take the defaults");
     let mut schedule = WarningSchedule::new(config);
     let said = run_down(&mut schedule, Side::White, 25 * MIN, 0, S, 0);
-    let expected: Vec<Warning> = [5 * MIN, 4 * MIN, 3 * MIN, 2 * MIN, MIN, 30 * S, 10 * S]
-        .map(|t| at(Side::White, t))
-        .into_iter()
-        .chain([Warning::FlagFell { side: Side::White }])
-        .collect();
+    let expected = down_to_the_flag(Side::White, &[5 * MIN, 4 * MIN, 3 * MIN, 2 * MIN, MIN, 30 * S, 10 * S]);
     assert_eq!(said, expected);
 }
 
@@ -143,13 +140,7 @@ fn a_listener_chooses_the_warnings() {
     .unwrap();
     let mut schedule = WarningSchedule::new(config);
     let said = run_down(&mut schedule, Side::Black, 31 * MIN, 3 * S, 500, 0);
-    let thresholds: Vec<Millis> = said
-        .iter()
-        .filter_map(|w| match w {
-            Warning::Remaining { threshold_ms, .. } => Some(*threshold_ms / S),
-            _ => None,
-        })
-        .collect();
+    let thresholds = thresholds_s(&said);
     assert_eq!(thresholds, [1800, 900, 120, 60, 45, 5]);
 }
 

@@ -311,42 +311,22 @@ mod tests {
     #[test]
     fn the_64_square_main_diagonal_cases_6_3() {
         let v = Variant::Draughts64;
-        let d = |s: &str| v.parse_square(s).unwrap().number();
+        // Every case is three white kings against one black king, White to move.
+        let three_kings_against_one = |black: &str, white: [&str; 3]| {
+            let d = |s: &str| v.parse_square(s).unwrap().number();
+            let kings: Vec<(u8, Color, bool)> = std::iter::once((d(black), Color::Black, true))
+                .chain(white.map(|s| (d(s), Color::White, true)))
+                .collect();
+            pos(v, Color::White, &kings)
+        };
         // The weaker king holds the main diagonal: 5 moves each.
-        let p = pos(
-            v,
-            Color::White,
-            &[
-                (d("b2"), Color::Black, true),
-                (d("c1"), Color::White, true),
-                (d("e1"), Color::White, true),
-                (d("g1"), Color::White, true),
-            ],
-        );
+        let p = three_kings_against_one("b2", ["c1", "e1", "g1"]);
         assert_eq!(DrawWatch::new(p).status().ending, Some((Draw::LongEnding, 5)));
         // Three kings, the stronger side on the main diagonal: 15 moves.
-        let q = pos(
-            v,
-            Color::White,
-            &[
-                (d("b4"), Color::Black, true),
-                (d("d4"), Color::White, true),
-                (d("e1"), Color::White, true),
-                (d("g1"), Color::White, true),
-            ],
-        );
+        let q = three_kings_against_one("b4", ["d4", "e1", "g1"]);
         assert_eq!(DrawWatch::new(q).status().ending, Some((Draw::LongEnding, 15)));
         // Otherwise 6.2 applies.
-        let r = pos(
-            v,
-            Color::White,
-            &[
-                (d("b4"), Color::Black, true),
-                (d("c1"), Color::White, true),
-                (d("e1"), Color::White, true),
-                (d("g1"), Color::White, true),
-            ],
-        );
+        let r = three_kings_against_one("b4", ["c1", "e1", "g1"]);
         assert_eq!(DrawWatch::new(r).status().ending, None);
     }
 }

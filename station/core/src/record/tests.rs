@@ -107,29 +107,26 @@ fn step(desk: &mut Desk, op: u8, pick: u32) {
         },
         11 => Input::ConfirmClaim,
         12 => Input::IllegalMove { ply: 1 + pick % record.as_ref().map_or(1, |r| r.ply().max(1)) },
-        13 => match pick % 3 {
-            0 => Input::Clock {
-                action: "add_time".into(),
-                side: Some(any_side),
-                value: Some(60_000),
+        13 => {
+            // An arbiter's clock correction, with his reason.
+            let by_arbiter = |action: &str, side: Option<Side>, value: u64, why: &str| Input::Clock {
+                action: action.into(),
+                side,
+                value: Some(value),
                 who: Some("arbiter".into()),
-                why: Some("disturbance".into()),
-            },
-            1 => Input::Clock {
-                action: "set_time".into(),
-                side: Some(any_side),
-                value: Some(120_000),
-                who: Some("arbiter".into()),
-                why: Some("a wrong setting".into()),
-            },
-            _ => Input::Clock {
-                action: "set_moves".into(),
-                side: None,
-                value: Some(record.as_ref().map_or(0, |r| r.ply() as u64 / 2)),
-                who: Some("arbiter".into()),
-                why: Some("the counter".into()),
-            },
-        },
+                why: Some(why.into()),
+            };
+            match pick % 3 {
+                0 => by_arbiter("add_time", Some(any_side), 60_000, "disturbance"),
+                1 => by_arbiter("set_time", Some(any_side), 120_000, "a wrong setting"),
+                _ => by_arbiter(
+                    "set_moves",
+                    None,
+                    record.as_ref().map_or(0, |r| r.ply() as u64 / 2),
+                    "the counter",
+                ),
+            }
+        }
         14 => match (desk.table.is_adjourned(), san_of(pick)) {
             (true, _) => Input::ResumeAdjourned,
             (false, Some(sealed)) => Input::Adjourn { sealed, session_left_ms: None },

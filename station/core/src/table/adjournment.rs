@@ -51,19 +51,11 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        self.tick(t, out);
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.tick_in_game(t, out)?;
         if self.rulings.sealed.is_some() {
             return Err(TableError::Invalid("the game is adjourned already".into()));
         }
-        if sealed.trim().is_empty() {
-            return Err(TableError::Invalid("the sealed move is empty".into()));
-        }
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
-        let ply = sync.agreed().ply() + 1;
-        let sealer = Side::from(sync.agreed().position().turn());
+        let (ply, sealer) = self.to_seal(sealed)?;
         if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             clock.pause(t)?;
         }
@@ -73,13 +65,7 @@ impl Table {
             let left = clock.remaining(sealer, t).saturating_sub(session_left_ms);
             let why = "Guidelines I.1.2: adjourned before the end of the session";
             clock.set_remaining(sealer, left, t, "arbiter", why);
-            out.push(Event::ClockChanged {
-                action: "time_set".into(),
-                side: Some(sealer),
-                who: Some("arbiter".into()),
-                why: Some(why.into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("time_set", Some(sealer), "arbiter", why, t));
         }
         self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer });
         out.push(Event::Adjourned { ply, t_ms: t });
@@ -131,12 +117,7 @@ impl Table {
         if self.phase != Phase::Playing || self.rulings.sealed.is_some() {
             return Err(TableError::Invalid("only after the envelope was opened".into()));
         }
-        if sealed.trim().is_empty() {
-            return Err(TableError::Invalid("the sealed move is empty".into()));
-        }
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
-        let ply = sync.agreed().ply() + 1;
-        let replier = Side::from(sync.agreed().position().turn());
+        let (ply, replier) = self.to_seal(sealed)?;
         self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer: replier });
         out.push(Event::Adjourned { ply, t_ms: t });
         self.run_clock_of(replier.opponent(), "Guidelines I.9.3: the reply sealed", t, out);
@@ -184,17 +165,21 @@ impl Table {
         Ok(())
     }
 
+    /// The ply the move `sealed` would be and the side to move, who seals
+    /// it; an empty envelope is refused.
+    fn to_seal(&self, sealed: &str) -> Result<(usize, Side), TableError> {
+        if sealed.trim().is_empty() {
+            return Err(TableError::Invalid("the sealed move is empty".into()));
+        }
+        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
+        Ok((sync.agreed().ply() + 1, Side::from(sync.agreed().position().turn())))
+    }
+
     /// The clock runs for `side` (a stopped clock starts again).
     fn run_clock_of(&mut self, side: Side, why: &str, t: Millis, out: &mut Vec<Event>) {
         let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) else { return };
         if clock.set_on_move(side, t, "station", why.to_owned()).is_some() {
-            out.push(Event::ClockChanged {
-                action: "on_move_set".into(),
-                side: Some(side),
-                who: Some("station".into()),
-                why: Some(why.into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("on_move_set", Some(side), "station", why, t));
         }
         let restarted = if clock.is_started() {
             !clock.is_running() && clock.resume(t).is_ok()
@@ -202,13 +187,7 @@ impl Table {
             clock.start(t).is_ok()
         };
         if restarted {
-            out.push(Event::ClockChanged {
-                action: "resumed".into(),
-                side: None,
-                who: Some("station".into()),
-                why: Some(why.into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("resumed", None, "station", why, t));
         }
     }
 }

@@ -235,13 +235,7 @@ impl Table {
         let why = format!("the record went back to ply {ply}");
         let who = "station";
         if clock.set_on_move(to_move, t, who, why.clone()).is_some() {
-            out.push(Event::ClockChanged {
-                action: "on_move_set".into(),
-                side: Some(to_move),
-                who: Some(who.into()),
-                why: Some(why.clone()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("on_move_set", Some(to_move), who, why.clone(), t));
         }
         // The first mover made every other ply from the start, rounding up.
         let first = Side::from(agreed.start().turn());
@@ -256,13 +250,7 @@ impl Table {
             }
         }
         if changed {
-            out.push(Event::ClockChanged {
-                action: "moves_set".into(),
-                side: None,
-                who: Some(who.into()),
-                why: Some(why),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("moves_set", None, who, why, t));
         }
     }
 }

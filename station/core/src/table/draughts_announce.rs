@@ -50,9 +50,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        if self.phase != super::Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.playing()?;
         let blind = Side::from(self.cfg.blind_color);
         if self.cfg.blind_unsensed && self.draughts.play.as_ref().is_some_and(|d| d.to_move() != blind) {
             return Err(TableError::NotYourTurn { text: text.to_owned() });

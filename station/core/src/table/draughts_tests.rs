@@ -1,6 +1,7 @@
 //! Draughts through the table's one reducer: scans, entered moves, the
 //! clock, irregularities and the journal restore, named after the articles.
 
+use super::tests::taken_back_plies;
 use super::{Phase, Table, TableConfig, TableError};
 use crate::Millis;
 use crate::clock::Side;
@@ -314,25 +315,34 @@ fn viii_3_1_an_entered_move_executed_wrongly_is_named_and_recovered() {
     assert_eq!(h.table.draughts().unwrap().ply(), 3);
 }
 
-/// Two peg boards (two blind players): each side's moves come from its
-/// owner's board, the other executes them; the clock is pressed for each
-/// mover (FMJD 80 min + 1 min a move).
-#[test]
-fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
+/// Two peg boards with the FMJD clock (80 min + 1 min a move), pressed by
+/// the station for each mover, and the first `moves` moves of the first
+/// shared game played: each made on its owner's board (White's on the blind
+/// player's), which decides it, then executed on the other.
+fn fmjd_two_peg_boards_after(moves: usize) -> Hand {
     let tc = crate::draughts::time_controls::FmjdTimeControl::Basic.time_control();
     let cfg = TableConfig { time_control: Some(tc), clock_auto_press: true, ..cfg(true) };
     let mut h = Hand::new(Table::new(cfg).with_draughts(V), 2);
     let game = &shared_games()[0];
-    for (i, mv) in game.moves.iter().take(12).enumerate() {
-        let (owner, other) = if i % 2 == 0 {
+    for (i, mv) in game.moves.iter().take(moves).enumerate() {
+        let (owner, other) = if i.is_multiple_of(2) {
             (BoardRole::Blind, BoardRole::Mirror)
         } else {
             (BoardRole::Mirror, BoardRole::Blind)
         };
         h.play(owner, mv, false);
-        assert_eq!(h.table.draughts().unwrap().ply(), i + 1);
+        assert_eq!(h.table.draughts().unwrap().ply(), i + 1, "the owner's board decides the move");
         h.play(other, mv, true);
     }
+    h
+}
+
+/// Two peg boards (two blind players): each side's moves come from its
+/// owner's board, the other executes them; the clock is pressed for each
+/// mover (FMJD 80 min + 1 min a move).
+#[test]
+fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
+    let h = fmjd_two_peg_boards_after(12);
     let presses = h.events.iter().filter(|e| matches!(e, Event::ClockPressed { .. })).count();
     assert_eq!(presses, 12, "one press a move");
     let clock = h.table.clock().unwrap();
@@ -350,19 +360,7 @@ fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
 /// the time each clock ran (not what is left), one move counted a press.
 #[test]
 fn viii_5_1_time_used_and_moves_made_are_known_for_both_players() {
-    let tc = crate::draughts::time_controls::FmjdTimeControl::Basic.time_control();
-    let cfg = TableConfig { time_control: Some(tc), clock_auto_press: true, ..cfg(true) };
-    let mut h = Hand::new(Table::new(cfg).with_draughts(V), 2);
-    let game = &shared_games()[0];
-    for (i, mv) in game.moves.iter().take(6).enumerate() {
-        let (owner, other) = if i % 2 == 0 {
-            (BoardRole::Blind, BoardRole::Mirror)
-        } else {
-            (BoardRole::Mirror, BoardRole::Blind)
-        };
-        h.play(owner, mv, false);
-        h.play(other, mv, true);
-    }
+    let h = fmjd_two_peg_boards_after(6);
     let clock = h.table.clock().unwrap();
     let (white, black) = (clock.time_used(Side::White, h.t), clock.time_used(Side::Black, h.t));
     assert_eq!((clock.moves_made(Side::White), clock.moves_made(Side::Black)), (3, 3));
@@ -411,13 +409,7 @@ fn viii_3_1_1_and_3_1_2_records_compared_and_the_game_back_where_they_agree() {
     let before = h.events.len();
     h.input(Input::Scoresheet { moves: sheet }).unwrap();
     let events = h.events[before..].to_vec();
-    let taken: Vec<usize> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::TakenBack { ply, .. } => Some(*ply),
-            _ => None,
-        })
-        .collect();
+    let taken = taken_back_plies(&events);
     assert_eq!(taken, [4, 3], "the plies after the agreed position taken back, last first");
     assert!(
         events.iter().any(|e| matches!(e, Event::Irregularity { article, kind, ply: Some(3), fixes, .. }

@@ -30,13 +30,6 @@ impl Table {
         self.agreed().map(rules::facts)
     }
 
-    fn playing(&self) -> Result<(), TableError> {
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
-        Ok(())
-    }
-
     /// A player offers a draw (9.1): recorded after the last move with the
     /// "(=)" mark of Appendix E.
     pub(crate) fn draw_offer(
@@ -96,13 +89,13 @@ impl Table {
                 None => false,
             };
         if clock_was_running {
-            out.push(Event::ClockChanged {
-                action: "paused".into(),
-                side: None,
-                who: Some("station".into()),
-                why: Some("Art. 9.5: a draw claim stops both clocks".into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed(
+                "paused",
+                None,
+                "station",
+                "Art. 9.5: a draw claim stops both clocks",
+                t,
+            ));
         }
         out.push(Event::DrawClaimed {
             side,
@@ -138,33 +131,15 @@ impl Table {
             let to = clock.remaining(opponent, t).saturating_add(INCORRECT_CLAIM_BONUS_MS);
             clock.set_remaining(opponent, to, t, who, why);
             self.clocking.warnings.reset(opponent);
-            out.push(Event::ClockChanged {
-                action: "time_added".into(),
-                side: Some(opponent),
-                who: Some(who.into()),
-                why: Some(why.into()),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("time_added", Some(opponent), who, why, t));
             let had = clock.remaining(claim.side, t);
             let left = rules::claimant_time_after_incorrect_claim(had);
             if left != had {
                 clock.set_remaining(claim.side, left, t, who, why);
-                out.push(Event::ClockChanged {
-                    action: "time_set".into(),
-                    side: Some(claim.side),
-                    who: Some(who.into()),
-                    why: Some(why.into()),
-                    t_ms: t,
-                });
+                out.push(super::clock_changed("time_set", Some(claim.side), who, why, t));
             }
             if claim.clock_was_running && clock.resume(t).is_ok() {
-                out.push(Event::ClockChanged {
-                    action: "resumed".into(),
-                    side: None,
-                    who: Some("station".into()),
-                    why: Some("Art. 9.5: play goes on".into()),
-                    t_ms: t,
-                });
+                out.push(super::clock_changed("resumed", None, "station", "Art. 9.5: play goes on", t));
             }
         }
         if let Some(mv) = claim.written {

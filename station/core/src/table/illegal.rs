@@ -6,7 +6,7 @@
 //! second illegal move, the third loses. (The 2018 Laws, 7.5.5, make the
 //! second one lose.)
 
-use super::{Phase, Table, TableError};
+use super::{Table, TableError};
 use crate::Millis;
 use crate::clock::Side;
 use crate::event::Event;
@@ -30,9 +30,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        if self.phase != Phase::Playing {
-            return Err(TableError::NoGame);
-        }
+        self.playing()?;
         if self.rulings.claim.is_some() {
             return Err(TableError::ClaimPending);
         }
@@ -64,13 +62,7 @@ impl Table {
             for (side, ms) in [(Side::White, at.white_ms), (Side::Black, at.black_ms)] {
                 clock.set_remaining(side, ms, t, who, why.clone());
                 self.clocking.warnings.reset(side);
-                out.push(Event::ClockChanged {
-                    action: "time_set".into(),
-                    side: Some(side),
-                    who: Some(who.into()),
-                    why: Some(why.clone()),
-                    t_ms: t,
-                });
+                out.push(super::clock_changed("time_set", Some(side), who, why.clone(), t));
             }
         }
         if count >= ILLEGAL_MOVES_LOSE_AT {
@@ -84,13 +76,7 @@ impl Table {
             let why = format!("Art. 7.4(b): illegal move {count} of the opponent");
             clock.set_remaining(opponent, to, t, who, why.clone());
             self.clocking.warnings.reset(opponent);
-            out.push(Event::ClockChanged {
-                action: "time_added".into(),
-                side: Some(opponent),
-                who: Some(who.into()),
-                why: Some(why),
-                t_ms: t,
-            });
+            out.push(super::clock_changed("time_added", Some(opponent), who, why, t));
         }
         // The reinstated position's times are now these: a later reinstatement
         // of the same position keeps the two minutes given.

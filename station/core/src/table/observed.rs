@@ -3,6 +3,12 @@
 
 use super::*;
 
+/// The `touch` event of `piece` lifted from `square` on `board` (a peg
+/// board's touch and a piece-sensing board's lift read the same).
+pub(super) fn touch_event(board: BoardRole, square: Square, piece: Piece, t: Millis) -> Event {
+    Event::Touch { board, square: square.to_string(), piece: piece.char().to_string(), t_ms: t }
+}
+
 /// The events for a board's observations, against that board's record.
 pub(super) fn observation_events(
     game: &Game,
@@ -12,12 +18,7 @@ pub(super) fn observation_events(
 ) {
     for obs in observations {
         match obs {
-            Observation::Touch { square, piece, t } => out.push(Event::Touch {
-                board,
-                square: square.to_string(),
-                piece: piece.char().to_string(),
-                t_ms: t,
-            }),
+            Observation::Touch { square, piece, t } => out.push(touch_event(board, square, piece, t)),
             Observation::Moved { ply, mv, promotion_assumed, t } => {
                 out.push(move_event(game, board, ply, mv, promotion_assumed, t))
             }

@@ -103,6 +103,16 @@ mod tests {
         (table, start)
     }
 
+    /// White's pawn lifted from e2 at 2000 ms and put on e3 at 2200 ms: a
+    /// pawn that may still go on to e4, so the board alone would wait. The
+    /// board as it then shows.
+    fn e2_to_e3(table: &mut Table, start: Bitboard, out: &mut Vec<Event>) -> Bitboard {
+        let e3 = start.without(Square::E2).with(Square::E3);
+        table.on_scan(BoardRole::Blind, 2000, start.without(Square::E2), out);
+        table.on_scan(BoardRole::Blind, 2200, e3, out);
+        e3
+    }
+
     fn moved(out: &[Event]) -> Vec<String> {
         out.iter()
             .filter_map(|e| match e {
@@ -116,9 +126,7 @@ mod tests {
     fn d2_4_his_press_decides_the_move_his_board_shows_and_counts() {
         let (mut table, start) = table(false, false);
         let mut out = Vec::new();
-        // e3: a pawn that may still go on to e4, so the board alone would wait.
-        table.on_scan(BoardRole::Blind, 2000, start.without(Square::E2), &mut out);
-        table.on_scan(BoardRole::Blind, 2200, start.without(Square::E2).with(Square::E3), &mut out);
+        let e3 = e2_to_e3(&mut table, start, &mut out);
         table.clock_press(Side::White, 2250, &mut out).unwrap();
         assert_eq!(moved(&out), ["e2e3"]);
         assert!(
@@ -127,8 +135,7 @@ mod tests {
         assert!(!out.iter().any(|e| matches!(e, Event::ClockPremature { .. })), "{out:?}");
         // A press with the piece still in the hand is premature, as before.
         let mut out = Vec::new();
-        let black = start.without(Square::E2).with(Square::E3);
-        table.on_scan(BoardRole::Blind, 3000, black.without(Square::G8), &mut out);
+        table.on_scan(BoardRole::Blind, 3000, e3.without(Square::G8), &mut out);
         table.clock_press(Side::Black, 3100, &mut out).unwrap();
         assert!(moved(&out).is_empty());
         assert!(out.iter().any(|e| matches!(e, Event::ClockPremature { side: Side::Black, .. })));
@@ -138,8 +145,7 @@ mod tests {
     fn the_station_presses_for_him_at_the_moment_the_move_was_made() {
         let (mut table, start) = table(true, false);
         let mut out = Vec::new();
-        table.on_scan(BoardRole::Blind, 2000, start.without(Square::E2), &mut out);
-        table.on_scan(BoardRole::Blind, 2200, start.without(Square::E2).with(Square::E3), &mut out);
+        e2_to_e3(&mut table, start, &mut out);
         table.tick(2500, &mut out);
         assert_eq!(moved(&out), ["e2e3"]);
         assert!(
@@ -159,8 +165,7 @@ mod tests {
     fn d2_3_3_his_announcement_decides_the_move_it_names() {
         let (mut table, start) = table(true, true);
         let mut out = Vec::new();
-        table.on_scan(BoardRole::Blind, 2000, start.without(Square::E2), &mut out);
-        table.on_scan(BoardRole::Blind, 2200, start.without(Square::E2).with(Square::E3), &mut out);
+        e2_to_e3(&mut table, start, &mut out);
         // A slip of the tongue decides nothing before the settle time.
         table.announce_uci("d2d3", 2250, &mut out).unwrap();
         assert!(moved(&out).is_empty());

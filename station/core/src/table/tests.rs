@@ -3,6 +3,15 @@ use crate::input::Input;
 use crate::two_boards::DiscrepancyKind;
 use shakmaty::Square;
 
+/// The blind player's peg board alone and a clock of `time_control`, the
+/// other settings as configured by default.
+fn timed_cfg(time_control: &str) -> TableConfig {
+    TableConfig {
+        time_control: Some(time_control.parse().unwrap()),
+        ..TableConfig::single(TrackerConfig::default())
+    }
+}
+
 /// Hands on both boards of a table.
 struct Hands {
     table: Table,
@@ -42,6 +51,14 @@ impl Hands {
         self.table.tick(self.t, &mut self.out);
     }
 
+    /// Both boards (the mirror sensed or not) set up in the start position:
+    /// the game has started.
+    fn started(mirror_sensed: bool) -> Hands {
+        let mut h = Hands::new(mirror_sensed);
+        h.set_up();
+        h
+    }
+
     fn set_up(&mut self) {
         let start = Game::default().occupancy();
         self.scan(BoardRole::Mirror, start);
@@ -64,14 +81,23 @@ impl Hands {
         Hands { table: Table::new(cfg), t: 0, out: Vec::new() }
     }
 
+    /// The blind player's peg board alone, its game starting from `fen`:
+    /// the board shows that position and has settled.
+    fn from_fen(fen: &str) -> Hands {
+        let cfg = TableConfig {
+            start: Game::from_fen(fen).unwrap(),
+            ..TableConfig::single(TrackerConfig::default())
+        };
+        let mut h = Hands::with(cfg);
+        h.scan(BoardRole::Blind, h.table.config().start.occupancy());
+        h.rest();
+        h
+    }
+
     /// The blind player's peg board alone and a clock of `time_control`,
     /// pressed by the station when `auto_press`; nothing scanned yet.
     fn timed(time_control: &str, auto_press: bool) -> Hands {
-        Hands::with(TableConfig {
-            time_control: Some(time_control.parse().unwrap()),
-            clock_auto_press: auto_press,
-            ..TableConfig::single(TrackerConfig::default())
-        })
+        Hands::with(TableConfig { clock_auto_press: auto_press, ..timed_cfg(time_control) })
     }
 
     /// A 5400+30 game on the peg board alone, the station pressing the
@@ -117,6 +143,26 @@ impl Hands {
     }
 }
 
+/// The plies `events` took back, in the order they went (last first): how a
+/// test of either game sees how far a ruling rewound the record.
+pub(super) fn taken_back_plies(events: &[Event]) -> Vec<usize> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TakenBack { ply, .. } => Some(*ply),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The result and reason of the game's end among `events`, if it ended.
+fn game_over(events: &[Event]) -> Option<(String, String)> {
+    events.iter().find_map(|e| match e {
+        Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
+        _ => None,
+    })
+}
+
 #[test]
 fn a_game_starts_on_the_initial_position_and_ends_on_mate() {
     let mut h = Hands::new(false);
@@ -155,8 +201,7 @@ fn a_game_starts_on_the_initial_position_and_ends_on_mate() {
 
 #[test]
 fn d_2_9_the_mirror_board_executed_wrongly_and_is_put_right_square_by_square() {
-    let mut h = Hands::new(true);
-    h.set_up();
+    let mut h = Hands::started(true);
     h.play(BoardRole::Blind, "e2", "e4");
     h.play(BoardRole::Mirror, "e2", "e3");
     let events = h.take();
@@ -189,8 +234,7 @@ fn d_2_9_the_mirror_board_executed_wrongly_and_is_put_right_square_by_square() {
 
 #[test]
 fn d_2_9_records_differ_and_both_boards_go_back_to_the_last_agreed_position() {
-    let mut h = Hands::new(true);
-    h.set_up();
+    let mut h = Hands::started(true);
     for (role, from, to) in [
         (BoardRole::Blind, "e2", "e4"),
         (BoardRole::Mirror, "e2", "e4"),

@@ -20,8 +20,7 @@ fn a_sealed_move_is_never_an_event_until_the_game_resumes() {
 
 #[test]
 fn a_new_game_from_a_chess960_position_starts_at_once_and_the_board_is_told_what_differs() {
-    let mut h = Hands::new(false);
-    h.set_up();
+    let mut h = Hands::started(false);
     h.play(BoardRole::Blind, "e2", "e4");
     // A peg off the board too: no move from the new start explains it.
     let lifted = h.table.sensed(BoardRole::Blind).without(Square::A1);

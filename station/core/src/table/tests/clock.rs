@@ -63,11 +63,7 @@ fn d_2_4_an_announcement_after_an_auto_pressed_move_does_not_press_again() {
 
 /// Both boards sensed and a lever for each side: the D.2.9 set-up.
 fn timed_two_boards() -> Hands {
-    let cfg = TableConfig {
-        time_control: Some("5400+30".parse().unwrap()),
-        mirror_sensed: true,
-        ..TableConfig::single(TrackerConfig::default())
-    };
+    let cfg = TableConfig { mirror_sensed: true, ..timed_cfg("5400+30") };
     Hands::with(cfg)
 }
 
@@ -157,8 +153,7 @@ fn arbiter_corrections_are_events_with_who_and_why() {
     let events = h.take_unwarned();
     assert!(matches!(&events[..], [Event::ClockChanged { who: Some(w), .. }] if w == "arbiter"));
     assert_eq!(h.table.clock().unwrap().remaining(Side::Black, h.t), 60_000);
-    let untimed = &mut Hands::new(false);
-    untimed.set_up();
+    let untimed = &mut Hands::started(false);
     assert_eq!(
         untimed.table.clock_command(ClockCommand::Start, 0, &mut untimed.out),
         Err(TableError::NoClock)
@@ -167,10 +162,7 @@ fn arbiter_corrections_are_events_with_who_and_why() {
 
 #[test]
 fn a_flag_falls_at_its_exact_time_and_warnings_come_in_order() {
-    let cfg = TableConfig {
-        time_control: Some("60".parse().unwrap()),
-        ..TableConfig::single(TrackerConfig::default())
-    };
+    let cfg = timed_cfg("60");
     let mut h = Hands::with(cfg);
     h.set_up();
     let started = h.t - 1000 + 300 - 300; // the game started when the initial position settled

@@ -31,11 +31,7 @@ fn d_2_9_a_piece_sensing_mirror_board_executes_wrongly_and_is_put_right() {
 /// A two-board game with a 300+2 clock: the blind player's peg board and
 /// the sighted player's DGT board; 1. e4 played and pressed.
 fn dgt_game_after_e4(auto_press: bool) -> Hands {
-    let mut h = Hands::with_dgt(TableConfig {
-        time_control: Some("300+2".parse().unwrap()),
-        clock_auto_press: auto_press,
-        ..TableConfig::single(TrackerConfig::default())
-    });
+    let mut h = Hands::with_dgt(TableConfig { clock_auto_press: auto_press, ..timed_cfg("300+2") });
     h.play(BoardRole::Blind, "e2", "e4");
     if !auto_press {
         h.table.clock_press(Side::White, h.t, &mut h.out).unwrap();

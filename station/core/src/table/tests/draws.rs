@@ -16,13 +16,6 @@ fn shuffle(h: &mut Hands, moves: &[(&str, &str)]) {
 
 const OUT_AND_BACK: [(&str, &str); 4] = [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")];
 
-fn game_over(events: &[Event]) -> Option<(String, String)> {
-    events.iter().find_map(|e| match e {
-        Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
-        _ => None,
-    })
-}
-
 #[test]
 fn art_9_1_a_draw_offer_is_recorded_after_the_move_and_agreement_ends_the_game() {
     let mut h = Hands::pressed_by_station();
@@ -121,13 +114,7 @@ fn art_9_5_an_incorrect_claim_gives_three_minutes_to_the_opponent_halves_the_cla
 
 #[test]
 fn art_9_3_a_fifty_move_claim_counts_the_moves_without_a_pawn_move_or_capture() {
-    let cfg = TableConfig {
-        start: Game::from_fen("4k2n/8/8/8/8/8/8/1N2K3 w - - 98 60").unwrap(),
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands::with(cfg);
-    h.scan(BoardRole::Blind, h.table.config().start.occupancy());
-    h.rest();
+    let mut h = Hands::from_fen("4k2n/8/8/8/8/8/8/1N2K3 w - - 98 60");
     assert!(h.table.is_playing());
     h.play(BoardRole::Blind, "b1", "c3");
     let events = apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: None }).unwrap();
@@ -153,13 +140,7 @@ fn art_9_3_a_fifty_move_claim_counts_the_moves_without_a_pawn_move_or_capture() 
 
 #[test]
 fn art_9_6_a_dead_position_ends_the_game_at_once() {
-    let cfg = TableConfig {
-        start: Game::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 60").unwrap(),
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands::with(cfg);
-    h.scan(BoardRole::Blind, h.table.config().start.occupancy());
-    h.rest();
+    let mut h = Hands::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 60");
     h.play(BoardRole::Blind, "e1", "d2");
     let events = h.take();
     assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "insufficient_material".into())), "{events:?}");

@@ -24,13 +24,6 @@ fn adjourn(h: &mut Hands, sealed: &str) {
     assert_eq!(h.table.sealer(), Some(Side::Black));
 }
 
-fn game_over(events: &[Event]) -> Option<(String, String)> {
-    events.iter().find_map(|e| match e {
-        Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
-        _ => None,
-    })
-}
-
 #[test]
 fn i_1_2_adjourning_before_the_session_ends_costs_the_sealer_the_time_left() {
     let mut h = adjournable();
@@ -76,13 +69,7 @@ fn i_8_a_sealed_move_that_is_ambiguous_unreadable_or_illegal_loses_when_opened()
         assert_eq!(h.agreed(), ["e2e4"]);
     }
     // Ambiguous: knights on b1 and f3 could both go to d2.
-    let cfg = TableConfig {
-        start: Game::from_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1").unwrap(),
-        ..TableConfig::single(TrackerConfig::default())
-    };
-    let mut h = Hands::with(cfg);
-    h.scan(BoardRole::Blind, h.table.config().start.occupancy());
-    h.rest();
+    let mut h = Hands::from_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
     apply(&mut h, Input::Adjourn { sealed: "Sd2".into(), session_left_ms: None }).unwrap();
     let events = apply(&mut h, Input::ResumeAdjourned).unwrap();
     assert_eq!(game_over(&events), Some(("0-1".into(), "sealed_move_ambiguous".into())));

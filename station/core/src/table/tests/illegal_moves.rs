@@ -17,13 +17,7 @@ fn art_7_4_a_the_position_before_the_illegal_move_is_reinstated_on_the_board_and
     let at_ply_2 = h.table.sync().unwrap().clock_at(2).unwrap();
     h.take();
     let events = apply(&mut h, Input::IllegalMove { ply: 3 }).unwrap();
-    let taken: Vec<usize> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::TakenBack { ply, .. } => Some(*ply),
-            _ => None,
-        })
-        .collect();
+    let taken = taken_back_plies(&events);
     assert_eq!(taken, [5, 4, 3], "three plies back");
     assert!(events.iter().any(|e| matches!(e,
         Event::IllegalMoveFound { ply: 3, side: Side::White, count: 1, uci, .. } if uci == "g1f3")));

@@ -2,8 +2,7 @@ use super::*;
 
 #[test]
 fn an_entered_move_is_announced_and_the_board_executes_it() {
-    let mut h = Hands::new(false);
-    h.set_up();
+    let mut h = Hands::started(false);
     h.play(BoardRole::Blind, "e2", "e4");
     h.take();
     h.table.enter_move("e5", h.t, &mut h.out).unwrap();
@@ -20,8 +19,7 @@ fn an_entered_move_is_announced_and_the_board_executes_it() {
 
 #[test]
 fn a_take_back_is_followed_by_the_board() {
-    let mut h = Hands::new(false);
-    h.set_up();
+    let mut h = Hands::started(false);
     h.play(BoardRole::Blind, "e2", "e4");
     h.play(BoardRole::Blind, "e7", "e5");
     h.take();
@@ -35,7 +33,6 @@ fn a_take_back_is_followed_by_the_board() {
     // And a different reply is accepted.
     h.play(BoardRole::Blind, "c7", "c5");
     assert_eq!(h.agreed(), ["e2e4", "c7c5"]);
-    let mut empty = Hands::new(false);
-    empty.set_up();
+    let mut empty = Hands::started(false);
     assert_eq!(empty.table.take_back(0, &mut empty.out), Err(TableError::NothingToTakeBack));
 }

@@ -3,11 +3,7 @@ use crate::clock::Side;
 use shakmaty::Role;
 
 fn listening() -> Hands {
-    let cfg = TableConfig {
-        time_control: Some("5400".parse().unwrap()),
-        announcement_required: true,
-        ..TableConfig::single(TrackerConfig::default())
-    };
+    let cfg = TableConfig { announcement_required: true, ..timed_cfg("5400") };
     Hands::with(cfg)
 }
 

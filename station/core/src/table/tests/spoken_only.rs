@@ -4,13 +4,7 @@ use super::*;
 use crate::journal::{self, Header, Input, Record};
 
 fn config(mirror_sensed: bool) -> TableConfig {
-    TableConfig {
-        mirror_sensed,
-        announcement_required: true,
-        blind_unsensed: true,
-        time_control: Some("5400".parse().unwrap()),
-        ..TableConfig::single(TrackerConfig::default())
-    }
+    TableConfig { mirror_sensed, announcement_required: true, blind_unsensed: true, ..timed_cfg("5400") }
 }
 
 fn moves(out: &[Event]) -> Vec<(String, BoardRole)> {
