@@ -57,10 +57,16 @@ fn content_type(res: &reqwest::Response) -> String {
 }
 
 async fn command(server: &WebServer, auth: Option<&str>, body: impl Into<reqwest::Body>) -> (u16, Value) {
-    let mut req = reqwest::Client::new()
+    let req = reqwest::Client::new()
         .post(url(server, "/api/command"))
         .header("content-type", "application/json")
         .body(body);
+    answer(req, auth).await
+}
+
+/// Sends `req` (with `auth` as its bearer token): the status and the body, as
+/// JSON where it is JSON, else as a string.
+async fn answer(mut req: reqwest::RequestBuilder, auth: Option<&str>) -> (u16, Value) {
     if let Some(token) = auth {
         req = req.header("authorization", format!("Bearer {token}"));
     }
@@ -846,14 +852,7 @@ fn doctor_server(source: Option<super::DoctorSource>) -> (WebServer, Hub) {
 }
 
 async fn get_doctor(server: &WebServer, auth: Option<&str>) -> (u16, Value) {
-    let mut req = reqwest::Client::new().get(url(server, "/api/doctor"));
-    if let Some(token) = auth {
-        req = req.header("authorization", format!("Bearer {token}"));
-    }
-    let res = req.send().await.expect("request");
-    let status = res.status().as_u16();
-    let text = res.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    answer(reqwest::Client::new().get(url(server, "/api/doctor")), auth).await
 }
 
 /// A journal folder and a config using it: no boards, speech in, no sound,
