@@ -200,10 +200,7 @@ mod tests {
     }
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kept-audio-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::station::test_support::scratch(&format!("kept-audio-{name}"))
     }
 
     #[test]
@@ -259,7 +256,7 @@ mod station_tests {
     use super::*;
     use crate::listening::Heard;
     use crate::station::Station;
-    use crate::station::test_support::{config, observed, started};
+    use crate::station::test_support::{config, observed, scratch, started};
     use station_core::Event;
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
@@ -273,9 +270,7 @@ mod station_tests {
     }
 
     fn station(name: &str) -> (Station, PathBuf, Arc<Mutex<Vec<Event>>>) {
-        let dir = std::env::temp_dir().join(format!("kept-audio-station-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch(&format!("kept-audio-station-{name}"));
         let text = "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\nkeep_audio = true\n";
         let journal = dir.join("journal");
         let mut station = started(config(text), &journal);
