@@ -6,7 +6,7 @@
 
 use super::{move_line, piece_letters};
 use crate::run::{open_board, open_braille};
-use crate::station::test_support::{config, observed, scratch, serve_until, started, wait_until};
+use crate::station::test_support::{config, observed, scratch, serve_with_script, started, wait_until};
 use station_core::{BoardRole, Event};
 use station_drivers::braille::{BrlttyVirtual, SimBrailleServer};
 use std::path::Path;
@@ -125,10 +125,8 @@ fn play_with_display(dir: &Path, mut sim: Display) {
     station.attach_braille(display);
     let events = observed(&mut station);
 
-    let finished = Arc::new(AtomicBool::new(false));
-    let script = {
-        let (events, finished) = (Arc::clone(&events), Arc::clone(&finished));
-        std::thread::spawn(move || {
+    let (failures, sim) =
+        serve_with_script(station, &link, &events, Duration::from_secs(150), move |events| {
             let limit = Duration::from_secs(60);
             let mut failures = Vec::new();
             if !sim.connected() {
@@ -168,13 +166,9 @@ fn play_with_display(dir: &Path, mut sim: Display) {
             if clock_answers(&events) != said {
                 failures.push("an unmapped routing key spoke".to_owned());
             }
-            finished.store(true, Ordering::Relaxed);
             // The simulated brltty stays until the station has stopped.
             (failures, sim)
-        })
-    };
-    serve_until(station, &link, &finished, Duration::from_secs(150));
-    let (failures, sim) = script.join().unwrap();
+        });
     assert!(failures.is_empty(), "{failures:#?}");
     if let Display::Sim(sim, _) = &sim {
         assert_eq!(sim.connections(), 1, "a dropped packet does not cost the connection");

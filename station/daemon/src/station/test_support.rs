@@ -59,6 +59,29 @@ pub(crate) fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
     false
 }
 
+/// Runs the test's `script` on its own thread (with the events seen so far
+/// and from now on) while `station` serves its board `link`, for `limit` at
+/// most; the station stops once the script is done, and its result is returned.
+pub(crate) fn serve_with_script<T: Send + 'static>(
+    station: Station,
+    link: &BoardLink,
+    events: &Seen,
+    limit: Duration,
+    script: impl FnOnce(Seen) -> T + Send + 'static,
+) -> T {
+    let finished = Arc::new(AtomicBool::new(false));
+    let handle = {
+        let (events, finished) = (Arc::clone(events), Arc::clone(&finished));
+        std::thread::spawn(move || {
+            let found = script(events);
+            finished.store(true, Ordering::Relaxed);
+            found
+        })
+    };
+    serve_until(station, link, &finished, limit);
+    handle.join().unwrap()
+}
+
 /// Serves `station` on its board `link` until the script sets `finished`,
 /// or for `limit` at most.
 pub(crate) fn serve_until(station: Station, link: &BoardLink, finished: &AtomicBool, limit: Duration) {

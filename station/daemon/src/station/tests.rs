@@ -2,7 +2,7 @@
 //! the middle of a game played on a simulated peg board on a real pty.
 
 use super::dgt_link::reading_of;
-use super::test_support::{config, game_moves, observed, scratch, serve_until, started, wait_until};
+use super::test_support::{config, game_moves, observed, scratch, serve_with_script, started, wait_until};
 use super::*;
 use crate::event_sink::EventSink;
 use crate::journal_file::{JournalDir, WriterOptions};
@@ -36,10 +36,8 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
     station.use_gamepad_feed(pad.events());
     let events = observed(&mut station);
 
-    let finished = Arc::new(AtomicBool::new(false));
-    let script = {
-        let (events, finished) = (Arc::clone(&events), Arc::clone(&finished));
-        std::thread::spawn(move || {
+    let (ok, unplugged_at) =
+        serve_with_script(station, &link, &events, Duration::from_secs(150), move |events| {
             let limit = Duration::from_secs(60);
             pad.plug();
             let ok = wait_until(limit, || game_moves(&events) >= 4);
@@ -50,12 +48,8 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
             let ok = ok && wait_until(limit, || game_moves(&events) >= unplugged_at + 4);
             pad.plug();
             std::thread::sleep(Duration::from_millis(300));
-            finished.store(true, Ordering::Relaxed);
             (ok, unplugged_at)
-        })
-    };
-    serve_until(station, &link, &finished, Duration::from_secs(150));
-    let (ok, unplugged_at) = script.join().unwrap();
+        });
     let events = events.lock().unwrap();
     let trouble: Vec<&Event> =
         events.iter().filter(|e| matches!(e, Event::BoardMismatch { .. } | Event::GameOver { .. })).collect();
