@@ -191,7 +191,8 @@ impl AudioKeeper {
 mod tests {
     use super::*;
 
-    struct FullDisk;
+    /// A disk that is full: every write fails as a real one would.
+    pub(super) struct FullDisk;
 
     impl AudioWriter for FullDisk {
         fn write(&mut self, _: &Path, _: &[u8]) -> io::Result<()> {
@@ -254,6 +255,7 @@ mod tests {
 #[cfg(test)]
 mod station_tests {
     use super::*;
+    use super::tests::FullDisk;
     use crate::listening::Heard;
     use crate::station::Station;
     use crate::station::test_support::{config, observed, scratch, started};
@@ -261,13 +263,6 @@ mod station_tests {
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    struct FullDisk;
-
-    impl AudioWriter for FullDisk {
-        fn write(&mut self, _: &Path, _: &[u8]) -> io::Result<()> {
-            Err(io::Error::new(io::ErrorKind::StorageFull, "No space left on device"))
-        }
-    }
 
     fn station(name: &str) -> (Station, PathBuf, Arc<Mutex<Vec<Event>>>) {
         let dir = scratch(&format!("kept-audio-station-{name}"));
