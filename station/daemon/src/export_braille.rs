@@ -18,7 +18,7 @@
 //! K D T L S, Polish K H W G S, English K Q R B N), numbered, one move
 //! number a line.
 
-use crate::journal_file::{Found, JournalDir};
+use crate::journal_file::JournalDir;
 use anyhow::{Context, Result, bail};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position};

@@ -9,7 +9,7 @@
 mod pdf;
 
 use crate::journal_file::{Found, JournalDir};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use pdf::{A4, Document, Font, Page, width};
 use shakmaty::{Color, Position};
 use station_core::clock::format_clock;

@@ -254,15 +254,14 @@ mod tests {
 /// goes on and the journal is the same.
 #[cfg(test)]
 mod station_tests {
-    use super::*;
     use super::tests::FullDisk;
+    use super::*;
     use crate::listening::Heard;
     use crate::station::Station;
     use crate::station::test_support::{config, observed, scratch, started};
     use station_core::Event;
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
-
 
     fn station(name: &str) -> (Station, PathBuf, Arc<Mutex<Vec<Event>>>) {
         let dir = scratch(&format!("kept-audio-station-{name}"));

@@ -10,8 +10,7 @@ use crate::station::test_support::{config, observed, scratch, serve_with_script,
 use station_core::{BoardRole, Event};
 use station_drivers::braille::{BrlttyVirtual, SimBrailleServer};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 fn last_game_move(events: &Mutex<Vec<Event>>) -> Option<(usize, String)> {

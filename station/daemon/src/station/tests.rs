@@ -11,7 +11,7 @@ use station_drivers::dgt::SideTime;
 use station_drivers::gamepad::SimGamepad;
 use station_voices::{Message, Wording};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
