@@ -6,7 +6,9 @@
 
 use super::{move_line, piece_letters};
 use crate::run::{open_board, open_braille};
-use crate::station::test_support::{config, observed, scratch, serve_with_script, started, wait_until};
+use crate::station::test_support::{
+    config, device_statuses, observed, scratch, serve_with_script, started, wait_until,
+};
 use station_core::{BoardRole, Event};
 use station_drivers::braille::{BrlttyVirtual, SimBrailleServer};
 use std::path::Path;
@@ -173,13 +175,7 @@ fn play_with_display(dir: &Path, mut sim: Display) {
         assert_eq!(sim.connections(), 1, "a dropped packet does not cost the connection");
     }
     let events = events.lock().unwrap();
-    let statuses: Vec<&str> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::DeviceStatus { device, status, .. } if device == "braille" => Some(status.as_str()),
-            _ => None,
-        })
-        .collect();
+    let statuses = device_statuses(&events, "braille");
     assert_eq!(statuses, ["connected"]);
     drop(sim);
     let _ = std::fs::remove_dir_all(dir);

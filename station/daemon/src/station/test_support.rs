@@ -42,6 +42,17 @@ pub(crate) fn observed(station: &mut Station) -> Seen {
     events
 }
 
+/// The statuses `device` reported, in order.
+pub(crate) fn device_statuses<'a>(events: &'a [Event], device: &str) -> Vec<&'a str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::DeviceStatus { device: d, status, .. } if d == device => Some(status.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// How many moves of the game were delivered.
 pub(crate) fn game_moves(events: &Mutex<Vec<Event>>) -> usize {
     events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count()

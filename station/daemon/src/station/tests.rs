@@ -2,7 +2,9 @@
 //! the middle of a game played on a simulated peg board on a real pty.
 
 use super::dgt_link::reading_of;
-use super::test_support::{config, game_moves, observed, scratch, serve_with_script, started, wait_until};
+use super::test_support::{
+    config, device_statuses, game_moves, observed, scratch, serve_with_script, started, wait_until,
+};
 use super::*;
 use crate::event_sink::EventSink;
 use crate::journal_file::{JournalDir, WriterOptions};
@@ -55,13 +57,7 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
         events.iter().filter(|e| matches!(e, Event::BoardMismatch { .. } | Event::GameOver { .. })).collect();
     assert!(ok, "the game went on after the pad was pulled out (moves before: {unplugged_at}; {trouble:?})");
 
-    let statuses: Vec<&str> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::DeviceStatus { device, status, .. } if device == "gamepad" => Some(status.as_str()),
-            _ => None,
-        })
-        .collect();
+    let statuses = device_statuses(&events, "gamepad");
     assert_eq!(statuses, ["connected", "disconnected", "connected"]);
     let told: Vec<&str> = events
         .iter()
