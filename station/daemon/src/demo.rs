@@ -3,12 +3,10 @@
 //! and the real serial driver, into the station; every move is printed.
 
 use crate::config::Config;
-use crate::demo_options::{DemoOptions, voice_packs};
-use crate::event_sink::EventSink;
+use crate::demo_options::{DemoOptions, start_station, voice_packs};
 use crate::famous_game::famous_game;
-use crate::hub::Hub;
 use crate::journal_file::JournalDir;
-use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
+use crate::run::{BoardLink, Driver, serve, stop_flag};
 use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
@@ -86,13 +84,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
             ..crate::config::BoardConfig::pegboard(work.join("dgt"))
         });
     }
-    let (hub, commands) = Hub::new();
-    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone(), doctor: None };
-    let server = start_web(&config, &web, hub.clone())?;
-    let mut station =
-        Station::start(config, JournalDir::take(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
-    station.enable_voices()?;
-    station.attach_hub(hub);
+    let (mut station, commands, server) = start_station(&opts, config, JournalDir::take(&journal_dir)?)?;
     let braille = if opts.braille { Some(SimDisplay::start(&work, &mut station)?) } else { None };
     // Both boards start their hands together, once the station listens.
     sim.play_scans(scans);

@@ -5,12 +5,9 @@
 //! driver into the station; moves said by number, the console live.
 
 use crate::config::Config;
-use crate::demo_options::{DemoOptions, voice_packs};
-use crate::event_sink::EventSink;
-use crate::hub::Hub;
+use crate::demo_options::{DemoOptions, start_station, voice_packs};
 use crate::journal_file::JournalDir;
-use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
-use crate::station::Station;
+use crate::run::{BoardLink, Driver, serve, stop_flag};
 use anyhow::{Context, Result, bail};
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Position, Variant};
@@ -115,13 +112,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
         Some(station_core::draughts::time_controls::FmjdTimeControl::Basic.time_control());
     config.clock.auto_press = true;
     config.audio.packs_dir = voice_packs();
-    let (hub, commands) = Hub::new();
-    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone(), doctor: None };
-    let server = start_web(&config, &web, hub.clone())?;
-    let mut station =
-        Station::start(config, JournalDir::take(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
-    station.enable_voices()?;
-    station.attach_hub(hub);
+    let (mut station, commands, server) = start_station(&opts, config, JournalDir::take(&journal_dir)?)?;
     for (sim, scans) in &sims {
         sim.play_scans(scans.clone());
     }

@@ -2,6 +2,15 @@
 //! by the chess demo (`demo`) and the draughts demo (`demo_draughts`), which
 //! depend on this module and never on each other.
 
+use crate::config::Config;
+use crate::event_sink::EventSink;
+use crate::hub::{CommandRequest, Hub};
+use crate::journal_file::JournalDir;
+use crate::run::{WebOptions, start_web};
+use crate::station::Station;
+use crate::web::WebServer;
+use anyhow::Result;
+use crossbeam_channel::Receiver;
 use std::path::PathBuf;
 
 /// `station demo` arguments.
@@ -43,4 +52,21 @@ pub(crate) fn voice_packs() -> Option<PathBuf> {
     let packaged =
         exe.as_ref().and_then(|e| Some(e.parent()?.parent()?.parent()?.join("share/annexd/voices")));
     [Some(PathBuf::from(".deps/voices")), beside_exe, packaged].into_iter().flatten().find(|d| d.is_dir())
+}
+
+/// A demo's station with voices, its console (on `--listen`, with `--token`)
+/// and the console's commands, started alike by every demo; the caller keeps
+/// the server until the demo ends.
+pub(crate) fn start_station(
+    opts: &DemoOptions,
+    config: Config,
+    journal: JournalDir,
+) -> Result<(Station, Receiver<CommandRequest>, Option<WebServer>)> {
+    let (hub, commands) = Hub::new();
+    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone(), doctor: None };
+    let server = start_web(&config, &web, hub.clone())?;
+    let mut station = Station::start(config, journal, EventSink::open(opts.events.as_deref())?)?;
+    station.enable_voices()?;
+    station.attach_hub(hub);
+    Ok((station, commands, server))
 }

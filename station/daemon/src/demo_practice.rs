@@ -5,13 +5,10 @@
 //! each answer on the peg board, which the station checks.
 
 use crate::config::{Config, DEFAULT_ENGINE, OpponentSettings};
-use crate::demo_options::{DemoOptions, voice_packs};
-use crate::event_sink::EventSink;
-use crate::hub::Hub;
+use crate::demo_options::{DemoOptions, start_station, voice_packs};
 use crate::journal_file::JournalDir;
 use crate::opponent::{Opponent, position_of};
-use crate::run::{BoardLink, Driver, WebOptions, serve, start_web, stop_flag};
-use crate::station::Station;
+use crate::run::{BoardLink, Driver, serve, stop_flag};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use shakmaty::uci::UciMove;
@@ -66,13 +63,7 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
         ..OpponentSettings::new(DEFAULT_ENGINE)
     };
     config.opponent = Some(opponent.clone());
-    let (hub, commands) = Hub::new();
-    let web = WebOptions { listen: Some(opts.listen.clone()), token: opts.token.clone(), doctor: None };
-    let server = start_web(&config, &web, hub.clone())?;
-    let mut station =
-        Station::start(config, JournalDir::open(&journal_dir)?, EventSink::open(opts.events.as_deref())?)?;
-    station.enable_voices()?;
-    station.attach_hub(hub);
+    let (mut station, commands, server) = start_station(&opts, config, JournalDir::open(&journal_dir)?)?;
     station.attach_opponent(Opponent::start(&opponent))?;
 
     let (moves_tx, moves_rx) = unbounded();

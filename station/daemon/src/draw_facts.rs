@@ -53,7 +53,9 @@ pub fn draw_facts_text(wording: &Wording, facts: &DrawFacts) -> String {
     format!("{position}. {quiet}")
 }
 
-fn capitalise(text: &str) -> String {
+/// The text with its first letter a capital (a phrase that starts a
+/// sentence); `told` uses it too, as it already depends on this module.
+pub(crate) fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

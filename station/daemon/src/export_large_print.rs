@@ -9,7 +9,7 @@
 mod pdf;
 
 use crate::journal_file::{Found, JournalDir};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use pdf::{A4, Document, Font, Page, width};
 use shakmaty::{Color, Position};
 use station_core::clock::format_clock;
@@ -59,15 +59,7 @@ pub struct Sheet {
 
 /// Writes the PDF of the chosen game.
 pub fn export_large_print(opts: &LargePrintOptions) -> Result<()> {
-    let dir = JournalDir::open_to_read(&opts.journal_dir)?;
-    let all = dir.all()?;
-    let found = match &opts.game {
-        Some(id) => all.iter().find(|f| &f.contents.header.game_id == id),
-        None => all.last(),
-    };
-    let Some(found) = found else {
-        bail!("no matching game journal in {}", opts.journal_dir.display());
-    };
+    let found = &JournalDir::game_to_read(&opts.journal_dir, opts.game.as_deref())?;
     let sheet = sheet_of(found)?;
     let document = render(&sheet);
     let bytes = document.to_bytes();

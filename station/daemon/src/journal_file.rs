@@ -137,6 +137,17 @@ impl JournalDir {
         Ok(listing.found)
     }
 
+    /// The journal of game `game` in `dir`, the newest when `None`: what an
+    /// export of one game reads.
+    pub fn game_to_read(dir: &Path, game: Option<&str>) -> Result<Found> {
+        let all = Self::open_to_read(dir)?.all()?.into_iter();
+        let found = match game {
+            Some(id) => all.into_iter().find(|f| f.contents.header.game_id == id),
+            None => all.last(),
+        };
+        found.with_context(|| format!("no matching game journal in {}", dir.display()))
+    }
+
     /// Moves a damaged journal out of the way (it keeps every byte, under a
     /// name the station never reads again) and returns where it went.
     pub fn set_aside(&self, path: &Path) -> Result<PathBuf> {

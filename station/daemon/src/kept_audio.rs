@@ -191,7 +191,8 @@ impl AudioKeeper {
 mod tests {
     use super::*;
 
-    struct FullDisk;
+    /// A disk that is full: every write fails as a real one would.
+    pub(super) struct FullDisk;
 
     impl AudioWriter for FullDisk {
         fn write(&mut self, _: &Path, _: &[u8]) -> io::Result<()> {
@@ -200,10 +201,7 @@ mod tests {
     }
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kept-audio-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::station::test_support::scratch(&format!("kept-audio-{name}"))
     }
 
     #[test]
@@ -256,26 +254,17 @@ mod tests {
 /// goes on and the journal is the same.
 #[cfg(test)]
 mod station_tests {
+    use super::tests::FullDisk;
     use super::*;
     use crate::listening::Heard;
     use crate::station::Station;
-    use crate::station::test_support::{config, observed, started};
+    use crate::station::test_support::{config, observed, scratch, started};
     use station_core::Event;
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    struct FullDisk;
-
-    impl AudioWriter for FullDisk {
-        fn write(&mut self, _: &Path, _: &[u8]) -> io::Result<()> {
-            Err(io::Error::new(io::ErrorKind::StorageFull, "No space left on device"))
-        }
-    }
-
     fn station(name: &str) -> (Station, PathBuf, Arc<Mutex<Vec<Event>>>) {
-        let dir = std::env::temp_dir().join(format!("kept-audio-station-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch(&format!("kept-audio-station-{name}"));
         let text = "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\nkeep_audio = true\n";
         let journal = dir.join("journal");
         let mut station = started(config(text), &journal);

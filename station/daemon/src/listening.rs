@@ -571,6 +571,17 @@ mod tests {
 
     const PHRASES: [&str; 4] = ["안녕하세요", "감사합니다", "서울", "김치"];
 
+    /// espeak-ng speaks `phrase` in Korean into the WAV file `wav`; false
+    /// when it could not (not installed, no Korean voice).
+    fn speak_korean(phrase: &str, wav: &std::path::Path) -> bool {
+        std::process::Command::new("espeak-ng")
+            .args(["-v", "ko", "-s", "140", "-w"])
+            .arg(wav)
+            .arg(phrase)
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
     /// The Korean model and a WAV of `phrase`, or `None` with a loud message.
     fn korean(phrase: &str, name: &str) -> Option<(PathBuf, PathBuf)> {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -580,13 +591,7 @@ mod tests {
             return None;
         }
         let wav = std::env::temp_dir().join(format!("station-listening-{name}-{}.wav", std::process::id()));
-        let spoke = std::process::Command::new("espeak-ng")
-            .args(["-v", "ko", "-s", "140", "-w"])
-            .arg(&wav)
-            .arg(phrase)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !spoke {
+        if !speak_korean(phrase, &wav) {
             eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
             return None;
         }
@@ -721,13 +726,7 @@ mod tests {
         let mut rate = 0;
         for phrase in phrases {
             let one = std::env::temp_dir().join(format!("station-{name}-one-{}.wav", std::process::id()));
-            let ok = std::process::Command::new("espeak-ng")
-                .args(["-v", "ko", "-s", "140", "-w"])
-                .arg(&one)
-                .arg(phrase)
-                .status()
-                .is_ok_and(|s| s.success());
-            assert!(ok, "espeak-ng spoke the first phrase but not {phrase}");
+            assert!(speak_korean(phrase, &one), "espeak-ng spoke the first phrase but not {phrase}");
             let audio = read_wav(&one).unwrap();
             rate = audio.rate;
             let WavSamples::I16(samples) = audio.samples else { panic!("espeak-ng writes 16-bit") };

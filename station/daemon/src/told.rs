@@ -9,6 +9,7 @@
 //! listener's words from his side of the board. Nothing here is read out as
 //! a symbol: results are words ("Weiß gewinnt"), never "1-0" ([`symbols`]).
 
+use crate::draw_facts::capitalise;
 use shakmaty::{Chess, Color, Move, Position, Role};
 use station_core::Game;
 use station_core::clock::{CorrectionChange, Side};
@@ -595,14 +596,6 @@ fn sentences(parts: Vec<String>) -> String {
         .map(|p| if capital { capitalise(&p) } else { p })
         .collect::<Vec<_>>()
         .join(". ")
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// The characters of `text` a voice would read out as symbols: `*`, `=`,

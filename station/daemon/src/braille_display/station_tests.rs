@@ -6,12 +6,13 @@
 
 use super::{move_line, piece_letters};
 use crate::run::{open_board, open_braille};
-use crate::station::test_support::{config, observed, scratch, serve_until, started, wait_until};
+use crate::station::test_support::{
+    config, device_statuses, observed, scratch, serve_with_script, started, wait_until,
+};
 use station_core::{BoardRole, Event};
 use station_drivers::braille::{BrlttyVirtual, SimBrailleServer};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 fn last_game_move(events: &Mutex<Vec<Event>>) -> Option<(usize, String)> {
@@ -125,10 +126,8 @@ fn play_with_display(dir: &Path, mut sim: Display) {
     station.attach_braille(display);
     let events = observed(&mut station);
 
-    let finished = Arc::new(AtomicBool::new(false));
-    let script = {
-        let (events, finished) = (Arc::clone(&events), Arc::clone(&finished));
-        std::thread::spawn(move || {
+    let (failures, sim) =
+        serve_with_script(station, &link, &events, Duration::from_secs(150), move |events| {
             let limit = Duration::from_secs(60);
             let mut failures = Vec::new();
             if !sim.connected() {
@@ -168,25 +167,15 @@ fn play_with_display(dir: &Path, mut sim: Display) {
             if clock_answers(&events) != said {
                 failures.push("an unmapped routing key spoke".to_owned());
             }
-            finished.store(true, Ordering::Relaxed);
             // The simulated brltty stays until the station has stopped.
             (failures, sim)
-        })
-    };
-    serve_until(station, &link, &finished, Duration::from_secs(150));
-    let (failures, sim) = script.join().unwrap();
+        });
     assert!(failures.is_empty(), "{failures:#?}");
     if let Display::Sim(sim, _) = &sim {
         assert_eq!(sim.connections(), 1, "a dropped packet does not cost the connection");
     }
     let events = events.lock().unwrap();
-    let statuses: Vec<&str> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::DeviceStatus { device, status, .. } if device == "braille" => Some(status.as_str()),
-            _ => None,
-        })
-        .collect();
+    let statuses = device_statuses(&events, "braille");
     assert_eq!(statuses, ["connected"]);
     drop(sim);
     let _ = std::fs::remove_dir_all(dir);

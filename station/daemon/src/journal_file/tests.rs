@@ -11,10 +11,7 @@ fn header(game_id: &str) -> Header {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("station-journal-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::station::test_support::scratch(&format!("journal-{name}"))
 }
 
 fn scan(n: u64) -> Input {

@@ -42,6 +42,17 @@ pub(crate) fn observed(station: &mut Station) -> Seen {
     events
 }
 
+/// The statuses `device` reported, in order.
+pub(crate) fn device_statuses<'a>(events: &'a [Event], device: &str) -> Vec<&'a str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::DeviceStatus { device: d, status, .. } if d == device => Some(status.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// How many moves of the game were delivered.
 pub(crate) fn game_moves(events: &Mutex<Vec<Event>>) -> usize {
     events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count()
@@ -57,6 +68,29 @@ pub(crate) fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     false
+}
+
+/// Runs the test's `script` on its own thread (with the events seen so far
+/// and from now on) while `station` serves its board `link`, for `limit` at
+/// most; the station stops once the script is done, and its result is returned.
+pub(crate) fn serve_with_script<T: Send + 'static>(
+    station: Station,
+    link: &BoardLink,
+    events: &Seen,
+    limit: Duration,
+    script: impl FnOnce(Seen) -> T + Send + 'static,
+) -> T {
+    let finished = Arc::new(AtomicBool::new(false));
+    let handle = {
+        let (events, finished) = (Arc::clone(events), Arc::clone(&finished));
+        std::thread::spawn(move || {
+            let found = script(events);
+            finished.store(true, Ordering::Relaxed);
+            found
+        })
+    };
+    serve_until(station, link, &finished, limit);
+    handle.join().unwrap()
 }
 
 /// Serves `station` on its board `link` until the script sets `finished`,

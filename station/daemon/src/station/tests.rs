@@ -2,7 +2,9 @@
 //! the middle of a game played on a simulated peg board on a real pty.
 
 use super::dgt_link::reading_of;
-use super::test_support::{config, game_moves, observed, scratch, serve_until, started, wait_until};
+use super::test_support::{
+    config, device_statuses, game_moves, observed, scratch, serve_with_script, started, wait_until,
+};
 use super::*;
 use crate::event_sink::EventSink;
 use crate::journal_file::{JournalDir, WriterOptions};
@@ -11,7 +13,7 @@ use station_drivers::dgt::SideTime;
 use station_drivers::gamepad::SimGamepad;
 use station_voices::{Message, Wording};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -36,10 +38,8 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
     station.use_gamepad_feed(pad.events());
     let events = observed(&mut station);
 
-    let finished = Arc::new(AtomicBool::new(false));
-    let script = {
-        let (events, finished) = (Arc::clone(&events), Arc::clone(&finished));
-        std::thread::spawn(move || {
+    let (ok, unplugged_at) =
+        serve_with_script(station, &link, &events, Duration::from_secs(150), move |events| {
             let limit = Duration::from_secs(60);
             pad.plug();
             let ok = wait_until(limit, || game_moves(&events) >= 4);
@@ -50,24 +50,14 @@ fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_
             let ok = ok && wait_until(limit, || game_moves(&events) >= unplugged_at + 4);
             pad.plug();
             std::thread::sleep(Duration::from_millis(300));
-            finished.store(true, Ordering::Relaxed);
             (ok, unplugged_at)
-        })
-    };
-    serve_until(station, &link, &finished, Duration::from_secs(150));
-    let (ok, unplugged_at) = script.join().unwrap();
+        });
     let events = events.lock().unwrap();
     let trouble: Vec<&Event> =
         events.iter().filter(|e| matches!(e, Event::BoardMismatch { .. } | Event::GameOver { .. })).collect();
     assert!(ok, "the game went on after the pad was pulled out (moves before: {unplugged_at}; {trouble:?})");
 
-    let statuses: Vec<&str> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::DeviceStatus { device, status, .. } if device == "gamepad" => Some(status.as_str()),
-            _ => None,
-        })
-        .collect();
+    let statuses = device_statuses(&events, "gamepad");
     assert_eq!(statuses, ["connected", "disconnected", "connected"]);
     let told: Vec<&str> = events
         .iter()

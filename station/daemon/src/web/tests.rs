@@ -52,15 +52,26 @@ fn url(server: &WebServer, path: &str) -> String {
     format!("http://{}{path}", server.addr())
 }
 
+/// The body of the page or asset at `path`.
+async fn body(server: &WebServer, path: &str) -> String {
+    reqwest::get(url(server, path)).await.unwrap().text().await.unwrap()
+}
+
 fn content_type(res: &reqwest::Response) -> String {
     res.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned()
 }
 
 async fn command(server: &WebServer, auth: Option<&str>, body: impl Into<reqwest::Body>) -> (u16, Value) {
-    let mut req = reqwest::Client::new()
+    let req = reqwest::Client::new()
         .post(url(server, "/api/command"))
         .header("content-type", "application/json")
         .body(body);
+    answer(req, auth).await
+}
+
+/// Sends `req` (with `auth` as its bearer token): the status and the body, as
+/// JSON where it is JSON, else as a string.
+async fn answer(mut req: reqwest::RequestBuilder, auth: Option<&str>) -> (u16, Value) {
     if let Some(token) = auth {
         req = req.header("authorization", format!("Bearer {token}"));
     }
@@ -125,7 +136,7 @@ async fn pages_and_assets_are_served_with_their_content_types() {
 #[tokio::test]
 async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
     let (server, _hub) = server();
-    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    let html = body(&server, "/console").await;
     // A new game is confirmed in the page (keyboard and screen reader), not in a browser dialog.
     for needle in [
         r#"id="new-confirm""#,
@@ -137,7 +148,7 @@ async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
     ] {
         assert!(html.contains(needle), "the console lacks {needle}");
     }
-    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    let js = body(&server, "/assets/console.js").await;
     assert!(!js.contains("window.confirm"), "no browser dialogs: they take the keyboard away from the page");
     for needle in ["discrepancy_progress", "disc-next-", "Read the next correction step", "clock_press"] {
         assert!(js.contains(needle), "console.js lacks {needle}");
@@ -151,7 +162,7 @@ async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
 #[tokio::test]
 async fn the_console_has_the_life_cycle_controls_and_says_refusals_beside_them() {
     let (server, _hub) = server();
-    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    let html = body(&server, "/console").await;
     for needle in [
         r#"id="new-white""#,
         r#"id="new-black""#,
@@ -174,7 +185,7 @@ async fn the_console_has_the_life_cycle_controls_and_says_refusals_beside_them()
         assert!(html.contains(needle), "the console lacks {needle}");
     }
     assert!(!html.contains("half-move number"), "no ply counts for the arbiter");
-    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    let js = body(&server, "/assets/console.js").await;
     for needle in [
         "cmd: 'result'",
         "confirm: true",
@@ -188,9 +199,9 @@ async fn the_console_has_the_life_cycle_controls_and_says_refusals_beside_them()
 #[tokio::test]
 async fn the_mirror_shows_its_own_correction_steps_without_controls() {
     let (server, _hub) = server();
-    let html = reqwest::get(url(&server, "/mirror")).await.unwrap().text().await.unwrap();
+    let html = body(&server, "/mirror").await;
     assert!(html.contains(r#"id="fix-steps""#), "the mirror has a place for its correction steps");
-    let js = reqwest::get(url(&server, "/assets/mirror.js")).await.unwrap().text().await.unwrap();
+    let js = body(&server, "/assets/mirror.js").await;
     for needle in ["fix.board === 'mirror'", "draw_offer", "s.adjourned"] {
         assert!(js.contains(needle), "mirror.js lacks {needle}");
     }
@@ -199,11 +210,11 @@ async fn the_mirror_shows_its_own_correction_steps_without_controls() {
 #[tokio::test]
 async fn the_mirror_page_has_no_controls() {
     let (server, _hub) = server();
-    let html = reqwest::get(url(&server, "/mirror")).await.unwrap().text().await.unwrap().to_lowercase();
+    let html = body(&server, "/mirror").await.to_lowercase();
     for tag in ["<button", "<input", "<select", "<textarea", "<form", "<a "] {
         assert!(!html.contains(tag), "the mirror has {tag}");
     }
-    let js = reqwest::get(url(&server, "/assets/mirror.js")).await.unwrap().text().await.unwrap();
+    let js = body(&server, "/assets/mirror.js").await;
     assert!(!js.contains("api/command"), "the mirror script sends commands");
 }
 
@@ -220,11 +231,11 @@ async fn the_player_page_is_served_read_only_without_a_token() {
         assert!(content_type(&res).starts_with(ctype), "{path}: {}", content_type(&res));
         assert!(res.text().await.unwrap().contains(needle), "{path} lacks {needle}");
     }
-    let html = reqwest::get(url(&server, "/player")).await.unwrap().text().await.unwrap().to_lowercase();
+    let html = body(&server, "/player").await.to_lowercase();
     for tag in ["<button", "<input", "<select", "<textarea", "<form", "<a "] {
         assert!(!html.contains(tag), "the player's page has {tag}");
     }
-    let js = reqwest::get(url(&server, "/assets/player.js")).await.unwrap().text().await.unwrap();
+    let js = body(&server, "/assets/player.js").await;
     assert!(!js.contains("api/command") && !js.contains("token"), "the player's page sends no commands");
 }
 
@@ -846,14 +857,7 @@ fn doctor_server(source: Option<super::DoctorSource>) -> (WebServer, Hub) {
 }
 
 async fn get_doctor(server: &WebServer, auth: Option<&str>) -> (u16, Value) {
-    let mut req = reqwest::Client::new().get(url(server, "/api/doctor"));
-    if let Some(token) = auth {
-        req = req.header("authorization", format!("Bearer {token}"));
-    }
-    let res = req.send().await.expect("request");
-    let status = res.status().as_u16();
-    let text = res.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    answer(reqwest::Client::new().get(url(server, "/api/doctor")), auth).await
 }
 
 /// A journal folder and a config using it: no boards, speech in, no sound,
@@ -985,7 +989,7 @@ async fn a_station_without_a_config_file_says_so_and_one_check_runs_at_a_time() 
 #[tokio::test]
 async fn the_console_has_the_pre_round_check_panel_with_its_shortcut_and_live_summary() {
     let (server, _hub) = server();
-    let html = reqwest::get(url(&server, "/console")).await.unwrap().text().await.unwrap();
+    let html = body(&server, "/console").await;
     for needle in [
         r#"<h2 id="h-doctor" tabindex="-1">Pre-round check"#,
         r#"<button type="button" id="doctor-run" aria-keyshortcuts="Alt+0""#,
@@ -995,6 +999,6 @@ async fn the_console_has_the_pre_round_check_panel_with_its_shortcut_and_live_su
     ] {
         assert!(html.contains(needle), "the console lacks {needle}");
     }
-    let js = reqwest::get(url(&server, "/assets/console.js")).await.unwrap().text().await.unwrap();
+    let js = body(&server, "/assets/console.js").await;
     assert!(js.contains("'/api/doctor'") && js.contains("0: () => go($('doctor-run'))"), "console.js");
 }

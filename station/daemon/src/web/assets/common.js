@@ -1,5 +1,6 @@
-// Shared by the console and the mirror: boards as SVG, clock readings, event wording,
-// and the live connection (WebSocket with reconnect, polling /api/state as fallback).
+// Shared by the console, the mirror and the player's view: boards as SVG, clock readings,
+// event wording, the live connection (WebSocket with reconnect, polling /api/state as
+// fallback), and what the two read-only pages do alike (their words, following the state).
 'use strict';
 
 const Station = (() => {
@@ -495,8 +496,49 @@ const Station = (() => {
     };
   }
 
+  /**
+   * A page's words: `lang()` is the `?lang=` of its address when the page has
+   * words in it, else `configured()` (a language from the state) when it has,
+   * else English; `t(key)` is a word in it (English, then the key itself, where
+   * a language lacks one).
+   */
+  function pageWords(text, configured) {
+    const chosen = new URLSearchParams(location.search).get('lang');
+    function lang() {
+      if (chosen && text[chosen]) return chosen;
+      const l = configured();
+      return typeof l === 'string' && text[l] ? l : 'en';
+    }
+    return { lang, t: (key) => text[lang()][key] || text.en[key] || key };
+  }
+
+  /**
+   * Keeps a read-only page (the mirror, the player's view) on the station's
+   * state: `view.state` (the latest, or null), `view.receivedAt` (when it came,
+   * for the running clocks) and `view.online` (the stream is up) are updated and
+   * `render()` called on each change and once at once; `tick()` runs every
+   * `everyMs` (the clocks' seconds). Events are not needed: the state that
+   * follows every event carries what these pages show.
+   */
+  function follow(view, render, tick, everyMs) {
+    connect({
+      onState(s) {
+        view.state = s && typeof s === 'object' ? s : null;
+        view.receivedAt = Date.now();
+        render();
+      },
+      onConnection(up) {
+        view.online = up;
+        render();
+      },
+    });
+    setInterval(tick, everyMs);
+    render();
+  }
+
   return {
     pieceName, squareName, squareIndex, parseFen, fenTurn, parseOccupancy, drawBoard, drawDraughts,
     formatClock, formatTime, speakClock, clockNow, moveNumber, stepText, severity, describe, connect,
+    pageWords, follow,
   };
 })();

@@ -41,28 +41,18 @@
     },
   };
 
-  let state = null;
-  let receivedAt = Date.now();
-  let online = false;
+  const view = { state: null, receivedAt: Date.now(), online: false };
   const $ = (id) => document.getElementById(id);
 
   // `?lang=de|pl|en` shows the mirror in another language than the configured one.
-  const chosen = new URLSearchParams(location.search).get('lang');
-  function lang() {
-    if (chosen && TEXT[chosen]) return chosen;
-    const l = state && typeof state.mirror_language === 'string' ? state.mirror_language : 'en';
-    return TEXT[l] ? l : 'en';
-  }
-  function t(key) {
-    return TEXT[lang()][key] || TEXT.en[key] || key;
-  }
+  const { lang, t } = Station.pageWords(TEXT, () => view.state && view.state.mirror_language);
 
   function renderClocks() {
-    const clock = state && state.clock;
-    const now = Station.clockNow(clock, receivedAt);
-    const onMove = (clock && clock.on_move) || (state && state.turn) || null;
+    const clock = view.state && view.state.clock;
+    const now = Station.clockNow(clock, view.receivedAt);
+    const onMove = (clock && clock.on_move) || (view.state && view.state.turn) || null;
     // The sighted player's own clock is the one of the side the blind player has not.
-    const own = state && state.blind_color === 'black' ? 'white' : 'black';
+    const own = view.state && view.state.blind_color === 'black' ? 'white' : 'black';
     for (const side of ['white', 'black']) {
       const name = $(`name-${side}`);
       const label = side === own ? `${t(side)} · ${t('yours')}` : t(side);
@@ -79,7 +69,7 @@
       const ms = now[side];
       $(`time-${side}`).textContent = Station.formatClock(ms);
       const box = $(`clock-${side}`);
-      const playing = state && state.phase === 'playing';
+      const playing = view.state && view.state.phase === 'playing';
       box.classList.toggle('on-move', Boolean(playing && onMove === side));
       box.classList.toggle('low', typeof ms === 'number' && ms < 60000);
       $(`onmove-${side}`).textContent = playing && onMove === side ? t('to_move') : '';
@@ -89,7 +79,7 @@
   function render() {
     document.documentElement.lang = lang();
     $('title').textContent = t('title');
-    const s = state || {};
+    const s = view.state || {};
     const blindIsWhite = s.blind_color !== 'black';
     const mirrorBoard = Array.isArray(s.boards) ? s.boards.find((b) => b && b.role === 'mirror') : null;
     const last = s.last_move && typeof s.last_move === 'object' ? s.last_move : null;
@@ -119,10 +109,10 @@
     const warnings = [];
     const ownSteps = fixSteps(s);
     const disagree = Array.isArray(s.discrepancies) && s.discrepancies.length > 0;
-    if (!online) warnings.push(['alert', t('offline')]);
+    if (!view.online) warnings.push(['alert', t('offline')]);
     else if (disagree && !ownSteps.length) warnings.push(['alert', t('discrepancy')]);
     else if (!disagree && mirrorBoard && mirrorBoard.agreement === 'mismatch') warnings.push(['alert', t('mismatch')]);
-    if (online && !disagree) {
+    if (view.online && !disagree) {
       if (s.waiting_for_execution) warnings.push(['warning', t('waiting_exec')]);
       const offer = drawOffer(s);
       if (offer) warnings.push(['warning', `${t('draw_offer')} ${t(offer)}`]);
@@ -134,9 +124,9 @@
         warnings.push(['warning', t('paused')]);
       }
     }
-    renderFix(online ? ownSteps : []);
+    renderFix(view.online ? ownSteps : []);
     // During a discrepancy the instruction comes first: the rest is drawn smaller.
-    document.body.classList.toggle('fixing', online && disagree);
+    document.body.classList.toggle('fixing', view.online && disagree);
     const box = $('warnings');
     const nodes = warnings.map(([kind, text]) => {
       const div = document.createElement('div');
@@ -148,8 +138,8 @@
     if (box.textContent !== warnings.map((w) => w[1]).join('')) box.replaceChildren(...nodes);
     $('phase').textContent = s.game_id ? String(s.game_id) : '';
     const conn = $('conn');
-    conn.textContent = online ? t('connected') : t('offline');
-    conn.className = `conn ${online ? 'up' : 'down'}`;
+    conn.textContent = view.online ? t('connected') : t('offline');
+    conn.className = `conn ${view.online ? 'up' : 'down'}`;
     renderChange(s);
     renderClocks();
   }
@@ -240,18 +230,5 @@
     box.replaceChildren(...(text ? [line] : []));
   }
 
-  Station.connect({
-    onState(s) {
-      state = s && typeof s === 'object' ? s : null;
-      receivedAt = Date.now();
-      render();
-    },
-    onEvent() { /* the state that follows every event carries what the mirror shows */ },
-    onConnection(up) {
-      online = up;
-      render();
-    },
-  });
-  setInterval(renderClocks, 200);
-  render();
+  Station.follow(view, render, renderClocks, 200);
 })();

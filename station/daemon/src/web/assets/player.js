@@ -34,30 +34,20 @@
     },
   };
 
-  let state = null;
-  let receivedAt = Date.now();
-  let online = false;
+  const view = { state: null, receivedAt: Date.now(), online: false };
   const $ = (id) => document.getElementById(id);
 
   // `?lang=de|pl|en`; otherwise the language the player hears.
-  const chosen = new URLSearchParams(location.search).get('lang');
-  function lang() {
-    if (chosen && TEXT[chosen]) return chosen;
-    const heard = state && state.languages && typeof state.languages.private === 'string' ? state.languages.private : 'en';
-    return TEXT[heard] ? heard : 'en';
-  }
-  function t(key) {
-    return TEXT[lang()][key] || TEXT.en[key] || key;
-  }
+  const { lang, t } = Station.pageWords(TEXT, () => view.state && view.state.languages && view.state.languages.private);
   function setText(id, text) {
     const e = $(id);
     if (e && e.textContent !== text) e.textContent = text;
   }
 
   function renderClocks() {
-    const s = state || {};
+    const s = view.state || {};
     const clock = s.clock && typeof s.clock === 'object' ? s.clock : null;
-    const now = Station.clockNow(clock, receivedAt);
+    const now = Station.clockNow(clock, view.receivedAt);
     const onMove = (clock && clock.on_move) || s.turn || null;
     const playing = s.phase === 'playing';
     for (const side of ['white', 'black']) {
@@ -70,7 +60,7 @@
 
   let boardKey = '';
   function render() {
-    const s = state || {};
+    const s = view.state || {};
     document.documentElement.lang = lang();
     setText('title', t('title'));
     setText('board-heading', t('board_heading'));
@@ -105,7 +95,7 @@
       setText(`you-${side}`, side === blindColor ? t('you') : '');
     }
     const notices = [];
-    if (!online) notices.push(['alert', t('offline')]);
+    if (!view.online) notices.push(['alert', t('offline')]);
     if (Array.isArray(s.discrepancies) && s.discrepancies.length) notices.push(['alert', t('discrepancy')]);
     if (s.clock && s.clock.flag) notices.push(['alert', `${t('flag')}: ${t(s.clock.flag)}`]);
     if (s.phase === 'waiting') notices.push(['info', t('waiting')]);
@@ -125,24 +115,11 @@
     }
     setText('game', s.game_id ? String(s.game_id) : '');
     const conn = $('conn');
-    setText('conn', online ? t('connected') : t('offline'));
-    conn.className = `conn ${online ? 'up' : 'down'}`;
+    setText('conn', view.online ? t('connected') : t('offline'));
+    conn.className = `conn ${view.online ? 'up' : 'down'}`;
     renderClocks();
   }
 
-  Station.connect({
-    onState(s) {
-      state = s && typeof s === 'object' ? s : null;
-      receivedAt = Date.now();
-      render();
-    },
-    onEvent() { /* the state that follows every event carries what this page shows */ },
-    onConnection(up) {
-      online = up;
-      render();
-    },
-  });
   // The running clock: its seconds change on time (the digits only; nothing moves).
-  setInterval(renderClocks, 250);
-  render();
+  Station.follow(view, render, renderClocks, 250);
 })();
