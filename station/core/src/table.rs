@@ -774,6 +774,7 @@ impl Table {
         if self.scratch.is_empty() {
             return;
         }
+        self.said_promotion_first(role);
         let tracker = self.trackers[role].as_ref().expect("observations come from a tracker");
         let record_changed =
             self.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
@@ -798,6 +799,26 @@ impl Table {
         }
         self.auto_press_made(before, made, t, out);
         self.check_game_over(t, out);
+    }
+
+    /// His promotion piece, said before his pegs showed the promotion (they
+    /// cannot show the piece), is the piece of the move as it is decided: the
+    /// move is said and recorded once, never as a queen corrected a moment later.
+    fn said_promotion_first(&mut self, role: BoardRole) {
+        let Some((said, _)) = self.announcing.said_early else { return };
+        let (Some(piece), Some(tracker)) = (said.promotion(), self.trackers[role].as_mut()) else { return };
+        let last_ply = tracker.game().ply();
+        for o in &mut self.scratch {
+            if let Observation::Moved { ply, mv, promotion_assumed, .. } = o
+                && *promotion_assumed
+                && *ply == last_ply
+                && (mv.from(), mv.to()) == (said.from(), said.to())
+                && let Some(corrected) = tracker.set_promotion(piece)
+            {
+                *mv = corrected;
+                *promotion_assumed = false;
+            }
+        }
     }
 
     /// The piece tracker's observations as events, and the agreed record kept.

@@ -42,8 +42,11 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
     );
     println!("simulated peg board on {} (a real pseudo-terminal), speed ×{}", link.display(), opts.speed);
     // The hands start when the station first asks (a loaded machine may open the port late).
+    // They move as hands do (speed 1): `--speed` shortens only their thinking,
+    // since a captured peg swapped for the capturing one in a fifth of the
+    // time no hand takes reads as a flicker of the sensor, not a move.
     let sim = SimPegBoard::start(SimOptions {
-        speed: opts.speed,
+        speed: 1.0,
         wait_for_station: true,
         ..SimOptions::new(link.clone())
     })?;
@@ -104,13 +107,13 @@ fn play_white(sim: &SimPegBoard, moves: &Receiver<(usize, String)>, speed: f64) 
     while game.ply() < PLIES && !game.position().is_game_over() {
         let mv = if game.position().turn() == shakmaty::Color::White {
             let mv = choose(&weak, &game)?;
-            play(sim, &mut hands, game.position(), &mv);
+            play(sim, &mut hands, game.position(), &mv, speed);
             mv
         } else {
             // The station's answer, executed by the hands as said.
             let uci = next_move(moves, game.ply() + 1, wait_ms)?;
             let mv = UciMove::from_ascii(uci.as_bytes())?.to_move(game.position())?;
-            play(sim, &mut hands, game.position(), &mv);
+            play(sim, &mut hands, game.position(), &mv, speed);
             mv
         };
         game.push(mv);
@@ -124,12 +127,17 @@ fn play_white(sim: &SimPegBoard, moves: &Receiver<(usize, String)>, speed: f64) 
     Ok(game)
 }
 
-fn play(sim: &SimPegBoard, hands: &mut Hands, pos: &Chess, mv: &Move) {
+/// `mv` made by the hands after a thought of 800 ms and followed by a rest of
+/// 400 ms, both shortened `speed` times (at ×5 the next move begins about a
+/// quarter of a second after this one's placement: quick hands, which the
+/// station must read without waiting for them).
+fn play(sim: &SimPegBoard, hands: &mut Hands, pos: &Chess, mv: &Move, speed: f64) {
+    let scaled = |ms: f64| (ms / speed.max(0.1)) as u64;
     let mut now = 0;
     let mut scans = Vec::new();
-    hands.think(pos.board().occupied(), 800, &mut now, &mut scans);
+    hands.think(pos.board().occupied(), scaled(800.0), &mut now, &mut scans);
     hands.play(pos, mv, &mut now, &mut scans);
-    hands.think(occupancy_after(pos, mv), 400, &mut now, &mut scans);
+    hands.think(occupancy_after(pos, mv), scaled(400.0), &mut now, &mut scans);
     sim.play_scans(scans);
     sim.wait_idle();
 }

@@ -54,3 +54,33 @@ fn the_demo_at_speed_20_on_a_busy_disk_plays_every_move_once_in_order() {
 fn the_two_board_demo_at_speed_20_on_a_busy_disk_plays_every_move_once_in_order() {
     demo_under_load("dgt");
 }
+
+/// `station demo --practice` at its default speed, as a newcomer starts it:
+/// quick hands (the next move begun about a quarter of a second after the
+/// last placement) play a weak engine's moves against Stockfish and execute
+/// every answer; each of its 40 plies (fewer after a mate) is decided once,
+/// in order, and the board never parts from the game.
+#[test]
+fn the_practice_demo_at_its_default_speed_plays_its_forty_plies() {
+    let _alone = station_tests::alone();
+    let dir = scratch("pipeline-practice-demo");
+    let out = Command::new(station_bin())
+        .args(["demo", "--practice", "--listen", "127.0.0.1:0", "--journal-dir"])
+        .arg(dir.join("journal"))
+        .env("ALSA_CONFIG_PATH", workspace().join(".deps/alsa/null.conf"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("station demo --practice");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "demo failed: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    assert!(!stdout.contains("board mismatch"), "{stdout}");
+    // Forty plies, or fewer when Stockfish mates the weak engine first.
+    let played: usize = stdout
+        .lines()
+        .find_map(|l| l.strip_suffix(" plies played; every answer of the engine executed on the peg board"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary line: {stdout}"));
+    assert!((10..=40).contains(&played), "{played} plies: {stdout}");
+    let printed = printed_moves(&stdout);
+    assert_eq!(printed.len(), played, "every ply printed once: {printed:?}");
+}

@@ -96,4 +96,13 @@ fn without_announcing_required_a_promotion_said_before_it_is_made_names_its_piec
     assert_eq!(checked(&events), [("a7a8r".into(), "a7a8r".into(), true)], "{events:?}");
     let last = *h.table.agreed().unwrap().moves().last().unwrap();
     assert_eq!(last.promotion(), Some(Role::Rook));
+    // Decided as the rook at once: never said as a queen and corrected.
+    let moves: Vec<(&str, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameMove { uci, revised, .. } => Some((uci.as_str(), *revised)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, [("a7a8r", false)], "{events:?}");
 }
