@@ -36,6 +36,7 @@ mod opponent;
 mod practice_cmd;
 mod record_reading;
 mod run;
+mod server_thread;
 mod signals;
 mod snapshot;
 mod speaking;

@@ -15,6 +15,7 @@
 
 use super::view::Hall;
 use super::{BrokerUrl, check_name, read_credentials};
+use crate::server_thread::{ServerThread, stopped};
 use anyhow::{Context, Result, bail};
 use axum::Router;
 use axum::body::Bytes;
@@ -30,7 +31,6 @@ use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 use tokio::sync::{Semaphore, watch};
 
@@ -161,11 +161,7 @@ pub fn hall(opts: HallOptions) -> Result<()> {
 }
 
 /// The hall's running HTTP server. Dropping it shuts it down too.
-pub struct HallServer {
-    addr: SocketAddr,
-    stop: watch::Sender<bool>,
-    thread: Option<JoinHandle<()>>,
-}
+pub struct HallServer(ServerThread);
 
 impl HallServer {
     /// Serves `hall` on `listener` (already bound, so that its address can be
@@ -196,38 +192,18 @@ impl HallServer {
                 runtime.shutdown_timeout(Duration::from_millis(500));
             })
             .context("cannot start the hall's HTTP thread")?;
-        Ok(HallServer { addr, stop, thread: Some(thread) })
+        Ok(HallServer(ServerThread::new(addr, stop, thread, "hall")))
     }
 
     /// The address it listens on (the real port when port 0 was asked for).
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.0.addr()
     }
 
     /// Stops accepting, lets open requests finish (briefly), and joins the server thread.
     pub fn shutdown(mut self) {
-        self.stop_and_join();
+        self.0.stop_and_join();
     }
-
-    fn stop_and_join(&mut self) {
-        let _ = self.stop.send(true);
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            tracing::error!("hall: the HTTP server thread panicked");
-        }
-    }
-}
-
-impl Drop for HallServer {
-    fn drop(&mut self) {
-        self.stop_and_join();
-    }
-}
-
-/// Resolves once a shutdown was asked for (or the server's handle is gone).
-async fn stopped(stop: &mut watch::Receiver<bool>) {
-    let _ = stop.wait_for(|s| *s).await;
 }
 
 /// Accepts connections within the limits until stopped.

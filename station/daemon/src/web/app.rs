@@ -58,7 +58,4 @@ pub fn unauthorized() -> Response {
     res
 }
 
-/// Resolves once the server is stopping (holds no lock guard across awaits).
-pub async fn stopped(stop: &mut watch::Receiver<bool>) {
-    let _ = stop.wait_for(|s| *s).await;
-}
+pub use crate::server_thread::stopped;

@@ -13,6 +13,7 @@ use super::limits::Limits;
 use super::routes;
 use super::{WebConfig, WebError};
 use crate::hub::Hub;
+use crate::server_thread::ServerThread;
 use hyper::service::Service as _;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -20,7 +21,6 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 use tokio::sync::{Notify, Semaphore, broadcast, watch};
 
@@ -28,38 +28,19 @@ use tokio::sync::{Notify, Semaphore, broadcast, watch};
 const GRACE: Duration = Duration::from_secs(2);
 
 /// A running web server. Dropping it shuts it down too.
-pub struct WebServer {
-    addr: SocketAddr,
-    stop: watch::Sender<bool>,
-    thread: Option<JoinHandle<()>>,
-}
+pub struct WebServer(ServerThread);
 
 impl WebServer {
     /// The address it listens on (the real port when the config asked for port 0).
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.0.addr()
     }
 
     /// Stops accepting, closes the event streams, waits (briefly) for open requests,
     /// and joins the server thread.
     #[allow(dead_code, reason = "the daemon may simply drop the server, which does the same")]
     pub fn shutdown(mut self) {
-        self.stop_and_join();
-    }
-
-    fn stop_and_join(&mut self) {
-        let _ = self.stop.send(true);
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            tracing::error!("the web server thread panicked");
-        }
-    }
-}
-
-impl Drop for WebServer {
-    fn drop(&mut self) {
-        self.stop_and_join();
+        self.0.stop_and_join();
     }
 }
 
@@ -123,7 +104,7 @@ pub fn start_with_doctor(
         operator_streams = limits.operator_streams,
         "web console on http://{addr}/console, mirror on http://{addr}/mirror"
     );
-    Ok(WebServer { addr, stop, thread: Some(thread) })
+    Ok(WebServer(ServerThread::new(addr, stop, thread, "web server")))
 }
 
 fn serve(
