@@ -351,11 +351,7 @@ impl Header {
             t_ms,
             board: BoardRole::Blind,
             occupancy: occ_hex(table.sensed(BoardRole::Blind)),
-            mirror_occupancy: table.tracker(BoardRole::Mirror).map(|m| occ_hex(m.sensed())).or_else(|| {
-                // A draughts table's second peg board (no chess tracker).
-                let pegs = table.draughts_variant().is_some() && cfg.mirror_sensed && !cfg.mirror_pieces;
-                pegs.then(|| occ_hex(table.sensed(BoardRole::Mirror)))
-            }),
+            mirror_occupancy: table.mirror_pegs().map(occ_hex),
             mirror_board: cfg.mirror_pieces.then(|| table.mirror_board().board_fen().to_string()),
             blind_color: if cfg.blind_color == Color::White { "white" } else { "black" }.into(),
             grace_ms: cfg.grace_ms,

@@ -22,6 +22,7 @@
 //! - [`discrepancy`]: the D.2.9 vocabulary (kinds, board fixes, clock proposals) shared by `two_boards` and `event`.
 //! - [`draws`]: Article 9 from the record: repetitions, moves without a pawn move or capture, draw claims.
 //! - [`role`]: which board (the blind player's or the sighted player's).
+//! - [`rules`]: the game a table plays (chess, international or 64-square draughts): one trait, three rules.
 //! - [`input`]: every input a table consumes, as the daemon feeds it and the journal records it.
 //! - [`clock`]: the chess clock.
 //! - [`piece_tracking`]: the tracker for boards that sense pieces (DGT).
@@ -44,6 +45,7 @@ pub mod pgn;
 pub mod piece_tracking;
 pub mod record;
 pub mod role;
+pub mod rules;
 pub mod setup;
 pub mod table;
 pub mod two_boards;

@@ -220,7 +220,7 @@ pub struct Table {
     announcing: Announcing,
     scratch: Vec<Observation>,
     refusals: Refusals,
-    draughts: DraughtsSeat,
+    draughts: RulesSeat,
     keeping: Keeping,
 }
 
@@ -248,7 +248,7 @@ impl Table {
             announcing: Announcing::default(),
             scratch: Vec::new(),
             refusals: Refusals::default(),
-            draughts: DraughtsSeat::default(),
+            draughts: RulesSeat::default(),
             keeping: Keeping { record: None, next_tags: cfg_tags },
         }
     }
@@ -271,7 +271,7 @@ impl Table {
         table.stillness.last_change = t;
         let start_fen = game.start_fen();
         let moves: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
-        table.start(game_id.clone(), game, t);
+        table.start_chess(game_id.clone(), game, t);
         table.keeping.record =
             Some(GameRecord::started(game_id, start_fen, table.cfg.tags.clone(), t, &moves));
         table
@@ -510,11 +510,7 @@ impl Table {
             moves: ucis,
         });
         self.keeping.next_tags = tags;
-        if self.draughts.variant.is_some() {
-            self.start_draughts(game_id, t);
-        } else {
-            self.start(game_id, game, t);
-        }
+        self.draughts.rules.start_game(self, game_id, game, t);
         self.keeping.next_tags = self.cfg.tags.clone();
         // A board that does not show the start is told so at once, square by
         // square: a missing peg alone would be a piece in the hand, never said.
@@ -528,9 +524,7 @@ impl Table {
     /// not read out square by square at every pause of the hand (a Chess960
     /// set-up is: ICCF Appendix B asks for it).
     fn waiting_quiet_ms(&self) -> Millis {
-        let start = self.cfg.start.start().board();
-        let chess960 = crate::setup::chess960_number(start).is_some_and(|n| n != 518);
-        if chess960 || self.cfg.no_board() || self.draughts.variant.is_some() {
+        if self.draughts.rules.judges_setup_at_settle(&self.cfg.start) || self.cfg.no_board() {
             self.cfg.tracker.settle_ms
         } else {
             self.cfg.tracker.settle_ms.max(SETUP_QUIET_MS)
@@ -541,12 +535,7 @@ impl Table {
     /// by square, once it is still (ICCF Appendix B for a Chess960 set-up; any
     /// other position is said too, never silence). Nothing for an empty board.
     fn setup_differs(&self) -> Option<Vec<crate::diff::SquareDiff>> {
-        if self.draughts.variant.is_some() {
-            return None;
-        }
-        let start = self.cfg.start.start().board();
-        let sensed = self.sensed[self.start_board()];
-        (sensed.any() && sensed != start.occupied()).then(|| crate::setup::check(start, sensed))
+        self.draughts.rules.setup_differs(&self.cfg.start, self.sensed[self.start_board()])
     }
 
     /// An operator entered a player's scoresheet (UCI or SAN moves from the start).
@@ -670,8 +659,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.tick_in_game(t, out)?;
-        let allowed: &[&str] =
-            if self.draughts.variant.is_some() { &["2-0", "0-2", "1-1"] } else { &["1-0", "0-1", "1/2-1/2"] };
+        let allowed = self.draughts.rules.results();
         if !allowed.contains(&result) {
             return Err(TableError::Invalid(format!("result `{result}`: one of {}", allowed.join(", "))));
         }
@@ -740,7 +728,8 @@ impl Table {
         Ok(())
     }
 
-    fn start(&mut self, game_id: String, game: Game, t: Millis) {
+    /// Starts a chess game: the boards' trackers and the two-board record.
+    pub(crate) fn start_chess(&mut self, game_id: String, game: Game, t: Millis) {
         self.trackers[BoardRole::Blind] = (!self.cfg.blind_unsensed)
             .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[BoardRole::Blind], t));
         let pegs = self.cfg.mirror_sensed && !self.cfg.mirror_pieces;
@@ -954,7 +943,7 @@ mod adjournment;
 mod announcing;
 mod clock_presses;
 mod parts;
-use parts::{Announcing, Clocking, DraughtsSeat, Keeping, MirrorPieces, Refusals, Rulings, Stillness};
+use parts::{Announcing, Clocking, Keeping, MirrorPieces, Refusals, RulesSeat, Rulings, Stillness};
 mod draughts_announce;
 #[cfg(test)]
 mod draughts_announce_tests;

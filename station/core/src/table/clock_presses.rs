@@ -176,11 +176,7 @@ impl Table {
 
     /// Plies on the agreed record and the side to move, whichever game is played.
     pub(super) fn record_turn(&self) -> Option<(usize, Side)> {
-        if let Some(d) = self.draughts.play.as_ref() {
-            return Some((d.ply(), d.to_move()));
-        }
-        let agreed = self.sync.as_ref()?.agreed();
-        Some((agreed.ply(), Side::from(agreed.position().turn())))
+        self.draughts.rules.record_turn(self)
     }
 
     /// Without a lever (`clock_auto_press`), the station presses for each

@@ -134,6 +134,11 @@ impl DraughtsPlay {
         fen(self.position())
     }
 
+    /// Whether `role`'s board is a sensed peg board of this game.
+    pub fn senses(&self, role: BoardRole) -> bool {
+        self.boards[role].is_some()
+    }
+
     /// When a board's sensor next needs time to pass.
     pub fn deadline(&self) -> Option<Millis> {
         self.boards.values().flatten().filter_map(|b| b.tracker.deadline()).min()

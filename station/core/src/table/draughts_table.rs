@@ -3,11 +3,11 @@
 //! The entry points are the few places where the two games differ: a scan's
 //! meaning, an entered move's notation, the start position, the game's end.
 
-use super::draughts_play::{DraughtsPlay, DraughtsVariant, fen};
+use super::draughts_play::{DraughtsPlay, DraughtsVariant};
 use super::{Phase, Table, TableConfig, TableError};
 use crate::Millis;
 use crate::clock::Side;
-use crate::draughts::board::{Position, Variant};
+use crate::draughts::board::Variant;
 use crate::draughts::sensing::SensorConfig;
 use crate::event::{BoardRole, Event};
 use crate::input::{Input, Occupancy};
@@ -17,9 +17,39 @@ use shakmaty::Bitboard;
 impl Table {
     /// A table that plays draughts (`variant`) instead of chess: the same
     /// inputs, events, clock and journal; scans are the draughts board's.
-    pub fn with_draughts(mut self, variant: DraughtsVariant) -> Self {
-        self.draughts.variant = Some(variant);
+    pub fn with_draughts(self, variant: DraughtsVariant) -> Self {
+        self.with_rules(crate::rules::for_variant(variant))
+    }
+
+    /// A table that plays by `rules` (chess unless told otherwise): chosen
+    /// once, from the configuration or the journal header.
+    pub fn with_rules(mut self, rules: &'static dyn crate::rules::Rules) -> Self {
+        self.draughts.rules = rules;
         self
+    }
+
+    /// The rules the table plays by.
+    pub fn rules(&self) -> &'static dyn crate::rules::Rules {
+        self.draughts.rules
+    }
+
+    /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
+    pub fn fen(&self) -> Option<String> {
+        self.draughts.rules.fen(self)
+    }
+
+    /// Plies on the agreed record and the side to move; none before the first game.
+    pub fn turn(&self) -> Option<(usize, Side)> {
+        self.draughts.rules.record_turn(self)
+    }
+
+    /// The mirror board's occupancy when it is a peg board: what a journal
+    /// header keeps of it (the piece board's pieces are kept instead).
+    pub fn mirror_pegs(&self) -> Option<Bitboard> {
+        let draughts_pegs = self.draughts.play.as_ref().is_some_and(|d| d.senses(BoardRole::Mirror));
+        self.tracker(BoardRole::Mirror)
+            .map(|m| m.sensed())
+            .or_else(|| draughts_pegs.then(|| self.sensed[BoardRole::Mirror]))
     }
 
     /// A draughts table continuing a game started at `t` (journal restore).
@@ -33,7 +63,7 @@ impl Table {
         let mut table = Table::new(cfg).with_draughts(variant);
         table.sensed = sensed;
         table.stillness.last_change = t;
-        table.start_draughts(game_id.clone(), t);
+        table.start_draughts(variant, game_id.clone(), t);
         let start = table.start_fen();
         table.keeping.record =
             Some(crate::record::GameRecord::started(game_id, start, table.cfg.tags.clone(), t, &[]));
@@ -42,7 +72,7 @@ impl Table {
 
     /// The draughts variant when the table plays draughts.
     pub fn draughts_variant(&self) -> Option<DraughtsVariant> {
-        self.draughts.variant
+        self.draughts.rules.draughts_variant()
     }
 
     /// The draughts game in progress or just finished.
@@ -53,30 +83,21 @@ impl Table {
     /// The agreed moves as the record writes them (UCI for chess, PDN for
     /// draughts); none before the first game.
     pub fn record_texts(&self) -> Option<Vec<String>> {
-        if let Some(d) = self.draughts.play.as_ref() {
-            return Some(d.moves().to_vec());
-        }
-        self.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect())
+        self.draughts.rules.record_texts(self)
     }
 
     /// The occupancy that starts a game.
     pub(super) fn start_occupancy(&self) -> Bitboard {
-        match self.draughts.variant {
-            Some(v) => Bitboard(Position::initial(v).occupied()),
-            None => self.cfg.start.occupancy(),
-        }
+        self.draughts.rules.start_occupancy(&self.cfg.start)
     }
 
     /// The start position's FEN (PDN FEN for draughts).
     pub(super) fn start_fen(&self) -> String {
-        match self.draughts.variant {
-            Some(v) => fen(&Position::initial(v)),
-            None => self.cfg.start.fen(),
-        }
+        self.draughts.rules.start_fen(&self.cfg.start)
     }
 
-    pub(super) fn start_draughts(&mut self, game_id: String, t: Millis) {
-        let Some(variant) = self.draughts.variant else { return };
+    /// Starts a draughts game of `variant`: the boards' sensors and the draughts record.
+    pub(crate) fn start_draughts(&mut self, variant: Variant, game_id: String, t: Millis) {
         let sensor =
             SensorConfig { settle_ms: self.cfg.tracker.settle_ms, debounce_ms: self.cfg.tracker.debounce_ms };
         let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[BoardRole::Blind].0);
@@ -95,13 +116,13 @@ impl Table {
 
     /// The inputs whose meaning depends on the game, for a draughts table;
     /// `None` for the inputs both games treat alike.
-    pub(super) fn consume_draughts(
+    pub(crate) fn consume_draughts(
         &mut self,
+        variant: Variant,
         t: Millis,
         input: &Input,
         out: &mut Vec<Event>,
     ) -> Option<Result<(), TableError>> {
-        let variant = self.draughts.variant?;
         Some(match input {
             Input::Scan { board, occ } => self.draughts_scan(variant, *board, *occ, t, out),
             Input::EnterMove { mv } => self.draughts_enter(mv, t, out),

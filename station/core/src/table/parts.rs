@@ -1,7 +1,7 @@
 //! The table's state, grouped by job: each group is one field of [`Table`](super::Table).
 
 use super::adjournment::Envelope;
-use super::draughts_play::{DraughtsPlay, DraughtsVariant};
+use super::draughts_play::DraughtsPlay;
 use super::draws::PendingClaim;
 use crate::Millis;
 use crate::clock::{ChessClock, WarningConfig, WarningSchedule};
@@ -83,13 +83,20 @@ pub(super) struct Refusals {
     pub refused: u64,
 }
 
-/// The rules seam: a draughts table plays this variant; the chess state
-/// (trackers, two-board record) then stays empty.
-#[derive(Clone, Debug, Default)]
-pub(super) struct DraughtsSeat {
-    pub variant: Option<DraughtsVariant>,
+/// The rules seam: the game the table plays. A draughts table's chess state
+/// (trackers, two-board record) stays empty, a chess table's draughts play.
+#[derive(Clone, Debug)]
+pub(super) struct RulesSeat {
+    /// Chosen once, when the table is made: every "which game?" asks it.
+    pub rules: &'static dyn crate::rules::Rules,
     /// The draughts game in progress (positions, boards' sensors, records).
     pub play: Option<Box<DraughtsPlay>>,
+}
+
+impl Default for RulesSeat {
+    fn default() -> Self {
+        RulesSeat { rules: &crate::rules::CHESS, play: None }
+    }
 }
 
 /// The record of the game in progress or just finished, folded from the

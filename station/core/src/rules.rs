@@ -1,0 +1,164 @@
+//! The rules of the game a table plays: chess, international draughts or
+//! 64-square draughts, one [`Rules`] implementation each.
+//!
+//! Everything the table and its views would otherwise decide by asking "is
+//! this draughts?" is a method here, so the game's kind is branched on in
+//! [`chess`] and [`draughts`] and nowhere else. A table holds one
+//! `&'static dyn Rules`, chosen once: from the configuration's name
+//! ([`named`]), from a journal header's start FEN ([`from_fen`]) or from a
+//! draughts variant ([`for_variant`]).
+
+use crate::Millis;
+use crate::clock::Side;
+use crate::diff::SquareDiff;
+use crate::draughts::Variant;
+use crate::event::Event;
+use crate::game::Game;
+use crate::input::Input;
+use crate::table::{Table, TableError};
+use shakmaty::Bitboard;
+
+pub mod chess;
+pub mod draughts;
+
+pub use chess::Chess;
+pub use draughts::{Draughts64, International};
+
+/// The rules of one game kind: what differs between chess and draughts for
+/// the table, the journal and every view of a game.
+pub trait Rules: std::fmt::Debug + Send + Sync {
+    /// The name the configuration and the console use (`chess`, `draughts`, `draughts64`).
+    fn name(&self) -> &'static str;
+
+    /// The draughts variant when the game is draughts (what the draughts
+    /// position, sensor and wording need); `None` for chess.
+    fn draughts_variant(&self) -> Option<Variant>;
+
+    /// The results the arbiter may give, win, loss and draw from White's side
+    /// (`1-0`… for chess, `2-0`… for draughts).
+    fn results(&self) -> &'static [&'static str];
+
+    /// The occupancy of the position that starts a game (`start` is the
+    /// configured chess start; draughts always start from the initial position).
+    fn start_occupancy(&self, start: &Game) -> Bitboard;
+
+    /// The FEN of the position that starts a game (PDN FEN for draughts).
+    fn start_fen(&self, start: &Game) -> String;
+
+    /// Whether a set-up is judged as soon as the board settles (a Chess960
+    /// or draughts set-up), rather than after the longer pause that lets a
+    /// hand set up a standard chess position without being read out.
+    fn judges_setup_at_settle(&self, start: &Game) -> bool;
+
+    /// What a start board showing `sensed` lacks or has too much, square by
+    /// square; `None` when there is nothing to say (or the game says nothing).
+    fn setup_differs(&self, start: &Game, sensed: Bitboard) -> Option<Vec<SquareDiff>>;
+
+    /// Whether a board sending 16-digit (8×8) scans is dropped and named (a
+    /// 10×10 game reads 13-digit scans only).
+    fn drops_chess_scans(&self) -> bool;
+
+    /// Whether 13-digit (10×10) scans go to the table (a draughts game),
+    /// rather than being dropped by the board's link.
+    fn reads_draughts_scans(&self) -> bool;
+
+    /// Whether an entered move is read back before it counts (chess's
+    /// liberal notations; a draughts move is given by its squares).
+    fn echoes_entered_moves(&self) -> bool;
+
+    /// Whether a view that missed events may catch up from the table's
+    /// record by replaying its moves as chess moves.
+    fn record_replays_as_chess(&self) -> bool;
+
+    /// The file format the game's record is exported in (`pgn` or `pdn`).
+    fn export_format(&self) -> &'static str;
+
+    /// Starts the table's game `game_id` at `t` from `game` (the table's
+    /// dispatch: the chess trackers or the draughts play).
+    fn start_game(&self, table: &mut Table, game_id: String, game: Game, t: Millis);
+
+    /// The inputs whose meaning is the game's own, consumed for `table`;
+    /// `None` for the inputs both games treat alike.
+    fn consume(
+        &self,
+        table: &mut Table,
+        t: Millis,
+        input: &Input,
+        out: &mut Vec<Event>,
+    ) -> Option<Result<(), TableError>>;
+
+    /// Plies on the agreed record and the side to move.
+    fn record_turn(&self, table: &Table) -> Option<(usize, Side)>;
+
+    /// The agreed moves as the record writes them (UCI for chess, PDN for draughts).
+    fn record_texts(&self, table: &Table) -> Option<Vec<String>>;
+
+    /// The agreed position's FEN (PDN FEN for draughts).
+    fn fen(&self, table: &Table) -> Option<String>;
+}
+
+/// Chess.
+pub static CHESS: Chess = Chess;
+/// International draughts (10×10).
+pub static INTERNATIONAL: International = International;
+/// 64-square draughts (8×8).
+pub static DRAUGHTS64: Draughts64 = Draughts64;
+
+/// The rules named `name` as the configuration names them (`chess`,
+/// `draughts`, `draughts64`).
+pub fn named(name: &str) -> Option<&'static dyn Rules> {
+    [&CHESS as &'static dyn Rules, &INTERNATIONAL, &DRAUGHTS64].into_iter().find(|r| r.name() == name)
+}
+
+/// The rules of a game that starts from `fen`, as a journal header gives
+/// it: a PDN FEN (`W:W31,…`) is draughts, its variant guessed from its
+/// squares; anything else is chess.
+pub fn from_fen(fen: &str) -> &'static dyn Rules {
+    crate::table::draughts_play::fen_variant(fen).map_or(&CHESS, for_variant)
+}
+
+/// The rules of a draughts variant.
+pub fn for_variant(variant: Variant) -> &'static dyn Rules {
+    draughts::of(variant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_choose_each_rules_and_nothing_else() {
+        for name in ["chess", "draughts", "draughts64"] {
+            assert_eq!(named(name).map(|r| r.name()), Some(name));
+        }
+        assert!(named("checkers").is_none());
+        assert_eq!(named("draughts").and_then(|r| r.draughts_variant()), Some(Variant::International));
+        assert_eq!(named("draughts64").and_then(|r| r.draughts_variant()), Some(Variant::Draughts64));
+        assert_eq!(named("chess").and_then(|r| r.draughts_variant()), None);
+    }
+
+    #[test]
+    fn a_header_fen_chooses_the_rules() {
+        assert_eq!(from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").name(), "chess");
+        let start10 = crate::table::draughts_play::fen(&crate::draughts::board::Position::initial(
+            Variant::International,
+        ));
+        assert_eq!(from_fen(&start10).name(), "draughts");
+        let start8 =
+            crate::table::draughts_play::fen(&crate::draughts::board::Position::initial(Variant::Draughts64));
+        assert_eq!(from_fen(&start8).name(), "draughts64");
+    }
+
+    #[test]
+    fn each_game_has_its_own_results_and_start() {
+        let start = Game::default();
+        assert_eq!(CHESS.results(), ["1-0", "0-1", "1/2-1/2"]);
+        assert_eq!(INTERNATIONAL.results(), ["2-0", "0-2", "1-1"]);
+        assert_eq!(CHESS.start_occupancy(&start).count(), 32);
+        assert_eq!(INTERNATIONAL.start_occupancy(&start).count(), 40);
+        assert_eq!(DRAUGHTS64.start_occupancy(&start).count(), 24);
+        assert_eq!(from_fen(&DRAUGHTS64.start_fen(&start)).name(), "draughts64");
+        assert!(INTERNATIONAL.drops_chess_scans() && !DRAUGHTS64.drops_chess_scans());
+        assert!(DRAUGHTS64.reads_draughts_scans() && !CHESS.reads_draughts_scans());
+    }
+}

@@ -1,0 +1,116 @@
+//! International and 64-square draughts: the table's draughts play
+//! ([`DraughtsPlay`](crate::table::draughts_play::DraughtsPlay)).
+
+use super::Rules;
+use crate::Millis;
+use crate::clock::Side;
+use crate::diff::SquareDiff;
+use crate::draughts::Variant;
+use crate::draughts::board::Position;
+use crate::event::Event;
+use crate::game::Game;
+use crate::input::Input;
+use crate::table::draughts_play::fen;
+use crate::table::{Table, TableError};
+use shakmaty::Bitboard;
+
+/// International draughts, 10×10, squares 1–50.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct International;
+
+/// The code's 64-square draughts: international rules on 8×8.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Draughts64;
+
+/// The rules of `variant`.
+pub(super) fn of(variant: Variant) -> &'static dyn Rules {
+    match variant {
+        Variant::International => &super::INTERNATIONAL,
+        Variant::Draughts64 => &super::DRAUGHTS64,
+    }
+}
+
+/// The two variants differ in their board and name only: one body serves both.
+macro_rules! draughts_rules {
+    ($ty:ty, $variant:expr, $name:literal, $drops_chess_scans:literal) => {
+        impl Rules for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+
+            fn draughts_variant(&self) -> Option<Variant> {
+                Some($variant)
+            }
+
+            fn results(&self) -> &'static [&'static str] {
+                &["2-0", "0-2", "1-1"]
+            }
+
+            fn start_occupancy(&self, _start: &Game) -> Bitboard {
+                Bitboard(Position::initial($variant).occupied())
+            }
+
+            fn start_fen(&self, _start: &Game) -> String {
+                fen(&Position::initial($variant))
+            }
+
+            fn judges_setup_at_settle(&self, _start: &Game) -> bool {
+                true
+            }
+
+            fn setup_differs(&self, _start: &Game, _sensed: Bitboard) -> Option<Vec<SquareDiff>> {
+                // A draughts board's differences are said by its sensor once the game is on.
+                None
+            }
+
+            fn drops_chess_scans(&self) -> bool {
+                $drops_chess_scans
+            }
+
+            fn reads_draughts_scans(&self) -> bool {
+                true
+            }
+
+            fn echoes_entered_moves(&self) -> bool {
+                false
+            }
+
+            fn record_replays_as_chess(&self) -> bool {
+                false
+            }
+
+            fn export_format(&self) -> &'static str {
+                "pdn"
+            }
+
+            fn start_game(&self, table: &mut Table, game_id: String, _game: Game, t: Millis) {
+                table.start_draughts($variant, game_id, t);
+            }
+
+            fn consume(
+                &self,
+                table: &mut Table,
+                t: Millis,
+                input: &Input,
+                out: &mut Vec<Event>,
+            ) -> Option<Result<(), TableError>> {
+                table.consume_draughts($variant, t, input, out)
+            }
+
+            fn record_turn(&self, table: &Table) -> Option<(usize, Side)> {
+                table.draughts().map(|d| (d.ply(), d.to_move()))
+            }
+
+            fn record_texts(&self, table: &Table) -> Option<Vec<String>> {
+                table.draughts().map(|d| d.moves().to_vec())
+            }
+
+            fn fen(&self, table: &Table) -> Option<String> {
+                table.draughts().map(|d| d.fen())
+            }
+        }
+    };
+}
+
+draughts_rules!(International, Variant::International, "draughts", true);
+draughts_rules!(Draughts64, Variant::Draughts64, "draughts64", false);
