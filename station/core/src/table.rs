@@ -220,7 +220,7 @@ pub struct Table {
     announcing: Announcing,
     scratch: Vec<Observation>,
     refusals: Refusals,
-    draughts: RulesSeat,
+    seat: RulesSeat,
     keeping: Keeping,
 }
 
@@ -248,7 +248,7 @@ impl Table {
             announcing: Announcing::default(),
             scratch: Vec::new(),
             refusals: Refusals::default(),
-            draughts: RulesSeat::default(),
+            seat: RulesSeat::default(),
             keeping: Keeping { record: None, next_tags: cfg_tags },
         }
     }
@@ -377,7 +377,7 @@ impl Table {
                 .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
                 .chain(self.clocking.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at))
                 .chain(self.mirror.tracker.as_ref().and_then(PieceTracker::deadline))
-                .chain(self.draughts.play.as_ref().and_then(|d| d.deadline()))
+                .chain(self.seat.play.as_ref().and_then(|d| d.deadline()))
                 .min(),
             Phase::Waiting | Phase::Finished => {
                 (!self.stillness.settled).then(|| self.stillness.last_change + self.waiting_quiet_ms())
@@ -510,7 +510,7 @@ impl Table {
             moves: ucis,
         });
         self.keeping.next_tags = tags;
-        self.draughts.rules.start_game(self, game_id, game, t);
+        self.seat.rules.start_game(self, game_id, game, t);
         self.keeping.next_tags = self.cfg.tags.clone();
         // A board that does not show the start is told so at once, square by
         // square: a missing peg alone would be a piece in the hand, never said.
@@ -524,7 +524,7 @@ impl Table {
     /// not read out square by square at every pause of the hand (a Chess960
     /// set-up is: ICCF Appendix B asks for it).
     fn waiting_quiet_ms(&self) -> Millis {
-        if self.draughts.rules.judges_setup_at_settle(&self.cfg.start) || self.cfg.no_board() {
+        if self.seat.rules.judges_setup_at_settle(&self.cfg.start) || self.cfg.no_board() {
             self.cfg.tracker.settle_ms
         } else {
             self.cfg.tracker.settle_ms.max(SETUP_QUIET_MS)
@@ -535,7 +535,7 @@ impl Table {
     /// by square, once it is still (ICCF Appendix B for a Chess960 set-up; any
     /// other position is said too, never silence). Nothing for an empty board.
     fn setup_differs(&self) -> Option<Vec<crate::diff::SquareDiff>> {
-        self.draughts.rules.setup_differs(&self.cfg.start, self.sensed[self.start_board()])
+        self.seat.rules.setup_differs(&self.cfg.start, self.sensed[self.start_board()])
     }
 
     /// An operator entered a player's scoresheet (UCI or SAN moves from the start).
@@ -659,7 +659,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.tick_in_game(t, out)?;
-        let allowed = self.draughts.rules.results();
+        let allowed = self.seat.rules.results();
         if !allowed.contains(&result) {
             return Err(TableError::Invalid(format!("result `{result}`: one of {}", allowed.join(", "))));
         }

@@ -156,7 +156,6 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
     });
     let discrepancy_progress = discrepancy_progress(table, extras.discrepancies);
     let adjourned = table.is_adjourned();
-    let turn = agreed.map(|g| if g.position().turn() == Color::White { "white" } else { "black" });
     let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
     // A draughts game: its record in PDN where the chess record would be (the console's live record).
     let last_move = match table.draughts() {
@@ -176,24 +175,17 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         }),
         None => last_move,
     };
-    let (turn, fen) = match table.draughts() {
-        Some(d) => (
-            Some(if d.to_move() == station_core::clock::Side::White { "white" } else { "black" }),
-            Some(d.fen()),
-        ),
-        None => (turn, agreed.map(|g| Fen::from_position(g.position(), EnPassantMode::Legal).to_string())),
-    };
+    let turn = table
+        .turn()
+        .map(|(_, side)| if side == station_core::clock::Side::White { "white" } else { "black" });
+    let fen = table.fen();
     json!({
         "game_id": table.game_id(),
         "phase": phase,
         "start_fen": agreed.map(|g| g.start_fen()),
         "start": start(table),
         "fen": fen,
-        "rules": match table.draughts_variant() {
-            None => "chess",
-            Some(station_core::draughts::Variant::International) => "draughts",
-            Some(station_core::draughts::Variant::Draughts64) => "draughts64",
-        },
+        "rules": table.rules().name(),
         "turn": turn,
         "moves": moves,
         "tags": record.map(|r| &r.tags),

@@ -235,7 +235,9 @@ impl Voices {
                     say(l, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
                 }
             }
-            Event::AnnouncementChecked { said, sensed, matches: false, .. } if table.draughts().is_some() => {
+            Event::AnnouncementChecked { said, sensed, matches: false, .. }
+                if table.rules().names_moves_by_squares() =>
+            {
                 self.draughts_announcement_mismatch(said, sensed, table, t, out);
             }
             Event::AnnouncementChecked { ply, said, sensed, matches: false, .. } => {

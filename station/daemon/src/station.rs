@@ -108,16 +108,14 @@ impl Station {
             opponent_entered: config.opponent.is_some(),
             tags: config.seven_tags(pgn_date(StationClock::new().now())),
         });
-        // The rules seam: a draughts table reads the boards' scans and the entered moves as draughts.
-        let table = match config.game.rules {
-            crate::config::GameRules::Chess => table,
-            crate::config::GameRules::Draughts => {
-                table.with_draughts(station_core::draughts::Variant::International)
-            }
-            crate::config::GameRules::Draughts64 => {
-                table.with_draughts(station_core::draughts::Variant::Draughts64)
-            }
-        };
+        // The rules seam, chosen here once by the configured name: a draughts
+        // table reads the boards' scans and the entered moves as draughts.
+        let rules_name = clap::ValueEnum::to_possible_value(&config.game.rules)
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default();
+        let rules = station_core::rules::named(&rules_name)
+            .ok_or_else(|| anyhow::anyhow!("[game] rules `{rules_name}`: no such game"))?;
+        let table = table.with_rules(rules);
         let clock_watch =
             (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
         let mut station = Station {
@@ -479,15 +477,13 @@ impl Station {
         let t = self.time_of(at);
         let mut events = Vec::new();
         match event {
-            DriverEvent::Message(BoardMessage::Scan(_))
-                if self.table.draughts_variant() == Some(station_core::draughts::Variant::International) =>
-            {
+            DriverEvent::Message(BoardMessage::Scan(_)) if self.table.rules().drops_chess_scans() => {
                 // A 10×10 draughts board sends 13 digits: a chess board's scan is dropped and named.
                 let total = self.links[board].next_drop_total();
                 let reason = "16-digit chess scan while the game is international draughts".to_string();
                 self.drop_summary(board, Some((reason, total)), t, &mut events);
             }
-            DriverEvent::Message(BoardMessage::Scan50(raw)) if self.table.draughts_variant().is_some() => {
+            DriverEvent::Message(BoardMessage::Scan50(raw)) if self.table.rules().reads_draughts_scans() => {
                 let bits = self.links[board].orientation.to_standard_50(raw);
                 if self.links[board].news(Bitboard(bits)).is_none() {
                     return self.tick_at(t);
@@ -739,7 +735,7 @@ impl Station {
             }
             Command::EnterMove { mv, confirm } => {
                 // Read back before it counts when the reading took liberties (issue 22 §3).
-                let pos = self.table.agreed().filter(|_| self.table.draughts_variant().is_none());
+                let pos = self.table.agreed().filter(|_| self.table.rules().echoes_entered_moves());
                 if let Some(echo) = pos.and_then(|g| crate::move_echo::echo(g.position(), &mv, confirm)) {
                     return Ok(echo);
                 }
@@ -753,7 +749,7 @@ impl Station {
                 self.apply(t, Input::ClaimDraw { side, mv }, events).map_err(|e| e.to_string())?;
                 Ok(draw_claim_answer(events))
             }
-            Command::Spoken { text, confidence } if self.table.draughts_variant().is_some() => {
+            Command::Spoken { text, confidence } if self.table.rules().names_moves_by_squares() => {
                 self.draughts_spoken(&text, confidence, t, events)
             }
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),

@@ -437,7 +437,7 @@ impl Told {
     /// after the game): the table's record as it was at `plies` plies, when it
     /// has them.
     fn catch_up(&mut self, table: &Table, plies: usize) {
-        if self.plies() >= plies || table.draughts().is_some() {
+        if self.plies() >= plies || !table.rules().record_replays_as_chess() {
             return;
         }
         let Some(mut record) = table.record().filter(|r| r.ply() >= plies).cloned() else { return };

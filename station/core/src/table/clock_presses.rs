@@ -176,7 +176,7 @@ impl Table {
 
     /// Plies on the agreed record and the side to move, whichever game is played.
     pub(super) fn record_turn(&self) -> Option<(usize, Side)> {
-        self.draughts.rules.record_turn(self)
+        self.seat.rules.record_turn(self)
     }
 
     /// Without a lever (`clock_auto_press`), the station presses for each

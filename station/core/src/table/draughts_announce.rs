@@ -22,7 +22,7 @@ impl Table {
     /// moved since (always the current one without his sensor board).
     /// `None` without a draughts game.
     pub fn draughts_announce_position(&self) -> Option<Position> {
-        let d = self.draughts.play.as_ref()?;
+        let d = self.seat.play.as_ref()?;
         Some(match self.unannounced_draughts_ply() {
             Some(ply) => *d.position_at(ply - 1)?,
             None => *d.position(),
@@ -31,7 +31,7 @@ impl Table {
 
     /// The blind player's latest agreed ply not yet announced (with his board sensed).
     fn unannounced_draughts_ply(&self) -> Option<usize> {
-        let d = self.draughts.play.as_ref()?;
+        let d = self.seat.play.as_ref()?;
         if self.cfg.blind_unsensed {
             return None;
         }
@@ -52,7 +52,7 @@ impl Table {
     ) -> Result<(), TableError> {
         self.playing()?;
         let blind = Side::from(self.cfg.blind_color);
-        if self.cfg.blind_unsensed && self.draughts.play.as_ref().is_some_and(|d| d.to_move() != blind) {
+        if self.cfg.blind_unsensed && self.seat.play.as_ref().is_some_and(|d| d.to_move() != blind) {
             return Err(TableError::NotYourTurn { text: text.to_owned() });
         }
         let pos = self.draughts_announce_position().ok_or(TableError::NoGame)?;
@@ -79,7 +79,7 @@ impl Table {
     /// legal, it is agreed at once and the other board executes it.
     fn draughts_spoken_move(&mut self, mv: &Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let blind = Side::from(self.cfg.blind_color);
-        let d = self.draughts.play.as_mut().ok_or(TableError::NoGame)?;
+        let d = self.seat.play.as_mut().ok_or(TableError::NoGame)?;
         let text = mv.pdn(d.variant(), true);
         if d.to_move() != blind {
             return Err(TableError::NotYourTurn { text });
@@ -94,7 +94,7 @@ impl Table {
     /// The announcement of `ply` against the move his board made: both named
     /// (`announcement_checked`); a match lets his clock press count.
     fn check_draughts_announcement(&mut self, ply: usize, said: &Move, t: Millis, out: &mut Vec<Event>) {
-        let Some(d) = self.draughts.play.as_ref() else { return };
+        let Some(d) = self.seat.play.as_ref() else { return };
         let variant = d.variant();
         let sensed = d.moves().get(ply - 1).cloned().unwrap_or_default();
         // An irregular move accepted (5.7) has no legal move to match: named, never matched.
@@ -112,7 +112,7 @@ impl Table {
     /// After the record grew in `out[from..]`: an announcement said before
     /// the blind player's board showed his move is checked now.
     pub(super) fn draughts_check_said_early(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
-        let Some(d) = self.draughts.play.as_ref() else { return };
+        let Some(d) = self.seat.play.as_ref() else { return };
         let blind = Side::from(self.cfg.blind_color);
         let his = out[from..].iter().rev().find_map(|e| match e {
             Event::GameMove { ply, .. }

@@ -24,29 +24,29 @@ impl Table {
     /// A table that plays by `rules` (chess unless told otherwise): chosen
     /// once, from the configuration or the journal header.
     pub fn with_rules(mut self, rules: &'static dyn crate::rules::Rules) -> Self {
-        self.draughts.rules = rules;
+        self.seat.rules = rules;
         self
     }
 
     /// The rules the table plays by.
     pub fn rules(&self) -> &'static dyn crate::rules::Rules {
-        self.draughts.rules
+        self.seat.rules
     }
 
     /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
     pub fn fen(&self) -> Option<String> {
-        self.draughts.rules.fen(self)
+        self.seat.rules.fen(self)
     }
 
     /// Plies on the agreed record and the side to move; none before the first game.
     pub fn turn(&self) -> Option<(usize, Side)> {
-        self.draughts.rules.record_turn(self)
+        self.seat.rules.record_turn(self)
     }
 
     /// The mirror board's occupancy when it is a peg board: what a journal
     /// header keeps of it (the piece board's pieces are kept instead).
     pub fn mirror_pegs(&self) -> Option<Bitboard> {
-        let draughts_pegs = self.draughts.play.as_ref().is_some_and(|d| d.senses(BoardRole::Mirror));
+        let draughts_pegs = self.seat.play.as_ref().is_some_and(|d| d.senses(BoardRole::Mirror));
         self.tracker(BoardRole::Mirror)
             .map(|m| m.sensed())
             .or_else(|| draughts_pegs.then(|| self.sensed[BoardRole::Mirror]))
@@ -72,28 +72,28 @@ impl Table {
 
     /// The draughts variant when the table plays draughts.
     pub fn draughts_variant(&self) -> Option<DraughtsVariant> {
-        self.draughts.rules.draughts_variant()
+        self.seat.rules.draughts_variant()
     }
 
     /// The draughts game in progress or just finished.
     pub fn draughts(&self) -> Option<&DraughtsPlay> {
-        self.draughts.play.as_deref()
+        self.seat.play.as_deref()
     }
 
     /// The agreed moves as the record writes them (UCI for chess, PDN for
     /// draughts); none before the first game.
     pub fn record_texts(&self) -> Option<Vec<String>> {
-        self.draughts.rules.record_texts(self)
+        self.seat.rules.record_texts(self)
     }
 
     /// The occupancy that starts a game.
     pub(super) fn start_occupancy(&self) -> Bitboard {
-        self.draughts.rules.start_occupancy(&self.cfg.start)
+        self.seat.rules.start_occupancy(&self.cfg.start)
     }
 
     /// The start position's FEN (PDN FEN for draughts).
     pub(super) fn start_fen(&self) -> String {
-        self.draughts.rules.start_fen(&self.cfg.start)
+        self.seat.rules.start_fen(&self.cfg.start)
     }
 
     /// Starts a draughts game of `variant`: the boards' sensors and the draughts record.
@@ -106,7 +106,7 @@ impl Table {
         let play = DraughtsPlay::new(variant, sensor, ByBoard::new(blind, mirror));
         self.clocking.clock = self.new_clock(play.to_move(), t);
         self.clocking.warnings = crate::clock::WarningSchedule::new(self.cfg.warnings.clone());
-        self.draughts.play = Some(Box::new(play));
+        self.seat.play = Some(Box::new(play));
         self.clocking.pressed_ply = 0;
         self.announcing.announced_ply = 0;
         self.announcing.draughts_said_early = None;
@@ -164,7 +164,7 @@ impl Table {
         }
         let blind = Side::from(self.cfg.blind_color);
         let before = out.len();
-        if let Some(d) = self.draughts.play.as_mut() {
+        if let Some(d) = self.seat.play.as_mut() {
             d.scan(board, t, bits, blind, out);
         }
         self.after_draughts(before, t, out);
@@ -174,15 +174,14 @@ impl Table {
     pub(super) fn draughts_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         let blind = Side::from(self.cfg.blind_color);
         let before = out.len();
-        let Some(d) = self.draughts.play.as_mut() else { return };
+        let Some(d) = self.seat.play.as_mut() else { return };
         d.tick(t, blind, out);
         self.after_draughts(before, t, out);
     }
 
     fn draughts_enter(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let blind = Side::from(self.cfg.blind_color);
-        let d =
-            self.draughts.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let d = self.seat.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
         let ply = d.ply() + 1;
         let before = out.len();
         d.enter(text, blind, t, out).map_err(|e| TableError::illegal_at(ply, text, &e.to_string()))?;
@@ -198,8 +197,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        let d =
-            self.draughts.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let d = self.seat.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
         if let Some(common) = d.scoresheet(moves, t, out).map_err(TableError::Invalid)? {
             self.clocking.pressed_ply = self.clocking.pressed_ply.min(common);
         }
@@ -213,8 +211,7 @@ impl Table {
             other => return Err(TableError::Invalid(format!("decision `{other}` (accept or correct)"))),
         };
         let blind = Side::from(self.cfg.blind_color);
-        let d =
-            self.draughts.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let d = self.seat.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
         let before = out.len();
         d.decide(accept, blind, t, out).map_err(TableError::Invalid)?;
         self.after_draughts(before, t, out);
@@ -231,7 +228,7 @@ impl Table {
                 let _ = self.press_now(side, t, out);
             }
         }
-        let Some((result, reason)) = self.draughts.play.as_ref().and_then(|d| d.game_over()) else { return };
+        let Some((result, reason)) = self.seat.play.as_ref().and_then(|d| d.game_over()) else { return };
         if self.phase != Phase::Playing {
             return;
         }

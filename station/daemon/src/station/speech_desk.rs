@@ -412,7 +412,7 @@ impl Station {
                     t_ms: t,
                 };
                 // Understood once: the `heard` event says what, then it is acted on.
-                if self.table.draughts_variant().is_some() {
+                if self.table.rules().names_moves_by_squares() {
                     match self.understand_draughts(&text, Some(confidence)) {
                         Ok(understood) => {
                             events.push(heard(understood.line()));
