@@ -26,6 +26,7 @@
 //! - [`input`]: every input a table consumes, as the daemon feeds it and the journal records it.
 //! - [`clock`]: the chess clock.
 //! - [`piece_tracking`]: the tracker for boards that sense pieces (DGT).
+//! - [`tracker`]: one trait for the peg board's, the piece board's and the draughts board's trackers.
 
 pub mod clock;
 pub mod clock_replay;
@@ -48,6 +49,7 @@ pub mod role;
 pub mod rules;
 pub mod setup;
 pub mod table;
+pub mod tracker;
 pub mod two_boards;
 
 /// Milliseconds on the station's time line (the daemon uses Unix time in ms;

@@ -20,6 +20,7 @@ use crate::pgn::{SevenTags, TagOverrides};
 use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
 use crate::record::{GameRecord, termination_of};
 use crate::role::ByBoard;
+use crate::tracker::{Tracker, earliest};
 use crate::two_boards::{TwoBoards, TwoBoardsConfig};
 use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square};
 
@@ -369,16 +370,16 @@ impl Table {
     /// When [`tick`](Self::tick) is next needed.
     pub fn deadline(&self) -> Option<Millis> {
         match self.phase {
-            Phase::Playing => self
-                .trackers
-                .values()
-                .flatten()
-                .filter_map(BoardTracker::deadline)
-                .chain(self.sync.as_ref().and_then(TwoBoards::deadline))
-                .chain(self.clocking.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at))
-                .chain(self.mirror.tracker.as_ref().and_then(PieceTracker::deadline))
-                .chain(self.seat.play.as_ref().and_then(|d| d.deadline()))
-                .min(),
+            Phase::Playing => [
+                earliest(self.trackers.values().flatten()),
+                self.sync.as_ref().and_then(TwoBoards::deadline),
+                self.clocking.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at),
+                earliest(self.mirror.tracker.as_ref()),
+                self.seat.play.as_ref().and_then(|d| d.deadline()),
+            ]
+            .into_iter()
+            .flatten()
+            .min(),
             Phase::Waiting | Phase::Finished => {
                 (!self.stillness.settled).then(|| self.stillness.last_change + self.waiting_quiet_ms())
             }
@@ -393,7 +394,7 @@ impl Table {
         match self.phase {
             Phase::Playing => {
                 if let Some(tracker) = self.trackers[role].as_mut() {
-                    tracker.on_scan(t, occ, &mut self.scratch);
+                    tracker.read(t, &occ, &mut self.scratch);
                     self.after(role, t, out);
                 }
             }
@@ -409,7 +410,7 @@ impl Table {
         self.sensed[BoardRole::Mirror] = board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
         if let Some(p) = self.mirror.tracker.as_mut().filter(|_| self.phase == Phase::Playing) {
-            p.on_board(t, board, &mut self.mirror.scratch);
+            p.read(t, board, &mut self.mirror.scratch);
             self.after_pieces(t, out);
         }
     }
@@ -436,12 +437,12 @@ impl Table {
             Phase::Playing => {
                 for role in BoardRole::ALL {
                     if let Some(tracker) = self.trackers[role].as_mut() {
-                        tracker.tick(t, &mut self.scratch);
+                        tracker.pass(t, &mut self.scratch);
                         self.after(role, t, out);
                     }
                 }
                 if let Some(p) = self.mirror.tracker.as_mut() {
-                    p.tick(t, &mut self.mirror.scratch);
+                    p.pass(t, &mut self.mirror.scratch);
                     self.after_pieces(t, out);
                 }
                 if let Some(sync) = self.sync.as_mut() {

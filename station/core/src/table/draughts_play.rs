@@ -21,6 +21,7 @@ use crate::draughts::pdn::find_move;
 use crate::draughts::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
 use crate::event::{BoardRole, Event, MismatchReason, PieceFix};
 use crate::role::ByBoard;
+use crate::tracker::Tracker;
 
 /// Which draughts a table plays.
 pub type DraughtsVariant = Variant;
@@ -141,7 +142,7 @@ impl DraughtsPlay {
 
     /// When a board's sensor next needs time to pass.
     pub fn deadline(&self) -> Option<Millis> {
-        self.boards.values().flatten().filter_map(|b| b.tracker.deadline()).min()
+        crate::tracker::earliest(self.boards.values().flatten().map(|b| &b.tracker))
     }
 
     /// The board that makes `side`'s moves: his peg board; with one peg board
@@ -160,7 +161,8 @@ impl DraughtsPlay {
     /// A board's scan (the board's own bits: square n = bit n−1).
     pub fn scan(&mut self, role: BoardRole, t: Millis, occ: u64, blind: Side, out: &mut Vec<Event>) {
         let Some(b) = self.boards[role].as_mut() else { return };
-        let sensed = b.tracker.scan(t, occ);
+        let mut sensed = Vec::new();
+        b.tracker.read(t, &occ, &mut sensed);
         self.sensed(role, sensed, blind, out);
     }
 
@@ -168,7 +170,8 @@ impl DraughtsPlay {
     pub fn tick(&mut self, t: Millis, blind: Side, out: &mut Vec<Event>) {
         for role in BoardRole::ALL {
             let Some(b) = self.boards[role].as_mut() else { continue };
-            let sensed = b.tracker.tick(t);
+            let mut sensed = Vec::new();
+            b.tracker.pass(t, &mut sensed);
             if !sensed.is_empty() {
                 self.sensed(role, sensed, blind, out);
             }
