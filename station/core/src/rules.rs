@@ -60,7 +60,7 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
 
     /// Whether 13-digit (10×10) scans go to the table (a draughts game),
     /// rather than being dropped by the board's link.
-    fn reads_draughts_scans(&self) -> bool;
+    fn takes_13_digit_scans(&self) -> bool;
 
     /// Whether an entered move is read back before it counts (chess's
     /// liberal notations; a draughts move is given by its squares).
@@ -164,6 +164,6 @@ mod tests {
         assert_eq!(DRAUGHTS64.start_occupancy(&start).count(), 24);
         assert_eq!(from_fen(&DRAUGHTS64.start_fen(&start)).name(), "draughts64");
         assert!(INTERNATIONAL.drops_chess_scans() && !DRAUGHTS64.drops_chess_scans());
-        assert!(DRAUGHTS64.reads_draughts_scans() && !CHESS.reads_draughts_scans());
+        assert!(DRAUGHTS64.takes_13_digit_scans() && !CHESS.takes_13_digit_scans());
     }
 }

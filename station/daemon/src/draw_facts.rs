@@ -26,10 +26,7 @@ pub fn draughts_draw_facts_text(wording: &Wording, variant: Variant, status: &Dr
     let facts = DraughtsDrawFacts {
         repetitions: u32::from(status.repetitions),
         king_moves: status.king_plies / 2,
-        king_limit: match variant {
-            Variant::International => 25,
-            Variant::Draughts64 => 20,
-        },
+        king_limit: variant.king_moves_limit(),
         ending: status.ending.map(|(draw, left)| (draw == Draw::LongEnding, left)),
     };
     word_draughts_draw_facts(wording.phrasebook(), &facts).ok()

@@ -130,8 +130,9 @@ pub fn pgn_of(found: &Found) -> Result<String> {
 
 /// The chess game of a journal's record, or why there is none.
 pub fn chess_game(found: &Found, record: &station_core::record::GameRecord) -> Result<station_core::Game> {
-    if record.is_draughts() {
-        bail!("{} is a draughts game: export it with --pdn", found.path.display());
+    let rules = station_core::rules::from_fen(&record.start_fen);
+    if rules.export_format() != "pgn" {
+        bail!("{} is a draughts game: export it with --{}", found.path.display(), rules.export_format());
     }
     record
         .chess_game()

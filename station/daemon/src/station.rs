@@ -483,7 +483,7 @@ impl Station {
                 let reason = "16-digit chess scan while the game is international draughts".to_string();
                 self.drop_summary(board, Some((reason, total)), t, &mut events);
             }
-            DriverEvent::Message(BoardMessage::Scan50(raw)) if self.table.rules().reads_draughts_scans() => {
+            DriverEvent::Message(BoardMessage::Scan50(raw)) if self.table.rules().takes_13_digit_scans() => {
                 let bits = self.links[board].orientation.to_standard_50(raw);
                 if self.links[board].news(Bitboard(bits)).is_none() {
                     return self.tick_at(t);

@@ -64,6 +64,15 @@ impl Variant {
         at(self.size(), row, col)
     }
 
+    /// Moves of kings only each side may make before the game is drawn
+    /// (6.2: 25 on the 10×10 board, 20 on 8×8).
+    pub const fn king_moves_limit(self) -> u32 {
+        match self {
+            Variant::International => 25,
+            Variant::Draughts64 => 20,
+        }
+    }
+
     /// The PDN `GameType` number (20 international, 26 for international rules on 8×8).
     pub const fn game_type(self) -> u8 {
         match self {

@@ -88,10 +88,8 @@ impl DrawWatch {
         if count >= 3 {
             return Some(Draw::Repetition);
         }
-        let king_limit = match after.variant {
-            Variant::International => 50,
-            Variant::Draughts64 => 40,
-        };
+        // Plies: a move of each side.
+        let king_limit = 2 * after.variant.king_moves_limit();
         if self.king_plies >= king_limit {
             return Some(Draw::KingMoves);
         }

@@ -53,7 +53,7 @@ impl Rules for Chess {
         false
     }
 
-    fn reads_draughts_scans(&self) -> bool {
+    fn takes_13_digit_scans(&self) -> bool {
         false
     }
 

@@ -67,7 +67,7 @@ macro_rules! draughts_rules {
                 $drops_chess_scans
             }
 
-            fn reads_draughts_scans(&self) -> bool {
+            fn takes_13_digit_scans(&self) -> bool {
                 true
             }
 
