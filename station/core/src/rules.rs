@@ -154,6 +154,39 @@ mod tests {
         assert_eq!(from_fen(&start8).name(), "draughts64");
     }
 
+    /// A table of `rules` with no board at all: its game starts at once and
+    /// moves are entered.
+    fn table_of(rules: &'static dyn Rules) -> Table {
+        let mut cfg = crate::table::TableConfig::single(crate::inference::TrackerConfig::default());
+        cfg.blind_unsensed = true;
+        let mut table = Table::new(cfg).with_rules(rules);
+        table.apply(10_000, &Input::Tick).expect("time passes");
+        table
+    }
+
+    #[test]
+    fn the_table_plays_by_the_rules_it_was_given() {
+        for (rules, first, fen_prefix) in [
+            (&CHESS as &'static dyn Rules, "e4", "rnbqkbnr/pppppppp/8/8/4P3"),
+            (&INTERNATIONAL, "32-28", "B:"),
+        ] {
+            let mut table = table_of(rules);
+            assert_eq!(table.rules().name(), rules.name());
+            assert_eq!(table.turn(), Some((0, Side::White)), "{}", rules.name());
+            table.apply(11_000, &Input::EnterMove { mv: first.into() }).expect("a legal first move");
+            assert_eq!(table.turn(), Some((1, Side::Black)), "{}", rules.name());
+            let fen = table.fen().expect("a game is on");
+            assert!(fen.starts_with(fen_prefix), "{}: {fen}", rules.name());
+            assert_eq!(table.record_texts().map(|m| m.len()), Some(1));
+            // The other game's results are refused.
+            let other = if rules.results()[0] == "1-0" { "2-0" } else { "1-0" };
+            let result =
+                |r: &str| Input::Result { result: r.into(), reason: "resignation".into(), termination: None };
+            assert!(table.apply(12_000, &result(other)).is_err(), "{}: {other} refused", rules.name());
+            assert!(table.apply(13_000, &result(rules.results()[0])).is_ok(), "{}", rules.name());
+        }
+    }
+
     #[test]
     fn each_game_has_its_own_results_and_start() {
         let start = Game::default();
