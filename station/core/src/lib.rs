@@ -46,10 +46,11 @@ pub mod pgn;
 pub mod piece_tracking;
 pub mod record;
 pub mod role;
-pub mod rules;
 pub mod setup;
 pub mod table;
 pub mod tracker;
+/// The game a table plays (lives beside the table it dispatches for).
+pub use table::rules;
 pub mod two_boards;
 
 /// Milliseconds on the station's time line (the daemon uses Unix time in ms;

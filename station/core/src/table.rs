@@ -955,6 +955,7 @@ mod draughts_tests;
 mod draws;
 mod illegal;
 mod press;
+pub mod rules;
 pub use illegal::{ILLEGAL_MOVE_BONUS_MS, ILLEGAL_MOVES_LOSE_AT};
 mod external;
 #[cfg(test)]

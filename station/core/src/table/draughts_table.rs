@@ -18,18 +18,18 @@ impl Table {
     /// A table that plays draughts (`variant`) instead of chess: the same
     /// inputs, events, clock and journal; scans are the draughts board's.
     pub fn with_draughts(self, variant: DraughtsVariant) -> Self {
-        self.with_rules(crate::rules::for_variant(variant))
+        self.with_rules(super::rules::for_variant(variant))
     }
 
     /// A table that plays by `rules` (chess unless told otherwise): chosen
     /// once, from the configuration or the journal header.
-    pub fn with_rules(mut self, rules: &'static dyn crate::rules::Rules) -> Self {
+    pub fn with_rules(mut self, rules: &'static dyn super::rules::Rules) -> Self {
         self.seat.rules = rules;
         self
     }
 
     /// The rules the table plays by.
-    pub fn rules(&self) -> &'static dyn crate::rules::Rules {
+    pub fn rules(&self) -> &'static dyn super::rules::Rules {
         self.seat.rules
     }
 

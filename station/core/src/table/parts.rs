@@ -88,14 +88,14 @@ pub(super) struct Refusals {
 #[derive(Clone, Debug)]
 pub(super) struct RulesSeat {
     /// Chosen once, when the table is made: every "which game?" asks it.
-    pub rules: &'static dyn crate::rules::Rules,
+    pub rules: &'static dyn super::rules::Rules,
     /// The draughts game in progress (positions, boards' sensors, records).
     pub play: Option<Box<DraughtsPlay>>,
 }
 
 impl Default for RulesSeat {
     fn default() -> Self {
-        RulesSeat { rules: &crate::rules::CHESS, play: None }
+        RulesSeat { rules: &super::rules::CHESS, play: None }
     }
 }
 
