@@ -357,8 +357,6 @@ impl Board {
         next
     }
 
-    /// Reads station commands for up to `timeout`.
-
     fn take_command_bytes(&mut self, bytes: &[u8]) {
         for &b in bytes {
             if b != b'\n' {
