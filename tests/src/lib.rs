@@ -58,9 +58,29 @@ pub fn console_address(child: &mut Child) -> String {
     rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address")
 }
 
+/// `station export ARGS --journal-dir JOURNAL`, finished or failed (a path
+/// among `args` as text: the tests' scratch paths are UTF-8).
+pub fn export(journal: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(station_bin()).arg("export").args(args).arg("--journal-dir").arg(journal).output().unwrap()
+}
+
+/// [`export`], which must succeed: what it printed.
+pub fn exported(journal: &Path, args: &[&str]) -> String {
+    let out = export(journal, args);
+    assert!(out.status.success(), "export {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// [`export`], which must fail: what it said why.
+pub fn export_error(journal: &Path, args: &[&str]) -> String {
+    let out = export(journal, args);
+    assert!(!out.status.success(), "export {args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// `station export --pgn --journal-dir JOURNAL`: the games of a journal as PGN.
 pub fn export_pgn(journal: &Path) -> std::process::Output {
-    Command::new(station_bin()).args(["export", "--pgn", "--journal-dir"]).arg(journal).output().unwrap()
+    export(journal, &["--pgn"])
 }
 
 /// The workspace root.
@@ -364,6 +384,17 @@ pub fn peg_and_dgt_boards(
 /// The first event of the events file `f` accepts, waited for up to 30 s.
 pub fn wait_event(events: &Path, what: &str, f: impl Fn(&Value) -> bool) -> Value {
     wait_for(Duration::from_secs(30), what, || read_events(events).into_iter().find(|e| f(e)))
+}
+
+/// D.2.8: waits for the station to compare his spoken announcement with the
+/// move his board sensed, and checks that it heard `said`, sensed `sensed`
+/// and found that they differ (a slip of the tongue).
+pub fn assert_slip_checked(events: &Path, said: &str, sensed: &str) {
+    let checked = wait_for(Duration::from_secs(5), "the announcement checked", || {
+        of_type(&read_events(events), "announcement_checked").first().map(|e| (*e).clone())
+    });
+    assert_eq!((checked["said"].as_str(), checked["sensed"].as_str()), (Some(said), Some(sensed)));
+    assert_eq!(checked["matches"], false);
 }
 
 /// The `board_status` statuses of `board` (`blind`, `mirror`) in an events file, in order.

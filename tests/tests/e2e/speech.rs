@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, korean_model, of_type, pegboard_config, read_events, real_opening, scratch,
-    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
+    RunningStation, assert_slip_checked, export_pgn, korean_model, of_type, pegboard_config, read_events,
+    real_opening, scratch, station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -80,11 +80,7 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     let (status, answer) = station.spoken(said);
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"]["uci"], "g1f3", "{said:?} understood as {answer}");
-    let checked = wait_for(Duration::from_secs(5), "the announcement checked", || {
-        of_type(&read_events(&events), "announcement_checked").first().map(|e| (*e).clone())
-    });
-    assert_eq!((checked["said"].as_str(), checked["sensed"].as_str()), (Some("g1f3"), Some("e2e4")));
-    assert_eq!(checked["matches"], false);
+    assert_slip_checked(&events, "g1f3", "e2e4");
     let ev = read_events(&events);
     let correction = of_type(&ev, "announcement")
         .into_iter()
