@@ -11,7 +11,7 @@ use station_drivers::pegboard::sim::SimPegBoard;
 use station_tests::draughts::{self, hand_move};
 use station_tests::{
     Kill, console_address, exported, of_type, pegboard_config, post_command, read_events, scratch,
-    station_bin, station_run, wait_for, write_config,
+    station_run, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -3,7 +3,7 @@
 
 use serialport::SerialPort;
 use station_tests::{
-    Kill, export_pgn, read_events, scratch, start_station, station_bin, station_run, wait_for, write_config,
+    Kill, export_pgn, read_events, scratch, start_station, station_run, wait_for, write_config,
 };
 use std::path::Path;
 use std::process::Stdio;

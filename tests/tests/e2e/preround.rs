@@ -10,8 +10,8 @@
 use serde_json::Value;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
-    ENTER, active_id, alt, assert_accessible, browser, enter_token, js, keys, open_console, screenshot,
-    spawn_station, start_chromedriver, text_of, within,
+    ENTER, active_id, alt, assert_accessible, enter_token, js, keys, open_console, screenshot, spawn_station,
+    start_chromedriver, text_of, within,
 };
 use station_tests::{scratch, station_run};
 use std::time::Duration;

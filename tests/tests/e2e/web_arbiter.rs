@@ -13,9 +13,9 @@
 
 use fantoccini::Client;
 use station_tests::browser::{
-    DOWN, Driver, ENTER, Kill, TAB, active_id, api_state as state, assert_accessible, browser, enter_token,
-    js, keys, no_token_yet, open_console, shortcut, spawn_station, start_chromedriver, tab_to, text_of,
-    text_within, within,
+    DOWN, Driver, ENTER, Kill, TAB, active_id, api_state as state, assert_accessible, enter_token, js, keys,
+    no_token_yet, open_console, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within,
+    within,
 };
 use station_tests::{scratch, station_run, write_config};
 use std::time::Duration;

@@ -15,8 +15,8 @@ use station_core::draughts::{Position, Variant};
 use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use station_drivers::pegboard::sim::SimPegBoard;
 use station_tests::browser::{
-    ENTER, active_id, alt, assert_accessible, browser, enter_token, keys, open_console, screenshot,
-    spawn_station, start_chromedriver, text_of, within,
+    ENTER, active_id, alt, assert_accessible, enter_token, keys, open_console, screenshot, spawn_station,
+    start_chromedriver, text_of, within,
 };
 use station_tests::draughts::{self, step};
 use station_tests::{pegboard_config, post_command, read_events, scratch, station_run, wait_event, wait_for};
