@@ -149,23 +149,6 @@ fn partial_message_waits_and_reset_forgets_it() {
 }
 
 #[test]
-fn counters_count_by_reason() {
-    let mut counters = DropCounters::default();
-    for e in [
-        DgtError::Garbage,
-        DgtError::BadLength,
-        DgtError::Truncated,
-        DgtError::UnknownId,
-        DgtError::Malformed,
-    ] {
-        counters.record(&e);
-    }
-    counters.record(&DgtError::Truncated);
-    assert_eq!(counters.truncated, 2);
-    assert_eq!(counters.total(), 6);
-}
-
-#[test]
 fn host_commands_are_single_bytes() {
     let cases = [
         (HostCommand::Reset, 0x40),
