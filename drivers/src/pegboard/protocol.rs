@@ -611,15 +611,6 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(512))]
 
         #[test]
-        fn arbitrary_bytes_in_arbitrary_chunks_never_panic_and_chunking_is_irrelevant(
-            bytes in proptest::collection::vec(any::<u8>(), 0..2000),
-            cuts in proptest::collection::vec(0usize..300, 0..20),
-        ) {
-            let whole = read_all(&bytes);
-            prop_assert_eq!(chunked(&bytes, &cuts), whole);
-        }
-
-        #[test]
         fn scans_only_from_well_formed_scan_lines(
             bytes in arb_stream(),
             cuts in proptest::collection::vec(0usize..200, 0..10),

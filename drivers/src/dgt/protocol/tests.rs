@@ -322,14 +322,6 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
-    fn arbitrary_bytes_in_arbitrary_chunks_never_panic_and_chunking_is_irrelevant(
-        bytes in proptest::collection::vec(any::<u8>(), 0..2000),
-        cuts in proptest::collection::vec(0usize..300, 0..20),
-    ) {
-        prop_assert_eq!(chunked(&bytes, &cuts), read_all(&bytes));
-    }
-
-    #[test]
     fn board_dumps_only_from_well_formed_dumps(
         bytes in arb_stream(),
         cuts in proptest::collection::vec(0usize..100, 0..10),
