@@ -331,6 +331,14 @@ impl RunningStation {
         self.command(&serde_json::json!({"cmd": "spoken", "text": text}))
     }
 
+    /// Says `text` (as [`RunningStation::spoken`]) and checks that the answer's
+    /// `result[key]` is `want`; the answer, for more checks.
+    pub fn says(&self, text: &str, key: &str, want: &str) -> Value {
+        let (_, answer) = self.spoken(text);
+        assert_eq!(answer["result"][key], want, "{text:?}: {answer}");
+        answer
+    }
+
     /// `GET path` (no token): the status and the body.
     pub fn get(&self, path: &str) -> (u16, Vec<u8>) {
         use std::io::{Read, Write};

@@ -197,17 +197,13 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 16).then_some(()));
     assert_eq!(game_moves(&events), moves, "the agreed record is the game");
     // A draw offer and a resignation are never taken on one word: each needs a yes.
-    let (_, answer) = station.spoken("Remis");
-    assert_eq!(answer["result"]["question"], "Remisangebot?", "{answer}");
-    let (_, answer) = station.spoken("Nein");
-    assert_eq!(answer["result"]["understood"], "command no", "{answer}");
-    let (_, answer) = station.spoken("Ich gebe auf");
-    assert_eq!(answer["result"]["question"], "Ich gebe auf?", "{answer}");
+    station.says("Remis", "question", "Remisangebot?");
+    station.says("Nein", "understood", "command no");
+    station.says("Ich gebe auf", "question", "Ich gebe auf?");
     std::thread::sleep(Duration::from_millis(300));
     let ev = read_events(&events);
     assert!(of_type(&ev, "game_over").is_empty() && !ev.iter().any(|e| e["about"] == "draw_offer"));
-    let (_, answer) = station.spoken("Ja");
-    assert_eq!(answer["result"]["confirmed"], "resign", "{answer}");
+    station.says("Ja", "confirmed", "resign");
     let over = wait_for(Duration::from_secs(5), "the game over", || {
         of_type(&read_events(&events), "game_over").first().map(|e| (*e).clone())
     });
@@ -239,15 +235,13 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     let question = answer["result"]["question"].as_str().unwrap().to_owned();
     assert!(question.starts_with(said.as_str()) && question.ends_with('?'), "{question:?} for {said:?}");
     assert_eq!(game_moves(&events).len(), 13, "a low-confidence move is not made");
-    let (_, answer) = station.spoken("tak");
-    assert_eq!(answer["result"]["uci"], moves[13].as_str(), "{answer}");
+    station.says("tak", "uci", moves[13].as_str());
     wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 14).then_some(()));
     assert_eq!(game_moves(&events), moves);
     let ev = read_events(&events);
     assert!(of_type(&ev, "announcement").iter().any(|a| a["about"] == "question" && a["text"] == question));
     // Questions are answered from the board: his king, after the game so far.
-    let (_, answer) = station.spoken("gdzie jest mój król");
-    assert_eq!(answer["result"]["understood"], "command where_is mine king", "{answer}");
+    station.says("gdzie jest mój król", "understood", "command where_is mine king");
     let said = wait_for(Duration::from_secs(5), "the answer said privately", || {
         of_type(&read_events(&events), "announcement")
             .iter()
@@ -263,10 +257,8 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     assert_eq!(king, shakmaty::Square::G8, "the game of the test");
     assert_eq!(said, "król Gustaw osiem");
     // He offers a draw, and confirms it: the arbiter's log has it.
-    let (_, answer) = station.spoken("remis");
-    assert_eq!(answer["result"]["question"], "propozycja remisu?", "{answer}");
-    let (_, answer) = station.spoken("tak");
-    assert_eq!(answer["result"]["confirmed"], "draw_offer", "{answer}");
+    station.says("remis", "question", "propozycja remisu?");
+    station.says("tak", "confirmed", "draw_offer");
     let ev = read_events(&events);
     assert!(
         of_type(&ev, "announcement")
@@ -293,27 +285,20 @@ fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
     let station = start_station(&config, &events, &dir.join("journal"));
     wait_event(&events, "game started", |e| e["type"] == "game_started");
     // Plain letters, a from-to without a piece.
-    let (_, answer) = station.spoken("e four");
-    assert_eq!(answer["result"]["uci"], "e2e4", "{answer}");
+    station.says("e four", "uci", "e2e4");
     station.command(&serde_json::json!({"cmd": "enter_move", "move": "e7e5"}));
     // "knight f three" heard as "no f three": asked, not made.
-    let (_, answer) = station.spoken("no f three");
-    assert_eq!(answer["result"]["understood"], "ask", "{answer}");
+    let answer = station.says("no f three", "understood", "ask");
     assert_eq!(answer["result"]["question"], "Knight Felix three?", "{answer}");
     assert_eq!(game_moves(&events).len(), 2, "a repaired move is not made without a yes");
-    let (_, answer) = station.spoken("yes");
-    assert_eq!(answer["result"]["uci"], "g1f3", "{answer}");
+    station.says("yes", "uci", "g1f3");
     station.command(&serde_json::json!({"cmd": "enter_move", "move": "b8c6"}));
-    let (_, answer) = station.spoken("f one c four");
-    assert_eq!(answer["result"]["uci"], "f1c4", "{answer}");
+    station.says("f one c four", "uci", "f1c4");
     wait_for(Duration::from_secs(5), "five moves", || (game_moves(&events).len() == 5).then_some(()));
     // A question about the draw, not an offer: nothing asked back, nothing logged.
-    let (_, answer) = station.spoken("draw status");
-    assert_eq!(answer["result"]["understood"], "command draw_status", "{answer}");
-    let (_, answer) = station.spoken("difference");
-    assert_eq!(answer["result"]["understood"], "command read_difference", "{answer}");
-    let (_, answer) = station.spoken("draw");
-    assert_eq!(answer["result"]["question"], "draw offer?", "{answer}");
+    station.says("draw status", "understood", "command draw_status");
+    station.says("difference", "understood", "command read_difference");
+    station.says("draw", "question", "draw offer?");
     assert_eq!(game_moves(&events), ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]);
 }
 
