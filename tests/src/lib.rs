@@ -156,6 +156,31 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Where a test's station keeps its things, in a fresh [`scratch`] directory.
+pub struct Places {
+    /// The scratch directory.
+    pub dir: PathBuf,
+    /// `dir/pegboard`: the simulated peg board's link.
+    pub link: PathBuf,
+    /// `dir/events.jsonl`: the station's events.
+    pub events: PathBuf,
+    /// `dir/journal`: the station's journal.
+    pub journal: PathBuf,
+}
+
+impl Places {
+    /// The places in `scratch(name)`.
+    pub fn new(name: &str) -> Places {
+        let dir = scratch(name);
+        Places {
+            link: dir.join("pegboard"),
+            events: dir.join("events.jsonl"),
+            journal: dir.join("journal"),
+            dir,
+        }
+    }
+}
+
 /// Every JSON object of an events file (a torn last line is ignored).
 pub fn read_events(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
@@ -360,6 +385,32 @@ pub fn write_config(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("station.toml");
     std::fs::write(&path, text).expect("the station's config written");
     path
+}
+
+/// A config whose station hears the WAV file `wav` instead of a microphone,
+/// in Korean: the model at `model`, with `phrases` added to what it listens
+/// for. `board` is the `[boards.blind]` section (and any other before
+/// `[voice]`), `speech` more `[speech]` settings. Written as
+/// `dir/station.toml`, its path returned.
+pub fn korean_wav_config(
+    dir: &Path,
+    board: &str,
+    model: &Path,
+    wav: &Path,
+    phrases: &[&str],
+    speech: &str,
+) -> PathBuf {
+    let phrases: Vec<String> = phrases.iter().map(|p| format!("\"{p}\"")).collect();
+    write_config(
+        dir,
+        &format!(
+            "{board}\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\n{speech}language = \"ko\"\n\
+             models = {{ ko = \"{}\" }}\nextra_phrases = [{}]\ninput_wav = \"{}\"\n",
+            model.display(),
+            phrases.join(", "),
+            wav.display()
+        ),
+    )
 }
 
 /// A config whose blind player's board is a peg board on the serial port

@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, exported, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, shared_pgn,
-    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
+    Places, RunningStation, exported, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch,
+    shared_pgn, station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -125,9 +125,7 @@ fn last_loud(raw: &Path) -> Option<usize> {
 
 #[test]
 fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_answer() {
-    let dir = scratch("record-run");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
+    let Places { dir, link, events, .. } = Places::new("record-run");
     let raw = dir.join("private.raw");
     let config = pegboard_config(
         &dir,

@@ -9,8 +9,8 @@
 use serde_json::Value;
 use shakmaty::Position;
 use station_tests::{
-    RunningStation, export_error, exported, korean_model, of_type, read_events, real_opening, scratch,
-    station_bin, station_run, wait_for, write_config,
+    RunningStation, export_error, exported, korean_model, korean_wav_config, of_type, read_events,
+    real_opening, scratch, station_bin, station_run, wait_for,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,14 +61,8 @@ fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_b
     let Some(wav) = korean_speech(&dir, &["서울", "김치"]) else { return };
     let events = dir.join("events.jsonl");
     let journal = dir.join("journal");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"서울\", \"김치\"]\ninput_wav = \"{}\"\nkeep_audio = true\nkeep_audio_max_mb = 8\n",
-            model.display(),
-            wav.display()
-        ),
-    );
+    let (board, keep) = ("[boards.blind]\ndriver = \"none\"\n", "keep_audio = true\nkeep_audio_max_mb = 8\n");
+    let config = korean_wav_config(&dir, board, &model, &wav, &["서울", "김치"], keep);
     let station = start_station(&config, &events, &journal);
     let heard = wait_for(Duration::from_secs(60), "both phrases heard", || {
         let ev = read_events(&events);

@@ -11,8 +11,9 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, assert_slip_checked, export_pgn, korean_model, of_type, pegboard_config, read_events,
-    real_opening, scratch, station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
+    Places, RunningStation, assert_slip_checked, export_pgn, korean_model, korean_wav_config, of_type,
+    pegboard_config, read_events, real_opening, scratch, station_bin, station_run, wait_board_status,
+    wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,9 +56,7 @@ fn schedule(start: &Game, moves: &[shakmaty::Move]) -> Vec<TimedScan> {
 
 #[test]
 fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
-    let dir = scratch("speech-slip");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
+    let Places { dir, link, events, journal } = Places::new("speech-slip");
     let config = pegboard_config(
         &dir,
         &link,
@@ -66,7 +65,7 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
         ),
     );
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
-    let station = start_station(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &journal);
     wait_board_status(&events);
     let start = Game::default();
     let e4: shakmaty::Move =
@@ -356,14 +355,8 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
     let wav = dir.join("speech.wav");
     write_wav(&wav, RATE as u32, &stream);
     let events = dir.join("events.jsonl");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"안녕하세요\", \"감사합니다\", \"서울\", \"김치\", \"학교\"]\ninput_wav = \"{}\"\n",
-            model.display(),
-            wav.display()
-        ),
-    );
+    let heard = ["안녕하세요", "감사합니다", "서울", "김치", "학교"];
+    let config = korean_wav_config(&dir, "[boards.blind]\ndriver = \"none\"\n", &model, &wav, &heard, "");
     let _station = start_station(&config, &events, &dir.join("journal"));
     let ready = wait_for(Duration::from_secs(60), "listening", || {
         of_type(&read_events(&events), "device_status")
@@ -444,15 +437,12 @@ fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
     let link = dir.join("pegboard");
     let sim = SimPegBoard::start(SimOptions::new(link.clone())).unwrap();
     let events = dir.join("events.jsonl");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[buttons]\npush_to_talk = [\"blind:3\"]\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmode = \"push_to_talk\"\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"서울\", \"김치\", \"학교\"]\ninput_wav = \"{}\"\n",
-            link.display(),
-            model.display(),
-            wav.display()
-        ),
+    let board = format!(
+        "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[buttons]\npush_to_talk = [\"blind:3\"]\n",
+        link.display()
     );
+    let ptt = "mode = \"push_to_talk\"\n";
+    let config = korean_wav_config(&dir, &board, &model, &wav, &["서울", "김치", "학교"], ptt);
     let _station = start_station(&config, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(60), "listening", || {
         of_type(&read_events(&events), "device_status")
@@ -485,8 +475,7 @@ fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
 
 #[test]
 fn a_missing_model_is_named_once_and_the_game_goes_on() {
-    let dir = scratch("speech-nomodel");
-    let events = dir.join("events.jsonl");
+    let Places { dir, events, journal, .. } = Places::new("speech-nomodel");
     let missing = dir.join("models/vosk-de");
     let config = write_config(
         &dir,
@@ -495,7 +484,7 @@ fn a_missing_model_is_named_once_and_the_game_goes_on() {
             missing.display()
         ),
     );
-    let station = start_station(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &journal);
     let status = wait_for(Duration::from_secs(20), "the model reported missing", || {
         of_type(&read_events(&events), "device_status").first().map(|e| (*e).clone())
     });
