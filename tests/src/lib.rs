@@ -179,6 +179,14 @@ impl Places {
             dir,
         }
     }
+
+    /// The places in `scratch(name)` and a [`pegboard_config`] written there
+    /// for the peg board on `link`, `rest` following.
+    pub fn with_pegboard_config(name: &str, rest: &str) -> (Places, PathBuf) {
+        let places = Places::new(name);
+        let config = pegboard_config(&places.dir, &places.link, rest);
+        (places, config)
+    }
 }
 
 /// Every JSON object of an events file (a torn last line is ignored).

@@ -12,8 +12,8 @@ use station_drivers::dgt::{ClockCommand, ClockRun, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    Places, board_statuses, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch,
-    start_station, station_run, wait_for, write_config,
+    Places, board_statuses, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run,
+    wait_for, write_config,
 };
 use std::time::{Duration, Instant};
 
@@ -252,10 +252,8 @@ fn white_presses(events: &std::path::Path) -> (usize, usize) {
 /// switches at the press.
 #[test]
 fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
-    let Places { dir, link, events, journal } = Places::new("press-lever");
-    let config = pegboard_config(
-        &dir,
-        &link,
+    let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
+        "press-lever",
         "\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
     );
     let pegs = SimPegBoard::start(SimOptions::new(&link)).unwrap();

@@ -12,8 +12,8 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, RunningStation, assert_slip_checked, export_pgn, korean_model, korean_wav_config, of_type,
-    pegboard_config, read_events, real_opening, scratch, station_bin, station_run, wait_board_status,
-    wait_event, wait_for, write_config,
+    read_events, real_opening, scratch, station_bin, station_run, wait_board_status, wait_event, wait_for,
+    write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -56,10 +56,8 @@ fn schedule(start: &Game, moves: &[shakmaty::Move]) -> Vec<TimedScan> {
 
 #[test]
 fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
-    let Places { dir, link, events, journal } = Places::new("speech-slip");
-    let config = pegboard_config(
-        &dir,
-        &link,
+    let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
+        "speech-slip",
         &format!(
             "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
         ),
