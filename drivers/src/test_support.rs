@@ -90,6 +90,11 @@ pub(crate) fn chunked<T>(bytes: &[u8], cuts: &[usize], mut push: impl FnMut(&[u8
     out
 }
 
+/// What `pick` keeps of the messages a reader read, dropped input left out.
+pub(crate) fn picked<M, E, T>(read: Vec<Result<M, E>>, pick: impl FnMut(M) -> Option<T>) -> Vec<T> {
+    read.into_iter().filter_map(Result::ok).filter_map(pick).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::chunked;

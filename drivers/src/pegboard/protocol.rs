@@ -325,6 +325,7 @@ impl LineReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::picked;
     use proptest::prelude::*;
     use shakmaty::Square;
 
@@ -615,13 +616,8 @@ mod tests {
             bytes in arb_stream(),
             cuts in proptest::collection::vec(0usize..200, 0..10),
         ) {
-            let got: Vec<u64> = chunked(&bytes, &cuts)
-                .into_iter()
-                .filter_map(|r| match r {
-                    Ok(BoardMessage::Scan(bb)) => Some(bb.0),
-                    _ => None,
-                })
-                .collect();
+            let scan = |m| if let BoardMessage::Scan(bb) = m { Some(bb.0) } else { None };
+            let got = picked(chunked(&bytes, &cuts), scan);
             // Only complete lines count: a trailing fragment without `\n` is never parsed.
             let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
             lines.pop();
