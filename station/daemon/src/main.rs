@@ -11,13 +11,16 @@ mod demo_options;
 mod demo_practice;
 mod models_cmd;
 mod practice_cmd;
-mod run;
+mod run_cmd;
 mod speech_cmd;
 mod voices_cmd;
 
 // The library crates' modules, under the paths the commands name them by
 // (`crate::config`, `crate::web` …): the application (loop, pipeline, journal,
-// config), the web console, the hall and the exports.
+// config), the web console, the hall and the exports; and `station run`'s
+// wiring as `crate::run` (its own file name leaves `run.rs` to the app's loop,
+// so that git follows the loop's history there).
+use run_cmd as run;
 use station_app::{
     announce_draughts, config, doctor, event_sink, famous_game, hub, journal_file, opponent, station,
 };

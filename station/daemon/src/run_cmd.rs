@@ -1,6 +1,6 @@
-//! `station run`: the daemon's wiring. The loop, the boards and the pipeline
-//! are station-app's ([`serve`]); here the web console and the hall's
-//! publisher are started around them.
+//! `station run`: the daemon's wiring (`crate::run` in this crate). The loop,
+//! the boards and the pipeline are station-app's ([`serve`]); here the web
+//! console and the hall's publisher are started around them.
 
 use crate::config::Config;
 use crate::event_sink::EventSink;
