@@ -16,6 +16,7 @@ pub mod audio;
 pub mod braille;
 pub mod dgt;
 pub mod draughts_hands;
+pub mod drop_counters;
 #[cfg(unix)]
 pub mod engine;
 mod flag_thread;

@@ -2,7 +2,7 @@
 //! stable symlink (the device path the station opens, like a udev link), which
 //! can be pulled (unplugged) and re-pointed (replugged).
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -153,6 +153,103 @@ impl<C: From<PlugControl>> SimThread<C> {
         }
     }
 }
+
+/// Longest a board thread blocks before looking at its controls again.
+pub(crate) const TICK: Duration = Duration::from_millis(5);
+
+/// A simulated board's thread, as the loop both boards share ([`run_board`]) sees it.
+pub(crate) trait SimBoard {
+    /// The board's own controls (which carry the common [`PlugControl`]s).
+    type Control;
+    /// Carries out one control; `false` once the board is to stop.
+    fn apply(&mut self, control: Self::Control) -> bool;
+    /// Sends what is due at `now`; returns when something is due next, and
+    /// whether the whole schedule is played.
+    fn send_due(&mut self, now: Instant) -> (Instant, bool);
+    /// Answers what the station wrote.
+    fn heard(&mut self, bytes: &[u8]);
+    /// The board's end of the line.
+    fn line(&mut self) -> &mut SimLine;
+}
+
+/// A board thread's life: controls, what is due, then listening to the
+/// station until the next due moment (at most a [`TICK`], so controls are
+/// never kept waiting), until stopped; the link goes with the thread.
+pub(crate) fn run_board<B: SimBoard>(mut board: B, controls: Receiver<B::Control>) {
+    let mut buf = [0u8; 64];
+    while apply_queued_controls(&mut board, &controls) {
+        let (next, played) = board.send_due(Instant::now());
+        if played {
+            board.line().idle();
+        }
+        let timeout = next.saturating_duration_since(Instant::now()).min(TICK);
+        let n = board.line().read(&mut buf, timeout);
+        board.heard(&buf[..n]);
+    }
+    let line = board.line();
+    line.close();
+    debug!("{} stopped", line.what);
+}
+
+/// Applies the controls queued when it is called (never more: raw bytes
+/// injected as fast as they come must not keep the due output waiting);
+/// `false` on stop.
+fn apply_queued_controls<B: SimBoard>(board: &mut B, controls: &Receiver<B::Control>) -> bool {
+    for _ in 0..controls.len().max(1) {
+        match controls.try_recv() {
+            Ok(control) => {
+                if !board.apply(control) {
+                    return false;
+                }
+            }
+            Err(TryRecvError::Empty) => return true,
+            Err(TryRecvError::Disconnected) => return false,
+        }
+    }
+    true
+}
+
+/// The handle methods both simulated boards share, written once: each handle
+/// keeps its [`SimThread`] in a field `thread`, and `$control` is its control
+/// enum, which has a `Raw(Vec<u8>)` variant. Expanded inside the handle's `impl`.
+macro_rules! sim_handle_methods {
+    ($control:ident) => {
+        /// The device path the station should open.
+        pub fn link(&self) -> &std::path::Path {
+            self.thread.link()
+        }
+
+        /// Writes raw bytes to the line as they are (for garbage and fault tests).
+        pub fn inject_raw(&self, bytes: impl Into<Vec<u8>>) {
+            self.send($control::Raw(bytes.into()));
+        }
+
+        /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
+        pub fn unplug(&self) {
+            self.thread.unplug();
+        }
+
+        /// Plugs back in on a fresh pty, re-pointing the link. Returns once done.
+        pub fn replug(&self) -> std::io::Result<()> {
+            self.thread.replug()
+        }
+
+        /// Blocks until every scheduled update has been sent (or the board stopped).
+        pub fn wait_idle(&self) {
+            self.thread.wait_idle();
+        }
+
+        /// Stops the board thread, closes the pty and removes the link; idempotent.
+        pub fn stop(&mut self) {
+            self.thread.stop();
+        }
+
+        fn send(&self, control: $control) {
+            self.thread.send(control);
+        }
+    };
+}
+pub(crate) use sim_handle_methods;
 
 impl<C: From<PlugControl>> Drop for SimThread<C> {
     fn drop(&mut self) {

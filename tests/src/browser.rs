@@ -291,6 +291,22 @@ pub async fn screenshot(client: &Client, name: &str, full_height: Option<u32>) -
     path
 }
 
+/// A headless Chromium showing the console of the station at `base`, in the
+/// console tests' 1400×1100 window with its profile in `dir/profile-console`.
+pub async fn open_console(driver: &str, dir: &Path, base: &str) -> Client {
+    let console = browser(driver, &dir.join("profile-console"), 1400, 1100).await;
+    console.goto(&format!("{base}/console")).await.unwrap();
+    console
+}
+
+/// Waits (up to 5 s) for the console to say that it has no operator token yet.
+pub async fn no_token_yet(console: &Client) {
+    text_within(console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
+        t.contains("No token")
+    })
+    .await;
+}
+
 /// Gives the console the operator token with the keyboard: Alt+K, the token, Enter.
 pub async fn enter_token(console: &Client, token: &str) {
     keys(console, &alt('k')).await;

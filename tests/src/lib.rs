@@ -58,9 +58,29 @@ pub fn console_address(child: &mut Child) -> String {
     rx.recv_timeout(Duration::from_secs(30)).expect("the station prints its console address")
 }
 
+/// `station export ARGS --journal-dir JOURNAL`, finished or failed (a path
+/// among `args` as text: the tests' scratch paths are UTF-8).
+pub fn export(journal: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(station_bin()).arg("export").args(args).arg("--journal-dir").arg(journal).output().unwrap()
+}
+
+/// [`export`], which must succeed: what it printed.
+pub fn exported(journal: &Path, args: &[&str]) -> String {
+    let out = export(journal, args);
+    assert!(out.status.success(), "export {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// [`export`], which must fail: what it said why.
+pub fn export_error(journal: &Path, args: &[&str]) -> String {
+    let out = export(journal, args);
+    assert!(!out.status.success(), "export {args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// `station export --pgn --journal-dir JOURNAL`: the games of a journal as PGN.
 pub fn export_pgn(journal: &Path) -> std::process::Output {
-    Command::new(station_bin()).args(["export", "--pgn", "--journal-dir"]).arg(journal).output().unwrap()
+    export(journal, &["--pgn"])
 }
 
 /// The workspace root.
@@ -134,6 +154,39 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
+}
+
+/// Where a test's station keeps its things, in a fresh [`scratch`] directory.
+pub struct Places {
+    /// The scratch directory.
+    pub dir: PathBuf,
+    /// `dir/pegboard`: the simulated peg board's link.
+    pub link: PathBuf,
+    /// `dir/events.jsonl`: the station's events.
+    pub events: PathBuf,
+    /// `dir/journal`: the station's journal.
+    pub journal: PathBuf,
+}
+
+impl Places {
+    /// The places in `scratch(name)`.
+    pub fn new(name: &str) -> Places {
+        let dir = scratch(name);
+        Places {
+            link: dir.join("pegboard"),
+            events: dir.join("events.jsonl"),
+            journal: dir.join("journal"),
+            dir,
+        }
+    }
+
+    /// The places in `scratch(name)` and a [`pegboard_config`] written there
+    /// for the peg board on `link`, `rest` following.
+    pub fn with_pegboard_config(name: &str, rest: &str) -> (Places, PathBuf) {
+        let places = Places::new(name);
+        let config = pegboard_config(&places.dir, &places.link, rest);
+        (places, config)
+    }
 }
 
 /// Every JSON object of an events file (a torn last line is ignored).
@@ -311,6 +364,14 @@ impl RunningStation {
         self.command(&serde_json::json!({"cmd": "spoken", "text": text}))
     }
 
+    /// Says `text` (as [`RunningStation::spoken`]) and checks that the answer's
+    /// `result[key]` is `want`; the answer, for more checks.
+    pub fn says(&self, text: &str, key: &str, want: &str) -> Value {
+        let (_, answer) = self.spoken(text);
+        assert_eq!(answer["result"][key], want, "{text:?}: {answer}");
+        answer
+    }
+
     /// `GET path` (no token): the status and the body.
     pub fn get(&self, path: &str) -> (u16, Vec<u8>) {
         use std::io::{Read, Write};
@@ -332,6 +393,32 @@ pub fn write_config(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("station.toml");
     std::fs::write(&path, text).expect("the station's config written");
     path
+}
+
+/// A config whose station hears the WAV file `wav` instead of a microphone,
+/// in Korean: the model at `model`, with `phrases` added to what it listens
+/// for. `board` is the `[boards.blind]` section (and any other before
+/// `[voice]`), `speech` more `[speech]` settings. Written as
+/// `dir/station.toml`, its path returned.
+pub fn korean_wav_config(
+    dir: &Path,
+    board: &str,
+    model: &Path,
+    wav: &Path,
+    phrases: &[&str],
+    speech: &str,
+) -> PathBuf {
+    let phrases: Vec<String> = phrases.iter().map(|p| format!("\"{p}\"")).collect();
+    write_config(
+        dir,
+        &format!(
+            "{board}\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\n{speech}language = \"ko\"\n\
+             models = {{ ko = \"{}\" }}\nextra_phrases = [{}]\ninput_wav = \"{}\"\n",
+            model.display(),
+            phrases.join(", "),
+            wav.display()
+        ),
+    )
 }
 
 /// A config whose blind player's board is a peg board on the serial port
@@ -364,6 +451,17 @@ pub fn peg_and_dgt_boards(
 /// The first event of the events file `f` accepts, waited for up to 30 s.
 pub fn wait_event(events: &Path, what: &str, f: impl Fn(&Value) -> bool) -> Value {
     wait_for(Duration::from_secs(30), what, || read_events(events).into_iter().find(|e| f(e)))
+}
+
+/// D.2.8: waits for the station to compare his spoken announcement with the
+/// move his board sensed, and checks that it heard `said`, sensed `sensed`
+/// and found that they differ (a slip of the tongue).
+pub fn assert_slip_checked(events: &Path, said: &str, sensed: &str) {
+    let checked = wait_for(Duration::from_secs(5), "the announcement checked", || {
+        of_type(&read_events(events), "announcement_checked").first().map(|e| (*e).clone())
+    });
+    assert_eq!((checked["said"].as_str(), checked["sensed"].as_str()), (Some(said), Some(sensed)));
+    assert_eq!(checked["matches"], false);
 }
 
 /// The `board_status` statuses of `board` (`blind`, `mirror`) in an events file, in order.

@@ -18,6 +18,7 @@
 mod bench;
 mod error;
 mod espeak;
+pub mod microphone;
 mod output;
 mod overrides;
 pub mod pack;

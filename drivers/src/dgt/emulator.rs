@@ -23,11 +23,10 @@
 
 use std::collections::VecDeque;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, TryRecvError};
 use shakmaty::{Board, Square};
 use tracing::{debug, trace};
 
@@ -37,7 +36,10 @@ use super::protocol::{
     ACK_NOT_IN_MODE_23, BwTime, ClockAck, ClockCommand, ClockModel, ClockRun, DgtMessage, HostCommand,
     HostCommandReader, SideTime,
 };
-use crate::sim_pty::{Handled, PlugControl, Pty, SimLine, SimThread, after, due, sane_speed};
+use crate::sim_pty::{
+    Handled, PlugControl, Pty, SimBoard, SimLine, SimThread, TICK, after, due, run_board, sane_speed,
+    sim_handle_methods,
+};
 
 /// A simulated DGT clock (a DGT 3000 unless told otherwise) attached to the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,8 +159,6 @@ pub enum BoardMode {
     UpdatesBoardOnly,
 }
 
-/// Longest the emulator thread blocks before looking at its controls again.
-const TICK: Duration = Duration::from_millis(5);
 /// Names the board in logs and errors.
 const WHAT: &str = "emulated DGT board";
 /// Clock relay interval in 0x43 mode.
@@ -217,6 +217,10 @@ pub struct DgtEmulator {
 }
 
 impl DgtEmulator {
+    // `link`, `inject_raw`, `unplug`, `replug` (the board comes back in idle
+    // mode), `wait_idle`, `stop`.
+    sim_handle_methods!(EmuControl);
+
     /// Creates the pty and the symlink, then starts the board thread.
     pub fn start(opts: EmulatorOptions) -> io::Result<DgtEmulator> {
         let pty = Pty::plug(&opts.link, WHAT)?;
@@ -235,7 +239,6 @@ impl DgtEmulator {
             clock: opts.clock,
             line: SimLine::new(link.clone(), WHAT, pty),
             opts,
-            rx,
             shared: Arc::clone(&shared),
             mode: BoardMode::Bus,
             busy_until: now,
@@ -248,13 +251,8 @@ impl DgtEmulator {
             commands: HostCommandReader::new(),
             parsed: Vec::new(),
         };
-        let thread = SimThread::spawn("dgt-emulator", WHAT, link, control, move || emu.run())?;
+        let thread = SimThread::spawn("dgt-emulator", WHAT, link, control, move || run_board(emu, rx))?;
         Ok(DgtEmulator { thread, shared })
-    }
-
-    /// The device path the station should open.
-    pub fn link(&self) -> &Path {
-        self.thread.link()
     }
 
     /// Plays a schedule of field updates (real squares): update `i` happens
@@ -277,26 +275,6 @@ impl DgtEmulator {
     /// A player presses the clock's lever ([`SimClock::press_lever`]).
     pub fn press_lever(&self) {
         self.send(EmuControl::PressLever);
-    }
-
-    /// Writes raw bytes to the line as they are (for garbage and fault tests).
-    pub fn inject_raw(&self, bytes: impl Into<Vec<u8>>) {
-        self.send(EmuControl::Raw(bytes.into()));
-    }
-
-    /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
-    pub fn unplug(&self) {
-        self.thread.unplug();
-    }
-
-    /// Plugs back in on a fresh pty, re-pointing the link; the board returns to idle mode.
-    pub fn replug(&self) -> io::Result<()> {
-        self.thread.replug()
-    }
-
-    /// Blocks until every scheduled update has happened (or the emulator stopped).
-    pub fn wait_idle(&self) {
-        self.thread.wait_idle();
     }
 
     /// The real board now.
@@ -334,17 +312,8 @@ impl DgtEmulator {
         self.lock().bytes_lost
     }
 
-    /// Stops the board thread, closes the pty and removes the link; idempotent.
-    pub fn stop(&mut self) {
-        self.thread.stop();
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
         self.shared.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn send(&self, control: EmuControl) {
-        self.thread.send(control);
     }
 }
 
@@ -352,7 +321,6 @@ struct Emu {
     opts: EmulatorOptions,
     speed: f64,
     orientation: Orientation,
-    rx: Receiver<EmuControl>,
     shared: Arc<Mutex<Shared>>,
     line: SimLine,
     mode: BoardMode,
@@ -370,79 +338,81 @@ struct Emu {
     parsed: Vec<Option<HostCommand>>,
 }
 
+impl SimBoard for Emu {
+    type Control = EmuControl;
+
+    fn apply(&mut self, control: EmuControl) -> bool {
+        match control {
+            EmuControl::PressLever => {
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.press_lever();
+                }
+                self.publish();
+            }
+            EmuControl::Play(updates) => {
+                if self.schedule.is_empty() {
+                    self.origin = Instant::now();
+                }
+                self.schedule.extend(updates);
+            }
+            EmuControl::SetBoard(board) => {
+                for square in Square::ALL {
+                    let piece = board.piece_at(square);
+                    if self.board.piece_at(square) != piece {
+                        self.change(TimedUpdate { at_ms: 0, square, piece });
+                    }
+                }
+            }
+            EmuControl::SetClock(clock) => {
+                self.clock = clock;
+                self.last_clock_sent = None;
+                self.publish();
+            }
+            EmuControl::Raw(bytes) => self.write(&bytes),
+            EmuControl::Plug(control) => match self.line.handle(control) {
+                Handled::Done => {}
+                Handled::Replugged => {
+                    // A board that lost power comes back in bus mode.
+                    self.mode = BoardMode::Bus;
+                    self.commands = HostCommandReader::new();
+                    self.input.clear();
+                    self.publish();
+                }
+                Handled::Stop => return false,
+            },
+        }
+        true
+    }
+
+    fn send_due(&mut self, now: Instant) -> (Instant, bool) {
+        self.apply_due_updates(now);
+        self.tick_clock(now);
+        self.drain_input(now);
+        let next = self.schedule.front().map_or(now + TICK, |u| self.due(u));
+        (next, self.schedule.is_empty())
+    }
+
+    fn heard(&mut self, bytes: &[u8]) {
+        let now = Instant::now();
+        for &b in bytes {
+            if now < self.busy_until || !self.input.is_empty() {
+                if self.input.len() < INPUT_BUFFER {
+                    self.input.push_back(b);
+                } else {
+                    self.lock().bytes_lost += 1;
+                }
+            } else {
+                self.take_byte(b, now);
+            }
+        }
+    }
+
+    fn line(&mut self) -> &mut SimLine {
+        &mut self.line
+    }
+}
+
 impl Emu {
-    fn run(mut self) {
-        loop {
-            if !self.handle_controls() {
-                break;
-            }
-            let now = Instant::now();
-            self.apply_due_updates(now);
-            self.tick_clock(now);
-            self.drain_input(now);
-            if self.schedule.is_empty() {
-                self.line.idle();
-            }
-            let next = self.schedule.front().map_or(now + TICK, |u| self.due(u));
-            self.listen(next.saturating_duration_since(Instant::now()).min(TICK));
-        }
-        self.line.close();
-        debug!("emulated DGT board stopped");
-    }
-
-    fn handle_controls(&mut self) -> bool {
-        loop {
-            let control = match self.rx.try_recv() {
-                Ok(control) => control,
-                Err(TryRecvError::Empty) => return true,
-                Err(TryRecvError::Disconnected) => return false,
-            };
-            match control {
-                EmuControl::PressLever => {
-                    if let Some(clock) = self.clock.as_mut() {
-                        clock.press_lever();
-                    }
-                    self.publish();
-                }
-                EmuControl::Play(updates) => {
-                    if self.schedule.is_empty() {
-                        self.origin = Instant::now();
-                    }
-                    self.schedule.extend(updates);
-                }
-                EmuControl::SetBoard(board) => {
-                    for square in Square::ALL {
-                        let piece = board.piece_at(square);
-                        if self.board.piece_at(square) != piece {
-                            self.change(TimedUpdate { at_ms: 0, square, piece });
-                        }
-                    }
-                }
-                EmuControl::SetClock(clock) => {
-                    self.clock = clock;
-                    self.last_clock_sent = None;
-                    self.publish();
-                }
-                EmuControl::Raw(bytes) => self.write(&bytes),
-                EmuControl::Plug(control) => match self.line.handle(control) {
-                    Handled::Done => {}
-                    Handled::Replugged => {
-                        // A board that lost power comes back in bus mode.
-                        self.mode = BoardMode::Bus;
-                        self.commands = HostCommandReader::new();
-                        self.input.clear();
-                        self.publish();
-                    }
-                    Handled::Stop => return false,
-                },
-            }
-        }
-    }
-
-    fn due(&self, update: &TimedUpdate) -> Instant {
-        due(self.origin, update.at_ms, self.speed)
-    }
-
     fn apply_due_updates(&mut self, now: Instant) {
         while let Some(update) = self.schedule.front().copied() {
             if self.due(&update) > now {
@@ -451,6 +421,10 @@ impl Emu {
             self.schedule.pop_front();
             self.change(update);
         }
+    }
+
+    fn due(&self, update: &TimedUpdate) -> Instant {
+        due(self.origin, update.at_ms, self.speed)
     }
 
     /// One square changes on the real board; reported in update mode.
@@ -486,23 +460,6 @@ impl Emu {
             self.last_clock_sent = Some(reading);
             self.next_clock_send = after(now, CLOCK_EVERY);
             self.publish();
-        }
-    }
-
-    fn listen(&mut self, timeout: Duration) {
-        let mut buf = [0u8; 64];
-        let n = self.line.read(&mut buf, timeout);
-        let now = Instant::now();
-        for &b in &buf[..n] {
-            if now < self.busy_until || !self.input.is_empty() {
-                if self.input.len() < INPUT_BUFFER {
-                    self.input.push_back(b);
-                } else {
-                    self.lock().bytes_lost += 1;
-                }
-            } else {
-                self.take_byte(b, now);
-            }
         }
     }
 

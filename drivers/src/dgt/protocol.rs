@@ -16,6 +16,8 @@
 
 use shakmaty::{Board, Color, Piece, Role, Square};
 
+use crate::drop_counters::DropReason;
+
 /// Line speed of DGT boards (8N1, no flow control).
 pub const DEFAULT_BAUD: u32 = 9600;
 
@@ -420,40 +422,12 @@ pub enum DgtError {
 }
 
 /// Per-reason counts of dropped input.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DropCounters {
-    /// [`DgtError::Garbage`] runs.
-    pub garbage: u64,
-    /// [`DgtError::BadLength`] headers.
-    pub bad_length: u64,
-    /// [`DgtError::Truncated`] messages.
-    pub truncated: u64,
-    /// [`DgtError::UnknownId`] messages.
-    pub unknown_id: u64,
-    /// [`DgtError::Malformed`] messages.
-    pub malformed: u64,
-}
+pub type DropCounters = crate::drop_counters::DropCounters<DgtError>;
 
-impl DropCounters {
-    /// Counts one drop.
-    pub fn record(&mut self, error: &DgtError) {
-        let slot = match error {
-            DgtError::Garbage => &mut self.garbage,
-            DgtError::BadLength => &mut self.bad_length,
-            DgtError::Truncated => &mut self.truncated,
-            DgtError::UnknownId => &mut self.unknown_id,
-            DgtError::Malformed => &mut self.malformed,
-        };
-        *slot = slot.saturating_add(1);
-    }
-
-    /// All drops, whatever the reason.
-    pub fn total(&self) -> u64 {
-        self.garbage
-            .saturating_add(self.bad_length)
-            .saturating_add(self.truncated)
-            .saturating_add(self.unknown_id)
-            .saturating_add(self.malformed)
+impl DropReason for DgtError {
+    fn counter(self) -> usize {
+        // Each reason its own counter: the variant's index.
+        self as usize
     }
 }
 

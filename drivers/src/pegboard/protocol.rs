@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 
 use shakmaty::Bitboard;
 
+use crate::drop_counters::DropReason;
+
 /// Longest accepted line content in bytes, not counting `\r` and the final `\n`.
 pub const MAX_LINE_LEN: usize = 128;
 
@@ -91,41 +93,16 @@ impl StationCommand {
 }
 
 /// Per-reason counts of dropped lines.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DropCounters {
-    /// Lines dropped as [`LineError::TooLong`].
-    pub too_long: u64,
-    /// Lines dropped as [`LineError::BadChecksum`].
-    pub bad_checksum: u64,
-    /// Lines dropped as [`LineError::UnknownType`].
-    pub unknown_type: u64,
-    /// Lines dropped as [`LineError::Malformed`] or [`LineError::BeyondSquare50`].
-    pub malformed: u64,
-    /// Lines dropped as [`LineError::NotAscii`].
-    pub not_ascii: u64,
-}
+pub type DropCounters = crate::drop_counters::DropCounters<LineError>;
 
-impl DropCounters {
-    /// Counts one dropped line.
-    pub fn record(&mut self, error: &LineError) {
-        let slot = match error {
-            LineError::TooLong => &mut self.too_long,
-            LineError::BadChecksum => &mut self.bad_checksum,
-            LineError::UnknownType => &mut self.unknown_type,
+impl DropReason for LineError {
+    fn counter(self) -> usize {
+        match self {
             // A draughts scan naming a square beyond 50 is a malformed scan.
-            LineError::Malformed | LineError::BeyondSquare50 => &mut self.malformed,
-            LineError::NotAscii => &mut self.not_ascii,
-        };
-        *slot = slot.saturating_add(1);
-    }
-
-    /// All dropped lines, whatever the reason.
-    pub fn total(&self) -> u64 {
-        self.too_long
-            .saturating_add(self.bad_checksum)
-            .saturating_add(self.unknown_type)
-            .saturating_add(self.malformed)
-            .saturating_add(self.not_ascii)
+            LineError::BeyondSquare50 => LineError::Malformed as usize,
+            // The others each their own counter: the variant's index.
+            reason => reason as usize,
+        }
     }
 }
 
@@ -348,6 +325,7 @@ impl LineReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::picked;
     use proptest::prelude::*;
     use shakmaty::Square;
 
@@ -535,20 +513,7 @@ mod tests {
     }
 
     #[test]
-    fn counters_count_by_reason() {
-        let mut counters = DropCounters::default();
-        for e in [
-            LineError::TooLong,
-            LineError::BadChecksum,
-            LineError::BadChecksum,
-            LineError::UnknownType,
-            LineError::Malformed,
-            LineError::NotAscii,
-        ] {
-            counters.record(&e);
-        }
-        assert_eq!(counters.bad_checksum, 2);
-        assert_eq!(counters.total(), 6);
+    fn errors_say_what_was_wrong() {
         assert_eq!(LineError::TooLong.to_string(), "line longer than 128 bytes");
     }
 
@@ -647,26 +612,12 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(512))]
 
         #[test]
-        fn arbitrary_bytes_in_arbitrary_chunks_never_panic_and_chunking_is_irrelevant(
-            bytes in proptest::collection::vec(any::<u8>(), 0..2000),
-            cuts in proptest::collection::vec(0usize..300, 0..20),
-        ) {
-            let whole = read_all(&bytes);
-            prop_assert_eq!(chunked(&bytes, &cuts), whole);
-        }
-
-        #[test]
         fn scans_only_from_well_formed_scan_lines(
             bytes in arb_stream(),
             cuts in proptest::collection::vec(0usize..200, 0..10),
         ) {
-            let got: Vec<u64> = chunked(&bytes, &cuts)
-                .into_iter()
-                .filter_map(|r| match r {
-                    Ok(BoardMessage::Scan(bb)) => Some(bb.0),
-                    _ => None,
-                })
-                .collect();
+            let scan = |m| if let BoardMessage::Scan(bb) = m { Some(bb.0) } else { None };
+            let got = picked(chunked(&bytes, &cuts), scan);
             // Only complete lines count: a trailing fragment without `\n` is never parsed.
             let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
             lines.pop();

@@ -12,18 +12,20 @@
 
 use std::collections::VecDeque;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, TryRecvError};
 use shakmaty::{Bitboard, Chess, Position};
 use tracing::{debug, trace};
 
 use super::hands::TimedScan;
 use super::protocol::{BoardMessage, StationCommand};
-use crate::sim_pty::{Handled, PlugControl, Pty, SimLine, SimThread, after, due, sane_speed};
+use crate::sim_pty::{
+    Handled, PlugControl, Pty, SimBoard, SimLine, SimThread, after, due, run_board, sane_speed,
+    sim_handle_methods,
+};
 
 /// How the simulated board behaves.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,8 +70,6 @@ impl SimOptions {
 
 /// How long a simulated button stays pressed.
 const BUTTON_HOLD: Duration = Duration::from_millis(60);
-/// Longest the sim thread blocks before looking at its controls again.
-const TICK: Duration = Duration::from_millis(5);
 /// A scan this late was held up by the simulator's own thread (a loaded
 /// machine), not by the hand: the rest of the schedule moves on by the delay,
 /// so a stall never sends several moves at one instant (a hand keeps its pace).
@@ -125,6 +125,9 @@ impl std::fmt::Debug for SimControl {
 }
 
 impl SimPegBoard {
+    // `link`, `inject_raw`, `unplug`, `replug`, `wait_idle`, `stop`.
+    sim_handle_methods!(SimControl);
+
     /// Creates the pty and the symlink, then starts the board thread.
     pub fn start(opts: SimOptions) -> io::Result<SimPegBoard> {
         let pty = Pty::plug(&opts.link, WHAT)?;
@@ -138,7 +141,6 @@ impl SimPegBoard {
             speed: sane_speed(opts.speed),
             line: SimLine::new(link.clone(), WHAT, pty),
             opts,
-            rx,
             shared: Arc::clone(&shared),
             schedule: VecDeque::new(),
             presses: VecDeque::new(),
@@ -149,13 +151,8 @@ impl SimPegBoard {
             command: Vec::new(),
             flood: None,
         };
-        let thread = SimThread::spawn("sim-pegboard", WHAT, link, control, move || board.run())?;
+        let thread = SimThread::spawn("sim-pegboard", WHAT, link, control, move || run_board(board, rx))?;
         Ok(SimPegBoard { thread, shared })
-    }
-
-    /// The device path the station should open.
-    pub fn link(&self) -> &Path {
-        self.thread.link()
     }
 
     /// Plays a schedule: scan `i` goes out at `at_ms / speed` real milliseconds after
@@ -190,32 +187,12 @@ impl SimPegBoard {
         self.send(SimControl::SetOccupancy(occupancy));
     }
 
-    /// Writes raw bytes to the line as they are (for garbage and fault tests).
-    pub fn inject_raw(&self, bytes: impl Into<Vec<u8>>) {
-        self.send(SimControl::Raw(bytes.into()));
-    }
-
     /// Floods the line with garbage (two-byte lines of an unknown type,
     /// `lines_per_s` of them a second, for `lasts`), paced by the board itself
     /// and interleaved with its scans as a device writing at line rate does:
     /// 5,760 lines a second fill a 115200-baud line.
     pub fn flood(&self, lines_per_s: u32, lasts: Duration) {
         self.send(SimControl::Flood { lines_per_s, lasts });
-    }
-
-    /// Pulls the cable: removes the link, closes both pty ends. Returns once done.
-    pub fn unplug(&self) {
-        self.thread.unplug();
-    }
-
-    /// Plugs back in on a fresh pty, re-pointing the link. Returns once done.
-    pub fn replug(&self) -> io::Result<()> {
-        self.thread.replug()
-    }
-
-    /// Blocks until every scheduled scan has been sent (or the simulator stopped).
-    pub fn wait_idle(&self) {
-        self.thread.wait_idle();
     }
 
     /// The board's current occupancy (the last scan sent or due).
@@ -232,21 +209,11 @@ impl SimPegBoard {
     pub fn identity_requests(&self) -> u64 {
         self.shared.identity_requests.load(Ordering::Relaxed)
     }
-
-    /// Stops the board thread, closes the pty and removes the link; idempotent.
-    pub fn stop(&mut self) {
-        self.thread.stop();
-    }
-
-    fn send(&self, control: SimControl) {
-        self.thread.send(control);
-    }
 }
 
 struct Board {
     opts: SimOptions,
     speed: f64,
-    rx: Receiver<SimControl>,
     shared: Arc<Shared>,
     line: SimLine,
     occupancy: Bitboard,
@@ -263,75 +230,66 @@ struct Board {
     flood: Option<(u32, Instant, Instant, u64)>,
 }
 
-impl Board {
-    fn run(mut self) {
-        loop {
-            if !self.handle_controls() {
-                break;
+impl SimBoard for Board {
+    type Control = SimControl;
+
+    fn apply(&mut self, control: SimControl) -> bool {
+        match control {
+            SimControl::Play(scans) => {
+                if self.schedule.is_empty() {
+                    self.origin = Instant::now();
+                    // A station that has asked already is there: go at once.
+                    self.origin_pending =
+                        self.opts.wait_for_station && self.shared.scan_requests.load(Ordering::Relaxed) == 0;
+                }
+                self.schedule.extend(scans);
             }
-            let now = Instant::now();
-            self.send_flood(now);
-            self.send_due_scans(now);
-            self.release_buttons(now);
-            if now >= self.next_heartbeat {
+            SimControl::Presses(presses) => self.presses.extend(presses),
+            SimControl::Button(index) => {
+                self.send(&BoardMessage::Button { index, pressed: true });
+                self.releases.push_back((Instant::now() + BUTTON_HOLD, index));
+            }
+            SimControl::ButtonState(index, pressed) => {
+                self.send(&BoardMessage::Button { index, pressed });
+            }
+            SimControl::SetOccupancy(occupancy) => {
+                self.set_occupancy(occupancy);
                 self.send_scan();
             }
-            if self.schedule.is_empty() {
-                self.line.idle();
+            SimControl::Raw(bytes) => self.write(&bytes),
+            SimControl::Flood { lines_per_s, lasts } => {
+                let now = Instant::now();
+                self.flood = Some((lines_per_s, now, after(now, lasts), 0));
             }
-            self.listen(self.next_deadline().saturating_duration_since(Instant::now()).min(TICK));
-        }
-        self.line.close();
-        debug!("simulated peg board stopped");
-    }
-
-    /// Applies the controls queued when it is called (never more: raw bytes
-    /// injected as fast as they come must not keep the due scans waiting);
-    /// `false` on stop.
-    fn handle_controls(&mut self) -> bool {
-        for _ in 0..self.rx.len().max(1) {
-            let control = match self.rx.try_recv() {
-                Ok(control) => control,
-                Err(TryRecvError::Empty) => return true,
-                Err(TryRecvError::Disconnected) => return false,
-            };
-            match control {
-                SimControl::Play(scans) => {
-                    if self.schedule.is_empty() {
-                        self.origin = Instant::now();
-                        // A station that has asked already is there: go at once.
-                        self.origin_pending = self.opts.wait_for_station
-                            && self.shared.scan_requests.load(Ordering::Relaxed) == 0;
-                    }
-                    self.schedule.extend(scans);
-                }
-                SimControl::Presses(presses) => self.presses.extend(presses),
-                SimControl::Button(index) => {
-                    self.send(&BoardMessage::Button { index, pressed: true });
-                    self.releases.push_back((Instant::now() + BUTTON_HOLD, index));
-                }
-                SimControl::ButtonState(index, pressed) => {
-                    self.send(&BoardMessage::Button { index, pressed });
-                }
-                SimControl::SetOccupancy(occupancy) => {
-                    self.set_occupancy(occupancy);
-                    self.send_scan();
-                }
-                SimControl::Raw(bytes) => self.write(&bytes),
-                SimControl::Flood { lines_per_s, lasts } => {
-                    let now = Instant::now();
-                    self.flood = Some((lines_per_s, now, after(now, lasts), 0));
-                }
-                SimControl::Plug(control) => match self.line.handle(control) {
-                    Handled::Done => {}
-                    Handled::Replugged => self.command.clear(),
-                    Handled::Stop => return false,
-                },
-            }
+            SimControl::Plug(control) => match self.line.handle(control) {
+                Handled::Done => {}
+                Handled::Replugged => self.command.clear(),
+                Handled::Stop => return false,
+            },
         }
         true
     }
 
+    fn send_due(&mut self, now: Instant) -> (Instant, bool) {
+        self.send_flood(now);
+        self.send_due_scans(now);
+        self.release_buttons(now);
+        if now >= self.next_heartbeat {
+            self.send_scan();
+        }
+        (self.next_deadline(), self.schedule.is_empty())
+    }
+
+    fn heard(&mut self, bytes: &[u8]) {
+        self.take_command_bytes(bytes);
+    }
+
+    fn line(&mut self) -> &mut SimLine {
+        &mut self.line
+    }
+}
+
+impl Board {
     fn due(&self, scan: &TimedScan) -> Instant {
         due(self.origin, scan.at_ms, self.speed)
     }
@@ -397,13 +355,6 @@ impl Board {
             next = next.min(at);
         }
         next
-    }
-
-    /// Reads station commands for up to `timeout`.
-    fn listen(&mut self, timeout: Duration) {
-        let mut buf = [0u8; 64];
-        let n = self.line.read(&mut buf, timeout);
-        self.take_command_bytes(&buf[..n]);
     }
 
     fn take_command_bytes(&mut self, bytes: &[u8]) {
@@ -590,16 +541,15 @@ mod tests {
         assert_eq!(dropped.last(), Some(&(LineError::Malformed, 5)), "{dropped:?}");
         assert!(dropped.windows(2).all(|w| w[0].1 < w[1].1), "{dropped:?}");
         let counters = driver.drop_counters();
-        assert_eq!(
-            (
-                counters.bad_checksum,
-                counters.too_long,
-                counters.not_ascii,
-                counters.unknown_type,
-                counters.malformed
-            ),
-            (1, 1, 1, 1, 1)
-        );
+        for reason in [
+            LineError::BadChecksum,
+            LineError::TooLong,
+            LineError::NotAscii,
+            LineError::UnknownType,
+            LineError::Malformed,
+        ] {
+            assert_eq!(counters.count(reason), 1, "{reason:?}");
+        }
         assert_eq!(counters.total(), 5);
 
         // Unplug: the station notices; replug: it reconnects and gets a fresh scan.

@@ -39,14 +39,34 @@ use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, MoveList, Piece, Position, Role, Square};
 
 /// Timing and defaults of the inference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Its serde form is the journal header's: `settle_ms`, `debounce_ms` and the
+/// promotion piece's letter (`q`, `r`, `b`, `n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TrackerConfig {
     /// How long the board must stay unchanged before it is judged (default 300 ms).
     pub settle_ms: Millis,
     /// A peg out of its hole for less than this is sensor bounce (default 40 ms; must be below `settle_ms`).
     pub debounce_ms: Millis,
     /// The piece assumed for a promotion until someone says otherwise (default queen).
+    #[serde(with = "role_letter")]
     pub promotion: Role,
+}
+
+/// A piece as its letter (`q`), the form journal headers have always written.
+mod role_letter {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use shakmaty::Role;
+
+    pub fn serialize<S: Serializer>(role: &Role, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_char(role.char())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Role, D::Error> {
+        let letter = char::deserialize(d)?;
+        Role::from_char(letter).ok_or_else(|| D::Error::custom(format!("promotion piece {letter}")))
+    }
 }
 
 impl Default for TrackerConfig {

@@ -8,7 +8,7 @@
 //! are fed again and must reproduce the recorded moves.
 
 use crate::Millis;
-use crate::clock::WarningConfig;
+use crate::draughts::Variant;
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::inference::TrackerConfig;
@@ -18,7 +18,7 @@ use crate::record::GameRecord;
 use crate::role::ByBoard;
 use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::Bitboard;
 
 /// The `format` field of every journal header.
 pub const FORMAT: &str = "annexd-station-journal";
@@ -26,7 +26,17 @@ pub const FORMAT: &str = "annexd-station-journal";
 pub const VERSION: u32 = 1;
 
 /// The first line of a journal.
+///
+/// Its JSON object is the header's own keys with the [`TableConfig`] the game
+/// was played with flattened into it: every key an older header wrote keeps
+/// its name and value form, so outside tools read a new header as they read
+/// an old one, and an old header still reads (see [`Header`]'s `Deserialize`:
+/// what an old header left out is judged from what it holds, as restore
+/// always did).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// The derive writes inherent `Header::serialize`/`deserialize`; the trait
+// impls below wrap them, the reader to settle what the JSON cannot hold.
+#[serde(remote = "Self")]
 pub struct Header {
     /// Always [`FORMAT`].
     pub format: String,
@@ -34,7 +44,9 @@ pub struct Header {
     pub version: u32,
     /// Game identifier.
     pub game_id: String,
-    /// Start position.
+    /// Start position as the game's record writes it: a FEN, or a PDN FEN for
+    /// a draughts game (whose start is no chess [`Game`], hence its own key
+    /// rather than the configuration's `start`).
     pub fen: String,
     /// When the game started.
     pub t_ms: Millis,
@@ -48,56 +60,69 @@ pub struct Header {
     /// The pieces on the sighted player's board then, when it senses pieces (board FEN).
     #[serde(default)]
     pub mirror_board: Option<String>,
-    /// The blind player's colour.
-    #[serde(default = "white")]
-    pub blind_color: String,
-    /// Grace time for executing the agreed position.
-    #[serde(default = "default_grace")]
-    pub grace_ms: Millis,
-    /// The clock's time control (PGN notation, station delays), if the game has a clock.
-    #[serde(default)]
-    pub time_control: Option<String>,
-    /// The clock started with the game.
-    #[serde(default)]
-    pub clock_auto_start: bool,
-    /// The clock was pressed automatically once a move was made.
-    #[serde(default)]
-    pub clock_auto_press: bool,
-    /// The blind player's spoken time warnings.
-    #[serde(default)]
-    pub warnings: WarningConfig,
-    /// The blind player's announcements were checked (speech input).
-    #[serde(default)]
-    pub announcement_required: bool,
-    /// The clock followed an external master (a DGT 3000).
-    #[serde(default)]
-    pub external_clock: bool,
-    /// The blind player had no sensor board: his spoken moves were his moves.
-    #[serde(default)]
-    pub blind_unsensed: bool,
-    /// The sighted side's moves were entered by an engine (issue 26).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub opponent_entered: bool,
-    /// Settle time in force.
-    pub settle_ms: Millis,
-    /// Debounce time in force.
-    pub debounce_ms: Millis,
-    /// Assumed promotion piece (`q`, `r`, `b`, `n`).
-    pub promotion: char,
-    /// PGN tags.
-    pub tags: SevenTags,
+    /// The draughts rules the game was played by (`"draughts"`, `"draughts64"`,
+    /// the names the console's snapshot uses); none for chess. Headers written
+    /// before this key read it from the FEN's form.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "rules_name")]
+    pub rules: Option<Variant>,
+    /// The table's configuration, its start being the game's start and its
+    /// tags the game's tags.
+    #[serde(flatten)]
+    pub config: TableConfig,
     /// The moves of the scoresheet the game was started from (UCI), when the
     /// arbiter started it from the moves so far.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<String>,
 }
 
-fn white() -> String {
-    "white".into()
+impl Serialize for Header {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Header::serialize(self, s)
+    }
 }
 
-fn default_grace() -> Millis {
-    30_000
+impl<'de> Deserialize<'de> for Header {
+    /// Reads the header, then settles what its JSON leaves open: the rules
+    /// (from the FEN's form when the header predates the `rules` key), the
+    /// configuration's chess start (from `fen`), and whether the sighted
+    /// player's board was sensed (headers before `mirror_sensed` told it only
+    /// by recording that board's state; a newer header agrees with itself).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut h = Header::deserialize(d)?;
+        h.rules = h.rules.or_else(|| crate::table::draughts_play::fen_variant(&h.fen));
+        h.config.start = match h.rules {
+            // A draughts table keeps the standard chess start it was built with.
+            Some(_) => Game::default(),
+            None => Game::from_fen(&h.fen).map_err(|e| serde::de::Error::custom(format!("fen: {e}")))?,
+        };
+        h.config.mirror_sensed |= h.mirror_occupancy.is_some() || h.mirror_board.is_some();
+        h.config.mirror_pieces |= h.mirror_board.is_some();
+        Ok(h)
+    }
+}
+
+/// The draughts rules by name, as the console's snapshot names them.
+mod rules_name {
+    use crate::draughts::Variant;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(rules: &Option<Variant>, s: S) -> Result<S::Ok, S::Error> {
+        match rules {
+            Some(Variant::International) => s.serialize_str("draughts"),
+            Some(Variant::Draughts64) => s.serialize_str("draughts64"),
+            None => s.serialize_str("chess"),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Variant>, D::Error> {
+        match Option::<String>::deserialize(d)?.as_deref() {
+            None | Some("chess") => Ok(None),
+            Some("draughts") => Ok(Some(Variant::International)),
+            Some("draughts64") => Ok(Some(Variant::Draughts64)),
+            Some(other) => Err(D::Error::custom(format!("rules {other}"))),
+        }
+    }
 }
 
 /// One line of a journal.
@@ -243,7 +268,7 @@ impl Contents {
     pub fn record(&self) -> GameRecord {
         let h = &self.header;
         let mut record =
-            GameRecord::started(h.game_id.clone(), h.fen.clone(), h.tags.clone(), h.t_ms, &h.moves);
+            GameRecord::started(h.game_id.clone(), h.fen.clone(), h.config.tags.clone(), h.t_ms, &h.moves);
         for r in &self.records {
             match r {
                 Record::Event { event, .. } => record.apply(event),
@@ -340,7 +365,7 @@ pub struct Restored {
 impl Header {
     /// The header of the game `table` has just started (`game_id`, from `fen`
     /// at `t_ms`): its configuration and its boards as they stand now, which is
-    /// what [`restore`] rebuilds the table from ([`table_config`] is the inverse).
+    /// what [`restore`] rebuilds the table from.
     pub fn of_table(table: &Table, game_id: &str, fen: &str, t_ms: Millis, tags: SevenTags) -> Header {
         let cfg = table.config();
         Header {
@@ -353,20 +378,16 @@ impl Header {
             occupancy: occ_hex(table.sensed(BoardRole::Blind)),
             mirror_occupancy: table.mirror_pegs().map(occ_hex),
             mirror_board: cfg.mirror_pieces.then(|| table.mirror_board().board_fen().to_string()),
-            blind_color: if cfg.blind_color == Color::White { "white" } else { "black" }.into(),
-            grace_ms: cfg.grace_ms,
-            time_control: cfg.time_control.as_ref().map(ToString::to_string),
-            clock_auto_start: cfg.clock_auto_start,
-            clock_auto_press: cfg.clock_auto_press,
-            warnings: cfg.warnings.clone(),
-            announcement_required: cfg.announcement_required,
-            external_clock: cfg.external_clock,
-            blind_unsensed: cfg.blind_unsensed,
-            opponent_entered: cfg.opponent_entered,
-            settle_ms: cfg.tracker.settle_ms,
-            debounce_ms: cfg.tracker.debounce_ms,
-            promotion: cfg.tracker.promotion.char(),
-            tags,
+            rules: table.draughts_variant(),
+            config: TableConfig {
+                // What the reader puts back: a chess game's start is its FEN's.
+                start: match table.draughts_variant() {
+                    Some(_) => Game::default(),
+                    None => Game::from_fen(fen).unwrap_or_else(|_| cfg.start.clone()),
+                },
+                tags,
+                ..cfg.clone()
+            },
             moves: Vec::new(),
         }
     }
@@ -386,38 +407,6 @@ impl Header {
     }
 }
 
-/// The table configuration a journal was written with.
-pub fn table_config(h: &Header) -> Result<TableConfig, JournalError> {
-    let start = Game::from_fen(&h.fen).map_err(|e| JournalError::Invalid(e.to_string()))?;
-    let promotion =
-        Role::from_char(h.promotion).ok_or_else(|| JournalError::Invalid(h.promotion.to_string()))?;
-    let blind_color = match h.blind_color.as_str() {
-        "white" => Color::White,
-        "black" => Color::Black,
-        other => return Err(JournalError::Invalid(format!("blind_color {other}"))),
-    };
-    Ok(TableConfig {
-        tracker: TrackerConfig { settle_ms: h.settle_ms, debounce_ms: h.debounce_ms, promotion },
-        start,
-        blind_color,
-        mirror_sensed: h.mirror_occupancy.is_some() || h.mirror_board.is_some(),
-        mirror_pieces: h.mirror_board.is_some(),
-        grace_ms: h.grace_ms,
-        time_control: match &h.time_control {
-            Some(tc) => Some(tc.parse().map_err(|e| JournalError::Invalid(format!("time control: {e}")))?),
-            None => None,
-        },
-        clock_auto_start: h.clock_auto_start,
-        clock_auto_press: h.clock_auto_press,
-        warnings: h.warnings.clone(),
-        announcement_required: h.announcement_required,
-        external_clock: h.external_clock,
-        blind_unsensed: h.blind_unsensed,
-        opponent_entered: h.opponent_entered,
-        tags: h.tags.clone(),
-    })
-}
-
 fn invalid(e: crate::table::TableError) -> JournalError {
     JournalError::Invalid(e.to_string())
 }
@@ -425,10 +414,10 @@ fn invalid(e: crate::table::TableError) -> JournalError {
 /// Rebuilds the table of an unfinished game: the inputs are fed again in order.
 pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let h = &contents.header;
-    if let Some(variant) = crate::table::draughts_play::fen_variant(&h.fen) {
+    if let Some(variant) = h.rules {
         return restore_draughts(contents, variant);
     }
-    let cfg = table_config(h)?;
+    let cfg = h.config.clone();
     let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
     let mut sensed = ByBoard::new(occ(&h.occupancy)?, Bitboard::EMPTY);
     if let Some(m) = &h.mirror_occupancy {
@@ -479,8 +468,7 @@ fn restore_draughts(
     variant: crate::draughts::Variant,
 ) -> Result<Restored, JournalError> {
     let h = &contents.header;
-    let chess_form = Header { fen: Game::default().fen(), ..h.clone() };
-    let cfg = table_config(&chess_form)?;
+    let cfg = h.config.clone();
     let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
     let mut sensed = ByBoard::new(occ(&h.occupancy)?, Bitboard::EMPTY);
     if let Some(m) = &h.mirror_occupancy {
@@ -503,7 +491,9 @@ mod tests {
     use shakmaty::{Position, Square};
 
     fn header(occ: Bitboard) -> Header {
-        Header { clock_auto_start: false, ..Header::peg_board_alone("game-1", 1000, occ) }
+        let mut h = Header::peg_board_alone("game-1", 1000, occ);
+        h.config.clock_auto_start = false;
+        h
     }
 
     fn scan(seq: u64, t_ms: Millis, occ: Bitboard) -> Record {
@@ -612,11 +602,9 @@ mod fuzz {
         #[test]
         fn a_valid_journal_with_arbitrary_bytes_appended_still_restores(tail in proptest::collection::vec(any::<u8>(), 0..200)) {
             let start = Game::default().occupancy();
-            let mut text = Record::Header(Box::new(Header {
-                clock_auto_start: false,
-                ..Header::peg_board_alone("g", 0, start)
-            }))
-            .encode();
+            let mut header = Header::peg_board_alone("g", 0, start);
+            header.config.clock_auto_start = false;
+            let mut text = Record::Header(Box::new(header)).encode();
             text.push('\n');
             let tail = String::from_utf8_lossy(&tail).replace('\n', " ");
             text.push_str(&tail);

@@ -8,102 +8,23 @@
 
 use crate::Millis;
 use crate::clock::{
-    ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Pressed, Side, TimeControl,
-    WarningConfig, WarningSchedule,
+    ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Pressed, Side, WarningSchedule,
 };
 use crate::diff::square_diff;
 use crate::event::{BoardRole, Event};
 use crate::game::Game;
-use crate::inference::{BoardTracker, Observation, TrackerConfig};
+use crate::inference::{BoardTracker, Observation};
+// The table's tests build their configurations from it.
+#[cfg(test)]
+use crate::inference::TrackerConfig;
 pub use crate::input::ClockCommand;
 use crate::pgn::{SevenTags, TagOverrides};
 use crate::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
 use crate::record::{GameRecord, termination_of};
 use crate::role::ByBoard;
 use crate::tracker::{Tracker, earliest};
-use crate::two_boards::{TwoBoards, TwoBoardsConfig};
-use shakmaty::{Bitboard, Board, Color, KnownOutcome, Move, Outcome, Piece, Position, Square};
-
-/// How the table is set.
-#[derive(Clone, Debug)]
-pub struct TableConfig {
-    /// Inference timing.
-    pub tracker: TrackerConfig,
-    /// The position a game starts from.
-    pub start: Game,
-    /// The colour of the blind player.
-    pub blind_color: Color,
-    /// Whether the sighted player's board is sensed.
-    pub mirror_sensed: bool,
-    /// The sighted player's board senses pieces (a DGT board), not only pegs.
-    pub mirror_pieces: bool,
-    /// How long a board may take to execute the agreed position.
-    pub grace_ms: Millis,
-    /// The time control of the station's own clock (no clock when absent).
-    pub time_control: Option<TimeControl>,
-    /// Start the clock as soon as the game starts.
-    pub clock_auto_start: bool,
-    /// Press the clock for the player once his move is made and announced
-    /// (when there is no clock lever).
-    pub clock_auto_press: bool,
-    /// Spoken time warnings for the blind player.
-    pub warnings: WarningConfig,
-    /// The blind player announces his moves aloud and the station checks them
-    /// (speech input): his clock press counts only after a matching announcement.
-    pub announcement_required: bool,
-    /// The clock is an external master (a DGT 3000): the table's clock follows
-    /// its readings ([`Table::on_clock_reading`]) instead of being pressed.
-    pub external_clock: bool,
-    /// The blind player has no sensor board (speech input only): his spoken
-    /// move is his move, checked for legality; a game starts when the
-    /// sighted player's board shows the start position, or at once when that
-    /// board is not sensed either.
-    pub blind_unsensed: bool,
-    /// The sighted side's moves are entered, never sensed (an engine opponent,
-    /// issue 26): his board executes them and is checked like any execution.
-    pub opponent_entered: bool,
-    /// The tags every game gets unless its `new_game` names others (the
-    /// configured `[tags]`, with the date the daemon puts in).
-    pub tags: SevenTags,
-}
-
-impl TableConfig {
-    /// Neither player's board is sensed (speech and entered moves only): no
-    /// board can show the start position, so a game starts at once.
-    pub fn no_board(&self) -> bool {
-        self.blind_unsensed && !self.mirror_sensed
-    }
-
-    /// A peg board alone, standard start, the blind player with White.
-    pub fn single(tracker: TrackerConfig) -> Self {
-        TableConfig {
-            tracker,
-            start: Game::default(),
-            blind_color: Color::White,
-            mirror_sensed: false,
-            mirror_pieces: false,
-            grace_ms: 30_000,
-            time_control: None,
-            clock_auto_start: true,
-            clock_auto_press: false,
-            warnings: WarningConfig::default(),
-            announcement_required: false,
-            external_clock: false,
-            blind_unsensed: false,
-            opponent_entered: false,
-            tags: SevenTags::default(),
-        }
-    }
-
-    fn sync(&self) -> TwoBoardsConfig {
-        TwoBoardsConfig {
-            blind_color: self.blind_color,
-            mirror_sensed: self.mirror_sensed,
-            grace_ms: self.grace_ms,
-            opponent_entered: self.opponent_entered,
-        }
-    }
-}
+use crate::two_boards::TwoBoards;
+use shakmaty::{Bitboard, Board, KnownOutcome, Move, Outcome, Piece, Position, Square};
 
 /// Where the table is in its life cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -937,6 +858,8 @@ fn parse_move(pos: &shakmaty::Chess, text: &str) -> Option<Move> {
 }
 
 mod apply;
+mod config;
+pub use config::TableConfig;
 mod observed;
 pub(crate) use apply::board_of;
 use observed::{move_event, observation_events, revised_event};

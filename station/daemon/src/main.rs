@@ -1,53 +1,32 @@
 //! `station`: the Annex D station's daemon and tools. A thin entry point: every
-//! command lives in its own module.
+//! command lives in its own module; what they run is in the library crates
+//! (station-app, station-web, station-hall, station-export).
 
 mod announce;
-mod announce_draughts;
 mod bench;
-mod braille_display;
 mod cli;
-mod clock;
-mod config;
-mod delivery;
 mod demo;
 mod demo_draughts;
 mod demo_options;
 mod demo_practice;
-mod dgt_clock;
-mod doctor;
-mod draughts_speech;
-mod draw_facts;
-mod event_sink;
-mod export;
-mod export_audio;
-mod export_braille;
-mod export_large_print;
-mod export_pdn;
-mod famous_game;
-mod hall;
-mod hub;
-mod journal_file;
-mod journal_lock;
-mod kept_audio;
-mod listening;
 mod models_cmd;
-mod move_echo;
-mod opponent;
 mod practice_cmd;
-mod record_reading;
-mod run;
-mod server_thread;
-mod signals;
-mod snapshot;
-mod speaking;
+mod run_cmd;
 mod speech_cmd;
-mod speech_state;
-mod station;
-mod token;
-mod told;
-mod vocabulary;
 mod voices_cmd;
-mod web;
+
+// The library crates' modules, under the paths the commands name them by
+// (`crate::config`, `crate::web` …): the application (loop, pipeline, journal,
+// config), the web console, the hall and the exports; and `station run`'s
+// wiring as `crate::run` (its own file name leaves `run.rs` to the app's loop,
+// so that git follows the loop's history there).
+use run_cmd as run;
+use station_app::{
+    announce_draughts, config, doctor, event_sink, famous_game, hub, journal_file, opponent, station,
+};
+use station_export::{export, export_audio, export_braille, export_large_print, export_pdn};
+use station_hall as hall;
+use station_web as web;
 
 use clap::Parser;
 use std::process::ExitCode;

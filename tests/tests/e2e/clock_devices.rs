@@ -12,8 +12,8 @@ use station_drivers::dgt::{ClockCommand, ClockRun, SideTime, SimClock};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::sim_game::two_boards;
 use station_tests::{
-    board_statuses, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, start_station,
-    station_run, wait_for, write_config,
+    Places, board_statuses, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run,
+    wait_for, write_config,
 };
 use std::time::{Duration, Instant};
 
@@ -252,19 +252,13 @@ fn white_presses(events: &std::path::Path) -> (usize, usize) {
 /// switches at the press.
 #[test]
 fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
-    let dir = scratch("press-lever");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
-    let config = pegboard_config(
-        &dir,
-        &link,
+    let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
+        "press-lever",
         "\n[clock]\ntime_control = \"300+2\"\n\n[buttons]\nclock = [\"blind:0\"]\n\n[audio.private]\nvoices = [\"text\"]\n\n[console]\nlisten = \"127.0.0.1:0\"\n",
     );
     let pegs = SimPegBoard::start(SimOptions::new(&link)).unwrap();
-    let station = station_tests::RunningStation::start(
-        station_run(&config, &dir.join("journal"), Some(&events)),
-        "press",
-    );
+    let station =
+        station_tests::RunningStation::start(station_run(&config, &journal, Some(&events)), "press");
     let ev = || read_events(&events);
     pegs.set_occupancy(Chess::default().board().occupied());
     wait_for(Duration::from_secs(15), "the game started", || {

@@ -77,22 +77,30 @@ fn play_game(
     }
 }
 
-#[test]
-fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
-    let dir = scratch("counter-dgt");
+/// Plays [`moves`] on both boards with `clock` in the config's `[clock]` and
+/// `dgt_clock` on the DGT board, once `ready` (given the DGT board and the
+/// events file) returns; after each move the player who moved presses the
+/// DGT lever if `press_lever`. Every press is then counted, in order.
+fn every_move_is_counted(
+    name: &str,
+    clock: &str,
+    dgt_clock: Option<SimClock>,
+    ready: impl FnOnce(&DgtEmulator, &Path),
+    press_lever: bool,
+) {
+    let dir = scratch(name);
     let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
     let events = dir.join("events.jsonl");
-    let conf = write_config(&dir, &config(&peg_link, &dgt_link, "source = \"dgt\"\ndgt_white = \"left\""));
-    let clock = SimClock::new(300_000, 300_000, ClockRun::Paused);
-    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, Some(clock));
+    let conf = write_config(&dir, &config(&peg_link, &dgt_link, clock));
+    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, dgt_clock);
     let station = start_station(&conf, &dir.join("journal"), &events);
-    wait_for(Duration::from_secs(15), "the clock set and running", || {
-        (dgt.clock().is_some_and(|c| c.lever && c.run == ClockRun::LeftRunning)).then_some(())
-    });
+    ready(&dgt, &events);
     let moves = moves();
     play_game(&pegs, &dgt, &events, &moves, |i| {
-        // The player who moved presses the lever; the station reads the switch.
-        dgt.press_lever();
+        if press_lever {
+            // The station reads the switch.
+            dgt.press_lever();
+        }
         wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
     });
     drop(station);
@@ -100,20 +108,23 @@ fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
 }
 
 #[test]
+fn with_the_dgt_master_clock_every_lever_press_after_a_move_is_counted() {
+    let set_and_running = |dgt: &DgtEmulator, _: &Path| {
+        wait_for(Duration::from_secs(15), "the clock set and running", || {
+            (dgt.clock().is_some_and(|c| c.lever && c.run == ClockRun::LeftRunning)).then_some(())
+        });
+    };
+    let paused = SimClock::new(300_000, 300_000, ClockRun::Paused);
+    let clock = "source = \"dgt\"\ndgt_white = \"left\"";
+    every_move_is_counted("counter-dgt", clock, Some(paused), set_and_running, true);
+}
+
+#[test]
 fn with_the_station_pressing_for_both_players_every_move_is_counted() {
-    let dir = scratch("counter-auto");
-    let (peg_link, dgt_link) = (dir.join("pegboard"), dir.join("dgt"));
-    let events = dir.join("events.jsonl");
-    let conf = write_config(&dir, &config(&peg_link, &dgt_link, "auto_press = true"));
-    let (pegs, dgt) = peg_and_dgt_boards(&dir, SPEED, None);
-    let station = start_station(&conf, &dir.join("journal"), &events);
-    wait_event(&events, "the game started", |e| e["type"] == "game_started");
-    let moves = moves();
-    play_game(&pegs, &dgt, &events, &moves, |i| {
-        wait_for(Duration::from_secs(10), "the press counted", || (presses(&events).len() > i).then_some(()));
-    });
-    drop(station);
-    assert_eq!(presses(&events), expected(moves.len()));
+    let started = |_: &DgtEmulator, events: &Path| {
+        wait_event(events, "the game started", |e| e["type"] == "game_started");
+    };
+    every_move_is_counted("counter-auto", "auto_press = true", None, started, false);
 }
 
 #[test]

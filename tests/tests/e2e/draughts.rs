@@ -10,7 +10,7 @@ use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use station_drivers::pegboard::sim::SimPegBoard;
 use station_tests::draughts::{self, hand_move};
 use station_tests::{
-    Kill, console_address, of_type, pegboard_config, post_command, read_events, scratch, station_bin,
+    Kill, console_address, exported, of_type, pegboard_config, post_command, read_events, scratch,
     station_run, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
@@ -185,13 +185,7 @@ fn a_whole_shared_game_on_the_draughts_peg_board_exports_as_the_same_pdn() {
         said.iter().filter(|a| a["about"] == "move").filter_map(|a| a["text"].as_str()).collect();
     assert!(moves_said.iter().all(|t| !t.contains(" über ")), "{moves_said:?}");
 
-    let out = std::process::Command::new(station_bin())
-        .args(["export", "--pdn", "--journal-dir"])
-        .arg(dir.join("journal"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let pdn = String::from_utf8(out.stdout).unwrap();
+    let pdn = exported(&dir.join("journal"), &["--pdn"]);
     assert!(pdn.contains("[GameType \"20\"]"), "{pdn}");
     let reread = read_games(&pdn).unwrap_or_else(|e| panic!("{e}: {pdn}"));
     assert_eq!(reread.len(), 1, "{pdn}");

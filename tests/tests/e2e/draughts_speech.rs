@@ -17,8 +17,8 @@ use station_core::draughts::{Move, Position, Variant};
 use station_drivers::draughts_hands::DraughtsHands;
 use station_tests::draughts::{self, hand_move};
 use station_tests::{
-    RunningStation, of_type, read_events, scratch, station_bin, station_run, wait_event, wait_for, workspace,
-    write_config,
+    RunningStation, assert_slip_checked, of_type, read_events, scratch, station_bin, station_run, wait_event,
+    wait_for, workspace, write_config,
 };
 use std::path::Path;
 use std::process::Command;
@@ -106,8 +106,7 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
     assert!(status != 200 && answer.to_string().contains("not a legal"), "{answer}");
     let (_, answer) = station.spoken("materiał");
     assert!(answer["result"]["understood"].as_str().is_some_and(|u| u.starts_with("reject")), "{answer}");
-    let (_, answer) = station.spoken("czas");
-    assert_eq!(answer["result"]["understood"], "command time", "{answer}");
+    station.says("czas", "understood", "command time");
 
     // The pair: named by start and end it is asked back with the choices by number.
     let (status, answer) = station.spoken(&said[at]);
@@ -134,8 +133,7 @@ fn a_shared_draughts_game_spoken_by_squares_and_a_capture_pair_asked_back() {
             })
     );
     // "tak" answers no question of several choices: asked again, nothing made.
-    let (_, answer) = station.spoken("tak");
-    assert_eq!(answer["result"]["question"], question, "{answer}");
+    station.says("tak", "question", question);
     let number = ["jeden", "dwa", "trzy", "cztery"][choices.iter().position(|c| *c == expected[at]).unwrap()];
     let (status, answer) = station.spoken(number);
     assert_eq!(status, 200, "{answer}");
@@ -191,11 +189,7 @@ fn a_slip_of_the_tongue_on_the_draughts_peg_board_holds_his_clock_until_correcte
     let (status, answer) = station.spoken("dreiunddreißig achtundzwanzig");
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"]["pdn"], "33-28", "{answer}");
-    let checked = wait_for(Duration::from_secs(5), "the announcement checked", || {
-        of_type(&read_events(&events), "announcement_checked").first().map(|e| (*e).clone())
-    });
-    assert_eq!((checked["said"].as_str(), checked["sensed"].as_str()), (Some("33-28"), Some("32-28")));
-    assert_eq!(checked["matches"], false);
+    assert_slip_checked(&events, "33-28", "32-28");
     let told = wait_for(Duration::from_secs(5), "the slip said to him", || {
         of_type(&read_events(&events), "announcement")
             .iter()

@@ -3,7 +3,7 @@
 
 use serialport::SerialPort;
 use station_tests::{
-    Kill, read_events, scratch, start_station, station_bin, station_run, wait_for, write_config,
+    Kill, export_pgn, read_events, scratch, start_station, station_run, wait_for, write_config,
 };
 use std::path::Path;
 use std::process::Stdio;
@@ -58,11 +58,7 @@ fn a_second_station_on_the_same_folder_exits_naming_it_and_a_busy_port_names_its
     drop(third);
 
     // An export may read the folder, and says a station is running on it.
-    let export = std::process::Command::new(station_bin())
-        .args(["export", "--pgn", "--journal-dir"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let export = export_pgn(&journal);
     let stderr = String::from_utf8_lossy(&export.stderr);
     assert!(stderr.contains(&format!("a station (process {pid}) is running on")), "{stderr}");
 

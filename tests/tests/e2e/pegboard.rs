@@ -6,7 +6,7 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    Kill, export_pgn, of_type, pegboard_config, read_events, record_from_events, scratch, shared_pgn,
+    Kill, Places, export_pgn, of_type, pegboard_config, read_events, record_from_events, scratch, shared_pgn,
     station_run, wait_board_status, wait_event, wait_for,
 };
 use std::path::Path;
@@ -72,10 +72,7 @@ fn moves_in(events: &Path) -> usize {
 
 #[test]
 fn a_full_real_game_survives_a_kill_9_in_the_middle() {
-    let dir = scratch("kill9");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
-    let journal = dir.join("journal");
+    let Places { dir, link, events, journal } = Places::new("kill9");
     let game = real_game();
     let n = game.ply();
     let half = n / 2;

@@ -3,6 +3,7 @@
 //! every move must come out once, in order, and nothing else.
 
 use station_tests::{DiskHog, scratch, station_bin, workspace};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The demo's famous game, as SAN.
@@ -25,20 +26,29 @@ fn printed_moves(stdout: &str) -> Vec<String> {
         .collect()
 }
 
-fn demo_under_load(mirror: &str) {
-    // The busy disk is for this demo, not for the tests beside it.
-    let _alone = station_tests::alone();
-    let dir = scratch(&format!("pipeline-demo-{mirror}"));
-    let _hog = DiskHog::start(&dir);
+/// Runs `station demo ARGS --listen 127.0.0.1:0 --journal-dir DIR/journal`
+/// without sound; its printed lines once it succeeded.
+fn demo(dir: &Path, args: &[&str]) -> String {
     let out = Command::new(station_bin())
-        .args(["demo", "--speed", "20", "--mirror", mirror, "--listen", "127.0.0.1:0", "--journal-dir"])
+        .arg("demo")
+        .args(args)
+        .args(["--listen", "127.0.0.1:0", "--journal-dir"])
         .arg(dir.join("journal"))
         .env("ALSA_CONFIG_PATH", workspace().join(".deps/alsa/null.conf"))
         .stdin(Stdio::null())
         .output()
         .expect("station demo");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "demo failed: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "demo {args:?} failed: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
+fn demo_under_load(mirror: &str) {
+    // The busy disk is for this demo, not for the tests beside it.
+    let _alone = station_tests::alone();
+    let dir = scratch(&format!("pipeline-demo-{mirror}"));
+    let _hog = DiskHog::start(&dir);
+    let stdout = demo(&dir, &["--speed", "20", "--mirror", mirror]);
     let expected = famous_sans();
     let printed = printed_moves(&stdout);
     assert_eq!(printed, expected, "every move once, in order, nothing else");
@@ -64,15 +74,7 @@ fn the_two_board_demo_at_speed_20_on_a_busy_disk_plays_every_move_once_in_order(
 fn the_practice_demo_at_its_default_speed_plays_its_forty_plies() {
     let _alone = station_tests::alone();
     let dir = scratch("pipeline-practice-demo");
-    let out = Command::new(station_bin())
-        .args(["demo", "--practice", "--listen", "127.0.0.1:0", "--journal-dir"])
-        .arg(dir.join("journal"))
-        .env("ALSA_CONFIG_PATH", workspace().join(".deps/alsa/null.conf"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("station demo --practice");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "demo failed: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    let stdout = demo(&dir, &["--practice"]);
     assert!(!stdout.contains("board mismatch"), "{stdout}");
     // Forty plies, or fewer when Stockfish mates the weak engine first.
     let played: usize = stdout

@@ -10,7 +10,7 @@
 use serde_json::Value;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
-    ENTER, active_id, alt, assert_accessible, browser, enter_token, js, keys, screenshot, spawn_station,
+    ENTER, active_id, alt, assert_accessible, enter_token, js, keys, open_console, screenshot, spawn_station,
     start_chromedriver, text_of, within,
 };
 use station_tests::{scratch, station_run};
@@ -55,8 +55,7 @@ async fn the_pre_round_check_on_the_console_says_what_this_station_holds_and_wha
     .await;
 
     let (_driver, driver_url) = start_chromedriver();
-    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
-    console.goto(&format!("{base}/console")).await.unwrap();
+    let console = open_console(&driver_url, &dir, &base).await;
     within(WAIT, "the console's token status", || async {
         text_of(&console, "token-status").await.contains("No token")
     })

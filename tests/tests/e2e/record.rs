@@ -11,8 +11,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch, shared_pgn,
-    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
+    Places, RunningStation, exported, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch,
+    shared_pgn, station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -125,9 +125,7 @@ fn last_loud(raw: &Path) -> Option<usize> {
 
 #[test]
 fn moves_20_to_25_are_read_back_and_navigated_by_buttons_and_silence_cuts_an_answer() {
-    let dir = scratch("record-run");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
+    let Places { dir, link, events, .. } = Places::new("record-run");
     let raw = dir.join("private.raw");
     let config = pegboard_config(
         &dir,
@@ -244,19 +242,6 @@ fn answer_audio(station: &RunningStation, events: &Path, raw: &Path, text: &str,
 
 const OPERATOR: &str = "one-record-token-9c2a";
 
-/// `station export ARGS --journal-dir JOURNAL`: its output, which must succeed.
-fn export(journal: &Path, args: &[&str]) -> String {
-    let out = Command::new(station_bin())
-        .arg("export")
-        .args(args)
-        .arg("--journal-dir")
-        .arg(journal)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "export {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// What every view of the station's newest game says: the moves (UCI), the
 /// players and the result, each read the way an outside tool reads it.
 #[derive(Debug, PartialEq)]
@@ -304,17 +289,17 @@ fn every_view_agrees(station: &RunningStation, journal: &Path, dir: &Path, want:
     let (_, state) = station.get("/api/state");
     let state: serde_json::Value = serde_json::from_slice(&state).unwrap();
     assert_eq!(&seen_in_state(&state), want, "/api/state");
-    let exported = export(journal, &["--pgn"]);
-    assert_eq!(&seen_in_pgn(&exported), want, "station export --pgn");
-    assert!(exported.contains("[Termination \""), "{exported}");
+    let pgn_text = exported(journal, &["--pgn"]);
+    assert_eq!(&seen_in_pgn(&pgn_text), want, "station export --pgn");
+    assert!(pgn_text.contains("[Termination \""), "{pgn_text}");
     let brf = dir.join("game.brf");
-    export(journal, &["--braille", "--lang", "de", "-o", brf.to_str().unwrap()]);
+    exported(journal, &["--braille", "--lang", "de", "-o", brf.to_str().unwrap()]);
     assert!(std::fs::metadata(&brf).unwrap().len() > 0);
     let pdf = dir.join("game.pdf");
-    export(journal, &["--large-print", "--out", pdf.to_str().unwrap()]);
+    exported(journal, &["--large-print", "--out", pdf.to_str().unwrap()]);
     let text = Command::new("pdftotext").arg(&pdf).arg("-").output().expect("pdftotext (poppler-utils)");
     let text = String::from_utf8_lossy(&text.stdout);
-    let game = station_core::pgn::read_games(exported.as_bytes()).pop().unwrap().game;
+    let game = station_core::pgn::read_games(pgn_text.as_bytes()).pop().unwrap().game;
     for san in game.sans() {
         assert!(text.contains(&san.to_string()), "{san} not in the large print: {text}");
     }
@@ -402,9 +387,9 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
         result: "1-0".into(),
     };
     every_view_agrees(&station, &journal, &dir, &want);
-    let exported = export(&journal, &["--pgn"]);
-    assert!(exported.contains("[Round \"4\"]") && exported.contains("[Board \"7\"]"), "{exported}");
-    assert!(exported.contains("{Black resigned} 1-0"), "{exported}");
+    let pgn_text = exported(&journal, &["--pgn"]);
+    assert!(pgn_text.contains("[Round \"4\"]") && pgn_text.contains("[Board \"7\"]"), "{pgn_text}");
+    assert!(pgn_text.contains("{Black resigned} 1-0"), "{pgn_text}");
 }
 
 #[test]
@@ -515,9 +500,9 @@ fn measure_from_a_command_to_every_view() {
         lat[1].push(sent.elapsed().as_micros());
         while read_games(&station.get("/game.pgn").1).first().map_or(0, |g| g.game.ply()) != i + 1 {}
         lat[2].push(sent.elapsed().as_micros());
-        while read_games(export(&journal, &["--pgn"]).as_bytes()).first().map_or(0, |g| g.game.ply()) != i + 1
-        {
-        }
+        while read_games(exported(&journal, &["--pgn"]).as_bytes()).first().map_or(0, |g| g.game.ply())
+            != i + 1
+        {}
         lat[3].push(sent.elapsed().as_micros());
     }
     for (name, mut l) in ["answer", "/api/state", "/game.pgn", "export --pgn"].into_iter().zip(lat) {

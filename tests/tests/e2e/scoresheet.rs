@@ -9,8 +9,8 @@
 use serde_json::Value;
 use shakmaty::Position;
 use station_tests::{
-    RunningStation, korean_model, of_type, read_events, real_opening, scratch, station_bin, station_run,
-    wait_for, write_config,
+    RunningStation, export_error, exported, korean_model, korean_wav_config, of_type, read_events,
+    real_opening, scratch, station_bin, station_run, wait_for,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,14 +61,8 @@ fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_b
     let Some(wav) = korean_speech(&dir, &["서울", "김치"]) else { return };
     let events = dir.join("events.jsonl");
     let journal = dir.join("journal");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"서울\", \"김치\"]\ninput_wav = \"{}\"\nkeep_audio = true\nkeep_audio_max_mb = 8\n",
-            model.display(),
-            wav.display()
-        ),
-    );
+    let (board, keep) = ("[boards.blind]\ndriver = \"none\"\n", "keep_audio = true\nkeep_audio_max_mb = 8\n");
+    let config = korean_wav_config(&dir, board, &model, &wav, &["서울", "김치"], keep);
     let station = start_station(&config, &events, &journal);
     let heard = wait_for(Duration::from_secs(60), "both phrases heard", || {
         let ev = read_events(&events);
@@ -101,27 +95,12 @@ fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_b
     assert!(!journal.join(format!("{game_id}.audio")).exists());
     drop(station);
 
-    let out = Command::new(station_bin())
-        .args(["export", "--journal-dir"])
-        .arg(&journal)
-        .arg("--audio")
-        .arg(dir.join("audio-out"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = export_error(&journal, &["--audio", dir.join("audio-out").to_str().unwrap()]);
     assert!(err.contains(&game_id) && err.contains("no kept audio"), "{err}");
 
     // The record in Braille (Polish), back-translated by liblouis itself.
     let brf = dir.join("game.brf");
-    let out = Command::new(station_bin())
-        .args(["export", "--braille", "--lang", "pl", "--journal-dir"])
-        .arg(&journal)
-        .arg("--output")
-        .arg(&brf)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    exported(&journal, &["--braille", "--lang", "pl", "--output", brf.to_str().unwrap()]);
     let text = std::fs::read_to_string(&brf).unwrap();
     assert!(text.lines().all(|l| l.trim_start_matches('\x0c').chars().count() <= 40));
     let back = Command::new("lou_translate")
@@ -151,14 +130,6 @@ fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_b
 
     let bad = dir.join("bad.utb");
     std::fs::write(&bad, "no table at all\n").unwrap();
-    let out = Command::new(station_bin())
-        .args(["export", "--braille", "--journal-dir"])
-        .arg(&journal)
-        .arg("--braille-table")
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = export_error(&journal, &["--braille", "--braille-table", bad.to_str().unwrap()]);
     assert!(err.contains("cannot be used by liblouis") && err.contains("bad.utb"), "{err}");
 }

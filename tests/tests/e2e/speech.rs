@@ -11,8 +11,9 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, export_pgn, korean_model, of_type, pegboard_config, read_events, real_opening, scratch,
-    station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
+    Places, RunningStation, assert_slip_checked, export_pgn, korean_model, korean_wav_config, of_type,
+    read_events, real_opening, scratch, station_bin, station_run, wait_board_status, wait_event, wait_for,
+    write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,18 +56,14 @@ fn schedule(start: &Game, moves: &[shakmaty::Move]) -> Vec<TimedScan> {
 
 #[test]
 fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
-    let dir = scratch("speech-slip");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
-    let config = pegboard_config(
-        &dir,
-        &link,
+    let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
+        "speech-slip",
         &format!(
             "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
         ),
     );
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
-    let station = start_station(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &journal);
     wait_board_status(&events);
     let start = Game::default();
     let e4: shakmaty::Move =
@@ -80,11 +77,7 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     let (status, answer) = station.spoken(said);
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"]["uci"], "g1f3", "{said:?} understood as {answer}");
-    let checked = wait_for(Duration::from_secs(5), "the announcement checked", || {
-        of_type(&read_events(&events), "announcement_checked").first().map(|e| (*e).clone())
-    });
-    assert_eq!((checked["said"].as_str(), checked["sensed"].as_str()), (Some("g1f3"), Some("e2e4")));
-    assert_eq!(checked["matches"], false);
+    assert_slip_checked(&events, "g1f3", "e2e4");
     let ev = read_events(&events);
     let correction = of_type(&ev, "announcement")
         .into_iter()
@@ -201,17 +194,13 @@ fn without_a_sensor_board_a_real_game_is_played_by_voice_and_survives_a_restart(
     wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 16).then_some(()));
     assert_eq!(game_moves(&events), moves, "the agreed record is the game");
     // A draw offer and a resignation are never taken on one word: each needs a yes.
-    let (_, answer) = station.spoken("Remis");
-    assert_eq!(answer["result"]["question"], "Remisangebot?", "{answer}");
-    let (_, answer) = station.spoken("Nein");
-    assert_eq!(answer["result"]["understood"], "command no", "{answer}");
-    let (_, answer) = station.spoken("Ich gebe auf");
-    assert_eq!(answer["result"]["question"], "Ich gebe auf?", "{answer}");
+    station.says("Remis", "question", "Remisangebot?");
+    station.says("Nein", "understood", "command no");
+    station.says("Ich gebe auf", "question", "Ich gebe auf?");
     std::thread::sleep(Duration::from_millis(300));
     let ev = read_events(&events);
     assert!(of_type(&ev, "game_over").is_empty() && !ev.iter().any(|e| e["about"] == "draw_offer"));
-    let (_, answer) = station.spoken("Ja");
-    assert_eq!(answer["result"]["confirmed"], "resign", "{answer}");
+    station.says("Ja", "confirmed", "resign");
     let over = wait_for(Duration::from_secs(5), "the game over", || {
         of_type(&read_events(&events), "game_over").first().map(|e| (*e).clone())
     });
@@ -243,15 +232,13 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     let question = answer["result"]["question"].as_str().unwrap().to_owned();
     assert!(question.starts_with(said.as_str()) && question.ends_with('?'), "{question:?} for {said:?}");
     assert_eq!(game_moves(&events).len(), 13, "a low-confidence move is not made");
-    let (_, answer) = station.spoken("tak");
-    assert_eq!(answer["result"]["uci"], moves[13].as_str(), "{answer}");
+    station.says("tak", "uci", moves[13].as_str());
     wait_for(Duration::from_secs(5), "every move", || (game_moves(&events).len() == 14).then_some(()));
     assert_eq!(game_moves(&events), moves);
     let ev = read_events(&events);
     assert!(of_type(&ev, "announcement").iter().any(|a| a["about"] == "question" && a["text"] == question));
     // Questions are answered from the board: his king, after the game so far.
-    let (_, answer) = station.spoken("gdzie jest mój król");
-    assert_eq!(answer["result"]["understood"], "command where_is mine king", "{answer}");
+    station.says("gdzie jest mój król", "understood", "command where_is mine king");
     let said = wait_for(Duration::from_secs(5), "the answer said privately", || {
         of_type(&read_events(&events), "announcement")
             .iter()
@@ -267,10 +254,8 @@ fn without_a_sensor_board_the_blind_player_with_black_speaks_polish() {
     assert_eq!(king, shakmaty::Square::G8, "the game of the test");
     assert_eq!(said, "król Gustaw osiem");
     // He offers a draw, and confirms it: the arbiter's log has it.
-    let (_, answer) = station.spoken("remis");
-    assert_eq!(answer["result"]["question"], "propozycja remisu?", "{answer}");
-    let (_, answer) = station.spoken("tak");
-    assert_eq!(answer["result"]["confirmed"], "draw_offer", "{answer}");
+    station.says("remis", "question", "propozycja remisu?");
+    station.says("tak", "confirmed", "draw_offer");
     let ev = read_events(&events);
     assert!(
         of_type(&ev, "announcement")
@@ -297,27 +282,20 @@ fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
     let station = start_station(&config, &events, &dir.join("journal"));
     wait_event(&events, "game started", |e| e["type"] == "game_started");
     // Plain letters, a from-to without a piece.
-    let (_, answer) = station.spoken("e four");
-    assert_eq!(answer["result"]["uci"], "e2e4", "{answer}");
+    station.says("e four", "uci", "e2e4");
     station.command(&serde_json::json!({"cmd": "enter_move", "move": "e7e5"}));
     // "knight f three" heard as "no f three": asked, not made.
-    let (_, answer) = station.spoken("no f three");
-    assert_eq!(answer["result"]["understood"], "ask", "{answer}");
+    let answer = station.says("no f three", "understood", "ask");
     assert_eq!(answer["result"]["question"], "Knight Felix three?", "{answer}");
     assert_eq!(game_moves(&events).len(), 2, "a repaired move is not made without a yes");
-    let (_, answer) = station.spoken("yes");
-    assert_eq!(answer["result"]["uci"], "g1f3", "{answer}");
+    station.says("yes", "uci", "g1f3");
     station.command(&serde_json::json!({"cmd": "enter_move", "move": "b8c6"}));
-    let (_, answer) = station.spoken("f one c four");
-    assert_eq!(answer["result"]["uci"], "f1c4", "{answer}");
+    station.says("f one c four", "uci", "f1c4");
     wait_for(Duration::from_secs(5), "five moves", || (game_moves(&events).len() == 5).then_some(()));
     // A question about the draw, not an offer: nothing asked back, nothing logged.
-    let (_, answer) = station.spoken("draw status");
-    assert_eq!(answer["result"]["understood"], "command draw_status", "{answer}");
-    let (_, answer) = station.spoken("difference");
-    assert_eq!(answer["result"]["understood"], "command read_difference", "{answer}");
-    let (_, answer) = station.spoken("draw");
-    assert_eq!(answer["result"]["question"], "draw offer?", "{answer}");
+    station.says("draw status", "understood", "command draw_status");
+    station.says("difference", "understood", "command read_difference");
+    station.says("draw", "question", "draw offer?");
     assert_eq!(game_moves(&events), ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]);
 }
 
@@ -375,14 +353,8 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
     let wav = dir.join("speech.wav");
     write_wav(&wav, RATE as u32, &stream);
     let events = dir.join("events.jsonl");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"안녕하세요\", \"감사합니다\", \"서울\", \"김치\", \"학교\"]\ninput_wav = \"{}\"\n",
-            model.display(),
-            wav.display()
-        ),
-    );
+    let heard = ["안녕하세요", "감사합니다", "서울", "김치", "학교"];
+    let config = korean_wav_config(&dir, "[boards.blind]\ndriver = \"none\"\n", &model, &wav, &heard, "");
     let _station = start_station(&config, &events, &dir.join("journal"));
     let ready = wait_for(Duration::from_secs(60), "listening", || {
         of_type(&read_events(&events), "device_status")
@@ -463,15 +435,12 @@ fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
     let link = dir.join("pegboard");
     let sim = SimPegBoard::start(SimOptions::new(link.clone())).unwrap();
     let events = dir.join("events.jsonl");
-    let config = write_config(
-        &dir,
-        &format!(
-            "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[buttons]\npush_to_talk = [\"blind:3\"]\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmode = \"push_to_talk\"\nlanguage = \"ko\"\nmodels = {{ ko = \"{}\" }}\nextra_phrases = [\"서울\", \"김치\", \"학교\"]\ninput_wav = \"{}\"\n",
-            link.display(),
-            model.display(),
-            wav.display()
-        ),
+    let board = format!(
+        "[boards.blind]\ndriver = \"pegboard\"\nport = \"{}\"\n\n[buttons]\npush_to_talk = [\"blind:3\"]\n",
+        link.display()
     );
+    let ptt = "mode = \"push_to_talk\"\n";
+    let config = korean_wav_config(&dir, &board, &model, &wav, &["서울", "김치", "학교"], ptt);
     let _station = start_station(&config, &events, &dir.join("journal"));
     wait_for(Duration::from_secs(60), "listening", || {
         of_type(&read_events(&events), "device_status")
@@ -504,8 +473,7 @@ fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
 
 #[test]
 fn a_missing_model_is_named_once_and_the_game_goes_on() {
-    let dir = scratch("speech-nomodel");
-    let events = dir.join("events.jsonl");
+    let Places { dir, events, journal, .. } = Places::new("speech-nomodel");
     let missing = dir.join("models/vosk-de");
     let config = write_config(
         &dir,
@@ -514,7 +482,7 @@ fn a_missing_model_is_named_once_and_the_game_goes_on() {
             missing.display()
         ),
     );
-    let station = start_station(&config, &events, &dir.join("journal"));
+    let station = start_station(&config, &events, &journal);
     let status = wait_for(Duration::from_secs(20), "the model reported missing", || {
         of_type(&read_events(&events), "device_status").first().map(|e| (*e).clone())
     });

@@ -13,8 +13,9 @@
 
 use fantoccini::Client;
 use station_tests::browser::{
-    DOWN, Driver, ENTER, Kill, TAB, active_id, api_state as state, assert_accessible, browser, enter_token,
-    js, keys, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within, within,
+    DOWN, Driver, ENTER, Kill, TAB, active_id, api_state as state, assert_accessible, enter_token, js, keys,
+    no_token_yet, open_console, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within,
+    within,
 };
 use station_tests::{scratch, station_run, write_config};
 use std::time::Duration;
@@ -79,12 +80,8 @@ async fn console_on_station(name: &str) -> (Kill, Driver, String, reqwest::Clien
     })
     .await;
     let (driver, driver_url) = start_chromedriver();
-    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
-    console.goto(&format!("{base}/console")).await.unwrap();
-    text_within(&console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
-        t.contains("No token")
-    })
-    .await;
+    let console = open_console(&driver_url, &dir, &base).await;
+    no_token_yet(&console).await;
     enter_token(&console, TOKEN).await;
     (station, driver, base, http, console)
 }

@@ -10,8 +10,8 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, assert_focus_stops_visible, assert_reflows, assert_whole,
-    browser, js, keys, press, screenshot, set_viewport, spawn_station, start_chromedriver, text_of,
-    text_within, within,
+    browser, js, keys, no_token_yet, press, screenshot, set_viewport, spawn_station, start_chromedriver,
+    text_of, text_within, within,
 };
 use station_tests::{scratch, station_bin};
 use std::process::{Command, Stdio};
@@ -53,10 +53,7 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
 
     // The console without a token: commands are refused; a wrong token is refused too.
     console.goto(&format!("{base}/console")).await.unwrap();
-    text_within(&console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
-        t.contains("No token")
-    })
-    .await;
+    no_token_yet(&console).await;
     assert_accessible(&console, "the console without a token").await;
     keys(&console, &alt('s')).await;
     assert_eq!(active_id(&console).await, "clock-start", "Alt+S goes to Start clock");

@@ -15,7 +15,7 @@ use station_core::draughts::{Position, Variant};
 use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use station_drivers::pegboard::sim::SimPegBoard;
 use station_tests::browser::{
-    ENTER, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
+    ENTER, active_id, alt, assert_accessible, enter_token, keys, open_console, screenshot, spawn_station,
     start_chromedriver, text_of, within,
 };
 use station_tests::draughts::{self, step};
@@ -63,8 +63,7 @@ async fn a_5_4_6_irregularity_is_corrected_and_then_accepted_from_the_keyboard()
     wait_event(&events, "game started", |e| e["type"] == "game_started");
 
     let (_driver, driver_url) = start_chromedriver();
-    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
-    console.goto(&format!("{base}/console")).await.unwrap();
+    let console = open_console(&driver_url, &dir, &base).await;
     enter_token(&console, TOKEN).await;
 
     // 1. 32-28 19-23 (the sighted player's entered, executed on the peg board).

@@ -16,8 +16,8 @@ use shakmaty::{CastlingMode, Chess, Position};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
-    page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within,
-    value_of, within,
+    no_token_yet, page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of,
+    text_within, value_of, within,
 };
 use station_tests::{Kill, pegboard_config, scratch, station_run};
 use std::path::Path;
@@ -136,10 +136,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     let mirror = browser(&driver_url, &dir.join("profile-mirror"), 1280, 800).await;
     mirror.goto(&format!("{base}/mirror")).await.unwrap();
     console.goto(&format!("{base}/console")).await.unwrap();
-    text_within(&console, "token-status", Duration::from_secs(5), "the console's token status", |t| {
-        t.contains("No token")
-    })
-    .await;
+    no_token_yet(&console).await;
     enter_token(&console, TOKEN).await;
     assert_accessible(&console, "the console with its token, before the clock starts").await;
     assert_accessible(&mirror, "the mirror before the clock starts").await;

@@ -236,7 +236,7 @@ async fn the_station_holds_against_hostile_web_clients() {
 /// alert naming the port), not only in a log nobody reads at the default level.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_board_port_is_said_on_the_console() {
-    use station_tests::browser::{assert_accessible, browser, start_chromedriver, text_of, within};
+    use station_tests::browser::{assert_accessible, open_console, start_chromedriver, text_of, within};
     let dir = scratch("web-missing-port");
     let port = dir.join("no-such-pegboard");
     let config = pegboard_config(&dir, &port, "\n[console]\nlisten = \"127.0.0.1:0\"\n");
@@ -244,8 +244,7 @@ async fn a_missing_board_port_is_said_on_the_console() {
     command_line.args(["--token", TOKEN]).env("STATION_LOG", "error").stderr(std::process::Stdio::null());
     let (_station, base) = spawn_station(command_line);
     let (_driver, driver_url) = start_chromedriver();
-    let console = browser(&driver_url, &dir.join("profile-console"), 1400, 1100).await;
-    console.goto(&format!("{base}/console")).await.unwrap();
+    let console = open_console(&driver_url, &dir, &base).await;
     let shown = port.display().to_string();
     within(Duration::from_secs(3), "the board's caption names the missing port", || async {
         let caption = text_of(&console, "board-blind").await;

@@ -21,7 +21,7 @@ use station_tests::browser::{
     Kill, api_state as state, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport,
     spawn_station, start_chromedriver, text_of, text_within, within,
 };
-use station_tests::{post_command, scratch, shared_pgn, station_bin, station_run, write_config};
+use station_tests::{export_error, exported, post_command, scratch, shared_pgn, station_run, write_config};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -172,20 +172,12 @@ fn drawn_game() -> PgnGame {
         .expect("a drawn game of 60 half-moves or more")
 }
 
-/// `pdftotext MODE FILE -` (poppler-utils).
-/// `station export --large-print` of a journal into `pdf`, which must succeed.
-fn large_print(journal: &Path, pdf: &Path) -> std::process::Output {
-    let out = Command::new(station_bin())
-        .args(["export", "--large-print", "--journal-dir"])
-        .arg(journal)
-        .arg("--out")
-        .arg(pdf)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    out
+/// `station export --large-print` of a journal into `pdf`, which must succeed: what it printed.
+fn large_print(journal: &Path, pdf: &Path) -> String {
+    exported(journal, &["--large-print", "--out", pdf.to_str().unwrap()])
 }
 
+/// `pdftotext MODE FILE -` (poppler-utils).
 fn pdftotext(mode: &str, pdf: &Path) -> String {
     let out = Command::new("pdftotext")
         .args([mode, "-enc", "UTF-8"])
@@ -257,8 +249,7 @@ fn a_large_print_scoresheet_reads_back_as_the_record_of_a_real_game() {
     drop(station);
 
     let pdf = dir.join("scoresheet.pdf");
-    let out = large_print(&dir.join("journal"), &pdf);
-    let summary = String::from_utf8_lossy(&out.stdout).into_owned();
+    let summary = large_print(&dir.join("journal"), &pdf);
     assert!(summary.starts_with(&format!("large print: {}", pdf.display())), "{summary}");
     let bytes = std::fs::read(&pdf).unwrap();
     assert!(bytes.starts_with(b"%PDF-1.") && bytes.ends_with(b"%%EOF\n"));
@@ -301,17 +292,11 @@ fn a_large_print_scoresheet_reads_back_as_the_record_of_a_real_game() {
     eprintln!("{} half-moves on {pages} pages: moves, clocks and marks read back", sans.len());
 
     // An unknown game is a clear error, and nothing is written.
-    let out = Command::new(station_bin())
-        .args(["export", "--large-print", "--game", "no-such-game", "--journal-dir"])
-        .arg(dir.join("journal"))
-        .arg("--out")
-        .arg(dir.join("none.pdf"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let none = dir.join("none.pdf");
+    let args = ["--large-print", "--game", "no-such-game", "--out", none.to_str().unwrap()];
+    let err = export_error(&dir.join("journal"), &args);
     assert!(err.contains("no game `no-such-game` in") && err.contains("the games there:"), "{err}");
-    assert!(!dir.join("none.pdf").exists());
+    assert!(!none.exists());
 }
 
 #[test]
@@ -326,7 +311,7 @@ fn the_large_print_keeps_polish_and_german_letters_in_its_text_layer() {
     }
     drop(station);
     let pdf = dir.join("letters.pdf");
-    let _out = large_print(&dir.join("journal"), &pdf);
+    large_print(&dir.join("journal"), &pdf);
     let text = pdftotext("-layout", &pdf);
     for words in
         ["White: Wróbel, Łukasz", "Black: Müller, Jürgen", "Mistrzostwa Łodzi, Łódź POL", "Result: *"]

@@ -442,43 +442,26 @@ mod tests {
     fn unsure_moves_are_asked_unsure_commands_refused_and_unk_never_makes_a_move() {
         let legal = opening();
         let de = u("de");
-        let asked = de.understand_draughts("zweiunddreißig achtundzwanzig", Some(0.5), &legal, 0);
+        let hear = |text: &str, confidence: f32| de.understand_draughts(text, Some(confidence), &legal, 0);
+        let asked = hear("zweiunddreißig achtundzwanzig", 0.5);
         assert!(
             matches!(asked, DraughtsUnderstood::Ask { ref candidates, reason: AskReason::LowConfidence(_) } if candidates == &[3])
         );
         assert_eq!(de.draughts_question(&legal, &[3]), "zweiunddreißig — achtundzwanzig?");
         assert!(matches!(
-            de.understand_draughts("[unk] zweiunddreißig achtundzwanzig", Some(1.0), &legal, 0),
+            hear("[unk] zweiunddreißig achtundzwanzig", 1.0),
             DraughtsUnderstood::Ask { reason: AskReason::Repaired(_), .. }
         ));
-        assert_eq!(
-            de.understand_draughts("[unk]", Some(1.0), &legal, 0),
-            DraughtsUnderstood::Reject(RejectReason::NotUnderstood)
-        );
-        assert_eq!(
-            de.understand_draughts("", Some(1.0), &legal, 0),
-            DraughtsUnderstood::Reject(RejectReason::Empty)
-        );
-        assert_eq!(
-            de.understand_draughts("Zeit", Some(1.0), &legal, 0),
-            DraughtsUnderstood::Command(Command::Time)
-        );
-        assert!(matches!(
-            de.understand_draughts("Zeit", Some(0.3), &legal, 0),
-            DraughtsUnderstood::Reject(RejectReason::LowConfidence(_))
-        ));
-        assert_eq!(
-            de.understand_draughts("ja", Some(1.0), &legal, 0),
-            DraughtsUnderstood::Command(Command::Yes)
-        );
+        assert_eq!(hear("[unk]", 1.0), DraughtsUnderstood::Reject(RejectReason::NotUnderstood));
+        assert_eq!(hear("", 1.0), DraughtsUnderstood::Reject(RejectReason::Empty));
+        assert_eq!(hear("Zeit", 1.0), DraughtsUnderstood::Command(Command::Time));
+        assert!(matches!(hear("Zeit", 0.3), DraughtsUnderstood::Reject(RejectReason::LowConfidence(_))));
+        assert_eq!(hear("ja", 1.0), DraughtsUnderstood::Command(Command::Yes));
         // A chess question is not one in draughts.
-        assert!(matches!(
-            de.understand_draughts("Material", Some(1.0), &legal, 0),
-            DraughtsUnderstood::Reject(RejectReason::Malformed(_))
-        ));
+        assert!(matches!(hear("Material", 1.0), DraughtsUnderstood::Reject(RejectReason::Malformed(_))));
         // Hostile text: nothing fits, nothing panics.
         let long = "achtundzwanzig ".repeat(300);
-        assert!(matches!(de.understand_draughts(&long, Some(1.0), &legal, 0), DraughtsUnderstood::Reject(_)));
+        assert!(matches!(hear(&long, 1.0), DraughtsUnderstood::Reject(_)));
         assert!(matches!(de.understand_draughts("zwei", Some(1.0), &[], 0), DraughtsUnderstood::Reject(_)));
     }
 

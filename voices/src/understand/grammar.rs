@@ -161,56 +161,42 @@ impl Forms {
 
     fn command_phrases(&self, draw_offer: &[String], commands: &CommandWords) -> Vec<String> {
         let mut out = draw_offer.to_vec();
+        let mut say = |slots: &[Slot<'_>]| emit(slots, &mut String::new(), &mut out);
         let of = |word| commands.entry(word).map(forms_of).unwrap_or_default();
         let (mine, his) = (of(CommandWord::Mine), of(CommandWord::His));
         for (word, entry) in commands.words() {
+            let forms = forms_of(entry);
             match word {
                 CommandWord::Mine | CommandWord::His => {}
                 CommandWord::WhereIs => {
-                    let where_is = forms_of(entry);
                     for side in [&mine, &his] {
                         for role in Role::ALL {
                             let piece = self.piece(role);
-                            emit(
-                                &[(&where_is, false), (side, true), (piece, false)],
-                                &mut String::new(),
-                                &mut out,
-                            );
-                            emit(
-                                &[(&where_is, false), (piece, false), (side, false)],
-                                &mut String::new(),
-                                &mut out,
-                            );
+                            say(&[(&forms, false), (side, true), (piece, false)]);
+                            say(&[(&forms, false), (piece, false), (side, false)]);
                         }
                     }
                 }
                 CommandWord::WhatStandsOn => {
-                    let what = forms_of(entry);
                     for letter in self.letters.iter().flatten() {
                         for rank in &self.ranks {
-                            emit(
-                                &[(&what, false), (letter, false), (rank, false)],
-                                &mut String::new(),
-                                &mut out,
-                            );
+                            say(&[(&forms, false), (letter, false), (rank, false)]);
                         }
                     }
                 }
                 CommandWord::ReadRank => {
-                    let rank = forms_of(entry);
                     for number in &self.ranks {
-                        emit(&[(&rank, false), (number, false)], &mut String::new(), &mut out);
+                        say(&[(&forms, false), (number, false)]);
                     }
                 }
                 CommandWord::ReadFile => {
-                    let file = forms_of(entry);
                     for letter in self.letters.iter().flatten() {
-                        emit(&[(&file, false), (letter, false)], &mut String::new(), &mut out);
+                        say(&[(&forms, false), (letter, false)]);
                     }
                 }
                 // Position-dependent: the move numbers played so far (see `grammar`).
                 CommandWord::GoToMove => {}
-                _ => out.extend(forms_of(entry)),
+                _ => say(&[(&forms, false)]),
             }
         }
         out.sort_unstable();

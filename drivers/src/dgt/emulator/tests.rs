@@ -4,6 +4,7 @@ use crate::dgt::hands::{DgtHands, apply_updates};
 use crate::dgt::protocol::{ClockModel, DgtError};
 use crate::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
 use crate::test_support::{self, TempDir};
+use crossbeam_channel::Receiver;
 use shakmaty::{Chess, Move, Piece, Position, san::San};
 use std::io::Write;
 

@@ -96,24 +96,23 @@ fn fails_once_then_plays(fault: &str, kind: FaultKind) {
     assert!(matches!(events.last(), Some(EngineEvent::BestMove { uci, .. }) if uci == "b8c6"));
 }
 
+/// A crashing engine is named, restarted and the game goes on; a hanging one
+/// is stopped first; garbage is never a move and an illegal move never made.
 #[test]
-fn a_crashing_engine_is_named_restarted_and_the_game_goes_on() {
-    fails_once_then_plays("crash", FaultKind::Crashed);
-}
-
-#[test]
-fn a_hanging_engine_is_stopped_named_restarted_and_the_game_goes_on() {
-    fails_once_then_plays("hang", FaultKind::Hung);
-}
-
-#[test]
-fn garbage_is_never_a_move() {
-    fails_once_then_plays("garbage", FaultKind::Garbage);
-}
-
-#[test]
-fn an_illegal_move_is_never_made() {
-    fails_once_then_plays("illegal", FaultKind::Illegal);
+fn a_failing_engine_is_named_restarted_and_the_game_goes_on() {
+    // Side by side, as separate tests would run: the hang takes its time-outs.
+    std::thread::scope(|s| {
+        for (fault, kind) in [
+            ("crash", FaultKind::Crashed),
+            ("hang", FaultKind::Hung),
+            ("garbage", FaultKind::Garbage),
+            ("illegal", FaultKind::Illegal),
+        ] {
+            // Named, so a failure says which engine failed the test.
+            let named = std::thread::Builder::new().name(fault.into());
+            named.spawn_scoped(s, move || fails_once_then_plays(fault, kind)).unwrap();
+        }
+    });
 }
 
 #[test]

@@ -100,7 +100,7 @@ fn a_journal_of_spoken_moves_restores_the_game() {
     let id = table.game_id().unwrap();
     let header = Header::of_table(&table, id, &Game::default().fen(), 2_000, Default::default());
     // No sensor board: the blind player's holes were never sensed.
-    assert!(header.blind_unsensed && header.occupancy == journal::occ_hex(Bitboard::EMPTY));
+    assert!(header.config.blind_unsensed && header.occupancy == journal::occ_hex(Bitboard::EMPTY));
     let mut text = Record::Header(Box::new(header)).encode() + "\n";
     let inputs = [
         (3_000, Input::Announce { mv: "c2c4".into() }),

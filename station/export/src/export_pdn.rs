@@ -4,6 +4,7 @@
 
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};
+use station_app::pdn::pdn_of_record;
 use std::path::{Path, PathBuf};
 
 /// Writes the PDN of the newest game, of `game`, or of every game (`all`).
@@ -38,32 +39,4 @@ pub fn export_pdn(journal_dir: &Path, game: Option<&str>, all: bool, output: Opt
 pub fn pdn_of(found: &Found) -> Result<String> {
     pdn_of_record(&found.contents.record())
         .with_context(|| format!("{} is not a draughts game (export it with --pgn)", found.path.display()))
-}
-
-/// A draughts game's record as PDN; none for a chess game.
-pub fn pdn_of_record(record: &station_core::record::GameRecord) -> Option<String> {
-    let variant = station_core::table::draughts_play::fen_variant(&record.start_fen)?;
-    let result = record.result();
-    let tags = &record.tags;
-    let mut out = String::new();
-    out.push_str(&format!("[GameType \"{}\"]\n", variant.game_type()));
-    for (k, v) in [
-        ("Event", &tags.event),
-        ("Site", &tags.site),
-        ("Date", &tags.date),
-        ("Round", &tags.round),
-        ("White", &tags.white),
-        ("Black", &tags.black),
-    ] {
-        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
-    }
-    out.push_str(&format!("[Result \"{result}\"]\n\n"));
-    let ucis = record.ucis();
-    let words = ucis
-        .iter()
-        .enumerate()
-        .map(|(i, m)| if i % 2 == 0 { format!("{}. {m}", i / 2 + 1) } else { m.clone() });
-    out.push_str(&station_core::draughts::pdn::movetext_with_result(words, result));
-    out.push('\n');
-    Some(out)
 }

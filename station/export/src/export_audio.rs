@@ -38,3 +38,40 @@ pub fn export_audio(journal_dir: &Path, game: Option<&str>, out: &Path) -> Resul
     std::fs::write(&index_path, index).with_context(|| format!("cannot write {}", index_path.display()))?;
     Ok(files.len())
 }
+
+/// The recording device through the daemon's own path for heard speech
+/// (`Station::handle_heard`, as the listening thread feeds it; the sound is
+/// made up, the recogniser's words given): a spoken move accepted keeps its
+/// sound, and `station export --audio` writes it out with an index.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kept_audio::list;
+    use station_app::station::test_support::{first_game_id, keeping_station, say_with_sound, tone};
+    use station_core::Event;
+
+    #[test]
+    fn an_accepted_spoken_move_keeps_its_sound_and_a_rejected_phrase_does_not() {
+        let (mut station, journal, events) = keeping_station("kept");
+        let game = first_game_id(&journal);
+        say_with_sound(&mut station, "Tisch", &tone());
+        assert!(list(&journal, &game).is_empty(), "no move, no sound kept");
+        say_with_sound(&mut station, "Eva vier", &tone());
+        let kept = list(&journal, &game);
+        assert_eq!(kept.iter().map(|(p, _)| *p).collect::<Vec<_>>(), [1]);
+        let bytes = std::fs::read(&kept[0].1).unwrap();
+        assert_eq!(bytes.len(), 44 + 2 * tone().len());
+        assert_eq!(&bytes[44..46], &tone()[0].to_le_bytes());
+        let moves = events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count();
+        assert_eq!(moves, 1);
+        // `station export --audio DIR`: the WAV and an index naming the move.
+        drop(station);
+        let out = journal.with_file_name("audio-out");
+        assert_eq!(export_audio(&journal, Some(&game), &out).unwrap(), 1);
+        assert_eq!(std::fs::read(out.join("ply-001.wav")).unwrap(), bytes);
+        let index = std::fs::read_to_string(out.join("index.tsv")).unwrap();
+        assert_eq!(index, "ply\tmove\tside\tsan\tfile\n1\t1\twhite\te4\tply-001.wav\n");
+        let err = export_audio(&journal, Some("no-such-game"), &out).unwrap_err();
+        assert!(err.to_string().contains("no matching game journal"), "{err}");
+    }
+}

@@ -143,8 +143,7 @@ impl Station {
             .table
             .record()
             .and_then(|r| {
-                r.pgn(self.table.config().time_control.as_ref())
-                    .or_else(|| crate::export_pdn::pdn_of_record(r))
+                r.pgn(self.table.config().time_control.as_ref()).or_else(|| crate::pdn::pdn_of_record(r))
             })
             .unwrap_or_default();
         hub.publish_state(snapshot, pgn);

@@ -249,89 +249,22 @@ mod tests {
 
 /// The recording device through the daemon's own path for heard speech
 /// (`Station::handle_heard`, as the listening thread feeds it; the sound is
-/// made up, the recogniser's words given): a spoken move accepted keeps its
-/// sound, listed for the console; a full disk is told clearly once, the game
-/// goes on and the journal is the same.
+/// made up, the recogniser's words given): a full disk is told clearly once,
+/// the game goes on and the journal is the same. A spoken move keeping its
+/// sound is tested with its export (station-export, `export_audio`).
 #[cfg(test)]
 mod station_tests {
     use super::tests::FullDisk;
     use super::*;
-    use crate::listening::Heard;
-    use crate::station::Station;
-    use crate::station::test_support::{config, observed, scratch, started};
+    use crate::station::test_support::{first_game_id, keeping_station, say_with_sound, tone};
     use station_core::Event;
-    use std::sync::{Arc, Mutex};
-    use std::time::{Duration, Instant};
-
-    fn station(name: &str) -> (Station, PathBuf, Arc<Mutex<Vec<Event>>>) {
-        let dir = scratch(&format!("kept-audio-station-{name}"));
-        let text = "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\nkeep_audio = true\n";
-        let journal = dir.join("journal");
-        let mut station = started(config(text), &journal);
-        let events = observed(&mut station);
-        station.tick().unwrap();
-        station.drain(Duration::from_secs(5)).unwrap();
-        (station, journal, events)
-    }
-
-    fn say(station: &mut Station, text: &str, audio: &[i16]) {
-        let heard = Heard::Utterance {
-            text: text.into(),
-            confidence: 1.0,
-            latency: Duration::from_millis(40),
-            audio: Some(audio.to_vec()),
-        };
-        station.handle_heard(heard, Instant::now()).unwrap();
-        station.drain(Duration::from_secs(5)).unwrap();
-    }
-
-    /// The game without a sensor board starts at once: its journal is there.
-    fn game_id(journal: &Path) -> String {
-        std::fs::read_dir(journal)
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".jsonl").map(str::to_owned))
-            .next()
-            .expect("a game started at once without a sensor board")
-    }
-
-    /// Half a second of a 440 Hz tone, as if spoken.
-    fn sound() -> Vec<i16> {
-        (0..8_000)
-            .map(|i| ((i as f32 * 440.0 * std::f32::consts::TAU / 16_000.0).sin() * 8_000.0) as i16)
-            .collect()
-    }
-
-    #[test]
-    fn an_accepted_spoken_move_keeps_its_sound_and_a_rejected_phrase_does_not() {
-        let (mut station, journal, events) = station("kept");
-        let game = game_id(&journal);
-        say(&mut station, "Tisch", &sound());
-        assert!(list(&journal, &game).is_empty(), "no move, no sound kept");
-        say(&mut station, "Eva vier", &sound());
-        let kept = list(&journal, &game);
-        assert_eq!(kept.iter().map(|(p, _)| *p).collect::<Vec<_>>(), [1]);
-        let bytes = std::fs::read(&kept[0].1).unwrap();
-        assert_eq!(bytes.len(), 44 + 2 * sound().len());
-        assert_eq!(&bytes[44..46], &sound()[0].to_le_bytes());
-        let moves = events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count();
-        assert_eq!(moves, 1);
-        // `station export --audio DIR`: the WAV and an index naming the move.
-        drop(station);
-        let out = journal.with_file_name("audio-out");
-        assert_eq!(crate::export_audio::export_audio(&journal, Some(&game), &out).unwrap(), 1);
-        assert_eq!(std::fs::read(out.join("ply-001.wav")).unwrap(), bytes);
-        let index = std::fs::read_to_string(out.join("index.tsv")).unwrap();
-        assert_eq!(index, "ply\tmove\tside\tsan\tfile\n1\t1\twhite\te4\tply-001.wav\n");
-        let err = crate::export_audio::export_audio(&journal, Some("no-such-game"), &out).unwrap_err();
-        assert!(err.to_string().contains("no matching game journal"), "{err}");
-    }
 
     #[test]
     fn a_full_disk_is_told_once_and_the_game_and_the_journal_go_on() {
-        let (mut station, journal, events) = station("full");
+        let (mut station, journal, events) = keeping_station("full");
         station.keep_audio_through(Box::new(FullDisk));
-        let game = game_id(&journal);
-        say(&mut station, "Eva vier", &sound());
+        let game = first_game_id(&journal);
+        say_with_sound(&mut station, "Eva vier", &tone());
         let journal_file = journal.join(format!("{game}.jsonl"));
         let text = std::fs::read_to_string(&journal_file).unwrap();
         assert!(text.contains("\"game_move\"") && text.contains("e2e4"), "the move is journaled");

@@ -163,6 +163,6 @@ impl BoardState {
     pub fn pgn(&self) -> Option<String> {
         self.header.as_ref()?;
         let record = self.record.as_ref()?;
-        record.pgn(None).or_else(|| crate::export_pdn::pdn_of_record(record))
+        record.pgn(None).or_else(|| station_app::pdn::pdn_of_record(record))
     }
 }

@@ -141,13 +141,8 @@ pub fn chess_game(found: &Found, record: &station_core::record::GameRecord) -> R
 
 /// The time control the journal's game was played with, if it had a clock.
 pub fn time_control_of(found: &Found) -> Result<Option<station_core::clock::TimeControl>> {
-    found
-        .contents
-        .header
-        .time_control
-        .as_deref()
-        .map(|tc| tc.parse().map_err(|e| anyhow::anyhow!("{}: time control {tc}: {e}", found.path.display())))
-        .transpose()
+    // The header's reader parsed it already: a bad one is refused with the header.
+    Ok(found.contents.header.config.time_control.clone())
 }
 
 #[cfg(test)]
@@ -162,13 +157,11 @@ mod tests {
     #[test]
     fn a_timed_game_exports_its_clock_after_every_move() {
         let start = Game::default().occupancy();
-        let header = Header {
-            time_control: Some("300+2".into()),
-            clock_auto_press: true,
-            ..Header::peg_board_alone("game-1", 1_000, start)
-        };
+        let mut header = Header::peg_board_alone("game-1", 1_000, start);
+        header.config.time_control = Some("300+2".parse().unwrap());
+        header.config.clock_auto_press = true;
         // The journal as the daemon writes it: every input, then the events the table decided.
-        let cfg = station_core::journal::table_config(&header).unwrap();
+        let cfg = header.config.clone();
         let mut table = station_core::Table::resume(
             cfg,
             "game-1".into(),
@@ -262,10 +255,8 @@ mod tests {
         let empty = err(None);
         assert!(empty.contains("holds no game journal"), "{empty}");
         let game = |id: &str, t: u64| {
-            let header = Header {
-                clock_auto_press: true,
-                ..Header::peg_board_alone(id, t, Game::default().occupancy())
-            };
+            let mut header = Header::peg_board_alone(id, t, Game::default().occupancy());
+            header.config.clock_auto_press = true;
             std::fs::write(dir.join(format!("{id}.jsonl")), Record::Header(Box::new(header)).encode() + "\n")
                 .unwrap();
         };

@@ -6,6 +6,7 @@ use super::Station;
 use crate::config::Config;
 use crate::event_sink::EventSink;
 use crate::journal_file::JournalDir;
+use crate::listening::Heard;
 use crate::run::{BoardLink, serve};
 use station_core::Event;
 use std::path::{Path, PathBuf};
@@ -14,10 +15,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The events a station delivered, as its observer collected them.
-pub(crate) type Seen = Arc<Mutex<Vec<Event>>>;
+pub type Seen = Arc<Mutex<Vec<Event>>>;
 
 /// An empty folder of this test's own (the process id keeps parallel runs apart).
-pub(crate) fn scratch(name: &str) -> PathBuf {
+pub fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("annexd-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -25,17 +26,17 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
 }
 
 /// A config from its text, which the test knows to be valid.
-pub(crate) fn config(text: &str) -> Config {
+pub fn config(text: &str) -> Config {
     Config::parse(text, Path::new("test.toml")).unwrap()
 }
 
 /// A station on `config`, its journals in `journal`.
-pub(crate) fn started(config: Config, journal: &Path) -> Station {
+pub fn started(config: Config, journal: &Path) -> Station {
     Station::start(config, JournalDir::open(journal).unwrap(), EventSink::open(None).unwrap()).unwrap()
 }
 
 /// Every event `station` delivers from now on.
-pub(crate) fn observed(station: &mut Station) -> Seen {
+pub fn observed(station: &mut Station) -> Seen {
     let events: Seen = Arc::default();
     let seen = Arc::clone(&events);
     station.observe(move |e| seen.lock().unwrap().push(e.clone()));
@@ -43,7 +44,7 @@ pub(crate) fn observed(station: &mut Station) -> Seen {
 }
 
 /// The statuses `device` reported, in order.
-pub(crate) fn device_statuses<'a>(events: &'a [Event], device: &str) -> Vec<&'a str> {
+pub fn device_statuses<'a>(events: &'a [Event], device: &str) -> Vec<&'a str> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -54,12 +55,12 @@ pub(crate) fn device_statuses<'a>(events: &'a [Event], device: &str) -> Vec<&'a 
 }
 
 /// How many moves of the game were delivered.
-pub(crate) fn game_moves(events: &Mutex<Vec<Event>>) -> usize {
+pub fn game_moves(events: &Mutex<Vec<Event>>) -> usize {
     events.lock().unwrap().iter().filter(|e| matches!(e, Event::GameMove { .. })).count()
 }
 
 /// Waits until `f` holds, or gives up after `limit` (the test then fails on its assertions).
-pub(crate) fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+pub fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
     let start = Instant::now();
     while start.elapsed() < limit {
         if f() {
@@ -73,7 +74,7 @@ pub(crate) fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 /// Runs the test's `script` on its own thread (with the events seen so far
 /// and from now on) while `station` serves its board `link`, for `limit` at
 /// most; the station stops once the script is done, and its result is returned.
-pub(crate) fn serve_with_script<T: Send + 'static>(
+pub fn serve_with_script<T: Send + 'static>(
     station: Station,
     link: &BoardLink,
     events: &Seen,
@@ -95,11 +96,54 @@ pub(crate) fn serve_with_script<T: Send + 'static>(
 
 /// Serves `station` on its board `link` until the script sets `finished`,
 /// or for `limit` at most.
-pub(crate) fn serve_until(station: Station, link: &BoardLink, finished: &AtomicBool, limit: Duration) {
+pub fn serve_until(station: Station, link: &BoardLink, finished: &AtomicBool, limit: Duration) {
     let stop = AtomicBool::new(false);
     let give_up = Instant::now() + limit;
     serve(station, std::slice::from_ref(link), None, &stop, || {
         finished.load(Ordering::Relaxed) || Instant::now() > give_up
     })
     .unwrap();
+}
+
+/// A station hearing speech (German, no sensor board) that keeps each spoken
+/// move's sound: the station, its journal folder and the events it delivers.
+pub fn keeping_station(name: &str) -> (Station, PathBuf, Seen) {
+    let dir = scratch(&format!("kept-audio-station-{name}"));
+    let text = "[boards.blind]\ndriver = \"none\"\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\nkeep_audio = true\n";
+    let journal = dir.join("journal");
+    let mut station = started(config(text), &journal);
+    let events = observed(&mut station);
+    station.tick().unwrap();
+    station.drain(Duration::from_secs(5)).unwrap();
+    (station, journal, events)
+}
+
+/// `text` heard with its sound `audio`, as the listening thread reports it,
+/// handled and made durable.
+pub fn say_with_sound(station: &mut Station, text: &str, audio: &[i16]) {
+    let heard = Heard::Utterance {
+        text: text.into(),
+        confidence: 1.0,
+        latency: Duration::from_millis(40),
+        audio: Some(audio.to_vec()),
+    };
+    station.handle_heard(heard, Instant::now()).unwrap();
+    station.drain(Duration::from_secs(5)).unwrap();
+}
+
+/// The id of the game journaled in `journal`: a game without a sensor board
+/// starts at once, so its journal is there.
+pub fn first_game_id(journal: &Path) -> String {
+    std::fs::read_dir(journal)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".jsonl").map(str::to_owned))
+        .next()
+        .expect("a game started at once without a sensor board")
+}
+
+/// Half a second of a 440 Hz tone at 16 kHz, as if spoken.
+pub fn tone() -> Vec<i16> {
+    (0..8_000)
+        .map(|i| ((i as f32 * 440.0 * std::f32::consts::TAU / 16_000.0).sin() * 8_000.0) as i16)
+        .collect()
 }

@@ -11,10 +11,11 @@
 
 use crate::config::{ListenMode, SpeechSettings};
 use crate::vocabulary::Vocabulary;
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use crossbeam_channel::{Receiver, Sender};
+use station_drivers::audio::microphone::{Chunk, Next, SoundInput, WavPlayer};
 use station_drivers::speech::{
     CaptureSettings, Decisive, InputFormat, Listener, Microphone, MuteFlag, PushToTalk, Samples, Transcript,
-    Utterances, VadEvent, WavAudio, WavSamples, level_db, load_model, read_wav,
+    Utterances, VadEvent, level_db, load_model, read_wav,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -217,10 +218,10 @@ fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>,
     while !stop.load(Ordering::Relaxed) {
         let source = match &setup.source {
             Source::Microphone(name) => {
-                Microphone::open(name.as_deref()).map(Input::Mic).map_err(|e| e.to_string())
+                Microphone::open(name.as_deref()).map(SoundInput::Mic).map_err(|e| e.to_string())
             }
             Source::Wav(path) => read_wav(path)
-                .map(|audio| Input::Wav(WavPlayer::new(audio, path.display().to_string())))
+                .map(|audio| SoundInput::Wav(WavPlayer::new(audio, path.display().to_string())))
                 .map_err(|e| format!("test input {}: {e}", path.display())),
         };
         let ended = match source {
@@ -272,7 +273,7 @@ fn fit(
 
 /// Listens to one source until the station stops or the microphone goes away.
 fn listen_to(
-    mut source: Input,
+    mut source: SoundInput,
     setup: &Setup,
     fitting: &mut Fitting<'_>,
     grammar: &mut Vec<String>,
@@ -477,97 +478,13 @@ fn send_heard(
     let _ = out.send(heard);
 }
 
-/// What a source gave.
-enum Next {
-    Chunk(Chunk),
-    /// Nothing for 100 ms.
-    Idle,
-    /// The capture stream is gone.
-    Gone,
-}
-
-enum Chunk {
-    F32(Vec<f32>),
-    I16(Vec<i16>),
-}
-
-enum Input {
-    Mic(Microphone),
-    Wav(WavPlayer),
-}
-
-impl Input {
-    fn format(&self) -> InputFormat {
-        match self {
-            Input::Mic(m) => m.format(),
-            Input::Wav(w) => InputFormat { rate: w.audio.rate, channels: w.audio.channels },
-        }
-    }
-
-    fn name(&self) -> String {
-        match self {
-            Input::Mic(m) => m.name().to_owned(),
-            Input::Wav(w) => format!("test input {}", w.name),
-        }
-    }
-
-    /// The next chunk, waiting at most 100 ms for it.
-    fn next_chunk(&mut self) -> Next {
-        match self {
-            Input::Mic(m) => match m.chunks().recv_timeout(Duration::from_millis(100)) {
-                Ok(chunk) => Next::Chunk(Chunk::F32(chunk)),
-                Err(RecvTimeoutError::Timeout) => Next::Idle,
-                Err(RecvTimeoutError::Disconnected) => Next::Gone,
-            },
-            Input::Wav(w) => Next::Chunk(w.next()),
-        }
-    }
-}
-
-/// A WAV file delivered as a sound card would: 100 ms chunks at their real
-/// time, then silence for ever.
-struct WavPlayer {
-    audio: WavAudio,
-    name: String,
-    at: usize,
-    started: Instant,
-    chunks: u32,
-}
-
-impl WavPlayer {
-    fn new(audio: WavAudio, name: String) -> WavPlayer {
-        WavPlayer { audio, name, at: 0, started: Instant::now(), chunks: 0 }
-    }
-
-    /// The next 100 ms, when a sound card would deliver it: once recorded.
-    fn next(&mut self) -> Chunk {
-        let due = self.started + Duration::from_millis(100) * (self.chunks + 1);
-        std::thread::sleep(due.saturating_duration_since(Instant::now()));
-        self.chunks += 1;
-        let len = (self.audio.rate as usize / 10).max(1) * usize::from(self.audio.channels.max(1));
-        let (from, to) = (self.at, self.at + len);
-        self.at = to;
-        match &self.audio.samples {
-            WavSamples::I16(s) => {
-                let mut chunk: Vec<i16> = s.get(from..to.min(s.len())).unwrap_or_default().to_vec();
-                chunk.resize(len, 0);
-                Chunk::I16(chunk)
-            }
-            WavSamples::F32(s) => {
-                let mut chunk: Vec<f32> = s.get(from..to.min(s.len())).unwrap_or_default().to_vec();
-                chunk.resize(len, 0.0);
-                Chunk::F32(chunk)
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! The daemon's listening thread with the real libvosk and the Korean
     //! model: push-to-talk and the mute flag decide what reaches the recogniser.
 
     use super::*;
+    use station_drivers::speech::WavSamples;
 
     const PHRASES: [&str; 4] = ["안녕하세요", "감사합니다", "서울", "김치"];
 

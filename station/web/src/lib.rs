@@ -20,6 +20,11 @@ mod ws;
 #[cfg(test)]
 mod tests;
 
+// The application's modules, under the paths this crate's modules name them by.
+use station_app::{doctor, hub, server_thread};
+#[cfg(test)]
+use station_app::{journal_lock, move_echo};
+
 #[allow(unused_imports, reason = "the daemon may name the pre-round check's config explicitly")]
 pub use app::DoctorSource;
 #[allow(unused_imports, reason = "the tests and other callers choose their own limits")]

@@ -1,13 +1,12 @@
-//! `station run`: the daemon.
+//! The daemon's loop ([`serve`]) and the devices it is fed by: the boards'
+//! drivers (real or simulated) and the Braille display. `station run`'s
+//! wiring (the web console, the hall) is the `station` binary's.
 
 use crate::config::{BoardConfig, BrailleSettings, Config, DriverKind};
-use crate::event_sink::EventSink;
-use crate::hub::{CommandRequest, Hub};
-use crate::journal_file::JournalDir;
+use crate::hub::CommandRequest;
 pub use crate::signals::stop_flag;
 use crate::station::{PipelineStats, Station};
 pub use crate::token::new_token;
-use crate::web::{WebConfig, WebServer};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select, TryRecvError};
 use station_core::BoardRole;
@@ -19,24 +18,10 @@ use station_drivers::pegboard::DriverEvent;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
 use station_drivers::stamp::{ReadMark, Stamped};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// `station run` arguments.
-pub struct RunOptions {
-    /// Config file.
-    pub config: PathBuf,
-    /// `--events PATH|-`.
-    pub events: Option<String>,
-    /// `--journal-dir DIR`.
-    pub journal_dir: Option<PathBuf>,
-    /// `--listen ADDR:PORT` (overrides `[console] listen`).
-    pub listen: Option<String>,
-    /// `--token TOKEN` (overrides `[console] token`).
-    pub token: Option<String>,
-}
 
 /// A board's driver.
 pub enum Driver {
@@ -124,117 +109,6 @@ impl Feed {
         }
         Ok(())
     }
-}
-
-/// Runs until SIGINT or SIGTERM.
-pub fn run(opts: RunOptions) -> Result<()> {
-    let config = Config::load(&opts.config)?;
-    run_config(config, opts)
-}
-
-/// [`run`] with a config already read (`station practice` builds one).
-pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
-    let dir = opts
-        .journal_dir
-        .clone()
-        .or_else(|| config.journal.dir.clone())
-        .unwrap_or_else(|| PathBuf::from("journal"));
-    let journals = JournalDir::take(&dir)?;
-    let sink = EventSink::open(opts.events.as_deref())?;
-    let stop = stop_flag()?;
-    let mut links = Vec::new();
-    for (role, board) in
-        [(BoardRole::Blind, &config.boards.blind), (BoardRole::Mirror, &config.boards.mirror)]
-    {
-        if let Some(b) = board
-            && let Some(link) = open_board(role, b, config.game.settle_ms, &dir)?
-        {
-            links.push(link);
-        }
-    }
-    // Once every board runs: two simulated boards start their games together.
-    for link in &links {
-        let board = if link.role == BoardRole::Blind { &config.boards.blind } else { &config.boards.mirror };
-        if let Some(b) = board {
-            start_sim_lever(link, b, &config)?;
-        }
-    }
-    if links.is_empty() {
-        tracing::warn!("no sensed board configured: the station waits for a signal");
-    }
-    // The console's pre-round check runs on the file this station runs.
-    let doctor = opts.config.is_file().then(|| crate::web::DoctorSource {
-        config: opts.config.clone(),
-        journal_dir: opts.journal_dir.clone(),
-    });
-    let web = WebOptions { listen: opts.listen.clone(), token: opts.token.clone(), doctor };
-    let (hub, commands) = Hub::new();
-    let server = start_web(&config, &web, hub.clone())?;
-    let station_hall = config.hall.clone();
-    let braille = config.braille.clone();
-    let opponent = config.opponent.clone();
-    let mut station = Station::start(config, journals, sink)?;
-    if let Some(settings) = &opponent {
-        station.attach_opponent(crate::opponent::Opponent::start(settings))?;
-    }
-    for link in &links {
-        if let Driver::Dgt(d) = &link.driver {
-            station.attach_dgt_clock(d.commands());
-        }
-    }
-    station.enable_voices()?;
-    station.enable_listening()?;
-    station.attach_hub(hub);
-    if let Some(display) = open_braille(&braille) {
-        station.attach_braille(display);
-    }
-    if let Some(settings) = &station_hall {
-        let console = server.as_ref().map(|s| format!("http://{}/console", s.addr()));
-        station.subscribe(Box::new(crate::hall::publish::HallPublisher::start(settings, &dir, console)?));
-    }
-    let result = serve(station, &links, Some(&commands), &stop, || false);
-    drop(server);
-    result.map(|_| ())
-}
-
-/// `--listen` and `--token` of `run` and `demo`.
-pub struct WebOptions {
-    /// Address and port.
-    pub listen: Option<String>,
-    /// Operator token.
-    pub token: Option<String>,
-    /// The config the console's pre-round check runs on (`None`: a demo,
-    /// whose config no file holds).
-    pub doctor: Option<crate::web::DoctorSource>,
-}
-
-/// Starts the console and mirror server and prints where they are (and the token).
-/// A port that is taken does not stop the station: the game is followed and
-/// journaled all the same, and the console is reported missing.
-pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<WebServer>> {
-    let listen: std::net::SocketAddr = match &opts.listen {
-        Some(listen) => listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?,
-        None => config.console.listen,
-    };
-    let token = opts.token.clone().or_else(|| config.console.token.clone()).unwrap_or_else(new_token);
-    let server = match crate::web::start_with_doctor(
-        WebConfig { listen, token: token.clone(), allow_remote: config.console.allow_remote },
-        crate::web::Limits::for_this_process(),
-        hub,
-        opts.doctor.clone(),
-    ) {
-        Ok(server) => server,
-        Err(e @ crate::web::WebError::Bind { .. }) => {
-            tracing::error!(error = %e, "the console and mirror are not available; the game goes on");
-            eprintln!("station: {e}; the console and mirror are not available, the game goes on");
-            return Ok(None);
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let addr = server.addr();
-    println!("console: http://{addr}/console  (operator token: {token})");
-    println!("mirror:  http://{addr}/mirror");
-    Ok(Some(server))
 }
 
 /// Opens the Braille display's driver when `[braille] enabled` (brltty need
@@ -426,7 +300,7 @@ fn sim_game(b: &BoardConfig) -> Result<station_core::Game> {
 /// `[boards.*] lever` (sim only): the simulated hand presses the clock
 /// (board button 0) after each move of its own player, on the timeline of
 /// the board's schedule (the blind board's player is `[game] blind_color`).
-fn start_sim_lever(link: &BoardLink, b: &BoardConfig, config: &Config) -> Result<()> {
+pub fn start_sim_lever(link: &BoardLink, b: &BoardConfig, config: &Config) -> Result<()> {
     let Some(sim) = link._sim.as_ref().filter(|_| b.lever) else { return Ok(()) };
     let player = if link.role == BoardRole::Blind { config.blind_color() } else { !config.blind_color() };
     let game = sim_game(b)?;

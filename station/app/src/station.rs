@@ -852,7 +852,7 @@ mod practice;
 mod recorder;
 mod speech_desk;
 mod spoken_draughts;
-#[cfg(test)]
-pub(crate) mod test_support;
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support;
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,9 @@
 
 use station_core::pgn::{PgnGame, read_games};
 
-/// Kasparov – Topalov, Wijk aan Zee 1999.
-const FAMOUS_GAME: &str = include_str!("../assets/kasparov-topalov-1999.pgn");
+/// Kasparov – Topalov, Wijk aan Zee 1999. The file stays in the binary's
+/// folder: the end-to-end tests read it there (tests/tests/e2e/pipeline.rs).
+const FAMOUS_GAME: &str = include_str!("../../daemon/assets/kasparov-topalov-1999.pgn");
 
 /// The embedded famous game.
 pub fn famous_game() -> PgnGame {

@@ -417,5 +417,5 @@ fn network(
 
 fn header_of(found: &Found) -> GameHeader {
     let h = &found.contents.header;
-    GameHeader { fen: h.fen.clone(), started_ms: h.t_ms, tags: h.tags.clone(), moves: h.moves.clone() }
+    GameHeader { fen: h.fen.clone(), started_ms: h.t_ms, tags: h.config.tags.clone(), moves: h.moves.clone() }
 }

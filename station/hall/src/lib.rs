@@ -11,6 +11,9 @@ pub mod server;
 pub mod view;
 pub mod wire;
 
+// The application's modules, under the paths this crate's modules name them by.
+use station_app::{config, delivery, journal_file, server_thread, signals, token};
+
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
