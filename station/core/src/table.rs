@@ -608,7 +608,7 @@ impl Table {
         if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }
-        let result = if side == Side::White { "0-1" } else { "1-0" };
+        let result = self.rules().win_for(side.opponent());
         out.push(game_over(result, "resignation", t));
         self.phase = Phase::Finished;
         self.stillness.settled = true;

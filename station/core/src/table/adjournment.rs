@@ -147,7 +147,7 @@ impl Table {
                     ReadError::Unreadable => "sealed_move_unreadable",
                     ReadError::Illegal => "sealed_move_illegal",
                 };
-                let result = if envelope.sealer == Side::White { "0-1" } else { "1-0" };
+                let result = self.rules().win_for(envelope.sealer.opponent());
                 self.end_game(result, reason, t, out);
                 return Ok(());
             }

@@ -549,3 +549,25 @@ fn i_6_1_to_6_4_and_7_2_every_shared_game_entered_ends_at_its_end_or_its_draw() 
     assert!(ended > 0, "some shared games end on the board");
     assert!(drawn > 0, "some shared games reach a draw of article 6 (game 10: 6.4)");
 }
+
+/// VIII 7.2 (a game won scores 2 points): a resignation in a draughts game
+/// is written `0-2` or `2-0`, never chess's `0-1`, and the record keeps it.
+#[test]
+fn a_resignation_in_draughts_is_scored_in_draughts_points() {
+    for (side, result) in [(Side::White, "0-2"), (Side::Black, "2-0")] {
+        let mut h = Hand::new(draughts_table(false), 1);
+        h.t += 1000;
+        h.input(Input::Resign { side }).expect("a game is in progress");
+        let over: Vec<&str> = h
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::GameOver { result, reason, .. } if reason == "resignation" => Some(result.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(over, [result], "{side:?} resigned");
+        assert_eq!(h.table.phase(), Phase::Finished);
+        assert_eq!(h.table.record().map(|r| r.result()), Some(result));
+    }
+}

@@ -66,7 +66,7 @@ impl Table {
             }
         }
         if count >= ILLEGAL_MOVES_LOSE_AT {
-            let result = if offender == Side::White { "0-1" } else { "1-0" };
+            let result = self.rules().win_for(offender.opponent());
             self.end_game(result, "illegal_moves", t, out);
             return Ok(());
         }

@@ -38,6 +38,13 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// (`1-0`… for chess, `2-0`… for draughts).
     fn results(&self) -> &'static [&'static str];
 
+    /// The result when `side` wins (a resignation, a lost sealed move, the
+    /// third illegal move): `1-0`/`0-1` in chess, `2-0`/`0-2` in draughts.
+    fn win_for(&self, side: Side) -> &'static str {
+        let results = self.results();
+        if side == Side::White { results[0] } else { results[1] }
+    }
+
     /// The occupancy of the position that starts a game (`start` is the
     /// configured chess start; draughts always start from the initial position).
     fn start_occupancy(&self, start: &Game) -> Bitboard;
