@@ -389,6 +389,7 @@ impl BoardTracker {
         let settle = (!self.timing.settled)
             .then(|| self.early_at().unwrap_or(self.timing.last_change + self.cfg.settle_ms));
         let confirm = self
+            .lifts
             .unconfirmed
             .into_iter()
             .map(|sq| self.lifts.lift_started[sq as usize] + self.cfg.debounce_ms)
@@ -645,6 +646,7 @@ impl BoardTracker {
 
     fn confirm_lifts(&mut self, t: Millis, out: &mut Vec<Observation>) {
         while let Some(sq) = self
+            .lifts
             .unconfirmed
             .into_iter()
             .filter(|&sq| self.lifts.lift_started[sq as usize] + self.cfg.debounce_ms <= t)
