@@ -236,20 +236,23 @@ impl DgtEmulator {
             speed: sane_speed(opts.speed),
             orientation: if opts.rotated { Orientation::Rotated } else { Orientation::Normal },
             board: opts.initial.clone(),
-            clock: opts.clock,
+            clock_feed: ClockFeed {
+                clock: opts.clock,
+                last_clock_tick: now,
+                next_clock_send: now,
+                last_clock_sent: None,
+            },
             line: SimLine::new(link.clone(), WHAT, pty),
             opts,
             shared: Arc::clone(&shared),
             mode: BoardMode::Bus,
-            busy_until: now,
-            input: VecDeque::with_capacity(INPUT_BUFFER),
-            schedule: VecDeque::new(),
-            origin: now,
-            last_clock_tick: now,
-            next_clock_send: now,
-            last_clock_sent: None,
-            commands: HostCommandReader::new(),
-            parsed: Vec::new(),
+            host: HostInput {
+                busy_until: now,
+                input: VecDeque::with_capacity(INPUT_BUFFER),
+                commands: HostCommandReader::new(),
+                parsed: Vec::new(),
+            },
+            playback: Playback { schedule: VecDeque::new(), origin: now },
         };
         let thread = SimThread::spawn("dgt-emulator", WHAT, link, control, move || run_board(emu, rx))?;
         Ok(DgtEmulator { thread, shared })
@@ -324,18 +327,38 @@ struct Emu {
     shared: Arc<Mutex<Shared>>,
     line: SimLine,
     mode: BoardMode,
+    board: Board,
+    host: HostInput,
+    clock_feed: ClockFeed,
+    playback: Playback,
+}
+
+/// The host's side of the line: bytes waiting while a command is busy, and
+/// the reader that turns them into commands. One thing because every byte
+/// from the host passes through all of it in turn.
+struct HostInput {
     /// Busy with a command until then; bytes arriving meanwhile wait in `input`.
     busy_until: Instant,
     input: VecDeque<u8>,
-    board: Board,
+    commands: HostCommandReader,
+    /// Reused buffer for the commands one byte completes (no allocation per byte).
+    parsed: Vec<Option<HostCommand>>,
+}
+
+/// The emulated clock and when its times were last advanced and sent: the
+/// clock's state and its reporting schedule change together on every tick.
+struct ClockFeed {
     clock: Option<SimClock>,
-    schedule: VecDeque<TimedUpdate>,
-    origin: Instant,
     last_clock_tick: Instant,
     next_clock_send: Instant,
     last_clock_sent: Option<BwTime>,
-    commands: HostCommandReader,
-    parsed: Vec<Option<HostCommand>>,
+}
+
+/// The scripted field updates still to play and the instant their timestamps
+/// count from: a schedule's times mean nothing without its origin.
+struct Playback {
+    schedule: VecDeque<TimedUpdate>,
+    origin: Instant,
 }
 
 impl SimBoard for Emu {
@@ -344,16 +367,16 @@ impl SimBoard for Emu {
     fn apply(&mut self, control: EmuControl) -> bool {
         match control {
             EmuControl::PressLever => {
-                if let Some(clock) = self.clock.as_mut() {
+                if let Some(clock) = self.clock_feed.clock.as_mut() {
                     clock.press_lever();
                 }
                 self.publish();
             }
             EmuControl::Play(updates) => {
-                if self.schedule.is_empty() {
-                    self.origin = Instant::now();
+                if self.playback.schedule.is_empty() {
+                    self.playback.origin = Instant::now();
                 }
-                self.schedule.extend(updates);
+                self.playback.schedule.extend(updates);
             }
             EmuControl::SetBoard(board) => {
                 for square in Square::ALL {
@@ -364,8 +387,8 @@ impl SimBoard for Emu {
                 }
             }
             EmuControl::SetClock(clock) => {
-                self.clock = clock;
-                self.last_clock_sent = None;
+                self.clock_feed.clock = clock;
+                self.clock_feed.last_clock_sent = None;
                 self.publish();
             }
             EmuControl::Raw(bytes) => self.write(&bytes),
@@ -374,8 +397,8 @@ impl SimBoard for Emu {
                 Handled::Replugged => {
                     // A board that lost power comes back in bus mode.
                     self.mode = BoardMode::Bus;
-                    self.commands = HostCommandReader::new();
-                    self.input.clear();
+                    self.host.commands = HostCommandReader::new();
+                    self.host.input.clear();
                     self.publish();
                 }
                 Handled::Stop => return false,
@@ -388,16 +411,16 @@ impl SimBoard for Emu {
         self.apply_due_updates(now);
         self.tick_clock(now);
         self.drain_input(now);
-        let next = self.schedule.front().map_or(now + TICK, |u| self.due(u));
-        (next, self.schedule.is_empty())
+        let next = self.playback.schedule.front().map_or(now + TICK, |u| self.due(u));
+        (next, self.playback.schedule.is_empty())
     }
 
     fn heard(&mut self, bytes: &[u8]) {
         let now = Instant::now();
         for &b in bytes {
-            if now < self.busy_until || !self.input.is_empty() {
-                if self.input.len() < INPUT_BUFFER {
-                    self.input.push_back(b);
+            if now < self.host.busy_until || !self.host.input.is_empty() {
+                if self.host.input.len() < INPUT_BUFFER {
+                    self.host.input.push_back(b);
                 } else {
                     self.lock().bytes_lost += 1;
                 }
@@ -414,17 +437,17 @@ impl SimBoard for Emu {
 
 impl Emu {
     fn apply_due_updates(&mut self, now: Instant) {
-        while let Some(update) = self.schedule.front().copied() {
+        while let Some(update) = self.playback.schedule.front().copied() {
             if self.due(&update) > now {
                 break;
             }
-            self.schedule.pop_front();
+            self.playback.schedule.pop_front();
             self.change(update);
         }
     }
 
     fn due(&self, update: &TimedUpdate) -> Instant {
-        due(self.origin, update.at_ms, self.speed)
+        due(self.playback.origin, update.at_ms, self.speed)
     }
 
     /// One square changes on the real board; reported in update mode.
@@ -444,29 +467,30 @@ impl Emu {
     }
 
     fn tick_clock(&mut self, now: Instant) {
-        if let Some(clock) = self.clock.as_mut() {
-            clock.advance(now.saturating_duration_since(self.last_clock_tick));
+        if let Some(clock) = self.clock_feed.clock.as_mut() {
+            clock.advance(now.saturating_duration_since(self.clock_feed.last_clock_tick));
         }
-        self.last_clock_tick = now;
+        self.clock_feed.last_clock_tick = now;
         // Without a clock the board still relays, with the "no clock" bit.
-        let reading = self.clock.map_or(BwTime { no_clock: true, ..BwTime::default() }, |c| c.reading());
+        let reading =
+            self.clock_feed.clock.map_or(BwTime { no_clock: true, ..BwTime::default() }, |c| c.reading());
         let send = match self.mode {
-            BoardMode::UpdatesWithClock => now >= self.next_clock_send,
-            BoardMode::UpdatesNice => self.last_clock_sent != Some(reading),
+            BoardMode::UpdatesWithClock => now >= self.clock_feed.next_clock_send,
+            BoardMode::UpdatesNice => self.clock_feed.last_clock_sent != Some(reading),
             BoardMode::Bus | BoardMode::Idle | BoardMode::UpdatesBoardOnly => false,
         };
         if send {
             self.send(&DgtMessage::ClockTime(reading));
-            self.last_clock_sent = Some(reading);
-            self.next_clock_send = after(now, CLOCK_EVERY);
+            self.clock_feed.last_clock_sent = Some(reading);
+            self.clock_feed.next_clock_send = after(now, CLOCK_EVERY);
             self.publish();
         }
     }
 
     /// Once the board is no longer busy, it reads on from its input buffer.
     fn drain_input(&mut self, now: Instant) {
-        while now >= self.busy_until {
-            let Some(b) = self.input.pop_front() else { return };
+        while now >= self.host.busy_until {
+            let Some(b) = self.host.input.pop_front() else { return };
             self.take_byte(b, now);
         }
     }
@@ -474,13 +498,13 @@ impl Emu {
     /// One byte into the command reader; a completed command is carried out
     /// and keeps the board busy for a moment.
     fn take_byte(&mut self, b: u8, now: Instant) {
-        let mut parsed = std::mem::take(&mut self.parsed);
-        self.commands.push(&[b], &mut parsed);
+        let mut parsed = std::mem::take(&mut self.host.parsed);
+        self.host.commands.push(&[b], &mut parsed);
         for command in parsed.drain(..) {
-            self.busy_until = now + BUSY;
+            self.host.busy_until = now + BUSY;
             self.answer(command);
         }
-        self.parsed = parsed;
+        self.host.parsed = parsed;
     }
 
     fn answer(&mut self, command: Option<HostCommand>) {
@@ -523,13 +547,13 @@ impl Emu {
     fn set_mode(&mut self, mode: BoardMode) {
         self.mode = mode;
         // The first reading goes out at once in either clock mode.
-        self.next_clock_send = Instant::now();
-        self.last_clock_sent = None;
+        self.clock_feed.next_clock_send = Instant::now();
+        self.clock_feed.last_clock_sent = None;
     }
 
     fn clock_command(&mut self, command: ClockCommand) {
         self.lock().clock_commands.push(command.clone());
-        let Some(clock) = self.clock.as_mut() else {
+        let Some(clock) = self.clock_feed.clock.as_mut() else {
             return; // no clock attached: nobody acknowledges
         };
         let ack = match command {
@@ -570,7 +594,7 @@ impl Emu {
         let mut shared = self.lock();
         shared.board = self.board.clone();
         shared.mode = self.mode;
-        shared.clock = self.clock;
+        shared.clock = self.clock_feed.clock;
     }
 
     fn send(&mut self, message: &DgtMessage) {

@@ -238,9 +238,41 @@ pub struct BoardTracker {
     cfg: TrackerConfig,
     game: Game,
     sensed: Bitboard,
+    /// Every lift since the record last agreed with the board, in order.
+    log: Vec<Lift>,
+    /// The states that stood since then.
+    stood: Vec<Stood>,
+    agreement: Agreement,
+    /// Occupancies already reported since the board last agreed with the record.
+    reported: Vec<Bitboard>,
+    bounces: u64,
+    timing: Timing,
+    lifts: PendingLifts,
+    placed: Placements,
+    decision: DecisionState,
+}
+
+/// The tracker's clock reading: the scan time, when the occupancy last
+/// changed and whether it has since settled, and when the current and the
+/// previous state began. One thing because every scan and tick moves them
+/// together and the settle and early-decision rules read them together.
+#[derive(Clone, Copy, Debug)]
+struct Timing {
     now: Millis,
     last_change: Millis,
     settled: bool,
+    /// When the current state began (a bounce does not end it).
+    state_since: Millis,
+    /// The state before the current one, and when it began.
+    previous: (Bitboard, Millis),
+}
+
+/// The lift reading per square: when each peg now out was lifted, where its
+/// lift is in the log, and which lifts are still unconfirmed or were put back
+/// within the debounce time. One thing because a scan sets and clears them
+/// square by square together.
+#[derive(Clone, Copy, Debug)]
+struct PendingLifts {
     lift_started: [Millis; 64],
     /// Index in `log` of each square's pending lift.
     lift_index: [usize; 64],
@@ -248,24 +280,24 @@ pub struct BoardTracker {
     /// Pegs the last scan put back within the debounce time (their lifts marked
     /// bounces): out again at once, the put-back was the flicker, not the lift.
     returned: Bitboard,
-    /// Every lift since the record last agreed with the board, in order.
-    log: Vec<Lift>,
-    /// The states that stood since then.
-    stood: Vec<Stood>,
-    /// When the current state began (a bounce does not end it).
-    state_since: Millis,
-    /// The state before the current one, and when it began.
-    previous: (Bitboard, Millis),
+}
+
+/// Where pegs were last put down and which squares were touched: the evidence
+/// of the hand's path, reset together when a move is decided.
+#[derive(Clone, Copy, Debug)]
+struct Placements {
     /// The hole a peg was last put into (bounces aside), and the one before.
     last_placed: Option<(Square, Bitboard, usize)>,
     placed_before: Option<(Square, Bitboard, usize)>,
     touched: Bitboard,
-    /// Lifts of the sequence that made the last move, while it may still be revised.
-    revisable: Option<Lifts>,
-    agreement: Agreement,
-    /// Occupancies already reported since the board last agreed with the record.
-    reported: Vec<Bitboard>,
-    bounces: u64,
+}
+
+/// The state of the last and the next decision: when the last move was made,
+/// whether it was decided early and may still be revised, and the early
+/// decision switch and its per-state guard. One thing because deciding a move
+/// and revising it read and write all of it.
+#[derive(Clone, Debug)]
+struct DecisionState {
     /// When the move decided last was made (its last peg put down or the
     /// captured one taken), which may be before it was decided.
     made_at: Millis,
@@ -275,6 +307,8 @@ pub struct BoardTracker {
     early_checked: bool,
     /// The last move was decided early (its revision need not wait for the settle time).
     decided_early: bool,
+    /// Lifts of the sequence that made the last move, while it may still be revised.
+    revisable: Option<Lifts>,
 }
 
 impl BoardTracker {
@@ -284,31 +318,29 @@ impl BoardTracker {
             cfg,
             game,
             sensed,
-            now: t,
-            last_change: t,
-            settled: false,
-            lift_started: [0; 64],
-            lift_index: [0; 64],
-            unconfirmed: Bitboard::EMPTY,
-            returned: Bitboard::EMPTY,
             log: Vec::new(),
             stood: Vec::new(),
-            state_since: t,
-            previous: (sensed, t),
-            last_placed: None,
-            placed_before: None,
-            touched: Bitboard::EMPTY,
-            revisable: None,
             agreement: Agreement::InStep,
             reported: Vec::new(),
             bounces: 0,
-            made_at: t,
-            early: true,
-            early_checked: false,
-            decided_early: false,
+            timing: Timing { now: t, last_change: t, settled: false, state_since: t, previous: (sensed, t) },
+            lifts: PendingLifts {
+                lift_started: [0; 64],
+                lift_index: [0; 64],
+                unconfirmed: Bitboard::EMPTY,
+                returned: Bitboard::EMPTY,
+            },
+            placed: Placements { last_placed: None, placed_before: None, touched: Bitboard::EMPTY },
+            decision: DecisionState {
+                made_at: t,
+                early: true,
+                early_checked: false,
+                decided_early: false,
+                revisable: None,
+            },
         };
         if sensed == tracker.expected() {
-            tracker.settled = true;
+            tracker.timing.settled = true;
         }
         tracker
     }
@@ -343,23 +375,24 @@ impl BoardTracker {
     /// on the settle time or on evidence was made before it was decided; the
     /// clock charges the player up to this moment, not up to the decision.
     pub fn made_at(&self) -> Millis {
-        self.made_at
+        self.decision.made_at
     }
 
     /// Whether moves are decided before the settle time where the pegs allow
     /// (on by default; off is the settle-or-evidence reading alone, for comparisons).
     pub fn set_early_decisions(&mut self, on: bool) {
-        self.early = on;
+        self.decision.early = on;
     }
 
     /// When the tracker next needs [`tick`](Self::tick) if no scan arrives before.
     pub fn deadline(&self) -> Option<Millis> {
-        let settle =
-            (!self.settled).then(|| self.early_at().unwrap_or(self.last_change + self.cfg.settle_ms));
+        let settle = (!self.timing.settled)
+            .then(|| self.early_at().unwrap_or(self.timing.last_change + self.cfg.settle_ms));
         let confirm = self
+            .lifts
             .unconfirmed
             .into_iter()
-            .map(|sq| self.lift_started[sq as usize] + self.cfg.debounce_ms)
+            .map(|sq| self.lifts.lift_started[sq as usize] + self.cfg.debounce_ms)
             .min();
         match (settle, confirm) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -370,72 +403,72 @@ impl BoardTracker {
     /// Feeds one scan (the full occupancy) taken at `t`.
     pub fn on_scan(&mut self, t: Millis, occ: Bitboard, out: &mut Vec<Observation>) {
         self.tick(t, out);
-        let t = self.now;
+        let t = self.timing.now;
         if occ == self.sensed {
             return; // heartbeat
         }
-        let lasted = t - self.state_since;
+        let lasted = t - self.timing.state_since;
         // A state that returns to the one before within three quarters of the
         // debounce time is a bounce (bounces are shorter; hands are slower);
         // one that lasted longer stood.
         let stand_ms = self.cfg.debounce_ms * 3 / 4;
-        let bounce = lasted < stand_ms && occ == self.previous.0;
+        let bounce = lasted < stand_ms && occ == self.timing.previous.0;
         if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
             self.stood.push(Stood {
                 occ: self.sensed,
                 lifts: self.log.len(),
-                last_placed: self.last_placed,
-                since: self.state_since,
+                last_placed: self.placed.last_placed,
+                since: self.timing.state_since,
             });
         }
-        let returned = std::mem::take(&mut self.returned);
+        let returned = std::mem::take(&mut self.lifts.returned);
         for sq in self.sensed & !occ {
             if bounce && returned.contains(sq) {
                 // Out, back for a moment, out again: the moment back was the
                 // flicker, and the lift it seemed to end goes on (a hand that
                 // lifts a peg does not lose it to the sensor).
-                let index = self.lift_index[sq as usize];
+                let index = self.lifts.lift_index[sq as usize];
                 if self.log.get(index).is_some_and(|l| l.square == sq && l.kind == LiftKind::Bounce) {
                     self.log[index].kind = LiftKind::Pending;
-                    self.unconfirmed.add(sq);
+                    self.lifts.unconfirmed.add(sq);
                     continue; // the bounce counted for the put-back stands for this flicker
                 }
             }
             if bounce {
                 self.bounces += 1; // a peg sensed for a moment in an empty hole
-                if self.last_placed.is_some_and(|(placed, ..)| placed == sq) {
-                    self.last_placed = self.placed_before;
+                if self.placed.last_placed.is_some_and(|(placed, ..)| placed == sq) {
+                    self.placed.last_placed = self.placed.placed_before;
                 }
                 continue;
             }
-            self.lift_started[sq as usize] = t;
-            self.lift_index[sq as usize] = self.log.len();
-            self.unconfirmed.add(sq);
+            self.lifts.lift_started[sq as usize] = t;
+            self.lifts.lift_index[sq as usize] = self.log.len();
+            self.lifts.unconfirmed.add(sq);
             self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed });
         }
         for sq in occ & !self.sensed {
-            if self.unconfirmed.remove(sq) {
+            if self.lifts.unconfirmed.remove(sq) {
                 self.bounces += 1;
-                self.returned.add(sq);
-                let index = self.lift_index[sq as usize];
+                self.lifts.returned.add(sq);
+                let index = self.lifts.lift_index[sq as usize];
                 self.log[index].kind = LiftKind::Bounce;
                 // A state a bounce made never stood: the hand left the one before.
                 self.stood.retain(|s| s.lifts <= index);
             } else {
-                self.placed_before = self.last_placed;
-                self.last_placed = Some((sq, self.sensed, self.log.len()));
+                self.placed.placed_before = self.placed.last_placed;
+                self.placed.last_placed = Some((sq, self.sensed, self.log.len()));
             }
         }
         if bounce {
-            self.state_since = self.previous.1;
+            self.timing.state_since = self.timing.previous.1;
         } else {
-            self.previous = (self.sensed, self.state_since);
-            self.state_since = t;
+            self.timing.previous = (self.sensed, self.timing.state_since);
+            self.timing.state_since = t;
         }
         self.sensed = occ;
-        self.last_change = t;
-        self.settled = false;
-        self.early_checked = false;
+        self.timing.last_change = t;
+        self.timing.settled = false;
+        self.decision.early_checked = false;
         if self.log.len() > MAX_LOG || self.stood.len() > MAX_LOG {
             self.forget(self.log.len() - MAX_LOG / 2);
             self.stood.clear();
@@ -445,23 +478,23 @@ impl BoardTracker {
     /// Lets time pass up to `t`: confirms lifts (a confirmed lift may complete
     /// the move before it) and judges a board that has settled.
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Observation>) {
-        self.now = self.now.max(t);
-        let t = self.now;
+        self.timing.now = self.timing.now.max(t);
+        let t = self.timing.now;
         self.confirm_lifts(t, out);
         if let Some(at) = self.early_at().filter(|&at| t >= at) {
-            self.early_checked = true;
+            self.decision.early_checked = true;
             if let Some((mv, promotion_assumed)) = self.pending_move(true) {
                 self.commit(mv, promotion_assumed, at, out);
-                self.decided_early = true;
-                self.settled = true;
+                self.decision.decided_early = true;
+                self.timing.settled = true;
             } else if let Some((mv, promotion_assumed, lifts)) = self.pending_revision() {
                 self.revise(mv, promotion_assumed, lifts, at, out);
-                self.settled = true;
+                self.timing.settled = true;
             }
         }
-        let settle_at = self.last_change + self.cfg.settle_ms;
-        if !self.settled && t >= settle_at {
-            self.settled = true;
+        let settle_at = self.timing.last_change + self.cfg.settle_ms;
+        if !self.timing.settled && t >= settle_at {
+            self.timing.settled = true;
             self.judge(settle_at, out);
         }
     }
@@ -476,16 +509,17 @@ impl BoardTracker {
         if said.is_some_and(|s| s.from() != mv.from() || s.to() != mv.to()) {
             return false;
         }
-        let t = self.now;
+        let t = self.timing.now;
         self.commit(mv, promotion_assumed, t, out);
-        self.settled = true;
+        self.timing.settled = true;
         true
     }
 
     /// When the current state is looked at for an early decision: once it has
     /// stood for the debounce time (a peg sensed for a moment is no placement).
     fn early_at(&self) -> Option<Millis> {
-        (self.early && !self.settled && !self.early_checked).then(|| self.last_change + self.cfg.debounce_ms)
+        (self.decision.early && !self.timing.settled && !self.decision.early_checked)
+            .then(|| self.timing.last_change + self.cfg.debounce_ms)
     }
 
     /// The one move the board in hand shows now, before the settle time: its
@@ -494,7 +528,7 @@ impl BoardTracker {
     /// one that no hand can make into another move by going on.
     fn pending_move(&self, terminal: bool) -> Option<(Move, bool)> {
         let sensed = self.sensed;
-        if self.settled || self.unconfirmed.any() || sensed == self.expected() {
+        if self.timing.settled || self.lifts.unconfirmed.any() || sensed == self.expected() {
             return None;
         }
         let hands = self.log.iter().filter(|l| l.kind != LiftKind::Bounce).count();
@@ -505,7 +539,7 @@ impl BoardTracker {
         // A move ends with its own peg put down after one of the mover's pegs
         // was lifted (`ends`): without such a placement nothing is pending,
         // and the explanation (every legal move tried) is not worth making.
-        let put_down_after_own_lift = self.last_placed.is_some_and(|(_, _, lifts)| {
+        let put_down_after_own_lift = self.placed.last_placed.is_some_and(|(_, _, lifts)| {
             self.log[..lifts.min(self.log.len())]
                 .iter()
                 .any(|l| l.kind != LiftKind::Bounce && pos.us().contains(l.square))
@@ -522,8 +556,8 @@ impl BoardTracker {
         let now = Stood {
             occ: sensed,
             lifts: self.log.len(),
-            last_placed: self.last_placed,
-            since: self.state_since,
+            last_placed: self.placed.last_placed,
+            since: self.timing.state_since,
         };
         let fits = required_lifts(pos, &mv).is_subset(lifts.confirmed)
             && pegs_fit(pos, &self.log, sensed, &mv)
@@ -539,7 +573,7 @@ impl BoardTracker {
     /// position (quick hands leave no settle time for it).
     fn pending_revision(&self) -> Option<(Move, bool, Lifts)> {
         let last = *self.game.moves().last()?;
-        if !self.decided_early || self.unconfirmed.any() || self.sensed == self.expected() {
+        if !self.decision.decided_early || self.lifts.unconfirmed.any() || self.sensed == self.expected() {
             return None;
         }
         let lifts = Lifts::of(&self.log);
@@ -554,8 +588,9 @@ impl BoardTracker {
         else {
             return None;
         };
-        let placed_own = self.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
-        let earlier = self.revisable.unwrap_or_default();
+        let placed_own =
+            self.placed.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
+        let earlier = self.decision.revisable.unwrap_or_default();
         (placed_own && early::terminal(previous, &mv)).then_some((
             mv,
             promotion_assumed,
@@ -566,14 +601,14 @@ impl BoardTracker {
     /// Plays a move decided elsewhere (an announcement, the operator); the board must follow.
     pub fn apply_move(&mut self, mv: Move, t: Millis, out: &mut Vec<Observation>) {
         let ply = self.game.ply() + 1;
-        self.made_at = t;
+        self.decision.made_at = t;
         self.game.push(mv);
-        self.revisable = None;
+        self.decision.revisable = None;
         self.clear_sequence();
         out.push(Observation::Moved { ply, mv, promotion_assumed: false, t });
         // The sensed board has not moved yet: judge it again against the new position.
-        self.settled = false;
-        self.last_change = self.last_change.min(t.saturating_sub(self.cfg.settle_ms));
+        self.timing.settled = false;
+        self.timing.last_change = self.timing.last_change.min(t.saturating_sub(self.cfg.settle_ms));
     }
 
     /// Takes `game` as this board's record (the board was put right to show it:
@@ -581,11 +616,11 @@ impl BoardTracker {
     /// judges the sensed board against it at the next tick.
     pub fn adopt(&mut self, game: Game) {
         self.game = game;
-        self.revisable = None;
+        self.decision.revisable = None;
         self.clear_sequence();
         self.agreement = Agreement::InStep;
         self.reported.clear();
-        self.settled = false;
+        self.timing.settled = false;
     }
 
     /// Settles the piece of the last move's promotion (the peg board cannot see
@@ -611,21 +646,22 @@ impl BoardTracker {
 
     fn confirm_lifts(&mut self, t: Millis, out: &mut Vec<Observation>) {
         while let Some(sq) = self
+            .lifts
             .unconfirmed
             .into_iter()
-            .filter(|&sq| self.lift_started[sq as usize] + self.cfg.debounce_ms <= t)
-            .min_by_key(|&sq| (self.lift_started[sq as usize], self.lift_index[sq as usize]))
+            .filter(|&sq| self.lifts.lift_started[sq as usize] + self.cfg.debounce_ms <= t)
+            .min_by_key(|&sq| (self.lifts.lift_started[sq as usize], self.lifts.lift_index[sq as usize]))
         {
-            self.unconfirmed.discard(sq);
-            let index = self.lift_index[sq as usize];
+            self.lifts.unconfirmed.discard(sq);
+            let index = self.lifts.lift_index[sq as usize];
             self.log[index].kind = LiftKind::Confirmed;
-            let at = self.lift_started[sq as usize] + self.cfg.debounce_ms;
+            let at = self.lifts.lift_started[sq as usize] + self.cfg.debounce_ms;
             self.decide_on_evidence(index, at, out);
             if let Some(piece) =
-                self.game.position().board().piece_at(sq).filter(|_| !self.touched.contains(sq))
+                self.game.position().board().piece_at(sq).filter(|_| !self.placed.touched.contains(sq))
             {
-                self.touched.add(sq);
-                out.push(Observation::Touch { square: sq, piece, t: self.lift_started[sq as usize] });
+                self.placed.touched.add(sq);
+                out.push(Observation::Touch { square: sq, piece, t: self.lifts.lift_started[sq as usize] });
             }
         }
     }
@@ -637,7 +673,7 @@ impl BoardTracker {
         while let Some(decision) = self.evidence(index) {
             let was_reported = matches!(self.agreement, Agreement::Reported(_));
             self.record(&decision, t, out);
-            self.revisable = None;
+            self.decision.revisable = None;
             self.agreement = Agreement::InStep;
             self.reported.clear();
             if was_reported && self.sensed == self.expected() {
@@ -759,7 +795,7 @@ impl BoardTracker {
 
     /// The last move replaced by another that explains `occ`, while it may still be revised.
     fn revise_candidate(&self, occ: Bitboard, lifts: Lifts) -> Option<Explanation> {
-        let earlier = self.revisable?;
+        let earlier = self.decision.revisable?;
         let previous = self.previous_position()?;
         Some(explain(previous, occ, earlier.union(lifts), None, self.cfg.promotion))
     }
@@ -771,8 +807,8 @@ impl BoardTracker {
 
     /// Puts decided moves on the record and says so.
     fn record(&mut self, decision: &Decision, t: Millis, out: &mut Vec<Observation>) {
-        self.made_at = decision.made.min(t);
-        self.decided_early = false;
+        self.decision.made_at = decision.made.min(t);
+        self.decision.decided_early = false;
         for (i, &(mv, promotion_assumed)) in decision.moves.iter().enumerate() {
             if decision.revises && i == 0 {
                 let ply = self.game.ply();
@@ -790,13 +826,13 @@ impl BoardTracker {
     /// Drops the first `n` lifts (they belong to decided moves) and what refers to them.
     fn forget(&mut self, n: usize) {
         self.log.drain(..n);
-        for sq in self.unconfirmed | self.returned {
-            match self.lift_index[sq as usize].checked_sub(n) {
-                Some(index) => self.lift_index[sq as usize] = index,
+        for sq in self.lifts.unconfirmed | self.lifts.returned {
+            match self.lifts.lift_index[sq as usize].checked_sub(n) {
+                Some(index) => self.lifts.lift_index[sq as usize] = index,
                 None => {
                     // Only when a flood overflowed the log (or a decided move took the lift).
-                    self.unconfirmed.discard(sq);
-                    self.returned.discard(sq);
+                    self.lifts.unconfirmed.discard(sq);
+                    self.lifts.returned.discard(sq);
                 }
             }
         }
@@ -810,9 +846,9 @@ impl BoardTracker {
             s.lifts -= n;
             rebase(&mut s.last_placed);
         }
-        rebase(&mut self.last_placed);
-        rebase(&mut self.placed_before);
-        self.touched = Bitboard::EMPTY;
+        rebase(&mut self.placed.last_placed);
+        rebase(&mut self.placed.placed_before);
+        self.placed.touched = Bitboard::EMPTY;
     }
 
     /// Whether confirmed lifts since the last decision took pegs of both
@@ -838,10 +874,10 @@ impl BoardTracker {
                     revises: false,
                     moves: self.with_promotion(moves),
                     consumed: 0,
-                    made: self.state_since,
+                    made: self.timing.state_since,
                 };
                 self.record(&decision, t, out);
-                self.revisable = None;
+                self.decision.revisable = None;
                 self.agreement = Agreement::InStep;
                 self.reported.clear();
                 self.clear_sequence();
@@ -900,7 +936,7 @@ impl BoardTracker {
         }
         match self.revise_candidate(sensed, lifts) {
             Some(Explanation::One { mv, promotion_assumed }) => {
-                let earlier = self.revisable.unwrap_or_default();
+                let earlier = self.decision.revisable.unwrap_or_default();
                 return self.revise(mv, promotion_assumed, earlier.union(lifts), t, out);
             }
             Some(Explanation::Many(c)) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
@@ -943,9 +979,9 @@ impl BoardTracker {
     fn commit(&mut self, mv: Move, promotion_assumed: bool, t: Millis, out: &mut Vec<Observation>) {
         let ply = self.game.ply() + 1;
         self.game.push(mv);
-        self.made_at = self.state_since.min(t);
-        self.decided_early = false;
-        self.revisable = Some(Lifts::of(&self.log));
+        self.decision.made_at = self.timing.state_since.min(t);
+        self.decision.decided_early = false;
+        self.decision.revisable = Some(Lifts::of(&self.log));
         self.clear_sequence();
         self.agreement = Agreement::InStep;
         self.reported.clear();
@@ -963,9 +999,9 @@ impl BoardTracker {
         let ply = self.game.ply();
         let replaces = self.game.pop().expect("a revisable move exists");
         self.game.push(mv);
-        self.made_at = self.state_since.min(t);
-        self.decided_early = false;
-        self.revisable = Some(lifts);
+        self.decision.made_at = self.timing.state_since.min(t);
+        self.decision.decided_early = false;
+        self.decision.revisable = Some(lifts);
         self.clear_sequence();
         self.agreement = Agreement::InStep;
         self.reported.clear();
