@@ -142,65 +142,6 @@ pub enum Agreement {
     Reported(Bitboard),
 }
 
-/// The lifts seen during one move sequence.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Lifts {
-    /// Empty for at least the debounce time.
-    confirmed: Bitboard,
-    /// Empty at any moment, bounce included.
-    any: Bitboard,
-}
-
-impl Lifts {
-    fn union(self, other: Lifts) -> Lifts {
-        Lifts { confirmed: self.confirmed | other.confirmed, any: self.any | other.any }
-    }
-
-    fn of(log: &[Lift]) -> Lifts {
-        let mut lifts = Lifts::default();
-        for lift in log {
-            lifts.any.add(lift.square);
-            if lift.kind == LiftKind::Confirmed {
-                lifts.confirmed.add(lift.square);
-            }
-        }
-        lifts
-    }
-}
-
-/// What became of a peg that left its hole.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LiftKind {
-    /// Out for less than the debounce time so far.
-    Pending,
-    /// Out for at least the debounce time: a hand.
-    Confirmed,
-    /// Back within the debounce time (or a peg sensed for a moment): sensor bounce.
-    Bounce,
-}
-
-/// One peg leaving its hole, in the order the pegs left.
-#[derive(Clone, Copy, Debug)]
-struct Lift {
-    square: Square,
-    kind: LiftKind,
-    /// The occupancy just before this peg left.
-    before: Bitboard,
-}
-
-/// A board state that stood at least the debounce time (a hand had let go of
-/// it), with the number of lifts that led to it.
-#[derive(Clone, Copy, Debug)]
-struct Stood {
-    occ: Bitboard,
-    lifts: usize,
-    /// The hole a peg was last put into before this state (a move ends with one
-    /// of its own), and the board just before it was.
-    last_placed: Option<(Square, Bitboard, usize)>,
-    /// When the state began: for a move's last state, when the move was made.
-    since: Millis,
-}
-
 /// The verdict on a settled board.
 enum Explanation {
     None,
@@ -210,7 +151,9 @@ enum Explanation {
 
 mod early;
 mod explanation;
+mod parts;
 use explanation::*;
+use parts::*;
 mod sequence;
 
 /// A decision found on evidence: where it starts and the moves.
@@ -250,65 +193,6 @@ pub struct BoardTracker {
     lifts: PendingLifts,
     placed: Placements,
     decision: DecisionState,
-}
-
-/// The tracker's clock reading: the scan time, when the occupancy last
-/// changed and whether it has since settled, and when the current and the
-/// previous state began. One thing because every scan and tick moves them
-/// together and the settle and early-decision rules read them together.
-#[derive(Clone, Copy, Debug)]
-struct Timing {
-    now: Millis,
-    last_change: Millis,
-    settled: bool,
-    /// When the current state began (a bounce does not end it).
-    state_since: Millis,
-    /// The state before the current one, and when it began.
-    previous: (Bitboard, Millis),
-}
-
-/// The lift reading per square: when each peg now out was lifted, where its
-/// lift is in the log, and which lifts are still unconfirmed or were put back
-/// within the debounce time. One thing because a scan sets and clears them
-/// square by square together.
-#[derive(Clone, Copy, Debug)]
-struct PendingLifts {
-    lift_started: [Millis; 64],
-    /// Index in `log` of each square's pending lift.
-    lift_index: [usize; 64],
-    unconfirmed: Bitboard,
-    /// Pegs the last scan put back within the debounce time (their lifts marked
-    /// bounces): out again at once, the put-back was the flicker, not the lift.
-    returned: Bitboard,
-}
-
-/// Where pegs were last put down and which squares were touched: the evidence
-/// of the hand's path, reset together when a move is decided.
-#[derive(Clone, Copy, Debug)]
-struct Placements {
-    /// The hole a peg was last put into (bounces aside), and the one before.
-    last_placed: Option<(Square, Bitboard, usize)>,
-    placed_before: Option<(Square, Bitboard, usize)>,
-    touched: Bitboard,
-}
-
-/// The state of the last and the next decision: when the last move was made,
-/// whether it was decided early and may still be revised, and the early
-/// decision switch and its per-state guard. One thing because deciding a move
-/// and revising it read and write all of it.
-#[derive(Clone, Debug)]
-struct DecisionState {
-    /// When the move decided last was made (its last peg put down or the
-    /// captured one taken), which may be before it was decided.
-    made_at: Millis,
-    /// Decide before the settle time where no hand can make it another move.
-    early: bool,
-    /// The current state was already looked at for an early decision.
-    early_checked: bool,
-    /// The last move was decided early (its revision need not wait for the settle time).
-    decided_early: bool,
-    /// Lifts of the sequence that made the last move, while it may still be revised.
-    revisable: Option<Lifts>,
 }
 
 impl BoardTracker {
