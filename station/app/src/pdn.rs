@@ -9,14 +9,7 @@ pub fn pdn_of_record(record: &station_core::record::GameRecord) -> Option<String
     let tags = &record.tags;
     let mut out = String::new();
     out.push_str(&format!("[GameType \"{}\"]\n", variant.game_type()));
-    for (k, v) in [
-        ("Event", &tags.event),
-        ("Site", &tags.site),
-        ("Date", &tags.date),
-        ("Round", &tags.round),
-        ("White", &tags.white),
-        ("Black", &tags.black),
-    ] {
+    for (k, v) in tags.named() {
         out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
     }
     out.push_str(&format!("[Result \"{result}\"]\n\n"));

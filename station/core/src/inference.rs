@@ -154,7 +154,7 @@ mod explanation;
 mod parts;
 use explanation::*;
 use parts::*;
-mod sequence;
+pub(crate) mod sequence;
 
 /// A decision found on evidence: where it starts and the moves.
 struct Decision {

@@ -147,6 +147,19 @@ pub struct SevenTags {
 }
 
 impl SevenTags {
+    /// The six tags every game names besides its result, by their PGN (and
+    /// PDN) names, in the order of the Seven Tag Roster.
+    pub fn named(&self) -> [(&'static str, &str); 6] {
+        [
+            ("Event", &self.event),
+            ("Site", &self.site),
+            ("Date", &self.date),
+            ("Round", &self.round),
+            ("White", &self.white),
+            ("Black", &self.black),
+        ]
+    }
+
     /// The tags with `other`'s given values over these (a `new_game` naming
     /// the players over the configured defaults). Values are kept on one line.
     pub fn overridden(&self, other: &TagOverrides) -> SevenTags {
@@ -303,15 +316,7 @@ fn write_pgn_inner(
     extra: &Extra<'_>,
 ) -> String {
     let mut out = String::new();
-    for (name, value) in [
-        ("Event", &tags.event),
-        ("Site", &tags.site),
-        ("Date", &tags.date),
-        ("Round", &tags.round),
-        ("White", &tags.white),
-        ("Black", &tags.black),
-        ("Result", &result.to_string()),
-    ] {
+    for (name, value) in tags.named().into_iter().chain([("Result", result)]) {
         let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
     }
     if let Some(board) = &tags.board {

@@ -476,12 +476,7 @@ impl PieceTracker {
 const MAX_CATCH_UP: usize = 3;
 
 /// What several plies at once would explain.
-enum Sequences {
-    None,
-    One(Vec<Move>),
-    /// The distinct first moves of the competing sequences.
-    Many(Vec<Move>),
-}
+use crate::inference::sequence::Sequences;
 
 /// The sequences of two to [`MAX_CATCH_UP`] legal moves from `pos` that end on
 /// exactly `sensed`; the shortest length that explains it at all counts.
@@ -499,18 +494,8 @@ fn sequences_to(pos: &Chess, sensed: &Board, lift_order: &[Square]) -> Sequences
     for plies in 2..=MAX_CATCH_UP {
         search_sequences(pos, sensed, plies, changed, &mut Vec::new(), &mut found);
         found.retain(|seq| in_lift_order(seq, lift_order));
-        match found.len() {
-            0 => continue,
-            1 => return Sequences::One(found.pop().unwrap_or_default()),
-            _ => {
-                let mut firsts: Vec<Move> = Vec::new();
-                for seq in &found {
-                    if let Some(first) = seq.first().filter(|m| !firsts.contains(m)) {
-                        firsts.push(*first);
-                    }
-                }
-                return Sequences::Many(firsts);
-            }
+        if let Some(sequences) = Sequences::of(std::mem::take(&mut found)) {
+            return sequences;
         }
     }
     Sequences::None

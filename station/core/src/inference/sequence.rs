@@ -18,13 +18,33 @@ const MAX_NODES: usize = 2_000;
 
 /// What the lift order and the holes say about a burst of plies.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Sequences {
+pub(crate) enum Sequences {
     /// No sequence of two to [`MAX_CATCH_UP`] legal moves explains them.
     None,
     /// Exactly one sequence does (the shortest length that explains them at all).
     One(Vec<Move>),
     /// Several do: their distinct first moves.
     Many(Vec<Move>),
+}
+
+impl Sequences {
+    /// What the sequences found at one length say: nothing when none was
+    /// found (a longer length may), else the one or the distinct first moves.
+    pub(crate) fn of(mut found: Vec<Vec<Move>>) -> Option<Sequences> {
+        match found.len() {
+            0 => None,
+            1 => Some(Sequences::One(found.pop().unwrap_or_default())),
+            _ => {
+                let mut firsts: Vec<Move> = Vec::new();
+                for seq in &found {
+                    if let Some(first) = seq.first().filter(|m| !firsts.contains(m)) {
+                        firsts.push(*first);
+                    }
+                }
+                Some(Sequences::Many(firsts))
+            }
+        }
+    }
 }
 
 /// The squares a move takes a peg out of for good or for a while: the mover's
@@ -102,18 +122,8 @@ pub(super) fn explain_sequence(
         if budget == 0 {
             return Sequences::None;
         }
-        match found.len() {
-            0 => continue,
-            1 => return Sequences::One(found.pop().unwrap_or_default()),
-            _ => {
-                let mut firsts: Vec<Move> = Vec::new();
-                for seq in &found {
-                    if let Some(first) = seq.first().filter(|m| !firsts.contains(m)) {
-                        firsts.push(*first);
-                    }
-                }
-                return Sequences::Many(firsts);
-            }
+        if let Some(sequences) = Sequences::of(std::mem::take(&mut found)) {
+            return sequences;
         }
     }
     Sequences::None
