@@ -23,6 +23,8 @@ struct Listener {
     wording: Wording,
 }
 
+mod draughts;
+
 /// The station's voices.
 pub struct Voices {
     private: Listener,
@@ -75,79 +77,6 @@ impl Voices {
             latest: None,
             mirror_settings: VoiceSettings { move_reading: MoveReading::Letters, ..config.voice.clone() },
         })
-    }
-
-    /// A draughts move said by its squares (voices' draughts wording) to both listeners.
-    fn draughts_move(&mut self, ply: usize, pdn: &str, table: &Table, t: Millis, out: &mut Vec<Event>) {
-        let Some(d) = table.draughts() else { return };
-        let king = d.made_king(ply);
-        // Announced by start and end square (VIII.2.3); a repeat asked for
-        // says the intermediate squares of a multiple capture too.
-        let word = |l: &Listener, with_path: bool| {
-            crate::announce_draughts::say_pdn_with_path(
-                l.wording.phrasebook(),
-                d.variant(),
-                pdn,
-                king,
-                with_path,
-            )
-            .ok()
-        };
-        let private = word(&self.private, false);
-        let public = self.public.as_ref().and_then(|l| word(l, false));
-        if let Some(text) = private.clone() {
-            say(&self.private, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
-        }
-        if let (Some(l), Some(text)) = (self.public.as_ref(), public) {
-            say(l, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
-        }
-        self.last_move =
-            word(&self.private, true).map(|p| (p, self.public.as_ref().and_then(|l| word(l, true))));
-    }
-
-    /// A draughts irregularity or decision said to both listeners, each in
-    /// his language; the English `text` and `steps` when it cannot be worded.
-    fn say_draughts(
-        &self,
-        table: &Table,
-        text: &str,
-        steps: &[String],
-        t: Millis,
-        out: &mut Vec<Event>,
-        word: impl Fn(&station_voices::Phrasebook, station_core::draughts::Variant) -> Option<String>,
-    ) {
-        let english =
-            std::iter::once(text.to_owned()).chain(steps.iter().cloned()).collect::<Vec<_>>().join(". ");
-        for l in std::iter::once(&self.private).chain(self.public.as_ref()) {
-            let said = table
-                .draughts()
-                .and_then(|d| word(l.wording.phrasebook(), d.variant()))
-                .unwrap_or_else(|| english.clone());
-            say(l, Utterance::text(said.clone()), said, "correction", Priority::Urgent, t, out);
-        }
-    }
-
-    /// A draughts announcement that is not the move his board made (VIII.2.3,
-    /// D.2.8): both said to him, so he corrects the board or the announcement.
-    fn draughts_announcement_mismatch(
-        &self,
-        said: &str,
-        sensed: &str,
-        table: &Table,
-        t: Millis,
-        out: &mut Vec<Event>,
-    ) {
-        let Some(d) = table.draughts() else { return };
-        let book = self.private.wording.phrasebook();
-        let word =
-            |pdn: &str| crate::announce_draughts::say_pdn(book, d.variant(), pdn, false).unwrap_or_default();
-        let text = format!(
-            "{} — {}: {}",
-            word(said),
-            self.private.wording.message(Message::BoardMismatch),
-            word(sensed)
-        );
-        say(&self.private, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
     }
 
     /// The microphone is muted while either listener's speaker talks.

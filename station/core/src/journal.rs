@@ -381,10 +381,7 @@ impl Header {
             rules: table.draughts_variant(),
             config: TableConfig {
                 // What the reader puts back: a chess game's start is its FEN's.
-                start: match table.draughts_variant() {
-                    Some(_) => Game::default(),
-                    None => Game::from_fen(fen).unwrap_or_else(|_| cfg.start.clone()),
-                },
+                start: table.rules().header_start(fen, &cfg.start),
                 tags,
                 ..cfg.clone()
             },

@@ -52,6 +52,12 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// The FEN of the position that starts a game (PDN FEN for draughts).
     fn start_fen(&self, start: &Game) -> String;
 
+    /// The start a journal header's config keeps for a game begun from `fen`
+    /// (its own key; what a reader puts back): a chess game's is that FEN's
+    /// position, `configured` if it does not read; a draughts start is no
+    /// chess `Game`, so the default stands in.
+    fn header_start(&self, fen: &str, configured: &Game) -> Game;
+
     /// Whether a set-up is judged as soon as the board settles (a Chess960
     /// or draughts set-up), rather than after the longer pause that lets a
     /// hand set up a standard chess position without being read out.

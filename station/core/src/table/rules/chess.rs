@@ -39,6 +39,10 @@ impl Rules for Chess {
         start.fen()
     }
 
+    fn header_start(&self, fen: &str, configured: &Game) -> Game {
+        Game::from_fen(fen).unwrap_or_else(|_| configured.clone())
+    }
+
     fn judges_setup_at_settle(&self, start: &Game) -> bool {
         // A Chess960 set-up is read out as it stands (ICCF Appendix B asks for it).
         crate::setup::chess960_number(start.start().board()).is_some_and(|n| n != STANDARD_START_960)

@@ -54,6 +54,10 @@ macro_rules! draughts_rules {
                 fen(&Position::initial($variant))
             }
 
+            fn header_start(&self, _fen: &str, _configured: &Game) -> Game {
+                Game::default()
+            }
+
             fn judges_setup_at_settle(&self, _start: &Game) -> bool {
                 true
             }
