@@ -342,7 +342,7 @@ pub struct GameSettings {
     #[serde(deserialize_with = "values::start_fen")]
     pub start_fen: Option<station_core::Game>,
     /// The blind player's colour: white or black.
-    #[serde(deserialize_with = "values::color")]
+    #[serde(deserialize_with = "station_core::table::color_name::deserialize")]
     pub blind_color: Color,
     /// How long a board may take to execute the agreed position before it is reminded (D.2.9).
     pub grace_ms: u64,

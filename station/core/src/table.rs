@@ -859,7 +859,7 @@ fn parse_move(pos: &shakmaty::Chess, text: &str) -> Option<Move> {
 
 mod apply;
 mod config;
-pub use config::TableConfig;
+pub use config::{TableConfig, color_name};
 mod observed;
 pub(crate) use apply::board_of;
 use observed::{move_event, observation_events, revised_event};

@@ -8,18 +8,8 @@
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
-use shakmaty::{Color, Role};
+use shakmaty::Role;
 use std::fmt::Display;
-
-/// `white` or `black` (the blind player's colour).
-pub(super) fn color<'de, D: Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
-    let text = String::deserialize(d)?;
-    match text.as_str() {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        _ => Err(D::Error::custom(format!("`{text}` is not white or black"))),
-    }
-}
 
 /// A promotion piece: its name or letter, in any case (`queen`, `Q`, `knight`, `n`).
 pub(super) fn promotion<'de, D: Deserializer<'de>>(d: D) -> Result<Role, D::Error> {

@@ -89,21 +89,24 @@ fn default_grace() -> Millis {
     30_000
 }
 
-/// A colour as the header writes it: `"white"` or `"black"`.
-mod color_name {
+/// A colour as the header and the station's config write it: `"white"` or
+/// `"black"` (the one reader of the word, for both).
+pub mod color_name {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
     use shakmaty::Color;
 
+    /// Writes `white` or `black`.
     pub fn serialize<S: Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(if *color == Color::White { "white" } else { "black" })
     }
 
+    /// Reads `white` or `black`; anything else is refused by name.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
         match String::deserialize(d)?.as_str() {
             "white" => Ok(Color::White),
             "black" => Ok(Color::Black),
-            other => Err(D::Error::custom(format!("blind_color {other}"))),
+            other => Err(D::Error::custom(format!("`{other}` is not white or black"))),
         }
     }
 }
