@@ -5,7 +5,6 @@
 //! they are legal there, so a move that makes a king names it (3.7); once a
 //! move is not legal in that game the rest are said from their notation alone.
 
-use crate::config::GameRules;
 use anyhow::{Context, Result, bail};
 use shakmaty::{File, Rank};
 use station_core::draughts::pdn::find_move;
@@ -14,12 +13,7 @@ use station_voices::Phrasebook;
 use station_voices::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
 
 /// One line of words per move.
-pub fn announce_draughts(lang: &str, rules: GameRules, moves: &[String]) -> Result<Vec<String>> {
-    let variant = match rules {
-        GameRules::Draughts => Variant::International,
-        GameRules::Draughts64 => Variant::Draughts64,
-        GameRules::Chess => bail!("--rules chess words chess moves: leave --rules out"),
-    };
+pub fn announce_draughts(lang: &str, variant: Variant, moves: &[String]) -> Result<Vec<String>> {
     let book = Phrasebook::builtin(lang).with_context(|| format!("no phrasebook for language {lang:?}"))?;
     if moves.is_empty() {
         bail!("nothing to announce: give draughts moves such as 32-28 or 28x17x6");
@@ -120,15 +114,15 @@ fn say_square(variant: Variant, sq: Square) -> DraughtsSquare {
 mod tests {
     use super::*;
 
-    fn words(lang: &str, rules: GameRules, moves: &[&str]) -> Result<Vec<String>> {
-        announce_draughts(lang, rules, &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
+    fn words(lang: &str, variant: Variant, moves: &[&str]) -> Result<Vec<String>> {
+        announce_draughts(lang, variant, &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
     }
 
     #[test]
     fn the_contract_examples_in_three_languages() {
         let moves = ["32-28", "28x17", "28x17x6"];
         assert_eq!(
-            words("pl", GameRules::Draughts, &moves).unwrap(),
+            words("pl", Variant::International, &moves).unwrap(),
             [
                 "trzydzieści dwa — dwadzieścia osiem",
                 "dwadzieścia osiem bije siedemnaście",
@@ -136,10 +130,13 @@ mod tests {
             ]
         );
         assert_eq!(
-            words("de", GameRules::Draughts, &moves[..1]).unwrap(),
+            words("de", Variant::International, &moves[..1]).unwrap(),
             ["zweiunddreißig — achtundzwanzig"]
         );
-        assert_eq!(words("en", GameRules::Draughts, &moves[1..2]).unwrap(), ["twenty-eight takes seventeen"]);
+        assert_eq!(
+            words("en", Variant::International, &moves[1..2]).unwrap(),
+            ["twenty-eight takes seventeen"]
+        );
     }
 
     #[test]
@@ -153,7 +150,7 @@ mod tests {
         .unwrap();
         let game = &station_core::draughts::pdn::read_games(&pdn).unwrap()[0];
         let texts: Vec<String> = game.moves.iter().map(|m| m.pdn(game.variant, true)).collect();
-        let lines = announce_draughts("en", GameRules::Draughts, &texts).unwrap();
+        let lines = announce_draughts("en", Variant::International, &texts).unwrap();
         let kings = game.moves.iter().filter(|m| m.promotes).count();
         assert!(kings > 0);
         assert_eq!(lines.iter().filter(|l| l.ends_with(" king")).count(), kings);
@@ -161,13 +158,13 @@ mod tests {
 
     #[test]
     fn bad_moves_are_named() {
-        let err = words("pl", GameRules::Draughts, &["32-51"]).unwrap_err().to_string();
+        let err = words("pl", Variant::International, &["32-51"]).unwrap_err().to_string();
         assert!(err.contains("51"), "{err}");
-        assert!(words("pl", GameRules::Draughts, &["32+28"]).is_err());
-        let on64 = words("de", GameRules::Draughts64, &["c3-d4"]).unwrap();
+        assert!(words("pl", Variant::International, &["32+28"]).is_err());
+        let on64 = words("de", Variant::Draughts64, &["c3-d4"]).unwrap();
         assert_eq!(on64.len(), 1);
-        assert!(words("de", GameRules::Draughts64, &["c3-e5"]).is_ok(), "notation only, like any move text");
-        assert!(words("de", GameRules::Draughts64, &["a2-b3"]).is_err(), "a2 is a light square");
-        assert!(words("de", GameRules::Draughts64, &["c3-d5"]).is_err(), "d5 is a light square");
+        assert!(words("de", Variant::Draughts64, &["c3-e5"]).is_ok(), "notation only, like any move text");
+        assert!(words("de", Variant::Draughts64, &["a2-b3"]).is_err(), "a2 is a light square");
+        assert!(words("de", Variant::Draughts64, &["c3-d5"]).is_err(), "d5 is a light square");
     }
 }

@@ -363,6 +363,15 @@ pub enum GameRules {
     Draughts64,
 }
 
+impl GameRules {
+    /// The core's rules of this game, found by the name the config gives it.
+    pub fn rules(self) -> &'static dyn station_core::rules::Rules {
+        let name =
+            clap::ValueEnum::to_possible_value(&self).map(|v| v.get_name().to_owned()).unwrap_or_default();
+        station_core::rules::named(&name).unwrap_or(&station_core::rules::CHESS)
+    }
+}
+
 impl Default for GameSettings {
     fn default() -> Self {
         GameSettings {
@@ -372,7 +381,7 @@ impl Default for GameSettings {
             start_fen: None,
             blind_color: Color::White,
             grace_ms: 30_000,
-            rules: GameRules::Chess,
+            rules: GameRules::default(),
         }
     }
 }
@@ -515,7 +524,7 @@ impl Config {
             }
         }
         if self.opponent.is_some() {
-            if self.game.rules != GameRules::Chess {
+            if !self.game.rules.rules().engine_can_play() {
                 return Err(invalid("opponent", "an engine opponent plays chess only".into()));
             }
             if self.mirror_sensed() {

@@ -30,6 +30,7 @@ mod draughts_speech;
 mod draw_facts;
 pub mod event_sink;
 pub mod famous_game;
+pub mod games;
 pub mod hub;
 pub mod journal_file;
 pub mod journal_lock;

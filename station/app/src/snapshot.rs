@@ -157,24 +157,8 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
     let discrepancy_progress = discrepancy_progress(table, extras.discrepancies);
     let adjourned = table.is_adjourned();
     let waiting_for_execution = table.sync().is_some_and(|s| s.deadline().is_some());
-    // A draughts game: its record in PDN where the chess record would be (the console's live record).
-    let last_move = match table.draughts() {
-        Some(d) => record.and_then(|r| r.moves.last()).map(|m| {
-            let ply = m.ply;
-            let pdn = m.pdn.as_deref().unwrap_or(&m.uci);
-            let mut text = serde_json::Map::new();
-            for lang in ["de", "pl", "en"] {
-                if let Some(book) = station_voices::Phrasebook::builtin(lang)
-                    && let Ok(words) =
-                        crate::announce_draughts::say_pdn(book, d.variant(), pdn, d.made_king(ply))
-                {
-                    text.insert(lang.into(), Value::String(words));
-                }
-            }
-            json!({"ply": ply, "san": pdn, "uci": pdn, "pdn": pdn, "text": text})
-        }),
-        None => last_move,
-    };
+    // A game written otherwise (draughts' PDN) shows its own last move.
+    let last_move = crate::games::words_of(table.rules()).last_move(table, record, last_move);
     let turn = table
         .turn()
         .map(|(_, side)| if side == station_core::clock::Side::White { "white" } else { "black" });

@@ -110,12 +110,7 @@ impl Station {
         });
         // The rules seam, chosen here once by the configured name: a draughts
         // table reads the boards' scans and the entered moves as draughts.
-        let rules_name = clap::ValueEnum::to_possible_value(&config.game.rules)
-            .map(|v| v.get_name().to_owned())
-            .unwrap_or_default();
-        let rules = station_core::rules::named(&rules_name)
-            .ok_or_else(|| anyhow::anyhow!("[game] rules `{rules_name}`: no such game"))?;
-        let table = table.with_rules(rules);
+        let table = table.with_rules(config.game.rules.rules());
         let clock_watch =
             (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
         let mut station = Station {
@@ -748,9 +743,6 @@ impl Station {
                 let side = side(&s)?;
                 self.apply(t, Input::ClaimDraw { side, mv }, events).map_err(|e| e.to_string())?;
                 Ok(draw_claim_answer(events))
-            }
-            Command::Spoken { text, confidence } if self.table.rules().names_moves_by_squares() => {
-                self.draughts_spoken(&text, confidence, t, events)
             }
             Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
             Command::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {

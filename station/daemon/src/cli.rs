@@ -1,6 +1,5 @@
 //! The command line.
 
-use crate::announce::{AnnounceOptions, announce};
 use crate::bench::{BenchOptions, bench};
 use crate::config::Config;
 use crate::demo::demo;
@@ -8,10 +7,17 @@ use crate::demo_draughts::demo_draughts;
 use crate::demo_options::DemoOptions;
 use crate::export::{ExportOptions, export};
 use crate::run::{RunOptions, run};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use station_app::games::{AnnounceOptions, words_of};
 use station_sim::replay::{Pace, ReplayOptions, replay};
 use std::path::PathBuf;
+
+/// A demo: the station run against simulated boards and hands.
+type Demo = fn(DemoOptions) -> Result<()>;
+
+/// The demo of each game, by the name `station demo --rules` gives it (its value parser lists these).
+const DEMOS: [(&str, Demo); 2] = [("chess", demo), ("draughts", demo_draughts)];
 
 /// The Annex D station: a blind player's peg board, announced moves, one game on two boards.
 #[derive(Parser)]
@@ -417,31 +423,20 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 mirror_dgt: mirror == "dgt",
                 listen,
                 token,
-                draughts: rules == "draughts",
                 braille,
                 practice,
             };
             if opts.practice {
                 return crate::demo_practice::demo_practice(opts);
             }
-            if opts.draughts && opts.braille {
-                anyhow::bail!("--braille shows the chess demo only (not --rules draughts)");
-            }
-            if opts.draughts { demo_draughts(opts) } else { demo(opts) }
+            // The demo of the game `--rules` names (its value parser lists these).
+            let (_, run) = DEMOS
+                .iter()
+                .find(|(name, _)| *name == rules)
+                .with_context(|| format!("no demo of the game `{rules}`"))?;
+            run(opts)
         }
         Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
-        Command::Announce { lang, wav, packs, moves_to_word, rules: Some(rules), .. }
-            if rules != crate::config::GameRules::Chess =>
-        {
-            let lines = crate::announce_draughts::announce_draughts(&lang, rules, &moves_to_word)?;
-            for line in &lines {
-                println!("{line}");
-            }
-            if let Some(wav) = wav {
-                crate::announce::render(&lines, &lang, &packs, &wav)?;
-            }
-            Ok(())
-        }
         Command::Announce {
             lang,
             letters,
@@ -456,7 +451,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             wav,
             packs,
             moves_to_word,
-            ..
+            rules,
         } => {
             let move_reading =
                 if iccf { station_voices::MoveReading::Iccf } else { station_voices::MoveReading::Letters };
@@ -477,7 +472,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 moves_made: moves,
                 side_black: side == "black",
             };
-            let lines = announce(&opts)?;
+            let lines = words_of(rules.unwrap_or_default().rules()).announce(&opts)?;
             for line in &lines {
                 println!("{line}");
             }

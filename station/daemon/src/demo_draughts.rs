@@ -69,6 +69,9 @@ fn schedules(game: &PdnGame, seed: u64, noise: bool, pause_ms: u64) -> [Vec<Time
 
 /// Plays the draughts demo game and prints it.
 pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
+    if opts.braille {
+        anyhow::bail!("--braille shows the chess demo only (not --rules draughts)");
+    }
     let game = demo_game()?;
     let work = std::env::temp_dir().join(format!("annexd-draughts-demo-{}", std::process::id()));
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;

@@ -31,8 +31,6 @@ pub struct DemoOptions {
     pub listen: String,
     /// Operator token.
     pub token: Option<String>,
-    /// Which game: chess (the famous game) or draughts (`--rules draughts`).
-    pub draughts: bool,
     /// A simulated Braille display (a simulated brltty): its lines are printed.
     pub braille: bool,
     /// A practice game against Stockfish (issue 26).

@@ -21,9 +21,7 @@ mod voices_cmd;
 // wiring as `crate::run` (its own file name leaves `run.rs` to the app's loop,
 // so that git follows the loop's history there).
 use run_cmd as run;
-use station_app::{
-    announce_draughts, config, doctor, event_sink, famous_game, hub, journal_file, opponent, station,
-};
+use station_app::{config, doctor, event_sink, famous_game, hub, journal_file, opponent, station};
 use station_export::{export, export_audio, export_braille, export_large_print, export_pdn};
 use station_hall as hall;
 use station_web as web;

@@ -12,6 +12,10 @@ fn the_opponent_section_is_checked() {
     let err = parse("[boards.mirror]\ndriver = \"sim\"\n[opponent]\n").unwrap_err().to_string();
     assert!(err.contains("the engine is the sighted side"), "{err}");
     assert!(parse("[opponent]\nlevel = 3\n").is_err(), "unknown keys are errors");
+    for rules in ["draughts", "draughts64"] {
+        let err = parse(&format!("[game]\nrules = \"{rules}\"\n[opponent]\n")).unwrap_err().to_string();
+        assert!(err.contains("plays chess only"), "{rules}: {err}");
+    }
 }
 
 fn parse(text: &str) -> Result<Config, ConfigError> {
@@ -47,6 +51,12 @@ fn game_rules_chess_by_default_draughts_by_name_and_a_wrong_one_named() {
     assert_eq!(parse("[game]\nrules = \"draughts64\"\n").unwrap().game.rules, GameRules::Draughts64);
     let err = parse("[game]\nrules = \"checkers\"\n").unwrap_err().to_string();
     assert!(err.contains("line 2") && err.contains("checkers"), "{err}");
+    // Each name is the core's rules of that name (none falls back to chess).
+    let names: Vec<_> = [GameRules::Chess, GameRules::Draughts, GameRules::Draughts64]
+        .into_iter()
+        .map(|r| r.rules().name())
+        .collect();
+    assert_eq!(names, ["chess", "draughts", "draughts64"]);
 }
 
 #[test]

@@ -25,13 +25,128 @@ pub(super) struct SpeechDesk {
     pub listening: Option<Listening>,
     /// The understanding of the blind player's language.
     pub understanding: Option<Understanding>,
-    /// The position (FEN) whose grammar the recogniser listens with.
-    pub grammar_fen: Option<String>,
+    /// What the grammar the recogniser listens with was built for (see [`GameSpeech::grammar_key`]).
+    pub grammar_key: Option<String>,
     /// What the blind player was asked to confirm with yes.
     pub asked: Option<Asked>,
 }
 
+/// How the blind player's words are heard in one game kind: the grammar
+/// the recogniser listens with, and what an utterance means. Chess (pieces
+/// and squares, [`ChessSpeech`]) and draughts (square numbers,
+/// `spoken_draughts`) each have one, found by the rules' name ([`speech_of`]).
+pub(super) trait GameSpeech: Sync {
+    /// The grammar's key: what it was built for (the position he speaks
+    /// about, and the choices of a question open), so it is built again only
+    /// when that changes.
+    fn grammar_key(&self, station: &Station) -> String;
+
+    /// The grammar's phrases for the key (the configured extra phrases are added by the station).
+    fn grammar(&self, station: &mut Station) -> Result<Vec<String>>;
+
+    /// What `text` means in the position he speaks about.
+    fn understand(
+        &self,
+        station: &mut Station,
+        text: &str,
+        confidence: Option<f32>,
+    ) -> Result<Box<dyn SpokenMeaning>, String>;
+}
+
+/// What was heard, understood once: the `heard` event names it, then the station acts on it.
+pub(super) trait SpokenMeaning {
+    /// The `heard` event's `understood`.
+    fn line(&self) -> String;
+
+    /// The answer to a question (yes, or a choice's number): the sound kept is the question's move's.
+    fn is_answer(&self) -> bool;
+
+    /// A move or a question about moves: its sound may be kept.
+    fn is_move(&self) -> bool;
+
+    /// Acts on it: a move announced to the table, a question asked back, a command carried out.
+    fn act(
+        self: Box<Self>,
+        station: &mut Station,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String>;
+}
+
+/// Every game's speech, by its rules' name.
+static SPEECH: [(&str, &dyn GameSpeech); 3] = [
+    ("chess", &ChessSpeech),
+    ("draughts", &super::spoken_draughts::INTERNATIONAL),
+    ("draughts64", &super::spoken_draughts::DRAUGHTS64),
+];
+
+/// The speech of the game `rules` play.
+pub(super) fn speech_of(rules: &dyn station_core::rules::Rules) -> &'static dyn GameSpeech {
+    crate::games::by_rules(&SPEECH, rules)
+}
+
+/// Chess spoken: moves by piece and square in his spelling, and the command words.
+pub(super) struct ChessSpeech;
+
+impl GameSpeech for ChessSpeech {
+    fn grammar_key(&self, station: &Station) -> String {
+        station.listening_position().1
+    }
+
+    fn grammar(&self, station: &mut Station) -> Result<Vec<String>> {
+        let (pos, _) = station.listening_position();
+        Ok(station.understanding()?.grammar(&pos).into_phrases())
+    }
+
+    fn understand(
+        &self,
+        station: &mut Station,
+        text: &str,
+        confidence: Option<f32>,
+    ) -> Result<Box<dyn SpokenMeaning>, String> {
+        let (understanding, pos) = station.spoken_context()?;
+        let understood = understanding.understand(&pos, text, confidence);
+        Ok(Box::new(ChessMeaning { understanding, pos, understood }))
+    }
+}
+
+/// A chess utterance understood in `pos`.
+struct ChessMeaning {
+    understanding: Understanding,
+    pos: Chess,
+    understood: Understood,
+}
+
+impl SpokenMeaning for ChessMeaning {
+    fn line(&self) -> String {
+        self.understood.line()
+    }
+
+    fn is_answer(&self) -> bool {
+        matches!(self.understood, Understood::Command(SpokenCommand::Yes))
+    }
+
+    fn is_move(&self) -> bool {
+        matches!(self.understood, Understood::Move { .. } | Understood::Ask { .. })
+    }
+
+    fn act(
+        self: Box<Self>,
+        station: &mut Station,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let ChessMeaning { understanding, pos, understood } = *self;
+        station.act_on_spoken(&understanding, &pos, understood, t, events)
+    }
+}
+
 impl Station {
+    /// The speech of the table's game.
+    fn game_speech(&self) -> &'static dyn GameSpeech {
+        speech_of(self.table.rules())
+    }
+
     /// What the blind player said: a move is checked against his board, a
     /// question goes back to him, a refusal is said why.
     pub(super) fn spoken(
@@ -41,9 +156,7 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        let (understanding, pos) = self.spoken_context()?;
-        let understood = understanding.understand(&pos, text, confidence);
-        self.act_on_spoken(&understanding, &pos, understood, t, events)
+        self.game_speech().understand(self, text, confidence)?.act(self, t, events)
     }
 
     /// What spoken words are understood with: his language, and the position
@@ -159,8 +272,8 @@ impl Station {
                     self.say_private(text, "record", t, events);
                 }
                 if matches!(command, SpokenCommand::DrawStatus)
-                    && let Some(text) =
-                        crate::draw_facts::table_draw_facts_text(understanding.wording(), &self.table)
+                    && let Some(text) = crate::games::words_of(self.table.rules())
+                        .draw_facts_text(understanding.wording(), &self.table)
                 {
                     // "Remis Stand" asks for the draw facts; "Remis" alone offers a draw.
                     self.say_private(text, "draw_status", t, events);
@@ -250,7 +363,8 @@ impl Station {
             return;
         }
         let Some(understanding) = self.speech.understanding.as_ref() else { return };
-        let Some(text) = crate::draw_facts::table_draw_facts_text(understanding.wording(), &self.table)
+        let Some(text) =
+            crate::games::words_of(self.table.rules()).draw_facts_text(understanding.wording(), &self.table)
         else {
             return;
         };
@@ -291,14 +405,8 @@ impl Station {
         }
         let lang = speech.model_language(&self.config.voice).to_owned();
         let settings = speech.clone();
-        let (fen, grammar) = match self.draughts_grammar(true) {
-            Some(draughts) => draughts?,
-            None => {
-                let (pos, fen) = self.listening_position();
-                (fen, self.grammar(&pos)?)
-            }
-        };
-        self.speech.grammar_fen = Some(fen);
+        let (key, grammar) = self.listening_grammar(true)?;
+        self.speech.grammar_key = Some(key);
         self.speech.listening = Some(Listening::start(&settings, &lang, mute, grammar));
         tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
         Ok(())
@@ -313,45 +421,35 @@ impl Station {
         (pos, fen)
     }
 
-    /// The grammar of `pos` (plus the configured extra phrases).
-    pub(super) fn grammar(&mut self, pos: &Chess) -> Result<Vec<String>> {
-        let mut phrases = self.understanding()?.grammar(pos).into_phrases();
+    /// The grammar the recogniser listens with now: its key and, when
+    /// `build`, its phrases (plus the configured extra phrases).
+    pub(super) fn listening_grammar(&mut self, build: bool) -> Result<(String, Vec<String>)> {
+        let speech = self.game_speech();
+        let key = speech.grammar_key(self);
+        if !build {
+            return Ok((key, Vec::new()));
+        }
+        let mut phrases = speech.grammar(self)?;
         phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
-        Ok(phrases)
+        Ok((key, phrases))
     }
 
-    /// After every change, the recogniser listens for the moves of the new position.
+    /// After every change, the recogniser listens for the moves of the new
+    /// position (and the choices of a question open).
     pub(super) fn refresh_grammar(&mut self) {
         if self.speech.listening.is_none() {
             return;
         }
-        if let Some(Ok((key, _))) = self.draughts_grammar(false) {
-            // A draughts game: the moves of his position, and the choices of a question open.
-            if self.speech.grammar_fen.as_deref() == Some(key.as_str()) {
-                return;
-            }
-            match self.draughts_grammar(true) {
-                Some(Ok((key, phrases))) => {
-                    if let Some(l) = &self.speech.listening {
-                        l.set_grammar(phrases);
-                    }
-                    self.speech.grammar_fen = Some(key);
-                }
-                Some(Err(e)) => tracing::warn!(error = %e, "no grammar for the new position"),
-                None => {}
-            }
+        let speech = self.game_speech();
+        if self.speech.grammar_key.as_deref() == Some(speech.grammar_key(self).as_str()) {
             return;
         }
-        let (pos, fen) = self.listening_position();
-        if self.speech.grammar_fen.as_deref() == Some(fen.as_str()) {
-            return;
-        }
-        match self.grammar(&pos) {
-            Ok(phrases) => {
+        match self.listening_grammar(true) {
+            Ok((key, phrases)) => {
                 if let Some(l) = &self.speech.listening {
                     l.set_grammar(phrases);
                 }
-                self.speech.grammar_fen = Some(fen);
+                self.speech.grammar_key = Some(key);
             }
             Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
         }
@@ -412,35 +510,14 @@ impl Station {
                     t_ms: t,
                 };
                 // Understood once: the `heard` event says what, then it is acted on.
-                if self.table.rules().names_moves_by_squares() {
-                    match self.understand_draughts(&text, Some(confidence)) {
-                        Ok(understood) => {
-                            events.push(heard(understood.line()));
-                            let yes = understood.is_answer();
-                            let audio = audio.filter(|_| yes || understood.is_move());
-                            let from = events.len();
-                            if let Err(e) = self.act_on_draughts(understood, t, &mut events) {
-                                tracing::info!(text, error = %e, "spoken input refused");
-                            }
-                            self.keep_spoken_audio(audio, yes, from, t, &mut events);
-                        }
-                        Err(e) => events.push(heard(format!("reject {e}"))),
-                    }
-                    self.decide(events);
-                    return Ok(());
-                }
-                match self.spoken_context() {
-                    Ok((understanding, pos)) => {
-                        let understood = understanding.understand(&pos, &text, Some(confidence));
-                        events.push(heard(understood.line()));
-                        let yes = matches!(understood, Understood::Command(SpokenCommand::Yes));
+                match self.game_speech().understand(self, &text, Some(confidence)) {
+                    Ok(meaning) => {
+                        events.push(heard(meaning.line()));
+                        let yes = meaning.is_answer();
                         // Only a move (or one asked back) may have its sound kept.
-                        let audio = audio.filter(|_| {
-                            yes || matches!(understood, Understood::Move { .. } | Understood::Ask { .. })
-                        });
+                        let audio = audio.filter(|_| yes || meaning.is_move());
                         let from = events.len();
-                        let acted = self.act_on_spoken(&understanding, &pos, understood, t, &mut events);
-                        if let Err(e) = acted {
+                        if let Err(e) = meaning.act(self, t, &mut events) {
                             tracing::info!(text, error = %e, "spoken input refused");
                         }
                         self.keep_spoken_audio(audio, yes, from, t, &mut events);

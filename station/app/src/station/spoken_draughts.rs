@@ -7,6 +7,7 @@
 //! back with the choices by number, answered with the number (or yes to a
 //! question about one move). Commands go the way of the chess path.
 
+use super::speech_desk::{GameSpeech, SpokenMeaning};
 use super::{Asked, Station};
 use serde_json::{Value, json};
 use shakmaty::{File, Rank};
@@ -31,23 +32,75 @@ pub(super) struct DraughtsHeard {
     understood: DraughtsUnderstood,
 }
 
-impl DraughtsHeard {
-    /// The `heard` event's `understood`.
-    pub(super) fn line(&self) -> String {
+impl SpokenMeaning for DraughtsHeard {
+    fn line(&self) -> String {
         self.understood.line(&self.legal)
     }
 
-    /// A move, a question about moves, or the answer to one: its sound may be kept.
-    pub(super) fn is_move(&self) -> bool {
-        matches!(self.understood, DraughtsUnderstood::Move(_) | DraughtsUnderstood::Ask { .. })
-    }
-
-    /// The answer to a question (yes or a choice): the sound kept is the question's move's.
-    pub(super) fn is_answer(&self) -> bool {
+    fn is_answer(&self) -> bool {
         matches!(
             self.understood,
             DraughtsUnderstood::Choice(_) | DraughtsUnderstood::Command(SpokenCommand::Yes)
         )
+    }
+
+    fn is_move(&self) -> bool {
+        matches!(self.understood, DraughtsUnderstood::Move(_) | DraughtsUnderstood::Ask { .. })
+    }
+
+    fn act(
+        self: Box<Self>,
+        station: &mut Station,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        station.act_on_draughts(*self, t, events)
+    }
+}
+
+/// Draughts spoken in one variant: moves by their squares, choices by number.
+pub(super) struct DraughtsSpeech(Variant);
+
+/// International draughts spoken (square numbers).
+pub(super) static INTERNATIONAL: DraughtsSpeech = DraughtsSpeech(Variant::International);
+/// 64-square draughts spoken (letter and rank).
+pub(super) static DRAUGHTS64: DraughtsSpeech = DraughtsSpeech(Variant::Draughts64);
+
+impl DraughtsSpeech {
+    /// The position he speaks about: before his latest unannounced move, the
+    /// current one, or before a game the initial position.
+    fn position(&self, station: &Station) -> Position {
+        station.table.draughts_announce_position().unwrap_or_else(|| Position::initial(self.0))
+    }
+}
+
+impl GameSpeech for DraughtsSpeech {
+    fn grammar_key(&self, station: &Station) -> String {
+        let fen = fen(&self.position(station));
+        let choices = station.open_choices(&fen).len();
+        format!("{fen} {choices}")
+    }
+
+    fn grammar(&self, station: &mut Station) -> anyhow::Result<Vec<String>> {
+        let pos = self.position(station);
+        let choices = station.open_choices(&fen(&pos)).len();
+        let (legal, _) = move_texts(&pos);
+        Ok(station.understanding()?.draughts_grammar(&legal, choices).into_phrases())
+    }
+
+    fn understand(
+        &self,
+        station: &mut Station,
+        text: &str,
+        confidence: Option<f32>,
+    ) -> Result<Box<dyn SpokenMeaning>, String> {
+        let understanding = station.understanding().map_err(|e| e.to_string())?.clone();
+        let pos = station.table.draughts_announce_position().ok_or("no game in progress")?;
+        let fen = fen(&pos);
+        let (legal, pdn) = move_texts(&pos);
+        let open = station.open_choices(&fen);
+        let understood = understanding.understand_draughts(text, confidence, &legal, open.len());
+        Ok(Box::new(DraughtsHeard { understanding, fen, legal, pdn, open, understood }))
     }
 }
 
@@ -81,67 +134,12 @@ fn said_square(variant: Variant, sq: Square) -> DraughtsSquare {
 }
 
 impl Station {
-    /// The draughts position he speaks about: before his latest unannounced
-    /// move, the current one, or before a game the initial position.
-    fn draughts_listening_position(&self) -> Option<Position> {
-        let variant = self.table.draughts_variant()?;
-        Some(self.table.draughts_announce_position().unwrap_or_else(|| Position::initial(variant)))
-    }
-
     /// The moves of the question open in the position with `fen`.
     fn open_choices(&self, fen: &str) -> Vec<String> {
         match &self.speech.asked {
             Some(Asked::Draughts { fen: asked, moves, .. }) if asked == fen => moves.clone(),
             _ => Vec::new(),
         }
-    }
-
-    /// In a draughts game: the grammar's key (the position and the question
-    /// open) and, when `build`, its phrases (plus the configured extra
-    /// phrases). `None` in a chess game.
-    pub(super) fn draughts_grammar(&mut self, build: bool) -> Option<anyhow::Result<(String, Vec<String>)>> {
-        let pos = self.draughts_listening_position()?;
-        let fen = fen(&pos);
-        let choices = self.open_choices(&fen).len();
-        let key = format!("{fen} {choices}");
-        if !build {
-            return Some(Ok((key, Vec::new())));
-        }
-        let (legal, _) = move_texts(&pos);
-        let understanding = match self.understanding() {
-            Ok(u) => u,
-            Err(e) => return Some(Err(e)),
-        };
-        let mut phrases = understanding.draughts_grammar(&legal, choices).into_phrases();
-        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
-        Some(Ok((key, phrases)))
-    }
-
-    /// Understands `text` in the draughts position he speaks about.
-    pub(super) fn understand_draughts(
-        &mut self,
-        text: &str,
-        confidence: Option<f32>,
-    ) -> Result<DraughtsHeard, String> {
-        let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
-        let pos = self.table.draughts_announce_position().ok_or("no game in progress")?;
-        let fen = fen(&pos);
-        let (legal, pdn) = move_texts(&pos);
-        let open = self.open_choices(&fen);
-        let understood = understanding.understand_draughts(text, confidence, &legal, open.len());
-        Ok(DraughtsHeard { understanding, fen, legal, pdn, open, understood })
-    }
-
-    /// The `spoken` operator command in a draughts game.
-    pub(super) fn draughts_spoken(
-        &mut self,
-        text: &str,
-        confidence: Option<f32>,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String> {
-        let heard = self.understand_draughts(text, confidence)?;
-        self.act_on_draughts(heard, t, events)
     }
 
     /// Acts on what he was understood to say.
@@ -255,13 +253,13 @@ mod tests {
     #[test]
     fn heard_draughts_moves_are_understood_asked_back_and_the_grammar_follows() {
         let (mut station, events) = station("draughts-heard");
-        let (key, phrases) = station.draughts_grammar(true).unwrap().unwrap();
+        let (key, phrases) = station.listening_grammar(true).unwrap();
         assert!(phrases.contains(&"zweiunddreißig achtundzwanzig".to_owned()), "{phrases:?}");
         assert!(phrases.contains(&"zeit".to_owned()) && phrases.last().map(String::as_str) == Some("[unk]"));
         hear(&mut station, "zweiunddreißig achtundzwanzig", 1.0);
         assert_eq!(heard_lines(&events), ["move 32-28"]);
         assert_eq!(station.table.draughts().unwrap().moves(), ["32-28"]);
-        let (after, _) = station.draughts_grammar(false).unwrap().unwrap();
+        let (after, _) = station.listening_grammar(false).unwrap();
         assert_ne!(after, key, "the grammar follows the position");
         // Black's reply entered; then an unsure transcript is asked, "ja" makes it.
         let mut out = Vec::new();
@@ -270,10 +268,10 @@ mod tests {
             .unwrap();
         station.decide(out);
         station.drain(Duration::from_secs(5)).unwrap();
-        let (before_ask, _) = station.draughts_grammar(false).unwrap().unwrap();
+        let (before_ask, _) = station.listening_grammar(false).unwrap();
         hear(&mut station, "achtundzwanzig schlägt neunzehn", 0.4);
         assert_eq!(heard_lines(&events).last().unwrap(), "ask 28x19");
-        let (asked, phrases) = station.draughts_grammar(true).unwrap().unwrap();
+        let (asked, phrases) = station.listening_grammar(true).unwrap();
         assert_ne!(asked, before_ask, "a question open changes the grammar");
         assert!(phrases.contains(&"eins".to_owned()), "its choice is in the grammar");
         assert_eq!(station.table.draughts().unwrap().ply(), 2, "nothing made before the yes");

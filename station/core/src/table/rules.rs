@@ -91,6 +91,10 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// The file format the game's record is exported in (`pgn` or `pdn`).
     fn export_format(&self) -> &'static str;
 
+    /// Whether a UCI engine (the practice partner, `[opponent]`) can play
+    /// the sighted side: the engines the station drives play chess.
+    fn engine_can_play(&self) -> bool;
+
     /// Starts the table's game `game_id` at `t` from `game` (the table's
     /// dispatch: the chess trackers or the draughts play).
     fn start_game(&self, table: &mut Table, game_id: String, game: Game, t: Millis);

@@ -77,6 +77,10 @@ impl Rules for Chess {
         "pgn"
     }
 
+    fn engine_can_play(&self) -> bool {
+        true
+    }
+
     fn start_game(&self, table: &mut Table, game_id: String, game: Game, t: Millis) {
         table.start_chess(game_id, game, t);
     }

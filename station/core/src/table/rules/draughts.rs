@@ -91,6 +91,10 @@ macro_rules! draughts_rules {
                 "pdn"
             }
 
+            fn engine_can_play(&self) -> bool {
+                false
+            }
+
             fn start_game(&self, table: &mut Table, game_id: String, _game: Game, t: Millis) {
                 table.start_draughts($variant, game_id, t);
             }

@@ -1,0 +1,115 @@
+//! The app's side of each game: what the station says of a chess or a
+//! draughts game (its moves as words, the draw question, the console's last
+//! move), one [`GameWords`] implementation per game in [`chess`] and
+//! [`draughts`].
+//!
+//! The core's [`Rules`] decide the game; these are its words, which live
+//! above the core (they need the phrasebooks). Each is found by the rules'
+//! name ([`words_of`]), as the rules themselves are ([`station_core::rules::named`]),
+//! so no view asks "is this draughts?".
+
+use anyhow::Result;
+use serde_json::Value;
+use station_core::record::GameRecord;
+use station_core::rules::Rules;
+use station_core::table::Table;
+use station_voices::{VoiceSettings, Wording};
+
+pub mod chess;
+pub mod draughts;
+
+/// `station announce` arguments: moves or a clock reading to put into words.
+pub struct AnnounceOptions {
+    /// Wording settings (language, letters, ranks, pawns, long form).
+    pub voice: VoiceSettings,
+    /// Start position (standard when absent; chess only).
+    pub fen: Option<String>,
+    /// The moves, played one after another: in any notation the core reads
+    /// for chess (SAN, Polish, ICCF, long, figurine, UCI), by their squares
+    /// for draughts (`32-28`, `28x17x6`; `c3-d4` on 8×8).
+    pub moves: Vec<String>,
+    /// `WHITE_MS,BLACK_MS` for a clock reading (chess).
+    pub clock: Option<String>,
+    /// Moves made, for the clock reading.
+    pub moves_made: Option<u32>,
+    /// Whose earphone the clock reading is for (white by default).
+    pub side_black: bool,
+}
+
+/// What the station says of one game kind.
+pub trait GameWords: Sync {
+    /// The blind player's draw question answered from the table's record
+    /// (chess: Art. 9.2/9.3; draughts: I.6.1–6.4); `None` without a game.
+    fn draw_facts_text(&self, wording: &Wording, table: &Table) -> Option<String>;
+
+    /// The console's `last_move`: `chess` is what the record's chess game
+    /// gives (its SAN and the words of each language); a game written
+    /// otherwise gives its own.
+    fn last_move(&self, table: &Table, record: Option<&GameRecord>, chess: Option<Value>) -> Option<Value>;
+
+    /// The `announce` command: one line of words per move (or the clock reading).
+    fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>>;
+}
+
+/// Chess's words.
+pub static CHESS: chess::ChessWords = chess::ChessWords;
+/// International draughts' words (squares by number).
+pub static INTERNATIONAL: draughts::DraughtsWords =
+    draughts::DraughtsWords(station_core::draughts::Variant::International);
+/// 64-square draughts' words (squares by letter and rank).
+pub static DRAUGHTS64: draughts::DraughtsWords =
+    draughts::DraughtsWords(station_core::draughts::Variant::Draughts64);
+
+/// Every game's words, by its rules' name.
+static WORDS: [(&str, &dyn GameWords); 3] =
+    [("chess", &CHESS), ("draughts", &INTERNATIONAL), ("draughts64", &DRAUGHTS64)];
+
+/// The words of the game `rules` play.
+pub fn words_of(rules: &dyn Rules) -> &'static dyn GameWords {
+    by_rules(&WORDS, rules)
+}
+
+/// The entry of `entries` named as `rules` are; the first (chess) for a name
+/// none has — every table lists all three games, which a test of each checks.
+pub(crate) fn by_rules<T: ?Sized>(
+    entries: &'static [(&'static str, &'static T)],
+    rules: &dyn Rules,
+) -> &'static T {
+    entries.iter().find(|(name, _)| *name == rules.name()).unwrap_or(&entries[0]).1
+}
+
+/// The names of every game the core knows, for the tests that check a table lists them all.
+#[cfg(test)]
+pub(crate) const ALL_RULES: [&str; 3] = ["chess", "draughts", "draughts64"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_its_own_words() {
+        for name in ALL_RULES {
+            let rules = station_core::rules::named(name).unwrap();
+            assert!(WORDS.iter().any(|(n, _)| *n == name), "{name} has no words");
+            let opts = AnnounceOptions {
+                voice: VoiceSettings::language("en"),
+                fen: None,
+                moves: vec![
+                    if name == "draughts64" {
+                        "c3-d4"
+                    } else if name == "draughts" {
+                        "32-28"
+                    } else {
+                        "e4"
+                    }
+                    .into(),
+                ],
+                clock: None,
+                moves_made: None,
+                side_black: false,
+            };
+            let said = words_of(rules).announce(&opts).unwrap();
+            assert_eq!(said.len(), 1, "{name}: {said:?}");
+        }
+    }
+}
