@@ -381,7 +381,7 @@ impl Default for GameSettings {
             start_fen: None,
             blind_color: Color::White,
             grace_ms: 30_000,
-            rules: GameRules::default(),
+            rules: Default::default(),
         }
     }
 }

@@ -530,3 +530,14 @@ impl Station {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// A game without its speech would be heard as chess.
+    #[test]
+    fn every_game_has_its_speech() {
+        let names: Vec<_> = super::SPEECH.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, crate::games::ALL_RULES);
+        assert!(names.iter().all(|n| station_core::rules::named(n).is_some()));
+    }
+}
