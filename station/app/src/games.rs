@@ -47,6 +47,12 @@ pub trait GameWords: Sync {
     /// otherwise gives its own.
     fn last_move(&self, table: &Table, record: Option<&GameRecord>, chess: Option<Value>) -> Option<Value>;
 
+    /// The words of the move `text` (as the game's events write it: UCI,
+    /// PDN) played at `ply` of the table's game, in `wording`'s language;
+    /// `None` when the table has no such game. A text that is no move there is
+    /// said as nothing.
+    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, text: &str) -> Option<String>;
+
     /// The `announce` command: one line of words per move (or the clock reading).
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>>;
 }

@@ -164,23 +164,15 @@ impl Voices {
                     say(l, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
                 }
             }
-            Event::AnnouncementChecked { said, sensed, matches: false, .. }
-                if table.rules().names_moves_by_squares() =>
-            {
-                self.draughts_announcement_mismatch(said, sensed, table, t, out);
-            }
             Event::AnnouncementChecked { ply, said, sensed, matches: false, .. } => {
-                // D.2.8: name both, so he can correct the board or the announcement.
-                let Some(pos) = table.agreed().and_then(|g| g.position_at(ply - 1)) else { return };
-                let word = |uci: &str| {
-                    word_event_move(&self.private.wording, pos, uci).map(|(_, text)| text).unwrap_or_default()
+                // D.2.8 (VIII.2.3 in draughts): name both, so he can correct the board or the announcement.
+                let (words, wording) = (crate::games::words_of(table.rules()), &self.private.wording);
+                let (Some(said), Some(sensed)) =
+                    (words.move_at(wording, table, *ply, said), words.move_at(wording, table, *ply, sensed))
+                else {
+                    return;
                 };
-                let text = format!(
-                    "{} — {}: {}",
-                    word(said),
-                    self.private.wording.message(Message::BoardMismatch),
-                    word(sensed)
-                );
+                let text = format!("{said} — {}: {sensed}", wording.message(Message::BoardMismatch));
                 say(
                     &self.private,
                     Utterance::text(text.clone()),
@@ -435,7 +427,11 @@ impl Voices {
 
 /// A move of the event stream (UCI, read by the core's one notation reader) in
 /// a listener's words: the utterance and its text.
-fn word_event_move(wording: &Wording, pos: &shakmaty::Chess, uci: &str) -> Option<(Utterance, String)> {
+pub(crate) fn word_event_move(
+    wording: &Wording,
+    pos: &shakmaty::Chess,
+    uci: &str,
+) -> Option<(Utterance, String)> {
     let mv = station_core::notation::read(pos, uci)?;
     let a = wording.word_move(pos, &mv).ok()?;
     Some((Utterance::from_announcement(&a), a.to_string()))

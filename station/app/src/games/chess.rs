@@ -23,6 +23,11 @@ impl GameWords for ChessWords {
         chess
     }
 
+    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, text: &str) -> Option<String> {
+        let pos = table.agreed()?.position_at(ply.checked_sub(1)?)?;
+        Some(crate::speaking::word_event_move(wording, pos, text).map(|(_, words)| words).unwrap_or_default())
+    }
+
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>> {
         announce_chess(opts)
     }

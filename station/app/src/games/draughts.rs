@@ -38,6 +38,12 @@ impl GameWords for DraughtsWords {
         Some(json!({"ply": ply, "san": pdn, "uci": pdn, "pdn": pdn, "text": text}))
     }
 
+    fn move_at(&self, wording: &Wording, table: &Table, _: usize, text: &str) -> Option<String> {
+        table.draughts()?;
+        let book = wording.phrasebook();
+        Some(crate::announce_draughts::say_pdn(book, self.0, text, false).unwrap_or_default())
+    }
+
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>> {
         crate::announce_draughts::announce_draughts(&opts.voice.language, self.0, &opts.moves)
     }

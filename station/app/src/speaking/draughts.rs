@@ -1,13 +1,13 @@
 //! What is said in a draughts game: a move by its squares, an irregularity
-//! or decision in each listener's language, an announcement that is not the
-//! board's move. The speaking path's one place that asks for the draughts game.
+//! or decision in each listener's language. The speaking path's one place
+//! that asks for the draughts game (an announcement that is not the board's
+//! move is worded by the game's `GameWords::move_at`).
 
 use super::{Voices, say};
 use crate::speaking::Listener;
 use station_core::table::Table;
 use station_core::{Event, Millis};
 use station_drivers::audio::{Priority, Utterance};
-use station_voices::Message;
 
 impl Voices {
     /// A draughts move said by its squares (voices' draughts wording) to both listeners.
@@ -65,28 +65,5 @@ impl Voices {
                 .unwrap_or_else(|| english.clone());
             say(l, Utterance::text(said.clone()), said, "correction", Priority::Urgent, t, out);
         }
-    }
-
-    /// A draughts announcement that is not the move his board made (VIII.2.3,
-    /// D.2.8): both said to him, so he corrects the board or the announcement.
-    pub(super) fn draughts_announcement_mismatch(
-        &self,
-        said: &str,
-        sensed: &str,
-        table: &Table,
-        t: Millis,
-        out: &mut Vec<Event>,
-    ) {
-        let Some(d) = table.draughts() else { return };
-        let book = self.private.wording.phrasebook();
-        let word =
-            |pdn: &str| crate::announce_draughts::say_pdn(book, d.variant(), pdn, false).unwrap_or_default();
-        let text = format!(
-            "{} — {}: {}",
-            word(said),
-            self.private.wording.message(Message::BoardMismatch),
-            word(sensed)
-        );
-        say(&self.private, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
     }
 }
