@@ -13,7 +13,7 @@ use station_voices::Phrasebook;
 use station_voices::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
 
 /// One line of words per move.
-pub fn announce_draughts(lang: &str, variant: Variant, moves: &[String]) -> Result<Vec<String>> {
+pub fn announce_moves(lang: &str, variant: Variant, moves: &[String]) -> Result<Vec<String>> {
     let book = Phrasebook::builtin(lang).with_context(|| format!("no phrasebook for language {lang:?}"))?;
     if moves.is_empty() {
         bail!("nothing to announce: give draughts moves such as 32-28 or 28x17x6");
@@ -115,7 +115,7 @@ mod tests {
     use super::*;
 
     fn words(lang: &str, variant: Variant, moves: &[&str]) -> Result<Vec<String>> {
-        announce_draughts(lang, variant, &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
+        announce_moves(lang, variant, &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
     }
 
     #[test]
@@ -150,7 +150,7 @@ mod tests {
         .unwrap();
         let game = &station_core::draughts::pdn::read_games(&pdn).unwrap()[0];
         let texts: Vec<String> = game.moves.iter().map(|m| m.pdn(game.variant, true)).collect();
-        let lines = announce_draughts("en", Variant::International, &texts).unwrap();
+        let lines = announce_moves("en", Variant::International, &texts).unwrap();
         let kings = game.moves.iter().filter(|m| m.promotes).count();
         assert!(kings > 0);
         assert_eq!(lines.iter().filter(|l| l.ends_with(" king")).count(), kings);

@@ -45,7 +45,7 @@ impl GameWords for DraughtsWords {
     }
 
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>> {
-        crate::announce_draughts::announce_draughts(&opts.voice.language, self.0, &opts.moves)
+        crate::announce_draughts::announce_moves(&opts.voice.language, self.0, &opts.moves)
     }
 }
 

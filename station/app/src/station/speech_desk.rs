@@ -216,12 +216,7 @@ impl Station {
         }
         match understood {
             Understood::Move { uci, san, .. } => {
-                self.speech.asked = None;
-                if let Err(e) = self.apply(t, Input::Announce { mv: uci.clone() }, events) {
-                    let refused = understanding.wording().message(station_voices::Message::IllegalMove);
-                    self.say_private(refused.to_owned(), "refused", t, events);
-                    return Err(e.to_string());
-                }
+                self.announce_spoken(understanding, &uci, t, events)?;
                 Ok(json!({"understood": "move", "uci": uci, "san": san}))
             }
             Understood::Ask { candidates, .. } => {
@@ -306,6 +301,25 @@ impl Station {
             }
             other => Ok(json!({"understood": other.line()})),
         }
+    }
+
+    /// His spoken move (`mv` as the game's inputs write it: UCI, PDN)
+    /// announced to the table, which checks it against his board; a refusal
+    /// is said to him. Any question asked back is answered by it.
+    pub(super) fn announce_spoken(
+        &mut self,
+        understanding: &Understanding,
+        mv: &str,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        self.speech.asked = None;
+        if let Err(e) = self.apply(t, Input::Announce { mv: mv.to_owned() }, events) {
+            let refused = understanding.wording().message(station_voices::Message::IllegalMove);
+            self.say_private(refused.to_owned(), "refused", t, events);
+            return Err(e.to_string());
+        }
+        Ok(())
     }
 
     /// The answer to a question about the board, from his own board's state

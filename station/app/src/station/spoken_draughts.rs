@@ -13,7 +13,6 @@ use serde_json::{Value, json};
 use shakmaty::{File, Rank};
 use station_core::draughts::movegen::legal_moves;
 use station_core::draughts::{Position, Square, Variant};
-use station_core::journal::Input;
 use station_core::table::draughts_play::fen;
 use station_core::{Event, Millis};
 use station_voices::draughts::{DraughtsMoveText, DraughtsSquare};
@@ -151,14 +150,14 @@ impl Station {
     ) -> Result<Value, String> {
         let DraughtsHeard { understanding, fen, legal, pdn, open, understood } = heard;
         match understood {
-            DraughtsUnderstood::Move(i) => self.announce_draughts(&understanding, &pdn[i], t, events),
+            DraughtsUnderstood::Move(i) => self.announce_draughts_move(&understanding, &pdn[i], t, events),
             DraughtsUnderstood::Choice(k) => match open.get(k) {
-                Some(mv) => self.announce_draughts(&understanding, mv, t, events),
+                Some(mv) => self.announce_draughts_move(&understanding, mv, t, events),
                 None => Ok(json!({"understood": format!("choice {}", k + 1)})),
             },
             DraughtsUnderstood::Command(SpokenCommand::Yes) if !open.is_empty() => {
                 if let [one] = open.as_slice() {
-                    return self.announce_draughts(&understanding, one, t, events);
+                    return self.announce_draughts_move(&understanding, one, t, events);
                 }
                 // Yes answers no question of several choices: asked again.
                 let question = match &self.speech.asked {
@@ -188,20 +187,15 @@ impl Station {
         }
     }
 
-    /// His move announced to the table; a refusal is said to him.
-    fn announce_draughts(
+    /// His move announced to the table (see [`Station::announce_spoken`]).
+    fn announce_draughts_move(
         &mut self,
         understanding: &Understanding,
         pdn: &str,
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        self.speech.asked = None;
-        if let Err(e) = self.apply(t, Input::Announce { mv: pdn.to_owned() }, events) {
-            let refused = understanding.wording().message(station_voices::Message::IllegalMove);
-            self.say_private(refused.to_owned(), "refused", t, events);
-            return Err(e.to_string());
-        }
+        self.announce_spoken(understanding, pdn, t, events)?;
         Ok(json!({"understood": "move", "pdn": pdn}))
     }
 }
