@@ -8,14 +8,13 @@
 //! are fed again and must reproduce the recorded moves.
 
 use crate::Millis;
-use crate::draughts::Variant;
 use crate::event::{BoardRole, Event};
-use crate::game::Game;
 use crate::inference::TrackerConfig;
 pub use crate::input::Input;
 use crate::pgn::SevenTags;
 use crate::record::GameRecord;
 use crate::role::ByBoard;
+use crate::table::rules::NamedRules;
 use crate::table::{Table, TableConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::Bitboard;
@@ -60,11 +59,12 @@ pub struct Header {
     /// The pieces on the sighted player's board then, when it senses pieces (board FEN).
     #[serde(default)]
     pub mirror_board: Option<String>,
-    /// The draughts rules the game was played by (`"draughts"`, `"draughts64"`,
-    /// the names the console's snapshot uses); none for chess. Headers written
-    /// before this key read it from the FEN's form.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "rules_name")]
-    pub rules: Option<Variant>,
+    /// The rules the game was played by, by the name the configuration and the
+    /// console's snapshot use (`"draughts"`, `"draughts64"`); the key is left
+    /// out for chess, as it was before draughts. Headers written before this
+    /// key read the rules from the FEN's form.
+    #[serde(default, skip_serializing_if = "NamedRules::unnamed_in_header")]
+    pub rules: NamedRules,
     /// The table's configuration, its start being the game's start and its
     /// tags the game's tags.
     #[serde(flatten)]
@@ -89,39 +89,11 @@ impl<'de> Deserialize<'de> for Header {
     /// by recording that board's state; a newer header agrees with itself).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let mut h = Header::deserialize(d)?;
-        h.rules = h.rules.or_else(|| crate::table::draughts_play::fen_variant(&h.fen));
-        h.config.start = match h.rules {
-            // A draughts table keeps the standard chess start it was built with.
-            Some(_) => Game::default(),
-            None => Game::from_fen(&h.fen).map_err(|e| serde::de::Error::custom(format!("fen: {e}")))?,
-        };
+        h.rules = NamedRules(h.rules.header_rules(&h.fen));
+        h.config.start = h.rules.start_from_header(&h.fen).map_err(serde::de::Error::custom)?;
         h.config.mirror_sensed |= h.mirror_occupancy.is_some() || h.mirror_board.is_some();
         h.config.mirror_pieces |= h.mirror_board.is_some();
         Ok(h)
-    }
-}
-
-/// The draughts rules by name, as the console's snapshot names them.
-mod rules_name {
-    use crate::draughts::Variant;
-    use serde::de::Error;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(rules: &Option<Variant>, s: S) -> Result<S::Ok, S::Error> {
-        match rules {
-            Some(Variant::International) => s.serialize_str("draughts"),
-            Some(Variant::Draughts64) => s.serialize_str("draughts64"),
-            None => s.serialize_str("chess"),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Variant>, D::Error> {
-        match Option::<String>::deserialize(d)?.as_deref() {
-            None | Some("chess") => Ok(None),
-            Some("draughts") => Ok(Some(Variant::International)),
-            Some("draughts64") => Ok(Some(Variant::Draughts64)),
-            Some(other) => Err(D::Error::custom(format!("rules {other}"))),
-        }
     }
 }
 
@@ -378,7 +350,7 @@ impl Header {
             occupancy: occ_hex(table.sensed(BoardRole::Blind)),
             mirror_occupancy: table.mirror_pegs().map(occ_hex),
             mirror_board: cfg.mirror_pieces.then(|| table.mirror_board().board_fen().to_string()),
-            rules: table.draughts_variant(),
+            rules: NamedRules(table.rules()),
             config: TableConfig {
                 // What the reader puts back: a chess game's start is its FEN's.
                 start: table.rules().header_start(fen, &cfg.start),
@@ -408,25 +380,22 @@ fn invalid(e: crate::table::TableError) -> JournalError {
     JournalError::Invalid(e.to_string())
 }
 
-/// Rebuilds the table of an unfinished game: the inputs are fed again in order.
+/// Rebuilds the table of an unfinished game: the inputs are fed again in
+/// order, to a table of the rules the header names. When they no longer
+/// reproduce the recorded moves, the rules decide what the game goes on from
+/// ([`Rules::follow_record`](crate::table::rules::Rules::follow_record)).
 pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let h = &contents.header;
-    if let Some(variant) = h.rules {
-        return restore_draughts(contents, variant);
-    }
-    let cfg = h.config.clone();
     let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
     let mut sensed = ByBoard::new(occ(&h.occupancy)?, Bitboard::EMPTY);
     if let Some(m) = &h.mirror_occupancy {
         sensed[BoardRole::Mirror] = occ(m)?;
     }
     let mirror_board = h.mirror_board.as_deref().map(crate::table::board_of).transpose().map_err(invalid)?;
-    let mut start = cfg.start.clone();
-    for uci in &h.moves {
-        start.push_uci(uci).ok_or_else(|| JournalError::Invalid(format!("scoresheet move {uci}")))?;
-    }
-    let mut table =
-        Table::resume(cfg.clone(), h.game_id.clone(), start.clone(), sensed, mirror_board.clone(), h.t_ms);
+    let mut table = h
+        .rules
+        .resume(h.config.clone(), h.game_id.clone(), &h.moves, sensed, mirror_board, h.t_ms)
+        .map_err(JournalError::Invalid)?;
     let mut last_t = h.t_ms;
     for r in &contents.records {
         if let Record::Input { t_ms, input, .. } = r {
@@ -435,56 +404,18 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
             let _ = table.apply(*t_ms, input);
         }
     }
-    let recorded = contents.recorded_moves();
     let replayed: Vec<String> = table.record().map(GameRecord::ucis).unwrap_or_default();
-    if replayed == recorded {
+    if replayed == contents.recorded_moves() {
         return Ok(Restored { table, reproduced: true, damage: None });
     }
-    // The inputs no longer reproduce the record (a different settle time, a
-    // changed rule): the recorded moves are the game; the boards are judged anew.
-    let mut game = cfg.start.clone();
-    for uci in &recorded {
-        if game.push_uci(uci).is_none() {
-            // A damaged record (a flipped byte): the inputs are the evidence.
-            let damage =
-                Some(format!("recorded move {uci} is illegal; the game follows the journaled inputs"));
-            return Ok(Restored { table, reproduced: false, damage });
-        }
-    }
-    let now = ByBoard::from_fn(|role| table.sensed(role));
-    let board_now = table.config().mirror_pieces.then(|| table.mirror_board().clone());
-    let mut table = Table::resume(cfg, h.game_id.clone(), game, now, board_now, last_t);
-    table.adopt_record(contents.record());
-    Ok(Restored { table, reproduced: false, damage: None })
-}
-
-/// A draughts game (its header's start is a PDN FEN): the same inputs fed to
-/// a draughts table; the record is what they reproduce.
-fn restore_draughts(
-    contents: &Contents,
-    variant: crate::draughts::Variant,
-) -> Result<Restored, JournalError> {
-    let h = &contents.header;
-    let cfg = h.config.clone();
-    let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
-    let mut sensed = ByBoard::new(occ(&h.occupancy)?, Bitboard::EMPTY);
-    if let Some(m) = &h.mirror_occupancy {
-        sensed[BoardRole::Mirror] = occ(m)?;
-    }
-    let mut table = Table::resume_draughts(cfg, variant, h.game_id.clone(), sensed, h.t_ms);
-    for r in &contents.records {
-        if let Record::Input { t_ms, input, .. } = r {
-            let _ = table.apply(*t_ms, input);
-        }
-    }
-    let reproduced = table.record().map(GameRecord::ucis).unwrap_or_default() == contents.recorded_moves();
-    let damage = (!reproduced).then(|| "the journaled inputs no longer reproduce the recorded draughts moves; the game follows the inputs".to_string());
-    Ok(Restored { table, reproduced, damage })
+    let (table, damage) = h.rules.follow_record(table, h.game_id.clone(), contents.record(), last_t);
+    Ok(Restored { table, reproduced: false, damage })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use shakmaty::{Position, Square};
 
     fn header(occ: Bitboard) -> Header {
@@ -588,6 +519,7 @@ mod tests {
 #[cfg(test)]
 mod fuzz {
     use super::*;
+    use crate::game::Game;
     use proptest::prelude::*;
 
     proptest! {

@@ -369,7 +369,7 @@ impl Table {
                 if let Some(sync) = self.sync.as_mut() {
                     sync.tick(t, out);
                 }
-                self.draughts_tick(t, out);
+                self.seat.rules.tick(self, t, out);
                 self.clock_tick(t, out);
             }
             Phase::Waiting | Phase::Finished => {

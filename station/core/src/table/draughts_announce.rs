@@ -8,7 +8,9 @@
 //! The announcement comes as [`Input::Announce`](crate::input::Input) with the
 //! move in PDN (`32-28`, `28x17x6`), read in the position it is about.
 
-use super::{Table, TableError};
+use super::draughts_play::DraughtsPlay;
+use super::draughts_table::DraughtsAtTable;
+use super::{Table, TableConfig, TableError};
 use crate::Millis;
 use crate::clock::Side;
 use crate::draughts::board::Position;
@@ -17,45 +19,60 @@ use crate::draughts::pdn::find_move;
 use crate::event::Event;
 
 impl Table {
-    /// The draughts position a spoken move is about: before the blind
-    /// player's latest unannounced move, or the current one when he has not
-    /// moved since (always the current one without his sensor board).
-    /// `None` without a draughts game.
-    pub fn draughts_announce_position(&self) -> Option<Position> {
-        let d = self.seat.play.as_ref()?;
-        Some(match self.unannounced_draughts_ply() {
-            Some(ply) => *d.position_at(ply - 1)?,
-            None => *d.position(),
+    /// The last ply of the blind player whose announcement matched his board
+    /// (D.2.3; VIII.2.3 in draughts): what a spoken move is checked after.
+    pub fn announced_ply(&self) -> usize {
+        self.announcing.announced_ply
+    }
+}
+
+impl DraughtsPlay {
+    /// The draughts position a spoken move is about at a table configured as
+    /// `cfg` whose blind player's announcements matched up to `announced_ply`
+    /// ([`Table::announced_ply`]): before his latest unannounced move, or the
+    /// current one when he has not moved since (always the current one
+    /// without his sensor board).
+    pub fn announce_position(&self, cfg: &TableConfig, announced_ply: usize) -> Option<Position> {
+        Some(match self.unannounced_ply(cfg, announced_ply) {
+            Some(ply) => *self.position_at(ply - 1)?,
+            None => *self.position(),
         })
     }
 
     /// The blind player's latest agreed ply not yet announced (with his board sensed).
-    fn unannounced_draughts_ply(&self) -> Option<usize> {
-        let d = self.seat.play.as_ref()?;
-        if self.cfg.blind_unsensed {
+    fn unannounced_ply(&self, cfg: &TableConfig, announced_ply: usize) -> Option<usize> {
+        if cfg.blind_unsensed {
             return None;
         }
-        let blind = Side::from(self.cfg.blind_color);
-        (self.announcing.announced_ply + 1..=d.ply())
+        let blind = Side::from(cfg.blind_color);
+        (announced_ply + 1..=self.ply())
             .rev()
-            .find(|&ply| d.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind))
+            .find(|&ply| self.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind))
+    }
+}
+
+impl DraughtsAtTable<'_> {
+    /// The position a spoken move is about (see [`DraughtsPlay::announce_position`]).
+    fn announce_position(&self) -> Option<Position> {
+        self.table.draughts()?.announce_position(&self.table.cfg, self.table.announcing.announced_ply)
+    }
+
+    /// The blind player's latest agreed ply not yet announced (with his board sensed).
+    fn unannounced_ply(&self) -> Option<usize> {
+        self.table.draughts()?.unannounced_ply(&self.table.cfg, self.table.announcing.announced_ply)
     }
 
     /// The blind player announced `text` (PDN) aloud: checked against the move
     /// his board made; said before the board shows it, checked when it comes;
     /// without his board, made at once if it is his turn and legal.
-    pub(super) fn draughts_announce(
-        &mut self,
-        text: &str,
-        t: Millis,
-        out: &mut Vec<Event>,
-    ) -> Result<(), TableError> {
-        self.playing()?;
-        let blind = Side::from(self.cfg.blind_color);
-        if self.cfg.blind_unsensed && self.seat.play.as_ref().is_some_and(|d| d.to_move() != blind) {
+    pub(super) fn announce(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        self.table.playing()?;
+        let cfg = &self.table.cfg;
+        let blind = Side::from(cfg.blind_color);
+        if cfg.blind_unsensed && self.table.draughts().is_some_and(|d| d.to_move() != blind) {
             return Err(TableError::NotYourTurn { text: text.to_owned() });
         }
-        let pos = self.draughts_announce_position().ok_or(TableError::NoGame)?;
+        let pos = self.announce_position().ok_or(TableError::NoGame)?;
         let mv = match find_move(&pos, text.trim()) {
             Ok(Some(mv)) => mv,
             Ok(None) => return Err(TableError::illegal_at(0, text, "no legal move fits")),
@@ -65,21 +82,21 @@ impl Table {
                 )));
             }
         };
-        if self.cfg.blind_unsensed {
-            return self.draughts_spoken_move(&mv, t, out);
+        if self.table.cfg.blind_unsensed {
+            return self.spoken_move(&mv, t, out);
         }
-        match self.unannounced_draughts_ply() {
-            Some(ply) => self.check_draughts_announcement(ply, &mv, t, out),
-            None => self.announcing.draughts_said_early = Some((mv, t)),
+        match self.unannounced_ply() {
+            Some(ply) => self.check_announcement(ply, &mv, t, out),
+            None => self.table.announcing.draughts_said_early = Some((mv, t)),
         }
         Ok(())
     }
 
     /// Without a sensor board his announcement is his move: his turn and
     /// legal, it is agreed at once and the other board executes it.
-    fn draughts_spoken_move(&mut self, mv: &Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        let blind = Side::from(self.cfg.blind_color);
-        let d = self.seat.play.as_mut().ok_or(TableError::NoGame)?;
+    fn spoken_move(&mut self, mv: &Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let blind = Side::from(self.table.cfg.blind_color);
+        let d = self.table.seat.play.as_mut().ok_or(TableError::NoGame)?;
         let text = mv.pdn(d.variant(), true);
         if d.to_move() != blind {
             return Err(TableError::NotYourTurn { text });
@@ -87,33 +104,35 @@ impl Table {
         let ply = d.ply() + 1;
         let before = out.len();
         d.enter(&text, blind, t, out).map_err(|e| TableError::illegal_at(ply, &text, &e.to_string()))?;
-        self.after_draughts(before, t, out);
+        self.after(before, t, out);
         Ok(())
     }
 
     /// The announcement of `ply` against the move his board made: both named
     /// (`announcement_checked`); a match lets his clock press count.
-    fn check_draughts_announcement(&mut self, ply: usize, said: &Move, t: Millis, out: &mut Vec<Event>) {
-        let Some(d) = self.seat.play.as_ref() else { return };
+    fn check_announcement(&mut self, ply: usize, said: &Move, t: Millis, out: &mut Vec<Event>) {
+        let table = &mut *self.table;
+        let Some(d) = table.seat.play.as_ref() else { return };
         let variant = d.variant();
         let sensed = d.moves().get(ply - 1).cloned().unwrap_or_default();
         // An irregular move accepted (5.7) has no legal move to match: named, never matched.
         let matches = d.played_at(ply).is_some_and(|m| m.same_effect(said));
         out.push(Event::AnnouncementChecked { ply, said: said.pdn(variant, true), sensed, matches, t_ms: t });
         if matches {
-            self.announcing.announced_ply = ply;
+            table.announcing.announced_ply = ply;
             // Without `announcement_required` his move pressed already (no second press).
-            if self.cfg.clock_auto_press && self.cfg.announcement_required {
-                let _ = self.press_now(Side::from(self.cfg.blind_color), t, out);
+            if table.cfg.clock_auto_press && table.cfg.announcement_required {
+                let _ = table.press_now(Side::from(table.cfg.blind_color), t, out);
             }
         }
     }
 
     /// After the record grew in `out[from..]`: an announcement said before
     /// the blind player's board showed his move is checked now.
-    pub(super) fn draughts_check_said_early(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
-        let Some(d) = self.seat.play.as_ref() else { return };
-        let blind = Side::from(self.cfg.blind_color);
+    pub(super) fn check_said_early(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+        let table = &mut *self.table;
+        let Some(d) = table.seat.play.as_ref() else { return };
+        let blind = Side::from(table.cfg.blind_color);
         let his = out[from..].iter().rev().find_map(|e| match e {
             Event::GameMove { ply, .. }
                 if d.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind) =>
@@ -123,9 +142,9 @@ impl Table {
             _ => None,
         });
         if let Some(ply) = his
-            && let Some((said, _)) = self.announcing.draughts_said_early.take()
+            && let Some((said, _)) = table.announcing.draughts_said_early.take()
         {
-            self.check_draughts_announcement(ply, &said, t, out);
+            self.check_announcement(ply, &said, t, out);
         }
     }
 
@@ -133,18 +152,19 @@ impl Table {
     /// (no lever): every mover's, but the blind player's only once his
     /// announcement matched (its check presses), when announcements are
     /// required; without his board a move of his is his announcement.
-    pub(super) fn draughts_movers_to_press(&mut self, events: &[Event]) -> Vec<Side> {
-        let blind = Side::from(self.cfg.blind_color);
+    pub(super) fn movers_to_press(&mut self, events: &[Event]) -> Vec<Side> {
+        let table = &mut *self.table;
+        let blind = Side::from(table.cfg.blind_color);
         let mut movers = Vec::new();
         for e in events {
             // Ply 1 is White's: odd plies are White's from the initial position.
             let Event::GameMove { ply, .. } = e else { continue };
             let side = if ply % 2 == 1 { Side::White } else { Side::Black };
-            if side == blind && self.cfg.announcement_required {
-                if !self.cfg.blind_unsensed {
+            if side == blind && table.cfg.announcement_required {
+                if !table.cfg.blind_unsensed {
                     continue;
                 }
-                self.announcing.announced_ply = self.announcing.announced_ply.max(*ply);
+                table.announcing.announced_ply = table.announcing.announced_ply.max(*ply);
             }
             movers.push(side);
         }

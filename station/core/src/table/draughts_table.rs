@@ -52,24 +52,6 @@ impl Table {
             .or_else(|| draughts_pegs.then(|| self.sensed[BoardRole::Mirror]))
     }
 
-    /// A draughts table continuing a game started at `t` (journal restore).
-    pub fn resume_draughts(
-        cfg: TableConfig,
-        variant: DraughtsVariant,
-        game_id: String,
-        sensed: ByBoard<Bitboard>,
-        t: Millis,
-    ) -> Self {
-        let mut table = Table::new(cfg).with_draughts(variant);
-        table.sensed = sensed;
-        table.stillness.last_change = t;
-        table.start_draughts(variant, game_id.clone(), t);
-        let start = table.start_fen();
-        table.keeping.record =
-            Some(crate::record::GameRecord::started(game_id, start, table.cfg.tags.clone(), t, &[]));
-        table
-    }
-
     /// The draughts variant when the table plays draughts.
     pub fn draughts_variant(&self) -> Option<DraughtsVariant> {
         self.seat.rules.draughts_variant()
@@ -95,28 +77,61 @@ impl Table {
     pub(super) fn start_fen(&self) -> String {
         self.seat.rules.start_fen(&self.cfg.start)
     }
+}
+
+/// The draughts game at a table: the table's life cycle, clock, refusals
+/// and journal contract around its [`DraughtsPlay`]. The draughts rules
+/// ([`super::rules::draughts`]) hand it the table for the jobs whose meaning is
+/// the game's own: a scan, an entered move, an arbiter's decision, time passing.
+pub(crate) struct DraughtsAtTable<'a> {
+    pub(super) table: &'a mut Table,
+}
+
+impl<'a> DraughtsAtTable<'a> {
+    /// The draughts game at `table`.
+    pub(crate) fn new(table: &'a mut Table) -> Self {
+        DraughtsAtTable { table }
+    }
+
+    /// A draughts table continuing a game started at `t` (journal restore).
+    pub(crate) fn resume(
+        cfg: TableConfig,
+        variant: DraughtsVariant,
+        game_id: String,
+        sensed: ByBoard<Bitboard>,
+        t: Millis,
+    ) -> Table {
+        let mut table = Table::new(cfg).with_draughts(variant);
+        table.sensed = sensed;
+        table.stillness.last_change = t;
+        DraughtsAtTable::new(&mut table).start(variant, game_id.clone(), t);
+        let start = table.start_fen();
+        table.keeping.record =
+            Some(crate::record::GameRecord::started(game_id, start, table.cfg.tags.clone(), t, &[]));
+        table
+    }
 
     /// Starts a draughts game of `variant`: the boards' sensors and the draughts record.
-    pub(crate) fn start_draughts(&mut self, variant: Variant, game_id: String, t: Millis) {
-        let sensor =
-            SensorConfig { settle_ms: self.cfg.tracker.settle_ms, debounce_ms: self.cfg.tracker.debounce_ms };
-        let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[BoardRole::Blind].0);
-        let mirror =
-            (self.cfg.mirror_sensed && !self.cfg.mirror_pieces).then_some(self.sensed[BoardRole::Mirror].0);
+    pub(crate) fn start(&mut self, variant: Variant, game_id: String, t: Millis) {
+        let table = &mut *self.table;
+        let cfg = &table.cfg;
+        let sensor = SensorConfig { settle_ms: cfg.tracker.settle_ms, debounce_ms: cfg.tracker.debounce_ms };
+        let blind = (!cfg.blind_unsensed).then_some(table.sensed[BoardRole::Blind].0);
+        let mirror = (cfg.mirror_sensed && !cfg.mirror_pieces).then_some(table.sensed[BoardRole::Mirror].0);
         let play = DraughtsPlay::new(variant, sensor, ByBoard::new(blind, mirror));
-        self.clocking.clock = self.new_clock(play.to_move(), t);
-        self.clocking.warnings = crate::clock::WarningSchedule::new(self.cfg.warnings.clone());
-        self.seat.play = Some(Box::new(play));
-        self.clocking.pressed_ply = 0;
-        self.announcing.announced_ply = 0;
-        self.announcing.draughts_said_early = None;
-        self.game_id = Some(game_id);
-        self.phase = Phase::Playing;
+        table.clocking.clock = table.new_clock(play.to_move(), t);
+        table.clocking.warnings = crate::clock::WarningSchedule::new(table.cfg.warnings.clone());
+        table.seat.play = Some(Box::new(play));
+        table.clocking.pressed_ply = 0;
+        table.announcing.announced_ply = 0;
+        table.announcing.draughts_said_early = None;
+        table.game_id = Some(game_id);
+        table.phase = Phase::Playing;
     }
 
     /// The inputs whose meaning depends on the game, for a draughts table;
     /// `None` for the inputs both games treat alike.
-    pub(crate) fn consume_draughts(
+    pub(crate) fn consume(
         &mut self,
         variant: Variant,
         t: Millis,
@@ -124,13 +139,13 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Option<Result<(), TableError>> {
         Some(match input {
-            Input::Scan { board, occ } => self.draughts_scan(variant, *board, *occ, t, out),
-            Input::EnterMove { mv } => self.draughts_enter(mv, t, out),
-            Input::IrregularityDecision { decision } => self.draughts_decide(decision, t, out),
-            Input::Announce { mv } => self.draughts_announce(mv, t, out),
-            Input::Scoresheet { moves } => self.draughts_scoresheet(moves, t, out),
+            Input::Scan { board, occ } => self.scan(variant, *board, *occ, t, out),
+            Input::EnterMove { mv } => self.enter(mv, t, out),
+            Input::IrregularityDecision { decision } => self.decide(decision, t, out),
+            Input::Announce { mv } => self.announce(mv, t, out),
+            Input::Scoresheet { moves } => self.scoresheet(moves, t, out),
             Input::NewGame { fen: None, chess960: None, moves, tags } if moves.is_empty() => {
-                self.new_game(crate::game::Game::default(), &[], tags, t, out)
+                self.table.new_game(crate::game::Game::default(), &[], tags, t, out)
             }
             Input::NewGame { .. } => Err(TableError::Invalid(
                 "a draughts game starts from the initial position (no FEN, no moves)".into(),
@@ -147,7 +162,7 @@ impl Table {
         })
     }
 
-    fn draughts_scan(
+    fn scan(
         &mut self,
         variant: Variant,
         board: BoardRole,
@@ -155,96 +170,100 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        let bits = draughts_occupancy(variant, occ)?;
-        let changed = self.sensed[board].0 != bits;
-        self.sensed[board] = Bitboard(bits);
-        if self.phase != Phase::Playing {
-            self.waiting_change(board, changed, t, out);
+        let bits = occupancy(variant, occ)?;
+        let table = &mut *self.table;
+        let changed = table.sensed[board].0 != bits;
+        table.sensed[board] = Bitboard(bits);
+        if table.phase != Phase::Playing {
+            table.waiting_change(board, changed, t, out);
             return Ok(());
         }
-        let blind = Side::from(self.cfg.blind_color);
+        let blind = Side::from(table.cfg.blind_color);
         let before = out.len();
-        if let Some(d) = self.seat.play.as_mut() {
+        if let Some(d) = table.seat.play.as_mut() {
             d.scan(board, t, bits, blind, out);
         }
-        self.after_draughts(before, t, out);
+        self.after(before, t, out);
         Ok(())
     }
 
-    pub(super) fn draughts_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let blind = Side::from(self.cfg.blind_color);
+    /// Lets time pass up to `t` for the boards' sensors and the game's end.
+    pub(crate) fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
+        let blind = Side::from(self.table.cfg.blind_color);
         let before = out.len();
-        let Some(d) = self.seat.play.as_mut() else { return };
+        let Some(d) = self.table.seat.play.as_mut() else { return };
         d.tick(t, blind, out);
-        self.after_draughts(before, t, out);
+        self.after(before, t, out);
     }
 
-    fn draughts_enter(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        let blind = Side::from(self.cfg.blind_color);
-        let d = self.seat.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+    fn enter(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let blind = Side::from(self.table.cfg.blind_color);
+        let d = self.playing()?;
         let ply = d.ply() + 1;
         let before = out.len();
         d.enter(text, blind, t, out).map_err(|e| TableError::illegal_at(ply, text, &e.to_string()))?;
-        self.after_draughts(before, t, out);
+        self.after(before, t, out);
         Ok(())
     }
 
     /// VIII.3.1.2: a scoresheet that differs takes the game back to the last
     /// position both records agree on; the clock's press count follows.
-    fn draughts_scoresheet(
-        &mut self,
-        moves: &[String],
-        t: Millis,
-        out: &mut Vec<Event>,
-    ) -> Result<(), TableError> {
-        let d = self.seat.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+    fn scoresheet(&mut self, moves: &[String], t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+        let d = self.playing()?;
         if let Some(common) = d.scoresheet(moves, t, out).map_err(TableError::Invalid)? {
-            self.clocking.pressed_ply = self.clocking.pressed_ply.min(common);
+            self.table.clocking.pressed_ply = self.table.clocking.pressed_ply.min(common);
         }
         Ok(())
     }
 
-    fn draughts_decide(&mut self, decision: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
+    fn decide(&mut self, decision: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let accept = match decision {
             "accept" => true,
             "correct" => false,
             other => return Err(TableError::Invalid(format!("decision `{other}` (accept or correct)"))),
         };
-        let blind = Side::from(self.cfg.blind_color);
-        let d = self.seat.play.as_mut().filter(|_| self.phase == Phase::Playing).ok_or(TableError::NoGame)?;
+        let blind = Side::from(self.table.cfg.blind_color);
+        let d = self.playing()?;
         let before = out.len();
         d.decide(accept, blind, t, out).map_err(TableError::Invalid)?;
-        self.after_draughts(before, t, out);
+        self.after(before, t, out);
         Ok(())
+    }
+
+    /// The draughts play while a game is on; [`TableError::NoGame`] otherwise.
+    fn playing(&mut self) -> Result<&mut DraughtsPlay, TableError> {
+        let table = &mut *self.table;
+        table.seat.play.as_deref_mut().filter(|_| table.phase == Phase::Playing).ok_or(TableError::NoGame)
     }
 
     /// After the draughts record grew: the clock pressed for each mover when
     /// the station presses (no lever), and the game's end (7.2.2–7.2.3).
-    pub(super) fn after_draughts(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
-        self.draughts_check_said_early(from, t, out);
-        let movers = self.draughts_movers_to_press(&out[from..]);
-        if self.cfg.clock_auto_press {
+    pub(super) fn after(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+        self.check_said_early(from, t, out);
+        let movers = self.movers_to_press(&out[from..]);
+        let table = &mut *self.table;
+        if table.cfg.clock_auto_press {
             for side in movers {
-                let _ = self.press_now(side, t, out);
+                let _ = table.press_now(side, t, out);
             }
         }
-        let Some((result, reason)) = self.seat.play.as_ref().and_then(|d| d.game_over()) else { return };
-        if self.phase != Phase::Playing {
+        let Some((result, reason)) = table.seat.play.as_ref().and_then(|d| d.game_over()) else { return };
+        if table.phase != Phase::Playing {
             return;
         }
-        if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
+        if let Some(clock) = table.clocking.clock.as_mut().filter(|c| c.is_running()) {
             let _ = clock.pause(t);
         }
         out.push(super::game_over(result, reason, t));
-        self.phase = Phase::Finished;
-        self.stillness.settled = true;
+        table.phase = Phase::Finished;
+        table.stillness.settled = true;
     }
 }
 
 /// A scan's hex digits as the draughts board's squares: 13 digits on the
 /// 10×10 board (bits beyond square 50 refused), the ordinary 16-digit scan on
 /// the 8×8 board (its dark squares read, square n = bit n−1).
-fn draughts_occupancy(variant: Variant, occ: Occupancy) -> Result<u64, TableError> {
+fn occupancy(variant: Variant, occ: Occupancy) -> Result<u64, TableError> {
     match (variant, occ) {
         (Variant::International, Occupancy::Squares50(value)) if value >> 50 == 0 => Ok(value),
         (Variant::International, Occupancy::Squares50(_)) => {

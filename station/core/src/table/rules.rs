@@ -15,8 +15,9 @@ use crate::draughts::Variant;
 use crate::event::Event;
 use crate::game::Game;
 use crate::input::Input;
-use crate::table::{Table, TableError};
-use shakmaty::Bitboard;
+use crate::role::ByBoard;
+use crate::table::{Table, TableConfig, TableError};
+use shakmaty::{Bitboard, Board};
 
 pub mod chess;
 pub mod draughts;
@@ -117,6 +118,116 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
 
     /// The agreed position's FEN (PDN FEN for draughts).
     fn fen(&self, table: &Table) -> Option<String>;
+
+    /// Lets time pass up to `t` for the game's own part of the table (the
+    /// draughts boards' sensors; chess's trackers pass with the table's).
+    fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>);
+
+    /// Whether a journal header names these rules in its `rules` key: a chess
+    /// header leaves the key out, as every header did before draughts.
+    fn named_in_header(&self) -> bool;
+
+    /// The rules a journal header that read as these stands for: a header
+    /// naming draughts rules keeps them; one naming none (chess's, or one
+    /// written before the key) is judged by its start FEN's form ([`from_fen`]).
+    fn header_rules(&self, fen: &str) -> &'static dyn Rules;
+
+    /// The configuration's start a journal header's `fen` stands for (what
+    /// [`header_start`](Self::header_start) wrote): a chess FEN that does not
+    /// read makes the header unreadable; a draughts start keeps the default.
+    fn start_from_header(&self, fen: &str) -> Result<Game, String>;
+
+    /// A table continuing, from a journal, a game started at `t` on boards
+    /// sensed as `sensed` (and the piece board showing `mirror_board`), after
+    /// the scoresheet `moves` it was started from (UCI): the inputs journaled
+    /// since are then fed to it again.
+    fn resume(
+        &self,
+        cfg: TableConfig,
+        game_id: String,
+        moves: &[String],
+        sensed: ByBoard<Bitboard>,
+        mirror_board: Option<Board>,
+        t: Millis,
+    ) -> Result<Table, String>;
+
+    /// A restore of the game `game_id` whose journaled inputs, fed again to
+    /// `replayed`, no longer reproduce the journal's `record` (the last input
+    /// at `last_t`): the table
+    /// the game goes on from, and what was wrong when something was. Chess
+    /// takes the recorded moves as the game (the boards judged anew) unless
+    /// one is illegal; draughts follows the inputs and says so.
+    fn follow_record(
+        &self,
+        replayed: Table,
+        game_id: String,
+        record: crate::record::GameRecord,
+        last_t: Millis,
+    ) -> (Table, Option<String>);
+}
+
+/// The rules a journal header names, kept as the rules themselves: written
+/// and read by their [`name`](Rules::name) (the key left out for chess, see
+/// [`Rules::named_in_header`]), equal when their names are.
+#[derive(Clone, Copy, Debug)]
+pub struct NamedRules(pub &'static dyn Rules);
+
+impl NamedRules {
+    /// The rules.
+    pub fn get(self) -> &'static dyn Rules {
+        self.0
+    }
+
+    /// Whether a header leaves the key out (serde's `skip_serializing_if`).
+    pub fn unnamed_in_header(&self) -> bool {
+        !self.0.named_in_header()
+    }
+}
+
+impl Default for NamedRules {
+    /// A header without the key names no rules: chess's, until its FEN says otherwise.
+    fn default() -> Self {
+        NamedRules(&CHESS)
+    }
+}
+
+impl std::ops::Deref for NamedRules {
+    type Target = dyn Rules;
+
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl PartialEq for NamedRules {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name() == other.0.name()
+    }
+}
+
+impl PartialEq<Option<Variant>> for NamedRules {
+    /// The draughts variant the rules play, `None` for chess: what the header
+    /// held before it held the rules.
+    fn eq(&self, other: &Option<Variant>) -> bool {
+        self.0.draughts_variant() == *other
+    }
+}
+
+impl serde::Serialize for NamedRules {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for NamedRules {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match <Option<String> as serde::Deserialize>::deserialize(d)? {
+            None => Ok(NamedRules::default()),
+            Some(name) => named(&name)
+                .map(NamedRules)
+                .ok_or_else(|| serde::de::Error::custom(format!("rules {name}"))),
+        }
+    }
 }
 
 /// Chess.

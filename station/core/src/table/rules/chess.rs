@@ -5,11 +5,13 @@ use crate::Millis;
 use crate::clock::Side;
 use crate::diff::SquareDiff;
 use crate::draughts::Variant;
-use crate::event::Event;
+use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::input::Input;
-use crate::table::{Table, TableError};
-use shakmaty::{Bitboard, Position};
+use crate::record::GameRecord;
+use crate::role::ByBoard;
+use crate::table::{Table, TableConfig, TableError};
+use shakmaty::{Bitboard, Board, Position};
 
 /// The standard Chess960 number of the ordinary start position (ICCF Appendix B).
 const STANDARD_START_960: u16 = 518;
@@ -107,5 +109,62 @@ impl Rules for Chess {
 
     fn fen(&self, table: &Table) -> Option<String> {
         table.agreed().map(Game::fen)
+    }
+
+    fn tick(&self, _table: &mut Table, _t: Millis, _out: &mut Vec<Event>) {
+        // Chess's trackers, two-board record and clock pass with the table's own tick.
+    }
+
+    fn named_in_header(&self) -> bool {
+        false
+    }
+
+    fn header_rules(&self, fen: &str) -> &'static dyn Rules {
+        super::from_fen(fen)
+    }
+
+    fn start_from_header(&self, fen: &str) -> Result<Game, String> {
+        Game::from_fen(fen).map_err(|e| format!("fen: {e}"))
+    }
+
+    fn resume(
+        &self,
+        cfg: TableConfig,
+        game_id: String,
+        moves: &[String],
+        sensed: ByBoard<Bitboard>,
+        mirror_board: Option<Board>,
+        t: Millis,
+    ) -> Result<Table, String> {
+        let mut start = cfg.start.clone();
+        for uci in moves {
+            start.push_uci(uci).ok_or_else(|| format!("scoresheet move {uci}"))?;
+        }
+        Ok(Table::resume(cfg, game_id, start, sensed, mirror_board, t))
+    }
+
+    fn follow_record(
+        &self,
+        replayed: Table,
+        game_id: String,
+        record: GameRecord,
+        last_t: Millis,
+    ) -> (Table, Option<String>) {
+        // The inputs no longer reproduce the record (a different settle time, a
+        // changed rule): the recorded moves are the game; the boards are judged anew.
+        let cfg = replayed.config().clone();
+        let mut game = cfg.start.clone();
+        for uci in record.ucis() {
+            if game.push_uci(&uci).is_none() {
+                // A damaged record (a flipped byte): the inputs are the evidence.
+                let damage = format!("recorded move {uci} is illegal; the game follows the journaled inputs");
+                return (replayed, Some(damage));
+            }
+        }
+        let now = ByBoard::from_fn(|role: BoardRole| replayed.sensed(role));
+        let board_now = cfg.mirror_pieces.then(|| replayed.mirror_board().clone());
+        let mut table = Table::resume(cfg, game_id, game, now, board_now, last_t);
+        table.adopt_record(record);
+        (table, None)
     }
 }

@@ -10,9 +10,12 @@ use crate::draughts::board::Position;
 use crate::event::Event;
 use crate::game::Game;
 use crate::input::Input;
+use crate::record::GameRecord;
+use crate::role::ByBoard;
 use crate::table::draughts_play::fen;
-use crate::table::{Table, TableError};
-use shakmaty::Bitboard;
+use crate::table::draughts_table::DraughtsAtTable;
+use crate::table::{Table, TableConfig, TableError};
+use shakmaty::{Bitboard, Board};
 
 /// International draughts, 10×10, squares 1–50.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,7 +99,7 @@ macro_rules! draughts_rules {
             }
 
             fn start_game(&self, table: &mut Table, game_id: String, _game: Game, t: Millis) {
-                table.start_draughts($variant, game_id, t);
+                DraughtsAtTable::new(table).start($variant, game_id, t);
             }
 
             fn consume(
@@ -106,7 +109,7 @@ macro_rules! draughts_rules {
                 input: &Input,
                 out: &mut Vec<Event>,
             ) -> Option<Result<(), TableError>> {
-                table.consume_draughts($variant, t, input, out)
+                DraughtsAtTable::new(table).consume($variant, t, input, out)
             }
 
             fn record_turn(&self, table: &Table) -> Option<(usize, Side)> {
@@ -119,6 +122,50 @@ macro_rules! draughts_rules {
 
             fn fen(&self, table: &Table) -> Option<String> {
                 table.draughts().map(|d| d.fen())
+            }
+
+            fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>) {
+                DraughtsAtTable::new(table).tick(t, out);
+            }
+
+            fn named_in_header(&self) -> bool {
+                true
+            }
+
+            fn header_rules(&self, _fen: &str) -> &'static dyn Rules {
+                of($variant)
+            }
+
+            fn start_from_header(&self, _fen: &str) -> Result<Game, String> {
+                // A draughts table keeps the standard chess start it was built with.
+                Ok(Game::default())
+            }
+
+            fn resume(
+                &self,
+                cfg: TableConfig,
+                game_id: String,
+                _moves: &[String],
+                sensed: ByBoard<Bitboard>,
+                _mirror_board: Option<Board>,
+                t: Millis,
+            ) -> Result<Table, String> {
+                // A draughts game starts from the initial position (no scoresheet),
+                // its boards sensed by occupancy alone.
+                Ok(DraughtsAtTable::resume(cfg, $variant, game_id, sensed, t))
+            }
+
+            fn follow_record(
+                &self,
+                replayed: Table,
+                _game_id: String,
+                _record: GameRecord,
+                _last_t: Millis,
+            ) -> (Table, Option<String>) {
+                // The inputs are the draughts game's evidence: its record is what they reproduce.
+                let damage = "the journaled inputs no longer reproduce the recorded draughts moves; \
+                              the game follows the inputs";
+                (replayed, Some(damage.to_string()))
             }
         }
     };
