@@ -69,7 +69,10 @@ impl DraughtsSpeech {
     /// The position he speaks about: before his latest unannounced move, the
     /// current one, or before a game the initial position.
     fn position(&self, station: &Station) -> Position {
-        station.table.draughts_announce_position().unwrap_or_else(|| Position::initial(self.0))
+        let table = &station.table;
+        let announced =
+            table.draughts().and_then(|d| d.announce_position(table.config(), table.announced_ply()));
+        announced.unwrap_or_else(|| Position::initial(self.0))
     }
 }
 
@@ -94,7 +97,9 @@ impl GameSpeech for DraughtsSpeech {
         confidence: Option<f32>,
     ) -> Result<Box<dyn SpokenMeaning>, String> {
         let understanding = station.understanding().map_err(|e| e.to_string())?.clone();
-        let pos = station.table.draughts_announce_position().ok_or("no game in progress")?;
+        let table = &station.table;
+        let pos = table.draughts().and_then(|d| d.announce_position(table.config(), table.announced_ply()));
+        let pos = pos.ok_or("no game in progress")?;
         let fen = fen(&pos);
         let (legal, pdn) = move_texts(&pos);
         let open = station.open_choices(&fen);

@@ -45,9 +45,9 @@ impl DraughtsPlay {
             return None;
         }
         let blind = Side::from(cfg.blind_color);
-        (announced_ply + 1..=self.ply())
-            .rev()
-            .find(|&ply| self.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind))
+        (announced_ply + 1..=self.ply()).rev().find(|&ply| {
+            self.position_at(ply - 1).is_some_and(|p| super::draughts_play::side(p.turn) == blind)
+        })
     }
 }
 

@@ -223,9 +223,9 @@ impl<'de> serde::Deserialize<'de> for NamedRules {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match <Option<String> as serde::Deserialize>::deserialize(d)? {
             None => Ok(NamedRules::default()),
-            Some(name) => named(&name)
-                .map(NamedRules)
-                .ok_or_else(|| serde::de::Error::custom(format!("rules {name}"))),
+            Some(name) => {
+                named(&name).map(NamedRules).ok_or_else(|| serde::de::Error::custom(format!("rules {name}")))
+            }
         }
     }
 }
