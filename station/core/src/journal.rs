@@ -507,6 +507,82 @@ mod tests {
         assert_eq!(game.uci(game.moves()[0]), "d2d4");
     }
 
+    /// A header of a table playing by `rules`, its game just started from their start.
+    fn header_of_rules(rules: &'static dyn crate::table::rules::Rules) -> Header {
+        let table = Table::new(TableConfig::single(TrackerConfig::default())).with_rules(rules);
+        let fen = rules.start_fen(&table.config().start);
+        let occupancy = rules.start_occupancy(&table.config().start);
+        Header {
+            occupancy: occ_hex(occupancy),
+            ..Header::of_table(&table, "g", &fen, 1000, SevenTags::default())
+        }
+    }
+
+    #[test]
+    fn each_rules_header_round_trips_and_restores_by_its_rules() {
+        use crate::table::rules::{CHESS, DRAUGHTS64, INTERNATIONAL, Rules};
+        for rules in [&CHESS as &'static dyn Rules, &INTERNATIONAL, &DRAUGHTS64] {
+            let header = header_of_rules(rules);
+            assert_eq!(header.rules.name(), rules.name());
+            let line = Record::Header(Box::new(header.clone())).encode();
+            // The key names draughts rules; a chess header leaves it out, as before draughts.
+            let key = format!(r#""rules":"{}""#, rules.name());
+            assert_eq!(line.contains(&key), rules.draughts_variant().is_some(), "{line}");
+            assert_eq!(line.contains(r#""rules""#), rules.draughts_variant().is_some(), "{line}");
+            let contents = decode(format!("{line}\n")).expect("the header reads");
+            assert_eq!(contents.header, header);
+            assert_eq!(contents.header.rules.get().name(), rules.name());
+            // Written again, byte for byte the same line.
+            assert_eq!(Record::Header(Box::new(contents.header.clone())).encode(), line);
+            let restored = restore(&contents).expect("restores");
+            assert!(restored.reproduced, "{}: {:?}", rules.name(), restored.damage);
+            assert_eq!(restored.table.rules().name(), rules.name());
+            assert_eq!(restored.table.turn(), Some((0, crate::clock::Side::White)), "{}", rules.name());
+        }
+    }
+
+    #[test]
+    fn a_header_naming_unknown_rules_does_not_read() {
+        let line = Record::Header(Box::new(header_of_rules(&crate::table::rules::INTERNATIONAL))).encode();
+        let unknown = line.replace(r#""rules":"draughts""#, r#""rules":"checkers""#);
+        assert_ne!(unknown, line);
+        assert!(
+            matches!(decode(format!("{unknown}\n")), Err(JournalError::BadHeader(e)) if e.contains("rules checkers"))
+        );
+    }
+
+    #[test]
+    fn a_draughts_record_the_inputs_do_not_reproduce_is_reported_not_adopted() {
+        let header = header_of_rules(&crate::table::rules::INTERNATIONAL);
+        let mv = Event::GameMove {
+            ply: 1,
+            san: "32-28".into(),
+            uci: "32-28".into(),
+            by: BoardRole::Blind,
+            revised: false,
+            t_ms: 1500,
+            pdn: Some("32-28".into()),
+        };
+        let mut text = String::new();
+        for r in [Record::Header(Box::new(header)), Record::Event { seq: 1, event: mv }] {
+            text.push_str(&r.encode());
+            text.push('\n');
+        }
+        let contents = decode(&text).unwrap();
+        assert_eq!(contents.recorded_moves(), ["32-28"]);
+        let restored = restore(&contents).unwrap();
+        assert!(!restored.reproduced);
+        assert_eq!(
+            restored.damage.as_deref(),
+            Some(
+                "the journaled inputs no longer reproduce the recorded draughts moves; the game follows the inputs"
+            )
+        );
+        // The game follows the inputs (none): no move was adopted.
+        assert_eq!(restored.table.record_texts(), Some(Vec::new()));
+        assert_eq!(restored.table.draughts().map(|d| d.ply()), Some(0));
+    }
+
     #[test]
     fn occupancy_hex_round_trips() {
         let bb = Game::default().position().board().occupied();

@@ -1,7 +1,9 @@
 //! The table playing draughts: the same life cycle, clock, refusals and
 //! journal contract as chess; the game-specific part is [`DraughtsPlay`].
-//! The entry points are the few places where the two games differ: a scan's
-//! meaning, an entered move's notation, the start position, the game's end.
+//! [`DraughtsAtTable`] is the draughts game at the table, called by the
+//! draughts rules only: its entry points are the few places where the two
+//! games differ (a scan's meaning, an entered move's notation, the start
+//! position, the game's end), each named for its job as chess's twin is.
 
 use super::draughts_play::{DraughtsPlay, DraughtsVariant};
 use super::{Phase, Table, TableConfig, TableError};
@@ -13,71 +15,6 @@ use crate::event::{BoardRole, Event};
 use crate::input::{Input, Occupancy};
 use crate::role::ByBoard;
 use shakmaty::Bitboard;
-
-impl Table {
-    /// A table that plays draughts (`variant`) instead of chess: the same
-    /// inputs, events, clock and journal; scans are the draughts board's.
-    pub fn with_draughts(self, variant: DraughtsVariant) -> Self {
-        self.with_rules(super::rules::for_variant(variant))
-    }
-
-    /// A table that plays by `rules` (chess unless told otherwise): chosen
-    /// once, from the configuration or the journal header.
-    pub fn with_rules(mut self, rules: &'static dyn super::rules::Rules) -> Self {
-        self.seat.rules = rules;
-        self
-    }
-
-    /// The rules the table plays by.
-    pub fn rules(&self) -> &'static dyn super::rules::Rules {
-        self.seat.rules
-    }
-
-    /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
-    pub fn fen(&self) -> Option<String> {
-        self.seat.rules.fen(self)
-    }
-
-    /// Plies on the agreed record and the side to move; none before the first game.
-    pub fn turn(&self) -> Option<(usize, Side)> {
-        self.seat.rules.record_turn(self)
-    }
-
-    /// The mirror board's occupancy when it is a peg board: what a journal
-    /// header keeps of it (the piece board's pieces are kept instead).
-    pub fn mirror_pegs(&self) -> Option<Bitboard> {
-        let draughts_pegs = self.seat.play.as_ref().is_some_and(|d| d.senses(BoardRole::Mirror));
-        self.tracker(BoardRole::Mirror)
-            .map(|m| m.sensed())
-            .or_else(|| draughts_pegs.then(|| self.sensed[BoardRole::Mirror]))
-    }
-
-    /// The draughts variant when the table plays draughts.
-    pub fn draughts_variant(&self) -> Option<DraughtsVariant> {
-        self.seat.rules.draughts_variant()
-    }
-
-    /// The draughts game in progress or just finished.
-    pub fn draughts(&self) -> Option<&DraughtsPlay> {
-        self.seat.play.as_deref()
-    }
-
-    /// The agreed moves as the record writes them (UCI for chess, PDN for
-    /// draughts); none before the first game.
-    pub fn record_texts(&self) -> Option<Vec<String>> {
-        self.seat.rules.record_texts(self)
-    }
-
-    /// The occupancy that starts a game.
-    pub(super) fn start_occupancy(&self) -> Bitboard {
-        self.seat.rules.start_occupancy(&self.cfg.start)
-    }
-
-    /// The start position's FEN (PDN FEN for draughts).
-    pub(super) fn start_fen(&self) -> String {
-        self.seat.rules.start_fen(&self.cfg.start)
-    }
-}
 
 /// The draughts game at a table: the table's life cycle, clock, refusals
 /// and journal contract around its [`DraughtsPlay`]. The draughts rules

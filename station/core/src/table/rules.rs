@@ -12,7 +12,7 @@ use crate::Millis;
 use crate::clock::Side;
 use crate::diff::SquareDiff;
 use crate::draughts::Variant;
-use crate::event::Event;
+use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::input::Input;
 use crate::role::ByBoard;
@@ -24,6 +24,72 @@ pub mod draughts;
 
 pub use chess::Chess;
 pub use draughts::{Draughts64, International};
+
+/// The table's side of the seam: its rules, chosen once, and what it reads through them.
+impl Table {
+    /// A table that plays draughts (`variant`) instead of chess: the same
+    /// inputs, events, clock and journal; scans are the draughts board's.
+    pub fn with_draughts(self, variant: Variant) -> Self {
+        self.with_rules(for_variant(variant))
+    }
+
+    /// A table that plays by `rules` (chess unless told otherwise): chosen
+    /// once, from the configuration or the journal header.
+    pub fn with_rules(mut self, rules: &'static dyn Rules) -> Self {
+        self.seat.rules = rules;
+        self
+    }
+
+    /// The rules the table plays by.
+    pub fn rules(&self) -> &'static dyn Rules {
+        self.seat.rules
+    }
+
+    /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
+    pub fn fen(&self) -> Option<String> {
+        self.seat.rules.fen(self)
+    }
+
+    /// Plies on the agreed record and the side to move; none before the first game.
+    pub fn turn(&self) -> Option<(usize, Side)> {
+        self.seat.rules.record_turn(self)
+    }
+
+    /// The mirror board's occupancy when it is a peg board: what a journal
+    /// header keeps of it (the piece board's pieces are kept instead).
+    pub fn mirror_pegs(&self) -> Option<Bitboard> {
+        let draughts_pegs = self.seat.play.as_ref().is_some_and(|d| d.senses(BoardRole::Mirror));
+        self.tracker(BoardRole::Mirror)
+            .map(|m| m.sensed())
+            .or_else(|| draughts_pegs.then(|| self.sensed[BoardRole::Mirror]))
+    }
+
+    /// The draughts variant when the table plays draughts.
+    pub fn draughts_variant(&self) -> Option<Variant> {
+        self.seat.rules.draughts_variant()
+    }
+
+    /// The draughts game in progress or just finished.
+    pub fn draughts(&self) -> Option<&crate::table::draughts_play::DraughtsPlay> {
+        self.seat.play.as_deref()
+    }
+
+    /// The agreed moves as the record writes them (UCI for chess, PDN for
+    /// draughts); none before the first game.
+    pub fn record_texts(&self) -> Option<Vec<String>> {
+        self.seat.rules.record_texts(self)
+    }
+
+    /// The occupancy that starts a game.
+    pub(in crate::table) fn start_occupancy(&self) -> Bitboard {
+        self.seat.rules.start_occupancy(&self.cfg.start)
+    }
+
+    /// The start position's FEN (PDN FEN for draughts).
+    pub(in crate::table) fn start_fen(&self) -> String {
+        self.seat.rules.start_fen(&self.cfg.start)
+    }
+}
 
 /// The rules of one game kind: what differs between chess and draughts for
 /// the table, the journal and every view of a game.
