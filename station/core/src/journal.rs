@@ -527,8 +527,8 @@ mod tests {
             let line = Record::Header(Box::new(header.clone())).encode();
             // The key names draughts rules; a chess header leaves it out, as before draughts.
             let key = format!(r#""rules":"{}""#, rules.name());
-            assert_eq!(line.contains(&key), rules.draughts_variant().is_some(), "{line}");
-            assert_eq!(line.contains(r#""rules""#), rules.draughts_variant().is_some(), "{line}");
+            assert_eq!(line.contains(&key), rules.named_in_header(), "{line}");
+            assert_eq!(line.contains(r#""rules""#), rules.named_in_header(), "{line}");
             let contents = decode(format!("{line}\n")).expect("the header reads");
             assert_eq!(contents.header, header);
             assert_eq!(contents.header.rules.get().name(), rules.name());
@@ -580,7 +580,7 @@ mod tests {
         );
         // The game follows the inputs (none): no move was adopted.
         assert_eq!(restored.table.record_texts(), Some(Vec::new()));
-        assert_eq!(restored.table.draughts().map(|d| d.ply()), Some(0));
+        assert_eq!(restored.table.turn(), Some((0, crate::clock::Side::White)));
     }
 
     #[test]

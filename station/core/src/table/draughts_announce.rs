@@ -52,14 +52,19 @@ impl DraughtsPlay {
 }
 
 impl DraughtsAtTable<'_> {
+    /// The draughts play at the table.
+    fn play(&self) -> Option<&DraughtsPlay> {
+        self.table.seat.play.as_deref()
+    }
+
     /// The position a spoken move is about (see [`DraughtsPlay::announce_position`]).
     fn announce_position(&self) -> Option<Position> {
-        self.table.draughts()?.announce_position(&self.table.cfg, self.table.announcing.announced_ply)
+        self.play()?.announce_position(&self.table.cfg, self.table.announcing.announced_ply)
     }
 
     /// The blind player's latest agreed ply not yet announced (with his board sensed).
     fn unannounced_ply(&self) -> Option<usize> {
-        self.table.draughts()?.unannounced_ply(&self.table.cfg, self.table.announcing.announced_ply)
+        self.play()?.unannounced_ply(&self.table.cfg, self.table.announcing.announced_ply)
     }
 
     /// The blind player announced `text` (PDN) aloud: checked against the move
@@ -69,7 +74,7 @@ impl DraughtsAtTable<'_> {
         self.table.playing()?;
         let cfg = &self.table.cfg;
         let blind = Side::from(cfg.blind_color);
-        if cfg.blind_unsensed && self.table.draughts().is_some_and(|d| d.to_move() != blind) {
+        if cfg.blind_unsensed && self.play().is_some_and(|d| d.to_move() != blind) {
             return Err(TableError::NotYourTurn { text: text.to_owned() });
         }
         let pos = self.announce_position().ok_or(TableError::NoGame)?;
