@@ -5,6 +5,7 @@
 //! said to the blind player; the result to both players.
 
 use crate::config::Config;
+use crate::games::chess::word_event_move;
 use crate::told::{Change, Told, Viewer};
 use shakmaty::{Position, Role, Square};
 use station_core::clock::{Side, Warning};
@@ -423,18 +424,6 @@ impl Voices {
             say(&self.private, Utterance::text(text.clone()), text.clone(), "move", Priority::Move, t, out);
         }
     }
-}
-
-/// A move of the event stream (UCI, read by the core's one notation reader) in
-/// a listener's words: the utterance and its text.
-pub(crate) fn word_event_move(
-    wording: &Wording,
-    pos: &shakmaty::Chess,
-    uci: &str,
-) -> Option<(Utterance, String)> {
-    let mv = station_core::notation::read(pos, uci)?;
-    let a = wording.word_move(pos, &mv).ok()?;
-    Some((Utterance::from_announcement(&a), a.to_string()))
 }
 
 fn say(

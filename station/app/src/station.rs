@@ -839,10 +839,12 @@ fn device_status(
 mod board_link;
 mod console_log;
 mod dgt_link;
+mod game_speech;
 mod pipeline;
 mod practice;
 mod recorder;
 mod speech_desk;
+mod spoken_chess;
 mod spoken_draughts;
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;

@@ -25,7 +25,7 @@ impl GameWords for ChessWords {
 
     fn move_at(&self, wording: &Wording, table: &Table, ply: usize, text: &str) -> Option<String> {
         let pos = table.agreed()?.position_at(ply.checked_sub(1)?)?;
-        Some(crate::speaking::word_event_move(wording, pos, text).map(|(_, words)| words).unwrap_or_default())
+        Some(word_event_move(wording, pos, text).map(|(_, words)| words).unwrap_or_default())
     }
 
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>> {
@@ -54,6 +54,18 @@ fn announce_chess(opts: &AnnounceOptions) -> Result<Vec<String>> {
         bail!("nothing to announce: give moves, or --clock WHITE_MS,BLACK_MS --moves N");
     }
     Ok(lines)
+}
+
+/// A move of the event stream (UCI, read by the core's one notation reader) in
+/// a listener's words: the utterance and its text.
+pub(crate) fn word_event_move(
+    wording: &Wording,
+    pos: &shakmaty::Chess,
+    uci: &str,
+) -> Option<(station_drivers::audio::Utterance, String)> {
+    let mv = station_core::notation::read(pos, uci)?;
+    let a = wording.word_move(pos, &mv).ok()?;
+    Some((station_drivers::audio::Utterance::from_announcement(&a), a.to_string()))
 }
 
 fn parse_clock(text: &str) -> Result<(u64, u64)> {

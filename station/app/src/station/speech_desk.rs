@@ -1,6 +1,7 @@
 //! The speech desk: the listening thread, the understanding of the blind
 //! player's language, the grammar it listens with and what he was asked back.
 
+use super::game_speech::GameSpeech;
 use super::*;
 use crate::listening::Listening;
 use station_voices::understand::Understanding;
@@ -31,51 +32,9 @@ pub(super) struct SpeechDesk {
     pub asked: Option<Asked>,
 }
 
-/// How the blind player's words are heard in one game kind: the grammar
-/// the recogniser listens with, and what an utterance means. Chess (pieces
-/// and squares, [`ChessSpeech`]) and draughts (square numbers,
-/// `spoken_draughts`) each have one, found by the rules' name ([`speech_of`]).
-pub(super) trait GameSpeech: Sync {
-    /// The grammar's key: what it was built for (the position he speaks
-    /// about, and the choices of a question open), so it is built again only
-    /// when that changes.
-    fn grammar_key(&self, station: &Station) -> String;
-
-    /// The grammar's phrases for the key (the configured extra phrases are added by the station).
-    fn grammar(&self, station: &mut Station) -> Result<Vec<String>>;
-
-    /// What `text` means in the position he speaks about.
-    fn understand(
-        &self,
-        station: &mut Station,
-        text: &str,
-        confidence: Option<f32>,
-    ) -> Result<Box<dyn SpokenMeaning>, String>;
-}
-
-/// What was heard, understood once: the `heard` event names it, then the station acts on it.
-pub(super) trait SpokenMeaning {
-    /// The `heard` event's `understood`.
-    fn line(&self) -> String;
-
-    /// The answer to a question (yes, or a choice's number): the sound kept is the question's move's.
-    fn is_answer(&self) -> bool;
-
-    /// A move or a question about moves: its sound may be kept.
-    fn is_move(&self) -> bool;
-
-    /// Acts on it: a move announced to the table, a question asked back, a command carried out.
-    fn act(
-        self: Box<Self>,
-        station: &mut Station,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String>;
-}
-
 /// Every game's speech, by its rules' name.
 static SPEECH: [(&str, &dyn GameSpeech); 3] = [
-    ("chess", &ChessSpeech),
+    ("chess", &super::spoken_chess::ChessSpeech),
     ("draughts", &super::spoken_draughts::INTERNATIONAL),
     ("draughts64", &super::spoken_draughts::DRAUGHTS64),
 ];
@@ -83,62 +42,6 @@ static SPEECH: [(&str, &dyn GameSpeech); 3] = [
 /// The speech of the game `rules` play.
 pub(super) fn speech_of(rules: &dyn station_core::rules::Rules) -> &'static dyn GameSpeech {
     crate::games::by_rules(&SPEECH, rules)
-}
-
-/// Chess spoken: moves by piece and square in his spelling, and the command words.
-pub(super) struct ChessSpeech;
-
-impl GameSpeech for ChessSpeech {
-    fn grammar_key(&self, station: &Station) -> String {
-        station.listening_position().1
-    }
-
-    fn grammar(&self, station: &mut Station) -> Result<Vec<String>> {
-        let (pos, _) = station.listening_position();
-        Ok(station.understanding()?.grammar(&pos).into_phrases())
-    }
-
-    fn understand(
-        &self,
-        station: &mut Station,
-        text: &str,
-        confidence: Option<f32>,
-    ) -> Result<Box<dyn SpokenMeaning>, String> {
-        let (understanding, pos) = station.spoken_context()?;
-        let understood = understanding.understand(&pos, text, confidence);
-        Ok(Box::new(ChessMeaning { understanding, pos, understood }))
-    }
-}
-
-/// A chess utterance understood in `pos`.
-struct ChessMeaning {
-    understanding: Understanding,
-    pos: Chess,
-    understood: Understood,
-}
-
-impl SpokenMeaning for ChessMeaning {
-    fn line(&self) -> String {
-        self.understood.line()
-    }
-
-    fn is_answer(&self) -> bool {
-        matches!(self.understood, Understood::Command(SpokenCommand::Yes))
-    }
-
-    fn is_move(&self) -> bool {
-        matches!(self.understood, Understood::Move { .. } | Understood::Ask { .. })
-    }
-
-    fn act(
-        self: Box<Self>,
-        station: &mut Station,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String> {
-        let ChessMeaning { understanding, pos, understood } = *self;
-        station.act_on_spoken(&understanding, &pos, understood, t, events)
-    }
 }
 
 impl Station {

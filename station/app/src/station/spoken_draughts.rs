@@ -7,7 +7,7 @@
 //! back with the choices by number, answered with the number (or yes to a
 //! question about one move). Commands go the way of the chess path.
 
-use super::speech_desk::{GameSpeech, SpokenMeaning};
+use super::game_speech::{GameSpeech, SpokenMeaning};
 use super::{Asked, Station};
 use serde_json::{Value, json};
 use shakmaty::{File, Rank};

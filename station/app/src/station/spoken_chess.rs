@@ -1,0 +1,67 @@
+//! The blind player's spoken chess moves: understood against the legal moves
+//! of the position he speaks about, by piece and square in his spelling, and
+//! acted on by the speech desk's chess path (`Station::act_on_spoken`).
+
+use super::Station;
+use super::game_speech::{GameSpeech, SpokenMeaning};
+use anyhow::Result;
+use serde_json::Value;
+use shakmaty::Chess;
+use station_core::{Event, Millis};
+use station_voices::understand::{Command as SpokenCommand, Understanding, Understood};
+
+/// Chess spoken: moves by piece and square in his spelling, and the command words.
+pub(super) struct ChessSpeech;
+
+impl GameSpeech for ChessSpeech {
+    fn grammar_key(&self, station: &Station) -> String {
+        station.listening_position().1
+    }
+
+    fn grammar(&self, station: &mut Station) -> Result<Vec<String>> {
+        let (pos, _) = station.listening_position();
+        Ok(station.understanding()?.grammar(&pos).into_phrases())
+    }
+
+    fn understand(
+        &self,
+        station: &mut Station,
+        text: &str,
+        confidence: Option<f32>,
+    ) -> Result<Box<dyn SpokenMeaning>, String> {
+        let (understanding, pos) = station.spoken_context()?;
+        let understood = understanding.understand(&pos, text, confidence);
+        Ok(Box::new(ChessMeaning { understanding, pos, understood }))
+    }
+}
+
+/// A chess utterance understood in `pos`.
+struct ChessMeaning {
+    understanding: Understanding,
+    pos: Chess,
+    understood: Understood,
+}
+
+impl SpokenMeaning for ChessMeaning {
+    fn line(&self) -> String {
+        self.understood.line()
+    }
+
+    fn is_answer(&self) -> bool {
+        matches!(self.understood, Understood::Command(SpokenCommand::Yes))
+    }
+
+    fn is_move(&self) -> bool {
+        matches!(self.understood, Understood::Move { .. } | Understood::Ask { .. })
+    }
+
+    fn act(
+        self: Box<Self>,
+        station: &mut Station,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
+        let ChessMeaning { understanding, pos, understood } = *self;
+        station.act_on_spoken(&understanding, &pos, understood, t, events)
+    }
+}
