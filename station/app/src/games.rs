@@ -10,7 +10,10 @@
 
 use anyhow::Result;
 use serde_json::Value;
-use station_core::record::GameRecord;
+use shakmaty::{Chess, Move};
+use station_core::Game;
+use station_core::draughts::Variant;
+use station_core::record::{GameRecord, RecordedMove};
 use station_core::rules::Rules;
 use station_core::table::Table;
 use station_voices::{VoiceSettings, Wording};
@@ -53,8 +56,44 @@ pub trait GameWords: Sync {
     /// said as nothing.
     fn move_at(&self, wording: &Wording, table: &Table, ply: usize, text: &str) -> Option<String>;
 
+    /// The move of `ply` (1-based) on a record as told: `m` is its recorded
+    /// move, `game` the told record's chess game (a chess move is said in
+    /// its position); `None` when there is no such move.
+    fn said(&self, table: &Table, game: Option<&Game>, m: &RecordedMove, ply: usize) -> Option<Said>;
+
     /// The `announce` command: one line of words per move (or the clock reading).
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>>;
+}
+
+/// A move as it was on the record, to be said in anyone's words.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Said {
+    /// A chess move and the position it was played in.
+    Chess {
+        /// The position before the move.
+        before: Chess,
+        /// The move.
+        mv: Move,
+    },
+    /// A draughts move by its squares.
+    Draughts {
+        /// The rules played.
+        variant: Variant,
+        /// The move in PDN.
+        pdn: String,
+        /// It made a king.
+        king: bool,
+    },
+}
+
+impl Said {
+    /// The move in `w`'s words ("Springer Felix drei", "zweiunddreißig — achtundzwanzig").
+    pub fn words(&self, w: &Wording) -> String {
+        match self {
+            Said::Chess { before, mv } => chess::said_words(w, before, mv),
+            Said::Draughts { variant, pdn, king } => draughts::said_words(w, *variant, pdn, *king),
+        }
+    }
 }
 
 /// Chess's words.

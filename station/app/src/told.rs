@@ -10,11 +10,11 @@
 //! a symbol: results are words ("Weiß gewinnt"), never "1-0" ([`symbols`]).
 
 use crate::draw_facts::capitalise;
-use shakmaty::{Chess, Color, Move, Position, Role};
+pub use crate::games::Said;
+use shakmaty::{Chess, Color, Position, Role};
 use station_core::Game;
 use station_core::clock::{CorrectionChange, Side};
 use station_core::correction::{Step, steps_between};
-use station_core::draughts::Variant;
 use station_core::draws::DrawFacts;
 use station_core::record::GameRecord;
 use station_core::table::Table;
@@ -30,40 +30,6 @@ pub struct Viewer {
     pub color: Color,
     /// The blind player (private earphone), not the mirror.
     pub blind: bool,
-}
-
-/// A move as it was on the record, to be said in anyone's words.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Said {
-    /// A chess move and the position it was played in.
-    Chess {
-        /// The position before the move.
-        before: Chess,
-        /// The move.
-        mv: Move,
-    },
-    /// A draughts move by its squares.
-    Draughts {
-        /// The rules played.
-        variant: Variant,
-        /// The move in PDN.
-        pdn: String,
-        /// It made a king.
-        king: bool,
-    },
-}
-
-impl Said {
-    /// The move in `w`'s words ("Springer Felix drei", "zweiunddreißig — achtundzwanzig").
-    pub fn words(&self, w: &Wording) -> String {
-        match self {
-            Said::Chess { before, mv } => w.word_move(before, mv).map(|a| a.to_string()).unwrap_or_default(),
-            Said::Draughts { variant, pdn, king } => {
-                crate::announce_draughts::say_pdn_with_path(w.phrasebook(), *variant, pdn, *king, false)
-                    .unwrap_or_default()
-            }
-        }
-    }
 }
 
 /// One change to the record, as told.
@@ -218,11 +184,7 @@ impl Told {
     /// The move of `ply` (1-based) as it was said.
     fn said(&self, ply: usize, table: &Table) -> Option<Said> {
         let m = self.record.as_ref()?.moves.get(ply.checked_sub(1)?)?;
-        if let (Some(pdn), Some(d)) = (&m.pdn, table.draughts()) {
-            return Some(Said::Draughts { variant: d.variant(), pdn: pdn.clone(), king: d.made_king(ply) });
-        }
-        let g = self.game.as_ref()?;
-        Some(Said::Chess { before: g.position_at(ply - 1)?.clone(), mv: *g.moves().get(ply - 1)? })
+        crate::games::words_of(table.rules()).said(table, self.game.as_ref(), m, ply)
     }
 
     /// Follows one durable event; returns the changes it completes, in order

@@ -1,12 +1,13 @@
 //! Chess's words: moves by piece and square in the blind player's spelling,
 //! the draw facts of Art. 9.2/9.3, the console's last move as the record's SAN.
 
-use super::{AnnounceOptions, GameWords};
+use super::{AnnounceOptions, GameWords, Said};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 use shakmaty::Position;
+use station_core::Game;
 use station_core::notation::read_exactly;
-use station_core::record::GameRecord;
+use station_core::record::{GameRecord, RecordedMove};
 use station_core::table::Table;
 use station_voices::{Wording, position_from_fen};
 
@@ -28,9 +29,22 @@ impl GameWords for ChessWords {
         Some(word_event_move(wording, pos, text).map(|(_, words)| words).unwrap_or_default())
     }
 
+    fn said(&self, _: &Table, game: Option<&Game>, _: &RecordedMove, ply: usize) -> Option<Said> {
+        let g = game?;
+        Some(Said::Chess {
+            before: g.position_at(ply.checked_sub(1)?)?.clone(),
+            mv: *g.moves().get(ply - 1)?,
+        })
+    }
+
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>> {
         announce_chess(opts)
     }
+}
+
+/// A chess move in `w`'s words, in the position `before` it.
+pub(super) fn said_words(w: &Wording, before: &shakmaty::Chess, mv: &shakmaty::Move) -> String {
+    w.word_move(before, mv).map(|a| a.to_string()).unwrap_or_default()
 }
 
 /// One line per move, or the clock reading.

@@ -1,12 +1,13 @@
 //! Draughts' words: moves by their squares (numbers on 10×10, letter and rank
 //! on 8×8), the draw facts of I.6.1–6.4, the console's last move as PDN.
 
-use super::{AnnounceOptions, GameWords};
+use super::{AnnounceOptions, GameWords, Said};
 use anyhow::Result;
 use serde_json::{Value, json};
+use station_core::Game;
 use station_core::draughts::Variant;
 use station_core::draughts::draws::{Draw, DrawStatus};
-use station_core::record::GameRecord;
+use station_core::record::{GameRecord, RecordedMove};
 use station_core::table::Table;
 use station_voices::Wording;
 use station_voices::draughts::{DraughtsDrawFacts, word_draughts_draw_facts};
@@ -44,9 +45,19 @@ impl GameWords for DraughtsWords {
         Some(crate::announce_draughts::say_pdn(book, self.0, text, false).unwrap_or_default())
     }
 
+    fn said(&self, table: &Table, _: Option<&Game>, m: &RecordedMove, ply: usize) -> Option<Said> {
+        let (pdn, play) = (m.pdn.as_ref()?, table.draughts()?);
+        Some(Said::Draughts { variant: self.0, pdn: pdn.clone(), king: play.made_king(ply) })
+    }
+
     fn announce(&self, opts: &AnnounceOptions) -> Result<Vec<String>> {
         crate::announce_draughts::announce_moves(&opts.voice.language, self.0, &opts.moves)
     }
+}
+
+/// A draughts move (PDN) in `w`'s words, by its start and end square.
+pub(super) fn said_words(w: &Wording, variant: Variant, pdn: &str, king: bool) -> String {
+    crate::announce_draughts::say_pdn_with_path(w.phrasebook(), variant, pdn, king, false).unwrap_or_default()
 }
 
 /// The draughts draw facts (I.6.1–6.4): how often the position stood on the

@@ -2,6 +2,7 @@
 //! sentence in each language, from a real table fed the arbiter's inputs.
 
 use super::*;
+use shakmaty::Move;
 use station_core::clock::Side;
 use station_core::input::{ClockCommand, Input};
 use station_core::table::{Table, TableConfig};
