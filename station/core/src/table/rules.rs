@@ -146,11 +146,6 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// liberal notations; a draughts move is given by its squares).
     fn echoes_entered_moves(&self) -> bool;
 
-    /// Whether a move is said and written by its squares alone (draughts:
-    /// `32-28`, `28x19`), so speech is understood against the square
-    /// numbers, not chess's pieces and squares.
-    fn names_moves_by_squares(&self) -> bool;
-
     /// Whether a view that missed events may catch up from the table's
     /// record by replaying its moves as chess moves.
     fn record_replays_as_chess(&self) -> bool;

@@ -67,10 +67,6 @@ impl Rules for Chess {
         true
     }
 
-    fn names_moves_by_squares(&self) -> bool {
-        false
-    }
-
     fn record_replays_as_chess(&self) -> bool {
         true
     }

@@ -82,10 +82,6 @@ macro_rules! draughts_rules {
                 false
             }
 
-            fn names_moves_by_squares(&self) -> bool {
-                true
-            }
-
             fn record_replays_as_chess(&self) -> bool {
                 false
             }
