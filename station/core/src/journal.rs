@@ -44,7 +44,7 @@ pub struct Header {
     /// Game identifier.
     pub game_id: String,
     /// Start position as the game's record writes it: a FEN, or a PDN FEN for
-    /// a draughts game (whose start is no chess [`Game`], hence its own key
+    /// a draughts game (whose start is no chess [`Game`](crate::Game), hence its own key
     /// rather than the configuration's `start`).
     pub fen: String,
     /// When the game started.
