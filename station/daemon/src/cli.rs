@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// A demo: the station run against simulated boards and hands.
 type Demo = fn(DemoOptions) -> Result<()>;
 
-/// The demo of each game, by the name `station demo --rules` gives it (its value parser lists these).
+/// The demo of each game, by the name `station demo --rules` gives it (the flag accepts these names only).
 const DEMOS: [(&str, Demo); 2] = [("chess", demo), ("draughts", demo_draughts)];
 
 /// The Annex D station: a blind player's peg board, announced moves, one game on two boards.
@@ -136,7 +136,7 @@ enum Command {
         #[arg(long)]
         token: Option<String>,
         /// The game: chess (default) or draughts (two simulated 10×10 peg boards).
-        #[arg(long, value_parser = ["chess", "draughts"], default_value = "chess")]
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(DEMOS.map(|(name, _)| name)), default_value = "chess")]
         rules: String,
         /// Show the game on a simulated Braille display (a simulated brltty on a
         /// Unix socket, through the real BrlAPI client) and print what it shows.

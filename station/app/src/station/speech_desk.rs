@@ -322,8 +322,8 @@ impl Station {
         }
         let lang = speech.model_language(&self.config.voice).to_owned();
         let settings = speech.clone();
-        let (key, grammar) = self.listening_grammar(true)?;
-        self.speech.grammar_key = Some(key);
+        let grammar = self.grammar_phrases()?;
+        self.speech.grammar_key = Some(self.grammar_key());
         self.speech.listening = Some(Listening::start(&settings, &lang, mute, grammar));
         tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
         Ok(())
@@ -338,17 +338,17 @@ impl Station {
         (pos, fen)
     }
 
-    /// The grammar the recogniser listens with now: its key and, when
-    /// `build`, its phrases (plus the configured extra phrases).
-    pub(super) fn listening_grammar(&mut self, build: bool) -> Result<(String, Vec<String>)> {
-        let speech = self.game_speech();
-        let key = speech.grammar_key(self);
-        if !build {
-            return Ok((key, Vec::new()));
-        }
-        let mut phrases = speech.grammar(self)?;
+    /// What the grammar the recogniser should listen with now is built for
+    /// (the position he speaks about, a question's choices).
+    pub(super) fn grammar_key(&self) -> String {
+        self.game_speech().grammar_key(self)
+    }
+
+    /// The phrases of that grammar, plus the configured extra phrases.
+    pub(super) fn grammar_phrases(&mut self) -> Result<Vec<String>> {
+        let mut phrases = self.game_speech().grammar(self)?;
         phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
-        Ok((key, phrases))
+        Ok(phrases)
     }
 
     /// After every change, the recogniser listens for the moves of the new
@@ -357,12 +357,12 @@ impl Station {
         if self.speech.listening.is_none() {
             return;
         }
-        let speech = self.game_speech();
-        if self.speech.grammar_key.as_deref() == Some(speech.grammar_key(self).as_str()) {
+        let key = self.grammar_key();
+        if self.speech.grammar_key.as_deref() == Some(key.as_str()) {
             return;
         }
-        match self.listening_grammar(true) {
-            Ok((key, phrases)) => {
+        match self.grammar_phrases() {
+            Ok(phrases) => {
                 if let Some(l) = &self.speech.listening {
                     l.set_grammar(phrases);
                 }
@@ -454,7 +454,6 @@ mod tests {
     #[test]
     fn every_game_has_its_speech() {
         let names: Vec<_> = super::SPEECH.iter().map(|(name, _)| *name).collect();
-        assert_eq!(names, crate::games::ALL_RULES);
-        assert!(names.iter().all(|n| station_core::rules::named(n).is_some()));
+        assert_eq!(names, station_core::rules::ALL.map(|r| r.name()));
     }
 }

@@ -234,11 +234,6 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
 pub struct NamedRules(pub &'static dyn Rules);
 
 impl NamedRules {
-    /// The rules.
-    pub fn get(self) -> &'static dyn Rules {
-        self.0
-    }
-
     /// Whether a header leaves the key out (serde's `skip_serializing_if`).
     pub fn unnamed_in_header(&self) -> bool {
         !self.0.named_in_header()
@@ -266,14 +261,6 @@ impl PartialEq for NamedRules {
     }
 }
 
-impl PartialEq<Option<Variant>> for NamedRules {
-    /// The draughts variant the rules play, `None` for chess: what the header
-    /// held before it held the rules.
-    fn eq(&self, other: &Option<Variant>) -> bool {
-        self.0.draughts_variant() == *other
-    }
-}
-
 impl serde::Serialize for NamedRules {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0.name())
@@ -297,11 +284,13 @@ pub static CHESS: Chess = Chess;
 pub static INTERNATIONAL: International = International;
 /// 64-square draughts (8×8).
 pub static DRAUGHTS64: Draughts64 = Draughts64;
+/// Every game the station plays (what any table of the games' own parts must list).
+pub static ALL: [&'static dyn Rules; 3] = [&CHESS, &INTERNATIONAL, &DRAUGHTS64];
 
 /// The rules named `name` as the configuration names them (`chess`,
 /// `draughts`, `draughts64`).
 pub fn named(name: &str) -> Option<&'static dyn Rules> {
-    [&CHESS as &'static dyn Rules, &INTERNATIONAL, &DRAUGHTS64].into_iter().find(|r| r.name() == name)
+    ALL.into_iter().find(|r| r.name() == name)
 }
 
 /// The rules of a game that starts from `fen`, as a journal header gives
