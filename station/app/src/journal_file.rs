@@ -394,11 +394,20 @@ struct Writer {
     memory: Vec<u8>,
     /// How much of `memory` is in the file.
     written: usize,
+    /// What happened since the last acknowledgement, for the next one.
+    untold: Untold,
+}
+
+/// A write error or a rewrite not acknowledged yet.
+#[derive(Default)]
+struct Untold {
+    error: Option<String>,
+    rewritten: Option<PathBuf>,
 }
 
 impl Writer {
     fn new(options: WriterOptions) -> Self {
-        Writer { options, file: None, memory: Vec::new(), written: 0 }
+        Writer { options, file: None, memory: Vec::new(), written: 0, untold: Untold::default() }
     }
 
     fn run(mut self, ops: &Receiver<Op>, durable: &Sender<Durable>) {
@@ -406,30 +415,7 @@ impl Writer {
             // Group commit: everything waiting now goes out with one fsync.
             let mut batch = vec![first];
             batch.extend(ops.try_iter());
-            let mut ticket = None;
-            let mut batches = 0;
-            let mut error = None;
-            for op in batch {
-                match op {
-                    Op::Commit { ticket: t } => {
-                        ticket = Some(t);
-                        batches += 1;
-                    }
-                    other => {
-                        if let Err(e) = self.apply(other) {
-                            error = Some(format!("{e:#}"));
-                        }
-                    }
-                }
-            }
-            let started = Instant::now();
-            let mut rewritten = None;
-            if let Err(e) = self.sync(&mut rewritten) {
-                error = Some(format!("{e:#}"));
-            }
-            let sync_time = started.elapsed();
-            if let Some(ticket) = ticket {
-                let ack = Durable { ticket, batches, sync_time, error, rewritten };
+            if let Some(ack) = self.write_batch(batch) {
                 if durable.send(ack).is_err() {
                     return;
                 }
@@ -437,6 +423,38 @@ impl Writer {
         }
         let mut rewritten = None;
         let _ = self.sync(&mut rewritten);
+    }
+
+    /// Applies one group of operations with one fsync; its acknowledgement
+    /// if the group holds a commit.
+    fn write_batch(&mut self, batch: Vec<Op>) -> Option<Durable> {
+        let mut ticket = None;
+        let mut batches = 0;
+        for op in batch {
+            match op {
+                Op::Commit { ticket: t } => {
+                    ticket = Some(t);
+                    batches += 1;
+                }
+                other => {
+                    if let Err(e) = self.apply(other) {
+                        self.untold.error = Some(format!("{e:#}"));
+                    }
+                }
+            }
+        }
+        let started = Instant::now();
+        let mut rewritten = None;
+        if let Err(e) = self.sync(&mut rewritten) {
+            self.untold.error = Some(format!("{e:#}"));
+        }
+        self.untold.rewritten = rewritten.or(self.untold.rewritten.take());
+        let sync_time = started.elapsed();
+        // A group without a commit (its commit is still on the way) has no
+        // acknowledgement of its own: what befell it is told with the next one.
+        let ticket = ticket?;
+        let Untold { error, rewritten } = std::mem::take(&mut self.untold);
+        Some(Durable { ticket, batches, sync_time, error, rewritten })
     }
 
     fn apply(&mut self, op: Op) -> Result<()> {

@@ -119,3 +119,26 @@ fn a_damaged_journal_is_set_aside_with_every_byte_kept() {
     assert_eq!(std::fs::read(&aside).unwrap(), b"not a journal\n{}\n");
     assert!(dir.list().unwrap().damaged.is_empty(), "never read again");
 }
+
+/// The writer may take an append before its commit has arrived: a deletion
+/// found then is still told with the commit's acknowledgement (it was lost
+/// once, when the two came apart).
+#[test]
+fn a_rewrite_found_before_the_commit_arrives_is_told_with_the_commit() {
+    let dir = JournalDir::open(&tmp("deleted-apart")).unwrap();
+    let path = dir.file_for("game-1");
+    let mut writer = Writer::new(WriterOptions::default());
+    let header = Op::Create { path: path.clone(), header: Box::new(header("game-1")) };
+    let ack = writer.write_batch(vec![header, Op::Commit { ticket: 1 }]).expect("a commit is acknowledged");
+    assert_eq!((ack.ticket, ack.rewritten.as_ref()), (1, None));
+    std::fs::remove_file(&path).unwrap();
+    let line = Record::Input { seq: 1, t_ms: 1000, input: scan(1) }.encode() + "\n";
+    assert!(writer.write_batch(vec![Op::Append(line)]).is_none(), "no commit, no acknowledgement");
+    let ack = writer.write_batch(vec![Op::Commit { ticket: 2 }]).expect("the commit is acknowledged");
+    assert_eq!(ack.rewritten.as_ref(), Some(&path), "{ack:?}");
+    assert_eq!(ack.error, None);
+    let contents = journal::decode(std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(contents.records.len(), 1);
+    let ack = writer.write_batch(vec![Op::Commit { ticket: 3 }]).unwrap();
+    assert_eq!(ack.rewritten, None, "told once");
+}
