@@ -415,10 +415,10 @@ impl Writer {
             // Group commit: everything waiting now goes out with one fsync.
             let mut batch = vec![first];
             batch.extend(ops.try_iter());
-            if let Some(ack) = self.write_batch(batch) {
-                if durable.send(ack).is_err() {
-                    return;
-                }
+            if let Some(ack) = self.write_batch(batch)
+                && durable.send(ack).is_err()
+            {
+                return;
             }
         }
         let mut rewritten = None;
