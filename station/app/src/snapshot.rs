@@ -58,7 +58,7 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         let mv = *g.moves().last()?;
         let before = g.position_at(ply - 1)?;
         let mut text = serde_json::Map::new();
-        for lang in ["de", "pl", "en"] {
+        for lang in station_voices::BUILTIN_LANGUAGES {
             // The mirror's words for the sighted player: letter names, whatever
             // the blind player chose to hear (`move_reading`).
             let settings = VoiceSettings {

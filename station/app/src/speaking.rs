@@ -315,7 +315,7 @@ impl Voices {
     fn mirror_line(&self, changes: &[Change], table: &Table, t: Millis) -> serde_json::Value {
         let viewer = Viewer { color: !table.config().blind_color, blind: false };
         let mut text = serde_json::Map::new();
-        for lang in ["de", "pl", "en"] {
+        for lang in station_voices::BUILTIN_LANGUAGES {
             let settings = VoiceSettings { language: lang.into(), ..self.mirror_settings.clone() };
             let Ok(w) = Wording::new(&settings) else { continue };
             let line: Vec<String> = changes.iter().map(|c| crate::told::word(c, &w, viewer)).collect();

@@ -29,7 +29,7 @@ impl GameWords for DraughtsWords {
         let ply = m.ply;
         let pdn = m.pdn.as_deref().unwrap_or(&m.uci);
         let mut text = serde_json::Map::new();
-        for lang in ["de", "pl", "en"] {
+        for lang in station_voices::BUILTIN_LANGUAGES {
             if let Some(book) = station_voices::Phrasebook::builtin(lang)
                 && let Ok(words) = crate::announce_draughts::say_pdn(book, self.0, pdn, play.made_king(ply))
             {

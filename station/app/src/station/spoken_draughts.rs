@@ -66,13 +66,17 @@ pub(super) static INTERNATIONAL: DraughtsSpeech = DraughtsSpeech(Variant::Intern
 pub(super) static DRAUGHTS64: DraughtsSpeech = DraughtsSpeech(Variant::Draughts64);
 
 impl DraughtsSpeech {
-    /// The position he speaks about: before his latest unannounced move, the
-    /// current one, or before a game the initial position.
-    fn position(&self, station: &Station) -> Position {
+    /// The position he speaks about in a game: before his latest unannounced
+    /// move, or the current one; none before a game.
+    fn announced(station: &Station) -> Option<Position> {
         let table = &station.table;
-        let announced =
-            table.draughts().and_then(|d| d.announce_position(table.config(), table.announced_ply()));
-        announced.unwrap_or_else(|| Position::initial(self.0))
+        table.draughts().and_then(|d| d.announce_position(table.config(), table.announced_ply()))
+    }
+
+    /// The position the recogniser listens for: the one he speaks about, or
+    /// before a game the initial position.
+    fn position(&self, station: &Station) -> Position {
+        Self::announced(station).unwrap_or_else(|| Position::initial(self.0))
     }
 }
 
@@ -97,9 +101,7 @@ impl GameSpeech for DraughtsSpeech {
         confidence: Option<f32>,
     ) -> Result<Box<dyn SpokenMeaning>, String> {
         let understanding = station.understanding().map_err(|e| e.to_string())?.clone();
-        let table = &station.table;
-        let pos = table.draughts().and_then(|d| d.announce_position(table.config(), table.announced_ply()));
-        let pos = pos.ok_or("no game in progress")?;
+        let pos = Self::announced(station).ok_or("no game in progress")?;
         let fen = fen(&pos);
         let (legal, pdn) = move_texts(&pos);
         let open = station.open_choices(&fen);
