@@ -88,9 +88,9 @@ pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the workspace").to_owned()
 }
 
-/// `../shared/data/pgn/<rel>` beside the workspace.
+/// `tests/data/pgn/<rel>`: the games kept in the repository.
 pub fn shared_pgn(rel: &str) -> PathBuf {
-    workspace().join("../shared/data/pgn").join(rel)
+    workspace().join("tests/data/pgn").join(rel)
 }
 
 /// The `station` binary of this build, built on demand if the test runner did not.

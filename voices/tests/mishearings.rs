@@ -1,7 +1,7 @@
 //! Issue 14: the substitution test set, built from the confusion classes of
 //! the phrasebooks' `[[repair]]` tables.
 //!
-//! For positions of real games (../shared/data/pgn/games) and every legal
+//! For positions of real games (tests/data/pgn/games) and every legal
 //! move, each language's phrasings (Annex D names and plain letters) are
 //! misheard the known ways: one word the table says is misheard (`meant`)
 //! is replaced by what the recogniser writes (`heard`). The station hears

@@ -145,7 +145,7 @@ mod tests {
         // short legal run instead: a man reaching the last row is named a king (3.7).
         let pdn = std::fs::read_to_string(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/data/draughts/selfplay-international.pdn"),
+                .join("../../tests/data/draughts/selfplay-international.pdn"),
         )
         .unwrap();
         let game = &station_core::draughts::pdn::read_games(&pdn).unwrap()[0];

@@ -1,6 +1,6 @@
 //! Draughts: international draughts (10×10, FMJD numbering 1–50) and the
 //! 64-square version (8×8, squares a1–h8, numbered 1–32 the same way) as the
-//! Polish draughts code's chapter I describes them (`../shared/rules/003_*`).
+//! Polish draughts federation's code, chapter I, describes them.
 //!
 //! Pure like the chess side: positions, legal moves as the holes they empty
 //! and fill, perft, PDN, and the peg-board sensor ([`sensing`]).

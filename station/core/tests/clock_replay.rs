@@ -8,11 +8,11 @@ use station_core::pgn::{PgnGame, SevenTags, read_games, write_pgn_with_clocks};
 
 const LICHESS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/pgn/clock/lichess_db_100k.pgn"
+    "/../../tests/data/pgn/clock/lichess_db_100k.pgn"
 ));
 const WORLD_CHAMPIONSHIP: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/pgn/clock/nepomniachtchi-liren-game1.pgn"
+    "/../../tests/data/pgn/clock/nepomniachtchi-liren-game1.pgn"
 ));
 
 #[derive(Debug, Default)]

@@ -300,7 +300,7 @@ mod tests {
     }
 
     fn shared(rel: &str) -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(rel)
     }
 
     #[test]

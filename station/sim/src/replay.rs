@@ -431,7 +431,7 @@ mod tests {
     use super::*;
 
     fn shared(file: &str) -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/games").join(file)
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/pgn/games").join(file)
     }
 
     fn sample(file: &str, n: usize) -> Vec<PgnGame> {

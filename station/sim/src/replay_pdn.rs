@@ -161,7 +161,7 @@ mod tests {
 
     fn shared() -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/draughts/selfplay-international.pdn")
+            .join("../../tests/data/draughts/selfplay-international.pdn")
     }
 
     #[test]

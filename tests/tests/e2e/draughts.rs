@@ -34,7 +34,7 @@ fn config(dir: &Path, link: &Path) -> PathBuf {
 }
 
 fn shared_games() -> Vec<PdnGame> {
-    let path = station_tests::workspace().join("../shared/data/draughts/selfplay-international.pdn");
+    let path = station_tests::workspace().join("tests/data/draughts/selfplay-international.pdn");
     read_games(&std::fs::read_to_string(path).expect("the shared draughts games")).expect("they read")
 }
 

@@ -61,7 +61,7 @@ fn short(mv: &Move) -> String {
 /// A shared game and the first ply (White's) where two maximal captures
 /// share start and end but take different men.
 fn game_with_a_pair() -> (PdnGame, usize) {
-    let path = workspace().join("../shared/data/draughts/selfplay-international.pdn");
+    let path = workspace().join("tests/data/draughts/selfplay-international.pdn");
     let games = read_games(&std::fs::read_to_string(path).expect("the shared draughts games")).unwrap();
     games
         .into_iter()

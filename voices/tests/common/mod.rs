@@ -63,7 +63,7 @@ fn tag<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 
 /// The shared real games, beside the checkout.
 pub fn shared_games_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/pgn/games")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/pgn/games")
 }
 
 /// Positions of real games: the vendored games and every shared PGN file

@@ -300,7 +300,7 @@ mod tests {
         use station_voices::draughts::{DraughtsMoveText, word_draughts_move};
         use station_voices::understand::DraughtsUnderstood;
         let path =
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/draughts/selfplay-international.pdn");
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
         let games = read_games(&std::fs::read_to_string(path).expect("the shared draughts games")).unwrap();
         for lang in ["de", "pl", "en"] {
             let un = Understanding::language(lang).unwrap();

@@ -1,5 +1,5 @@
 //! Draughts rules tests, named after the articles of chapter I of the Polish
-//! draughts code (`../shared/rules/003_*`), plus perft and the shared PDN games.
+//! draughts code (chapter I), plus perft and the shared PDN games.
 
 use super::board::{Color, Piece, Position, Square, Variant};
 use super::movegen::{GameEnd, capture_paths, game_end, legal_moves};
@@ -38,8 +38,8 @@ fn pdn_of(pos: &Position) -> Vec<String> {
 
 fn shared_pdn() -> String {
     let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/draughts/selfplay-international.pdn");
-    std::fs::read_to_string(path).expect("the shared draughts games (../shared/data/draughts)")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
+    std::fs::read_to_string(path).expect("the shared draughts games (tests/data/draughts)")
 }
 
 /// Published perft of the international draughts initial position, duplicates

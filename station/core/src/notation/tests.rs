@@ -112,7 +112,7 @@ fn appendix_e_a_scoresheet_has_move_numbers_draw_offer_marks_and_the_result() {
 /// notation, is read back to itself and to nothing else.
 #[test]
 fn every_move_of_the_real_games_round_trips_in_every_notation() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/pgn");
     let mut moves = 0;
     for file in ["games/Fischer.pgn", "games/PolgarJ.pgn", "chess960/cutechess-fischerrandom.pgn"] {
         let Ok(bytes) = std::fs::read(dir.join(file)) else {

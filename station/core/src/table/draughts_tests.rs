@@ -19,8 +19,8 @@ const V: Variant = Variant::International;
 
 fn shared_games() -> Vec<crate::draughts::pdn::PdnGame> {
     let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/draughts/selfplay-international.pdn");
-    let text = std::fs::read_to_string(path).expect("the shared draughts games (../shared/data/draughts)");
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
+    let text = std::fs::read_to_string(path).expect("the shared draughts games (tests/data/draughts)");
     read_games(&text).expect("the shared games read")
 }
 
