@@ -109,3 +109,39 @@ pub fn real_positions(max: usize, game_step: usize, ply_step: usize, ply_offset:
     out.truncate(max);
     out
 }
+
+/// espeak-ng's phonemes for words outside the phrasebooks (heard or typed
+/// words a recogniser without the station's grammar writes), as the station
+/// asks its drivers for them; kept once asked. espeak-ng is part of the
+/// station's set-up: without it these tests fail, loudly.
+#[derive(Debug, Default)]
+pub struct EspeakWords {
+    known: std::sync::Mutex<std::collections::HashMap<(String, String), Option<String>>>,
+}
+
+impl station_voices::understand::Pronouncer for EspeakWords {
+    fn phonemes(&self, lang: &str, word: &str) -> Option<String> {
+        let key = (lang.to_owned(), word.to_owned());
+        if let Some(known) = self.known.lock().unwrap().get(&key) {
+            return known.clone();
+        }
+        let voice = if lang == "en" { "en-gb" } else { lang };
+        let out = std::process::Command::new("espeak-ng")
+            .args(["-q", "-x", "--sep=_", "-v", voice, word])
+            .output()
+            .unwrap_or_else(|e| {
+                panic!("espeak-ng is needed for the sounds of heard words ({e}): run scripts/setup")
+            });
+        let text = String::from_utf8_lossy(&out.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+        let phonemes = (!text.is_empty()).then_some(text);
+        self.known.lock().unwrap().insert(key, phonemes.clone());
+        phonemes
+    }
+}
+
+/// The understanding of a built-in language with espeak-ng for words outside it.
+pub fn understanding(lang: &str) -> station_voices::understand::Understanding {
+    station_voices::understand::Understanding::language(lang)
+        .unwrap()
+        .with_pronouncer(std::sync::Arc::new(EspeakWords::default()))
+}
