@@ -37,6 +37,9 @@ pub enum Heard {
         text: String,
         /// The weakest word's confidence.
         confidence: f32,
+        /// The recogniser's readings, best first, each with its likelihood
+        /// share (`[speech] alternatives`; empty when it gave one).
+        alternatives: Vec<(String, f32)>,
         /// From the end of speech (the last loud frame) to the transcript:
         /// what the player waits for.
         latency: Duration,
@@ -92,6 +95,8 @@ struct Setup {
     early: Option<Early>,
     /// Keep each utterance's sound (`[speech] keep_audio`).
     keep_audio: bool,
+    /// Readings asked of the recogniser (`[speech] alternatives`).
+    alternatives: u16,
 }
 
 /// The most sound kept of one utterance: 30 s at 16 kHz (a move is said in
@@ -137,6 +142,7 @@ impl Listening {
             grammar,
             early,
             keep_audio: settings.keep_audio,
+            alternatives: settings.alternatives,
         };
         let (grammar_tx, grammar_rx) = crossbeam_channel::unbounded();
         let (heard_tx, heard) = crossbeam_channel::bounded(64);
@@ -290,6 +296,7 @@ fn listen_to(
         Ok(l) => l,
         Err(e) => return Ended::Fatal(format!("the recogniser refused the grammar: {e}")),
     };
+    listener.set_alternatives(setup.alternatives);
     let _ = out.send(Heard::Ready { device: source.name() });
     let mut decisive = Decisive::new(grammar, setup.early.as_ref().map_or(&[][..], |e| &e.endings[..]));
     let mut utterance = Utterance::default();
@@ -306,6 +313,7 @@ fn listen_to(
             match Listener::new(fitting.model, grammar, mono16k) {
                 Ok(l) => {
                     listener = l;
+                    listener.set_alternatives(setup.alternatives);
                     if let Some(early) = &setup.early {
                         decisive = Decisive::new(grammar, &early.endings);
                     }
@@ -474,7 +482,15 @@ fn send_heard(
     }
     // A spelling put in for a word the model lacks is read back as the word.
     let text = vocabulary.restore(&t.text);
-    let heard = Heard::Utterance { text, confidence: t.confidence, latency: speech_end.elapsed(), audio };
+    let alternatives =
+        t.alternatives.iter().map(|(text, share)| (vocabulary.restore(text), *share)).collect();
+    let heard = Heard::Utterance {
+        text,
+        confidence: t.confidence,
+        alternatives,
+        latency: speech_end.elapsed(),
+        audio,
+    };
     let _ = out.send(heard);
 }
 

@@ -250,7 +250,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         ca_file: Option<PathBuf>,
     },
-    /// Understand a spoken phrase given as text: prints `move UCI SAN`, `ask UCI…`, `command NAME` or `reject REASON`.
+    /// Understand a spoken phrase given as text: prints `move UCI SAN`, `ask UCI…`, `command NAME` or `reject REASON`;
+    /// with `--expect`, `slip UCI SAN` when the words clearly name another move than the board's.
     Understand {
         /// de, pl or en.
         #[arg(long, default_value = "de")]
@@ -258,6 +259,9 @@ enum Command {
         /// The position (standard start when absent).
         #[arg(long)]
         fen: Option<String>,
+        /// The move his board shows (UCI or SAN): the words are checked against it first.
+        #[arg(long, value_name = "UCI")]
+        expect: Option<String>,
         /// What was said.
         #[arg(num_args = 1.., required = true)]
         text: Vec<String>,
@@ -352,6 +356,15 @@ enum VoicesAction {
         /// Who speaks (written into the pack's manifest).
         #[arg(long, default_value = "a helper")]
         speaker: String,
+    },
+    /// Print a phrasebook's `[listening.phonemes]` table: how each listening word sounds, from espeak-ng.
+    Phonemes {
+        /// A built-in language (de, pl or en), or the code of the phrasebook file given.
+        #[arg(long)]
+        lang: String,
+        /// A phrasebook file instead of the built-in one.
+        #[arg(long, value_name = "FILE")]
+        phrasebook: Option<PathBuf>,
     },
 }
 
@@ -487,6 +500,10 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Voices { action: VoicesAction::Record { lang, out, input, speaker } } => {
             crate::voices_cmd::record(&lang, &out, input.as_deref(), &speaker)
         }
+        Command::Voices { action: VoicesAction::Phonemes { lang, phrasebook } } => {
+            print!("{}", crate::speech_cmd::phonemes(&lang, phrasebook.as_deref())?);
+            Ok(())
+        }
         Command::Devices => crate::voices_cmd::devices(),
         Command::Doctor { config, journal_dir } => {
             crate::doctor::doctor(&crate::doctor::DoctorOptions { config, journal_dir })
@@ -509,8 +526,11 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 ca_file,
             })
         }
-        Command::Understand { lang, fen, text } => {
-            println!("{}", crate::speech_cmd::understand(&lang, fen.as_deref(), &text.join(" "))?);
+        Command::Understand { lang, fen, expect, text } => {
+            println!(
+                "{}",
+                crate::speech_cmd::understand(&lang, fen.as_deref(), expect.as_deref(), &text.join(" "))?
+            );
             Ok(())
         }
         Command::Listen { model, wav, lang, fen } => {

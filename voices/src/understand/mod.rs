@@ -30,6 +30,7 @@ mod matching;
 mod nearness;
 mod prior;
 mod pronounce;
+mod readings;
 mod record;
 mod repair;
 mod sounds;
@@ -45,6 +46,7 @@ pub use crate::command_words::{CommandWord, CommandWords};
 pub use draughts::{DraughtsUnderstood, draughts_command, pdn_of};
 pub use grammar::Grammar;
 pub use pronounce::{Pronouncer, words_to_pronounce};
+pub use readings::MIN_READING_SHARE;
 pub use record::{RecordCursor, RecordMark, RecordStep};
 
 use crate::error::VoiceError;
@@ -762,10 +764,10 @@ pub fn understand_line(lang: &str, fen: &str, text: &str) -> Result<String, Voic
 pub fn legal_move(pos: &Chess, text: &str) -> Result<Move, VoiceError> {
     let bad = |problem: &str| VoiceError::BadMove { text: text.to_owned(), problem: problem.to_owned() };
     if let Ok(uci) = text.parse::<shakmaty::uci::UciMove>() {
-        return uci.to_move(pos).map_err(|_| bad("not a legal move in this position"));
+        return uci.to_move(pos).map_err(|_| bad("not among the legal moves"));
     }
     let san = text.parse::<shakmaty::san::SanPlus>().map_err(|_| bad("neither UCI nor SAN"))?;
-    san.san.to_move(pos).map_err(|_| bad("not a legal move in this position"))
+    san.san.to_move(pos).map_err(|_| bad("not among the legal moves"))
 }
 
 #[cfg(test)]
