@@ -99,6 +99,9 @@ pub(crate) struct SoundForms {
     /// By wanted word: the longest heard span worth comparing with it (one
     /// word more than its longest form).
     spans: Vec<usize>,
+    /// By wanted word: its forms of more than one word, word by word (for a
+    /// span with a word unheard in it: "kurze [unk]").
+    parts: Vec<Vec<Vec<Vec<Phone>>>>,
     /// The forms as written, by wanted word (for `[[repair]]` rows).
     texts: Vec<Vec<String>>,
 }
@@ -139,6 +142,15 @@ impl SoundForms {
             forms[want.index()] = forms_of(entry);
         }
         let texts = forms.clone();
+        let parts = forms
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .filter(|form| form.contains(' '))
+                    .map(|form| form.split(' ').map(|word| sounds.of(word)).collect())
+                    .collect()
+            })
+            .collect();
         let forms: Vec<Vec<(Vec<Phone>, usize)>> = forms
             .into_iter()
             .map(|list| {
@@ -158,7 +170,7 @@ impl SoundForms {
                 (list.iter().map(|(_, words)| *words).max().unwrap_or(1) + 1).min(MAX_SPAN)
             })
             .collect();
-        SoundForms { forms, spans, texts }
+        SoundForms { forms, spans, parts, texts }
     }
 }
 
@@ -230,7 +242,7 @@ impl<'a> Hearing<'a> {
                     sounds::distance(&heard, form) + WORD_SPLIT * len.abs_diff(*words) as f32
                 })
                 .fold(f32::INFINITY, f32::min),
-            None => f32::INFINITY,
+            None => self.gapped_cost(at, len, want),
         };
         // A known mishearing (`[[repair]]`): as near as its cost says.
         if let (1, Some(Heard::Word(text, _))) = (len, self.words.get(at))
@@ -244,6 +256,34 @@ impl<'a> Hearing<'a> {
         }
         self.spans[key] = cost;
         cost
+    }
+
+    /// A span of words and `[unk]` (at least one word) against the forms of
+    /// as many words, word by word: an unheard word costs what `[unk]` for a
+    /// needed word costs.
+    fn gapped_cost(&self, at: usize, len: usize, want: Want) -> f32 {
+        let Some(span) = self.words.get(at..at + len) else { return f32::INFINITY };
+        if len < 2
+            || span.iter().any(|w| matches!(w, Heard::Filler))
+            || !span.iter().any(|w| matches!(w, Heard::Word(..)))
+        {
+            return f32::INFINITY;
+        }
+        self.forms.parts[want.index()]
+            .iter()
+            .filter(|words| words.len() == len)
+            .map(|words| {
+                let total: f32 = span
+                    .iter()
+                    .zip(words)
+                    .map(|(heard, said)| match heard {
+                        Heard::Word(_, phones) => sounds::distance(phones, said),
+                        _ => UNK_SLOT,
+                    })
+                    .sum();
+                total / len as f32
+            })
+            .fold(f32::INFINITY, f32::min)
     }
 
     /// One heard word for a letter and a rank said as one ("a8" heard "a").
@@ -315,6 +355,15 @@ impl<'a> Hearing<'a> {
                             cost += if slot.1.lost > 0.0 { UNK_SLOT } else { 0.0 };
                             relax(&mut best, i + 1, j + slot.0 + 1, cost);
                         }
+                        // "[unk] Rochade": the unheard first word of a form.
+                        if j < m {
+                            for len in 2..=self.forms.spans[pattern[j].want.index()].min(n - i) {
+                                let cost = self.span_cost(i, len, pattern[j].want);
+                                if cost.is_finite() {
+                                    relax(&mut best, i + len, j + 1, here + cost);
+                                }
+                            }
+                        }
                     }
                     _ => {
                         relax(&mut best, i + 1, j, here + EXTRA_WORD);
@@ -361,17 +410,19 @@ impl<'a> Hearing<'a> {
     /// words that could be anything ("takes takes").
     pub(crate) fn anchored(&mut self, pos: &Chess, mv: Move) -> bool {
         let wants: Vec<Want> = patterns(pos, mv).into_iter().flatten().map(|slot| slot.want).collect();
-        let mut words = 0;
-        let mut held = 0;
-        for i in 0..self.words.len() {
-            if !matches!(self.words[i], Heard::Word(..)) {
-                continue;
-            }
-            words += 1;
-            if wants.iter().any(|want| self.span_cost(i, 1, *want) <= ANCHOR) {
-                held += 1;
+        let n = self.words.len();
+        let mut held = vec![false; n];
+        for i in 0..n {
+            for want in &wants {
+                for len in 1..=self.forms.spans[want.index()].min(n - i) {
+                    if self.span_cost(i, len, *want) <= ANCHOR {
+                        held[i..i + len].iter_mut().for_each(|h| *h = true);
+                    }
+                }
             }
         }
+        let words = self.words.iter().filter(|w| matches!(w, Heard::Word(..))).count();
+        let held = (0..n).filter(|i| held[*i] && matches!(self.words[*i], Heard::Word(..))).count();
         held >= 1 && 2 * held >= words
     }
 
