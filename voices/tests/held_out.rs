@@ -13,7 +13,7 @@ mod common;
 mod lichess;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move};
 use station_voices::position_from_fen;
 use station_voices::understand::{Understanding, Understood};
 
