@@ -144,6 +144,54 @@ fn a_misheard_announcement_of_the_boards_move_is_that_move_not_a_slip() {
     drop(station);
 }
 
+/// `station understand` with the board's move (issue 33): the contract lines.
+#[test]
+fn station_understand_expect_prints_move_slip_ask_or_reject() {
+    let understand = |args: &[&str]| {
+        let out = Command::new(station_bin()).arg("understand").args(args).output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).trim().to_owned(), out.stderr)
+    };
+    for (args, want) in [
+        (&["--lang", "de", "--expect", "e2e4", "Eber", "vier"][..], "move e2e4 e4"),
+        (&["--lang", "de", "--expect", "e4", "Eva", "[unk]"][..], "move e2e4 e4"),
+        (&["--lang", "de", "--expect", "e2e4", "Springer", "Felix", "drei"][..], "slip g1f3 Nf3"),
+        (&["--lang", "en", "--expect", "e2e4", "queen", "green", "four"][..], "reject"),
+        (&["--lang", "pl", "--expect", "g1f3", "skoczek", "Felix", "trzy"][..], "move g1f3 Nf3"),
+    ] {
+        let (ok, line, _) = understand(args);
+        assert!(ok && line.starts_with(want), "{args:?}: {line}");
+    }
+    // Without the board the misheard phrase is only asked back, nearest first.
+    let (ok, line, _) = understand(&["--lang", "de", "Eber", "vier"]);
+    assert!(ok && line.starts_with("ask e2e4"), "{line}");
+    // A board's move that is no legal move is refused, clearly.
+    let (ok, _, stderr) = understand(&["--lang", "de", "--expect", "e2e5", "Eva", "vier"]);
+    let stderr = String::from_utf8_lossy(&stderr);
+    assert!(
+        !ok && stderr.contains("--expect e2e5") && stderr.contains("not among the legal moves"),
+        "{stderr}"
+    );
+}
+
+/// The built-in phrasebooks' `[listening.phonemes]` are what espeak-ng says:
+/// `station voices phonemes` gives the same table for every language.
+#[test]
+fn the_phrasebooks_phonemes_are_espeak_ngs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for lang in ["de", "pl", "en"] {
+        let out = Command::new(station_bin()).args(["voices", "phonemes", "--lang", lang]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let made: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_owned).collect();
+        let book = std::fs::read_to_string(root.join(format!("voices/phrasebooks/{lang}.toml"))).unwrap();
+        let start = book.find("[listening.phonemes]").expect("a phonemes table");
+        let kept: Vec<&str> = book[start..].lines().take_while(|l| !l.trim().is_empty()).collect();
+        let made_table: Vec<&str> =
+            made.iter().map(String::as_str).skip_while(|l| !l.starts_with("[listening.phonemes]")).collect();
+        assert_eq!(kept, made_table, "[{lang}] run `station voices phonemes --lang {lang}` and paste it in");
+        assert!(kept.len() > 150, "[{lang}] {} words", kept.len());
+    }
+}
+
 fn no_board_config(dir: &Path, lang: &str, blind: &str) -> PathBuf {
     write_config(
         dir,
