@@ -3,7 +3,12 @@
 //! The rules are generic and driven by phrasebook data so that a new language
 //! of the same shape needs only a file: `small` words for 0–19, `tens` for
 //! 20–90, `hundreds` for 100–900, a `compound` template for 21–99 and a few
-//! overrides for agreement with the counted noun's gender.
+//! overrides for agreement with the counted noun's gender. Words no rule
+//! makes are listed whole (`exact`: Spanish "veintidós", French
+//! "soixante et onze", Italian "ventotto"), and an exact hundred may differ
+//! from the hundred before a rest (`hundreds_alone`: "cien" / "ciento uno").
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
@@ -93,6 +98,11 @@ pub struct Agreement {
     pub alone: [Option<String>; 10],
     /// Replaces the last digit's word wherever it stands ("dwadzieścia dwie").
     pub unit: [Option<String>; 10],
+    /// Replaces the word of the last two digits (0–99) wherever they stand,
+    /// before [`NumberWords::exact`] ("veintiún minutos", "vingt et une minutes").
+    pub exact: BTreeMap<u8, String>,
+    /// Replaces the hundreds' word, by digit 1–9 ("doscientas jugadas").
+    pub hundreds: [Option<String>; 10],
 }
 
 /// Everything needed to say 0–999 in one language.
@@ -112,6 +122,12 @@ pub struct NumberWords {
     pub compound: String,
     /// The unit word used inside a compound when it differs ("ein" in "einundzwanzig").
     pub compound_unit: [Option<String>; 10],
+    /// Whole words for 0–99 that the template does not make ("veintidós",
+    /// "soixante et onze", "ventotto"), used wherever the last two digits stand.
+    pub exact: BTreeMap<u8, String>,
+    /// The word of an exact hundred when it differs from the one before a
+    /// rest, by digit 1–9 ("cien" / "ciento uno", "deux cents" / "deux cent un").
+    pub hundreds_alone: [Option<String>; 10],
     /// Overrides per gender, indexed by [`gender_index`].
     pub genders: [Agreement; 3],
 }
@@ -139,14 +155,24 @@ impl NumberWords {
             out.push_str(word);
             return;
         }
-        let hundreds = (n / 100) as usize;
+        let hundreds = n / 100;
         let rest = n % 100;
         if hundreds > 0 {
-            out.push_str(&self.hundreds[hundreds - 1]);
+            let alone = || (rest == 0).then(|| digit_override(&self.hundreds_alone, hundreds)).flatten();
+            let word = agreement
+                .and_then(|a| digit_override(&a.hundreds, hundreds))
+                .or_else(alone)
+                .unwrap_or(&self.hundreds[hundreds as usize - 1]);
+            out.push_str(word);
             if rest == 0 {
                 return;
             }
             out.push_str(&self.hundred_join);
+        }
+        let key = rest as u8;
+        if let Some(word) = agreement.and_then(|a| a.exact.get(&key)).or_else(|| self.exact.get(&key)) {
+            out.push_str(word);
+            return;
         }
         let unit_word = |digit: u64, in_compound: bool| -> &str {
             agreement
@@ -171,9 +197,13 @@ impl NumberWords {
     }
 
     /// `n` in words followed by the right form of `noun` ("zwei Stunden").
+    /// A number word ending in an apostrophe is elided onto the noun
+    /// (Italian "un'ora").
     pub fn write_count(&self, n: u64, noun: &CountedNoun, out: &mut String) {
         self.write(n, Some(noun.gender), out);
-        out.push(' ');
+        if !out.ends_with(['\'', '\u{2019}']) {
+            out.push(' ');
+        }
         out.push_str(noun.form(self.plural.form(n)));
     }
 
@@ -187,4 +217,86 @@ impl NumberWords {
 
 fn digit_override(table: &[Option<String>; 10], n: u64) -> Option<&str> {
     table.get(usize::try_from(n).ok()?)?.as_deref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(list: &str) -> Vec<String> {
+        list.split(',').map(str::to_owned).collect()
+    }
+
+    /// Spanish-shaped numbers: one-word twenties, "cien" alone, the
+    /// masculine "un" and the feminine hundreds.
+    fn spanish() -> NumberWords {
+        let mut genders: [Agreement; 3] = Default::default();
+        genders[0].alone[1] = Some("un".into());
+        genders[0].unit[1] = Some("un".into());
+        genders[0].exact.insert(21, "veintiún".into());
+        genders[1].alone[1] = Some("una".into());
+        genders[1].unit[1] = Some("una".into());
+        genders[1].exact.insert(21, "veintiuna".into());
+        genders[1].hundreds[2] = Some("doscientas".into());
+        let mut hundreds_alone: [Option<String>; 10] = Default::default();
+        hundreds_alone[1] = Some("cien".into());
+        NumberWords {
+            plural: PluralRule::OneOther,
+            small: words("cero,uno,dos,tres,cuatro,cinco,seis,siete,ocho,nueve,diez,once,doce,trece,catorce,quince,dieciséis,diecisiete,dieciocho,diecinueve").try_into().unwrap(),
+            tens: words("veinte,treinta,cuarenta,cincuenta,sesenta,setenta,ochenta,noventa").try_into().unwrap(),
+            hundreds: words("ciento,doscientos,trescientos,cuatrocientos,quinientos,seiscientos,setecientos,ochocientos,novecientos").try_into().unwrap(),
+            hundred_join: " ".into(),
+            compound: "{ten} y {unit}".into(),
+            compound_unit: Default::default(),
+            exact: [(21, "veintiuno"), (22, "veintidós"), (26, "veintiséis")]
+                .into_iter()
+                .map(|(n, w)| (n, w.to_owned()))
+                .collect(),
+            hundreds_alone,
+            genders,
+        }
+    }
+
+    fn say(numbers: &NumberWords, n: u64, gender: Option<Gender>) -> String {
+        let mut out = String::new();
+        numbers.write(n, gender, &mut out);
+        out
+    }
+
+    #[test]
+    fn exact_words_stand_wherever_the_last_two_digits_do() {
+        let es = spanish();
+        assert_eq!(say(&es, 21, None), "veintiuno");
+        assert_eq!(say(&es, 22, None), "veintidós");
+        assert_eq!(say(&es, 126, None), "ciento veintiséis");
+        assert_eq!(say(&es, 31, None), "treinta y uno");
+        assert_eq!(say(&es, 21, Some(Gender::Masculine)), "veintiún");
+        assert_eq!(say(&es, 121, Some(Gender::Feminine)), "ciento veintiuna");
+        assert_eq!(say(&es, 31, Some(Gender::Masculine)), "treinta y un");
+        assert_eq!(say(&es, 22, Some(Gender::Feminine)), "veintidós");
+    }
+
+    #[test]
+    fn an_exact_hundred_may_have_its_own_word() {
+        let es = spanish();
+        assert_eq!(say(&es, 100, None), "cien");
+        assert_eq!(say(&es, 101, None), "ciento uno");
+        assert_eq!(say(&es, 100, Some(Gender::Feminine)), "cien");
+        assert_eq!(say(&es, 200, Some(Gender::Feminine)), "doscientas");
+        assert_eq!(say(&es, 201, Some(Gender::Feminine)), "doscientas una");
+        assert_eq!(say(&es, 200, Some(Gender::Masculine)), "doscientos");
+    }
+
+    #[test]
+    fn an_elided_number_joins_its_noun() {
+        let mut it = spanish();
+        it.genders[2].alone[1] = Some("un'".into());
+        let hour = CountedNoun { gender: Gender::Neuter, one: "ora".into(), few: None, other: "ore".into() };
+        let mut out = String::new();
+        it.write_count(1, &hour, &mut out);
+        assert_eq!(out, "un'ora");
+        out.clear();
+        it.write_count(2, &hour, &mut out);
+        assert_eq!(out, "dos ore");
+    }
 }

@@ -157,6 +157,12 @@ struct NumbersFile {
     compound: String,
     #[serde(default)]
     compound_unit: BTreeMap<String, String>,
+    /// Whole words for 0–99 the template does not make ("veintidós").
+    #[serde(default)]
+    exact: BTreeMap<String, String>,
+    /// An exact hundred's word where it differs ("cien").
+    #[serde(default)]
+    hundreds_alone: BTreeMap<String, String>,
     #[serde(default)]
     genders: BTreeMap<String, AgreementFile>,
 }
@@ -168,6 +174,10 @@ struct AgreementFile {
     alone: BTreeMap<String, String>,
     #[serde(default)]
     unit: BTreeMap<String, String>,
+    #[serde(default)]
+    exact: BTreeMap<String, String>,
+    #[serde(default)]
+    hundreds: BTreeMap<String, String>,
 }
 
 /// The English book's text of `message`, read from its source (the fallback
@@ -260,6 +270,20 @@ impl Checker<'_> {
         Ok(out)
     }
 
+    /// Whole words keyed by a number 0–99.
+    fn exact(&self, what: &str, table: BTreeMap<String, String>) -> Result<BTreeMap<u8, String>, VoiceError> {
+        let mut out = BTreeMap::new();
+        for (key, word) in table {
+            match key.parse::<u8>() {
+                Ok(n) if n < 100 && !word.trim().is_empty() => {
+                    out.insert(n, word);
+                }
+                _ => return self.fail(format!("{what}: key {key:?} is not a number 0-99 with a word")),
+            }
+        }
+        Ok(out)
+    }
+
     fn numbers(&self, file: NumbersFile) -> Result<NumberWords, VoiceError> {
         if !(file.compound.contains("{ten}") && file.compound.contains("{unit}")) {
             return self.fail("numbers.compound needs {ten} and {unit}".to_owned());
@@ -275,6 +299,8 @@ impl Checker<'_> {
             genders[gender_index(gender)] = Agreement {
                 alone: self.digits(&format!("numbers.genders.{name}.alone"), agreement.alone)?,
                 unit: self.digits(&format!("numbers.genders.{name}.unit"), agreement.unit)?,
+                exact: self.exact(&format!("numbers.genders.{name}.exact"), agreement.exact)?,
+                hundreds: self.digits(&format!("numbers.genders.{name}.hundreds"), agreement.hundreds)?,
             };
         }
         Ok(NumberWords {
@@ -285,6 +311,8 @@ impl Checker<'_> {
             hundred_join: file.hundred_join,
             compound: file.compound,
             compound_unit: self.digits("numbers.compound_unit", file.compound_unit)?,
+            exact: self.exact("numbers.exact", file.exact)?,
+            hundreds_alone: self.digits("numbers.hundreds_alone", file.hundreds_alone)?,
             genders,
         })
     }
