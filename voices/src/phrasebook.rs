@@ -16,16 +16,17 @@ use crate::numbers::{CountedNoun, NumberWords};
 use file::PhrasebookFile;
 
 /// Codes of the phrasebooks compiled into the binary.
-pub const BUILTIN_LANGUAGES: [&str; 4] = ["de", "pl", "en", "es"];
+pub const BUILTIN_LANGUAGES: [&str; 5] = ["de", "pl", "en", "es", "fr"];
 
 /// The English book's source: the fallback of optional messages.
 pub(crate) const ENGLISH_SOURCE: &str = include_str!("../phrasebooks/en.toml");
 
-const BUILTIN_SOURCES: [(&str, &str); 4] = [
+const BUILTIN_SOURCES: [(&str, &str); 5] = [
     ("de", include_str!("../phrasebooks/de.toml")),
     ("pl", include_str!("../phrasebooks/pl.toml")),
     ("en", ENGLISH_SOURCE),
     ("es", include_str!("../phrasebooks/es.toml")),
+    ("fr", include_str!("../phrasebooks/fr.toml")),
 ];
 
 /// Declares the words of a phrasebook table and its keys from one list of
