@@ -16,18 +16,19 @@ use crate::numbers::{CountedNoun, NumberWords};
 use file::PhrasebookFile;
 
 /// Codes of the phrasebooks compiled into the binary.
-pub const BUILTIN_LANGUAGES: [&str; 6] = ["de", "pl", "en", "es", "fr", "it"];
+pub const BUILTIN_LANGUAGES: [&str; 7] = ["de", "pl", "en", "es", "fr", "it", "pt"];
 
 /// The English book's source: the fallback of optional messages.
 pub(crate) const ENGLISH_SOURCE: &str = include_str!("../phrasebooks/en.toml");
 
-const BUILTIN_SOURCES: [(&str, &str); 6] = [
+const BUILTIN_SOURCES: [(&str, &str); 7] = [
     ("de", include_str!("../phrasebooks/de.toml")),
     ("pl", include_str!("../phrasebooks/pl.toml")),
     ("en", ENGLISH_SOURCE),
     ("es", include_str!("../phrasebooks/es.toml")),
     ("fr", include_str!("../phrasebooks/fr.toml")),
     ("it", include_str!("../phrasebooks/it.toml")),
+    ("pt", include_str!("../phrasebooks/pt.toml")),
 ];
 
 /// Declares the words of a phrasebook table and its keys from one list of
