@@ -16,12 +16,12 @@ use crate::numbers::{CountedNoun, NumberWords};
 use file::PhrasebookFile;
 
 /// Codes of the phrasebooks compiled into the binary.
-pub const BUILTIN_LANGUAGES: [&str; 7] = ["de", "pl", "en", "es", "fr", "it", "pt"];
+pub const BUILTIN_LANGUAGES: [&str; 8] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl"];
 
 /// The English book's source: the fallback of optional messages.
 pub(crate) const ENGLISH_SOURCE: &str = include_str!("../phrasebooks/en.toml");
 
-const BUILTIN_SOURCES: [(&str, &str); 7] = [
+const BUILTIN_SOURCES: [(&str, &str); 8] = [
     ("de", include_str!("../phrasebooks/de.toml")),
     ("pl", include_str!("../phrasebooks/pl.toml")),
     ("en", ENGLISH_SOURCE),
@@ -29,6 +29,7 @@ const BUILTIN_SOURCES: [(&str, &str); 7] = [
     ("fr", include_str!("../phrasebooks/fr.toml")),
     ("it", include_str!("../phrasebooks/it.toml")),
     ("pt", include_str!("../phrasebooks/pt.toml")),
+    ("nl", include_str!("../phrasebooks/nl.toml")),
 ];
 
 /// Declares the words of a phrasebook table and its keys from one list of

@@ -24,7 +24,7 @@ use shakmaty::{Chess, File, Move, Position, Rank, Role, Square};
 use station_voices::understand::{Understanding, Understood};
 use station_voices::{Entry, Phrasebook, VoiceSettings, Wording};
 
-const LANGUAGES: [&str; 7] = ["de", "pl", "en", "es", "fr", "it", "pt"];
+const LANGUAGES: [&str; 8] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl"];
 const MIN_POSITIONS: usize = 1_000;
 const MAX_POSITIONS: usize = 1_200;
 
