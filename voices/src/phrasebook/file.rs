@@ -157,6 +157,9 @@ struct NumbersFile {
     compound: String,
     #[serde(default)]
     compound_unit: BTreeMap<String, String>,
+    /// Tens digit → the tens word inside compounds (Hungarian "huszon").
+    #[serde(default)]
+    compound_ten: BTreeMap<String, String>,
     #[serde(default)]
     genders: BTreeMap<String, AgreementFile>,
 }
@@ -285,6 +288,7 @@ impl Checker<'_> {
             hundred_join: file.hundred_join,
             compound: file.compound,
             compound_unit: self.digits("numbers.compound_unit", file.compound_unit)?,
+            compound_ten: self.digits("numbers.compound_ten", file.compound_ten)?,
             genders,
         })
     }
