@@ -16,15 +16,19 @@ use crate::numbers::{CountedNoun, NumberWords};
 use file::PhrasebookFile;
 
 /// Codes of the phrasebooks compiled into the binary.
-pub const BUILTIN_LANGUAGES: [&str; 3] = ["de", "pl", "en"];
+pub const BUILTIN_LANGUAGES: [&str; 7] = ["de", "pl", "en", "ru", "uk", "cs", "hu"];
 
 /// The English book's source: the fallback of optional messages.
 pub(crate) const ENGLISH_SOURCE: &str = include_str!("../phrasebooks/en.toml");
 
-const BUILTIN_SOURCES: [(&str, &str); 3] = [
+const BUILTIN_SOURCES: [(&str, &str); 7] = [
     ("de", include_str!("../phrasebooks/de.toml")),
     ("pl", include_str!("../phrasebooks/pl.toml")),
     ("en", ENGLISH_SOURCE),
+    ("ru", include_str!("../phrasebooks/ru.toml")),
+    ("uk", include_str!("../phrasebooks/uk.toml")),
+    ("cs", include_str!("../phrasebooks/cs.toml")),
+    ("hu", include_str!("../phrasebooks/hu.toml")),
 ];
 
 /// Declares the words of a phrasebook table and its keys from one list of
