@@ -35,6 +35,21 @@ pub enum PluralRule {
     /// everything else `other` (Polish and other West Slavic languages).
     #[serde(rename = "slavic")]
     Slavic,
+    /// Numbers ending in 1 but not 11 take `one` ("двадцать одна минута");
+    /// ending in 2–4 but not 12–14 `few`; everything else `other`
+    /// (Russian, Ukrainian, Belarusian).
+    #[serde(rename = "east-slavic")]
+    EastSlavic,
+    /// 1 takes `one`, 2–4 `few`, everything else `other`, compounds too:
+    /// said tens first, "dvacet jedna minut", "dvacet dva minut" (Czech,
+    /// Slovak; the counted noun after an uninflected compound is genitive
+    /// plural).
+    #[serde(rename = "czech")]
+    Czech,
+    /// The noun stays singular after every number: `one` always
+    /// ("két perc", "húsz perc": Hungarian, Turkish, Finnish after a numeral).
+    #[serde(rename = "singular")]
+    Singular,
 }
 
 /// Which noun form a count takes.
@@ -51,18 +66,18 @@ pub enum PluralForm {
 impl PluralRule {
     /// The noun form that follows the number `n`.
     pub fn form(self, n: u64) -> PluralForm {
+        let (last, last_two) = (n % 10, n % 100);
+        let few_ending = (2..=4).contains(&last) && !(12..=14).contains(&last_two);
         match self {
+            PluralRule::Singular => PluralForm::One,
+            PluralRule::EastSlavic if last == 1 && last_two != 11 => PluralForm::One,
+            PluralRule::EastSlavic if few_ending => PluralForm::Few,
+            PluralRule::EastSlavic => PluralForm::Other,
             _ if n == 1 => PluralForm::One,
             PluralRule::OneOther => PluralForm::Other,
-            PluralRule::Slavic => {
-                let last = n % 10;
-                let last_two = n % 100;
-                if (2..=4).contains(&last) && !(12..=14).contains(&last_two) {
-                    PluralForm::Few
-                } else {
-                    PluralForm::Other
-                }
-            }
+            PluralRule::Slavic if few_ending => PluralForm::Few,
+            PluralRule::Czech if (2..=4).contains(&n) => PluralForm::Few,
+            PluralRule::Slavic | PluralRule::Czech => PluralForm::Other,
         }
     }
 }
@@ -128,6 +143,11 @@ pub struct NumberWords {
     /// The word of an exact hundred when it differs from the one before a
     /// rest, by digit 1–9 ("cien" / "ciento uno", "deux cents" / "deux cent un").
     pub hundreds_alone: [Option<String>; 10],
+    /// The tens word used inside a compound when it differs, by tens digit
+    /// (Hungarian 2 → "huszon": "húsz" but "huszonegy"). With 1 ("tizen"),
+    /// a teen whose last digit a gender's `unit` changes is made the same
+    /// way ("tizenkét perc"); otherwise the teens are `small`'s.
+    pub compound_ten: [Option<String>; 10],
     /// Overrides per gender, indexed by [`gender_index`].
     pub genders: [Agreement; 3],
 }
@@ -180,16 +200,22 @@ impl NumberWords {
                 .or_else(|| in_compound.then(|| digit_override(&self.compound_unit, digit)).flatten())
                 .unwrap_or(&self.small[digit as usize])
         };
+        let digit = rest % 10;
+        let agreeing_teen = (11..20).contains(&rest)
+            && agreement.is_some_and(|a| digit_override(&a.unit, digit).is_some())
+            && digit_override(&self.compound_ten, 1).is_some();
         if rest < 10 {
             out.push_str(unit_word(rest, false));
-        } else if rest < 20 {
+        } else if rest < 20 && !agreeing_teen {
             out.push_str(&self.small[rest as usize]);
         } else {
-            let ten = &self.tens[(rest / 10 - 2) as usize];
-            let digit = rest % 10;
+            let tens_digit = rest / 10;
+            let plain_ten = || self.tens.get((tens_digit as usize).wrapping_sub(2)).map(String::as_str);
             if digit == 0 {
-                out.push_str(ten);
+                out.push_str(plain_ten().unwrap_or_default());
             } else {
+                let ten =
+                    digit_override(&self.compound_ten, tens_digit).or_else(plain_ten).unwrap_or_default();
                 let unit = unit_word(digit, true);
                 out.push_str(&self.compound.replace("{ten}", ten).replace("{unit}", unit));
             }
@@ -253,6 +279,7 @@ mod tests {
                 .map(|(n, w)| (n, w.to_owned()))
                 .collect(),
             hundreds_alone,
+            compound_ten: Default::default(),
             genders,
         }
     }
@@ -298,5 +325,96 @@ mod tests {
         out.clear();
         it.write_count(2, &hour, &mut out);
         assert_eq!(out, "dos ore");
+    fn forms(rule: PluralRule, numbers: &[u64]) -> Vec<PluralForm> {
+        numbers.iter().map(|n| rule.form(*n)).collect()
+    }
+
+    #[test]
+    fn east_slavic_counts_twenty_one_as_one() {
+        use PluralForm::*;
+        let numbers = [0, 1, 2, 4, 5, 11, 12, 14, 15, 21, 22, 24, 25, 101, 111, 112, 122];
+        let want = [
+            Other, One, Few, Few, Other, Other, Other, Other, Other, One, Few, Few, Other, One, Other, Other,
+            Few,
+        ];
+        assert_eq!(forms(PluralRule::EastSlavic, &numbers), want);
+        // Polish keeps 21 for `other`, the difference the two rules exist for.
+        assert_eq!(PluralRule::Slavic.form(21), Other);
+        assert_eq!(PluralRule::Slavic.form(22), Few);
+    }
+
+    #[test]
+    fn czech_has_few_for_two_to_four_only() {
+        use PluralForm::*;
+        let numbers = [0, 1, 2, 3, 4, 5, 11, 21, 22, 24, 31, 102];
+        let want = [Other, One, Few, Few, Few, Other, Other, Other, Other, Other, Other, Other];
+        assert_eq!(forms(PluralRule::Czech, &numbers), want);
+    }
+
+    #[test]
+    fn singular_after_every_number() {
+        assert!(forms(PluralRule::Singular, &[0, 1, 2, 5, 21, 100]).iter().all(|f| *f == PluralForm::One));
+    }
+
+    fn spaced(list: &str) -> Vec<String> {
+        list.split(' ').map(str::to_owned).collect()
+    }
+
+    /// Hungarian's shape: "húsz" alone but "huszon-" in compounds, the
+    /// attributive "két" before a noun and "kettő" when counting.
+    fn hungarian() -> NumberWords {
+        let small = spaced(
+            "nulla egy kettő három négy öt hat hét nyolc kilenc tíz tizenegy tizenkettő tizenhárom \
+             tizennégy tizenöt tizenhat tizenhét tizennyolc tizenkilenc",
+        );
+        let mut compound_ten: [Option<String>; 10] = Default::default();
+        compound_ten[1] = Some("tizen".to_owned());
+        compound_ten[2] = Some("huszon".to_owned());
+        let mut agreement = Agreement::default();
+        agreement.unit[2] = Some("két".to_owned());
+        NumberWords {
+            plural: PluralRule::Singular,
+            small: small.try_into().unwrap(),
+            tens: spaced("húsz harminc negyven ötven hatvan hetven nyolcvan kilencven").try_into().unwrap(),
+            hundreds: spaced("száz kétszáz háromszáz négyszáz ötszáz hatszáz hétszáz nyolcszáz kilencszáz")
+                .try_into()
+                .unwrap(),
+            hundred_join: String::new(),
+            compound: "{ten}{unit}".to_owned(),
+            compound_unit: Default::default(),
+            exact: Default::default(),
+            hundreds_alone: Default::default(),
+            compound_ten,
+            genders: [Agreement::default(), Agreement::default(), agreement],
+        }
+    }
+
+    #[test]
+    fn compound_tens_and_agreeing_teens() {
+        let hu = hungarian();
+        let said = |n: u64, gender| {
+            let mut out = String::new();
+            hu.write(n, gender, &mut out);
+            out
+        };
+        for (n, counting, before_a_noun) in [
+            (2, "kettő", "két"),
+            (12, "tizenkettő", "tizenkét"),
+            (13, "tizenhárom", "tizenhárom"),
+            (20, "húsz", "húsz"),
+            (21, "huszonegy", "huszonegy"),
+            (22, "huszonkettő", "huszonkét"),
+            (32, "harminckettő", "harminckét"),
+            (112, "száztizenkettő", "száztizenkét"),
+            (122, "százhuszonkettő", "százhuszonkét"),
+        ] {
+            assert_eq!(said(n, None), counting, "{n}");
+            assert_eq!(said(n, Some(Gender::Neuter)), before_a_noun, "{n}");
+        }
+        let noun =
+            CountedNoun { gender: Gender::Neuter, one: "perc".into(), few: None, other: "perc".into() };
+        let mut out = String::new();
+        hu.write_count(22, &noun, &mut out);
+        assert_eq!(out, "huszonkét perc");
     }
 }

@@ -16,12 +16,12 @@ use crate::numbers::{CountedNoun, NumberWords};
 use file::PhrasebookFile;
 
 /// Codes of the phrasebooks compiled into the binary.
-pub const BUILTIN_LANGUAGES: [&str; 8] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl"];
+pub const BUILTIN_LANGUAGES: [&str; 12] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl", "ru", "uk", "cs", "hu"];
 
 /// The English book's source: the fallback of optional messages.
 pub(crate) const ENGLISH_SOURCE: &str = include_str!("../phrasebooks/en.toml");
 
-const BUILTIN_SOURCES: [(&str, &str); 8] = [
+const BUILTIN_SOURCES: [(&str, &str); 12] = [
     ("de", include_str!("../phrasebooks/de.toml")),
     ("pl", include_str!("../phrasebooks/pl.toml")),
     ("en", ENGLISH_SOURCE),
@@ -30,6 +30,10 @@ const BUILTIN_SOURCES: [(&str, &str); 8] = [
     ("it", include_str!("../phrasebooks/it.toml")),
     ("pt", include_str!("../phrasebooks/pt.toml")),
     ("nl", include_str!("../phrasebooks/nl.toml")),
+    ("ru", include_str!("../phrasebooks/ru.toml")),
+    ("uk", include_str!("../phrasebooks/uk.toml")),
+    ("cs", include_str!("../phrasebooks/cs.toml")),
+    ("hu", include_str!("../phrasebooks/hu.toml")),
 ];
 
 /// Declares the words of a phrasebook table and its keys from one list of

@@ -55,7 +55,7 @@ fn numbers_in_words() {
 
 #[test]
 fn every_number_up_to_199_is_spelled_in_words() {
-    for code in ["de", "pl", "en"] {
+    for code in ["de", "pl", "en", "ru", "uk", "cs", "hu"] {
         for n in 0..=199 {
             let words = book(code).numbers().spell(n);
             assert!(!words.is_empty() && !words.chars().any(|c| c.is_ascii_digit()), "{code} {n}: {words:?}");
@@ -100,6 +100,46 @@ fn durations_with_grammar() {
         ("en", 2 * MINUTE + SECOND, "two minutes one second"),
         ("en", 30 * SECOND, "thirty seconds"),
         ("en", 41 * MINUTE, "forty-one minutes"),
+        // Russian: 21 → one, 22–24 → few, 11–14 and 25 → many; "одна"/"две" for minutes.
+        ("ru", MINUTE, "одна минута"),
+        ("ru", 2 * MINUTE, "две минуты"),
+        ("ru", 5 * MINUTE, "пять минут"),
+        ("ru", 11 * MINUTE, "одиннадцать минут"),
+        ("ru", 12 * MINUTE, "двенадцать минут"),
+        ("ru", 21 * MINUTE, "двадцать одна минута"),
+        ("ru", 22 * MINUTE, "двадцать две минуты"),
+        ("ru", 25 * MINUTE, "двадцать пять минут"),
+        ("ru", HOUR + 31 * MINUTE, "один час тридцать одна минута"),
+        ("ru", 2 * HOUR, "два часа"),
+        ("ru", 5 * MINUTE + 41 * SECOND, "пять минут сорок одна секунда"),
+        ("ru", 44 * SECOND, "сорок четыре секунды"),
+        // Ukrainian: the same rule, "одна"/"дві" for its feminine nouns.
+        ("uk", MINUTE, "одна хвилина"),
+        ("uk", 2 * MINUTE, "дві хвилини"),
+        ("uk", 14 * MINUTE, "чотирнадцять хвилин"),
+        ("uk", 21 * MINUTE, "двадцять одна хвилина"),
+        ("uk", 23 * MINUTE, "двадцять три хвилини"),
+        ("uk", 2 * HOUR + MINUTE, "дві години одна хвилина"),
+        ("uk", 5 * SECOND, "п'ять секунд"),
+        // Czech: 1 one, 2–4 few, everything else many, compounds tens first.
+        ("cs", MINUTE, "jedna minuta"),
+        ("cs", 2 * MINUTE, "dvě minuty"),
+        ("cs", 4 * MINUTE, "čtyři minuty"),
+        ("cs", 5 * MINUTE, "pět minut"),
+        ("cs", 21 * MINUTE, "dvacet jedna minut"),
+        ("cs", 22 * MINUTE, "dvacet dva minut"),
+        ("cs", HOUR, "jedna hodina"),
+        ("cs", 3 * HOUR + 2 * MINUTE, "tři hodiny dvě minuty"),
+        ("cs", 2 * MINUTE + SECOND, "dvě minuty jedna sekunda"),
+        // Hungarian: the noun singular after every number, "két" before it.
+        ("hu", MINUTE, "egy perc"),
+        ("hu", 2 * MINUTE, "két perc"),
+        ("hu", 12 * MINUTE, "tizenkét perc"),
+        ("hu", 20 * MINUTE, "húsz perc"),
+        ("hu", 22 * MINUTE, "huszonkét perc"),
+        ("hu", 32 * MINUTE, "harminckét perc"),
+        ("hu", 2 * HOUR + 2 * MINUTE, "két óra két perc"),
+        ("hu", 9 * MINUTE + 42 * SECOND, "kilenc perc negyvenkét másodperc"),
     ];
     for (code, ms, expected) in cases {
         assert_eq!(say_duration(book(code), *ms), *expected, "{code} {ms} ms");
@@ -125,6 +165,17 @@ fn moves_with_grammar() {
         ("pl", 114, "sto czternaście posunięć"),
         ("en", 1, "one move"),
         ("en", 23, "twenty-three moves"),
+        ("ru", 1, "один ход"),
+        ("ru", 21, "двадцать один ход"),
+        ("ru", 24, "двадцать четыре хода"),
+        ("ru", 40, "сорок ходов"),
+        ("uk", 22, "двадцять два ходи"),
+        ("uk", 40, "сорок ходів"),
+        ("cs", 1, "jeden tah"),
+        ("cs", 3, "tři tahy"),
+        ("cs", 21, "dvacet jedna tahů"),
+        ("hu", 2, "két lépés"),
+        ("hu", 112, "száztizenkét lépés"),
     ];
     for (code, n, expected) in cases {
         assert_eq!(say_moves(book(code), *n), *expected, "{code} {n}");
@@ -144,6 +195,10 @@ fn clock_reports() {
     assert_eq!(
         clock_report(book("en"), 30 * SECOND, 5 * MINUTE + 7 * SECOND, 1),
         "You: thirty seconds. Opponent: five minutes seven seconds. One move."
+    );
+    assert_eq!(
+        clock_report(book("ru"), 5 * MINUTE, 4 * MINUTE, 20),
+        "Вы: пять минут. Соперник: четыре минуты. Двадцать ходов."
     );
     assert_eq!(
         clock_report(book("de"), 0, u64::MAX, 0),

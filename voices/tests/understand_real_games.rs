@@ -2,7 +2,8 @@
 //!
 //! For at least 1,000 positions of real games and every legal move, the
 //! phrasings are built here from the phrasebooks' public entries (not from
-//! the grammar code under test) in German, Polish and English:
+//! the grammar code under test) in German, Polish, English, Russian,
+//! Ukrainian, Czech and Hungarian:
 //!
 //! * exact phrasings — the station's own announcement, the short form with
 //!   and without the capture word, check words and pawn names, the long
@@ -24,7 +25,7 @@ use shakmaty::{Chess, File, Move, Position, Rank, Role, Square};
 use station_voices::understand::{Understanding, Understood};
 use station_voices::{Entry, Phrasebook, VoiceSettings, Wording};
 
-const LANGUAGES: [&str; 8] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl"];
+const LANGUAGES: [&str; 12] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl", "ru", "uk", "cs", "hu"];
 const MIN_POSITIONS: usize = 1_000;
 const MAX_POSITIONS: usize = 1_200;
 
@@ -445,9 +446,10 @@ fn every_phrasing_of_every_legal_move_of_real_positions_comes_back() {
         check_language(lang, &foreign, &positions, &mut tally);
     }
     eprintln!(
-        "understand: {} positions, {} legal moves in 3 languages, {} exact phrasings, elided pawn captures {} move / {} ask, near-misses {} ({} ask, {} reject), {} failures",
+        "understand: {} positions, {} legal moves in {} languages, {} exact phrasings, elided pawn captures {} move / {} ask, near-misses {} ({} ask, {} reject), {} failures",
         tally.positions,
         tally.moves,
+        LANGUAGES.len(),
         tally.exact,
         tally.elided_move,
         tally.elided_ask,

@@ -163,6 +163,9 @@ struct NumbersFile {
     /// An exact hundred's word where it differs ("cien").
     #[serde(default)]
     hundreds_alone: BTreeMap<String, String>,
+    /// Tens digit → the tens word inside compounds (Hungarian "huszon").
+    #[serde(default)]
+    compound_ten: BTreeMap<String, String>,
     #[serde(default)]
     genders: BTreeMap<String, AgreementFile>,
 }
@@ -313,6 +316,7 @@ impl Checker<'_> {
             compound_unit: self.digits("numbers.compound_unit", file.compound_unit)?,
             exact: self.exact("numbers.exact", file.exact)?,
             hundreds_alone: self.digits("numbers.hundreds_alone", file.hundreds_alone)?,
+            compound_ten: self.digits("numbers.compound_ten", file.compound_ten)?,
             genders,
         })
     }
