@@ -325,6 +325,8 @@ mod tests {
         out.clear();
         it.write_count(2, &hour, &mut out);
         assert_eq!(out, "dos ore");
+    }
+
     fn forms(rule: PluralRule, numbers: &[u64]) -> Vec<PluralForm> {
         numbers.iter().map(|n| rule.form(*n)).collect()
     }
