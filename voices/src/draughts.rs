@@ -410,8 +410,6 @@ mod tests {
         assert_eq!(say("en", &capture, false), "twenty-eight takes seventeen");
     }
 
-    const BUILTIN_LANGS: [&str; 3] = ["de", "pl", "en"];
-
     fn irregularity(kind: &str, moves: Vec<DraughtsMoveText>) -> DraughtsIrregularityText {
         DraughtsIrregularityText {
             kind: kind.into(),
@@ -471,7 +469,7 @@ mod tests {
             "not_executed",
             "records_differ",
         ];
-        for lang in BUILTIN_LANGS {
+        for lang in crate::BUILTIN_LANGUAGES {
             let book = Phrasebook::builtin(lang).unwrap();
             let mut said = Vec::new();
             for kind in kinds {

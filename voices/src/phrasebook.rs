@@ -15,26 +15,12 @@ use crate::message::{Message, Messages};
 use crate::numbers::{CountedNoun, NumberWords};
 use file::PhrasebookFile;
 
-/// Codes of the phrasebooks compiled into the binary.
-pub const BUILTIN_LANGUAGES: [&str; 12] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl", "ru", "uk", "cs", "hu"];
-
 /// The English book's source: the fallback of optional messages.
 pub(crate) const ENGLISH_SOURCE: &str = include_str!("../phrasebooks/en.toml");
 
-const BUILTIN_SOURCES: [(&str, &str); 12] = [
-    ("de", include_str!("../phrasebooks/de.toml")),
-    ("pl", include_str!("../phrasebooks/pl.toml")),
-    ("en", ENGLISH_SOURCE),
-    ("es", include_str!("../phrasebooks/es.toml")),
-    ("fr", include_str!("../phrasebooks/fr.toml")),
-    ("it", include_str!("../phrasebooks/it.toml")),
-    ("pt", include_str!("../phrasebooks/pt.toml")),
-    ("nl", include_str!("../phrasebooks/nl.toml")),
-    ("ru", include_str!("../phrasebooks/ru.toml")),
-    ("uk", include_str!("../phrasebooks/uk.toml")),
-    ("cs", include_str!("../phrasebooks/cs.toml")),
-    ("hu", include_str!("../phrasebooks/hu.toml")),
-];
+// `BUILTIN_LANGUAGES` and `BUILTIN_SOURCES`, found by `build.rs` from the
+// files in `phrasebooks/`: a new language is one new file.
+include!(concat!(env!("OUT_DIR"), "/builtin_phrasebooks.rs"));
 
 /// Declares the words of a phrasebook table and its keys from one list of
 /// fields: each key is its field's name, so the struct, the key list and the
@@ -257,7 +243,7 @@ pub struct Phrasebook {
 }
 
 impl Phrasebook {
-    /// A built-in phrasebook by language code ("de", "pl", "en").
+    /// A built-in phrasebook by language code ("de", "pl", "en", … : see [`BUILTIN_LANGUAGES`]).
     pub fn builtin(code: &str) -> Option<&'static Phrasebook> {
         builtin_arc(code).map(|arc| &**arc)
     }

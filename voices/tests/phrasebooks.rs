@@ -285,3 +285,55 @@ fn nf3() -> shakmaty::Move {
         promotion: None,
     }
 }
+
+/// The dotted keys of a TOML table, recursively (`words.check`, `clock.minute.one`).
+fn keys_of(table: &toml::Table, prefix: &str, out: &mut std::collections::BTreeSet<String>) {
+    for (key, value) in table {
+        let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+        match value {
+            // `{ say, also }` is one word however it is written.
+            toml::Value::Table(t) if !t.contains_key("say") => keys_of(t, &path, out),
+            _ => {
+                out.insert(path);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_phrasebook_has_every_key_of_the_english_one() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("phrasebooks");
+    let read = |code: &str| -> toml::Table {
+        let text = std::fs::read_to_string(dir.join(format!("{code}.toml"))).expect("phrasebook file");
+        toml::from_str(&text).expect("phrasebook TOML")
+    };
+    let mut english = std::collections::BTreeSet::new();
+    keys_of(&read("en"), "", &mut english);
+    // The language's own: its number grammar (genders, `compound_unit`),
+    // the letter styles its players spell with (Annex D names, a national
+    // spelling alphabet, NATO) and the sounds of its own listening words.
+    let own = ["numbers.", "listening.letters.", "listening.phonemes"];
+    english.retain(|key| !own.iter().any(|prefix| key.starts_with(prefix)));
+    assert!(english.len() > 100, "{english:?}");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("phrasebooks folder")
+        .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(str::to_owned))
+        .filter(|stem| dir.join(format!("{stem}.toml")).exists())
+        .collect();
+    files.sort();
+    // Every file is built in, and nothing else is.
+    let mut builtin: Vec<&str> = station_voices::BUILTIN_LANGUAGES.to_vec();
+    builtin.sort_unstable();
+    assert_eq!(files, builtin);
+    assert!(files.len() >= 12, "{files:?}");
+    let mut lacking = Vec::new();
+    for code in &files {
+        let mut keys = std::collections::BTreeSet::new();
+        keys_of(&read(code), "", &mut keys);
+        let missing: Vec<&String> = english.difference(&keys).collect();
+        if !missing.is_empty() {
+            lacking.push(format!("{code}.toml lacks {missing:?}"));
+        }
+    }
+    assert!(lacking.is_empty(), "{lacking:#?}");
+}

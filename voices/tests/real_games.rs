@@ -15,7 +15,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position, Role};
 use station_voices::{Announcement, MoveReading, Phrasebook, VoiceSettings, WordId, Wording};
 
-const LANGUAGES: [&str; 8] = ["de", "pl", "en", "es", "fr", "it", "pt", "nl"];
+const LANGUAGES: [&str; station_voices::BUILTIN_LANGUAGES.len()] = station_voices::BUILTIN_LANGUAGES;
 const GOLDEN_PLIES: usize = 600;
 const SHARED_GAMES: &str = "/work/shared/data/pgn/games";
 

@@ -229,6 +229,15 @@ pub fn pack_words(book: &Phrasebook) -> Vec<PackWord> {
             text.clear();
             numbers.write(n, gender, &mut text);
             add(format!("number.{n}{suffix}"), &text);
+            // Spoken text is looked up word by word: the words of a number
+            // of several ("treinta y dos", "тридцать два") are clips too.
+            if text.split_whitespace().nth(1).is_some() {
+                for piece in split_text(&text) {
+                    if let TextPiece::Word(word) = piece {
+                        add(format!("text.{word}"), &word);
+                    }
+                }
+            }
         }
     }
     out
@@ -305,7 +314,7 @@ mod tests {
     /// (found by their text), so an ICCF reading is said from clips too.
     #[test]
     fn pack_words_hold_the_iccf_digits() {
-        for lang in ["de", "pl", "en"] {
+        for lang in station_voices::BUILTIN_LANGUAGES {
             let Some(book) = Phrasebook::builtin(lang) else { continue };
             let words = pack_words(book);
             for d in 1..=8 {
@@ -337,7 +346,7 @@ mod tests {
     #[test]
     fn draughts_moves_and_templated_messages_are_said_from_pack_words() {
         use station_voices::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
-        for lang in ["de", "pl", "en"] {
+        for lang in station_voices::BUILTIN_LANGUAGES {
             let Some(book) = Phrasebook::builtin(lang) else { continue };
             let words = pack_words(book);
             let has = |w: &str| words.iter().any(|p| p.text.to_lowercase() == w);

@@ -306,7 +306,7 @@ impl Voices {
 
     /// The mirror's line: the changes of the last batch that had any, in
     /// each page language from the sighted player's side
-    /// (`{"t_ms", "text": {"de", "pl", "en"}}`); `None` before any.
+    /// (`{"t_ms", "text": {"de": …, "pl": …, …}}`, one per built-in language); `None` before any.
     pub fn mirror_change(&self) -> Option<serde_json::Value> {
         self.latest.clone()
     }

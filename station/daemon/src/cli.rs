@@ -6,6 +6,7 @@ use crate::demo::demo;
 use crate::demo_draughts::demo_draughts;
 use crate::demo_options::DemoOptions;
 use crate::export::{ExportOptions, export};
+use crate::lang_arg::builtin_language;
 use crate::run::{RunOptions, run};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -50,8 +51,8 @@ enum ModelsAction {
     /// Unpack a Vosk model archive (.zip, .tar.gz) where the config looks for the language's
     /// model, check it as `station doctor` does, and say which words it lacks.
     Install {
-        /// The language the model is for.
-        #[arg(long, value_name = "de|pl|en")]
+        /// The language the model is for (a built-in phrasebook's code).
+        #[arg(long, value_name = "LANG", value_parser = builtin_language())]
         lang: String,
         /// The configuration naming the model folder (`[speech] models`); the default
         /// folder /var/lib/annexd/vosk/<model> when absent.
@@ -124,7 +125,7 @@ enum Command {
         #[arg(long, value_name = "PATH|-")]
         events: Option<String>,
         /// Language of the announcements.
-        #[arg(long, value_parser = ["de", "pl", "en"], default_value = "de")]
+        #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
         /// The sighted player's board: `none` (an ordinary board) or `dgt` (a simulated DGT e-board).
         #[arg(long, value_parser = ["none", "dgt"], default_value = "none")]
@@ -161,14 +162,14 @@ enum Command {
     },
     /// Print how the station words moves (one line per move) or a clock reading.
     Announce {
-        /// Sentence language: de, pl or en.
-        #[arg(long, default_value = "de")]
+        /// Sentence language (a built-in phrasebook's code).
+        #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
         /// Letter names from another language (Annex D: the arbiter may decide).
-        #[arg(long, value_name = "LANG")]
+        #[arg(long, value_name = "LANG", value_parser = builtin_language())]
         letters: Option<String>,
         /// Rank words from another language.
-        #[arg(long, value_name = "LANG")]
+        #[arg(long, value_name = "LANG", value_parser = builtin_language())]
         ranks: Option<String>,
         /// Name pawns ("Bauer Eva vier").
         #[arg(long)]
@@ -253,8 +254,8 @@ enum Command {
     /// Understand a spoken phrase given as text: prints `move UCI SAN`, `ask UCI…`, `command NAME` or `reject REASON`;
     /// with `--expect`, `slip UCI SAN` when the words clearly name another move than the board's.
     Understand {
-        /// de, pl or en.
-        #[arg(long, default_value = "de")]
+        /// The language (a built-in phrasebook's code).
+        #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
         /// The position (standard start when absent).
         #[arg(long)]
@@ -274,8 +275,8 @@ enum Command {
         /// The recording (any rate, mono or stereo).
         #[arg(long, value_name = "FILE")]
         wav: std::path::PathBuf,
-        /// de, pl or en.
-        #[arg(long, default_value = "de")]
+        /// The language (a built-in phrasebook's code).
+        #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
         /// The position (standard start when absent).
         #[arg(long)]
@@ -297,7 +298,7 @@ enum Command {
         braille: bool,
         /// The Braille record's language (its piece letters and liblouis
         /// table); German when absent.
-        #[arg(long, value_name = "LANG", value_parser = ["de", "pl", "en"], requires = "braille")]
+        #[arg(long, value_name = "LANG", value_parser = builtin_language(), requires = "braille")]
         lang: Option<String>,
         /// Another liblouis table (a name in liblouis's table path, or a file)
         /// instead of the language's.
@@ -335,8 +336,8 @@ enum Command {
 enum VoicesAction {
     /// Render a pack with espeak-ng.
     Build {
-        /// de, pl or en.
-        #[arg(long)]
+        /// The language (a built-in phrasebook's code).
+        #[arg(long, value_parser = builtin_language())]
         lang: String,
         /// Packs folder (the pack goes to OUT/LANG).
         #[arg(long, default_value = ".deps/voices")]
@@ -344,8 +345,8 @@ enum VoicesAction {
     },
     /// Record a human pack word by word with the microphone.
     Record {
-        /// de, pl or en.
-        #[arg(long)]
+        /// The language (a built-in phrasebook's code).
+        #[arg(long, value_parser = builtin_language())]
         lang: String,
         /// Packs folder.
         #[arg(long, default_value = ".deps/voices")]
@@ -359,7 +360,7 @@ enum VoicesAction {
     },
     /// Print a phrasebook's `[listening.phonemes]` table: how each listening word sounds, from espeak-ng.
     Phonemes {
-        /// A built-in language (de, pl or en), or the code of the phrasebook file given.
+        /// A built-in language, or the code of the phrasebook file given.
         #[arg(long)]
         lang: String,
         /// A phrasebook file instead of the built-in one.

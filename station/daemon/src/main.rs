@@ -9,6 +9,7 @@ mod demo;
 mod demo_draughts;
 mod demo_options;
 mod demo_practice;
+mod lang_arg;
 mod models_cmd;
 mod practice_cmd;
 mod run_cmd;

@@ -14,7 +14,7 @@ use std::process::Command;
 /// as `<folder>.previous`.
 pub fn install(lang: &str, config: Option<&Path>, archive: &Path) -> Result<()> {
     if station_voices::understand::Understanding::language(lang).is_err() {
-        bail!("`{lang}` is not a language the station listens to (de, pl, en)");
+        bail!("`{lang}` is not a language the station listens to ({})", crate::lang_arg::builtin_list());
     }
     let speech = match config {
         Some(path) => Config::load(path)?.speech,

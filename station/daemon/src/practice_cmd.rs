@@ -23,7 +23,7 @@ pub struct PracticeOptions {
     #[arg(long, value_parser = ["white", "black"])]
     pub color: Option<String>,
     /// His language.
-    #[arg(long, value_parser = ["de", "pl", "en"])]
+    #[arg(long, value_parser = crate::lang_arg::builtin_language())]
     pub lang: Option<String>,
     /// His peg board's serial port (default /dev/annexd-pegboard).
     #[arg(long, value_name = "PATH")]

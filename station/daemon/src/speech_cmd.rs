@@ -58,7 +58,10 @@ pub fn phonemes(lang: &str, file: Option<&Path>) -> Result<String> {
             &loaded
         }
         None => Phrasebook::builtin(lang).with_context(|| {
-            format!("no phrasebook for `{lang}` (de, pl, en are built in; or --phrasebook FILE)")
+            format!(
+                "no phrasebook for `{lang}` ({} are built in; or --phrasebook FILE)",
+                crate::lang_arg::builtin_list()
+            )
         })?,
     };
     let table = phoneme_table(book.code(), &words_to_pronounce(book))?;

@@ -10,7 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 fn phrasebook(lang: &str) -> Result<&'static Phrasebook> {
-    Phrasebook::builtin(lang).with_context(|| format!("no phrasebook for `{lang}` (de, pl, en are built in)"))
+    Phrasebook::builtin(lang).with_context(|| {
+        format!("no phrasebook for `{lang}` ({} are built in)", crate::lang_arg::builtin_list())
+    })
 }
 
 /// Renders a voice pack with espeak-ng.

@@ -1,4 +1,4 @@
-//! `station export --braille [--lang de|pl|en]`: the blind player's record in
+//! `station export --braille [--lang LANG]`: the blind player's record in
 //! Braille (D.2.7), as a Braille-ready file (BRF: ASCII Braille, 40 cells a
 //! line, 25 lines a page, the page number at the right of each page's last
 //! line, pages separated by form feeds), to emboss or to read on a display.
@@ -11,17 +11,22 @@
 //! ([`table_of`]) are the languages' uncontracted literary Braille, which
 //! keeps capitals (the piece letters) and digits, so the moves come back
 //! from a back-translation: German Basisschrift `de-g0-detailed.utb`,
-//! Polish `Pl-Pl-g1.utb`, English UEB grade 1 `en-ueb-g1.ctb`; the display
-//! table `en-us-brf.dis` writes the cells as BRF characters.
+//! Polish `Pl-Pl-g1.utb`, English UEB grade 1 `en-ueb-g1.ctb`, Spanish
+//! `es-g1.ctb`, Dutch `nl-NL-g0.utb`, Portuguese `pt-pt-g1.utb`, Czech `cs-g1.ctb`, Hungarian
+//! `hu-hu-g1.ctb` (all in Debian's liblouis-data); the display table
+//! `en-us-brf.dis` writes the cells as BRF characters. The export refuses a
+//! table that does not give the moves back, so a table listed here that
+//! loses them is an error, never a wrong record.
 //!
-//! The moves are written in SAN with the language's piece letters (German
-//! K D T L S, Polish K H W G S, English K Q R B N), numbered, one move
-//! number a line.
+//! The moves are written in SAN with the language's piece letters: the first
+//! letters of its phrasebook's piece names (German K D T L S, Polish
+//! K H W G S, English K Q R B N, Czech K D V S J, Hungarian K V B F H …),
+//! numbered, one move number a line.
 
 use crate::journal_file::JournalDir;
 use anyhow::{Context, Result, bail};
 use shakmaty::san::San;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, Position, Role};
 use station_core::Game;
 use station_core::pgn::SevenTags;
 use std::io::Write;
@@ -37,21 +42,50 @@ pub const DISPLAY: &str = "en-us-brf.dis";
 
 /// The liblouis translation table of a language (see the module documentation).
 pub fn table_of(lang: &str) -> Result<&'static str> {
-    Ok(match lang {
-        "de" => "de-g0-detailed.utb",
-        "pl" => "Pl-Pl-g1.utb",
-        "en" => "en-ueb-g1.ctb",
-        other => bail!("no Braille table for language {other:?} (de, pl or en)"),
+    table_name(lang).with_context(|| {
+        format!(
+            "no Braille table gives the moves back in language {lang:?} ({})",
+            braille_languages().join(", ")
+        )
     })
 }
 
-/// Piece letters of a language, in the order K Q R B N.
+/// The built-in languages [`table_of`] has a table for.
+pub fn braille_languages() -> Vec<&'static str> {
+    station_voices::BUILTIN_LANGUAGES.into_iter().filter(|lang| table_name(lang).is_some()).collect()
+}
+
+fn table_name(lang: &str) -> Option<&'static str> {
+    Some(match lang {
+        "de" => "de-g0-detailed.utb",
+        "pl" => "Pl-Pl-g1.utb",
+        "en" => "en-ueb-g1.ctb",
+        "es" => "es-g1.ctb",
+        "nl" => "nl-NL-g0.utb",
+        "pt" => "pt-pt-g1.utb",
+        "cs" => "cs-g1.ctb",
+        "hu" => "hu-hu-g1.ctb",
+        // None yet for French and Italian (Debian's fr-bfu-comp6.utb gives
+        // "exf4" back wrong, it-it-comp6.utb the digits), nor for Russian and
+        // Ukrainian (the Cyrillic tables give the file letters back as
+        // Cyrillic, "b8" as "б8", through the BRF display table).
+        _ => return None,
+    })
+}
+
+/// Piece letters of a language, in the order K Q R B N: the first letters of
+/// its phrasebook's piece names (König Dame Turm Läufer Springer → K D T L S).
+/// English's when the language has no phrasebook or two of its pieces start
+/// with one letter.
 fn piece_letters(lang: &str) -> [char; 5] {
-    match lang {
-        "de" => ['K', 'D', 'T', 'L', 'S'],
-        "pl" => ['K', 'H', 'W', 'G', 'S'],
-        _ => ['K', 'Q', 'R', 'B', 'N'],
-    }
+    let Some(book) = station_voices::Phrasebook::builtin(lang) else { return ENGLISH };
+    let roles = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    let letters = roles.map(|role| {
+        book.piece(role).say().chars().next().and_then(|c| c.to_uppercase().next()).unwrap_or('?')
+    });
+    let distinct = letters.iter().enumerate().all(|(i, c)| letters[..i].iter().all(|d| d != c));
+    let plain = letters.iter().all(|c| c.is_ascii_uppercase() && !['O', 'X'].contains(c));
+    if distinct && plain { letters } else { ENGLISH }
 }
 
 const ENGLISH: [char; 5] = ['K', 'Q', 'R', 'B', 'N'];
@@ -212,14 +246,20 @@ pub fn moves_from_brf(text: &str, lang: &str, start: &Chess, louis: &Louis) -> R
     let mut moves = Vec::new();
     // The header ends at the first blank line; then the move lines and the result.
     let header_end = print.iter().position(|l| l.trim().is_empty()).unwrap_or(0);
-    for token in print.iter().skip(header_end).flat_map(|l| l.split_whitespace()) {
-        let bare = token.trim_end_matches('.');
-        if bare.chars().all(|c| c.is_ascii_digit()) || ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+    // The last line is the result, which some tables give back changed ("1-j").
+    let moves_end = print.iter().rposition(|l| !l.trim().is_empty()).unwrap_or(0);
+    let move_lines = print.iter().take(moves_end).skip(header_end);
+    for token in move_lines.flat_map(|l| l.split_whitespace()) {
+        // A move number ("12." or "12..."; Spanish Braille gives "12'").
+        if token.starts_with(|c: char| c.is_ascii_digit()) && !token.contains(|c: char| c.is_alphabetic()) {
             continue;
         }
         // Check and mate signs do not change the move; the German and Polish
-        // tables give the promotion sign back as "(".
-        let san = san_from(lang, &token.replace('(', "=").replace(['+', '#', '!'], ""));
+        // tables give the promotion sign back as "(", the Dutch one castling as "O-o".
+        let token = token.replace('(', "=").replace(['+', '#', '!'], "");
+        let castling = token.contains('-') && token.chars().all(|c| matches!(c, 'o' | 'O' | '-'));
+        let token = if castling { token.to_uppercase() } else { token };
+        let san = san_from(lang, &token);
         let mv =
             san.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok()).with_context(|| {
                 format!("{token:?} (read as {san:?}) is no move after {} moves", moves.len())
@@ -243,8 +283,8 @@ pub fn export_braille(
         Some(t) => t.to_owned(),
         None => table_of(lang)?.to_owned(),
     };
-    if !["de", "pl", "en"].contains(&lang) {
-        bail!("no Braille record in language {lang:?} (de, pl or en)");
+    if !braille_languages().contains(&lang) {
+        bail!("no Braille record in language {lang:?} ({})", braille_languages().join(", "));
     }
     let found = &JournalDir::game_to_read(journal_dir, game)?;
     let kept = found.contents.record();
@@ -311,7 +351,9 @@ mod tests {
         let (game, tags) = real_game();
         let want: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
         assert!(want.len() > 60, "a long game: {} plies", want.len());
-        for lang in ["de", "pl", "en"] {
+        let languages = braille_languages();
+        assert!(languages.len() >= 8, "{languages:?}");
+        for lang in languages {
             let louis = Louis::new(table_of(lang).unwrap());
             let text = brf(&game, &tags, "1-0", lang, &louis).unwrap();
             let pages: Vec<&str> = text.split('\x0c').filter(|p| !p.is_empty()).collect();
@@ -347,7 +389,13 @@ mod tests {
             let err = brf(&game, &tags, "*", "de", &Louis::new(&table)).unwrap_err().to_string();
             assert!(err.contains("cannot be used by liblouis") && err.contains(&table), "{err}");
         }
-        assert!(table_of("fr").unwrap_err().to_string().contains("de, pl or en"));
+        // The piece letters are the phrasebooks' (Czech jezdec, Hungarian huszár);
+        // Russian's king and knight both start with К, so English letters.
+        assert_eq!(piece_letters("cs"), ['K', 'D', 'V', 'S', 'J']);
+        assert_eq!(piece_letters("hu"), ['K', 'V', 'B', 'F', 'H']);
+        assert_eq!(piece_letters("de"), ['K', 'D', 'T', 'L', 'S']);
+        assert_eq!(piece_letters("ru"), ENGLISH);
+        assert!(table_of("ru").unwrap_err().to_string().contains("cs, de, en, es"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -468,7 +468,7 @@ mod tests {
     #[test]
     fn the_grammar_holds_the_moves_and_the_draughts_commands_only() {
         let legal = pair();
-        for lang in ["de", "pl", "en"] {
+        for lang in crate::BUILTIN_LANGUAGES {
             let un = u(lang);
             let g = un.draughts_grammar(&legal, 0);
             let book = un.wording().phrasebook();

@@ -291,7 +291,7 @@ mod tests {
     }
 
     /// Every legal move of every position of the first shared games (both
-    /// sides), said by start and end in German, Polish and English, with and
+    /// sides), said by start and end in every built-in language, with and
     /// without the capture word: in the grammar, and understood as itself, or
     /// asked back with the other captures of the same squares — never another
     /// move. Figures (with `--nocapture`): phrases per grammar, time per transcript.
@@ -304,7 +304,7 @@ mod tests {
         let path =
             concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
         let games = read_games(&std::fs::read_to_string(path).expect("the shared draughts games")).unwrap();
-        for lang in ["de", "pl", "en"] {
+        for lang in station_voices::BUILTIN_LANGUAGES {
             let un = Understanding::language(lang).unwrap();
             let book = un.wording().phrasebook();
             let capture = book.draughts().unwrap().capture.say().to_lowercase();

@@ -44,7 +44,7 @@
   const view = { state: null, receivedAt: Date.now(), online: false };
   const $ = (id) => document.getElementById(id);
 
-  // `?lang=de|pl|en` shows the mirror in another language than the configured one.
+  // `?lang=LANG` (any built-in phrasebook's code) shows the mirror in another language than the configured one.
   const { lang, t } = Station.pageWords(TEXT, () => view.state && view.state.mirror_language);
 
   function renderClocks() {

@@ -37,7 +37,7 @@
   const view = { state: null, receivedAt: Date.now(), online: false };
   const $ = (id) => document.getElementById(id);
 
-  // `?lang=de|pl|en`; otherwise the language the player hears.
+  // `?lang=LANG` (any built-in phrasebook's code); otherwise the language the player hears.
   const { lang, t } = Station.pageWords(TEXT, () => view.state && view.state.languages && view.state.languages.private);
   function setText(id, text) {
     const e = $(id);
