@@ -154,17 +154,25 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
         Ok(m) => m,
         Err(e) => {
             let level = if only_input { Level::Fail } else { Level::Warn };
-            return Finding::new(
-                level,
-                item,
-                e.to_string(),
-                format!("station models install --lang {lang} ARCHIVE.zip"),
-            );
+            let fix = match e {
+                station_drivers::speech::ModelError::NonePublished { .. } => {
+                    "set [speech] language to a language he speaks that has a model, or let him move by keys or on the board".to_owned()
+                }
+                _ => format!("station models install --lang {lang} ARCHIVE.zip"),
+            };
+            return Finding::new(level, item, e.to_string(), fix);
         }
     };
     let grammar = match start_grammar(lang) {
         Ok(g) => g,
-        Err(e) => return Finding::new(Level::Fail, item, e.to_string(), "speech input speaks de, pl or en"),
+        Err(e) => {
+            return Finding::new(
+                Level::Fail,
+                item,
+                e.to_string(),
+                "speech input speaks the built-in phrasebooks' languages",
+            );
+        }
     };
     let words: std::collections::BTreeSet<&str> =
         grammar.iter().flat_map(|p| p.split_whitespace()).filter(|w| !w.starts_with('[')).collect();
@@ -320,5 +328,18 @@ mod tests {
         let f = check_model("speech model pl", "pl", std::path::Path::new("/nonexistent/vosk-pl"), true);
         assert_eq!(f.level, Level::Fail);
         assert!(f.todo.contains("station models install --lang pl"), "{f:?}");
+        let f = check_model("speech model es", "es", std::path::Path::new("/nonexistent/vosk-es"), true);
+        assert!(f.found.contains("vosk-model-small-es-0.42"), "{f:?}");
+        assert!(f.todo.contains("station models install --lang es"), "{f:?}");
+    }
+
+    /// Hungarian has no published Vosk model: the doctor says so and what
+    /// the player can do instead, not a model name that does not exist.
+    #[test]
+    fn a_language_without_a_published_model_says_so() {
+        let f = check_model("speech model hu", "hu", std::path::Path::new("/nonexistent/vosk-hu"), true);
+        assert_eq!(f.level, Level::Fail);
+        assert!(f.found.contains("none is published for `hu`"), "{f:?}");
+        assert!(f.todo.contains("[speech] language") && !f.todo.contains("models install"), "{f:?}");
     }
 }
