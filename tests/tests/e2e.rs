@@ -21,6 +21,8 @@ mod draughts;
 mod draughts_speech;
 #[path = "e2e/hall/mod.rs"]
 mod hall;
+#[path = "e2e/languages.rs"]
+mod languages;
 #[path = "e2e/one_station.rs"]
 mod one_station;
 #[path = "e2e/pegboard.rs"]
