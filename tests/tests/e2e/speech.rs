@@ -178,7 +178,9 @@ fn station_understand_expect_prints_move_slip_ask_or_reject() {
 #[test]
 fn the_phrasebooks_phonemes_are_espeak_ngs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for lang in ["de", "pl", "en"] {
+    // Czech is left out: its book gives the lone vowels "á" and "é" their
+    // sounds ('a:, 'e:) where espeak-ng spells them out ("dlouhé á").
+    for lang in station_voices::BUILTIN_LANGUAGES.into_iter().filter(|l| *l != "cs") {
         let out = Command::new(station_bin()).args(["voices", "phonemes", "--lang", lang]).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let made: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_owned).collect();
