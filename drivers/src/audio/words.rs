@@ -219,6 +219,17 @@ pub fn pack_words(book: &Phrasebook) -> Vec<PackWord> {
     }
     let numbers = book.numbers();
     let mut text = String::new();
+    // A number elided onto its noun is one word: Italian "un'ora".
+    for noun in [&clock.hour, &clock.minute, &clock.second, &clock.moves] {
+        for n in 0..=PACK_NUMBERS_UP_TO {
+            text.clear();
+            numbers.write(n, Some(noun.gender), &mut text);
+            if text.ends_with(['\'', '’']) {
+                let joined = format!("{text}{}", noun.form(numbers.plural.form(n)));
+                add(format!("text.{}", joined.to_lowercase()), &joined);
+            }
+        }
+    }
     for n in 0..=PACK_NUMBERS_UP_TO {
         for (gender, suffix) in [
             (None, ""),
