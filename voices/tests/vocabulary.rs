@@ -42,190 +42,46 @@
 //! and the books announce the verb.
 
 use shakmaty::Role;
-use station_voices::Phrasebook;
+use station_voices::{Entry, Phrasebook};
 
-/// What a row of the table is checked against.
-#[derive(Clone, Copy, Debug)]
-enum Idea {
-    Piece(Role),
-    Check,
-    Mate,
-    ShortCastling,
-    LongCastling,
-    Capture,
+/// The sources' words: one row per idea, one column per language, `|`
+/// between alternatives. Capture only needs to be understood (see above).
+const TABLE: &str = "
+idea           ; es                ; fr               ; it                   ; nl             ; pt                          ; ru                         ; uk                 ; cs           ; hu
+king           ; rey               ; roi              ; re                   ; koning         ; rei                         ; король                     ; король             ; král         ; király
+queen          ; dama              ; dame             ; donna                ; dame           ; dama                        ; ферзь                      ; ферзь              ; dáma         ; vezér
+rook           ; torre             ; tour             ; torre                ; toren          ; torre                       ; ладья                      ; тура               ; věž          ; bástya
+bishop         ; alfil             ; fou              ; alfiere              ; loper          ; bispo                       ; слон                       ; слон               ; střelec      ; futó
+knight         ; caballo           ; cavalier         ; cavallo              ; paard          ; cavalo                      ; конь                       ; кінь               ; jezdec       ; huszár
+pawn           ; peón              ; pion             ; pedone               ; pion           ; peão                        ; пешка                      ; пішак              ; pěšec        ; gyalog
+check          ; jaque             ; échec            ; scacco               ; schaak         ; xeque                       ; шах                        ; шах                ; šach         ; sakk
+mate           ; jaque mate|mate   ; mat|échec et mat ; scacco matto|matto   ; mat|schaakmat  ; xeque-mate|xeque mate|mate  ; мат                        ; мат                ; mat          ; matt
+short castling ; enroque corto     ; petit roque      ; arrocco corto        ; korte rokade   ; roque pequeno|roque menor   ; короткая рокировка         ; коротка рокіровка  ; malá rošáda  ; rövid sánc|sánc
+long castling  ; enroque largo     ; grand roque      ; arrocco lungo        ; lange rokade   ; roque grande|roque maior    ; длинная рокировка          ; довга рокіровка    ; velká rošáda ; hosszú sánc|sánc
+capture        ; captura|toma|por  ; prend|prise      ; cattura|prende|mangia; slaat|slaan    ; captura|toma|por            ; взятие|бьёт|берёт          ; взяття|б'є|бере    ; braní|bere   ; ütés|üt|leüti
+";
+
+/// The table's cells, trimmed, row by row.
+fn table() -> Vec<Vec<&'static str>> {
+    TABLE.lines().filter(|l| !l.trim().is_empty()).map(|l| l.split(';').map(str::trim).collect()).collect()
 }
 
-/// How strictly: the announced word, or a word the phrasebook understands.
-#[derive(Clone, Copy, PartialEq)]
-enum Needs {
-    Said,
-    Heard,
-}
-
-use Idea::*;
-use Needs::*;
-
-/// One language's table: (idea, the source's words, how strictly).
-type Table = &'static [(Idea, &'static [&'static str], Needs)];
-
-const PIECES_CHECK: usize = 7;
-
-const TABLES: [(&str, Table); 9] = [
-    (
-        "es",
-        &[
-            (Piece(Role::King), &["rey"], Said),
-            (Piece(Role::Queen), &["dama"], Said),
-            (Piece(Role::Rook), &["torre"], Said),
-            (Piece(Role::Bishop), &["alfil"], Said),
-            (Piece(Role::Knight), &["caballo"], Said),
-            (Piece(Role::Pawn), &["peón"], Said),
-            (Check, &["jaque"], Said),
-            (Mate, &["jaque mate", "mate"], Said),
-            (ShortCastling, &["enroque corto"], Said),
-            (LongCastling, &["enroque largo"], Said),
-            (Capture, &["captura", "toma", "por"], Heard),
-        ],
-    ),
-    (
-        "fr",
-        &[
-            (Piece(Role::King), &["roi"], Said),
-            (Piece(Role::Queen), &["dame"], Said),
-            (Piece(Role::Rook), &["tour"], Said),
-            (Piece(Role::Bishop), &["fou"], Said),
-            (Piece(Role::Knight), &["cavalier"], Said),
-            (Piece(Role::Pawn), &["pion"], Said),
-            (Check, &["échec"], Said),
-            (Mate, &["mat", "échec et mat"], Said),
-            (ShortCastling, &["petit roque"], Said),
-            (LongCastling, &["grand roque"], Said),
-            (Capture, &["prend", "prise"], Heard),
-        ],
-    ),
-    (
-        "it",
-        &[
-            (Piece(Role::King), &["re"], Said),
-            (Piece(Role::Queen), &["donna"], Said),
-            (Piece(Role::Rook), &["torre"], Said),
-            (Piece(Role::Bishop), &["alfiere"], Said),
-            (Piece(Role::Knight), &["cavallo"], Said),
-            (Piece(Role::Pawn), &["pedone"], Said),
-            (Check, &["scacco"], Said),
-            (Mate, &["scacco matto", "matto"], Said),
-            (ShortCastling, &["arrocco corto"], Said),
-            (LongCastling, &["arrocco lungo"], Said),
-            (Capture, &["cattura", "prende", "mangia"], Heard),
-        ],
-    ),
-    (
-        "nl",
-        &[
-            (Piece(Role::King), &["koning"], Said),
-            (Piece(Role::Queen), &["dame"], Said),
-            (Piece(Role::Rook), &["toren"], Said),
-            (Piece(Role::Bishop), &["loper"], Said),
-            (Piece(Role::Knight), &["paard"], Said),
-            (Piece(Role::Pawn), &["pion"], Said),
-            (Check, &["schaak"], Said),
-            (Mate, &["mat", "schaakmat"], Said),
-            (ShortCastling, &["korte rokade"], Said),
-            (LongCastling, &["lange rokade"], Said),
-            (Capture, &["slaat", "slaan"], Heard),
-        ],
-    ),
-    (
-        "pt",
-        &[
-            (Piece(Role::King), &["rei"], Said),
-            (Piece(Role::Queen), &["dama"], Said),
-            (Piece(Role::Rook), &["torre"], Said),
-            (Piece(Role::Bishop), &["bispo"], Said),
-            (Piece(Role::Knight), &["cavalo"], Said),
-            (Piece(Role::Pawn), &["peão"], Said),
-            (Check, &["xeque"], Said),
-            (Mate, &["xeque-mate", "xeque mate", "mate"], Said),
-            (ShortCastling, &["roque pequeno", "roque menor"], Said),
-            (LongCastling, &["roque grande", "roque maior"], Said),
-            (Capture, &["captura", "toma", "por"], Heard),
-        ],
-    ),
-    (
-        "ru",
-        &[
-            (Piece(Role::King), &["король"], Said),
-            (Piece(Role::Queen), &["ферзь"], Said),
-            (Piece(Role::Rook), &["ладья"], Said),
-            (Piece(Role::Bishop), &["слон"], Said),
-            (Piece(Role::Knight), &["конь"], Said),
-            (Piece(Role::Pawn), &["пешка"], Said),
-            (Check, &["шах"], Said),
-            (Mate, &["мат"], Said),
-            (ShortCastling, &["короткая рокировка"], Said),
-            (LongCastling, &["длинная рокировка"], Said),
-            (Capture, &["взятие", "бьёт", "берёт"], Heard),
-        ],
-    ),
-    (
-        "uk",
-        &[
-            (Piece(Role::King), &["король"], Said),
-            (Piece(Role::Queen), &["ферзь"], Said),
-            (Piece(Role::Rook), &["тура"], Said),
-            (Piece(Role::Bishop), &["слон"], Said),
-            (Piece(Role::Knight), &["кінь"], Said),
-            (Piece(Role::Pawn), &["пішак"], Said),
-            (Check, &["шах"], Said),
-            (Mate, &["мат"], Said),
-            (ShortCastling, &["коротка рокіровка"], Said),
-            (LongCastling, &["довга рокіровка"], Said),
-            (Capture, &["взяття", "б'є", "бере"], Heard),
-        ],
-    ),
-    (
-        "cs",
-        &[
-            (Piece(Role::King), &["král"], Said),
-            (Piece(Role::Queen), &["dáma"], Said),
-            (Piece(Role::Rook), &["věž"], Said),
-            (Piece(Role::Bishop), &["střelec"], Said),
-            (Piece(Role::Knight), &["jezdec"], Said),
-            (Piece(Role::Pawn), &["pěšec"], Said),
-            (Check, &["šach"], Said),
-            (Mate, &["mat"], Said),
-            (ShortCastling, &["malá rošáda"], Said),
-            (LongCastling, &["velká rošáda"], Said),
-            (Capture, &["braní", "bere"], Heard),
-        ],
-    ),
-    (
-        "hu",
-        &[
-            (Piece(Role::King), &["király"], Said),
-            (Piece(Role::Queen), &["vezér"], Said),
-            (Piece(Role::Rook), &["bástya"], Said),
-            (Piece(Role::Bishop), &["futó"], Said),
-            (Piece(Role::Knight), &["huszár"], Said),
-            (Piece(Role::Pawn), &["gyalog"], Said),
-            (Check, &["sakk"], Said),
-            (Mate, &["matt"], Said),
-            (ShortCastling, &["rövid sánc", "sánc"], Said),
-            (LongCastling, &["hosszú sánc", "sánc"], Said),
-            (Capture, &["ütés", "üt", "leüti"], Heard),
-        ],
-    ),
-];
-
-fn entry<'a>(book: &'a Phrasebook, idea: Idea) -> &'a station_voices::Entry {
+/// The phrasebook's entry for an idea of the table.
+fn entry<'a>(book: &'a Phrasebook, idea: &str) -> &'a Entry {
     let w = book.words();
     match idea {
-        Piece(role) => book.piece(role),
-        Check => &w.check,
-        Mate => &w.mate,
-        ShortCastling => &w.short_castling,
-        LongCastling => &w.long_castling,
-        Capture => &w.capture,
+        "king" => book.piece(Role::King),
+        "queen" => book.piece(Role::Queen),
+        "rook" => book.piece(Role::Rook),
+        "bishop" => book.piece(Role::Bishop),
+        "knight" => book.piece(Role::Knight),
+        "pawn" => book.piece(Role::Pawn),
+        "check" => &w.check,
+        "mate" => &w.mate,
+        "short castling" => &w.short_castling,
+        "long castling" => &w.long_castling,
+        "capture" => &w.capture,
+        other => panic!("no idea {other:?} in the table"),
     }
 }
 
@@ -233,30 +89,26 @@ fn entry<'a>(book: &'a Phrasebook, idea: Idea) -> &'a station_voices::Entry {
 /// in "enroque corto", "sánc" in "rövid sánc").
 fn names(form: &str, word: &str) -> bool {
     let form = form.to_lowercase();
-    form == word
-        || form
-            .split([' ', '-'])
-            .collect::<Vec<_>>()
-            .windows(word.split(' ').count())
-            .any(|w| w.join(" ") == word)
+    let parts: Vec<&str> = form.split([' ', '-']).collect();
+    form == word || parts.windows(word.split(' ').count()).any(|w| w.join(" ") == word)
 }
 
 #[test]
 fn each_new_language_says_the_chess_words_of_a_cited_source() {
+    let rows = table();
+    assert_eq!(rows.len(), 12, "a header and eleven ideas");
     let mut disagree = Vec::new();
-    for (code, table) in TABLES {
+    for (column, code) in rows[0].iter().enumerate().skip(1) {
         let book = Phrasebook::builtin(code).unwrap_or_else(|| panic!("{code} is built in"));
-        assert!(table.len() > PIECES_CHECK, "{code}: a short table");
-        for (idea, words, needs) in table {
-            let e = entry(book, *idea);
-            let said = words.iter().any(|w| names(e.say(), w));
-            let heard = words.iter().any(|w| e.accepted().any(|form| names(form, w)));
-            let ok = match needs {
-                Said => said,
-                Heard => heard,
+        for row in &rows[1..] {
+            let (e, words): (_, Vec<&str>) = (entry(book, row[0]), row[column].split('|').collect());
+            let ok = if row[0] == "capture" {
+                words.iter().any(|w| e.accepted().any(|form| names(form, w)))
+            } else {
+                words.iter().any(|w| names(e.say(), w))
             };
             if !ok {
-                disagree.push(format!("{code} {idea:?}: source {words:?}, phrasebook says {:?}", e.say()));
+                disagree.push(format!("{code} {}: source {words:?}, phrasebook says {:?}", row[0], e.say()));
             }
         }
     }
@@ -271,8 +123,8 @@ fn a_wrong_word_fails_the_table() {
     let queen = text.lines().find(|l| l.starts_with("queen = ")).expect("the queen's line");
     let wrong = text.replacen(queen, "queen = { say = \"reina\", also = [\"dama\"] }", 1);
     let book = Phrasebook::from_toml_str(&wrong, "test").expect("the altered Spanish book parses");
-    let (_, words, _) =
-        TABLES[0].1.iter().find(|(idea, _, _)| matches!(idea, Piece(Role::Queen))).expect("a queen row");
-    assert!(!words.iter().any(|w| names(book.piece(Role::Queen).say(), w)));
-    assert!(words.iter().any(|w| book.piece(Role::Queen).accepted().any(|f| names(f, w))));
+    let rows = table();
+    assert_eq!((rows[2][0], rows[0][1]), ("queen", "es"));
+    assert!(!names(book.piece(Role::Queen).say(), rows[2][1]));
+    assert!(book.piece(Role::Queen).accepted().any(|f| names(f, rows[2][1])));
 }
