@@ -1,4 +1,4 @@
-//! Voice packs built with the real espeak-ng: de, pl, en.
+//! Voice packs built with the real espeak-ng, in every built-in language.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -91,7 +91,10 @@ fn check_voice(name: &str, listener: &ListenerSettings, packs: Option<&std::path
     let item = format!("voice {name} {lang}");
     let wording = match station_voices::Wording::new(&station_voices::VoiceSettings::language(lang)) {
         Ok(w) => w,
-        Err(e) => return Finding::new(Level::Fail, item, e.to_string(), "use de, pl or en"),
+        Err(e) => {
+            let fix = format!("use one of {}", station_voices::BUILTIN_LANGUAGES.join(", "));
+            return Finding::new(Level::Fail, item, e.to_string(), fix);
+        }
     };
     let pack = packs.map(|dir| VoicePack::load_language(dir, lang));
     let (pack, pack_note, level, todo) = match pack {
