@@ -28,7 +28,7 @@ pub enum ModelError {
     /// Nothing at the configured path, and no Vosk model is published for
     /// the language to install there.
     #[error(
-        "no speech model at {dir}, and none is published for `{lang}` (alphacephei.com/vosk/models lists no {lang} model): he can speak his moves in another language with a model ([speech] language), or enter them by keys or on the board; a Vosk model made for `{lang}` works when unpacked there"
+        "no speech model at {dir}, and none is published for `{lang}` (alphacephei.com/vosk/models lists no {lang} model); a Vosk model made for `{lang}` works when unpacked there"
     )]
     NonePublished {
         /// Where it was expected.
@@ -119,7 +119,7 @@ mod tests {
         let err = error_of(Path::new("/nonexistent/vosk-hu"), "hu");
         assert!(matches!(err, ModelError::NonePublished { .. }), "{err}");
         let err = err.to_string();
-        assert!(err.contains("none is published for `hu`") && err.contains("another language"), "{err}");
+        assert!(err.contains("none is published for `hu`") && err.contains("/nonexistent/vosk-hu"), "{err}");
     }
 
     #[test]

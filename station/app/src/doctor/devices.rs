@@ -159,7 +159,7 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
             let level = if only_input { Level::Fail } else { Level::Warn };
             let fix = match e {
                 station_drivers::speech::ModelError::NonePublished { .. } => {
-                    "set [speech] language to a language he speaks that has a model, or let him move by keys or on the board".to_owned()
+                    "he can speak his moves in another language he knows that has a model ([speech] language), or move by keys or on the board".to_owned()
                 }
                 _ => format!("station models install --lang {lang} ARCHIVE.zip"),
             };
