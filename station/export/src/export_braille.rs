@@ -12,7 +12,7 @@
 //! keeps capitals (the piece letters) and digits, so the moves come back
 //! from a back-translation: German Basisschrift `de-g0-detailed.utb`,
 //! Polish `Pl-Pl-g1.utb`, English UEB grade 1 `en-ueb-g1.ctb`, Spanish
-//! `es-g1.ctb`, Dutch `nl-NL-g0.utb`, Portuguese `pt-pt-g1.utb`, Czech `cs-g1.ctb`, Hungarian
+//! `es-g1.ctb`, French `fr-bfu-comp6.utb`, Dutch `nl-NL-g0.utb`, Portuguese `pt-pt-g1.utb`, Czech `cs-g1.ctb`, Hungarian
 //! `hu-hu-g1.ctb` (all in Debian's liblouis-data); the display table
 //! `en-us-brf.dis` writes the cells as BRF characters. The export refuses a
 //! table that does not give the moves back, so a table listed here that
@@ -61,12 +61,13 @@ fn table_name(lang: &str) -> Option<&'static str> {
         "pl" => "Pl-Pl-g1.utb",
         "en" => "en-ueb-g1.ctb",
         "es" => "es-g1.ctb",
+        "fr" => "fr-bfu-comp6.utb",
         "nl" => "nl-NL-g0.utb",
         "pt" => "pt-pt-g1.utb",
         "cs" => "cs-g1.ctb",
         "hu" => "hu-hu-g1.ctb",
-        // None yet for French and Italian (Debian's fr-bfu-comp6.utb gives
-        // "exf4" back wrong, it-it-comp6.utb the digits), nor for Russian and
+        // None yet for Italian (Debian's it-it-comp6.utb, computer Braille,
+        // gives letters back as digits: "1. e4 c5" as "3x44"), nor for Russian and
         // Ukrainian (the Cyrillic tables give the file letters back as
         // Cyrillic, "b8" as "б8", through the BRF display table).
         _ => return None,
@@ -123,7 +124,9 @@ impl Louis {
             .stderr(Stdio::piped())
             .spawn()
             .context("liblouis's lou_translate cannot be run: install the Debian packages liblouis-bin and liblouis-data")?;
-        let input = lines.join("\n") + "\n";
+        // lou_translate reads backslash escapes in its input: a backslash
+        // cell of BRF (the French digit 8) is doubled to stay itself.
+        let input = lines.iter().map(|l| l.replace('\\', "\\\\")).collect::<Vec<_>>().join("\n") + "\n";
         let mut stdin = child.stdin.take().context("lou_translate's input")?;
         // Written from another thread: a long text must not fill both pipes.
         let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
@@ -352,7 +355,7 @@ mod tests {
         let want: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
         assert!(want.len() > 60, "a long game: {} plies", want.len());
         let languages = braille_languages();
-        assert!(languages.len() >= 8, "{languages:?}");
+        assert!(languages.len() >= 9, "{languages:?}");
         for lang in languages {
             let louis = Louis::new(table_of(lang).unwrap());
             let text = brf(&game, &tags, "1-0", lang, &louis).unwrap();
