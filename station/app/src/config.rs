@@ -72,6 +72,13 @@ pub struct OpponentSettings {
 /// Debian's Stockfish (`scripts/setup` installs it).
 pub const DEFAULT_ENGINE: &str = "/usr/games/stockfish";
 
+/// The journal folder of `station run` without `[journal] dir` or `--journal-dir`.
+pub const DEFAULT_JOURNAL_DIR: &str = "journal";
+
+/// The journal folder of `station practice` without `[journal] dir` or
+/// `--journal-dir`: practice games are kept apart from tournament games.
+pub const PRACTICE_JOURNAL_DIR: &str = "journal-practice";
+
 impl Default for OpponentSettings {
     fn default() -> Self {
         OpponentSettings {

@@ -2,7 +2,7 @@
 //! config file (issue 26). The flags become a config (or override one given
 //! with `--config`), checked like any other, and `station run` runs it.
 
-use crate::config::{Config, DEFAULT_ENGINE, OpponentSettings};
+use crate::config::{Config, DEFAULT_ENGINE, OpponentSettings, PRACTICE_JOURNAL_DIR};
 use crate::run::{RunOptions, run_config};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -48,19 +48,20 @@ pub struct PracticeOptions {
 /// The config a practice game runs with.
 pub fn practice_config(opts: &PracticeOptions) -> Result<Config> {
     let quote = |s: &str| toml::Value::String(s.to_owned()).to_string();
-    let text = match &opts.config {
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?,
+    let origin = opts.config.clone().unwrap_or_else(|| PathBuf::from("station practice"));
+    let mut config = match &opts.config {
+        Some(path) => Config::load(path)?,
         None => {
             let port = opts.port.clone().unwrap_or_else(|| PathBuf::from("/dev/annexd-pegboard"));
-            format!(
-                "[boards.blind]\ndriver = \"pegboard\"\nport = {}\n[journal]\ndir = \"journal-practice\"\n",
-                quote(&port.to_string_lossy())
-            )
+            let text = format!("[boards.blind]\ndriver = \"pegboard\"\nport = {}\n", quote(&port.to_string_lossy()));
+            Config::parse(&text, &origin)?
         }
     };
-    let origin = opts.config.clone().unwrap_or_else(|| PathBuf::from("station practice"));
-    let mut config = Config::parse(&text, &origin)?;
+    // Practice games have a folder of their own, with or without a config,
+    // unless the config names one ([journal] dir) or --journal-dir does.
+    if config.journal.dir.is_none() {
+        config.journal.dir = Some(PathBuf::from(PRACTICE_JOURNAL_DIR));
+    }
     let mut opponent = config.opponent.clone().unwrap_or_else(|| OpponentSettings::new(DEFAULT_ENGINE));
     if let Some(engine) = &opts.engine {
         opponent.engine.clone_from(engine);
@@ -121,6 +122,12 @@ pub fn practice(opts: PracticeOptions) -> Result<()> {
             if config.blind_color() == shakmaty::Color::White { "black" } else { "white" }
         );
     }
+    let journals = opts.journal_dir.clone().or_else(|| config.journal.dir.clone()).unwrap_or_default();
+    println!(
+        "journal: {} (the game as PGN: station export --pgn --journal-dir {})",
+        journals.display(),
+        journals.display()
+    );
     run_config(
         config,
         RunOptions {
@@ -167,6 +174,28 @@ mod tests {
         assert_eq!(c.game.blind_color, shakmaty::Color::Black);
         assert_eq!(c.voice.language, "pl");
         assert_eq!(c.boards.blind.unwrap().port, Some(PathBuf::from("/dev/annexd-pegboard")));
+    }
+
+    /// Issue 34 §8: with or without `--config`, practice games go to
+    /// ./journal-practice unless the config or `--journal-dir` names a folder.
+    #[test]
+    fn practice_journals_have_their_own_folder_with_or_without_a_config() {
+        let dir = std::env::temp_dir().join(format!("practice-cfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("plain.toml");
+        std::fs::write(&plain, "[boards.blind]\ndriver = \"none\"\n").unwrap();
+        let named = dir.join("named.toml");
+        std::fs::write(&named, "[boards.blind]\ndriver = \"none\"\n[journal]\ndir = \"/srv/games\"\n").unwrap();
+        let folder = |config: Option<PathBuf>| practice_config(&PracticeOptions { config, ..opts() }).unwrap().journal.dir;
+        assert_eq!(folder(None), Some(PathBuf::from("journal-practice")));
+        assert_eq!(folder(Some(plain)), Some(PathBuf::from("journal-practice")));
+        assert_eq!(folder(Some(named)), Some(PathBuf::from("/srv/games")));
+        // A config that is not there is said to be missing, like `station run`'s.
+        let err = practice_config(&PracticeOptions { config: Some(dir.join("nope.toml")), ..opts() })
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("nope.toml: the file is missing"), "{err}");
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub fn run(opts: RunOptions) -> Result<()> {
 }
 
 /// [`run`] with a config already read (`station practice` builds one).
-pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
+pub fn run_config(mut config: Config, opts: RunOptions) -> Result<()> {
     let dir = opts
         .journal_dir
         .clone()
@@ -77,10 +77,14 @@ pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
     let server = start_web(&config, &web, hub.clone())?;
     let station_hall = config.hall.clone();
     let braille = config.braille.clone();
-    let opponent = config.opponent.clone();
+    // The engine starts first: a game that begins at once names it on its side.
+    let opponent = config.opponent.as_ref().map(crate::opponent::Opponent::start);
+    if let Some((engine, first)) = &opponent {
+        engine.name_its_side(first.as_ref(), &mut config);
+    }
     let mut station = Station::start(config, journals, sink)?;
-    if let Some(settings) = &opponent {
-        station.attach_opponent(crate::opponent::Opponent::start(settings))?;
+    if let Some(started) = opponent {
+        station.attach_opponent(started)?;
     }
     for link in &links {
         if let Driver::Dgt(d) = &link.driver {

@@ -66,24 +66,42 @@ fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::pat
     }
     let status = speaker.status();
     let voices: Vec<String> = status.available.iter().map(|v| format!("{v:?}").to_lowercase()).collect();
-    match &status.device {
-        Some(opened) => Finding::ok(item, format!("output {opened} opens; voices {}", voices.join(", "))),
-        None if status.available.contains(&VoiceKind::Tts) => Finding::new(
-            Level::Warn,
-            item,
-            format!(
-                "output {device} does not open ({}); only speech-dispatcher speaks",
-                status.warnings.join("; ")
-            ),
-            "check [audio.".to_owned() + name + "] device against `station devices`",
-        ),
-        None => Finding::new(
-            Level::Fail,
-            item,
-            format!("output {device} does not open: {}", status.warnings.join("; ")),
-            format!("set [audio.{name}] device to one `station devices` lists"),
-        ),
+    let Some(opened) = &status.device else {
+        let outputs = station_drivers::audio::list_output_devices()
+            .map(|list| list.into_iter().map(|d| d.name).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let (found, todo) = missing_output(name, device, &outputs, &status.warnings);
+        // Without the device only speech-dispatcher (its own output) can speak.
+        return match status.available.contains(&VoiceKind::Tts) {
+            true => Finding::new(Level::Warn, item, found + "; only speech-dispatcher speaks", todo),
+            false => Finding::new(Level::Fail, item, found, todo),
+        };
+    };
+    Finding::ok(item, format!("output {opened} opens; voices {}", voices.join(", ")))
+}
+
+/// What is wrong with an output device that did not open, and what to do:
+/// a name that is not among the `outputs` there are is said so, with those
+/// outputs; otherwise why it did not open. Only the device's own problem is
+/// told here (the voices' problems have the voice line).
+fn missing_output(name: &str, device: &str, outputs: &[String], warnings: &[String]) -> (String, String) {
+    let todo = match outputs {
+        [] => "there is no audio output at all: check the sound card and its driver".to_owned(),
+        list => format!("set [audio.{name}] device to one of the outputs there are: {}", list.join(", ")),
+    };
+    if !outputs.iter().any(|o| o == device) && device != "default" {
+        return (format!("there is no audio output named \"{device}\""), todo);
     }
+    let why: Vec<&str> = warnings
+        .iter()
+        .map(String::as_str)
+        .filter(|w| w.contains(device) || w.contains("output"))
+        .collect();
+    let why = match why.as_slice() {
+        [] => "it does not open".to_owned(),
+        some => some.join("; "),
+    };
+    (format!("output \"{device}\" does not open: {why}"), todo)
 }
 
 fn check_voice(name: &str, listener: &ListenerSettings, packs: Option<&std::path::Path>) -> Finding {
@@ -343,6 +361,30 @@ mod tests {
             assert!(f.found.split([' ', ',']).any(|w| w == word), "{word} not listed: {}", f.found);
         }
         assert!(f.todo.contains("vosk-model-small-de-0.15"), "{f:?}");
+    }
+
+    /// Issue 34 §9: a wrong device is one clear finding naming the outputs
+    /// there are, without the voices' own problems run on behind it.
+    #[test]
+    fn a_wrong_audio_device_names_the_outputs_there_are() {
+        let warnings = [
+            "no audio output device named \"USB Headset\" (`station devices` lists them); speaking without this device".to_owned(),
+            "no voice packs folder configured; pack voice off".to_owned(),
+            "speech-dispatcher: failed to initialize; speech-dispatcher voice off".to_owned(),
+        ];
+        let outputs = ["default".to_owned(), "hw:CARD=PCH,DEV=0".to_owned()];
+        let (found, todo) = missing_output("private", "USB Headset", &outputs, &warnings);
+        assert_eq!(found, "there is no audio output named \"USB Headset\"");
+        assert_eq!(
+            todo,
+            "set [audio.private] device to one of the outputs there are: default, hw:CARD=PCH,DEV=0"
+        );
+        let (_, todo) = missing_output("public", "USB Headset", &[], &warnings);
+        assert!(todo.contains("there is no audio output at all"), "{todo}");
+        // A device that is there but does not open: only its own reason.
+        let busy = ["cannot open output \"default\": device busy".to_owned(), warnings[1].clone()];
+        let (found, _) = missing_output("private", "default", &outputs, &busy);
+        assert_eq!(found, "output \"default\" does not open: cannot open output \"default\": device busy");
     }
 
     fn config(text: &str) -> Config {

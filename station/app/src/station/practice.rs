@@ -251,7 +251,9 @@ impl Station {
                 for _ in 0..n {
                     self.apply(t, Input::TakeBack, events).map_err(|e| e.to_string())?;
                 }
-                self.practice_say("taken_back", &[], t, events);
+                // Told once: the take-back's own announcement names the moves
+                // and where each goes back (`told`); a "Taken back" before it
+                // would say it twice.
                 Ok(json!({"ok": true, "taken_back": n}))
             }
             PracticeAction::Hint => {
