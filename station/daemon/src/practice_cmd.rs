@@ -10,37 +10,40 @@ use std::path::PathBuf;
 /// `station practice` arguments (each flag documented for `--help`).
 #[derive(clap::Args, Debug)]
 pub struct PracticeOptions {
-    /// A base configuration (boards, audio); the flags override it.
-    #[arg(long)]
+    /// A config file for the boards and the audio; the flags below override it.
+    #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// The UCI engine (default /usr/games/stockfish; `sim`: the simulated engine).
+    /// The chess engine program, one that speaks UCI (default /usr/games/stockfish; `sim`
+    /// for a simulated one).
     #[arg(long, value_name = "PATH")]
     pub engine: Option<String>,
-    /// The engine's strength as a rating (full strength when absent).
+    /// The engine's playing strength as a rating, e.g. 1500 (full strength when absent).
     #[arg(long, value_name = "N")]
     pub elo: Option<u32>,
-    /// The blind player's colour.
+    /// The colour the blind player plays.
     #[arg(long, value_parser = ["white", "black"])]
     pub color: Option<String>,
-    /// His language.
+    /// The language the station speaks to him.
     #[arg(long, value_parser = ["de", "pl", "en"])]
     pub lang: Option<String>,
-    /// His peg board's serial port (default /dev/annexd-pegboard).
+    /// The serial port of his peg board (default /dev/annexd-pegboard).
     #[arg(long, value_name = "PATH")]
     pub port: Option<PathBuf>,
-    /// How long the engine thinks per move (default: the game's clock, else 1000 ms).
+    /// How long the engine thinks about each move, in milliseconds (default: by the game's
+    /// clock, else 1000).
     #[arg(long, value_name = "MS")]
     pub move_time_ms: Option<u64>,
-    /// Where the journals live (default ./journal-practice).
+    /// The folder where the practice games are kept (default ./journal-practice, unless the
+    /// config's `[journal] dir` names one); `station export` reads ./journal-practice too.
     #[arg(long, value_name = "DIR")]
     pub journal_dir: Option<PathBuf>,
-    /// Write one JSON event per line to this file, or `-` for stdout.
+    /// Also write every event as one JSON line to this file, or `-` for standard output.
     #[arg(long, value_name = "PATH|-")]
     pub events: Option<String>,
-    /// Console and mirror address.
+    /// The address of the console, mirror and player pages (default 127.0.0.1:8040).
     #[arg(long, value_name = "ADDR:PORT")]
     pub listen: Option<String>,
-    /// Operator token.
+    /// The operator's password for the console (made and printed when absent).
     #[arg(long)]
     pub token: Option<String>,
 }
@@ -53,7 +56,8 @@ pub fn practice_config(opts: &PracticeOptions) -> Result<Config> {
         Some(path) => Config::load(path)?,
         None => {
             let port = opts.port.clone().unwrap_or_else(|| PathBuf::from("/dev/annexd-pegboard"));
-            let text = format!("[boards.blind]\ndriver = \"pegboard\"\nport = {}\n", quote(&port.to_string_lossy()));
+            let text =
+                format!("[boards.blind]\ndriver = \"pegboard\"\nport = {}\n", quote(&port.to_string_lossy()));
             Config::parse(&text, &origin)?
         }
     };
@@ -185,8 +189,11 @@ mod tests {
         let plain = dir.join("plain.toml");
         std::fs::write(&plain, "[boards.blind]\ndriver = \"none\"\n").unwrap();
         let named = dir.join("named.toml");
-        std::fs::write(&named, "[boards.blind]\ndriver = \"none\"\n[journal]\ndir = \"/srv/games\"\n").unwrap();
-        let folder = |config: Option<PathBuf>| practice_config(&PracticeOptions { config, ..opts() }).unwrap().journal.dir;
+        std::fs::write(&named, "[boards.blind]\ndriver = \"none\"\n[journal]\ndir = \"/srv/games\"\n")
+            .unwrap();
+        let folder = |config: Option<PathBuf>| {
+            practice_config(&PracticeOptions { config, ..opts() }).unwrap().journal.dir
+        };
         assert_eq!(folder(None), Some(PathBuf::from("journal-practice")));
         assert_eq!(folder(Some(plain)), Some(PathBuf::from("journal-practice")));
         assert_eq!(folder(Some(named)), Some(PathBuf::from("/srv/games")));

@@ -117,7 +117,8 @@ pub struct WebOptions {
     pub doctor: Option<crate::web::DoctorSource>,
 }
 
-/// Starts the console and mirror server and prints where they are (and the token).
+/// Starts the console, mirror and player pages' server and prints where each
+/// is (and the token).
 /// A port that is taken does not stop the station: the game is followed and
 /// journaled all the same, and the console is reported missing.
 pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<WebServer>> {
@@ -125,6 +126,13 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
         Some(listen) => listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?,
         None => config.console.listen,
     };
+    // A config's blank token is refused when it is read; a flag's here, in words.
+    if opts.token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        anyhow::bail!(
+            "--token: the operator token is empty or only spaces: give one (letters and digits), or leave \
+             the flag out and the station makes one"
+        );
+    }
     let token = opts.token.clone().or_else(|| config.console.token.clone()).unwrap_or_else(new_token);
     let server = match crate::web::start_with_doctor(
         WebConfig { listen, token: token.clone(), allow_remote: config.console.allow_remote },
@@ -143,5 +151,6 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
     let addr = server.addr();
     println!("console: http://{addr}/console  (operator token: {token})");
     println!("mirror:  http://{addr}/mirror");
+    println!("player:  http://{addr}/player");
     Ok(Some(server))
 }

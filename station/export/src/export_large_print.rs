@@ -134,14 +134,18 @@ pub fn time_control_in_words(tc: &station_core::clock::TimeControl) -> String {
             match p.bonus {
                 Bonus::None => {}
                 Bonus::Increment(ms) => time.push_str(&format!(" + {} per move", duration_in_words(ms))),
-                Bonus::SimpleDelay(ms) => time.push_str(&format!(", {} delay per move", duration_in_words(ms))),
+                Bonus::SimpleDelay(ms) => {
+                    time.push_str(&format!(", {} delay per move", duration_in_words(ms)))
+                }
                 Bonus::Bronstein(ms) => {
                     time.push_str(&format!(", {} Bronstein delay per move", duration_in_words(ms)))
                 }
             }
             match p.moves {
                 // The last period with a move count repeats.
-                Some(n) if i + 1 == periods.len() => format!("{n} moves in {time}, again for every {n} moves"),
+                Some(n) if i + 1 == periods.len() => {
+                    format!("{n} moves in {time}, again for every {n} moves")
+                }
                 Some(n) => format!("{n} moves in {time}"),
                 None if i > 0 => format!("{time} for the rest of the game"),
                 None => time,

@@ -92,11 +92,8 @@ fn missing_output(name: &str, device: &str, outputs: &[String], warnings: &[Stri
     if !outputs.iter().any(|o| o == device) && device != "default" {
         return (format!("there is no audio output named \"{device}\""), todo);
     }
-    let why: Vec<&str> = warnings
-        .iter()
-        .map(String::as_str)
-        .filter(|w| w.contains(device) || w.contains("output"))
-        .collect();
+    let why: Vec<&str> =
+        warnings.iter().map(String::as_str).filter(|w| w.contains(device) || w.contains("output")).collect();
     let why = match why.as_slice() {
         [] => "it does not open".to_owned(),
         some => some.join("; "),
