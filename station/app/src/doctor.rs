@@ -182,7 +182,7 @@ pub fn examine_as(checker: Checker, path: &Path, journal_dir: Option<&Path>) -> 
         Err(e) => {
             // A file that is missing or unreadable has no key to fix.
             let todo = if e.is_unreadable() {
-                "give the path of the station's config (--config FILE); config/station.toml documents every key"
+                "give the path of the station's config (--config FILE); config/station.toml describes every setting"
             } else {
                 "fix that key and check again"
             };

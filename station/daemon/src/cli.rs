@@ -341,7 +341,7 @@ enum Command {
         /// Every game in the folder.
         #[arg(long, conflicts_with = "game")]
         all: bool,
-        /// Write to this file instead of standard output (`--out` is the same).
+        /// Write to this file instead of standard output.
         #[arg(long, short, value_name = "FILE", visible_alias = "out")]
         output: Option<PathBuf>,
         /// Also write a scoresheet (move numbers, draw-offer marks, result) in this notation

@@ -88,6 +88,20 @@ impl Station {
         !self.table.config().blind_color
     }
 
+    /// What a page needs to say that this is a practice game and who plays
+    /// (`/api/state` `practice`): the engine's name and level, its colour and
+    /// his; `null` when no engine plays.
+    pub(super) fn practice_state(&self) -> Value {
+        let Some(o) = &self.opponent else { return Value::Null };
+        let name = |c: shakmaty::Color| if c == shakmaty::Color::White { "white" } else { "black" };
+        json!({
+            "engine": o.tag(),
+            "elo": o.elo(),
+            "engine_color": name(self.engine_color()),
+            "player_color": name(!self.engine_color()),
+        })
+    }
+
     /// The config's tags with the engine's name and level on its side.
     pub(super) fn practice_tags(&self, mut tags: SevenTags) -> SevenTags {
         if let Some(o) = &self.opponent {
