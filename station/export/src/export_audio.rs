@@ -71,6 +71,6 @@ mod tests {
         let index = std::fs::read_to_string(out.join("index.tsv")).unwrap();
         assert_eq!(index, "ply\tmove\tside\tsan\tfile\n1\t1\twhite\te4\tply-001.wav\n");
         let err = export_audio(&journal, Some("no-such-game"), &out).unwrap_err();
-        assert!(err.to_string().contains("no matching game journal"), "{err}");
+        assert!(err.to_string().contains("no game `no-such-game` in"), "{err}");
     }
 }
