@@ -380,6 +380,21 @@ enum VoicesAction {
     },
 }
 
+impl Cli {
+    /// The log level when `STATION_LOG` does not set one: a command whose
+    /// output is its report (the pre-round check, an export, the device list)
+    /// logs errors only, so its lines are not interleaved with log lines that
+    /// say the same thing again; the others log warnings.
+    pub fn default_log_level(&self) -> &'static str {
+        match self.command {
+            Command::Doctor { .. } | Command::Export { .. } | Command::Devices | Command::Models { .. } => {
+                "error"
+            }
+            _ => "warn",
+        }
+    }
+}
+
 /// Runs the chosen command.
 pub fn dispatch(cli: Cli) -> Result<()> {
     if let Command::Export {

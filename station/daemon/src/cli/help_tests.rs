@@ -126,3 +126,17 @@ fn large_print_and_braille_write_to_the_same_flag_and_the_old_name_stays() {
     assert!(help("large_print").contains("`--output FILE`"), "{}", help("large_print"));
     assert!(help("braille").contains("`--output FILE`"), "{}", help("braille"));
 }
+
+/// Issue 34 §9, §11: the commands whose output is their report log errors
+/// only, so a wrong audio device is the doctor's one line, not three log lines besides.
+#[test]
+fn report_commands_log_errors_only() {
+    for (args, level) in [
+        (&["station", "doctor"][..], "error"),
+        (&["station", "export", "--pgn"], "error"),
+        (&["station", "devices"], "error"),
+        (&["station", "run", "--config", "x.toml"], "warn"),
+    ] {
+        assert_eq!(Cli::try_parse_from(args).unwrap().default_log_level(), level, "{args:?}");
+    }
+}
