@@ -193,7 +193,7 @@ pub fn examine_as(checker: Checker, path: &Path, journal_dir: Option<&Path>) -> 
     let journal = journal_dir
         .map(Path::to_owned)
         .or_else(|| config.journal.dir.clone())
-        .unwrap_or_else(|| PathBuf::from("journal"));
+        .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_JOURNAL_DIR));
     out.extend(boards::check_boards(checker, &config));
     out.extend(boards::check_dgt_clock(checker, &config));
     out.extend(devices::check_audio(checker, &config));

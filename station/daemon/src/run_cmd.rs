@@ -43,7 +43,7 @@ pub fn run_config(mut config: Config, opts: RunOptions) -> Result<()> {
         .journal_dir
         .clone()
         .or_else(|| config.journal.dir.clone())
-        .unwrap_or_else(|| PathBuf::from("journal"));
+        .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_JOURNAL_DIR));
     let journals = JournalDir::take(&dir)?;
     let sink = EventSink::open(opts.events.as_deref())?;
     let stop = stop_flag()?;

@@ -288,6 +288,21 @@ mod tests {
         );
     }
 
+    /// Issue 34 §8: without `--journal-dir` an export reads ./journal, or
+    /// ./journal-practice when only that one is there.
+    #[test]
+    fn without_a_folder_named_the_practice_folder_is_read_when_it_is_the_only_one() {
+        let cwd = std::env::temp_dir().join(format!("export-default-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&cwd);
+        std::fs::create_dir_all(&cwd).unwrap();
+        assert_eq!(default_journal_dir_in(&cwd), "journal", "neither: the station's folder is named");
+        std::fs::create_dir(cwd.join("journal-practice")).unwrap();
+        assert_eq!(default_journal_dir_in(&cwd), "journal-practice");
+        std::fs::create_dir(cwd.join("journal")).unwrap();
+        assert_eq!(default_journal_dir_in(&cwd), "journal", "both: the station's");
+        let _ = std::fs::remove_dir_all(&cwd);
+    }
+
     /// `station export` (issue 22 §8): a missing folder, an empty one and one
     /// without the asked game are three messages, the last naming the games.
     #[test]
