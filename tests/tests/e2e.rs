@@ -13,6 +13,8 @@ mod braille;
 mod clock_devices;
 #[path = "e2e/clock_move_counter.rs"]
 mod clock_move_counter;
+#[path = "e2e/command_line.rs"]
+mod command_line;
 #[path = "e2e/doctor.rs"]
 mod doctor;
 #[path = "e2e/draughts.rs"]

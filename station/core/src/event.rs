@@ -334,6 +334,12 @@ pub enum Event {
         /// Why (for corrections).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         why: Option<String>,
+        /// `time_added`: how much was added.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        added_ms: Option<Millis>,
+        /// `time_set` and `time_added`: the side's time once corrected.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remaining_ms: Option<Millis>,
         /// When.
         t_ms: Millis,
     },

@@ -838,7 +838,35 @@ pub(crate) fn clock_changed(
     why: impl Into<String>,
     t: Millis,
 ) -> Event {
-    Event::ClockChanged { action: action.into(), side, who: Some(who.into()), why: Some(why.into()), t_ms: t }
+    Event::ClockChanged {
+        action: action.into(),
+        side,
+        who: Some(who.into()),
+        why: Some(why.into()),
+        added_ms: None,
+        remaining_ms: None,
+        t_ms: t,
+    }
+}
+
+/// A `clock_changed` event of a correction of `side`'s time (`time_set`, or
+/// `time_added` with `added`), with the time his clock shows now: the PGN
+/// says what changed, so the next `[%clk]` does not jump unexplained.
+pub(crate) fn clock_corrected(
+    side: Side,
+    added: Option<Millis>,
+    remaining: Millis,
+    who: &str,
+    why: impl Into<String>,
+    t: Millis,
+) -> Event {
+    let action = if added.is_some() { "time_added" } else { "time_set" };
+    let mut event = clock_changed(action, Some(side), who, why, t);
+    if let Event::ClockChanged { added_ms, remaining_ms, .. } = &mut event {
+        *added_ms = added;
+        *remaining_ms = Some(remaining);
+    }
+    event
 }
 
 /// The `game_over` event of a game ended for one of the station's own reasons.

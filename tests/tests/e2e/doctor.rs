@@ -148,3 +148,54 @@ fn the_korean_model_installs_from_its_archive_and_its_missing_words_are_said() {
     );
     assert!(stdout.contains(&format!("installed: {}", target.display())), "{stdout}");
 }
+
+/// Issue 34 §9, §12: the advice is about what the arbiter has in front of
+/// him. A config file that is not there is said to be missing; a port that is
+/// not there is told with the serial ports that are (which `station devices`
+/// lists too); a wrong audio device is a line of its own naming the outputs
+/// there are; the default buttons of a board that is not sensed are not his
+/// mistake; an unknown voice language is named on its own key's line.
+#[test]
+fn the_advice_is_about_what_the_arbiter_has_in_front_of_him() {
+    let dir = scratch("doctor-advice");
+    let missing = doctor(&dir.join("nowhere.toml"), None);
+    assert_eq!(missing.status.code(), Some(1));
+    let said = lines(&missing);
+    let config_line = line(&said, "config");
+    assert!(config_line.starts_with("fail") && config_line.contains("the file is missing"), "{config_line}");
+    assert!(!config_line.contains("key"), "{config_line}");
+
+    let config = write_config(
+        &dir,
+        "[boards.blind]\ndriver = \"none\"\n\n\
+         [boards.mirror]\ndriver = \"pegboard\"\nport = \"/dev/ttyUSB77\"\n\n\
+         [audio.private]\ndevice = \"No Such Headset\"\n",
+    );
+    let out = doctor(&config, Some(&dir.join("journal")));
+    let said = lines(&out);
+    let port = line(&said, "board mirror");
+    assert!(port.starts_with("fail") && port.contains("/dev/ttyUSB77 is not there"), "{port}");
+    assert!(!port.contains("station devices"), "{port}");
+    assert!(port.contains("no serial port is plugged in") || port.contains("plugged in now: "), "{port}");
+    let audio = line(&said, "audio private");
+    assert!(audio.contains("there is no audio output named \"No Such Headset\""), "{audio}");
+    assert!(audio.contains("set [audio.private] device to one of the outputs there are: "), "{audio}");
+    assert!(
+        !audio.contains("pack voice") && !audio.contains("speech-dispatcher"),
+        "one thing per line: {audio}"
+    );
+    let buttons = line(&said, "buttons");
+    assert!(buttons.starts_with("ok") && !buttons.contains("not configured"), "{buttons}");
+
+    // `station devices` lists the serial ports the advice speaks of.
+    let devices = Command::new(station_bin()).arg("devices").output().unwrap();
+    let devices = String::from_utf8_lossy(&devices.stdout);
+    assert!(devices.starts_with("serial ports (a board's `port`):\n"), "{devices}");
+
+    let config = write_config(&dir, "[voice]\n# his language\nlanguage = \"fr\"\n");
+    let out = doctor(&config, None);
+    let said = lines(&out);
+    let config_line = line(&said, "config");
+    assert!(config_line.contains("line 3, key `voice.language`"), "{config_line}");
+    assert!(config_line.contains("`fr` is not a language the station speaks"), "{config_line}");
+}

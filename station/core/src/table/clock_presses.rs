@@ -98,7 +98,15 @@ impl Table {
         }
         let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
         let changed = |action: &str, side: Option<Side>, who: Option<String>, why: Option<String>| {
-            Event::ClockChanged { action: action.into(), side, who, why, t_ms: t }
+            Event::ClockChanged {
+                action: action.into(),
+                side,
+                who,
+                why,
+                added_ms: None,
+                remaining_ms: None,
+                t_ms: t,
+            }
         };
         let event = match cmd {
             ClockCommand::Start => {
@@ -116,13 +124,13 @@ impl Table {
             ClockCommand::SetTime { side, ms, who, why } => {
                 clock.set_remaining(side, ms, t, who.clone(), why.clone());
                 self.clocking.warnings.reset(side);
-                changed("time_set", Some(side), Some(who), Some(why))
+                super::clock_corrected(side, None, clock.remaining(side, t), &who, why, t)
             }
             ClockCommand::AddTime { side, ms, who, why } => {
                 let to = clock.remaining(side, t).saturating_add(ms);
                 clock.set_remaining(side, to, t, who.clone(), why.clone());
                 self.clocking.warnings.reset(side);
-                changed("time_added", Some(side), Some(who), Some(why))
+                super::clock_corrected(side, Some(ms), clock.remaining(side, t), &who, why, t)
             }
             ClockCommand::SetMoves { moves, who, why } => {
                 for side in [Side::White, Side::Black] {
