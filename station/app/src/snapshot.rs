@@ -72,9 +72,19 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
                 text.insert(lang.into(), Value::String(a.to_string()));
             }
         }
+        let san = g.sans()[ply - 1].to_string();
+        // SAN with each language's piece letters (Sf3 for Springer and
+        // skoczek): what the mirror and the player's page write.
+        let sans: serde_json::Map<String, Value> = station_voices::BUILTIN_LANGUAGES
+            .iter()
+            .map(|lang| {
+                ((*lang).to_owned(), Value::String(crate::braille_display::piece_letters(&san, lang)))
+            })
+            .collect();
         Some(json!({
             "ply": ply,
-            "san": g.sans()[ply - 1].to_string(),
+            "san": san,
+            "sans": sans,
             "uci": g.uci(mv),
             "notations": notations(g, ply - 1, mv),
             "text": text
@@ -84,8 +94,14 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         .into_iter()
         .map(|role| {
             let tracker = table.tracker(role);
-            if role == BoardRole::Mirror && tracker.is_none() && !config.mirror_sensed() {
-                return json!({"role": "mirror", "sensed": false});
+            // A board that is not there (`driver = "none"`, or no section) is
+            // not sensed: nothing to connect, nothing to raise an alarm about.
+            let unsensed = match role {
+                BoardRole::Mirror => tracker.is_none() && !config.mirror_sensed(),
+                BoardRole::Blind => table.config().blind_unsensed,
+            };
+            if unsensed {
+                return json!({"role": role.to_string(), "sensed": false});
             }
             let sensed = table.sensed(role);
             let pieces = if role == BoardRole::Mirror { table.piece_tracker() } else { None };
