@@ -362,6 +362,29 @@ mod tests {
     }
 
     #[test]
+    fn a_board_that_is_not_there_is_not_sensed_and_the_last_move_has_each_languages_letters() {
+        // Neither board sensed (`driver = "none"` for both): a game at once.
+        let cfg = TableConfig { blind_unsensed: true, ..TableConfig::single(TrackerConfig::default()) };
+        let mut table = Table::new(cfg);
+        table.apply(5_000, &station_core::input::Input::Tick).unwrap();
+        table.apply(5_100, &station_core::input::Input::EnterMove { mv: "Nf3".into() }).unwrap();
+        let config = Config::parse(
+            "[boards.blind]\ndriver = \"none\"\n[boards.mirror]\ndriver = \"none\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let extras = Extras { connected: ByBoard::both(false), discrepancies: &[], log: &[] };
+        let s = build(&table, &config, &extras, 5_200);
+        assert_eq!(
+            s["boards"],
+            json!([{"role": "blind", "sensed": false}, {"role": "mirror", "sensed": false}]),
+            "nothing to connect, nothing to raise an alarm about"
+        );
+        assert_eq!(s["last_move"]["san"], "Nf3");
+        assert_eq!(s["last_move"]["sans"], json!({"de": "Sf3", "pl": "Sf3", "en": "Nf3"}));
+    }
+
+    #[test]
     fn adjourned_until_resumed_or_a_new_game() {
         let (mut table, t, mut out) = two_boards();
         let config = Config::default();

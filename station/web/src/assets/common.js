@@ -564,7 +564,7 @@ const Station = (() => {
         return `Draw claim by ${sideName(ev.side)}${ev.written ? ' with ' + ev.written : ''}: ${ev.correct ? 'correct (' + ground + ')' : 'incorrect'} — the position ${plural(Number(ev.repetitions) || 0, 'time')}, ${plural(Number(ev.moves_without_pawn_or_capture) || 0, 'move')} without a pawn move or capture`;
       }
       case 'draw_claim_decided': return `The arbiter confirmed: ${sideName(ev.side)}'s claim ${ev.correct ? 'correct, the game is drawn' : 'incorrect, Art. 9.5 applied'}`;
-      case 'illegal_move_found': return `Illegal move ${moveNumber(ev.ply)} (${squares(ev.uci)}) by ${sideName(ev.side)}, his ${ordinal(ev.count)}: the position before it is back`;
+      case 'illegal_move_found': return `${moveNumber(ev.ply)} (${squares(ev.uci)}) by ${sideName(ev.side)} found illegal, his ${ordinal(ev.count)} illegal move: the position before it is back (Art. 7.4)`;
       case 'clock_pressed': return `${sideName(ev.side)} pressed the clock: ${formatClock(ev.remaining_ms)} left after ${plural(Number(ev.moves) || 0, 'move')}`;
       case 'clock_premature': {
         const missing = (Array.isArray(ev.missing) ? ev.missing : [ev.missing]).map((m) => MISSING[m] || String(m).replace(/_/g, ' ')).join(', and ');
