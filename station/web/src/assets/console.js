@@ -887,7 +887,7 @@
     if (s.phase) bits.push(PHASES[s.phase] || s.phase);
     if (s.turn && s.phase === 'playing') bits.push(`${Station.sideName(s.turn)} to move`);
     if (s.blind_color) bits.push(`blind player: ${Station.sideName(s.blind_color)}`);
-    if (s.waiting_for_execution) bits.push('waiting for the move to be made on the board');
+    if (s.waiting_for_execution) bits.push('move to be made on the board');
     if (s.adjourned === true) bits.push('adjourned (sealed move in the envelope)');
     $('game-line').textContent = state ? bits.join(' · ') : 'no state from the station yet';
     const id = s.game_id ? `Journal: ${s.game_id}` : '';
@@ -1227,7 +1227,7 @@
       // Records are compared in SAN; a board's move that is the agreed one is shown
       // in the chosen notation, one that differs as the board's SAN.
       const shown = (list) => list && list.map((san, i) => (san === agreed[i] ? agreedShown[i] : san));
-      const columns = [{ name: 'Agreed', moves: agreed, shown: agreedShown }, ...recs.map((r) => ({ name: r.role === 'blind' ? 'Blind board' : r.role === 'mirror' ? 'Mirror board' : String(r.role), moves: r.moves, shown: shown(r.moves) }))];
+      const columns = [{ name: 'Agreed', moves: agreed, shown: agreedShown }, ...recs.map((r) => ({ name: r.role === 'blind' ? 'Blind' : r.role === 'mirror' ? 'Sighted' : String(r.role), moves: r.moves, shown: shown(r.moves) }))];
       const length = Math.max(0, ...columns.map((c) => (c.moves ? c.moves.length : 0)));
       let first = -1;
       for (let i = 0; i < length && first < 0; i++) {
@@ -1247,12 +1247,15 @@
       if (columns.length === 1) {
         // No board to compare with: the record as a scoresheet, a move a row.
         box.replaceChildren(scoresheetTable(agreedShown));
+        fitRecords();
         box.scrollTop = box.scrollHeight;
         return;
       }
       const table = h('table', { class: 'records' });
       table.append(h('caption', { class: 'visually-hidden' }, 'The agreed record and each board\'s record, one half-move a row'));
-      table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'), ...columns.map((c) => h('th', { scope: 'col' }, c.name)))));
+      const board = h('span', { class: 'visually-hidden' }, " player's board");
+      table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'),
+        ...columns.map((c, k) => h('th', { scope: 'col' }, c.name, k ? board.cloneNode(true) : null)))));
       const body = h('tbody');
       for (let i = 0; i < length; i++) {
         const values = columns.map((c) => (c.moves ? (c.moves[i] !== undefined ? c.shown[i] : '') : 'not sensed'));
@@ -1267,11 +1270,29 @@
       }
       table.append(body);
       box.replaceChildren(table);
+      fitRecords();
       const row = $('first-disagreement');
       if (row) box.scrollTop = Math.max(0, row.offsetTop - 40);
       else box.scrollTop = box.scrollHeight;
     });
   }
+
+  // On the wide layout the record sits under the clocks: its scroll box ends
+  // at the bottom of the first screen, so the last move is always in sight.
+  const WIDE = window.matchMedia('(min-width: 1200px)');
+  function fitRecords() {
+    const wrap = $('records');
+    if (!WIDE.matches) {
+      wrap.style.maxHeight = '';
+      return;
+    }
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    wrap.style.maxHeight = `${Math.max(Math.floor(window.innerHeight - top - 14), 144)}px`;
+  }
+  window.addEventListener('resize', () => {
+    fitRecords();
+    $('records').scrollTop = $('records').scrollHeight;
+  });
 
   // White's and Black's move side by side under their number, as on paper
   // (a game from a FEN with Black to move leaves White's first cell empty).
