@@ -10,6 +10,8 @@
 //! - Enter in the clock correction changes no clock: a confirmation names the
 //!   side and the new time first, Escape keeps the clock; adding time has its
 //!   own field (§1);
+//! - a take-back proposes the clocks without the move (Art. 7) and the
+//!   arbiter's Enter sets them (§6);
 //! - after `new_game` with names, both names are on the console, `/mirror` and
 //!   `/player`; the Polish mirror and the German player's page write a
 //!   knight's move with S (10… Sbd7: Springer, skoczek); an
@@ -298,6 +300,66 @@ async fn enter_in_the_clock_correction_changes_no_clock_without_a_confirmation_n
         .await;
         shows(&console, "log", "Time added to White's clock by Arbiter Keys — Art. 7.5.5 test").await;
         assert_accessible(&console, "the console after two clock corrections").await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_take_back_proposes_the_clocks_without_the_move_and_the_arbiter_decides() {
+    let dir = scratch("web-day-take-back");
+    let (_station, base) = no_board_station(&dir).await;
+    let http = reqwest::Client::new();
+    with_console(&dir, &base.clone(), |console| async move {
+        // 1. e4 e5 2. Bc4, each pressed by the station (the first press starts the clock).
+        for (i, typed) in ["e4", "e5", "Bc4"].iter().enumerate() {
+            if i == 2 {
+                // White thinks a while over 2. Bc4.
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
+            shortcut(&console, 'm', "move").await;
+            keys(&console, &format!("{typed}{ENTER}")).await;
+            within(WAIT, typed, || async {
+                state(&http, &base).await["moves"].as_array().is_some_and(|m| m.len() == i + 1)
+            })
+            .await;
+        }
+        let pressed: Vec<(String, u64)> = state(&http, &base).await["log"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .filter(|e| e["type"] == "clock_pressed")
+            .map(|e| {
+                (e["side"].as_str().unwrap_or_default().to_owned(), e["remaining_ms"].as_u64().unwrap_or(0))
+            })
+            .collect();
+        assert_eq!(pressed.len(), 3, "{pressed:?}");
+        let (white_before, black_before) = (pressed[0].1, pressed[1].1);
+        // Alt+T, Enter: taken back; the clocks without it are proposed, not set.
+        shortcut(&console, 't', "take-back").await;
+        keys(&console, &ENTER.to_string()).await;
+        within(WAIT, "the clocks proposed", || async { active_id(&console).await == "take-back-clocks-yes" })
+            .await;
+        let text = text_of(&console, "take-back-clocks-text").await;
+        let fmt = |ms: u64| format!("{}:{:02}:{:02}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
+        assert!(text.starts_with("2. Bc4 taken back."), "{text}");
+        assert!(
+            text.contains(&format!("White {} and Black {}", fmt(white_before), fmt(black_before))),
+            "the readings from before 2. Bc4 ({white_before}, {black_before}): {text}"
+        );
+        let (_, _, white_now, _) = clock_of(&state(&http, &base).await);
+        assert!(white_now > white_before, "his increment still on the clock until the arbiter decides");
+        assert_accessible(&console, "the console proposing the clocks after a take-back").await;
+        keys(&console, &ENTER.to_string()).await;
+        within(WAIT, "the clocks set as proposed", || async {
+            let (_, _, white, black) = clock_of(&state(&http, &base).await);
+            // White's clock runs again from the proposed reading.
+            white <= white_before && white + 2_000 > white_before && black == black_before
+        })
+        .await;
+        within(WAIT, "the proposal closed", || async { !js_visible(&console, "take-back-clocks").await })
+            .await;
+        shows(&console, "log", "White's clock set by arbiter — take-back of 2. Bc4 (Art. 7)").await;
     })
     .await;
 }
