@@ -27,8 +27,8 @@ use shakmaty::Square;
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
-    screenshot, set_viewport, shortcut, spawn_station, start_chromedriver, tab_to, text_of, text_within,
-    within,
+    screenshot, set_viewport, shortcut, spawn_playing, spawn_station, start_chromedriver, tab_to, text_of,
+    text_within, within,
 };
 use station_tests::{Kill, pegboard_config, scratch, station_run, write_config};
 use std::path::Path;
@@ -55,13 +55,7 @@ async fn no_board_station(dir: &Path) -> (Kill, String) {
          [voice]\nlanguage = \"de\"\n\n[audio.private]\nlanguage = \"de\"\n\n\
          [console]\nlisten = \"127.0.0.1:0\"\nmirror_language = \"pl\"\n",
     );
-    let mut command = station_run(&config, &dir.join("journal"), None);
-    command.args(["--token", TOKEN]).env("STATION_LOG", "error");
-    let (station, base) = spawn_station(command);
-    let http = reqwest::Client::new();
-    within(WAIT, "a game at once (no board)", || async { state(&http, &base).await["phase"] == "playing" })
-        .await;
-    (station, base)
+    spawn_playing(station_run(&config, &dir.join("journal"), None), TOKEN).await
 }
 
 /// Runs `body` with a console (1280×800, its token given with the keyboard)
@@ -81,6 +75,20 @@ where
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }
+}
+
+/// A station with neither board sensed ([`no_board_station`]) in
+/// `scratch(name)` and its console: `body` gets the console, the base URL and
+/// an HTTP client.
+async fn with_console_without_boards<F, Fut>(name: &str, body: F)
+where
+    F: FnOnce(Client, String, reqwest::Client) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let dir = scratch(name);
+    let (_station, base) = no_board_station(&dir).await;
+    let http = reqwest::Client::new();
+    with_console(&dir, &base.clone(), |console| body(console, base, http)).await;
 }
 
 fn clock_of(s: &Value) -> (bool, bool, u64, u64) {
@@ -231,10 +239,7 @@ async fn a_new_game_on_a_board_still_showing_the_old_game_runs_no_clock_until_th
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn enter_in_the_clock_correction_changes_no_clock_without_a_confirmation_naming_side_and_time() {
-    let dir = scratch("web-day-correction");
-    let (_station, base) = no_board_station(&dir).await;
-    let http = reqwest::Client::new();
-    with_console(&dir, &base.clone(), |console| async move {
+    with_console_without_boards("web-day-correction", |console, base, http| async move {
         // The clock started and stopped by the arbiter (Alt+S, Enter; Alt+P, Enter).
         shortcut(&console, 's', "clock-start").await;
         keys(&console, &ENTER.to_string()).await;
@@ -250,15 +255,7 @@ async fn enter_in_the_clock_correction_changes_no_clock_without_a_confirmation_n
         assert_eq!(black, FULL);
 
         // Alt+C, Black, "2:00" as the remaining time, Enter: asked, not done.
-        shortcut(&console, 'c', "set-time-side").await;
-        keys(&console, &DOWN.to_string()).await;
-        tab_to(&console, "set-time-value", 2).await;
-        keys(&console, &format!("2:00{ENTER}")).await;
-        within(WAIT, "the correction asked first", || async {
-            active_id(&console).await == "clock-confirm-yes"
-        })
-        .await;
-        let question = text_of(&console, "clock-confirm-text").await;
+        let question = correction(&console, DOWN, "set-time-value", "2:00").await;
         assert!(question.starts_with("Set Black's clock to 2:00?"), "{question}");
         assert!(question.contains("1:30:00"), "the time it shows now: {question}");
         assert_eq!(text_of(&console, "clock-confirm-yes").await, "Yes, set Black's clock to 2:00");
@@ -272,7 +269,7 @@ async fn enter_in_the_clock_correction_changes_no_clock_without_a_confirmation_n
         assert_eq!(clock_of(&state(&http, &base).await).3, FULL, "Escape changed Black's clock");
         // Enter again, then Enter on "Yes": set.
         keys(&console, &ENTER.to_string()).await;
-        within(WAIT, "asked again", || async { active_id(&console).await == "clock-confirm-yes" }).await;
+        asked(&console).await;
         keys(&console, &ENTER.to_string()).await;
         within(WAIT, "Black's clock set to 2:00", || async {
             clock_of(&state(&http, &base).await).3 == 120_000
@@ -281,15 +278,9 @@ async fn enter_in_the_clock_correction_changes_no_clock_without_a_confirmation_n
         text_within(&console, "time-black", WAIT, "2:00 on the console", |t| t == "2:00").await;
 
         // Adding time has its own field: White, "2:00" to add, who and why, Enter.
-        shortcut(&console, 'c', "set-time-side").await;
-        keys(&console, &UP.to_string()).await;
-        tab_to(&console, "add-time-value", 3).await;
-        keys(&console, &format!("2:00{TAB}Arbiter Keys{TAB}Art. 7.5.5 test{ENTER}")).await;
-        within(WAIT, "the addition asked first", || async {
-            active_id(&console).await == "clock-confirm-yes"
-        })
-        .await;
-        let question = text_of(&console, "clock-confirm-text").await;
+        let question =
+            correction(&console, UP, "add-time-value", &format!("2:00{TAB}Arbiter Keys{TAB}Art. 7.5.5 test"))
+                .await;
         assert!(question.starts_with("Add 2:00 to White's clock to 1:3"), "{question}");
         assert!(question.contains("Arbiter Keys"), "{question}");
         assert_eq!(clock_of(&state(&http, &base).await).2, white, "Enter changed White's clock");
@@ -306,10 +297,7 @@ async fn enter_in_the_clock_correction_changes_no_clock_without_a_confirmation_n
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_take_back_proposes_the_clocks_without_the_move_and_the_arbiter_decides() {
-    let dir = scratch("web-day-take-back");
-    let (_station, base) = no_board_station(&dir).await;
-    let http = reqwest::Client::new();
-    with_console(&dir, &base.clone(), |console| async move {
+    with_console_without_boards("web-day-take-back", |console, base, http| async move {
         // 1. e4 e5 2. Bc4, each pressed by the station (the first press starts the clock).
         for (i, typed) in ["e4", "e5", "Bc4"].iter().enumerate() {
             if i == 2 {
@@ -362,6 +350,23 @@ async fn a_take_back_proposes_the_clocks_without_the_move_and_the_arbiter_decide
         shows(&console, "log", "White's clock set by arbiter — take-back of 2. Bc4 (Art. 7)").await;
     })
     .await;
+}
+
+/// Alt+C, the side chosen with `arrow`, Tab to `field`, `typed` and Enter:
+/// the question the console asks, its "Yes" focused.
+async fn correction(console: &Client, arrow: char, field: &str, typed: &str) -> String {
+    shortcut(console, 'c', "set-time-side").await;
+    keys(console, &arrow.to_string()).await;
+    tab_to(console, field, 3).await;
+    keys(console, &format!("{typed}{ENTER}")).await;
+    asked(console).await
+}
+
+/// Waits for the clock correction's question, its "Yes" focused; returns the question.
+async fn asked(console: &Client) -> String {
+    within(WAIT, "the correction asked first", || async { active_id(console).await == "clock-confirm-yes" })
+        .await;
+    text_of(console, "clock-confirm-text").await
 }
 
 /// Waits until the text of the element `id` holds `needle`; fails with the text it has.

@@ -8,9 +8,18 @@ use super::*;
 use crate::input::ClockCommand;
 
 /// No sensor board at all (the blind player speaks, the assistant enters
-/// the moves): 90 minutes + 30 s, the clock set to start with the game.
+/// the moves): 90 minutes + 30 s, the clock set to start with the game; the
+/// game on (at once: no board can show its start), at 5 s.
 fn no_board(auto_press: bool) -> Hands {
-    Hands::with(TableConfig { blind_unsensed: true, clock_auto_press: auto_press, ..timed_cfg("5400+30") })
+    let mut h = Hands::with(TableConfig {
+        blind_unsensed: true,
+        clock_auto_press: auto_press,
+        ..timed_cfg("5400+30")
+    });
+    h.t = 5_000;
+    h.rest();
+    assert_eq!(h.table.phase(), Phase::Playing, "a game at once");
+    h
 }
 
 fn clock_started(events: &[Event]) -> Option<(Option<Side>, Option<String>)> {
@@ -27,9 +36,6 @@ fn remaining(h: &Hands, side: Side) -> Millis {
 #[test]
 fn without_a_sensed_board_no_clock_runs_until_the_arbiter_starts_it() {
     let mut h = no_board(false);
-    h.t = 5_000;
-    h.rest();
-    assert_eq!(h.table.phase(), Phase::Playing, "a game at once");
     let clock = h.table.clock().unwrap();
     assert!(!clock.is_started() && !clock.is_running(), "nobody is there yet");
     // Five minutes with nobody at the board: nothing runs down.
@@ -46,8 +52,6 @@ fn without_a_sensed_board_no_clock_runs_until_the_arbiter_starts_it() {
 #[test]
 fn without_a_sensed_board_the_opponents_press_before_the_first_move_starts_the_clock() {
     let mut h = no_board(false);
-    h.t = 5_000;
-    h.rest();
     h.apply_after(60_000, &Input::Tick).unwrap();
     // Black presses his side, as a player starts a DGT clock: White's time runs.
     let events = h.apply_after(1_000, &Input::ClockPress { side: Side::Black }).unwrap();
@@ -68,8 +72,6 @@ fn without_a_sensed_board_the_opponents_press_before_the_first_move_starts_the_c
 #[test]
 fn without_a_sensed_board_the_first_movers_press_after_his_move_starts_the_clock() {
     let mut h = no_board(true);
-    h.t = 5_000;
-    h.rest();
     h.apply_after(120_000, &Input::Tick).unwrap();
     // 1. e4 entered; the station presses for White: the clock starts with his
     // press, Black's time runs, White spent nothing and gets his increment.
@@ -192,7 +194,6 @@ fn a_take_back_of_a_move_whose_clock_was_not_pressed_proposes_nothing() {
     let mut h = Hands::timed("5400+30", false);
     h.set_up();
     h.play(BoardRole::Blind, "e2", "e4");
-    h.take();
     let events = h.table.apply(h.t + 1_000, &Input::TakeBack).unwrap();
     assert!(
         events.iter().any(|e| matches!(e, Event::TakenBack { ply: 1, clock_proposal: None, .. })),
