@@ -143,11 +143,19 @@ async fn with_neither_board_sensed_no_clock_runs_no_board_is_sensed_and_no_alarm
         // The arbiter starts it: Alt+S, Enter.
         shortcut(&console, 's', "clock-start").await;
         keys(&console, &ENTER.to_string()).await;
-        within(WAIT, "White's clock running", || async {
-            let (started, running, white, _) = clock_of(&state(&http, &base).await);
-            started && running && white < FULL
-        })
-        .await;
+        let start = Instant::now();
+        loop {
+            // The state is published with each batch of events: "running" is what
+            // it says; the console shows the time running down.
+            let (started, running, _, _) = clock_of(&state(&http, &base).await);
+            if started && running && text_of(&console, "time-white").await != "1:30:00" {
+                break;
+            }
+            let said = js(&console, "return [document.getElementById('result-line').textContent,
+                (document.getElementById('clock-start-refusal') || {}).textContent, document.getElementById('alerts').textContent];").await;
+            assert!(start.elapsed() < WAIT, "White's clock not running after Alt+S, Enter: {said}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         text_within(&console, "clock-line", WAIT, "the clock running on the console", |t| {
             t.starts_with("running")
         })
