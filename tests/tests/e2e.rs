@@ -47,6 +47,8 @@ mod two_boards;
 mod web_arbiter;
 #[path = "e2e/web_browser.rs"]
 mod web_browser;
+#[path = "e2e/web_day.rs"]
+mod web_day;
 #[path = "e2e/web_discrepancy.rs"]
 mod web_discrepancy;
 #[path = "e2e/web_draughts.rs"]

@@ -172,7 +172,8 @@ pub struct ClockSettings {
     /// PGN `TimeControl` notation (`5400+30`, `40/7200:20/3600:900+30`, `5400d30` simple
     /// delay, `5400b30` Bronstein), read once into the clock's time control; no clock when absent.
     pub time_control: Option<TimeControl>,
-    /// Start the clock when the game starts.
+    /// Start the clock when the game starts, once its position stands on
+    /// every sensed board (never without one: the arbiter or a press starts it).
     pub auto_start: bool,
     /// Press the clock for a player once his move is made and announced (no lever).
     pub auto_press: bool,

@@ -424,7 +424,7 @@ impl GameRecord {
                 // late): the resumed game's moves are the record's.
                 self.start_moves(moves);
             }
-            Event::TakenBack { ply, t_ms } => self.take_back(*ply, *t_ms),
+            Event::TakenBack { ply, t_ms, .. } => self.take_back(*ply, *t_ms),
             Event::IllegalMoveFound { ply, .. } => {
                 if let Some(Mark::TakenBack { after, illegal, .. }) = self.marks.last_mut()
                     && *after + 1 == *ply

@@ -639,12 +639,21 @@ impl Table {
         }
     }
 
-    /// The arbiter takes the last agreed move back.
+    /// The arbiter takes the last agreed move back. When its clock was
+    /// pressed, the `taken_back` event carries the readings from before it
+    /// for the arbiter to decide on (Art. 7; the clock itself is left alone).
     pub fn take_back(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
+        let proposal = self.take_back_proposal();
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let before = out.len();
         if !sync.take_back(t, out) {
             return Err(TableError::NothingToTakeBack);
+        }
+        for e in &mut out[before..] {
+            if let Event::TakenBack { clock_proposal, .. } = e {
+                *clock_proposal = proposal;
+            }
         }
         self.adopt_targets(t, out);
         Ok(())
@@ -666,7 +675,8 @@ impl Table {
         self.rulings.draw_offers.clear();
         self.rulings.claim = None;
         self.rulings.illegal_moves = [0; 2];
-        self.clocking.clock = self.new_clock(Side::from(game.position().turn()), t);
+        let shown = game.position().board().occupied();
+        self.clocking.clock = self.new_clock(Side::from(game.position().turn()), shown, t);
         self.clocking.warnings = WarningSchedule::new(self.cfg.warnings.clone());
         let mut sync = TwoBoards::new(self.cfg.sync(), game.clone());
         if self.cfg.blind_unsensed {

@@ -212,14 +212,18 @@ fn the_result_is_said_in_words_never_as_a_symbol() {
             "0-1",
             "Black's flag fell",
             Some("time forfeit"),
-            "Partie beendet. Schwarz gewinnt, Weiß hat die Zeit überschritten. Black's flag fell",
+            "Partie beendet. Schwarz gewinnt, Weiß hat die Zeit überschritten",
         ),
         (
             "1-0",
             "White won 1-0 (adjourned)",
             Some("adjudication"),
-            "Partie beendet. Weiß gewinnt durch Entscheidung des Schiedsrichters. White won 1 0 adjourned",
+            "Partie beendet. Weiß gewinnt durch Entscheidung des Schiedsrichters",
         ),
+        // The arbiter's own words, in English, are not read inside a German
+        // sentence: what they name is said in German.
+        ("0-1", "White resigned", Some("normal"), "Partie beendet. Schwarz gewinnt, Weiß hat aufgegeben"),
+        ("1/2-1/2", "Draw agreed", Some("normal"), "Partie beendet. Remis durch Vereinbarung"),
         ("*", "new_game", None, "Partie ohne Ergebnis beendet, eine neue Partie beginnt"),
         ("2-0", "no_pieces", None, "Partie beendet. Weiß gewinnt, Schwarz hat keine Steine mehr"),
         ("1-1", "king_moves", None, "Partie beendet. Remis, nur noch Damenzüge"),
