@@ -166,28 +166,3 @@ fn pack_word_lists_are_complete() -> TestResult {
     }
     Ok(())
 }
-
-/// A full pack per language: run with `cargo test -p station-drivers --test
-/// audio_pack -- --ignored --nocapture` to see the timings.
-#[test]
-#[ignore = "full builds take a few seconds per language"]
-fn full_packs_build() -> TestResult {
-    let dir = tempfile::tempdir()?;
-    for lang in ["de", "pl", "en"] {
-        let started = Instant::now();
-        let report = build_pack(lang, book(lang)?, dir.path(), &BuildOptions::default())?;
-        eprintln!(
-            "{lang}: {} words, {} clips, {} failed in {:?}",
-            report.words,
-            report.clips,
-            report.failed.len(),
-            started.elapsed()
-        );
-        assert!(report.failed.is_empty(), "{:?}", report.failed);
-        let pack = VoicePack::load(&report.dir)?;
-        let wording = Wording::new(&VoiceSettings::language(lang))?;
-        assert!(pack.covers(&Utterance::text(wording.clock_report(72 * 60_000, 58 * 60_000 + 7_000, 22))));
-        assert!(started.elapsed() < Duration::from_secs(120));
-    }
-    Ok(())
-}

@@ -2,6 +2,7 @@
 
 use crate::bench::{BenchOptions, bench};
 use crate::config::Config;
+use crate::default_games::{self, Collection};
 use crate::demo::demo;
 use crate::demo_draughts::demo_draughts;
 use crate::demo_options::DemoOptions;
@@ -86,12 +87,14 @@ enum Command {
     Practice(crate::practice_cmd::PracticeOptions),
     /// Replay PGN games through simulated hands into the inference engine and print one summary line.
     Replay {
-        /// PGN file(s).
-        #[arg(long, required_unless_present = "pdn", num_args = 1..)]
+        /// PGN file(s); the repository's games (tests/data/pgn/games, with `--clock`
+        /// tests/data/pgn/clock) when none are given.
+        #[arg(long, num_args = 0..)]
         pgn: Vec<PathBuf>,
-        /// Draughts games (PDN) instead, on the draughts peg-board sensor.
-        #[arg(long, conflicts_with_all = ["pgn", "clock"], num_args = 1..)]
-        pdn: Vec<PathBuf>,
+        /// Draughts games (PDN) instead, on the draughts peg-board sensor; the
+        /// repository's (tests/data/draughts) when `--pdn` names none.
+        #[arg(long, conflicts_with_all = ["pgn", "clock"], num_args = 0..)]
+        pdn: Option<Vec<PathBuf>>,
         /// Add hand and sensor noise, deterministic from this seed.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
@@ -149,8 +152,8 @@ enum Command {
     },
     /// Measure the inference engine on real games and print the figures.
     Bench {
-        /// PGN file(s).
-        #[arg(long, required = true, num_args = 1..)]
+        /// PGN file(s); the repository's games (tests/data/pgn/games) when none are given.
+        #[arg(long, num_args = 0..)]
         pgn: Vec<PathBuf>,
         /// At most N games.
         #[arg(long, value_name = "N")]
@@ -372,7 +375,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
         Command::Practice(opts) => crate::practice_cmd::practice(opts),
-        Command::Replay { pdn, pace, settle_ms, noise, games, .. } if !pdn.is_empty() => {
+        Command::Replay { pdn: Some(pdn), pace, settle_ms, noise, games, .. } => {
+            let pdn = default_games::or_default(pdn, Collection::Draughts)?;
             let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
             // One `--pace` for both games: normal is the draughts hands' thinking pace.
             let pace = match pace {
@@ -384,6 +388,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Replay { pgn, noise, games, settle_ms, clock, pace, .. } => {
+            let pgn =
+                default_games::or_default(pgn, if clock { Collection::Clock } else { Collection::Chess })?;
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
             let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
@@ -436,7 +442,9 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 .with_context(|| format!("no demo of the game `{rules}`"))?;
             run(opts)
         }
-        Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Bench { pgn, games, noise } => {
+            bench(&BenchOptions { pgn: default_games::or_default(pgn, Collection::Chess)?, games, noise })
+        }
         Command::Announce {
             lang,
             letters,
