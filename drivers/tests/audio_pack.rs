@@ -1,7 +1,7 @@
 //! Voice packs built with the real espeak-ng: de, pl, en.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use station_drivers::audio::{
     BuildOptions, BuildReport, Clip, Manifest, RenderVoice, Utterance, VoiceKind, VoicePack, build_pack,
