@@ -4,8 +4,9 @@
 //! started, pass or fail (see `station_tests::Kill`), and the browser tests
 //! share a limit on how many headless Chromiums run at once.
 //!
-//! Run one area with `cargo test -p station-tests --test e2e AREA::`, one test
-//! by its name, and the ignored measurements with `-- --ignored --nocapture`.
+//! Run one area with `cargo test -p station-tests --test e2e AREA::` and one
+//! test by its name; the measurements beside the tests (`record`, `practice`,
+//! `hall::run`) are run by `cargo bench -p station-tests --bench e2e_figures`.
 
 #[path = "e2e/braille.rs"]
 mod braille;

@@ -2,6 +2,7 @@
 
 use crate::bench::{BenchOptions, bench};
 use crate::config::Config;
+use crate::default_games::{self, Collection};
 use crate::demo::demo;
 use crate::demo_draughts::demo_draughts;
 use crate::demo_options::DemoOptions;
@@ -99,12 +100,14 @@ enum Command {
     /// Play recorded games with simulated hands on a simulated peg board and check that the
     /// station reads every move; prints one summary line.
     Replay {
-        /// The games to play, as PGN files.
-        #[arg(long, value_name = "FILE", required_unless_present = "pdn", num_args = 1..)]
+        /// The games to play, as PGN files; in a clone of the station's repository its
+        /// games (tests/data/pgn/games, with `--clock` tests/data/pgn/clock) when none are given.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
         pgn: Vec<PathBuf>,
-        /// Draughts games instead, as PDN files, on a simulated 10×10 peg board.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["pgn", "clock"], num_args = 1..)]
-        pdn: Vec<PathBuf>,
+        /// Draughts games instead, as PDN files, on a simulated 10×10 peg board; the
+        /// repository's (tests/data/draughts) when `--pdn` names none.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["pgn", "clock"], num_args = 0..)]
+        pdn: Option<Vec<PathBuf>>,
         /// Let the hands and sensors slip as real ones do; the same number gives the same slips.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
@@ -166,8 +169,9 @@ enum Command {
     /// Measure how quickly and how surely the station reads the moves of real games, and
     /// print the figures.
     Bench {
-        /// The games, as PGN files.
-        #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
+        /// The games, as PGN files; in a clone of the station's repository its games
+        /// (tests/data/pgn/games) when none are given.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
         pgn: Vec<PathBuf>,
         /// Use at most N games.
         #[arg(long, value_name = "N")]
@@ -412,7 +416,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
         Command::Practice(opts) => crate::practice_cmd::practice(opts),
-        Command::Replay { pdn, pace, settle_ms, noise, games, .. } if !pdn.is_empty() => {
+        Command::Replay { pdn: Some(pdn), pace, settle_ms, noise, games, .. } => {
+            let pdn = default_games::or_default(pdn, Collection::Draughts)?;
             let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
             // One `--pace` for both games: normal is the draughts hands' thinking pace.
             let pace = match pace {
@@ -424,6 +429,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Replay { pgn, noise, games, settle_ms, clock, pace, .. } => {
+            let pgn =
+                default_games::or_default(pgn, if clock { Collection::Clock } else { Collection::Chess })?;
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
             let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
@@ -476,7 +483,9 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 .with_context(|| format!("no demo of the game `{rules}`"))?;
             run(opts)
         }
-        Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Bench { pgn, games, noise } => {
+            bench(&BenchOptions { pgn: default_games::or_default(pgn, Collection::Chess)?, games, noise })
+        }
         Command::Announce {
             lang,
             letters,

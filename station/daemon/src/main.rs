@@ -5,6 +5,7 @@
 mod announce;
 mod bench;
 mod cli;
+mod default_games;
 mod demo;
 mod demo_draughts;
 mod demo_options;

