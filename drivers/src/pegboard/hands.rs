@@ -24,7 +24,7 @@
 //! the rest that lets the station settle (typically by calling `think` with a
 //! thinking time of at least `settle_ms + 100` ms before the next `play`).
 
-use crate::jitter::SplitMix64;
+use crate::jitter::{OnTheLine, SplitMix64};
 use shakmaty::{Bitboard, Chess, Move, Position, Square, attacks};
 
 /// One scan as the board would send it: the full occupancy after one change
@@ -35,6 +35,20 @@ pub struct TimedScan {
     pub at_ms: u64,
     /// Full board occupancy at that time.
     pub occupancy: Bitboard,
+}
+
+impl OnTheLine for TimedScan {
+    fn at(&self) -> u64 {
+        self.at_ms
+    }
+
+    fn set_at(&mut self, at: u64) {
+        self.at_ms = at;
+    }
+
+    fn reading(&self) -> u64 {
+        self.occupancy.0
+    }
 }
 
 /// Timing parameters of the hands; see the module docs for the contract they implement.

@@ -108,6 +108,10 @@ enum Command {
         /// or `fast` (the next move starts 50–200 ms after the last placement, seeded).
         #[arg(long, value_enum, default_value_t = Pace::Normal)]
         pace: Pace,
+        /// Move every hand step by a seeded amount within ±MS and now and then
+        /// deliver a few scans together late, as a loaded serial line does.
+        #[arg(long, value_name = "MS", conflicts_with = "pdn")]
+        jitter: Option<u64>,
     },
     /// Play a famous game on a simulated peg board through the real serial path and print every move.
     Demo {
@@ -158,6 +162,10 @@ enum Command {
         /// Noise seed.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
+        /// Move every hand step by a seeded amount within ±MS, a few scans now
+        /// and then delivered together late (as `replay --jitter`).
+        #[arg(long, value_name = "MS")]
+        jitter: Option<u64>,
     },
     /// Print how the station words moves (one line per move) or a clock reading.
     Announce {
@@ -383,10 +391,10 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             println!("{}", station_sim::replay_pdn::replay_pdn(&opts)?.summary_line());
             Ok(())
         }
-        Command::Replay { pgn, noise, games, settle_ms, clock, pace, .. } => {
+        Command::Replay { pgn, noise, games, settle_ms, clock, pace, jitter, .. } => {
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
-            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
+            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace, jitter })?;
             if clock {
                 let loaded = station_sim::replay::load_games(&pgn, games)?;
                 let clocks: Vec<_> = loaded.iter().map(station_core::clock_replay::replay_clock).collect();
@@ -436,7 +444,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 .with_context(|| format!("no demo of the game `{rules}`"))?;
             run(opts)
         }
-        Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Bench { pgn, games, noise, jitter } => bench(&BenchOptions { pgn, games, noise, jitter }),
         Command::Announce {
             lang,
             letters,
