@@ -298,6 +298,12 @@ impl BoardTracker {
         let stand_ms = self.cfg.debounce_ms * 3 / 4;
         let bounce = lasted < stand_ms && occ == self.timing.previous.0;
         if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
+            if self.sensed == self.expected() && self.nothing_moved() {
+                // The record's holes stood again and no hand can have moved
+                // anything: the touches before are over and done with (at a
+                // quick pace the board never rests to clear them).
+                self.clear_sequence();
+            }
             self.stood.push(Stood {
                 occ: self.sensed,
                 lifts: self.log.len(),
@@ -612,8 +618,10 @@ impl BoardTracker {
             // for a capture looks like the mover going on.)
             let order = Some(&self.log[..stood.lifts]);
             let found = match explain(self.game.position(), stood.occ, lifts, order, self.cfg.promotion) {
-                // Two moves fit this board: the plies since may tell them apart.
-                Explanation::Many(_) => break,
+                // Two moves fit this board (a peg touched and put back since may
+                // be either's capture): an older board the hand left may tell,
+                // else the plies since.
+                Explanation::Many(_) => continue,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
                 Explanation::One { mv, promotion_assumed }
@@ -739,6 +747,13 @@ impl BoardTracker {
     /// sides (as they stand in the record's position).
     fn both_sides_lifted(&self) -> bool {
         both_sides(self.game.position(), &self.log)
+    }
+
+    /// Whether the lifts since the record last agreed moved nothing, the
+    /// board showing the record's holes again: pegs of one side only, and no
+    /// castling whose king and rook swapped squares (ICCF B.3.2.2).
+    fn nothing_moved(&self) -> bool {
+        !self.log.is_empty() && !self.both_sides_lifted() && self.hidden_castle().is_none()
     }
 
     fn clear_sequence(&mut self) {

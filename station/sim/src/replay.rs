@@ -163,10 +163,15 @@ pub fn replay_with(games: &[PgnGame], cfg: TrackerConfig, setup: HandsSetup) -> 
     let mut totals = ReplayTotals::default();
     let mut latencies_ms = Vec::new();
     let trace_game: Option<usize> = std::env::var("STATION_REPLAY_TRACE").ok().and_then(|v| v.parse().ok());
+    // `STATION_REPLAY_ONLY=<game index>`: that game alone, with the seed it has among all.
+    let only: Option<usize> = std::env::var("STATION_REPLAY_ONLY").ok().and_then(|v| v.parse().ok());
     let started = Instant::now();
     let mut scans = Vec::with_capacity(64);
     let mut obs = Vec::with_capacity(16);
     for (index, pgn) in games.iter().enumerate() {
+        if only.is_some_and(|i| i != index) {
+            continue;
+        }
         totals.games += 1;
         totals.pgn_errors += usize::from(pgn.error.is_some());
         let (repetitions, fifty_move) = draw_counts(&pgn.game);

@@ -58,7 +58,7 @@ pub(super) fn pegs_fit_lifts(
         movers: 0,
         standing: Bitboard::EMPTY,
         placed_movers: Bitboard::EMPTY,
-        taken: lifted & pos.them(),
+        taken: lifted & pos.them() & sequence::placed_by(mv),
     };
     let mut occ: Option<Bitboard> = None; // the board after the previous lift
     for (square, before) in lifts {
@@ -73,7 +73,7 @@ pub(super) fn pegs_fit_lifts(
     // At the end the moving pegs stand and every other one is home, the captured one aside.
     occ.is_none_or(|o| hands.put_down(end & !o))
         && hands.movers == 0
-        && (hands.standing & !hands.taken).is_empty()
+        && (hands.standing & !(lifted & pos.them())).is_empty()
 }
 
 /// The pegs in the hands during one move (see [`pegs_fit`]).
@@ -84,7 +84,8 @@ pub(super) struct Hands {
     standing: Bitboard,
     /// Holes the moving piece was put into on the way.
     placed_movers: Bitboard,
-    /// The captured piece's hole.
+    /// The captured piece's hole where the capturing piece lands (en passant
+    /// takes its pawn from another hole, which it leaves as any other peg).
     taken: Bitboard,
 }
 

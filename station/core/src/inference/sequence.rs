@@ -6,7 +6,7 @@ use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
 
 /// The most plies one catch-up accepts at once; a longer burst is reported.
-pub(super) const MAX_CATCH_UP: usize = 5;
+pub(super) const MAX_CATCH_UP: usize = 12;
 
 /// At most this many explaining sequences are collected before giving up on uniqueness.
 const MAX_FOUND: usize = 8;
@@ -14,7 +14,7 @@ const MAX_FOUND: usize = 8;
 /// At most this many positions are searched for one board (a board fumbled
 /// with for long, or a flood of hostile scans, must not stall the station);
 /// a search cut short explains nothing, so the board is reported, not guessed.
-const MAX_NODES: usize = 2_000;
+const MAX_NODES: usize = 20_000;
 
 /// What the lift order and the holes say about a burst of plies.
 #[derive(Debug, PartialEq, Eq)]
