@@ -329,12 +329,19 @@ impl BoardTracker {
                 if self.placed.last_placed.is_some_and(|(placed, ..)| placed == sq) {
                     self.placed.last_placed = self.placed.placed_before;
                 }
+                // Kept for the catch-up: a piece landing and taken at once looks the same.
+                self.log.push(Lift {
+                    square: sq,
+                    kind: LiftKind::Bounce,
+                    before: self.sensed,
+                    flicker: true,
+                });
                 continue;
             }
             self.lifts.lift_started[sq as usize] = t;
             self.lifts.lift_index[sq as usize] = self.log.len();
             self.lifts.unconfirmed.add(sq);
-            self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed });
+            self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed, flicker: false });
         }
         for sq in occ & !self.sensed {
             if self.lifts.unconfirmed.remove(sq) {
@@ -643,9 +650,9 @@ impl BoardTracker {
             break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, explained by several plies.
-        let (lifts, boards) = hand_lifts(&self.log[..newest.lifts]);
+        let order = all_lifts(&self.log[..newest.lifts]);
         let sequence::Sequences::One(moves) =
-            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, &boards, self.cfg.promotion)
+            sequence::explain_sequence(self.game.position(), newest.occ, &order, self.cfg.promotion)
         else {
             return None;
         };
@@ -766,8 +773,8 @@ impl BoardTracker {
     /// recorded when one sequence does, reported when several do; `true` when
     /// either happened.
     fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let (order, boards) = hand_lifts(&self.log);
-        match sequence::explain_sequence(self.game.position(), sensed, &order, &boards, self.cfg.promotion) {
+        let order = all_lifts(&self.log);
+        match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
             sequence::Sequences::One(moves) => {
                 let decision = Decision {
                     revises: false,
