@@ -5,7 +5,7 @@
 //! driver into the station; moves said by number, the console live.
 
 use crate::config::Config;
-use crate::demo_options::{DemoOptions, start_station, voice_packs};
+use crate::demo_options::{DemoOptions, is_alarm, start_station, voice_packs};
 use crate::journal_file::JournalDir;
 use crate::run::{BoardLink, Driver, serve, stop_flag};
 use anyhow::{Context, Result, bail};
@@ -122,22 +122,11 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     let played = Rc::new(RefCell::new(Vec::<String>::new()));
     let over = Rc::new(RefCell::new(false));
     let (seen, ended) = (Rc::clone(&played), Rc::clone(&over));
-    station.observe(move |e| match e {
-        Event::GameStarted { .. } => println!("game started: both boards show the initial position"),
-        Event::GameMove { ply, pdn: Some(pdn), .. } => {
-            let dots = if ply % 2 == 1 { "." } else { "..." };
-            println!("{}{dots} {pdn}", ply.div_ceil(2));
-            let mut moves = seen.borrow_mut();
-            moves.truncate(ply - 1);
-            moves.push(pdn.clone());
-        }
-        Event::Announcement { listener, text, .. } if listener == "private" => println!("    » {text}"),
-        Event::Irregularity { board, article, text, .. } => println!("  {board} board ({article}): {text}"),
-        Event::GameOver { result, reason, .. } => {
-            println!("game over: {result} ({reason})");
-            *ended.borrow_mut() = true;
-        }
-        _ => {}
+    let alarms = Rc::new(std::cell::Cell::new(0usize));
+    let heard = Rc::clone(&alarms);
+    station.observe(move |e| {
+        heard.set(heard.get() + usize::from(is_alarm(e)));
+        print_event(e, &seen, &ended);
     });
     let stop = stop_flag()?;
     let total = game.moves.len();
@@ -155,9 +144,31 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
         bail!("the station's record differs from the game: {} of {} moves", got.len(), expected.len());
     }
     println!(
-        "{} moves sensed on two boards and recorded; `station export --pdn --journal-dir {}`",
+        "{} moves sensed on two boards and recorded; `station export --pdn --journal-dir {}`, alarms {}",
         got.len(),
-        journal_dir.display()
+        journal_dir.display(),
+        alarms.get()
     );
     Ok(())
+}
+
+/// Prints one event of the draughts demo; keeps the moves played and whether the game ended.
+fn print_event(e: &Event, seen: &RefCell<Vec<String>>, ended: &RefCell<bool>) {
+    match e {
+        Event::GameStarted { .. } => println!("game started: both boards show the initial position"),
+        Event::GameMove { ply, pdn: Some(pdn), .. } => {
+            let dots = if ply % 2 == 1 { "." } else { "..." };
+            println!("{}{dots} {pdn}", ply.div_ceil(2));
+            let mut moves = seen.borrow_mut();
+            moves.truncate(ply - 1);
+            moves.push(pdn.clone());
+        }
+        Event::Announcement { listener, text, .. } if listener == "private" => println!("    » {text}"),
+        Event::Irregularity { board, article, text, .. } => println!("  {board} board ({article}): {text}"),
+        Event::GameOver { result, reason, .. } => {
+            println!("game over: {result} ({reason})");
+            *ended.borrow_mut() = true;
+        }
+        _ => {}
+    }
 }
