@@ -40,6 +40,8 @@ mod record;
 mod replay_draws;
 #[path = "e2e/scoresheet.rs"]
 mod scoresheet;
+#[path = "e2e/soak.rs"]
+mod soak;
 #[path = "e2e/speech.rs"]
 mod speech;
 #[path = "e2e/two_boards.rs"]

@@ -298,6 +298,12 @@ impl BoardTracker {
         let stand_ms = self.cfg.debounce_ms * 3 / 4;
         let bounce = lasted < stand_ms && occ == self.timing.previous.0;
         if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
+            if self.sensed == self.expected() && self.nothing_moved() {
+                // The record's holes stood again and no hand can have moved
+                // anything: the touches before are over and done with (at a
+                // quick pace the board never rests to clear them).
+                self.clear_sequence();
+            }
             self.stood.push(Stood {
                 occ: self.sensed,
                 lifts: self.log.len(),
@@ -323,12 +329,19 @@ impl BoardTracker {
                 if self.placed.last_placed.is_some_and(|(placed, ..)| placed == sq) {
                     self.placed.last_placed = self.placed.placed_before;
                 }
+                // Kept for the catch-up: a piece landing and taken at once looks the same.
+                self.log.push(Lift {
+                    square: sq,
+                    kind: LiftKind::Bounce,
+                    before: self.sensed,
+                    flicker: true,
+                });
                 continue;
             }
             self.lifts.lift_started[sq as usize] = t;
             self.lifts.lift_index[sq as usize] = self.log.len();
             self.lifts.unconfirmed.add(sq);
-            self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed });
+            self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed, flicker: false });
         }
         for sq in occ & !self.sensed {
             if self.lifts.unconfirmed.remove(sq) {
@@ -612,8 +625,10 @@ impl BoardTracker {
             // for a capture looks like the mover going on.)
             let order = Some(&self.log[..stood.lifts]);
             let found = match explain(self.game.position(), stood.occ, lifts, order, self.cfg.promotion) {
-                // Two moves fit this board: the plies since may tell them apart.
-                Explanation::Many(_) => break,
+                // Two moves fit this board (a peg touched and put back since may
+                // be either's capture): an older board the hand left may tell,
+                // else the plies since.
+                Explanation::Many(_) => continue,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
                 Explanation::One { mv, promotion_assumed }
@@ -635,9 +650,9 @@ impl BoardTracker {
             break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, explained by several plies.
-        let (lifts, boards) = hand_lifts(&self.log[..newest.lifts]);
+        let order = all_lifts(&self.log[..newest.lifts]);
         let sequence::Sequences::One(moves) =
-            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, &boards, self.cfg.promotion)
+            sequence::explain_sequence(self.game.position(), newest.occ, &order, self.cfg.promotion)
         else {
             return None;
         };
@@ -741,6 +756,13 @@ impl BoardTracker {
         both_sides(self.game.position(), &self.log)
     }
 
+    /// Whether the lifts since the record last agreed moved nothing, the
+    /// board showing the record's holes again: pegs of one side only, and no
+    /// castling whose king and rook swapped squares (ICCF B.3.2.2).
+    fn nothing_moved(&self) -> bool {
+        !self.log.is_empty() && !self.both_sides_lifted() && self.hidden_castle().is_none()
+    }
+
     fn clear_sequence(&mut self) {
         let n = self.log.len();
         self.forget(n);
@@ -751,8 +773,8 @@ impl BoardTracker {
     /// recorded when one sequence does, reported when several do; `true` when
     /// either happened.
     fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let (order, boards) = hand_lifts(&self.log);
-        match sequence::explain_sequence(self.game.position(), sensed, &order, &boards, self.cfg.promotion) {
+        let order = all_lifts(&self.log);
+        match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
             sequence::Sequences::One(moves) => {
                 let decision = Decision {
                     revises: false,

@@ -125,6 +125,10 @@ enum Command {
         /// or `fast` (the next move begins 50–200 ms after the last piece was put down).
         #[arg(long, value_enum, default_value_t = Pace::Normal, hide_possible_values = true)]
         pace: Pace,
+        /// Move every hand step by a seeded amount within ±MS and now and then
+        /// deliver a few scans together late, as a loaded serial line does.
+        #[arg(long, value_name = "MS", conflicts_with = "pdn")]
+        jitter: Option<u64>,
     },
     /// Watch a famous game played by simulated hands on a simulated peg board, every move
     /// printed and said; the console, mirror and player pages are served meanwhile.
@@ -179,6 +183,10 @@ enum Command {
         /// Let the hands and sensors slip as real ones do; the same number gives the same slips.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
+        /// Move every hand step by a seeded amount within ±MS, a few scans now
+        /// and then delivered together late (as `replay --jitter`).
+        #[arg(long, value_name = "MS")]
+        jitter: Option<u64>,
     },
     /// Print how the station announces moves (one line per move) or a clock reading.
     Announce {
@@ -428,12 +436,12 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             println!("{}", station_sim::replay_pdn::replay_pdn(&opts)?.summary_line());
             Ok(())
         }
-        Command::Replay { pgn, noise, games, settle_ms, clock, pace, .. } => {
+        Command::Replay { pgn, noise, games, settle_ms, clock, pace, jitter, .. } => {
             let pgn =
                 default_games::or_default(pgn, if clock { Collection::Clock } else { Collection::Chess })?;
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
-            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
+            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace, jitter })?;
             if clock {
                 let loaded = station_sim::replay::load_games(&pgn, games)?;
                 let clocks: Vec<_> = loaded.iter().map(station_core::clock_replay::replay_clock).collect();
@@ -483,9 +491,12 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 .with_context(|| format!("no demo of the game `{rules}`"))?;
             run(opts)
         }
-        Command::Bench { pgn, games, noise } => {
-            bench(&BenchOptions { pgn: default_games::or_default(pgn, Collection::Chess)?, games, noise })
-        }
+        Command::Bench { pgn, games, noise, jitter } => bench(&BenchOptions {
+            pgn: default_games::or_default(pgn, Collection::Chess)?,
+            games,
+            noise,
+            jitter,
+        }),
         Command::Announce {
             lang,
             letters,

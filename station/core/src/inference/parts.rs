@@ -22,7 +22,7 @@ impl Lifts {
 
     pub(super) fn of(log: &[Lift]) -> Lifts {
         let mut lifts = Lifts::default();
-        for lift in log {
+        for lift in log.iter().filter(|l| !l.flicker) {
             lifts.any.add(lift.square);
             if lift.kind == LiftKind::Confirmed {
                 lifts.confirmed.add(lift.square);
@@ -50,6 +50,10 @@ pub(super) struct Lift {
     pub(super) kind: LiftKind,
     /// The occupancy just before this peg left.
     pub(super) before: Bitboard,
+    /// The peg had appeared in an empty hole a moment before (a bounce of
+    /// an empty hole): kept for the catch-up only, where it may be a piece
+    /// landing and taken at once, read together from a loaded line.
+    pub(super) flicker: bool,
 }
 
 /// A board state that stood at least the debounce time (a hand had let go of

@@ -6,7 +6,7 @@ use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
 
 /// The most plies one catch-up accepts at once; a longer burst is reported.
-pub(super) const MAX_CATCH_UP: usize = 5;
+pub(super) const MAX_CATCH_UP: usize = 12;
 
 /// At most this many explaining sequences are collected before giving up on uniqueness.
 const MAX_FOUND: usize = 8;
@@ -14,7 +14,7 @@ const MAX_FOUND: usize = 8;
 /// At most this many positions are searched for one board (a board fumbled
 /// with for long, or a flood of hostile scans, must not stall the station);
 /// a search cut short explains nothing, so the board is reported, not guessed.
-const MAX_NODES: usize = 2_000;
+const MAX_NODES: usize = 20_000;
 
 /// What the lift order and the holes say about a burst of plies.
 #[derive(Debug, PartialEq, Eq)]
@@ -104,11 +104,12 @@ pub(super) fn may_continue(pos: &Chess, mv: &Move, changed: Bitboard) -> bool {
 pub(super) fn explain_sequence(
     pos: &Chess,
     target: Bitboard,
-    lifts: &[Square],
-    boards: &[Bitboard],
+    order: &LiftOrder,
     promotion: Role,
 ) -> Sequences {
+    let LiftOrder { squares: lifts, boards, flickers } = order;
     debug_assert_eq!(lifts.len(), boards.len());
+    debug_assert_eq!(lifts.len(), flickers.len());
     if lifts.len() < 2 {
         return Sequences::None;
     }
@@ -116,8 +117,16 @@ pub(super) fn explain_sequence(
     let mut found = Vec::new();
     let mut budget = MAX_NODES;
     for plies in 2..=MAX_CATCH_UP {
-        let mut search =
-            Search { root: pos, lifts, boards, target, promotion, budget: &mut budget, starts: Vec::new() };
+        let mut search = Search {
+            root: pos,
+            lifts,
+            boards,
+            flickers,
+            target,
+            promotion,
+            budget: &mut budget,
+            starts: Vec::new(),
+        };
         search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
         if budget == 0 {
             return Sequences::None;
@@ -129,11 +138,23 @@ pub(super) fn explain_sequence(
     Sequences::None
 }
 
+/// The lifts a catch-up reads, in order: each lift's square, the board just
+/// before it, and whether it was a flicker (a peg sensed for a moment in an
+/// empty hole: a piece landing and taken at once, the two read together, or
+/// a sensor; the search may take it either way).
+#[derive(Clone, Debug, Default)]
+pub(super) struct LiftOrder {
+    pub(super) squares: Vec<Square>,
+    pub(super) boards: Vec<Bitboard>,
+    pub(super) flickers: Vec<bool>,
+}
+
 /// One catch-up search: the lifts, the board to reach, its limits.
 struct Search<'a> {
     root: &'a Chess,
     lifts: &'a [Square],
     boards: &'a [Bitboard],
+    flickers: &'a [bool],
     /// Where each move on the stack began (an index into `lifts`).
     starts: Vec<usize>,
     target: Bitboard,
@@ -178,7 +199,7 @@ impl Search<'_> {
                 // A peg can only leave a hole that holds one (or one put in
                 // after the previous move began: its piece resting on the way).
                 let rested = cursor.checked_sub(1).map_or(Bitboard::EMPTY, |p| !self.boards[p]);
-                if !lifts[cursor..start].iter().all(|sq| (before | occ | rested).contains(*sq)) {
+                if !(cursor..start).all(|i| self.flickers[i] || (before | occ | rested).contains(lifts[i])) {
                     break; // nor can any later start skip that lift
                 }
                 let from_start: Bitboard = lifts[start..].iter().copied().collect();
@@ -205,7 +226,7 @@ impl Search<'_> {
                 Some(&next) => (next, self.boards[next]),
                 None => (self.lifts.len(), self.target),
             };
-            let lifts = self.lifts[from..to].iter().copied().zip(self.boards[from..to].iter().copied());
+            let lifts = (from..to).map(|i| (self.lifts[i], self.boards[i], self.flickers[i]));
             if !super::pegs_fit_lifts(&pos, lifts, end, mv) {
                 return false;
             }
@@ -232,7 +253,8 @@ impl Search<'_> {
             let after = occupancy_after(pos, &mv);
             let rested = !self.boards[start];
             if after == self.target
-                && lifts[start + 1..].iter().all(|sq| (occ | after | rested).contains(*sq))
+                && (start + 1..lifts.len())
+                    .all(|i| self.flickers[i] || (occ | after | rested).contains(lifts[i]))
             {
                 let mut seq = stack.clone();
                 seq.push(mv);
