@@ -3,6 +3,10 @@
 //! A journal is one file per game, one JSON record per line, append-only: a
 //! header, then every input the core consumed (scans, buttons, link changes)
 //! and every event it produced, then an end record when the game is over.
+//! A journal whose header says `said_and_delivered` also records how far its
+//! events reached the subscribers (`delivered`) and which words the speaker
+//! finished (`said`); after the end record only the words of the end follow
+//! (their `announcement` events and `said` records).
 //! The daemon appends and fsyncs; this module only encodes, decodes and
 //! restores, so restoring is as deterministic as the core itself: the inputs
 //! are fed again and must reproduce the recorded moves.
@@ -73,6 +77,13 @@ pub struct Header {
     /// arbiter started it from the moves so far.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<String>,
+    /// The journal records how far its events were delivered
+    /// ([`Record::Delivered`]) and which words were said to the end
+    /// ([`Record::Said`]). Left out (false) by the stations before these
+    /// records: for their journals a queued announcement counts as said and
+    /// every event as delivered, as they took it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub said_and_delivered: bool,
 }
 
 impl Serialize for Header {
@@ -119,7 +130,8 @@ pub enum Record {
         /// The event.
         event: Event,
     },
-    /// The game is over; nothing follows.
+    /// The game is over; only its last words follow (their `announcement`
+    /// events and [`Record::Said`]), no input and no other event.
     End {
         /// Sequence number.
         seq: u64,
@@ -128,6 +140,55 @@ pub enum Record {
         /// `1-0`, `0-1`, `1/2-1/2`.
         result: String,
     },
+    /// Words a listener's speaker is done with: said to the end, or not.
+    Said {
+        /// Sequence number.
+        seq: u64,
+        /// When the speaker was done with them.
+        t_ms: Millis,
+        /// Whose speaker: `private` (the blind player's earphone) or `public`.
+        listener: String,
+        /// What they were about, as their `announcement` says (`move`, `result`).
+        about: String,
+        /// The ply of the move they said, for a move.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
+        /// `finished` (said to the end), `estimated` (a voice that cannot
+        /// tell its end, speech-dispatcher: the time it takes passed), `cut`
+        /// (stopped by newer words) or `dropped` (never begun: newer words
+        /// took their place).
+        outcome: String,
+        /// The voice that said them (`pack`, `espeak`, `tts`, `text`), when one began.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        voice: Option<String>,
+    },
+    /// Every event up to `through` reached the subscribers (the event
+    /// stream, the console, the hall): what a restart delivers again starts
+    /// after it.
+    Delivered {
+        /// Sequence number.
+        seq: u64,
+        /// The game whose events these are, when it is not this journal's
+        /// (the last events of the game before, delivered after this one began).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game_id: Option<String>,
+        /// The sequence number of the last event delivered.
+        through: u64,
+    },
+}
+
+impl Record {
+    /// Its sequence number (the header's is 0).
+    pub fn seq(&self) -> u64 {
+        match self {
+            Record::Header(_) => 0,
+            Record::Input { seq, .. }
+            | Record::Event { seq, .. }
+            | Record::End { seq, .. }
+            | Record::Said { seq, .. }
+            | Record::Delivered { seq, .. } => *seq,
+        }
+    }
 }
 
 impl Record {
@@ -183,15 +244,7 @@ impl Contents {
 
     /// The next free sequence number.
     pub fn next_seq(&self) -> u64 {
-        self.records
-            .iter()
-            .map(|r| match r {
-                Record::Input { seq, .. } | Record::Event { seq, .. } | Record::End { seq, .. } => *seq,
-                Record::Header(_) => 0,
-            })
-            .max()
-            .unwrap_or(0)
-            + 1
+        self.records.iter().map(Record::seq).max().unwrap_or(0) + 1
     }
 
     /// The latest time recorded.
@@ -199,9 +252,11 @@ impl Contents {
         self.records
             .iter()
             .filter_map(|r| match r {
-                Record::Input { t_ms, .. } | Record::End { t_ms, .. } => Some(*t_ms),
+                Record::Input { t_ms, .. } | Record::End { t_ms, .. } | Record::Said { t_ms, .. } => {
+                    Some(*t_ms)
+                }
                 Record::Event { event, .. } => Some(event.t_ms()),
-                Record::Header(_) => None,
+                Record::Header(_) | Record::Delivered { .. } => None,
             })
             .max()
             .unwrap_or(self.header.t_ms)
@@ -227,6 +282,75 @@ impl Contents {
             }
         }
         unsaid.into()
+    }
+
+    /// What a restart says again (journals with `said_and_delivered`): the
+    /// moves after the last one the blind player heard to the end, in order
+    /// (the last move always, when it was not finished), and the result when
+    /// he did not hear it to the end; with their sequence numbers. A move cut
+    /// or dropped for a newer move that was finished is not said again: he
+    /// heard the newer one, as he would have without the stop.
+    pub fn to_say_again(&self) -> Vec<(u64, Event)> {
+        let mut moves: Vec<(u64, Event, bool)> = Vec::new();
+        let mut result: Option<(u64, Event, bool)> = None;
+        let finished = |listener: &str, outcome: &str| {
+            listener == "private" && matches!(outcome, "finished" | "estimated")
+        };
+        for r in &self.records {
+            match r {
+                Record::Event { seq, event: e @ Event::GameMove { ply, .. } } if *ply >= 1 => {
+                    moves.truncate(ply - 1);
+                    moves.push((*seq, e.clone(), false));
+                }
+                Record::Event { event: Event::TakenBack { ply, .. }, .. } => {
+                    moves.truncate(ply.saturating_sub(1));
+                }
+                Record::Event { seq, event: e @ Event::GameOver { .. } } => result = Some((*seq, e.clone(), false)),
+                Record::Said { listener, about, ply: Some(ply), outcome, .. }
+                    if about == "move" && finished(listener, outcome) =>
+                {
+                    if let Some(m) = ply.checked_sub(1).and_then(|i| moves.get_mut(i)) {
+                        m.2 = true;
+                    }
+                }
+                Record::Said { listener, about, outcome, .. }
+                    if about == "result" && finished(listener, outcome) =>
+                {
+                    if let Some(r) = result.as_mut() {
+                        r.2 = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let heard = moves.iter().rposition(|m| m.2).map_or(0, |i| i + 1);
+        let mut again: Vec<(u64, Event)> = moves.drain(heard..).map(|(seq, e, _)| (seq, e)).collect();
+        again.extend(result.filter(|r| !r.2).map(|(seq, e, _)| (seq, e)));
+        again
+    }
+
+    /// How far this journal says the events reached the subscribers: the
+    /// last `delivered` record's game (`None`: this journal's own) and
+    /// sequence number.
+    pub fn delivered_mark(&self) -> Option<(Option<&str>, u64)> {
+        self.records.iter().rev().find_map(|r| match r {
+            Record::Delivered { game_id, through, .. } => {
+                let own = game_id.as_deref().filter(|g| *g != self.header.game_id);
+                Some((own, *through))
+            }
+            _ => None,
+        })
+    }
+
+    /// The events after sequence number `seq`, in order, with their numbers.
+    pub fn events_after(&self, seq: u64) -> Vec<(u64, Event)> {
+        self.records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Event { seq: s, event } if *s > seq => Some((*s, event.clone())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The moves on the record (revisions and take-backs applied), UCI (a
@@ -358,6 +482,7 @@ impl Header {
                 ..cfg.clone()
             },
             moves: Vec::new(),
+            said_and_delivered: true,
         }
     }
 }
