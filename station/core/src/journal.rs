@@ -707,6 +707,122 @@ mod tests {
         assert_eq!(restored.table.turn(), Some((0, crate::clock::Side::White)));
     }
 
+    fn game_move(ply: usize, uci: &str, t_ms: Millis) -> Event {
+        Event::GameMove {
+            ply,
+            san: uci.into(),
+            uci: uci.into(),
+            by: BoardRole::Blind,
+            revised: false,
+            t_ms,
+            pdn: None,
+        }
+    }
+
+    fn said(seq: u64, about: &str, ply: Option<usize>, outcome: &str) -> Record {
+        Record::Said {
+            seq,
+            t_ms: 9000 + seq,
+            listener: "private".into(),
+            about: about.into(),
+            ply,
+            outcome: outcome.into(),
+            voice: Some("espeak".into()),
+        }
+    }
+
+    fn contents(records: Vec<Record>) -> Contents {
+        let mut text = Record::Header(Box::new(header(Game::default().occupancy()))).encode() + "\n";
+        for r in records {
+            text.push_str(&r.encode());
+            text.push('\n');
+        }
+        decode(text).expect("the journal reads")
+    }
+
+    /// Issue 32: a move counts as said when the speaker finished it; a
+    /// restart says again the moves after the last one heard to the end
+    /// (a move cut for a newer one that was heard is not), and the result.
+    #[test]
+    fn a_restart_says_again_what_was_not_heard_to_the_end() {
+        let ev = |seq, event| Record::Event { seq, event };
+        let over = Event::GameOver { result: "1-0".into(), reason: "checkmate".into(), termination: None, t_ms: 5 };
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, game_move(2, "e7e5", 2)),
+            said(4, "move", Some(2), "cut"),
+            ev(5, game_move(3, "g1f3", 3)),
+            said(6, "move", Some(3), "finished"),
+            ev(7, game_move(4, "b8c6", 4)),
+            said(8, "move", Some(4), "dropped"),
+            ev(9, game_move(5, "f1c4", 5)),
+        ]);
+        let again: Vec<u64> = c.to_say_again().into_iter().map(|(seq, _)| seq).collect();
+        assert_eq!(again, [7, 9], "the moves after the last one heard, in order");
+        // A finished game: the mating move and the result, until each is heard.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, game_move(2, "e7e5", 2)),
+            ev(4, over.clone()),
+            Record::End { seq: 5, t_ms: 5, result: "1-0".into() },
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, over),
+            Record::End { seq: 3, t_ms: 5, result: "1-0".into() },
+            said(4, "move", Some(1), "finished"),
+            said(5, "result", None, "estimated"),
+        ]);
+        assert!(c.to_say_again().is_empty(), "heard to the end (speech-dispatcher's end estimated)");
+        // A move replaced by its revision is said again until the revision is heard.
+        let mut revised = game_move(1, "e2e3", 6);
+        if let Event::GameMove { revised: r, .. } = &mut revised {
+            *r = true;
+        }
+        let c = contents(vec![ev(1, game_move(1, "e2e4", 1)), said(2, "move", Some(1), "finished"), ev(3, revised)]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3]);
+    }
+
+    #[test]
+    fn the_delivered_mark_says_where_a_restart_delivers_again_from() {
+        let ev = |seq, ply| Record::Event { seq, event: game_move(ply, "e2e4", ply as u64) };
+        let c = contents(vec![ev(1, 1), Record::Delivered { seq: 2, game_id: None, through: 1 }, ev(3, 2), ev(4, 3)]);
+        assert_eq!(c.delivered_mark(), Some((None, 1)));
+        assert_eq!(c.events_after(1).into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
+        let c = contents(vec![ev(1, 1), Record::Delivered { seq: 2, game_id: Some("game-0".into()), through: 40 }]);
+        assert_eq!(c.delivered_mark(), Some((Some("game-0"), 40)), "the last events of the game before");
+        let own = contents(vec![Record::Delivered { seq: 1, game_id: Some("game-1".into()), through: 7 }]);
+        assert_eq!(own.delivered_mark(), Some((None, 7)), "its own game named is its own");
+    }
+
+    /// Journal formats are contracts: the new records read and write back
+    /// byte for byte, and an old header (without `said_and_delivered`) still
+    /// writes back without it.
+    #[test]
+    fn the_new_records_round_trip_and_an_old_header_stays_as_it_was() {
+        for line in [
+            r#"{"rec":"said","seq":12,"t_ms":1700000000123,"listener":"private","about":"move","ply":7,"outcome":"finished","voice":"espeak"}"#,
+            r#"{"rec":"said","seq":13,"t_ms":1700000000124,"listener":"private","about":"result","outcome":"dropped"}"#,
+            r#"{"rec":"delivered","seq":14,"through":11}"#,
+            r#"{"rec":"delivered","seq":15,"game_id":"game-1","through":90}"#,
+        ] {
+            let record: Record = serde_json::from_str(line).expect(line);
+            assert_eq!(record.encode(), line);
+        }
+        let mut old = header(Game::default().occupancy());
+        old.said_and_delivered = false;
+        let line = Record::Header(Box::new(old)).encode();
+        assert!(!line.contains("said_and_delivered"), "{line}");
+        let read = decode(format!("{line}\n")).unwrap();
+        assert!(!read.header.said_and_delivered);
+        assert_eq!(Record::Header(Box::new(read.header)).encode(), line);
+        let new = Record::Header(Box::new(header(Game::default().occupancy()))).encode();
+        assert!(new.contains(r#""said_and_delivered":true"#), "{new}");
+    }
+
     #[test]
     fn occupancy_hex_round_trips() {
         let bb = Game::default().position().board().occupied();
