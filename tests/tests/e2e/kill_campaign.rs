@@ -508,8 +508,10 @@ fn check(plan: &Planned, places: &Places, events: &mut Events, figures: &mut Fig
     figures.decided_twice += decided.values().map(|n| n.saturating_sub(1)).sum::<usize>();
     // Every ply's words finished, in order, and the result's after them.
     let said = said_lines(&places.dir);
-    let mut from = 0;
+    // The result is said before the last move's words, should both come at once (it is urgent).
+    let (mut from, mut before_last) = (0, 0);
     for text in words(&plan.game, agreed) {
+        before_last = from;
         match said[from..].iter().position(|s| *s == text) {
             Some(i) => from += i + 1,
             None => figures.never_said += 1,
@@ -517,7 +519,7 @@ fn check(plan: &Planned, places: &Places, events: &mut Events, figures: &mut Fig
     }
     let all = events.refresh();
     let results = result_texts(all);
-    if results.is_empty() || !said[from..].iter().any(|s| results.contains(s)) {
+    if results.is_empty() || !said[before_last..].iter().any(|s| results.contains(s)) {
         figures.never_said += 1;
     }
     figures.mismatches += all.iter().filter(|e| e["type"] == "board_mismatch").count();
@@ -626,4 +628,55 @@ fn full() {
     }
     eprintln!("{} [{}]", total.line(), station_bin().display());
     assert!(total.clean(), "{}", total.line());
+}
+
+/// A move counts as said when the speaker finished it: killed while its
+/// words are being said (espeak-ng, on ALSA's null device at real time), the
+/// station says the move again after the restart; and the journal records
+/// when the words were heard to the end.
+#[test]
+fn a_move_killed_while_it_is_said_is_said_again_after_the_restart() {
+    let places = Places::new("kills-while-said");
+    let config = pegboard_config(
+        &places.dir,
+        &places.link,
+        &format!("\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[audio.private]\nvoices = [\"espeak\"]\n"),
+    );
+    let (games, _) = real_games(30);
+    let game = games[seed() as usize % games.len()].clone();
+    let plies = 6;
+    let (scans, _) = schedule(&game, plies, None);
+    let last = words(&game, plies).pop().expect("the last move's words");
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(&places.link) }).unwrap();
+    let mut events = Events::new(&places.events);
+    let station = Running::start(&places, &config, &mut events);
+    let said_last = |e: &Value| {
+        e["type"] == "announcement" && e["listener"] == "private" && e["about"] == "move" && e["text"] == *last
+    };
+    sim.play_scans(scans[1..].to_vec());
+    wait_for(Duration::from_secs(60), "the last move's words begun", || (events.count(said_last) > 0).then_some(()));
+    station.kill();
+    // espeak-ng says a move in about a second: the kill came while it was said.
+    let journal = journals(&places.journal).pop().expect("the game's journal");
+    let finished = journal.records.iter().any(|r| {
+        matches!(r, Record::Said { ply: Some(p), outcome, .. } if *p == plies && outcome == "finished")
+    });
+    assert!(!finished, "the words were finished before the kill: the test did not kill while they were said");
+
+    let before = events.count(said_last);
+    let station = Running::start(&places, &config, &mut events);
+    wait_for(Duration::from_secs(20), "the last move said again", || (events.count(said_last) > before).then_some(()));
+    if journal.header.said_and_delivered {
+        wait_for(Duration::from_secs(20), "its words heard to the end, journaled", || {
+            let journal = journals(&places.journal).pop()?;
+            journal
+                .records
+                .iter()
+                .any(|r| matches!(r, Record::Said { ply: Some(p), outcome, listener, .. }
+                    if *p == plies && outcome == "finished" && listener == "private"))
+                .then_some(())
+        });
+    }
+    station.kill();
+    let _ = std::fs::remove_dir_all(&places.dir);
 }
