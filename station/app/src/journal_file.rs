@@ -326,7 +326,8 @@ impl Journal {
                     Record::Delivered { seq, game_id: Some(other), through }
                 }
                 Record::Delivered { game_id: None, through, .. } => {
-                    let through = renumbered_seqs.iter().filter(|(old, _)| *old <= through).map(|(_, new)| *new);
+                    let through =
+                        renumbered_seqs.iter().filter(|(old, _)| *old <= through).map(|(_, new)| *new);
                     Record::Delivered { seq, game_id: None, through: through.max().unwrap_or(0) }
                 }
                 Record::Header(h) => Record::Header(h),

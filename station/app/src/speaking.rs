@@ -8,8 +8,6 @@ use crate::config::Config;
 use crate::games::chess::word_event_move;
 use crate::journal_file::Said;
 use crate::told::{Change, Told, Viewer};
-use std::cell::RefCell;
-use std::collections::HashMap;
 use shakmaty::{Position, Role, Square};
 use station_core::clock::{Side, Warning};
 use station_core::table::Table;
@@ -19,6 +17,8 @@ use station_voices::{
     ClockReading, Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report,
     clock_report_used, say_duration, say_moves,
 };
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// One listener: a speaker and the wording in its language.
 struct Listener {
@@ -327,7 +327,14 @@ impl Voices {
     /// Every change to the record, said to the blind player in his words
     /// from his side; the result to the opponent's speaker too. A revised
     /// move is the move of `ply` when the event told gives it.
-    fn tell(&mut self, changes: Vec<Change>, table: &Table, ply: Option<usize>, t: Millis, out: &mut Vec<Event>) {
+    fn tell(
+        &mut self,
+        changes: Vec<Change>,
+        table: &Table,
+        ply: Option<usize>,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) {
         let me = table.config().blind_color;
         let (his, theirs) = (Viewer { color: me, blind: true }, Viewer { color: !me, blind: false });
         for change in changes {
@@ -346,7 +353,8 @@ impl Voices {
                 _ => None,
             };
             let text = crate::told::word(&change, &self.private.wording, his);
-            let id = say(&self.private, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+            let id =
+                say(&self.private, Utterance::text(text.clone()), text, change.about(), priority, t, out);
             if let Some(ply) = kept {
                 self.private.track(id, change.about(), ply);
             }
@@ -482,8 +490,15 @@ impl Voices {
     /// The last move again.
     pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some((text, _)) = &self.last_move {
-            let id =
-                say(&self.private, Utterance::text(text.clone()), text.clone(), "move", Priority::Move, t, out);
+            let id = say(
+                &self.private,
+                Utterance::text(text.clone()),
+                text.clone(),
+                "move",
+                Priority::Move,
+                t,
+                out,
+            );
             if let Some(ply) = self.last_ply {
                 self.private.track(id, "move", Some(ply));
             }

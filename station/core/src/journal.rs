@@ -305,7 +305,9 @@ impl Contents {
                 Record::Event { event: Event::TakenBack { ply, .. }, .. } => {
                     moves.truncate(ply.saturating_sub(1));
                 }
-                Record::Event { seq, event: e @ Event::GameOver { .. } } => result = Some((*seq, e.clone(), false)),
+                Record::Event { seq, event: e @ Event::GameOver { .. } } => {
+                    result = Some((*seq, e.clone(), false))
+                }
                 Record::Said { listener, about, ply: Some(ply), outcome, .. }
                     if about == "move" && finished(listener, outcome) =>
                 {
@@ -746,7 +748,8 @@ mod tests {
     #[test]
     fn a_restart_says_again_what_was_not_heard_to_the_end() {
         let ev = |seq, event| Record::Event { seq, event };
-        let over = Event::GameOver { result: "1-0".into(), reason: "checkmate".into(), termination: None, t_ms: 5 };
+        let over =
+            Event::GameOver { result: "1-0".into(), reason: "checkmate".into(), termination: None, t_ms: 5 };
         let c = contents(vec![
             ev(1, game_move(1, "e2e4", 1)),
             said(2, "move", Some(1), "finished"),
@@ -782,17 +785,29 @@ mod tests {
         if let Event::GameMove { revised: r, .. } = &mut revised {
             *r = true;
         }
-        let c = contents(vec![ev(1, game_move(1, "e2e4", 1)), said(2, "move", Some(1), "finished"), ev(3, revised)]);
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, revised),
+        ]);
         assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3]);
     }
 
     #[test]
     fn the_delivered_mark_says_where_a_restart_delivers_again_from() {
         let ev = |seq, ply| Record::Event { seq, event: game_move(ply, "e2e4", ply as u64) };
-        let c = contents(vec![ev(1, 1), Record::Delivered { seq: 2, game_id: None, through: 1 }, ev(3, 2), ev(4, 3)]);
+        let c = contents(vec![
+            ev(1, 1),
+            Record::Delivered { seq: 2, game_id: None, through: 1 },
+            ev(3, 2),
+            ev(4, 3),
+        ]);
         assert_eq!(c.delivered_mark(), Some((None, 1)));
         assert_eq!(c.events_after(1).into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
-        let c = contents(vec![ev(1, 1), Record::Delivered { seq: 2, game_id: Some("game-0".into()), through: 40 }]);
+        let c = contents(vec![
+            ev(1, 1),
+            Record::Delivered { seq: 2, game_id: Some("game-0".into()), through: 40 },
+        ]);
         assert_eq!(c.delivered_mark(), Some((Some("game-0"), 40)), "the last events of the game before");
         let own = contents(vec![Record::Delivered { seq: 1, game_id: Some("game-1".into()), through: 7 }]);
         assert_eq!(own.delivered_mark(), Some((None, 7)), "its own game named is its own");

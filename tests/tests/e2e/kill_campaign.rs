@@ -28,7 +28,8 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    Kill, Places, console_address, pegboard_config, post_command, shared_pgn, station_bin, station_run, wait_for,
+    Kill, Places, console_address, pegboard_config, post_command, shared_pgn, station_bin, station_run,
+    wait_for,
 };
 use std::collections::HashMap;
 use std::fs::OpenOptions;
@@ -126,8 +127,10 @@ impl Figures {
     }
 
     fn line(&self) -> String {
-        let kills: Vec<String> =
-            MOMENTS.iter().map(|m| format!("{} {}", name(*m), self.kills.get(name(*m)).unwrap_or(&0))).collect();
+        let kills: Vec<String> = MOMENTS
+            .iter()
+            .map(|m| format!("{} {}", name(*m), self.kills.get(name(*m)).unwrap_or(&0)))
+            .collect();
         format!(
             "kill campaign: {} kills ({}) in {} games, {} plies: moves lost {}, decided twice {}, \
              decided but never said {}, events never delivered {} (delivered twice {}, board mismatches {}, revisions {})",
@@ -284,7 +287,9 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
     let mut figures = Figures { games: 1, plies: plan.plies, ..Figures::default() };
     let mut events = Events::new(&places.events);
     let mut station = Running::start(&places, &config, &mut events);
-    wait_for(Duration::from_secs(20), "the game started", || (events.count(is("game_started")) > 0).then_some(()));
+    wait_for(Duration::from_secs(20), "the game started", || {
+        (events.count(is("game_started")) > 0).then_some(())
+    });
 
     // The kills, by the scan after which they come: the last scan is the game's rest.
     let mut points: Vec<(usize, Moment)> = (0..plan.kills)
@@ -340,7 +345,12 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
     let plies = plan.plies;
     let decided = |events: &mut Events| {
         let ply = |e: &Value| e["ply"].as_u64().unwrap_or(0) as usize;
-        events.refresh().iter().filter(|e| e["type"] == "game_move" || e["type"] == "game_resumed").map(ply).max()
+        events
+            .refresh()
+            .iter()
+            .filter(|e| e["type"] == "game_move" || e["type"] == "game_resumed")
+            .map(ply)
+            .max()
             >= Some(plies)
     };
     let until = Instant::now() + Duration::from_secs(30);
@@ -548,8 +558,11 @@ fn check(plan: &Planned, places: &Places, events: &mut Events, figures: &mut Fig
             _ => None,
         })
         .collect();
-    figures.delivered_twice +=
-        count.iter().filter(|(k, n)| **n > 0 && journaled.contains(*k)).map(|(_, n)| *n as usize).sum::<usize>();
+    figures.delivered_twice += count
+        .iter()
+        .filter(|(k, n)| **n > 0 && journaled.contains(*k))
+        .map(|(_, n)| *n as usize)
+        .sum::<usize>();
 }
 
 /// The real games of `tests/data` that start from the standard position,
@@ -640,7 +653,9 @@ fn a_move_killed_while_it_is_said_is_said_again_after_the_restart() {
     let config = pegboard_config(
         &places.dir,
         &places.link,
-        &format!("\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[audio.private]\nvoices = [\"espeak\"]\n"),
+        &format!(
+            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[audio.private]\nvoices = [\"espeak\"]\n"
+        ),
     );
     let (games, _) = real_games(30);
     let game = games[seed() as usize % games.len()].clone();
@@ -651,29 +666,38 @@ fn a_move_killed_while_it_is_said_is_said_again_after_the_restart() {
     let mut events = Events::new(&places.events);
     let station = Running::start(&places, &config, &mut events);
     let said_last = |e: &Value| {
-        e["type"] == "announcement" && e["listener"] == "private" && e["about"] == "move" && e["text"] == *last
+        e["type"] == "announcement"
+            && e["listener"] == "private"
+            && e["about"] == "move"
+            && e["text"] == *last
     };
     sim.play_scans(scans[1..].to_vec());
-    wait_for(Duration::from_secs(60), "the last move's words begun", || (events.count(said_last) > 0).then_some(()));
+    wait_for(Duration::from_secs(60), "the last move's words begun", || {
+        (events.count(said_last) > 0).then_some(())
+    });
     station.kill();
     // espeak-ng says a move in about a second: the kill came while it was said.
     let journal = journals(&places.journal).pop().expect("the game's journal");
-    let finished = journal.records.iter().any(|r| {
-        matches!(r, Record::Said { ply: Some(p), outcome, .. } if *p == plies && outcome == "finished")
-    });
+    let finished = journal.records.iter().any(
+        |r| matches!(r, Record::Said { ply: Some(p), outcome, .. } if *p == plies && outcome == "finished"),
+    );
     assert!(!finished, "the words were finished before the kill: the test did not kill while they were said");
 
     let before = events.count(said_last);
     let station = Running::start(&places, &config, &mut events);
-    wait_for(Duration::from_secs(20), "the last move said again", || (events.count(said_last) > before).then_some(()));
+    wait_for(Duration::from_secs(20), "the last move said again", || {
+        (events.count(said_last) > before).then_some(())
+    });
     if journal.header.said_and_delivered {
         wait_for(Duration::from_secs(20), "its words heard to the end, journaled", || {
             let journal = journals(&places.journal).pop()?;
             journal
                 .records
                 .iter()
-                .any(|r| matches!(r, Record::Said { ply: Some(p), outcome, listener, .. }
-                    if *p == plies && outcome == "finished" && listener == "private"))
+                .any(|r| {
+                    matches!(r, Record::Said { ply: Some(p), outcome, listener, .. }
+                    if *p == plies && outcome == "finished" && listener == "private")
+                })
                 .then_some(())
         });
     }

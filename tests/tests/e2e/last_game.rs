@@ -107,8 +107,7 @@ fn a_game_given_its_result_without_a_board_is_shown_as_it_stood_after_a_kill_9()
     let (status, answer) =
         station.command(&serde_json::json!({"cmd": "result", "result": "1-0", "reason": "Black resigned"}));
     assert_eq!(status, 200, "{answer}");
-    let want =
-        Shown { moves, white: "Ewa Nowak".into(), black: "Jan Kowalski".into(), result: "1-0".into() };
+    let want = Shown { moves, white: "Ewa Nowak".into(), black: "Jan Kowalski".into(), result: "1-0".into() };
     // The result is on disk and delivered once the command is answered.
     let games = journal_files(&journal);
     let before = starts(&events);
@@ -124,7 +123,8 @@ fn a_game_given_its_result_without_a_board_is_shown_as_it_stood_after_a_kill_9()
     restarted(&events, before);
     every_view_shows(&station, &journal, &want, games);
     // Until a new game starts: then that one is the newest.
-    let (status, answer) = station.command(&serde_json::json!({"cmd": "new_game", "white": "A", "black": "B"}));
+    let (status, answer) =
+        station.command(&serde_json::json!({"cmd": "new_game", "white": "A", "black": "B"}));
     assert_eq!(status, 200, "{answer}");
     let pgn = exported(&journal, &["--pgn"]);
     assert!(pgn.contains("[White \"A\"]") && pgn.contains("\n*"), "{pgn}");
@@ -167,12 +167,8 @@ fn a_game_on_a_peg_board_given_its_result_is_shown_as_it_stood_after_a_kill_9() 
     assert_eq!(status, 200, "{answer}");
     wait_event(&events, "the game over", |e| e["type"] == "game_over");
     let moves: Vec<String> = game.moves()[..plies].iter().map(|m| game.uci(*m)).collect();
-    let want = Shown {
-        moves,
-        white: "Anna Weiss".into(),
-        black: "Bruno Schwarz".into(),
-        result: "1/2-1/2".into(),
-    };
+    let want =
+        Shown { moves, white: "Anna Weiss".into(), black: "Bruno Schwarz".into(), result: "1/2-1/2".into() };
     let before = starts(&events);
     drop(station);
 

@@ -263,7 +263,8 @@ impl Station {
                 subscriber.deliver(&batch)?;
             }
             // Journaled in this turn's batch: a restart delivers again only what follows.
-            if let Some((game, seq)) = batch.iter().rev().find_map(|d| Some((d.game_id.as_deref()?, d.seq?))) {
+            if let Some((game, seq)) = batch.iter().rev().find_map(|d| Some((d.game_id.as_deref()?, d.seq?)))
+            {
                 self.pipeline.journal.delivered(game, seq);
             }
         }

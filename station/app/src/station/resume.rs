@@ -86,7 +86,10 @@ impl Station {
         // The salvaged journal is numbered anew: what its subscribers missed cannot be told apart.
         let missed = if salvaged { Vec::new() } else { missed(&found, previous.as_ref()) };
         if !missed.is_empty() {
-            tracing::info!(events = missed.len(), "delivering the events the subscribers missed before the stop");
+            tracing::info!(
+                events = missed.len(),
+                "delivering the events the subscribers missed before the stop"
+            );
             self.pipeline.pending.push_to(self.pipeline.journal.last_ticket(), Audience::Subscribers, missed);
         }
         self.decide(events);
