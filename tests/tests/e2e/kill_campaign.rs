@@ -632,7 +632,7 @@ fn full() {
             _ => games[rng.below(games.len() as u64) as usize].clone(),
         };
         let plies = game.ply().min(100);
-        let noise = (n % 2 == 0).then(|| seed() * 1000 + n);
+        let noise = n.is_multiple_of(2).then(|| seed() * 1000 + n);
         let plan = Planned { label: format!("game{n}"), plies, game, noise, kills: 8 };
         let figures = play(&plan, &mut rng);
         eprintln!("game {n} ({plies} plies, noise {noise:?}): {}", figures.line());
