@@ -747,3 +747,26 @@ fn play(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every utterance's end is told, none lost: what the station journals
+    /// as said (issue 32).
+    #[test]
+    fn each_utterance_tells_how_it_ended() {
+        let settings = ListenerSettings { voices: vec![VoiceKind::Text], ..ListenerSettings::default() };
+        let speaker = Speaker::start("private", &settings, None);
+        assert!(speaker.wait_ready(Duration::from_secs(5)));
+        let said = speaker.say(Utterance::text("Springer Felix drei"), Priority::Move);
+        let ended = speaker.endings().recv_timeout(Duration::from_secs(5)).expect("its end");
+        assert_eq!((ended.id, ended.ending, ended.voice), (said, Ending::Finished, Some(VoiceKind::Text)));
+        // A hint while something is queued is dropped unsaid, and says so.
+        speaker.shared.state().playing = Some(Playing { priority: Priority::Urgent, stop: Arc::default() });
+        let hint = speaker.say(Utterance::text("Bauer Eva vier"), Priority::Low);
+        let ended = speaker.endings().recv_timeout(Duration::from_secs(5)).expect("its end");
+        assert_eq!((ended.id, ended.ending, ended.voice), (hint, Ending::Dropped, None));
+        assert_eq!(Ending::Estimated.name(), "estimated");
+    }
+}
