@@ -9,13 +9,14 @@ use station_core::pgn::read_games;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
-    RunningStation, exported, of_type, pegboard_config, read_events, real_opening, scratch, shared_pgn,
-    station_run, wait_event, wait_for, write_config,
+    Places, RunningStation, exported, of_type, pegboard_config, read_events, real_opening, scratch,
+    shared_pgn, station_run, wait_event, wait_for, write_config,
 };
 use std::path::Path;
 use std::time::Duration;
 
 const TOKEN: &str = "last-game-token-7a21";
+const NO_BOARD: &str = "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n";
 
 /// What a view shows of the newest game: its moves (UCI), names and result.
 #[derive(Debug, PartialEq)]
@@ -90,11 +91,11 @@ fn starts(events: &Path) -> usize {
 
 #[test]
 fn a_game_given_its_result_without_a_board_is_shown_as_it_stood_after_a_kill_9() {
-    let dir = scratch("last-game-no-board");
-    let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
-    let config =
-        write_config(&dir, "[boards.blind]\ndriver = \"none\"\n\n[boards.mirror]\ndriver = \"none\"\n");
-    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), TOKEN);
+    let Places { dir, events, journal, .. } = Places::new("last-game-no-board");
+    // A station with no board at all: one that would start a game at once.
+    let config = write_config(&dir, NO_BOARD);
+    let start = || RunningStation::start(station_run(&config, &journal, Some(&events)), TOKEN);
+    let station = start();
     let (status, answer) = station.command(&serde_json::json!({
         "cmd": "new_game", "white": "Ewa Nowak", "black": "Jan Kowalski", "event": "Club"
     }));
@@ -113,13 +114,13 @@ fn a_game_given_its_result_without_a_board_is_shown_as_it_stood_after_a_kill_9()
     let before = starts(&events);
     drop(station); // SIGKILL to its process group: nothing cleans up
 
-    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), TOKEN);
+    let station = start();
     restarted(&events, before);
     every_view_shows(&station, &journal, &want, games);
     // A second restart shows it still.
     let before = starts(&events);
     drop(station);
-    let station = RunningStation::start(station_run(&config, &journal, Some(&events)), TOKEN);
+    let station = start();
     restarted(&events, before);
     every_view_shows(&station, &journal, &want, games);
     // Until a new game starts: then that one is the newest.
