@@ -324,7 +324,7 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
     let mut next = 1;
     for (k, moment) in points {
         let moves_before = events.count(is("move"));
-        play_scans(&sim, &scans[next..=k]);
+        play_scans(&sim, &scans[next - 1..=k]);
         match moment {
             Moment::Step => {
                 let gap = (scans[k + 1].at_ms - scans[k].at_ms) as f64 / SPEED;
@@ -353,7 +353,7 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
         station = Running::start(&places, &config, &mut events);
         next = k + 1;
     }
-    play_scans(&sim, &scans[next..]);
+    play_scans(&sim, &scans[next - 1..]);
     let plies = plan.plies;
     let decided = |events: &mut Events| {
         let ply = |e: &Value| e["ply"].as_u64().unwrap_or(0) as usize;
@@ -394,11 +394,13 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
     figures
 }
 
-/// Sends `scans` (timed from the first) and waits until the board has sent them.
+/// Sends `scans[1..]` and waits until the board has sent them: `scans[0]`
+/// is the scan the board shows already, and the hand keeps its own pace from
+/// it (a restart never hurries the next step: it comes at least as long after
+/// the last as the hand takes).
 fn play_scans(sim: &SimPegBoard, scans: &[TimedScan]) {
-    let Some(first) = scans.first() else { return };
-    let base = first.at_ms;
-    sim.play_scans(scans.iter().map(|s| TimedScan { at_ms: s.at_ms - base, ..*s }).collect());
+    let Some((shown, rest)) = scans.split_first() else { return };
+    sim.play_scans(rest.iter().map(|s| TimedScan { at_ms: s.at_ms - shown.at_ms, ..*s }).collect());
     sim.wait_idle();
 }
 
@@ -539,7 +541,9 @@ fn check(plan: &Planned, places: &Places, events: &mut Events, figures: &mut Fig
     let (mut from, mut before_last) = (0, 0);
     for text in words(&plan.game, agreed) {
         before_last = from;
-        match said[from..].iter().position(|s| *s == text) {
+        // A revised move is said as its correction ("Korrektur: Kurze Rochade").
+        let revision = format!(": {text}");
+        match said[from..].iter().position(|s| *s == text || s.ends_with(&revision)) {
             Some(i) => from += i + 1,
             None => figures.never_said += 1,
         }
