@@ -18,7 +18,8 @@
 //! `kill_campaign::a_dozen_kills` runs in `cargo test` (a few minutes);
 //! the whole campaign (≥ 100 kills) is
 //! `KILLS=120 cargo test -p station-tests --test e2e kill_campaign::full -- --ignored --nocapture`
-//! (`KILL_SEED` picks other moments and games; `STATION_BIN` another station).
+//! (`KILL_SEED` picks other moments and games; `STATION_BIN` another station;
+//! `KILL_HAND=hurried` has the hand go on at once after a restart).
 
 use serde_json::Value;
 use shakmaty::{Chess, Position};
@@ -398,9 +399,14 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
 /// is the scan the board shows already, and the hand keeps its own pace from
 /// it (a restart never hurries the next step: it comes at least as long after
 /// the last as the hand takes).
+/// With `KILL_HAND=hurried` the hand goes on at once instead, as a player
+/// may while the station starts again (the next step as soon as the
+/// station reads the board).
 fn play_scans(sim: &SimPegBoard, scans: &[TimedScan]) {
     let Some((shown, rest)) = scans.split_first() else { return };
-    sim.play_scans(rest.iter().map(|s| TimedScan { at_ms: s.at_ms - shown.at_ms, ..*s }).collect());
+    let hurried = std::env::var("KILL_HAND").is_ok_and(|h| h == "hurried");
+    let from = if hurried { rest.first().map_or(shown.at_ms, |s| s.at_ms) } else { shown.at_ms };
+    sim.play_scans(rest.iter().map(|s| TimedScan { at_ms: s.at_ms - from, ..*s }).collect());
     sim.wait_idle();
 }
 
