@@ -20,23 +20,14 @@ use station_sim::hand_move;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The demo's game: the shortest game with a king of the shared self-play
-/// collection (`../shared/data/draughts`, beside the working directory or the
-/// workspace the binary was built in).
+/// The demo's game, embedded so that the binary plays it anywhere: the
+/// shortest game with a king of the repository's self-play collection
+/// (`tests/data/draughts/selfplay-international.pdn`, round 91, 48 plies).
+const DEMO_GAME: &str = include_str!("demo_draughts.pdn");
+
+/// The embedded demo game, read.
 fn demo_game() -> Result<PdnGame> {
-    let rel = "../shared/data/draughts/selfplay-international.pdn";
-    let beside_exe =
-        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(rel)));
-    let path = [Some(std::path::PathBuf::from(rel)), beside_exe]
-        .into_iter()
-        .flatten()
-        .find(|p| p.is_file())
-        .with_context(|| format!("the draughts demo plays a game of {rel} (not found)"))?;
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut games: Vec<PdnGame> =
-        read_games(&text)?.into_iter().filter(|g| g.moves.iter().any(|m| m.promotes)).collect();
-    games.sort_by_key(|g| g.moves.len());
-    games.into_iter().next().context("no game with a king in the shared collection")
+    read_games(DEMO_GAME)?.into_iter().next().context("the embedded draughts demo game is empty")
 }
 
 /// Both boards' scans: each move on its owner's board (White's on the first),
@@ -160,4 +151,16 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
         journal_dir.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_game_reads_and_makes_a_king() {
+        let game = demo_game().unwrap();
+        assert_eq!(game.moves.len(), 48);
+        assert!(game.moves.iter().any(|m| m.promotes), "the demo shows a new king");
+    }
 }
