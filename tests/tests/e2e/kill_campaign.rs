@@ -16,8 +16,8 @@
 //! - **events never delivered**: an event in a journal that the event stream never got.
 //!
 //! `kill_campaign::a_dozen_kills` runs in `cargo test` (a few minutes);
-//! the whole campaign (≥ 100 kills) is
-//! `KILLS=120 cargo test -p station-tests --test e2e kill_campaign::full -- --ignored --nocapture`
+//! the whole campaign (≥ 100 kills) is a measurement, run by `scripts/bench`:
+//! `KILLS=120 cargo bench -p station-tests --bench kill_campaign`
 //! (`KILL_SEED` picks other moments and games; `STATION_BIN` another station;
 //! `KILL_HAND=hurried` has the hand go on at once after a restart).
 
@@ -128,6 +128,24 @@ impl Figures {
         self.mismatches += other.mismatches;
         self.revisions += other.revisions;
         self.results_not_shown += other.results_not_shown;
+    }
+
+    /// The figures by name, for a bench's `figure` lines.
+    #[allow(dead_code, reason = "the measurement's: benches/kill_campaign.rs")]
+    fn figures(&self) -> Vec<(&'static str, usize)> {
+        vec![
+            ("kills", self.total_kills()),
+            ("games", self.games),
+            ("plies", self.plies),
+            ("moves lost", self.moves_lost),
+            ("decided twice", self.decided_twice),
+            ("decided but never said", self.never_said),
+            ("events never delivered", self.never_delivered),
+            ("events delivered twice", self.delivered_twice),
+            ("board mismatches", self.mismatches),
+            ("revisions", self.revisions),
+            ("finished games not shown after a restart", self.results_not_shown),
+        ]
     }
 
     fn line(&self) -> String {
@@ -643,10 +661,10 @@ fn a_dozen_kills() {
 
 /// The whole campaign: real games, whole, half with noisy hands, about eight
 /// kills a game until `KILLS` (100 unless said) kills were made; prints its
-/// figures (the checks fail after they are printed).
-#[test]
-#[ignore = "the whole campaign (about 20 minutes): run with --ignored --nocapture"]
-fn full() {
+/// figures as `figure` lines, then fails when one of the four is not 0.
+/// A measurement, run by `cargo bench -p station-tests --bench kill_campaign`.
+#[allow(dead_code, reason = "a measurement: benches/kill_campaign.rs runs it")]
+pub(crate) fn full() {
     let _alone = station_tests::alone();
     let kills: usize = std::env::var("KILLS").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
     let mut rng = Rng(seed());
@@ -667,6 +685,9 @@ fn full() {
         n += 1;
     }
     eprintln!("{} [{}]", total.line(), station_bin().display());
+    for (name, value) in total.figures() {
+        println!("figure\tkill campaign: {name}\t{value}\tcount");
+    }
     assert!(total.clean(), "{}", total.line());
 }
 
