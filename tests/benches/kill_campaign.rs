@@ -1,5 +1,5 @@
 //! Issue 32's kill campaign, whole (`cargo bench -p station-tests --bench
-//! kill_campaign`; about 20 minutes on 2 cores): `station run` killed (-9) at
+//! kill_campaign`; about 10 minutes on 2 cores): `station run` killed (-9) at
 //! least `KILLS` (100 unless said) times at random moments of real games, half
 //! of them with noisy hands, and started again each time. Its figures (moves
 //! lost, decided twice, decided but never said, events never delivered …) are
