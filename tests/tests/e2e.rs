@@ -24,6 +24,10 @@ mod draughts;
 mod draughts_speech;
 #[path = "e2e/hall/mod.rs"]
 mod hall;
+#[path = "e2e/kill_campaign.rs"]
+mod kill_campaign;
+#[path = "e2e/last_game.rs"]
+mod last_game;
 #[path = "e2e/one_station.rs"]
 mod one_station;
 #[path = "e2e/pegboard.rs"]

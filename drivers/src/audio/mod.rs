@@ -44,6 +44,6 @@ pub use pcm::Clip;
 pub use record::{MIN_WORD, Recorder, TakeProblem, capture, process_take};
 pub use render::{RenderVoice, render_clip, render_wav};
 pub use settings::{AudioSettings, ListenerSettings, VoiceKind};
-pub use speaker::{Listeners, Speaker, SpeakerEvent, SpeakerStatus};
+pub use speaker::{Ended, Ending, Listeners, Speaker, SpeakerEvent, SpeakerStatus};
 pub use utterance::{Priority, Utterance, UtteranceWord};
 pub use words::{PACK_NUMBERS_UP_TO, PackWord, message_key, pack_words, word_key};
