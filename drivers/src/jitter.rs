@@ -70,12 +70,15 @@ const BURST_PERCENT: u64 = 3;
 pub struct LineJitter {
     rng: SplitMix64,
     ms: u64,
+    /// The reading delivered last (a flicker may begin in one delivery's
+    /// first reading and return to the reading before it).
+    last_reading: Option<u64>,
 }
 
 impl LineJitter {
     /// Jitter of at most ±`ms`, deterministic from `seed`.
     pub fn new(seed: u64, ms: u64) -> LineJitter {
-        LineJitter { rng: SplitMix64(seed ^ 0xD1B5_4A32_D192_ED03), ms }
+        LineJitter { rng: SplitMix64(seed ^ 0xD1B5_4A32_D192_ED03), ms, last_reading: None }
     }
 
     /// The most a step moves.
@@ -89,9 +92,14 @@ impl LineJitter {
     pub fn deliver<T: OnTheLine>(&mut self, items: &mut [T], floor: u64) -> u64 {
         let original: Vec<u64> = items.iter().map(OnTheLine::at).collect();
         // A reading that returns to the one two back within a flicker's time ends a flicker.
+        let two_back = |i: usize| match i {
+            0 => None,
+            1 => self.last_reading,
+            _ => Some(items[i - 2].reading()),
+        };
         let ends_flicker = |i: usize| {
-            i >= 2
-                && items[i].reading() == items[i - 2].reading()
+            i >= 1
+                && two_back(i) == Some(items[i].reading())
                 && original[i] - original[i - 1] < FLICKER_MS
         };
         let flicker_ends: Vec<bool> = (0..items.len()).map(ends_flicker).collect();
@@ -121,6 +129,9 @@ impl LineJitter {
             last = last.max(moved);
             items[i].set_at(last);
             i += 1;
+        }
+        if let Some(item) = items.last() {
+            self.last_reading = Some(item.reading());
         }
         last
     }

@@ -214,7 +214,12 @@ impl BoardTracker {
                 unconfirmed: Bitboard::EMPTY,
                 returned: Bitboard::EMPTY,
             },
-            placed: Placements { last_placed: None, placed_before: None, touched: Bitboard::EMPTY },
+            placed: Placements {
+                last_placed: None,
+                placed_before: None,
+                touched: Bitboard::EMPTY,
+                foreign: Bitboard::EMPTY,
+            },
             decision: DecisionState {
                 made_at: t,
                 early: true,
@@ -324,8 +329,10 @@ impl BoardTracker {
                     continue; // the bounce counted for the put-back stands for this flicker
                 }
             }
-            if bounce {
-                self.bounces += 1; // a peg sensed for a moment in an empty hole
+            let foreign = self.placed.foreign.contains(sq);
+            self.placed.foreign.discard(sq);
+            if bounce || foreign {
+                self.bounces += 1; // a peg sensed for a moment in an empty hole, or one no piece is
                 if self.placed.last_placed.is_some_and(|(placed, ..)| placed == sq) {
                     self.placed.last_placed = self.placed.placed_before;
                 }
@@ -352,6 +359,9 @@ impl BoardTracker {
                 // A state a bounce made never stood: the hand left the one before.
                 self.stood.retain(|s| s.lifts <= index);
             } else {
+                if occ.count() > self.expected().count() {
+                    self.placed.foreign.add(sq);
+                }
                 self.placed.placed_before = self.placed.last_placed;
                 self.placed.last_placed = Some((sq, self.sensed, self.log.len()));
             }
@@ -760,7 +770,21 @@ impl BoardTracker {
     /// board showing the record's holes again: pegs of one side only, and no
     /// castling whose king and rook swapped squares (ICCF B.3.2.2).
     fn nothing_moved(&self) -> bool {
-        !self.log.is_empty() && !self.both_sides_lifted() && self.hidden_castle().is_none()
+        !self.log.is_empty()
+            && !self.both_sides_lifted()
+            && self.hidden_castle().is_none()
+            && !self.king_touched_may_castle()
+    }
+
+    /// Whether the king of the side to move was lifted and put back while it
+    /// may still castle: Art. 4.4(a) reads castling from the king touched
+    /// first, so that touch stays evidence for the rook that follows (a
+    /// Chess960 king that castles in place is never moved at all).
+    fn king_touched_may_castle(&self) -> bool {
+        let pos = self.game.position();
+        let Some(king) = pos.board().king_of(pos.turn()) else { return false };
+        self.log.iter().any(|l| l.square == king && l.kind == LiftKind::Confirmed)
+            && pos.legal_moves().iter().any(|m| m.is_castle())
     }
 
     fn clear_sequence(&mut self) {

@@ -107,6 +107,10 @@ pub(super) struct Placements {
     pub(super) last_placed: Option<(Square, Bitboard, usize)>,
     pub(super) placed_before: Option<(Square, Bitboard, usize)>,
     pub(super) touched: Bitboard,
+    /// Pegs put into empty holes while the board held more pegs than the
+    /// record has pieces: no piece of the game (pieces never multiply), a
+    /// sensor or a foreign peg; taken out again, no evidence of any move.
+    pub(super) foreign: Bitboard,
 }
 
 /// The state of the last and the next decision: when the last move was made,

@@ -630,3 +630,20 @@ fn d2_3_3_his_announcement_decides_the_move_only_when_it_names_it() {
     assert!(h.tracker.decide_now(Some(uci(&pos, "e2e3")), t, &mut h.out));
     assert_eq!(h.moves(), ["e2e3"]);
 }
+
+#[test]
+fn a_peg_in_an_empty_hole_that_no_piece_can_be_is_no_evidence_capture_and_recapture_caught_up() {
+    // Capablanca's 8...Bxc3 9.Bxc3 Nxe4 10.Qxe4 at a quick pace, as a loaded
+    // line delivered it: a peg sensed in empty b7 for 56 ms (longer than a
+    // bounce, while every piece stood: more pegs than pieces), a neighbour
+    // touched, the last capture's three changes read at one instant.
+    let mut h = Hand::at("r1bq1rk1/p1pp1ppp/2p2n2/8/1b2P3/2NQ4/PPPB1PPP/R3KB1R b KQ - 3 8");
+    h.wait(49);
+    h.toggle(0, "b7").toggle(56, "b7").toggle(20, "b4").toggle(74, "c3").toggle(117, "c3");
+    h.toggle(36, "d3").toggle(122, "d3").toggle(107, "c3").toggle(124, "d2").toggle(92, "c3");
+    h.toggle(27, "f7").toggle(9, "f7");
+    h.toggle(379, "e4").toggle(0, "f6").toggle(0, "e4");
+    h.toggle(74, "d3").toggle(76, "e4").toggle(118, "e4").wait(400);
+    assert_eq!(h.moves(), ["b4c3", "d2c3", "f6e4", "d3e4"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
