@@ -649,6 +649,12 @@ impl BoardTracker {
                 }
                 Explanation::One { .. } | Explanation::None => continue,
             };
+            // A peg the hand put since into a hole the move leaves empty is a
+            // later ply's, or says the board never stood as that move: the
+            // sequences read the whole stretch.
+            if (newest.occ & !occupancy_after(self.game.position(), &found.0)).any() {
+                break;
+            }
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
                 return Some(Decision {
                     revises: false,
@@ -875,8 +881,9 @@ impl BoardTracker {
         if self.judge_sequence(sensed, t, out) {
             return;
         }
-        if sensed.is_subset(self.expected()) {
-            // Pegs in a hand, nothing out of place: a move in progress.
+        if sensed.is_subset(self.expected()) || self.castling_half_made(sensed) {
+            // Pegs in a hand, nothing out of place: a move in progress (or
+            // the king of a castling put down, its rook still to come: Art. 4.4(a)).
             if self.agreement == Agreement::InStep {
                 self.agreement = Agreement::Pending;
             }
@@ -886,6 +893,22 @@ impl BoardTracker {
             Some(ply) => self.report(MismatchReason::Takeback, Vec::new(), Some(ply), t, out),
             None => self.report(MismatchReason::Unexplained, Vec::new(), None, t, out),
         }
+    }
+
+    /// The king of a legal castling lifted and standing on its new square,
+    /// its rook still home: the castling is half made, the rook to come.
+    fn castling_half_made(&self, sensed: Bitboard) -> bool {
+        let pos = self.game.position();
+        let confirmed = Lifts::of(&self.log).confirmed;
+        pos.legal_moves().iter().any(|m| match *m {
+            Move::Castle { king, rook } => {
+                let (king_to, _) = castling_targets(king, rook);
+                king_to != rook
+                    && confirmed.contains(king)
+                    && sensed == self.expected().without(king).with(king_to)
+            }
+            _ => false,
+        })
     }
 
     /// Chess960: a king and rook that castle onto each other's squares leave the

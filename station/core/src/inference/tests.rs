@@ -647,3 +647,69 @@ fn a_peg_in_an_empty_hole_that_no_piece_can_be_is_no_evidence_capture_and_recapt
     assert_eq!(h.moves(), ["b4c3", "d2c3", "f6e4", "d3e4"]);
     assert!(mismatches(&h.take()).is_empty());
 }
+
+/// The board of `fen` fed the scans of a replay's trace (`STATION_REPLAY_TRACE`:
+/// lines `t MS +[squares] -[squares] …`), then left to settle.
+fn traced(fen: &str, trace: &str) -> Hand {
+    let mut h = Hand::at(fen);
+    let mut first = None;
+    for line in trace.lines().map(str::trim).filter(|l| l.starts_with("t ")) {
+        let mut words = line.split_whitespace().skip(1);
+        let at: Millis = words.next().and_then(|w| w.parse().ok()).expect("a time");
+        let start = *first.get_or_insert(at.saturating_sub(100));
+        let mut occ = h.tracker.sensed();
+        for word in words.take(2) {
+            let (placed, list) = (word.starts_with('+'), &word[2..word.len() - 1]);
+            for sq in list.split(',').filter(|s| !s.is_empty()) {
+                let sq: Square = sq.parse().unwrap();
+                if placed { occ.add(sq) } else { occ.discard(sq) }
+            }
+        }
+        h.t = at - start;
+        h.tracker.on_scan(h.t, occ, &mut h.out);
+    }
+    h.wait(400);
+    h
+}
+
+#[test]
+fn a_neighbour_touched_while_the_knight_is_in_the_hand_is_no_capture_made() {
+    // Capablanca, a game of the collection, 20.Nd6 Re7 21.c4 at a quick pace with
+    // a jittered line: the knight lifted from c4, Black's e5 pawn lifted and put
+    // back while the knight is in the hand, the knight put on d6. The board
+    // stood a moment as after Nxe5 (c4 empty, e5 full): what came after (a peg
+    // on d6, where no piece of Nxe5 goes) says it was no move.
+    let mut h = traced(
+        "3rr3/3n1p1p/ppk3p1/3np3/P1N5/R1P1B3/1P1RKPPP/8 w - - 1 20",
+        "t 11693 +[] -[b2]
+         t 11699 +[b2] -[]
+         t 11724 +[] -[c3]
+         t 11835 +[c3] -[]
+         t 11996 +[] -[c4]
+         t 12093 +[] -[e5]
+         t 12186 +[e5] -[]
+         t 12247 +[d6] -[]
+         t 12269 +[] -[e8]
+         t 12350 +[] -[]
+         t 12444 +[e7] -[]
+         t 12665 +[] -[c3]
+         t 12692 +[f3] -[]
+         t 12702 +[] -[f3]
+         t 12746 +[c4] -[]",
+    );
+    assert_eq!(h.moves(), ["c4d6", "e8e7", "c3c4"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn a_king_put_on_its_castling_square_waits_for_its_rook_however_long_the_hand_takes() {
+    // Art. 4.4(a): the king first, then the rook; a hand slower than the
+    // settle time between them is a castling half made, no difference.
+    let mut h = Hand::at("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    h.toggle(0, "e1").toggle(200, "g1").wait(600);
+    assert!(h.moves().is_empty());
+    assert!(mismatches(&h.take()).is_empty(), "a castling half made is no difference");
+    h.toggle(0, "h1").toggle(150, "f1").wait(400);
+    assert_eq!(h.moves(), ["e1g1"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
