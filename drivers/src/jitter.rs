@@ -98,9 +98,7 @@ impl LineJitter {
             _ => Some(items[i - 2].reading()),
         };
         let ends_flicker = |i: usize| {
-            i >= 1
-                && two_back(i) == Some(items[i].reading())
-                && original[i] - original[i - 1] < FLICKER_MS
+            i >= 1 && two_back(i) == Some(items[i].reading()) && original[i] - original[i - 1] < FLICKER_MS
         };
         let flicker_ends: Vec<bool> = (0..items.len()).map(ends_flicker).collect();
         let mut last = floor;

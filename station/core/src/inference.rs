@@ -881,6 +881,16 @@ impl BoardTracker {
         if self.judge_sequence(sensed, t, out) {
             return;
         }
+        if let Some(decision) = self.decided_with_pegs_in_hand(sensed) {
+            // The moves before stand; the pegs still out are the next move's
+            // (a loaded line read their lifts with the last placement).
+            self.record(&decision, t, out);
+            self.decision.revisable = None;
+            self.reported.clear();
+            self.forget(decision.consumed);
+            self.agreement = Agreement::Pending;
+            return;
+        }
         if sensed.is_subset(self.expected()) || self.castling_half_made(sensed) {
             // Pegs in a hand, nothing out of place: a move in progress (or
             // the king of a castling put down, its rook still to come: Art. 4.4(a)).
@@ -893,6 +903,54 @@ impl BoardTracker {
             Some(ply) => self.report(MismatchReason::Takeback, Vec::new(), Some(ply), t, out),
             None => self.report(MismatchReason::Unexplained, Vec::new(), None, t, out),
         }
+    }
+
+    /// A settled board with pegs still out: the board just before the first
+    /// of them was lifted (every change since a lift still out) explained by
+    /// one move or one sequence from the record. At a quick pace on a loaded
+    /// line that board may never have stood, so the lift that followed it was
+    /// no evidence; the settle time with the pegs still in the hand is.
+    fn decided_with_pegs_in_hand(&self, sensed: Bitboard) -> Option<Decision> {
+        let pos = self.game.position();
+        let mut out_since = Bitboard::EMPTY;
+        for i in (0..self.log.len()).rev() {
+            let lift = self.log[i];
+            if lift.kind == LiftKind::Bounce {
+                continue;
+            }
+            // At most a capture's two pegs and a touch in the hand; every one still out.
+            if lift.kind != LiftKind::Confirmed || sensed.contains(lift.square) || out_since.count() >= 3 {
+                return None;
+            }
+            out_since.add(lift.square);
+            let board = lift.before;
+            if board & !out_since != sensed {
+                return None; // a peg was put down since: not a hand holding the next move's pegs
+            }
+            if board == self.expected() {
+                continue;
+            }
+            let before = &self.log[..i];
+            let confirmed = Lifts::of(before).confirmed;
+            let lifts = Lifts { confirmed, any: confirmed };
+            let moves = match explain(pos, board, lifts, Some(before), self.cfg.promotion) {
+                Explanation::One { mv, promotion_assumed }
+                    if pegs_fit(pos, before, board, &mv) && required_lifts(pos, &mv).is_subset(confirmed) =>
+                {
+                    vec![(mv, promotion_assumed)]
+                }
+                Explanation::One { .. } | Explanation::Many(_) => return None,
+                Explanation::None => {
+                    match sequence::explain_sequence(pos, board, &all_lifts(before), self.cfg.promotion) {
+                        sequence::Sequences::One(moves) => self.with_promotion(moves),
+                        sequence::Sequences::Many(_) => return None,
+                        sequence::Sequences::None => continue,
+                    }
+                }
+            };
+            return Some(Decision { revises: false, moves, consumed: i, made: self.timing.state_since });
+        }
+        None
     }
 
     /// The king of a legal castling lifted and standing on its new square,

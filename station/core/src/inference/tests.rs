@@ -379,9 +379,12 @@ fn d2_3_recovery_a_board_goes_on_by_itself_once_it_is_explained_again() {
 #[test]
 fn d2_3_recovery_by_a_unique_sequence_after_an_unexplained_board() {
     let mut h = Hand::start();
-    // Both sides move while the board is reported: e4 and e5 with a knight lifted and held meanwhile.
+    // e4, and Black's knight lifted 10 ms later and held past the settle time:
+    // e4 stands (its board too short to stand, the knight still out says it
+    // is over), the knight is Black's move in the hand.
     h.toggle(0, "e2").toggle(100, "e4").toggle(10, "b8").wait(400);
-    assert!(h.moves().is_empty());
+    assert_eq!(h.moves(), ["e2e4"]);
+    assert!(mismatches(&h.take()).is_empty());
     h.toggle(0, "c6").wait(400);
     assert_eq!(h.moves(), ["e2e4", "b8c6"]);
 }
@@ -711,5 +714,19 @@ fn a_king_put_on_its_castling_square_waits_for_its_rook_however_long_the_hand_ta
     assert!(mismatches(&h.take()).is_empty(), "a castling half made is no difference");
     h.toggle(0, "h1").toggle(150, "f1").wait(400);
     assert_eq!(h.moves(), ["e1g1"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn a_move_read_with_the_next_lift_at_one_instant_stands_once_the_board_rests_with_that_peg_out() {
+    // 1.Nf3 with Black's f-pawn lifted in the same reading of a loaded line
+    // (the knight's board never stood), then the pawn held longer than the
+    // settle time: Nf3 stands, the pawn is Black's move in the hand.
+    let mut h = Hand::start();
+    h.toggle(0, "g1").toggle(150, "f3").toggle(0, "f7").wait(400);
+    assert_eq!(h.moves(), ["g1f3"]);
+    assert!(mismatches(&h.take()).is_empty());
+    h.toggle(0, "f5").wait(400);
+    assert_eq!(h.moves(), ["g1f3", "f7f5"]);
     assert!(mismatches(&h.take()).is_empty());
 }
