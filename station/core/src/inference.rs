@@ -326,6 +326,15 @@ impl BoardTracker {
                 if self.log.get(index).is_some_and(|l| l.square == sq && l.kind == LiftKind::Bounce) {
                     self.log[index].kind = LiftKind::Pending;
                     self.lifts.unconfirmed.add(sq);
+                    // Or a piece landed there and was taken at once (a capture
+                    // and its recapture read from a loaded line): the catch-up
+                    // may read it so.
+                    self.log.push(Lift {
+                        square: sq,
+                        kind: LiftKind::Bounce,
+                        before: self.sensed,
+                        flicker: true,
+                    });
                     continue; // the bounce counted for the put-back stands for this flicker
                 }
             }

@@ -730,3 +730,37 @@ fn a_move_read_with_the_next_lift_at_one_instant_stands_once_the_board_rests_wit
     assert_eq!(h.moves(), ["g1f3", "f7f5"]);
     assert!(mismatches(&h.take()).is_empty());
 }
+
+#[test]
+fn a_capture_landing_and_taken_again_at_once_is_read_as_both_captures() {
+    // Fischer, a game of the collection, 8...dxc4 9.Bxc4 O-O 10.O-O Qe7 11.Qc2
+    // on a jittered line: c4 out 39 ms (the d-pawn's capture), its landing
+    // sensed for 27 ms, c4 out again (the bishop's): a flicker or a capture
+    // and its recapture; the catch-up reads the second.
+    let mut h = traced(
+        "r1b1k2r/ppp2pp1/2n1pq1p/3p4/1bPP4/1QN1PN2/PP3PPP/R3KB1R b KQkq - 0 8",
+        "  t 4359 +[] -[d5]
+  t 4463 +[] -[c4]
+  t 4502 +[c4] -[]
+  t 4529 +[] -[c4]
+  t 4749 +[] -[f1]
+  t 4749 +[c4] -[]
+  t 4882 +[] -[e8]
+  t 4995 +[] -[h8]
+  t 5007 +[] -[]
+  t 5057 +[g8] -[]
+  t 5278 +[f8] -[]
+  t 5347 +[] -[e1]
+  t 5369 +[] -[]
+  t 5443 +[g1] -[]
+  t 5586 +[] -[h1]
+  t 5791 +[] -[]
+  t 5797 +[f1] -[]
+  t 5976 +[] -[f6]
+  t 6036 +[e7] -[]
+  t 6061 +[] -[b3]
+  t 6094 +[c2] -[]",
+    );
+    assert_eq!(h.moves(), ["d5c4", "f1c4", "e8g8", "e1g1", "f6e7", "b3c2"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
