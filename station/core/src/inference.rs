@@ -325,6 +325,7 @@ impl BoardTracker {
                 let index = self.lifts.lift_index[sq as usize];
                 if self.log.get(index).is_some_and(|l| l.square == sq && l.kind == LiftKind::Bounce) {
                     self.log[index].kind = LiftKind::Pending;
+                    self.log[index].instant = false;
                     self.lifts.unconfirmed.add(sq);
                     // Or a piece landed there and was taken at once (a capture
                     // and its recapture read from a loaded line): the catch-up
@@ -334,6 +335,7 @@ impl BoardTracker {
                         kind: LiftKind::Bounce,
                         before: self.sensed,
                         flicker: true,
+                        instant: false,
                     });
                     continue; // the bounce counted for the put-back stands for this flicker
                 }
@@ -351,13 +353,20 @@ impl BoardTracker {
                     kind: LiftKind::Bounce,
                     before: self.sensed,
                     flicker: true,
+                    instant: false,
                 });
                 continue;
             }
             self.lifts.lift_started[sq as usize] = t;
             self.lifts.lift_index[sq as usize] = self.log.len();
             self.lifts.unconfirmed.add(sq);
-            self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed, flicker: false });
+            self.log.push(Lift {
+                square: sq,
+                kind: LiftKind::Pending,
+                before: self.sensed,
+                flicker: false,
+                instant: false,
+            });
         }
         for sq in occ & !self.sensed {
             if self.lifts.unconfirmed.remove(sq) {
@@ -365,6 +374,9 @@ impl BoardTracker {
                 self.lifts.returned.add(sq);
                 let index = self.lifts.lift_index[sq as usize];
                 self.log[index].kind = LiftKind::Bounce;
+                // Out and back in one reading's time: the line read them
+                // together, so how long the peg was out is not known.
+                self.log[index].instant = t == self.lifts.lift_started[sq as usize];
                 // A state a bounce made never stood: the hand left the one before.
                 self.stood.retain(|s| s.lifts <= index);
             } else {
@@ -624,8 +636,7 @@ impl BoardTracker {
                 break; // the board agreed with the record then: nothing older is undecided
             }
             // On evidence a captured peg must have been out for longer than a bounce.
-            let confirmed = Lifts::of(&self.log[..stood.lifts]).confirmed;
-            let lifts = Lifts { confirmed, any: confirmed };
+            let lifts = Lifts::on_evidence(&self.log[..stood.lifts]);
             // More lifts than one move makes, noise included, is more than one
             // move (or a position repeated): leave it to the sequences.
             let hands = self.log[..stood.lifts].iter().filter(|l| l.kind != LiftKind::Bounce).count();
@@ -941,7 +952,7 @@ impl BoardTracker {
             }
             let before = &self.log[..i];
             let confirmed = Lifts::of(before).confirmed;
-            let lifts = Lifts { confirmed, any: confirmed };
+            let lifts = Lifts::on_evidence(before);
             let moves = match explain(pos, board, lifts, Some(before), self.cfg.promotion) {
                 Explanation::One { mv, promotion_assumed }
                     if pegs_fit(pos, before, board, &mv) && required_lifts(pos, &mv).is_subset(confirmed) =>

@@ -58,7 +58,8 @@ pub(super) fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool 
 /// and came back is a move of its own (a position repeated inside a burst),
 /// not noise around this one.
 pub(super) fn pegs_fit(pos: &Chess, log: &[Lift], end: Bitboard, mv: &Move) -> bool {
-    let lifts = log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before, false));
+    let lifts =
+        log.iter().filter(|l| l.kind != LiftKind::Bounce || l.instant).map(|l| (l.square, l.before, false));
     pegs_fit_lifts(pos, lifts, end, mv)
 }
 
@@ -198,9 +199,10 @@ pub(super) fn explain(
         }
     }
     // Same holes, different pieces taken: prefer the captured pegs that were out
-    // longer than a sensor bounce.
+    // longer than a sensor bounce (or for a time the line did not tell: then
+    // it is asked, never guessed).
     let mut fitting = moves.clone();
-    fitting.retain(|m| required_lifts(pos, m).is_subset(lifts.confirmed));
+    fitting.retain(|m| required_lifts(pos, m).is_subset(lifts.confirmed | lifts.instant));
     if fitting.is_empty() {
         return Explanation::Many(moves.to_vec());
     }

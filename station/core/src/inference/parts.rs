@@ -13,11 +13,18 @@ pub(super) struct Lifts {
     pub(super) confirmed: Bitboard,
     /// Empty at any moment, bounce included.
     pub(super) any: Bitboard,
+    /// Out and back within one reading's time (read together from a loaded
+    /// line): as likely a hand as a bounce.
+    pub(super) instant: Bitboard,
 }
 
 impl Lifts {
     pub(super) fn union(self, other: Lifts) -> Lifts {
-        Lifts { confirmed: self.confirmed | other.confirmed, any: self.any | other.any }
+        Lifts {
+            confirmed: self.confirmed | other.confirmed,
+            any: self.any | other.any,
+            instant: self.instant | other.instant,
+        }
     }
 
     pub(super) fn of(log: &[Lift]) -> Lifts {
@@ -27,8 +34,19 @@ impl Lifts {
             if lift.kind == LiftKind::Confirmed {
                 lifts.confirmed.add(lift.square);
             }
+            if lift.instant {
+                lifts.instant.add(lift.square);
+            }
         }
         lifts
+    }
+
+    /// The lifts a decision on evidence reads: a captured peg out longer than
+    /// a bounce, or for a time the line did not tell.
+    pub(super) fn on_evidence(log: &[Lift]) -> Lifts {
+        let all = Lifts::of(log);
+        let known = all.confirmed | all.instant;
+        Lifts { confirmed: all.confirmed, any: known, instant: all.instant }
     }
 }
 
@@ -54,6 +72,9 @@ pub(super) struct Lift {
     /// an empty hole): kept for the catch-up only, where it may be a piece
     /// landing and taken at once, read together from a loaded line.
     pub(super) flicker: bool,
+    /// Put back in the same reading's time it was lifted (a bounce whose
+    /// length the line did not tell).
+    pub(super) instant: bool,
 }
 
 /// A board state that stood at least the debounce time (a hand had let go of
