@@ -166,7 +166,11 @@ pub(super) fn explain(
     // D.2.3.1: a capture is made only once the captured piece is off the board.
     // A piece lifted over its target has the same holes as the finished capture,
     // so the captured peg must have been seen out of its hole.
-    moves.retain(|m| occupancy_after(pos, m) == sensed && required_lifts(pos, m).is_subset(lifts.any));
+    moves.retain(|m| {
+        occupancy_after(pos, m) == sensed
+            && required_lifts(pos, m).is_subset(lifts.any)
+            && order.is_none_or(|log| lands_after_its_lift(pos, m, log))
+    });
     if moves.is_empty() {
         return Explanation::None;
     }
@@ -207,6 +211,23 @@ pub(super) fn explain(
         return Explanation::Many(moves.to_vec());
     }
     single_path(&fitting, promotion).unwrap_or_else(|| Explanation::Many(fitting.to_vec()))
+}
+
+/// Whether the capturing piece can have landed: the captured hole filled
+/// again only after the mover was lifted. A hole emptied and filled before the
+/// mover left its own was a touch put back or the sensor, not this capture.
+fn lands_after_its_lift(pos: &Chess, mv: &Move, log: &[Lift]) -> bool {
+    let Move::Normal { from, to, .. } = *mv else { return true };
+    if !pos.board().occupied().contains(to) {
+        return true;
+    }
+    let (Some(lifted), Some(emptied)) =
+        (log.iter().position(|l| l.square == from), log.iter().rposition(|l| l.square == to))
+    else {
+        return true;
+    };
+    let filled_before = (emptied + 1..log.len()).find(|&k| log[k].before.contains(to));
+    filled_before.is_none_or(|k| k > lifted)
 }
 
 /// How the king and rook of a castling were lifted.

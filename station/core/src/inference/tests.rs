@@ -795,3 +795,25 @@ fn a_capture_read_at_one_instant_and_a_touch_of_another_target_are_asked_never_g
         assert!(asked, "undecided and not asked: {moves:?}");
     }
 }
+
+#[test]
+fn a_capture_whose_hole_was_filled_again_before_the_mover_left_is_no_capture() {
+    // Judit Polgar, a game of the collection, 35.Qxd4 Rxe1 on a jittered line:
+    // the bishop on f6 touched (17 ms), then the queen lifted and held past
+    // the settle time. Qxf6 has those holes, but f6 was filled again before
+    // the queen left f4: the queen is in the hand.
+    let mut h = traced(
+        "r5k1/pp3p1p/3P1bp1/1R2r3/2bq1QP1/3B3P/2PK4/4R3 w - - 0 35",
+        "  t 23493 +[] -[f6]
+  t 23510 +[f6] -[]
+  t 23510 +[] -[]
+  t 23546 +[] -[f4]
+  t 23900 +[] -[d4]
+  t 23900 +[d4] -[]
+  t 23991 +[] -[e1]
+  t 24100 +[] -[e5]
+  t 24194 +[e1] -[]",
+    );
+    assert_eq!(h.moves(), ["f4d4", "e5e1"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
