@@ -661,6 +661,13 @@ impl BoardTracker {
                 Explanation::Many(_) => continue,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
+                // A rival whose captured peg was out only as long as a bounce
+                // (or a hand on a jittered line) leaves it to the plies after.
+                Explanation::One { mv, .. }
+                    if has_rival(self.game.position(), stood.occ, &self.log[..stood.lifts], &mv) =>
+                {
+                    break;
+                }
                 Explanation::One { mv, promotion_assumed }
                     if ends(self.game.position(), &self.log, stood, &mv)
                         && pegs_fit(self.game.position(), &self.log[..stood.lifts], stood.occ, &mv) =>

@@ -213,6 +213,20 @@ pub(super) fn explain(
     single_path(&fitting, promotion).unwrap_or_else(|| Explanation::Many(fitting.to_vec()))
 }
 
+/// Whether another legal move than `mv` leaves the holes `sensed` with its
+/// captured peg seen out at all (a bounce included): on evidence, such a
+/// rival waits for the plies after it to tell the two apart.
+pub(super) fn has_rival(pos: &Chess, sensed: Bitboard, log: &[Lift], mv: &Move) -> bool {
+    let any = Lifts::of(log).any;
+    pos.legal_moves().iter().any(|m| {
+        m != mv
+            && (m.from() != mv.from() || m.to() != mv.to())
+            && occupancy_after(pos, m) == sensed
+            && required_lifts(pos, m).is_subset(any)
+            && lands_after_its_lift(pos, m, log)
+    })
+}
+
 /// Whether the capturing piece can have landed: the captured hole filled
 /// again only after the mover was lifted. A hole emptied and filled before the
 /// mover left its own was a touch put back or the sensor, not this capture.

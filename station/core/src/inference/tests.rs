@@ -817,3 +817,29 @@ fn a_capture_whose_hole_was_filled_again_before_the_mover_left_is_no_capture() {
     assert_eq!(h.moves(), ["f4d4", "e5e1"]);
     assert!(mismatches(&h.take()).is_empty());
 }
+
+#[test]
+fn a_capture_on_a_bounce_and_one_on_a_touch_wait_for_the_plies_after() {
+    // Judit Polgar, a game of the collection, 32...Bxe5 33.Rxe5 Nc5 on a
+    // jittered line: the knight on e5 out for 23 ms (a bounce's time), then
+    // White's h4 pawn touched. Bxe5 and Bxh4 leave the same holes; Rxe5 after
+    // tells them apart.
+    let mut h = traced(
+        "2r3k1/1p1q1p1p/p3nbpB/4N3/P6P/1QP5/5PP1/4R1K1 b - - 3 32",
+        "  t 18562 +[] -[f6]
+  t 18674 +[] -[e5]
+  t 18697 +[e5] -[]
+  t 18759 +[] -[h4]
+  t 18873 +[h4] -[]
+  t 19084 +[] -[e1]
+  t 19195 +[] -[e5]
+  t 19209 +[] -[]
+  t 19231 +[e5] -[]
+  t 19418 +[] -[e6]
+  t 19450 +[c5] -[]",
+    );
+    let moves = h.moves();
+    let played = ["f6e5", "e1e5", "e6c5"];
+    assert_eq!(moves[..], played[..moves.len()], "a move guessed");
+    assert_eq!(moves.len(), played.len(), "{:?}", h.take());
+}
