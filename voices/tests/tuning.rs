@@ -103,6 +103,23 @@ fn misheard(book: &Phrasebook, tuning: &Tuning, words: &[String]) -> Vec<String>
     out
 }
 
+/// The tuning set of `lang`: every legal move of `positions` misheard each
+/// way, as (position, the move meant, what was heard).
+fn misheard_phrases<'a>(lang: &str, positions: &'a [Chess]) -> Vec<(&'a Chess, Move, String)> {
+    let book = Phrasebook::builtin(lang).unwrap();
+    let tuning = tuning(lang);
+    let wording = Wording::new(&VoiceSettings::language(lang)).unwrap();
+    let mut out = Vec::new();
+    for pos in positions {
+        for mv in pos.legal_moves() {
+            for words in phrasings(book, &wording, pos, mv) {
+                out.extend(misheard(book, &tuning, &words).into_iter().map(|text| (pos, mv, text)));
+            }
+        }
+    }
+    out
+}
+
 /// What the station does with words said about the move his board shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Outcome {
@@ -136,31 +153,22 @@ fn misheard_announcements_of_the_boards_move_are_that_move_and_never_a_slip() {
     let mut false_slips = Vec::new();
     let (mut all, mut all_board) = (0usize, 0usize);
     for lang in LANGUAGES {
-        let book = Phrasebook::builtin(lang).unwrap();
-        let tuning = tuning(lang);
         let u = common::understanding(lang);
-        let wording = Wording::new(&VoiceSettings::language(lang)).unwrap();
         let mut tally: BTreeMap<(String, Outcome), usize> = BTreeMap::new();
         // For the record: typed, a misheard phrase that names another legal
         // move word for word is that move's own words (a slip by D.2.8).
         let mut typed: BTreeMap<Outcome, usize> = BTreeMap::new();
         let mut n = 0;
-        for pos in &positions {
-            for mv in pos.legal_moves() {
-                for words in phrasings(book, &wording, pos, mv) {
-                    for text in misheard(book, &tuning, &words) {
-                        for c in MISHEARD_CONFIDENCES {
-                            let (outcome, moves) = judge(&u, pos, &text, Some(c), mv);
-                            n += 1;
-                            *tally.entry((format!("{c}"), outcome)).or_default() += 1;
-                            if matches!(outcome, Outcome::Slip | Outcome::SlipOther) {
-                                false_slips.push(format!("[{lang}] {text:?} at {c} for {mv}: {moves:?}"));
-                            }
-                        }
-                        *typed.entry(judge(&u, pos, &text, None, mv).0).or_default() += 1;
-                    }
+        for (pos, mv, text) in misheard_phrases(lang, &positions) {
+            for c in MISHEARD_CONFIDENCES {
+                let (outcome, moves) = judge(&u, pos, &text, Some(c), mv);
+                n += 1;
+                *tally.entry((format!("{c}"), outcome)).or_default() += 1;
+                if matches!(outcome, Outcome::Slip | Outcome::SlipOther) {
+                    false_slips.push(format!("[{lang}] {text:?} at {c} for {mv}: {moves:?}"));
                 }
             }
+            *typed.entry(judge(&u, pos, &text, None, mv).0).or_default() += 1;
         }
         report.push(format!("[{lang}] the same typed (not a pass mark): {typed:?}"));
         let board: usize = tally.iter().filter(|((_, o), _)| *o == Outcome::BoardMove).map(|(_, n)| n).sum();
@@ -243,30 +251,21 @@ fn without_a_board_a_misheard_phrase_is_never_made_into_a_move_it_does_not_name(
     let mut report = Vec::new();
     let mut wrong = Vec::new();
     for lang in LANGUAGES {
-        let book = Phrasebook::builtin(lang).unwrap();
-        let tuning = tuning(lang);
         let u = common::understanding(lang);
-        let wording = Wording::new(&VoiceSettings::language(lang)).unwrap();
         let (mut n, mut recovered) = (0usize, 0usize);
-        for pos in &positions {
-            for mv in pos.legal_moves() {
-                for words in phrasings(book, &wording, pos, mv) {
-                    for text in misheard(book, &tuning, &words) {
-                        n += 1;
-                        match u.understand(pos, &text, None) {
-                            Understood::Move { mv: made, .. } if made == mv => recovered += 1,
-                            Understood::Move { mv: made, .. } => {
-                                // Typed, the words name it exactly: that is what was said.
-                                let literal = u.understand(pos, &text, Some(1.0));
-                                if !matches!(literal, Understood::Move { mv: m, .. } if m == made) {
-                                    wrong.push(format!("[{lang}] {text:?} (meant {mv}): made {made}"));
-                                }
-                            }
-                            Understood::Ask { candidates, .. } if candidates.contains(&mv) => recovered += 1,
-                            _ => {}
-                        }
+        for (pos, mv, text) in misheard_phrases(lang, &positions) {
+            n += 1;
+            match u.understand(pos, &text, None) {
+                Understood::Move { mv: made, .. } if made == mv => recovered += 1,
+                Understood::Move { mv: made, .. } => {
+                    // Typed, the words name it exactly: that is what was said.
+                    let literal = u.understand(pos, &text, Some(1.0));
+                    if !matches!(literal, Understood::Move { mv: m, .. } if m == made) {
+                        wrong.push(format!("[{lang}] {text:?} (meant {mv}): made {made}"));
                     }
                 }
+                Understood::Ask { candidates, .. } if candidates.contains(&mv) => recovered += 1,
+                _ => {}
             }
         }
         report.push(format!(

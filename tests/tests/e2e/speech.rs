@@ -55,10 +55,12 @@ fn schedule(start: &Game, moves: &[shakmaty::Move]) -> Vec<TimedScan> {
     scans
 }
 
-#[test]
-fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
+/// A German `station run` with speech and his simulated peg board, e4 played
+/// on it (the board's move, not yet announced): the board, the station, its
+/// events file.
+fn e4_on_his_peg_board(name: &str) -> (SimPegBoard, RunningStation, PathBuf) {
     let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
-        "speech-slip",
+        name,
         &format!(
             "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
         ),
@@ -72,6 +74,12 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     sim.play_scans(schedule(&start, &[e4]));
     sim.wait_idle();
     wait_for(Duration::from_secs(10), "e4 on the board", || (game_moves(&events) == ["e2e4"]).then_some(()));
+    (sim, station, events)
+}
+
+#[test]
+fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
+    let (_sim, station, events) = e4_on_his_peg_board("speech-slip");
 
     // He played e4 but says "Springer f3".
     let said = &words("de", &["g1f3".into()])[0];
@@ -110,21 +118,7 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
 /// (the words of another move, heard sure, are a slip: the test above).
 #[test]
 fn a_misheard_announcement_of_the_boards_move_is_that_move_not_a_slip() {
-    let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
-        "speech-heard-right",
-        &format!(
-            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
-        ),
-    );
-    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
-    let station = start_station(&config, &events, &journal);
-    wait_board_status(&events);
-    let start = Game::default();
-    let e4: shakmaty::Move =
-        shakmaty::uci::UciMove::from_ascii(b"e2e4").unwrap().to_move(start.position()).unwrap();
-    sim.play_scans(schedule(&start, &[e4]));
-    sim.wait_idle();
-    wait_for(Duration::from_secs(10), "e4 on the board", || (game_moves(&events) == ["e2e4"]).then_some(()));
+    let (_sim, station, events) = e4_on_his_peg_board("speech-heard-right");
 
     let (status, answer) =
         station.command(&serde_json::json!({"cmd": "spoken", "text": "Eber vier", "confidence": 0.82}));
