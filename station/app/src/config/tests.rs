@@ -246,7 +246,6 @@ fn a_refused_value_names_its_key_and_says_why() {
         ("[speech]\nmove_confidence = 1.5\n", "speech.move_confidence", "1.5 is outside 0..=1"),
         ("[speech]\nsure_confidence = nan\n", "speech.sure_confidence", "is outside 0..=1"),
         ("[speech]\ndecide_quiet_ms = 601\n", "speech.decide_quiet_ms", "601 is outside 0..=600"),
-        ("[speech]\nalternatives = 11\n", "speech.alternatives", "11 is outside 0..=10"),
         ("[opponent]\nelo = 99\n", "opponent.elo", "99 is outside 100..=4000"),
         ("[opponent]\nengine = \" \"\n", "opponent.engine", "names no program"),
         ("[opponent]\nhint_time_ms = 5\n", "opponent.hint_time_ms", "5 is outside 10..=60000"),
@@ -298,7 +297,7 @@ fn the_defaults_are_the_documented_values() {
     assert_eq!((o.hint_time_ms, o.elo_step, o.seed), (500, 100, 0));
     let s = &c.speech;
     assert!(!s.enabled && s.microphone && s.decide_early && !s.keep_audio);
-    assert_eq!((s.decide_quiet_ms, s.keep_audio_max_mb, s.alternatives), (50, 64, 5));
+    assert_eq!((s.decide_quiet_ms, s.keep_audio_max_mb), (50, 64));
     assert_eq!(s.move_confidence, station_voices::understand::DEFAULT_MIN_CONFIDENCE);
     assert_eq!(s.command_confidence, station_voices::understand::DEFAULT_COMMAND_CONFIDENCE);
     assert_eq!(s.sure_confidence, station_voices::understand::DEFAULT_SURE_CONFIDENCE);
