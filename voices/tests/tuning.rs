@@ -24,7 +24,7 @@ use station_voices::{Phrasebook, VoiceSettings, Wording};
 const LANGUAGES: [&str; 3] = ["de", "pl", "en"];
 /// Recogniser confidences the misheard phrases are heard with (see above).
 /// Positions of real games the phrases are said in.
-const POSITIONS: usize = 40;
+const POSITIONS: usize = 120;
 const MISHEARD_CONFIDENCES: [f32; 2] = [0.82, 0.95];
 
 #[derive(Deserialize)]
