@@ -197,7 +197,7 @@ impl TwoBoards {
         let ply = self.agreed.ply();
         self.agreed.pop();
         self.clocks.truncate(ply);
-        out.push(Event::TakenBack { ply, t_ms: t });
+        out.push(Event::TakenBack { ply, t_ms: t, clock_proposal: None });
         self.review(t, out);
         true
     }
@@ -273,7 +273,7 @@ impl TwoBoards {
                 // The record goes back: each ply taken back is an event, so
                 // every reader of the record (the one fold) follows it.
                 while self.agreed.ply() > target {
-                    out.push(Event::TakenBack { ply: self.agreed.ply(), t_ms: t });
+                    out.push(Event::TakenBack { ply: self.agreed.ply(), t_ms: t, clock_proposal: None });
                     self.agreed.pop();
                 }
                 self.clocks.truncate(target + 1);

@@ -6,10 +6,8 @@ use station_core::clock::{ChessClock, Side, TimeControl};
 use station_core::clock_replay::{ClockReplayReport, replay_clock};
 use station_core::pgn::{PgnGame, SevenTags, read_games, write_pgn_with_clocks};
 
-const LICHESS: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/pgn/clock/lichess_db_100k.pgn"
-));
+const LICHESS: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/pgn/clock/lichess_db_100k.pgn"));
 const WORLD_CHAMPIONSHIP: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../tests/data/pgn/clock/nepomniachtchi-liren-game1.pgn"

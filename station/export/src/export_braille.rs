@@ -18,7 +18,6 @@
 //! K D T L S, Polish K H W G S, English K Q R B N), numbered, one move
 //! number a line.
 
-use crate::journal_file::JournalDir;
 use anyhow::{Context, Result, bail};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position};
@@ -246,7 +245,7 @@ pub fn export_braille(
     if !["de", "pl", "en"].contains(&lang) {
         bail!("no Braille record in language {lang:?} (de, pl or en)");
     }
-    let found = &JournalDir::game_to_read(journal_dir, game)?;
+    let found = &crate::export::one_game(journal_dir, game)?;
     let kept = found.contents.record();
     let game = crate::export::chess_game(found, &kept)?;
     let record = &game;

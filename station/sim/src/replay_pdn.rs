@@ -160,8 +160,7 @@ mod tests {
     use super::*;
 
     fn shared() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/data/draughts/selfplay-international.pdn")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/draughts/selfplay-international.pdn")
     }
 
     #[test]

@@ -459,11 +459,10 @@ fn a_missing_engine_is_named_once_and_the_station_runs_on() {
 }
 
 /// The engine's reply latency (his `game_move` to the engine's, station
-/// time) at three levels, and the memory of the station and its engine:
-/// `cargo test -p station-tests --test e2e practice::engine_reply_latency_and_memory -- --ignored --nocapture`.
-#[test]
-#[ignore = "a measurement, not a check"]
-fn engine_reply_latency_and_memory() {
+/// time) at three levels, and the memory of the station and its engine: a
+/// measurement, run by `cargo bench -p station-tests --bench e2e_figures`.
+#[allow(dead_code, reason = "a measurement: benches/e2e_figures.rs runs it")]
+pub(crate) fn engine_reply_latency_and_memory() {
     let _alone = station_tests::alone();
     for (level, extra) in [("Elo 1350", "elo = 1350\n"), ("Elo 2000", "elo = 2000\n"), ("full strength", "")]
     {
@@ -520,11 +519,16 @@ fn engine_reply_latency_and_memory() {
         child.end();
         latencies.sort_unstable();
         let median = latencies[latencies.len() / 2];
-        println!(
+        eprintln!(
             "{level}: {} replies at move_time_ms 500, latency median {median} ms, max {} ms; \
              station RSS {station_kb} kB, engine RSS {engine_kb} kB",
             latencies.len(),
             latencies.last().unwrap()
         );
+        let name = format!("practice, Stockfish at {level} (move_time_ms 500, {} replies)", latencies.len());
+        station_tests::figure(&format!("{name}: reply latency median"), median as f64, "ms");
+        station_tests::figure(&format!("{name}: reply latency max"), *latencies.last().unwrap() as f64, "ms");
+        station_tests::figure(&format!("{name}: station RSS"), station_kb as f64, "kB");
+        station_tests::figure(&format!("{name}: engine RSS"), engine_kb as f64, "kB");
     }
 }

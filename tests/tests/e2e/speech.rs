@@ -13,8 +13,8 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, RunningStation, assert_slip_checked, export_pgn, korean_model, korean_wav_config, of_type,
-    read_events, real_opening, scratch, station_bin, station_run, wait_board_status, wait_event, wait_for,
-    write_config,
+    read_events, real_opening, scratch, speak_korean, station_bin, station_run, wait_board_status,
+    wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -393,16 +393,6 @@ fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
     assert_eq!(game_moves(&events), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6"]);
 }
 
-/// Korean speech from espeak-ng, or `None` with a loud message.
-fn korean_wav(text: &str, path: &Path) -> Option<()> {
-    let status = Command::new("espeak-ng").args(["-v", "ko", "-s", "140", "-w"]).arg(path).arg(text).status();
-    if !status.is_ok_and(|s| s.success()) {
-        eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
-        return None;
-    }
-    Some(())
-}
-
 /// 16-bit mono samples of a WAV file as espeak-ng writes it.
 fn wav_samples(path: &Path) -> Vec<i16> {
     let reader = hound::WavReader::open(path).unwrap();
@@ -427,7 +417,7 @@ fn write_wav(path: &Path, rate: u32, samples: &[i16]) {
 
 #[test]
 fn the_microphone_path_hears_korean_speech_through_the_daemon() {
-    let Some(model) = korean_model() else { return };
+    let model = korean_model();
     let dir = scratch("speech-mic");
     const RATE: u64 = 22_050;
     let phrases = ["안녕하세요", "감사합니다", "서울", "김치"];
@@ -437,7 +427,7 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
     let mut speech_ends_ms = Vec::new();
     for (i, phrase) in phrases.iter().enumerate() {
         let part = dir.join(format!("phrase-{i}.wav"));
-        let Some(()) = korean_wav(phrase, &part) else { return };
+        speak_korean(phrase, &part);
         let samples = wav_samples(&part);
         let last_loud = samples.iter().rposition(|s| s.unsigned_abs() > 600).unwrap_or(0);
         speech_ends_ms.push((stream.len() + last_loud) as u64 * 1000 / RATE);
@@ -507,7 +497,7 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
 /// reaches the recogniser; the one spoken without it is never heard.
 #[test]
 fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
-    let Some(model) = korean_model() else { return };
+    let model = korean_model();
     let dir = scratch("speech-ptt");
     const RATE: u64 = 22_050;
     let phrases = ["서울", "김치"];
@@ -516,7 +506,7 @@ fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
     let mut spans_ms = Vec::new();
     for (i, phrase) in phrases.iter().enumerate() {
         let part = dir.join(format!("phrase-{i}.wav"));
-        let Some(()) = korean_wav(phrase, &part) else { return };
+        speak_korean(phrase, &part);
         let samples = wav_samples(&part);
         let start = (1 + 4 * i) * RATE as usize;
         stream.resize(start, 0);

@@ -122,6 +122,8 @@ impl Station {
         let change = self.voices.as_ref().and_then(|v| v.get().mirror_change());
         if let Some(object) = snapshot.as_object_mut() {
             object.insert("change".into(), change.unwrap_or(Value::Null));
+            // A practice game and who plays it (the pages say so).
+            object.insert("practice".into(), self.practice_state());
         }
         if self.recorder.keeper.is_some() {
             // The recording device (D.2.7): the kept sound per ply, for the console.

@@ -37,8 +37,7 @@ fn pdn_of(pos: &Position) -> Vec<String> {
 }
 
 fn shared_pdn() -> String {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
     std::fs::read_to_string(path).expect("the shared draughts games (tests/data/draughts)")
 }
 

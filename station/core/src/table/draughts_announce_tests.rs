@@ -250,8 +250,7 @@ fn viii_2_3_without_his_board_the_spoken_move_is_the_move() {
 /// announcement of the other path is named as a mismatch, the right one matches.
 #[test]
 fn viii_2_3_the_same_squares_capture_pair_announced_by_its_path() {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
     let games = read_games(&std::fs::read_to_string(path).expect("the shared draughts games")).unwrap();
     // The first position of a shared game, White to move, with such a pair.
     let found = games.iter().find_map(|g| {

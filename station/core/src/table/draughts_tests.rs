@@ -18,8 +18,7 @@ use crate::pgn::SevenTags;
 const V: Variant = Variant::International;
 
 fn shared_games() -> Vec<crate::draughts::pdn::PdnGame> {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
     let text = std::fs::read_to_string(path).expect("the shared draughts games (tests/data/draughts)");
     read_games(&text).expect("the shared games read")
 }
