@@ -160,7 +160,8 @@ pub fn names_literally(book: &station_voices::Phrasebook, text: &str, mv: &shakm
     }
     let file_of = |w: &str| {
         File::ALL.into_iter().find(|f| {
-            book.letter(*f).matches(w) || book.listening().letter_styles.iter().any(|s| s.letters[f.to_usize()].matches(w))
+            book.letter(*f).matches(w)
+                || book.listening().letter_styles.iter().any(|s| s.letters[f.to_usize()].matches(w))
         })
     };
     let rank_of = |w: &str| Rank::ALL.into_iter().find(|r| book.rank(*r).matches(w));
