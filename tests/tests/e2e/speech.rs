@@ -101,15 +101,22 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     // He corrects the announcement: the move is made and the opponent's clock starts.
     let (status, answer) = station.spoken(played);
     assert_eq!(status, 200, "{answer}");
+    let (ev, checks) = whites_clock_pressed(&events);
+    assert_eq!(checks.len(), 2);
+    assert_eq!(checks[1]["matches"], true, "{ev:?}");
+    assert_eq!(game_moves(&events), ["e2e4"]);
+}
+
+/// Waits for White's clock to be pressed; the events then, and the
+/// announcements checked against his board among them.
+fn whites_clock_pressed(events: &Path) -> (Vec<Value>, Vec<Value>) {
     let pressed = wait_for(Duration::from_secs(5), "the clock pressed", || {
-        of_type(&read_events(&events), "clock_pressed").first().map(|e| (*e).clone())
+        of_type(&read_events(events), "clock_pressed").first().map(|e| (*e).clone())
     });
     assert_eq!(pressed["side"], "white");
-    let ev = read_events(&events);
-    let checks = of_type(&ev, "announcement_checked");
-    assert_eq!(checks.len(), 2);
-    assert_eq!(checks[1]["matches"], true);
-    assert_eq!(game_moves(&events), ["e2e4"]);
+    let ev = read_events(events);
+    let checks = of_type(&ev, "announcement_checked").into_iter().cloned().collect();
+    (ev, checks)
 }
 
 /// Issue 33: his board shows e4 and the recogniser, unsure, wrote "Eber
@@ -125,12 +132,7 @@ fn a_misheard_announcement_of_the_boards_move_is_that_move_not_a_slip() {
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"]["understood"], "move", "{answer}");
     assert_eq!(answer["result"]["uci"], "e2e4", "{answer}");
-    let pressed = wait_for(Duration::from_secs(5), "the clock pressed", || {
-        of_type(&read_events(&events), "clock_pressed").first().map(|e| (*e).clone())
-    });
-    assert_eq!(pressed["side"], "white");
-    let ev = read_events(&events);
-    let checks = of_type(&ev, "announcement_checked");
+    let (ev, checks) = whites_clock_pressed(&events);
     assert_eq!(checks.len(), 1);
     assert_eq!(checks[0]["matches"], true, "no slip of the tongue: {checks:?}");
     let heard = of_type(&ev, "heard");
