@@ -284,11 +284,9 @@ fn without_a_board_a_misheard_phrase_is_never_made_into_a_move_it_does_not_name(
             n += 1;
             match u.understand(pos, &text, None) {
                 Understood::Move { mv: made, .. } if made == mv => recovered += 1,
-                Understood::Move { mv: made, .. } => {
-                    // The words name it exactly: that is what was said.
-                    if !common::names_literally(book, &text, &made) {
-                        wrong.push(format!("[{lang}] {text:?} (meant {mv}): made {made}"));
-                    }
+                // Another move made: only when the words name it exactly.
+                Understood::Move { mv: made, .. } if !common::names_literally(book, &text, &made) => {
+                    wrong.push(format!("[{lang}] {text:?} (meant {mv}): made {made}"));
                 }
                 Understood::Ask { candidates, .. } if candidates.contains(&mv) => recovered += 1,
                 _ => {}
