@@ -1,6 +1,7 @@
 //! Listening-only vocabulary of a phrasebook (issue 14): the ways players
 //! say files besides the Annex D names, filler words, promotion phrasings,
-//! and the table of known mishearings the repair uses.
+//! how the words sound (issue 33), and known mishearings the sound does not
+//! explain.
 //!
 //! All optional in the file (`[listening]`, `[[repair]]`), so a phrasebook
 //! made for speaking alone still reads.
@@ -36,10 +37,17 @@ pub struct ListeningWords {
     /// station listens for the first one the model knows and reads it back
     /// as the word.
     pub spellings: Vec<(String, Vec<String>)>,
+    /// How each listening word sounds (`[listening.phonemes]`, lower case):
+    /// espeak-ng's phonemes for the language as `espeak-ng -x --sep=_`
+    /// writes them ("eva" → "_!_'e:_v_A:"), made by `station voices
+    /// phonemes`. The repair of misheard words compares sounds by them.
+    pub phonemes: Vec<(String, String)>,
 }
 
-/// A known mishearing: the recogniser wrote `heard` where the player said
-/// `meant`. Costs add up; the cheapest repair of a phrase is asked back.
+/// A known mishearing the sound of the words does not explain: the
+/// recogniser wrote `heard` where the player said `meant` (`[[repair]]`).
+/// The repair takes it as that near (cost 1 as near as a close-sounding
+/// word, each step more a little farther) when the sounds say less.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Substitution {
     /// What the recogniser wrote (one word, lower case).

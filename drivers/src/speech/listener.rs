@@ -18,6 +18,11 @@ pub struct Transcript {
     /// The lowest word confidence (the weakest word decides whether a move
     /// is confirmed); 0 when nothing was heard.
     pub confidence: f32,
+    /// The recogniser's other readings, best first, the first being `text`
+    /// (issue 33): each with its share of the likelihood of all it gave
+    /// (0–1). Empty unless alternatives were asked for
+    /// ([`Listener::set_alternatives`]) and the model gave more than one.
+    pub alternatives: Vec<(String, f32)>,
 }
 
 impl Transcript {
@@ -81,6 +86,14 @@ impl Listener {
         Ok(Listener { recognizer, resampler, resampled: Vec::new(), phrases: phrases.len() })
     }
 
+    /// Asks the recogniser for up to `n` readings of each utterance (Vosk's
+    /// n-best; 0, the default, for one reading with word confidences). With
+    /// alternatives each word's confidence is the likelihood share of the
+    /// readings that have it.
+    pub fn set_alternatives(&mut self, n: u16) {
+        self.recognizer.set_max_alternatives(n);
+    }
+
     /// Feeds samples (any chunk size).
     ///
     /// # Errors
@@ -125,22 +138,57 @@ impl Listener {
         self.resampled.clear();
         self.resampler.finish(&mut self.resampled);
         self.accept()?;
-        let transcript = match self.recognizer.final_result().single() {
-            Some(result) => {
+        let transcript = match self.recognizer.final_result() {
+            vosk::CompleteResult::Single(result) => {
                 let words: Vec<(String, f32)> =
                     result.result.iter().map(|w| (w.word.to_owned(), w.conf)).collect();
-                let confidence = if words.is_empty() {
-                    0.0
-                } else {
-                    words.iter().map(|(_, c)| *c).fold(f32::INFINITY, f32::min)
-                };
-                Transcript { text: result.text.trim().to_owned(), words, confidence }
+                Transcript {
+                    text: result.text.trim().to_owned(),
+                    confidence: weakest(&words),
+                    words,
+                    alternatives: Vec::new(),
+                }
             }
-            None => Transcript::default(),
+            vosk::CompleteResult::Multiple(result) => {
+                let readings: Vec<(String, f32)> =
+                    result.alternatives.iter().map(|a| (a.text.trim().to_owned(), a.confidence)).collect();
+                from_alternatives(&readings)
+            }
         };
         self.recognizer.reset();
         Ok(transcript)
     }
+}
+
+/// The lowest word confidence; 0 for no words.
+fn weakest(words: &[(String, f32)]) -> f32 {
+    if words.is_empty() { 0.0 } else { words.iter().map(|(_, c)| *c).fold(f32::INFINITY, f32::min) }
+}
+
+/// A transcript from Vosk's readings (text, log-likelihood score), best
+/// first: each reading's share of the likelihood, and each word of the best
+/// its confidence as the share of the readings that have it.
+fn from_alternatives(readings: &[(String, f32)]) -> Transcript {
+    let Some(best) = readings.first() else { return Transcript::default() };
+    let top = readings.iter().map(|(_, s)| *s).fold(f32::NEG_INFINITY, f32::max);
+    let weights: Vec<f32> = readings.iter().map(|(_, s)| (s - top).exp()).collect();
+    let total: f32 = weights.iter().sum();
+    let alternatives: Vec<(String, f32)> =
+        readings.iter().zip(&weights).map(|((text, _), w)| (text.clone(), w / total)).collect();
+    let words: Vec<(String, f32)> = best
+        .0
+        .split_whitespace()
+        .map(|word| {
+            let share: f32 = alternatives
+                .iter()
+                .filter(|(text, _)| text.split_whitespace().any(|w| w == word))
+                .map(|(_, p)| *p)
+                .sum();
+            (word.to_owned(), share.min(1.0))
+        })
+        .collect();
+    let alternatives = if alternatives.len() > 1 { alternatives } else { Vec::new() };
+    Transcript { text: best.0.clone(), confidence: weakest(&words), words, alternatives }
 }
 
 /// A recognised file with how long recognition took after the last sample.
@@ -208,4 +256,25 @@ pub fn recognise_wav_with_model_dir(
 ) -> Result<WavRecognition, SpeechError> {
     let model = super::model::load_model(model_dir, lang)?;
     recognise_wav(&model, grammar, wav)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_become_shares_and_word_confidences() {
+        let t =
+            from_alternatives(&[("springer felix drei".into(), 60.0), ("springer felix zwei".into(), 59.0)]);
+        assert_eq!(t.text, "springer felix drei");
+        let share = 1.0 / (1.0 + (-1.0f32).exp());
+        assert!((t.alternatives[0].1 - share).abs() < 1e-4, "{t:?}");
+        assert_eq!(t.words[0], ("springer".to_owned(), 1.0));
+        assert!((t.confidence - share).abs() < 1e-4, "the weakest word: drei");
+        // One reading: no alternatives, every word sure.
+        let one = from_alternatives(&[("eva vier".into(), 50.0)]);
+        assert!(one.alternatives.is_empty());
+        assert_eq!(one.confidence, 1.0);
+        assert_eq!(from_alternatives(&[]), Transcript::default());
+    }
 }

@@ -37,6 +37,9 @@ pub enum Heard {
         text: String,
         /// The weakest word's confidence.
         confidence: f32,
+        /// The recogniser's readings, best first, each with its likelihood
+        /// share (empty when it gave one).
+        alternatives: Vec<(String, f32)>,
         /// From the end of speech (the last loud frame) to the transcript:
         /// what the player waits for.
         latency: Duration,
@@ -93,6 +96,14 @@ struct Setup {
     /// Keep each utterance's sound (`[speech] keep_audio`).
     keep_audio: bool,
 }
+
+/// The recogniser's readings of each utterance (Vosk's n-best, issue 33):
+/// the move his board shows, or a move asked back, may come from another
+/// reading it thought likely; each word's confidence is the likelihood share
+/// of the readings that have it. Measured with the Korean model, those
+/// confidences ask back as Vosk's own word confidences do, and end of speech
+/// to heard takes no longer.
+const READINGS: u16 = 5;
 
 /// The most sound kept of one utterance: 30 s at 16 kHz (a move is said in
 /// two; a longer stretch is noise around it, and its start is dropped).
@@ -290,6 +301,7 @@ fn listen_to(
         Ok(l) => l,
         Err(e) => return Ended::Fatal(format!("the recogniser refused the grammar: {e}")),
     };
+    listener.set_alternatives(READINGS);
     let _ = out.send(Heard::Ready { device: source.name() });
     let mut decisive = Decisive::new(grammar, setup.early.as_ref().map_or(&[][..], |e| &e.endings[..]));
     let mut utterance = Utterance::default();
@@ -306,6 +318,7 @@ fn listen_to(
             match Listener::new(fitting.model, grammar, mono16k) {
                 Ok(l) => {
                     listener = l;
+                    listener.set_alternatives(READINGS);
                     if let Some(early) = &setup.early {
                         decisive = Decisive::new(grammar, &early.endings);
                     }
@@ -474,7 +487,15 @@ fn send_heard(
     }
     // A spelling put in for a word the model lacks is read back as the word.
     let text = vocabulary.restore(&t.text);
-    let heard = Heard::Utterance { text, confidence: t.confidence, latency: speech_end.elapsed(), audio };
+    let alternatives =
+        t.alternatives.iter().map(|(text, share)| (vocabulary.restore(text), *share)).collect();
+    let heard = Heard::Utterance {
+        text,
+        confidence: t.confidence,
+        alternatives,
+        latency: speech_end.elapsed(),
+        audio,
+    };
     let _ = out.send(heard);
 }
 

@@ -130,8 +130,13 @@ mod station_tests {
     }
 
     fn say(station: &mut Station, text: &str) {
-        let heard =
-            Heard::Utterance { text: text.into(), confidence: 1.0, latency: Duration::ZERO, audio: None };
+        let heard = Heard::Utterance {
+            text: text.into(),
+            confidence: 1.0,
+            alternatives: Vec::new(),
+            latency: Duration::ZERO,
+            audio: None,
+        };
         station.handle_heard(heard, Instant::now()).unwrap();
         station.drain(Duration::from_secs(5)).unwrap();
     }

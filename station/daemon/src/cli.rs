@@ -286,7 +286,8 @@ enum Command {
     },
     /// Show how the station understands a spoken phrase, given as text. Prints one line: `move`
     /// and the move, `ask` and the moves it would ask about, `command` and its name, or
-    /// `reject` and why.
+    /// `reject` and why; with `--expect`, `slip` and the move when the words clearly name
+    /// another move than the one his board shows.
     Understand {
         /// The language spoken: de, pl or en.
         #[arg(long, default_value = "de")]
@@ -294,6 +295,9 @@ enum Command {
         /// The position, as FEN (the start position when absent).
         #[arg(long)]
         fen: Option<String>,
+        /// The move his board shows (as UCI, e2e4, or SAN, e4): the words are checked against it first.
+        #[arg(long, value_name = "UCI")]
+        expect: Option<String>,
         /// What was said.
         #[arg(value_name = "TEXT", num_args = 1.., required = true)]
         text: Vec<String>,
@@ -389,6 +393,16 @@ enum VoicesAction {
         /// Who speaks (kept in the pack's description).
         #[arg(long, value_name = "NAME", default_value = "a helper")]
         speaker: String,
+    },
+    /// Print how each word the station listens for sounds (a phrasebook's `[listening.phonemes]`
+    /// table), from the espeak-ng voice.
+    Phonemes {
+        /// The language: de, pl or en, or the language of the phrasebook file given.
+        #[arg(long)]
+        lang: String,
+        /// A phrasebook file instead of the station's own for the language.
+        #[arg(long, value_name = "FILE")]
+        phrasebook: Option<PathBuf>,
     },
 }
 
@@ -547,6 +561,10 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Voices { action: VoicesAction::Record { lang, out, input, speaker } } => {
             crate::voices_cmd::record(&lang, &out, input.as_deref(), &speaker)
         }
+        Command::Voices { action: VoicesAction::Phonemes { lang, phrasebook } } => {
+            print!("{}", crate::speech_cmd::phonemes(&lang, phrasebook.as_deref())?);
+            Ok(())
+        }
         Command::Devices => crate::voices_cmd::devices(),
         Command::Doctor { config, journal_dir } => {
             crate::doctor::doctor(&crate::doctor::DoctorOptions { config, journal_dir })
@@ -569,8 +587,11 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 ca_file,
             })
         }
-        Command::Understand { lang, fen, text } => {
-            println!("{}", crate::speech_cmd::understand(&lang, fen.as_deref(), &text.join(" "))?);
+        Command::Understand { lang, fen, expect, text } => {
+            println!(
+                "{}",
+                crate::speech_cmd::understand(&lang, fen.as_deref(), expect.as_deref(), &text.join(" "))?
+            );
             Ok(())
         }
         Command::Listen { model, wav, lang, fen } => {

@@ -89,6 +89,9 @@ struct ListeningFile {
     /// A word → spellings a speech model may list instead.
     #[serde(default)]
     spellings: BTreeMap<String, Vec<String>>,
+    /// A word → its espeak-ng phonemes (issue 33).
+    #[serde(default)]
+    phonemes: BTreeMap<String, String>,
 }
 
 /// `alike = [...]` (each may be heard for each other) or `heard = [...]`
@@ -412,12 +415,22 @@ impl Checker<'_> {
             }
             spellings.push((word.to_lowercase(), others.iter().map(|o| o.to_lowercase()).collect()));
         }
+        let mut phonemes = Vec::new();
+        for (word, sounds) in file.phonemes {
+            if word.trim().is_empty() || word.contains(' ') || sounds.trim().is_empty() {
+                return self.fail(format!(
+                    "[listening.phonemes] {word:?} needs one word and its phonemes (station voices phonemes)"
+                ));
+            }
+            phonemes.push((word.to_lowercase(), sounds));
+        }
         Ok(ListeningWords {
             letter_styles,
             fillers: file.fillers,
             promotion: file.promotion,
             promotion_pieces,
             spellings,
+            phonemes,
         })
     }
 

@@ -87,7 +87,7 @@ pub(crate) struct Forms {
     numbers: Vec<String>,
 }
 
-fn forms_of(entry: &Entry) -> Vec<String> {
+pub(crate) fn forms_of(entry: &Entry) -> Vec<String> {
     let mut out: Vec<String> = entry.accepted().map(normalise).filter(|f| !f.is_empty()).collect();
     out.dedup();
     out
@@ -318,7 +318,7 @@ impl Forms {
 /// A promoted piece as said after the target: its names, the Polish
 /// accusatives ("hetmana"), and both after each promotion word ("promote
 /// to queen", "na hetmana").
-fn promoted_forms(sentence: &Phrasebook, role: Role) -> Vec<String> {
+pub(crate) fn promoted_forms(sentence: &Phrasebook, role: Role) -> Vec<String> {
     let listening = sentence.listening();
     let mut pieces = forms_of(sentence.piece(role));
     for (r, entry) in &listening.promotion_pieces {

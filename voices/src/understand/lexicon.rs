@@ -197,6 +197,11 @@ impl Lexicon {
     pub(crate) fn knows(&self, phrase: &str) -> bool {
         self.phrases.contains_key(phrase)
     }
+
+    /// Whether a heard word means nothing ("äh", "the").
+    pub(crate) fn is_filler(&self, word: &str) -> bool {
+        matches!(self.phrases.get(word), Some(Meaning::Filler))
+    }
 }
 
 #[cfg(test)]

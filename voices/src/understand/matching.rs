@@ -30,11 +30,6 @@ enum Strictness {
     Lenient,
 }
 
-/// The legal moves that fit every word said (no leniency).
-pub(crate) fn exact_fits(pos: &Chess, spoken: &SpokenMove) -> Vec<Move> {
-    fitting(pos, &pos.legal_moves(), spoken, Strictness::Exact)
-}
-
 pub(crate) fn match_move(pos: &Chess, spoken: &SpokenMove) -> Matched {
     let legal = pos.legal_moves();
     if legal.is_empty() {

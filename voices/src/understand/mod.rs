@@ -27,18 +27,26 @@ mod draughts;
 mod grammar;
 mod lexicon;
 mod matching;
+mod nearness;
+mod prior;
+mod pronounce;
+mod readings;
 mod record;
 mod repair;
+mod sounds;
 mod spoken;
 
 use std::fmt;
+use std::sync::Arc;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, File, Move, Rank, Role, Square};
+use shakmaty::{CastlingMode, Chess, File, Move, Position, Rank, Role, Square};
 
 pub use crate::command_words::{CommandWord, CommandWords};
 pub use draughts::{DraughtsUnderstood, draughts_command, pdn_of};
 pub use grammar::Grammar;
+pub use pronounce::{Pronouncer, words_to_pronounce};
+pub use readings::MIN_READING_SHARE;
 pub use record::{RecordCursor, RecordMark, RecordStep};
 
 use crate::error::VoiceError;
@@ -49,6 +57,7 @@ use crate::wording::Wording;
 use grammar::Forms;
 use lexicon::{LexError, Lexicon, normalise};
 use matching::Matched;
+use prior::Verdict;
 use repair::Repairs;
 use spoken::Spoken;
 
@@ -314,6 +323,16 @@ pub enum Understood {
         /// SAN with check or mate sign ("Nf3", "Qxf7#").
         san: String,
     },
+    /// Said with the board's move known ([`Understanding::understand_expecting`]):
+    /// the words clearly name another legal move, a slip of the tongue (D.2.8).
+    Slip {
+        /// The move the words name.
+        mv: Move,
+        /// UCI ("g1f3", castling as "e1g1").
+        uci: String,
+        /// SAN with check or mate sign.
+        san: String,
+    },
     /// The station must ask back (see [`Understanding::confirm_question`]).
     Ask {
         /// The legal moves that fit, in move-generation order.
@@ -328,11 +347,12 @@ pub enum Understood {
 }
 
 impl Understood {
-    /// One line for `station understand`: `move UCI SAN`, `ask UCI…`,
-    /// `command NAME [ARGS]` or `reject REASON`.
+    /// One line for `station understand`: `move UCI SAN`, `slip UCI SAN`,
+    /// `ask UCI…` (nearest first), `command NAME [ARGS]` or `reject REASON`.
     pub fn line(&self) -> String {
         match self {
             Understood::Move { uci, san, .. } => format!("move {uci} {san}"),
+            Understood::Slip { uci, san, .. } => format!("slip {uci} {san}"),
             Understood::Ask { candidates, .. } => {
                 let mut line = "ask".to_owned();
                 for mv in candidates {
@@ -355,6 +375,11 @@ fn with_twins(mv: Move, twins: Vec<Move>) -> Vec<Move> {
         candidates.extend(twins);
     }
     candidates
+}
+
+/// A legal move made: with its UCI and SAN.
+fn made(pos: &Chess, mv: Move) -> Understood {
+    Understood::Move { mv, uci: uci(mv), san: SanPlus::from_move(pos.clone(), mv).to_string() }
 }
 
 fn uci(mv: Move) -> String {
@@ -438,7 +463,7 @@ impl Understanding {
         let ranks = books.get(settings.ranks_language())?;
         let long = VoiceSettings { long_form: true, ..settings.clone() };
         let lexicon = Lexicon::new(&sentence, &letters, &ranks, commands);
-        let repairs = Repairs::new(&[&sentence, &letters, &ranks], &lexicon);
+        let repairs = Repairs::new([sentence.clone(), letters.clone(), ranks.clone()], &lexicon);
         Ok(Understanding {
             wording: Wording::with_phrasebooks(settings, books)?,
             long_wording: Wording::with_phrasebooks(&long, books)?,
@@ -504,45 +529,91 @@ impl Understanding {
         self.forms.grammar(pos)
     }
 
-    /// What `text` (a transcript, or typed words) means in `pos`.
+    /// Lets `pronouncer` (espeak-ng, in the station) say how words sound
+    /// that no phrasebook's `[listening.phonemes]` holds: listening words of
+    /// a phrasebook without them now, heard or typed words outside the
+    /// listening words when they come. Without one such words are compared
+    /// by their spelling.
+    pub fn with_pronouncer(mut self, pronouncer: Arc<dyn Pronouncer>) -> Understanding {
+        self.repairs.set_pronouncer(pronouncer);
+        self
+    }
+
+    /// Listening words whose sound no phrasebook (and no pronouncer) gives:
+    /// the repair compares them by their spelling. Empty for the built-in
+    /// languages.
+    pub fn unpronounced(&self) -> &[String] {
+        self.repairs.unpronounced()
+    }
+
+    /// Every legal move of `pos` with how near `text` comes to it by sound
+    /// (0: word for word), nearest first: what the repair decides on, for
+    /// measurements and tuning.
+    pub fn sound_ranking(&self, pos: &Chess, text: &str) -> Vec<(Move, f32)> {
+        self.repairs.hearing(&self.lexicon, &normalise(text)).rank(pos)
+    }
+
+    /// What `text` (a transcript, or typed words) means in `pos`, with no
+    /// board to check it against (speech only).
     /// `confidence` is the recogniser's (0–1); `None` for typed text.
     pub fn understand(&self, pos: &Chess, text: &str, confidence: Option<f32>) -> Understood {
+        self.understand_expecting(pos, text, confidence, None)
+    }
+
+    /// What `text` means in `pos` when his board already shows `board`, his
+    /// move (issue 33, D.2.8): words the repair brings to it at a cost no
+    /// other legal move beats are that move ([`Understood::Move`]); words that
+    /// clearly name another legal move are a slip of the tongue
+    /// ([`Understood::Slip`]); between the two the nearest moves are asked,
+    /// nearest first. `[unk]` is a gap, not a contradiction. Without a board
+    /// (`None`, or a move not legal in `pos`) as [`Understanding::understand`].
+    pub fn understand_expecting(
+        &self,
+        pos: &Chess,
+        text: &str,
+        confidence: Option<f32>,
+        board: Option<Move>,
+    ) -> Understood {
         let normalised = normalise(text);
         let understood = self.understand_words(pos, &normalised, confidence);
+        match board {
+            Some(board) if pos.is_legal(board) => {
+                self.with_board(pos, &normalised, confidence, board, understood)
+            }
+            _ => self.without_board(pos, &normalised, confidence, understood),
+        }
+    }
+
+    fn without_board(
+        &self,
+        pos: &Chess,
+        normalised: &str,
+        confidence: Option<f32>,
+        understood: Understood,
+    ) -> Understood {
         match understood {
-            // A phrase that names no legal move: repaired, and only ever asked.
+            // A phrase that names no legal move, or names one with something
+            // unheard in it: repaired by sound, and only ever asked.
             Understood::Reject(
-                RejectReason::NoSuchMove(_) | RejectReason::UnknownWord(_) | RejectReason::Malformed(_),
-            ) => match self.repairs.repair(&self.lexicon, pos, &normalised) {
-                Some(repaired) => Understood::Ask {
-                    candidates: repaired.moves,
-                    reason: AskReason::Repaired(format!(
-                        "heard \"{normalised}\"; \"{}\" fits after known mishearings",
-                        repaired.text
-                    )),
-                },
+                RejectReason::NoSuchMove(_)
+                | RejectReason::UnknownWord(_)
+                | RejectReason::Malformed(_)
+                | RejectReason::NotUnderstood,
+            ) if !self.is_command(normalised) => match self.repairs.repair(&self.lexicon, pos, normalised) {
+                Some(repaired) => {
+                    let reason = AskReason::Repaired(format!(
+                        "heard \"{normalised}\"; nearest by sound: {}",
+                        self.confirm_question(pos, &repaired.moves)
+                    ));
+                    Understood::Ask { candidates: repaired.moves, reason }
+                }
                 None => understood,
             },
-            // Something outside the grammar was heard as well ("äh", a cough):
-            // what is left may name a move, which is then asked, never made.
-            Understood::Reject(RejectReason::NotUnderstood)
-                if normalised.split(' ').any(|w| w != "[unk]") =>
-            {
-                let rest: Vec<&str> = normalised.split(' ').filter(|w| *w != "[unk]").collect();
-                match self.understand_words(pos, &rest.join(" "), confidence) {
-                    Understood::Move { mv, .. } => Understood::Ask {
-                        candidates: vec![mv],
-                        reason: AskReason::Repaired(format!("heard \"{normalised}\"; the rest names a move")),
-                    },
-                    asked @ Understood::Ask { .. } => asked,
-                    _ => understood,
-                }
-            }
             // Made only when the recogniser is sure, or when no alike-sounding
             // phrase names another legal move; else the choices are named,
             // the move heard first.
             Understood::Move { mv, .. } if confidence.is_some_and(|c| c < self.sure_confidence) => {
-                let twins = self.repairs.twins(&self.lexicon, pos, &normalised, mv);
+                let twins = self.repairs.twins(&self.lexicon, pos, normalised, mv);
                 if twins.is_empty() {
                     return understood;
                 }
@@ -553,10 +624,76 @@ impl Understanding {
             Understood::Ask { candidates, reason: reason @ AskReason::LowConfidence(_) }
                 if candidates.len() == 1 =>
             {
-                let twins = self.repairs.twins(&self.lexicon, pos, &normalised, candidates[0]);
+                let twins = self.repairs.twins(&self.lexicon, pos, normalised, candidates[0]);
                 Understood::Ask { candidates: with_twins(candidates[0], twins), reason }
             }
             other => other,
+        }
+    }
+
+    /// Whether the words, what was not heard left out, are a command
+    /// ("[unk] Zeit"), or begin with a command that takes words after it
+    /// ("Reihe neun"): no move is to be made of them.
+    fn is_command(&self, normalised: &str) -> bool {
+        let rest: Vec<&str> = normalised.split(' ').filter(|w| *w != "[unk]").collect();
+        let Ok(meanings) = self.lexicon.read(&rest.join(" ")) else { return false };
+        matches!(spoken::read(&meanings), Ok(Spoken::Command(_)))
+            || matches!(
+                meanings.first(),
+                Some(lexicon::Meaning::Command(
+                    CommandWord::WhereIs
+                        | CommandWord::WhatStandsOn
+                        | CommandWord::ReadRank
+                        | CommandWord::ReadFile
+                        | CommandWord::GoToMove
+                        | CommandWord::NewGame
+                ))
+            )
+    }
+
+    fn with_board(
+        &self,
+        pos: &Chess,
+        normalised: &str,
+        confidence: Option<f32>,
+        board: Move,
+        understood: Understood,
+    ) -> Understood {
+        if let Understood::Command(_)
+        | Understood::Reject(
+            RejectReason::Empty | RejectReason::LowConfidence(_) | RejectReason::NoMoves,
+        ) = understood
+        {
+            return understood;
+        }
+        let mut hearing = self.repairs.hearing(&self.lexicon, normalised);
+        if !hearing.has_words() || self.is_command(normalised) {
+            return match understood {
+                reject @ Understood::Reject(_) => reject,
+                _ => Understood::Reject(RejectReason::NotUnderstood),
+            };
+        }
+        let ranked = hearing.rank_held(pos);
+        let sure = confidence.is_none_or(|c| c >= self.sure_confidence);
+        match prior::judge(&ranked, board, sure) {
+            Verdict::Board => made(pos, board),
+            Verdict::Slip(mv) => match made(pos, mv) {
+                Understood::Move { mv, uci, san } => Understood::Slip { mv, uci, san },
+                other => other,
+            },
+            Verdict::Ask(candidates) => {
+                let reason = AskReason::Repaired(format!(
+                    "heard \"{normalised}\"; nearer another move than the board's: {}",
+                    self.confirm_question(pos, &candidates)
+                ));
+                Understood::Ask { candidates, reason }
+            }
+            Verdict::Reject => match understood {
+                reject @ Understood::Reject(_) => reject,
+                _ => Understood::Reject(RejectReason::NoSuchMove(format!(
+                    "\"{normalised}\" is near no legal move"
+                ))),
+            },
         }
     }
 
@@ -578,11 +715,7 @@ impl Understanding {
             Ok(Spoken::Move(spoken)) => match matching::match_move(pos, &spoken) {
                 Matched::One(mv) => match unsure {
                     Some(c) => Understood::Ask { candidates: vec![mv], reason: AskReason::LowConfidence(c) },
-                    None => Understood::Move {
-                        mv,
-                        uci: uci(mv),
-                        san: SanPlus::from_move(pos.clone(), mv).to_string(),
-                    },
+                    None => made(pos, mv),
                 },
                 Matched::Ask(candidates, reason) => Understood::Ask { candidates, reason },
                 Matched::None(reason) => Understood::Reject(reason),
@@ -622,6 +755,19 @@ pub fn understand_line(lang: &str, fen: &str, text: &str) -> Result<String, Voic
     let understanding = Understanding::language(lang)?;
     let pos = position_from_fen(fen)?;
     Ok(understanding.understand(&pos, text, None).line())
+}
+
+/// The move `text` names in `pos` (UCI, or SAN), or why it names none.
+///
+/// # Errors
+/// [`VoiceError::BadMove`] for a text that is no legal move of `pos`.
+pub fn legal_move(pos: &Chess, text: &str) -> Result<Move, VoiceError> {
+    let bad = |problem: &str| VoiceError::BadMove { text: text.to_owned(), problem: problem.to_owned() };
+    if let Ok(uci) = text.parse::<shakmaty::uci::UciMove>() {
+        return uci.to_move(pos).map_err(|_| bad("not among the legal moves"));
+    }
+    let san = text.parse::<shakmaty::san::SanPlus>().map_err(|_| bad("neither UCI nor SAN"))?;
+    san.san.to_move(pos).map_err(|_| bad("not among the legal moves"))
 }
 
 #[cfg(test)]

@@ -1,152 +1,105 @@
-//! Repair of misheard phrases (issue 14).
+//! Repair of misheard phrases by sound (issues 14 and 33).
 //!
-//! Small recognisers mishear in known ways; each phrasebook lists them with
-//! a cost (`[[repair]]`, see [`crate::Substitution`]). A phrase that names no
-//! legal move is tried again with up to two substitutions; the legal moves
-//! reached at the lowest total cost are *asked back*, never made (the
-//! caller turns them into [`super::Understood::Ask`]). The same table tells
-//! when a confidently named move has a near twin: one substitution away
-//! from another legal move.
+//! A phrase that names no legal move is compared with every legal move by
+//! how its words sound ([`super::nearness`]); the nearest moves are *asked
+//! back*, never made (the caller turns them into [`super::Understood::Ask`]),
+//! nearest first. The same comparison tells when a move named word for word
+//! has a near twin: another legal move a small mishearing away, asked with it
+//! unless the recogniser is sure. A phrasebook's `[[repair]]` rows (known
+//! mishearings the sound does not explain) count as that near.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
 use super::lexicon::{Lexicon, normalise};
-use super::matching::exact_fits;
-use super::spoken::{self, Spoken};
+use super::nearness::{Hearing, SoundForms};
+use super::pronounce::{Pronouncer, Pronunciations};
 use crate::phrasebook::Phrasebook;
 
-/// At most this many words of a phrase are substituted.
-const MAX_SUBSTITUTIONS: usize = 2;
-/// Repairs dearer than this are not tried.
-const MAX_COST: u8 = 3;
 /// A tie of more moves than this is no useful question.
 pub(crate) const MAX_CHOICES: usize = 3;
+/// Moves this much farther than the nearest are no longer its equals.
+pub(crate) const TIE: f32 = 0.1;
+/// Farther than this from every legal move, a phrase names none.
+const MAX_REPAIR: f32 = 1.2;
+/// A legal move this near a move named word for word may be what was said.
+const TWIN: f32 = 0.3;
 
-/// The substitution table of one listening configuration, by heard word.
-#[derive(Debug, Clone, Default)]
+/// The repair of one listening configuration: the sounds of its words.
+#[derive(Debug, Clone)]
 pub(crate) struct Repairs {
-    by_heard: HashMap<String, Vec<(String, u8)>>,
+    books: [Arc<Phrasebook>; 3],
+    sounds: Pronunciations,
+    forms: SoundForms,
+    /// `[[repair]]` rows: heard word → (meant form, cost 1–9).
+    known: HashMap<String, Vec<(String, u8)>>,
 }
 
 /// The outcome of a repair.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Repaired {
-    /// The cheapest legal moves, in move-generation order.
+    /// The nearest legal moves, nearest first.
     pub moves: Vec<Move>,
-    /// Their total cost.
-    pub cost: u8,
-    /// The repaired words of the first of them.
-    pub text: String,
+    /// How near the nearest is (0: word for word).
+    pub cost: f32,
 }
 
 impl Repairs {
-    /// The tables of `books` (sentence, letters and ranks phrasebooks),
-    /// keeping substitutions whose meant word the lexicon knows.
-    pub(crate) fn new(books: &[&Phrasebook], lexicon: &Lexicon) -> Repairs {
-        let mut by_heard: HashMap<String, Vec<(String, u8)>> = HashMap::new();
-        for book in books {
+    /// The repair of `books` (sentence, letters and ranks phrasebooks).
+    pub(crate) fn new(books: [Arc<Phrasebook>; 3], lexicon: &Lexicon) -> Repairs {
+        let sounds = Pronunciations::new(&[&books[0], &books[1], &books[2]], None);
+        let forms = SoundForms::new(&books[0], &books[1], &books[2], &sounds);
+        let mut known: HashMap<String, Vec<(String, u8)>> = HashMap::new();
+        for book in &books {
             for sub in book.repairs() {
                 let (heard, meant) = (normalise(&sub.heard), normalise(&sub.meant));
-                if heard == meant || !lexicon.knows(&meant) {
-                    continue;
-                }
-                let options = by_heard.entry(heard).or_default();
-                match options.iter_mut().find(|(m, _)| *m == meant) {
-                    Some(known) => known.1 = known.1.min(sub.cost),
-                    None => options.push((meant, sub.cost)),
+                if heard != meant && lexicon.knows(&meant) {
+                    known.entry(heard).or_default().push((meant, sub.cost));
                 }
             }
         }
-        Repairs { by_heard }
+        Repairs { books, sounds, forms, known }
     }
 
-    /// The substitutions for each word of `words`, with their position.
-    fn options<'a>(&'a self, words: &[&str]) -> Vec<(usize, &'a str, u8)> {
-        let mut out = Vec::new();
-        for (i, word) in words.iter().enumerate() {
-            if let Some(options) = self.by_heard.get(*word) {
-                out.extend(options.iter().map(|(meant, cost)| (i, meant.as_str(), *cost)));
-            }
-        }
-        out
+    /// Asks `pronouncer` how words outside the phrasebooks sound.
+    pub(crate) fn set_pronouncer(&mut self, pronouncer: Arc<dyn Pronouncer>) {
+        self.sounds.set_pronouncer(Some(pronouncer));
+        let [sentence, letters, ranks] = &self.books;
+        self.forms = SoundForms::new(sentence, letters, ranks, &self.sounds);
     }
 
-    /// The cheapest legal moves `normalised` names after substitutions, if
-    /// any (never more than [`MAX_CHOICES`]).
+    /// Listening words no phrasebook says the sound of (read by spelling).
+    pub(crate) fn unpronounced(&self) -> &[String] {
+        self.sounds.unpronounced()
+    }
+
+    /// The heard words, ready to be compared with moves.
+    pub(crate) fn hearing<'a>(&'a self, lexicon: &Lexicon, normalised: &str) -> Hearing<'a> {
+        Hearing::new(normalised, lexicon, &self.sounds, &self.forms, &self.known)
+    }
+
+    /// The nearest legal moves `normalised` may have meant, if any is near
+    /// enough and no more than [`MAX_CHOICES`] are equally near.
     pub(crate) fn repair(&self, lexicon: &Lexicon, pos: &Chess, normalised: &str) -> Option<Repaired> {
-        let words: Vec<&str> = normalised.split(' ').filter(|w| !w.is_empty()).collect();
-        let options = self.options(&words);
-        let mut best: Option<Repaired> = None;
-        let mut consider = |changes: &[(usize, &str, u8)]| {
-            let cost: u8 = changes.iter().map(|c| c.2).sum();
-            if cost > MAX_COST || best.as_ref().is_some_and(|b| b.cost < cost) {
-                return;
-            }
-            let mut said: Vec<&str> = words.clone();
-            for (i, meant, _) in changes {
-                said[*i] = meant;
-            }
-            let text = said.join(" ");
-            let moves = moves_named(lexicon, pos, &text);
-            if moves.is_empty() {
-                return;
-            }
-            match &mut best {
-                Some(b) if b.cost == cost => {
-                    for mv in moves {
-                        if !b.moves.contains(&mv) {
-                            b.moves.push(mv);
-                        }
-                    }
-                }
-                _ => best = Some(Repaired { moves, cost, text }),
-            }
-        };
-        for (k, first) in options.iter().enumerate() {
-            consider(&[*first]);
-            if MAX_SUBSTITUTIONS < 2 {
-                continue;
-            }
-            for second in &options[k + 1..] {
-                if second.0 != first.0 {
-                    consider(&[*first, *second]);
-                }
-            }
+        let mut hearing = self.hearing(lexicon, normalised);
+        if !hearing.has_words() {
+            return None;
         }
-        let mut best = best?;
-        let legal = pos.legal_moves();
-        best.moves.sort_by_key(|mv| legal.iter().position(|m| m == mv));
-        (best.moves.len() <= MAX_CHOICES).then_some(best)
+        let ranked = hearing.rank_held(pos);
+        let cost = ranked.first()?.1;
+        if cost > MAX_REPAIR {
+            return None;
+        }
+        let moves: Vec<Move> = ranked.iter().take_while(|(_, c)| *c <= cost + TIE).map(|(m, _)| *m).collect();
+        (moves.len() <= MAX_CHOICES).then_some(Repaired { moves, cost })
     }
 
-    /// The other legal moves one substitution turns `normalised` (which
-    /// names `mv`) into: the recogniser may have written this move for one
-    /// of them. In move-generation order.
+    /// The other legal moves a small mishearing away from `mv`, which
+    /// `normalised` names word for word: nearest first.
     pub(crate) fn twins(&self, lexicon: &Lexicon, pos: &Chess, normalised: &str, mv: Move) -> Vec<Move> {
-        let words: Vec<&str> = normalised.split(' ').filter(|w| !w.is_empty()).collect();
-        let mut twins = Vec::new();
-        for (i, meant, _) in self.options(&words) {
-            let mut said = words.clone();
-            said[i] = meant;
-            for m in moves_named(lexicon, pos, &said.join(" ")) {
-                if m != mv && !twins.contains(&m) {
-                    twins.push(m);
-                }
-            }
-        }
-        let legal = pos.legal_moves();
-        twins.sort_by_key(|m| legal.iter().position(|l| l == m));
-        twins
-    }
-}
-
-/// The legal moves a phrase names exactly (none for a command or nonsense).
-fn moves_named(lexicon: &Lexicon, pos: &Chess, text: &str) -> Vec<Move> {
-    let Ok(meanings) = lexicon.read(text) else { return Vec::new() };
-    match spoken::read(&meanings) {
-        Ok(Spoken::Move(spoken)) => exact_fits(pos, &spoken),
-        _ => Vec::new(),
+        let mut hearing = self.hearing(lexicon, normalised);
+        hearing.rank(pos).into_iter().filter(|(m, c)| *m != mv && *c <= TWIN).map(|(m, _)| m).collect()
     }
 }

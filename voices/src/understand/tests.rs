@@ -27,11 +27,13 @@ fn basic_moves_and_commands() {
 #[test]
 fn never_a_wrong_move() {
     let u = de();
-    assert!(line(&u, "startpos", "Knight Felix drei").starts_with("reject unknown word"));
-    assert!(line(&u, "startpos", "Springer Eva vier").starts_with("reject no knight"));
+    // Words that name no legal move are only ever asked back, nearest first.
+    assert_eq!(line(&u, "startpos", "Knight Felix drei"), "ask f2f3 g1f3");
+    assert_eq!(line(&u, "startpos", "Springer Eva vier"), "ask e2e4");
+    assert!(line(&u, "startpos", "Dame Dame").starts_with("reject not a move"));
     assert!(line(&u, "startpos", "").starts_with("reject nothing"));
     assert!(line(&u, "startpos", "[unk]").starts_with("reject not understood"));
-    assert!(line(&u, "startpos", "Felix Felix").starts_with("reject not a move"));
+    assert!(line(&u, "startpos", "Felix Felix").starts_with("ask f2f4"));
     // Two knights can reach d2 in this position: ask.
     let fen = "4k3/8/8/8/8/8/8/1N3N1K w - - 0 1";
     assert_eq!(line(&u, fen, "Springer David zwei"), "ask b1d2 f1d2");
@@ -188,12 +190,13 @@ fn the_draw_offer_and_the_draw_question_differ_by_their_words() {
 fn misheard_phrases_are_asked_back_never_made() {
     let start = "startpos";
     for (lang, text, want) in [
-        ("en", "no f three", "ask g1f3"),
-        ("en", "king f three", "ask g1f3"),
-        ("en", "eight three", "ask a2a3"),
+        ("en", "no f three", "ask g1f3 f2f3"),
+        ("en", "king f three", "ask f2f3"),
+        ("en", "eight three", "ask h2h3 a2a3"),
         ("de", "Springer Felix zwei", "ask g1f3"),
         ("de", "Dame Hektor fünf", "reject"),
-        ("pl", "skoczek f siedem", "reject"),
+        ("pl", "skoczek f siedem", "ask g1f3"),
+        ("de", "Dame Dame Dame", "reject"),
     ] {
         let got = lang_line(lang, start, text);
         assert!(got.starts_with(want), "[{lang}] {text}: {got}");
@@ -201,9 +204,9 @@ fn misheard_phrases_are_asked_back_never_made() {
     // "takes" for "six": after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6, the bishop to a6.
     let fen = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4";
     assert_eq!(lang_line("en", fen, "bishop takes a takes"), "ask b5a6");
-    // Ties name the choices: "b five" with no pawn on the b-file to move, d5 and e5 are both one mishearing away.
+    // No pawn on the b-file to move: "b four" sounds nearest to "d four".
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w KQkq - 0 1";
-    assert_eq!(lang_line("en", fen, "b four"), "ask d2d4 e2e4");
+    assert_eq!(lang_line("en", fen, "b four"), "ask d2d4");
 }
 
 #[test]
@@ -217,12 +220,12 @@ fn a_move_with_something_unheard_in_it_is_asked() {
 fn a_sure_move_with_an_alike_twin_is_asked_unless_the_recogniser_is_sure() {
     let u = Understanding::language("en").unwrap();
     let pos = Chess::default();
-    // "a three" is one mishearing from "e three" and "h three", both legal.
+    // "a three" /eɪ/ sounds like "h three" /eɪtʃ/, also legal.
     assert_eq!(u.understand(&pos, "a three", None).line(), "move a2a3 a3");
     assert_eq!(u.understand(&pos, "a three", Some(1.0)).line(), "move a2a3 a3");
-    assert_eq!(u.understand(&pos, "a three", Some(0.95)).line(), "ask a2a3 e2e3 h2h3");
+    assert_eq!(u.understand(&pos, "a three", Some(0.95)).line(), "ask a2a3 h2h3");
     // Unsure anyway: the alike-sounding moves are named with it.
-    assert_eq!(u.understand(&pos, "a three", Some(0.5)).line(), "ask a2a3 e2e3 h2h3");
+    assert_eq!(u.understand(&pos, "a three", Some(0.5)).line(), "ask a2a3 h2h3");
     // "Anna three" has no twin: made above the ordinary threshold, asked alone below it.
     assert_eq!(u.understand(&pos, "Anna three", Some(0.95)).line(), "move a2a3 a3");
     assert_eq!(u.understand(&pos, "Anna three", Some(0.5)).line(), "ask a2a3");
@@ -240,4 +243,63 @@ fn grammar_sizes() {
         eprintln!("[{lang}] {} legal moves, {n} phrases", pos.legal_moves().len());
         assert!(n < 40_000, "[{lang}] {n} phrases");
     }
+}
+
+fn expecting(lang: &str, fen: &str, text: &str, confidence: Option<f32>, board: &str) -> String {
+    let u = Understanding::language(lang).unwrap();
+    let pos = position_from_fen(fen).unwrap();
+    let board = legal_move(&pos, board).unwrap();
+    u.understand_expecting(&pos, text, confidence, Some(board)).line()
+}
+
+#[test]
+fn with_the_boards_move_known_a_misheard_announcement_is_that_move() {
+    // The board shows e4; the recogniser wrote "Eber" for "Eva", lost the
+    // rank to "[unk]", or lost a word.
+    assert_eq!(expecting("de", "startpos", "Eber vier", Some(0.82), "e2e4"), "move e2e4 e4");
+    assert_eq!(expecting("de", "startpos", "Eva [unk]", Some(0.82), "e2e4"), "move e2e4 e4");
+    assert_eq!(expecting("de", "startpos", "Eva vier", Some(0.3), "e2e4"), "move e2e4 e4");
+    // Words that fit two knights equally: the board's is the one.
+    let fen = "4k3/8/8/8/8/8/8/1N3N1K w - - 0 1";
+    assert_eq!(expecting("de", fen, "Springer David zwei", None, "f1d2"), "move f1d2 Nfd2");
+    // "Springer [unk] drei" fits Nf3 and Nh3 alike: the board shows Nh3.
+    assert_eq!(expecting("de", "startpos", "Springer [unk] drei", Some(0.9), "g1h3"), "move g1h3 Nh3");
+    // A command stays a command; nothing but "[unk]" is nothing.
+    assert_eq!(expecting("de", "startpos", "Zeit", None, "e2e4"), "command time");
+    assert!(expecting("de", "startpos", "[unk]", Some(0.5), "e2e4").starts_with("reject"));
+    assert!(expecting("de", "startpos", "[unk] Zeit", Some(0.5), "e2e4").starts_with("reject"));
+}
+
+#[test]
+fn with_the_boards_move_known_clear_words_of_another_move_are_a_slip() {
+    // The station's own words of another legal move, typed or heard sure.
+    assert_eq!(expecting("de", "startpos", "Springer Felix drei", None, "e2e4"), "slip g1f3 Nf3");
+    assert_eq!(expecting("de", "startpos", "Anna drei", Some(1.0), "e2e3"), "slip a2a3 a3");
+    assert_eq!(expecting("pl", "startpos", "skoczek Feliks trzy", None, "e2e4"), "slip g1f3 Nf3");
+    assert_eq!(expecting("en", "startpos", "Knight Felix three", None, "e2e4"), "slip g1f3 Nf3");
+    // Heard unsure, words one sound away from the board's move are the
+    // board's; far from it, another move's own words are still a slip.
+    assert_eq!(expecting("de", "startpos", "Anna drei", Some(0.82), "e2e3"), "move e2e3 e3");
+    assert_eq!(expecting("de", "startpos", "Springer Felix drei", Some(0.82), "e2e4"), "slip g1f3 Nf3");
+}
+
+#[test]
+fn the_recognisers_other_readings_bring_the_boards_move_or_more_choices() {
+    let u = de();
+    let pos = Chess::default();
+    let e4 = legal_move(&pos, "e2e4").unwrap();
+    let readings =
+        |texts: &[(&str, f32)]| texts.iter().map(|(t, s)| ((*t).to_owned(), *s)).collect::<Vec<_>>();
+    // The best reading names Bella vier; another likely one is the board's move.
+    let heard = readings(&[("Bella vier", 0.6), ("Eva vier", 0.4)]);
+    assert_eq!(u.understand_readings(&pos, &heard, Some(0.6), Some(e4)).line(), "move e2e4 e4");
+    // Too unlikely a reading is not listened to.
+    let heard = readings(&[("Bella vier", 0.95), ("Eva vier", 0.05)]);
+    assert_eq!(u.understand_readings(&pos, &heard, Some(1.0), Some(e4)).line(), "slip b2b4 b4");
+    // Without a board the other reading's move is asked with the best's, never made.
+    let heard = readings(&[("Springer Felix zwei", 0.7), ("Eva vier", 0.3)]);
+    assert_eq!(u.understand_readings(&pos, &heard, Some(0.7), None).line(), "ask g1f3 e2e4");
+    // A best reading that names a move is the move, as always.
+    let heard = readings(&[("Eva vier", 0.7), ("Eva drei", 0.3)]);
+    assert_eq!(u.understand_readings(&pos, &heard, Some(1.0), None).line(), "move e2e4 e4");
 }

@@ -109,3 +109,75 @@ pub fn real_positions(max: usize, game_step: usize, ply_step: usize, ply_offset:
     out.truncate(max);
     out
 }
+
+/// espeak-ng's phonemes for words outside the phrasebooks (heard or typed
+/// words a recogniser without the station's grammar writes), as the station
+/// asks its drivers for them; kept once asked. espeak-ng is part of the
+/// station's set-up: without it these tests fail, loudly.
+#[derive(Debug, Default)]
+pub struct EspeakWords {
+    known: std::sync::Mutex<std::collections::HashMap<(String, String), Option<String>>>,
+}
+
+impl station_voices::understand::Pronouncer for EspeakWords {
+    fn phonemes(&self, lang: &str, word: &str) -> Option<String> {
+        let key = (lang.to_owned(), word.to_owned());
+        if let Some(known) = self.known.lock().unwrap().get(&key) {
+            return known.clone();
+        }
+        let voice = if lang == "en" { "en-gb" } else { lang };
+        let out = std::process::Command::new("espeak-ng")
+            .args(["-q", "-x", "--sep=_", "-v", voice, word])
+            .output()
+            .unwrap_or_else(|e| {
+                panic!("espeak-ng is needed for the sounds of heard words ({e}): run scripts/setup")
+            });
+        let text = String::from_utf8_lossy(&out.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+        let phonemes = (!text.is_empty()).then_some(text);
+        self.known.lock().unwrap().insert(key, phonemes.clone());
+        phonemes
+    }
+}
+
+/// The understanding of a built-in language with espeak-ng for words outside it.
+pub fn understanding(lang: &str) -> station_voices::understand::Understanding {
+    station_voices::understand::Understanding::language(lang)
+        .unwrap()
+        .with_pronouncer(std::sync::Arc::new(EspeakWords::default()))
+}
+
+/// Whether `text`, with nothing unheard in it, names `mv` word for word, read
+/// with the phrasebook alone (not with the understanding under test): the
+/// last square said (a file word, then a rank word) is where `mv` goes, and a
+/// piece word, if one is said, is `mv`'s piece. A castling names no square.
+/// Extra words that narrow the move down ("Turm c d eins") do not make it
+/// another move.
+pub fn names_literally(book: &station_voices::Phrasebook, text: &str, mv: &shakmaty::Move) -> bool {
+    use shakmaty::{File, Rank, Role, Square};
+    let words: Vec<String> = text.to_lowercase().split_whitespace().map(str::to_owned).collect();
+    if words.iter().any(|w| w == "[unk]") {
+        return false;
+    }
+    let file_of = |w: &str| {
+        File::ALL.into_iter().find(|f| {
+            book.letter(*f).matches(w)
+                || book.listening().letter_styles.iter().any(|s| s.letters[f.to_usize()].matches(w))
+        })
+    };
+    let rank_of = |w: &str| Rank::ALL.into_iter().find(|r| book.rank(*r).matches(w));
+    let (mut file, mut square, mut piece) = (None, None, None);
+    for w in &words {
+        if let Some(r) = rank_of(w).filter(|_| file.is_some()) {
+            square = file.map(|f| Square::from_coords(f, r));
+        }
+        file = file_of(w);
+        if piece.is_none() {
+            piece = Role::ALL.into_iter().find(|r| book.piece(*r).matches(w));
+        }
+    }
+    let piece_fits = piece.is_none_or(|p| p == mv.role());
+    if mv.is_castle() {
+        return square.is_none() && piece_fits;
+    }
+    piece_fits && square == Some(mv.to())
+}

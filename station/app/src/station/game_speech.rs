@@ -20,12 +20,15 @@ pub(super) trait GameSpeech: Sync {
     /// The grammar's phrases for the key (the configured extra phrases are added by the station).
     fn grammar(&self, station: &mut Station) -> Result<Vec<String>>;
 
-    /// What `text` means in the position he speaks about.
+    /// What `text` means in the position he speaks about; `readings`: the
+    /// recogniser's readings, best first (`text` the first), with their
+    /// likelihood shares, empty when it gave one.
     fn understand(
         &self,
         station: &mut Station,
         text: &str,
         confidence: Option<f32>,
+        readings: &[(String, f32)],
     ) -> Result<Box<dyn SpokenMeaning>, String>;
 }
 

@@ -59,7 +59,7 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        self.game_speech().understand(self, text, confidence)?.act(self, t, events)
+        self.game_speech().understand(self, text, confidence, &[])?.act(self, t, events)
     }
 
     /// What spoken words are understood with: his language, and the position
@@ -121,6 +121,12 @@ impl Station {
             Understood::Move { uci, san, .. } => {
                 self.announce_spoken(understanding, &uci, t, events)?;
                 Ok(json!({"understood": "move", "uci": uci, "san": san}))
+            }
+            // The words clearly name another move than his board's: announced
+            // as said, the table raises the slip of the tongue (D.2.8).
+            Understood::Slip { uci, san, .. } => {
+                self.announce_spoken(understanding, &uci, t, events)?;
+                Ok(json!({"understood": "slip", "uci": uci, "san": san}))
             }
             Understood::Ask { candidates, .. } => {
                 let question = understanding.confirm_question(pos, &candidates);
@@ -301,10 +307,20 @@ impl Station {
         }
     }
 
-    /// The understanding of the blind player's language, built once.
+    /// The understanding of the blind player's language, built once; words
+    /// outside its phrasebooks are asked of espeak-ng once each (issue 33).
     pub(super) fn understanding(&mut self) -> Result<&Understanding> {
         if self.speech.understanding.is_none() {
-            self.speech.understanding = Some(self.config.speech.understanding(&self.config.voice)?);
+            let pronouncer = std::sync::Arc::new(station_drivers::audio::EspeakPronouncer::default());
+            let understanding =
+                self.config.speech.understanding(&self.config.voice)?.with_pronouncer(pronouncer);
+            if !understanding.unpronounced().is_empty() {
+                tracing::warn!(
+                    words = ?understanding.unpronounced(),
+                    "listening words without phonemes (station voices phonemes): compared by their spelling"
+                );
+            }
+            self.speech.understanding = Some(understanding);
         }
         Ok(self.speech.understanding.as_ref().expect("just built"))
     }
@@ -418,7 +434,7 @@ impl Station {
                 eprintln!("station: {detail}; the station runs on without speech input");
                 events.push(device_status(device, None, "unavailable", Some(detail), t));
             }
-            Heard::Utterance { text, confidence, latency, audio } => {
+            Heard::Utterance { text, confidence, alternatives, latency, audio } => {
                 let heard = |understood| Event::Heard {
                     text: text.clone(),
                     confidence,
@@ -427,7 +443,7 @@ impl Station {
                     t_ms: t,
                 };
                 // Understood once: the `heard` event says what, then it is acted on.
-                match self.game_speech().understand(self, &text, Some(confidence)) {
+                match self.game_speech().understand(self, &text, Some(confidence), &alternatives) {
                     Ok(meaning) => {
                         events.push(heard(meaning.line()));
                         let yes = meaning.is_answer();

@@ -1,6 +1,7 @@
 //! The blind player's spoken chess moves: understood against the legal moves
-//! of the position he speaks about, by piece and square in his spelling, and
-//! acted on by the speech desk's chess path (`Station::act_on_spoken`).
+//! of the position he speaks about, by piece and square in his spelling,
+//! checked first against the move his board shows when it shows one (issue
+//! 33), and acted on by the speech desk's chess path (`Station::act_on_spoken`).
 
 use super::Station;
 use super::game_speech::{GameSpeech, SpokenMeaning};
@@ -28,9 +29,17 @@ impl GameSpeech for ChessSpeech {
         station: &mut Station,
         text: &str,
         confidence: Option<f32>,
+        readings: &[(String, f32)],
     ) -> Result<Box<dyn SpokenMeaning>, String> {
         let (understanding, pos) = station.spoken_context()?;
-        let understood = understanding.understand(&pos, text, confidence);
+        // His board's move, when it shows one he has not announced: what he
+        // most likely said (issue 33, D.2.8).
+        let board = station.table.board_move_to_announce();
+        let understood = if readings.len() > 1 {
+            understanding.understand_readings(&pos, readings, confidence, board)
+        } else {
+            understanding.understand_expecting(&pos, text, confidence, board)
+        };
         Ok(Box::new(ChessMeaning { understanding, pos, understood }))
     }
 }
@@ -52,7 +61,7 @@ impl SpokenMeaning for ChessMeaning {
     }
 
     fn is_move(&self) -> bool {
-        matches!(self.understood, Understood::Move { .. } | Understood::Ask { .. })
+        matches!(self.understood, Understood::Move { .. } | Understood::Slip { .. } | Understood::Ask { .. })
     }
 
     fn act(

@@ -99,6 +99,7 @@ impl GameSpeech for DraughtsSpeech {
         station: &mut Station,
         text: &str,
         confidence: Option<f32>,
+        _readings: &[(String, f32)],
     ) -> Result<Box<dyn SpokenMeaning>, String> {
         let understanding = station.understanding().map_err(|e| e.to_string())?.clone();
         let pos = Self::announced(station).ok_or("no game in progress")?;
@@ -230,6 +231,7 @@ mod tests {
         let heard = Heard::Utterance {
             text: text.to_owned(),
             confidence,
+            alternatives: Vec::new(),
             latency: Duration::from_millis(200),
             audio: None,
         };

@@ -124,6 +124,7 @@ pub fn say_with_sound(station: &mut Station, text: &str, audio: &[i16]) {
     let heard = Heard::Utterance {
         text: text.into(),
         confidence: 1.0,
+        alternatives: Vec::new(),
         latency: Duration::from_millis(40),
         audio: Some(audio.to_vec()),
     };

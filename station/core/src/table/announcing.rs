@@ -47,6 +47,18 @@ impl Table {
         })
     }
 
+    /// The move his board shows that his announcement now is about (issue
+    /// 33): his latest unannounced move as the board decided it, `None` when
+    /// he has not moved yet, announces before his board decides, or has no
+    /// sensed board. The words he says are checked against it first.
+    pub fn board_move_to_announce(&self) -> Option<Move> {
+        if self.cfg.blind_unsensed {
+            return None;
+        }
+        let ply = self.unannounced_ply()?;
+        self.agreed()?.moves().get(ply - 1).copied()
+    }
+
     /// The blind player's move an announcement now is about, if not the one
     /// to come. When announcing is required it is his latest unannounced move.
     /// When it is not, he announces only now and then (a promotion piece the
