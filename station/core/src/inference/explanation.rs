@@ -22,6 +22,7 @@ pub(super) fn all_lifts(log: &[Lift]) -> sequence::LiftOrder {
         order.squares.push(l.square);
         order.boards.push(l.before);
         order.flickers.push(l.flicker);
+        order.hands.push(l.kind == LiftKind::Confirmed || l.instant);
     }
     order
 }

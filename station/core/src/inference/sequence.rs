@@ -107,7 +107,7 @@ pub(super) fn explain_sequence(
     order: &LiftOrder,
     promotion: Role,
 ) -> Sequences {
-    let LiftOrder { squares: lifts, boards, flickers } = order;
+    let LiftOrder { squares: lifts, boards, flickers, hands } = order;
     debug_assert_eq!(lifts.len(), boards.len());
     debug_assert_eq!(lifts.len(), flickers.len());
     if lifts.len() < 2 {
@@ -126,16 +126,58 @@ pub(super) fn explain_sequence(
             promotion,
             budget: &mut budget,
             starts: Vec::new(),
+            found_starts: Vec::new(),
         };
         search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
+        let found_starts = std::mem::take(&mut search.found_starts);
         if budget == 0 {
             return Sequences::None;
         }
-        if let Some(sequences) = Sequences::of(std::mem::take(&mut found)) {
+        let found = by_hands(pos, std::mem::take(&mut found), &found_starts, (lifts, boards, hands), target);
+        if let Some(sequences) = Sequences::of(found) {
             return sequences;
         }
     }
     Sequences::None
+}
+
+/// Of several sequences, those made first (D.2.3: a move is made once the
+/// board shows it, its captured peg taken out by a hand): for each move in
+/// turn, the first board within its own lifts that shows it with its capture's
+/// hole lifted for longer than a bounce before. A capture read from a bounce
+/// alone is made later than one a hand made; two made at the same moment stay
+/// several (asked).
+fn by_hands(
+    pos: &Chess,
+    found: Vec<Vec<Move>>,
+    starts: &[Vec<usize>],
+    order: (&[Square], &[Bitboard], &[bool]),
+    target: Bitboard,
+) -> Vec<Vec<Move>> {
+    let (lifts, boards, hands) = order;
+    if found.len() < 2 || hands.len() != lifts.len() || starts.len() != found.len() {
+        return found;
+    }
+    let made_at = |seq: &[Move], starts: &[usize]| {
+        let mut at = pos.clone();
+        let mut key = Vec::with_capacity(seq.len());
+        for (k, mv) in seq.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(lifts.len());
+            let after = occupancy_after(&at, mv);
+            let taken = required_lifts(&at, mv);
+            let made = (starts[k] + 1..=end).find(|&i| {
+                let board = boards.get(i).copied().unwrap_or(target);
+                let by_hand: Bitboard = (starts[k]..i).filter(|&j| hands[j]).map(|j| lifts[j]).collect();
+                board == after && taken.is_subset(by_hand)
+            });
+            key.push(made.unwrap_or(usize::MAX));
+            at.play_unchecked(*mv);
+        }
+        key
+    };
+    let keys: Vec<Vec<usize>> = found.iter().zip(starts).map(|(seq, st)| made_at(seq, st)).collect();
+    let Some(first) = keys.iter().min().cloned() else { return found };
+    found.into_iter().zip(keys).filter(|(_, key)| *key == first).map(|(seq, _)| seq).collect()
 }
 
 /// The lifts a catch-up reads, in order: each lift's square, the board just
@@ -147,6 +189,9 @@ pub(super) struct LiftOrder {
     pub(super) squares: Vec<Square>,
     pub(super) boards: Vec<Bitboard>,
     pub(super) flickers: Vec<bool>,
+    /// Whether each lift was a hand's (out longer than a bounce, or for a
+    /// time the line did not tell); empty reads every lift as a hand's.
+    pub(super) hands: Vec<bool>,
 }
 
 /// One catch-up search: the lifts, the board to reach, its limits.
@@ -157,6 +202,8 @@ struct Search<'a> {
     flickers: &'a [bool],
     /// Where each move on the stack began (an index into `lifts`).
     starts: Vec<usize>,
+    /// Where each move of each sequence found began.
+    found_starts: Vec<Vec<usize>>,
     target: Bitboard,
     promotion: Role,
     budget: &'a mut usize,
@@ -263,6 +310,9 @@ impl Search<'_> {
                 self.starts.pop();
                 if fits && !found.contains(&seq) {
                     found.push(seq);
+                    let mut starts = self.starts.clone();
+                    starts.push(start);
+                    self.found_starts.push(starts);
                 }
             }
             return;

@@ -843,3 +843,26 @@ fn a_capture_on_a_bounce_and_one_on_a_touch_wait_for_the_plies_after() {
     assert_eq!(moves[..], played[..moves.len()], "a move guessed");
     assert_eq!(moves.len(), played.len(), "{:?}", h.take());
 }
+
+#[test]
+fn of_two_captures_with_the_same_holes_the_one_a_hand_made_first_is_the_move() {
+    // Capablanca, 10.Qxe4 Re8 played in real time through `station run` (the
+    // soak, hand seed 0x320002): the queen lifted, the knight on e4 taken and
+    // the queen put there; d7 flickered meanwhile (15 ms) and Black touched
+    // his d7 pawn before Re8. Qxd7 has the same holes, but only the flicker
+    // took its pawn out before the board showed Qxe4 made (D.2.3).
+    let mut h = traced(
+        "r1bq1rk1/p1pp1ppp/2p5/8/4n3/2BQ4/PPP2PPP/R3KB1R w KQ - 0 10",
+        "t 8485 +[] -[d3]
+         t 8579 +[] -[e4]
+         t 8661 +[] -[d7]
+         t 8676 +[d7] -[]
+         t 8722 +[e4] -[]
+         t 8872 +[] -[d7]
+         t 8950 +[d7] -[]
+         t 9146 +[] -[f8]
+         t 9285 +[e8] -[]",
+    );
+    assert_eq!(h.moves(), ["d3e4", "f8e8"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
