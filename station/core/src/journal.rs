@@ -285,13 +285,24 @@ impl Contents {
     }
 
     /// What a restart says again (journals with `said_and_delivered`): the
-    /// moves after the last one the blind player heard to the end, in order
-    /// (the last move always, when it was not finished), and the result when
-    /// he did not hear it to the end; with their sequence numbers. A move cut
-    /// or dropped for a newer move that was finished is not said again: he
-    /// heard the newer one, as he would have without the stop.
+    /// last move on the record when the blind player did not hear it to the
+    /// end, and the result when he did not hear it to the end (a mate: the
+    /// move and the result); with their sequence numbers.
+    ///
+    /// An earlier move is never said again, whatever its `said` record says
+    /// or whether it has one: the speaker says only the newest move (a newer
+    /// move drops an older one from the queue or cuts it off), so without the
+    /// stop he would have heard the last move and not those before it. A
+    /// journal whose speaker finished nothing before the stop (every move cut
+    /// by the next, as in a fast game, or no `said` record at all) is no
+    /// different: its last move alone is said. A take-back after the last
+    /// move leaves no move to say again (the moves before it were followed by
+    /// newer ones). A `said` record counts for the move on the record at its
+    /// ply, matched by the ply, so a game started from the moves so far (its
+    /// first journaled move at a later ply) is read the same way.
     pub fn to_say_again(&self) -> Vec<(u64, Event)> {
-        let mut moves: Vec<(u64, Event, bool)> = Vec::new();
+        // The last move on the record: its sequence number, the event, its ply, heard to the end.
+        let mut last: Option<(u64, Event, usize, bool)> = None;
         let mut result: Option<(u64, Event, bool)> = None;
         let finished = |listener: &str, outcome: &str| {
             listener == "private" && matches!(outcome, "finished" | "estimated")
@@ -299,11 +310,10 @@ impl Contents {
         for r in &self.records {
             match r {
                 Record::Event { seq, event: e @ Event::GameMove { ply, .. } } if *ply >= 1 => {
-                    moves.truncate(ply - 1);
-                    moves.push((*seq, e.clone(), false));
+                    last = Some((*seq, e.clone(), *ply, false));
                 }
                 Record::Event { event: Event::TakenBack { ply, .. }, .. } => {
-                    moves.truncate(ply.saturating_sub(1));
+                    last = last.filter(|(_, _, p, _)| p < ply);
                 }
                 Record::Event { seq, event: e @ Event::GameOver { .. } } => {
                     result = Some((*seq, e.clone(), false))
@@ -311,8 +321,8 @@ impl Contents {
                 Record::Said { listener, about, ply: Some(ply), outcome, .. }
                     if about == "move" && finished(listener, outcome) =>
                 {
-                    if let Some(m) = ply.checked_sub(1).and_then(|i| moves.get_mut(i)) {
-                        m.2 = true;
+                    if let Some(m) = last.as_mut().filter(|m| m.2 == *ply) {
+                        m.3 = true;
                     }
                 }
                 Record::Said { listener, about, outcome, .. }
@@ -325,8 +335,8 @@ impl Contents {
                 _ => {}
             }
         }
-        let heard = moves.iter().rposition(|m| m.2).map_or(0, |i| i + 1);
-        let mut again: Vec<(u64, Event)> = moves.drain(heard..).map(|(seq, e, _)| (seq, e)).collect();
+        let mut again: Vec<(u64, Event)> =
+            last.filter(|m| !m.3).map(|(seq, e, _, _)| (seq, e)).into_iter().collect();
         again.extend(result.filter(|r| !r.2).map(|(seq, e, _)| (seq, e)));
         again
     }
@@ -743,8 +753,9 @@ mod tests {
     }
 
     /// Issue 32: a move counts as said when the speaker finished it; a
-    /// restart says again the moves after the last one heard to the end
-    /// (a move cut for a newer one that was heard is not), and the result.
+    /// restart says again the last move when it was not heard to the end
+    /// (the moves before it were dropped or cut for it, as the speaker does
+    /// without a stop), and the result.
     #[test]
     fn a_restart_says_again_what_was_not_heard_to_the_end() {
         let ev = |seq, event| Record::Event { seq, event };
@@ -762,7 +773,30 @@ mod tests {
             ev(9, game_move(5, "f1c4", 5)),
         ]);
         let again: Vec<u64> = c.to_say_again().into_iter().map(|(seq, _)| seq).collect();
-        assert_eq!(again, [7, 9], "the moves after the last one heard, in order");
+        assert_eq!(again, [9], "the last move alone: the one before it was dropped for it");
+        // Nothing heard to the end (every move cut by the next, or no `said`
+        // record at all): still the last move alone, never the whole game.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, game_move(2, "e7e5", 2)),
+            said(3, "move", Some(1), "cut"),
+            ev(4, game_move(3, "g1f3", 3)),
+            said(5, "move", Some(2), "dropped"),
+            ev(6, game_move(4, "b8c6", 4)),
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [6]);
+        let c = contents(vec![ev(1, game_move(1, "e2e4", 1)), ev(2, game_move(2, "e7e5", 2))]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [2]);
+        // A game started from the moves so far: its plies begin later.
+        let c = contents(vec![ev(1, game_move(11, "e2e4", 1)), said(2, "move", Some(11), "finished")]);
+        assert!(c.to_say_again().is_empty(), "the move at ply 11 was heard");
+        // A take-back after the last move: no move to say again.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, game_move(2, "e7e5", 2)),
+            ev(3, Event::TakenBack { ply: 2, t_ms: 3, clock_proposal: None }),
+        ]);
+        assert!(c.to_say_again().is_empty());
         // A finished game: the mating move and the result, until each is heard.
         let c = contents(vec![
             ev(1, game_move(1, "e2e4", 1)),
