@@ -284,49 +284,67 @@ impl Contents {
         unsaid.into()
     }
 
-    /// What a restart says again (journals with `said_and_delivered`): the
-    /// last move on the record when the blind player did not hear it to the
-    /// end, and the result when he did not hear it to the end (a mate: the
-    /// move and the result); with their sequence numbers.
+    /// What a restart says again (journals with `said_and_delivered`), with
+    /// their sequence numbers: the moves the speaker had not dealt with when
+    /// the station stopped, in order; the last move whenever the blind player
+    /// did not hear it to the end; and the result when he did not hear it to
+    /// the end (a mate: the move and the result).
     ///
-    /// An earlier move is never said again, whatever its `said` record says
-    /// or whether it has one: the speaker says only the newest move (a newer
-    /// move drops an older one from the queue or cuts it off), so without the
-    /// stop he would have heard the last move and not those before it. A
-    /// journal whose speaker finished nothing before the stop (every move cut
-    /// by the next, as in a fast game, or no `said` record at all) is no
-    /// different: its last move alone is said. A take-back after the last
-    /// move leaves no move to say again (the moves before it were followed by
-    /// newer ones). A `said` record counts for the move on the record at its
-    /// ply, matched by the ply, so a game started from the moves so far (its
-    /// first journaled move at a later ply) is read the same way.
+    /// A move whose words have a `said` record was dealt with: heard to the
+    /// end (`finished`, `estimated`), or cut off or dropped for newer words
+    /// (`cut`, `dropped`), as the speaker does without a stop (a newer move
+    /// replaces an older one): only the last move is said again for being
+    /// cut. The moves after the last one dealt with have no record because
+    /// the stop came before the speaker was done with them: they are said
+    /// again. A journal whose moves have no `said` record at all (the stop
+    /// came before the speaker was done with any words, or its speaker never
+    /// told) gives no such point: its last move alone is said, never the
+    /// whole game again. A take-back after the last move leaves no move to
+    /// say again (those before it were followed by newer ones). A `said`
+    /// record counts for the move on the record at its ply, so a game started
+    /// from the moves so far (its first journaled move at a later ply) reads
+    /// the same way.
     pub fn to_say_again(&self) -> Vec<(u64, Event)> {
-        // The last move on the record: its sequence number, the event, its ply, heard to the end.
-        let mut last: Option<(u64, Event, usize, bool)> = None;
+        /// A move on the record: its sequence number, the event, its ply,
+        /// and how far the speaker got with its words.
+        struct Told {
+            seq: u64,
+            event: Event,
+            ply: usize,
+            dealt_with: bool,
+            heard: bool,
+        }
+        let mut moves: Vec<Told> = Vec::new();
         let mut result: Option<(u64, Event, bool)> = None;
-        let finished = |listener: &str, outcome: &str| {
-            listener == "private" && matches!(outcome, "finished" | "estimated")
-        };
+        let private = |listener: &str| listener == "private";
+        let heard = |outcome: &str| matches!(outcome, "finished" | "estimated");
         for r in &self.records {
             match r {
                 Record::Event { seq, event: e @ Event::GameMove { ply, .. } } if *ply >= 1 => {
-                    last = Some((*seq, e.clone(), *ply, false));
+                    moves.retain(|m| m.ply < *ply);
+                    let told =
+                        Told { seq: *seq, event: e.clone(), ply: *ply, dealt_with: false, heard: false };
+                    moves.push(told);
                 }
                 Record::Event { event: Event::TakenBack { ply, .. }, .. } => {
-                    last = last.filter(|(_, _, p, _)| p < ply);
+                    moves.retain(|m| m.ply < *ply);
+                    for m in &mut moves {
+                        (m.dealt_with, m.heard) = (true, true);
+                    }
                 }
                 Record::Event { seq, event: e @ Event::GameOver { .. } } => {
                     result = Some((*seq, e.clone(), false))
                 }
                 Record::Said { listener, about, ply: Some(ply), outcome, .. }
-                    if about == "move" && finished(listener, outcome) =>
+                    if about == "move" && private(listener) =>
                 {
-                    if let Some(m) = last.as_mut().filter(|m| m.2 == *ply) {
-                        m.3 = true;
+                    if let Some(m) = moves.iter_mut().find(|m| m.ply == *ply) {
+                        m.dealt_with = true;
+                        m.heard |= heard(outcome);
                     }
                 }
                 Record::Said { listener, about, outcome, .. }
-                    if about == "result" && finished(listener, outcome) =>
+                    if about == "result" && private(listener) && heard(outcome) =>
                 {
                     if let Some(r) = result.as_mut() {
                         r.2 = true;
@@ -335,8 +353,13 @@ impl Contents {
                 _ => {}
             }
         }
-        let mut again: Vec<(u64, Event)> =
-            last.filter(|m| !m.3).map(|(seq, e, _, _)| (seq, e)).into_iter().collect();
+        let from = match moves.iter().rposition(|m| m.dealt_with) {
+            Some(i) if moves[i].heard => i + 1,
+            // Cut or dropped: for the moves after it; the last move, said again.
+            Some(i) => (i + 1).min(moves.len() - 1),
+            None => moves.len().saturating_sub(1),
+        };
+        let mut again: Vec<(u64, Event)> = moves.drain(from..).map(|m| (m.seq, m.event)).collect();
         again.extend(result.filter(|r| !r.2).map(|(seq, e, _)| (seq, e)));
         again
     }
@@ -753,9 +776,9 @@ mod tests {
     }
 
     /// Issue 32: a move counts as said when the speaker finished it; a
-    /// restart says again the last move when it was not heard to the end
-    /// (the moves before it were dropped or cut for it, as the speaker does
-    /// without a stop), and the result.
+    /// restart says again the moves the speaker had not dealt with and the
+    /// last move when it was not heard to the end (a move cut or dropped for
+    /// a newer one is not), and the result.
     #[test]
     fn a_restart_says_again_what_was_not_heard_to_the_end() {
         let ev = |seq, event| Record::Event { seq, event };
@@ -783,10 +806,19 @@ mod tests {
             ev(4, game_move(3, "g1f3", 3)),
             said(5, "move", Some(2), "dropped"),
             ev(6, game_move(4, "b8c6", 4)),
+            said(7, "move", Some(3), "dropped"),
         ]);
         assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [6]);
         let c = contents(vec![ev(1, game_move(1, "e2e4", 1)), ev(2, game_move(2, "e7e5", 2))]);
         assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [2]);
+        // The stop came before the speaker was done with two moves: both, in order.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, game_move(2, "e7e5", 2)),
+            ev(4, game_move(3, "g1f3", 3)),
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
         // A game started from the moves so far: its plies begin later.
         let c = contents(vec![ev(1, game_move(11, "e2e4", 1)), said(2, "move", Some(11), "finished")]);
         assert!(c.to_say_again().is_empty(), "the move at ply 11 was heard");

@@ -95,8 +95,8 @@ impl Station {
         self.decide(events);
         self.flush();
         // Decided before the stop but not heard to the end: said now (already
-        // journaled). The last move and the result only, never the game again:
-        // the speaker says only the newest move (see `to_say_again`).
+        // journaled). The moves the stop took from the speaker and the last
+        // one, never a move cut or dropped for a newer one (see `to_say_again`).
         let tracked = found.contents.header.said_and_delivered;
         let again = if tracked { found.contents.to_say_again() } else { found.contents.unsaid_moves() };
         if !again.is_empty() {
