@@ -1,7 +1,7 @@
 //! What a restart says again and delivers again, on journals written as the
 //! daemon writes them (issue 32 §5).
 
-use super::super::test_support::{config, observed, scratch, started};
+use super::super::test_support::{config, observed, scratch, started, write_journal};
 use super::*;
 use shakmaty::Square;
 use station_core::journal::Record;
@@ -88,15 +88,7 @@ fn journal_of_moves(dir: &Path, words: Words) -> std::path::PathBuf {
         records.push(said_record(next(), MOVES.len(), "finished"));
     }
     assert_eq!(table.agreed().unwrap().ply(), MOVES.len());
-    let header = header.expect("the game started");
-    let path = dir.join(format!("{}.jsonl", header.game_id));
-    let mut text = Record::Header(Box::new(header)).encode() + "\n";
-    for r in records {
-        text.push_str(&r.encode());
-        text.push('\n');
-    }
-    std::fs::write(&path, text).unwrap();
-    path
+    write_journal(dir, header.expect("the game started"), records)
 }
 
 /// The speaker was done with the private words of the move of `ply`: `outcome`.
