@@ -284,39 +284,67 @@ impl Contents {
         unsaid.into()
     }
 
-    /// What a restart says again (journals with `said_and_delivered`): the
-    /// moves after the last one the blind player heard to the end, in order
-    /// (the last move always, when it was not finished), and the result when
-    /// he did not hear it to the end; with their sequence numbers. A move cut
-    /// or dropped for a newer move that was finished is not said again: he
-    /// heard the newer one, as he would have without the stop.
+    /// What a restart says again (journals with `said_and_delivered`), with
+    /// their sequence numbers: the moves the speaker had not dealt with when
+    /// the station stopped, in order; the last move whenever the blind player
+    /// did not hear it to the end; and the result when he did not hear it to
+    /// the end (a mate: the move and the result).
+    ///
+    /// A move whose words have a `said` record was dealt with: heard to the
+    /// end (`finished`, `estimated`), or cut off or dropped for newer words
+    /// (`cut`, `dropped`), as the speaker does without a stop (a newer move
+    /// replaces an older one): only the last move is said again for being
+    /// cut. The moves after the last one dealt with have no record because
+    /// the stop came before the speaker was done with them: they are said
+    /// again. A journal whose moves have no `said` record at all (the stop
+    /// came before the speaker was done with any words, or its speaker never
+    /// told) gives no such point: its last move alone is said, never the
+    /// whole game again. A take-back after the last move leaves no move to
+    /// say again (those before it were followed by newer ones). A `said`
+    /// record counts for the move on the record at its ply, so a game started
+    /// from the moves so far (its first journaled move at a later ply) reads
+    /// the same way.
     pub fn to_say_again(&self) -> Vec<(u64, Event)> {
-        let mut moves: Vec<(u64, Event, bool)> = Vec::new();
+        /// A move on the record: its sequence number, the event, its ply,
+        /// and how far the speaker got with its words.
+        struct Told {
+            seq: u64,
+            event: Event,
+            ply: usize,
+            dealt_with: bool,
+            heard: bool,
+        }
+        let mut moves: Vec<Told> = Vec::new();
         let mut result: Option<(u64, Event, bool)> = None;
-        let finished = |listener: &str, outcome: &str| {
-            listener == "private" && matches!(outcome, "finished" | "estimated")
-        };
+        let private = |listener: &str| listener == "private";
+        let heard = |outcome: &str| matches!(outcome, "finished" | "estimated");
         for r in &self.records {
             match r {
                 Record::Event { seq, event: e @ Event::GameMove { ply, .. } } if *ply >= 1 => {
-                    moves.truncate(ply - 1);
-                    moves.push((*seq, e.clone(), false));
+                    moves.retain(|m| m.ply < *ply);
+                    let told =
+                        Told { seq: *seq, event: e.clone(), ply: *ply, dealt_with: false, heard: false };
+                    moves.push(told);
                 }
                 Record::Event { event: Event::TakenBack { ply, .. }, .. } => {
-                    moves.truncate(ply.saturating_sub(1));
+                    moves.retain(|m| m.ply < *ply);
+                    for m in &mut moves {
+                        (m.dealt_with, m.heard) = (true, true);
+                    }
                 }
                 Record::Event { seq, event: e @ Event::GameOver { .. } } => {
                     result = Some((*seq, e.clone(), false))
                 }
                 Record::Said { listener, about, ply: Some(ply), outcome, .. }
-                    if about == "move" && finished(listener, outcome) =>
+                    if about == "move" && private(listener) =>
                 {
-                    if let Some(m) = ply.checked_sub(1).and_then(|i| moves.get_mut(i)) {
-                        m.2 = true;
+                    if let Some(m) = moves.iter_mut().find(|m| m.ply == *ply) {
+                        m.dealt_with = true;
+                        m.heard |= heard(outcome);
                     }
                 }
                 Record::Said { listener, about, outcome, .. }
-                    if about == "result" && finished(listener, outcome) =>
+                    if about == "result" && private(listener) && heard(outcome) =>
                 {
                     if let Some(r) = result.as_mut() {
                         r.2 = true;
@@ -325,8 +353,13 @@ impl Contents {
                 _ => {}
             }
         }
-        let heard = moves.iter().rposition(|m| m.2).map_or(0, |i| i + 1);
-        let mut again: Vec<(u64, Event)> = moves.drain(heard..).map(|(seq, e, _)| (seq, e)).collect();
+        let from = match moves.iter().rposition(|m| m.dealt_with) {
+            Some(i) if moves[i].heard => i + 1,
+            // Cut or dropped: for the moves after it; the last move, said again.
+            Some(i) => (i + 1).min(moves.len() - 1),
+            None => moves.len().saturating_sub(1),
+        };
+        let mut again: Vec<(u64, Event)> = moves.drain(from..).map(|m| (m.seq, m.event)).collect();
         again.extend(result.filter(|r| !r.2).map(|(seq, e, _)| (seq, e)));
         again
     }
@@ -743,8 +776,9 @@ mod tests {
     }
 
     /// Issue 32: a move counts as said when the speaker finished it; a
-    /// restart says again the moves after the last one heard to the end
-    /// (a move cut for a newer one that was heard is not), and the result.
+    /// restart says again the moves the speaker had not dealt with and the
+    /// last move when it was not heard to the end (a move cut or dropped for
+    /// a newer one is not), and the result.
     #[test]
     fn a_restart_says_again_what_was_not_heard_to_the_end() {
         let ev = |seq, event| Record::Event { seq, event };
@@ -762,7 +796,39 @@ mod tests {
             ev(9, game_move(5, "f1c4", 5)),
         ]);
         let again: Vec<u64> = c.to_say_again().into_iter().map(|(seq, _)| seq).collect();
-        assert_eq!(again, [7, 9], "the moves after the last one heard, in order");
+        assert_eq!(again, [9], "the last move alone: the one before it was dropped for it");
+        // Nothing heard to the end (every move cut by the next, or no `said`
+        // record at all): still the last move alone, never the whole game.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, game_move(2, "e7e5", 2)),
+            said(3, "move", Some(1), "cut"),
+            ev(4, game_move(3, "g1f3", 3)),
+            said(5, "move", Some(2), "dropped"),
+            ev(6, game_move(4, "b8c6", 4)),
+            said(7, "move", Some(3), "dropped"),
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [6]);
+        let c = contents(vec![ev(1, game_move(1, "e2e4", 1)), ev(2, game_move(2, "e7e5", 2))]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [2]);
+        // The stop came before the speaker was done with two moves: both, in order.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, game_move(2, "e7e5", 2)),
+            ev(4, game_move(3, "g1f3", 3)),
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
+        // A game started from the moves so far: its plies begin later.
+        let c = contents(vec![ev(1, game_move(11, "e2e4", 1)), said(2, "move", Some(11), "finished")]);
+        assert!(c.to_say_again().is_empty(), "the move at ply 11 was heard");
+        // A take-back after the last move: no move to say again.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, game_move(2, "e7e5", 2)),
+            ev(3, Event::TakenBack { ply: 2, t_ms: 3, clock_proposal: None }),
+        ]);
+        assert!(c.to_say_again().is_empty());
         // A finished game: the mating move and the result, until each is heard.
         let c = contents(vec![
             ev(1, game_move(1, "e2e4", 1)),

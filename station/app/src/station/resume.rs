@@ -94,7 +94,9 @@ impl Station {
         }
         self.decide(events);
         self.flush();
-        // Decided before the stop but not heard to the end: said now (already journaled).
+        // Decided before the stop but not heard to the end: said now (already
+        // journaled). The moves the stop took from the speaker and the last
+        // one, never a move cut or dropped for a newer one (see `to_say_again`).
         let tracked = found.contents.header.said_and_delivered;
         let again = if tracked { found.contents.to_say_again() } else { found.contents.unsaid_moves() };
         if !again.is_empty() {
@@ -113,8 +115,20 @@ impl Station {
 
 /// The events on disk that never reached the subscribers: after the last
 /// `delivered` record of the newest journal, or of the one before it when the
-/// newest game's first events were not out yet. Journals of a station before
-/// `delivered` records count as delivered.
+/// newest game's first events were not out yet.
+///
+/// A journal without a `delivered` record is read by its header:
+/// - written by a station before these records (no `said_and_delivered`):
+///   every event counts as delivered, as that station took it; nothing is
+///   delivered again (it cannot tell what its subscribers had);
+/// - written with them: none of its events reached the subscribers yet (every
+///   delivery of a journaled event queues its mark in the same turn's batch),
+///   so all of them are delivered, from its first. A mark queued but not on
+///   disk when the station stopped means the events it covered are delivered
+///   a second time: at least once, never lost.
+///
+/// Only delivered: what the blind player hears again is
+/// [`Contents::to_say_again`](journal::Contents::to_say_again)'s, apart.
 fn missed(newest: &Found, previous: Option<&Found>) -> Vec<Delivered> {
     let tracked = |f: &&Found| f.contents.header.said_and_delivered;
     let after = |f: &Found, seq: u64| -> Vec<Delivered> {
@@ -147,3 +161,6 @@ fn missed(newest: &Found, previous: Option<&Found>) -> Vec<Delivered> {
     out.extend(after(newest, 0));
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,6 +4,7 @@
 use super::dgt_link::reading_of;
 use super::test_support::{
     config, device_statuses, game_moves, observed, scratch, serve_with_script, started, wait_until,
+    write_journal,
 };
 use super::*;
 use crate::event_sink::EventSink;
@@ -221,15 +222,7 @@ mod restore {
             }
         }
         assert_eq!(table.agreed().unwrap().ply(), 1);
-        let header = header.expect("the game started");
-        let path = dir.join(format!("{}.jsonl", header.game_id));
-        let mut text = Record::Header(Box::new(header)).encode() + "\n";
-        for r in records {
-            text.push_str(&r.encode());
-            text.push('\n');
-        }
-        std::fs::write(&path, text).unwrap();
-        path
+        write_journal(dir, header.expect("the game started"), records)
     }
 
     fn start(dir: &Path) -> (Station, Arc<Mutex<Vec<Event>>>) {
