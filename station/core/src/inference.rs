@@ -331,13 +331,7 @@ impl BoardTracker {
                     // Or a piece landed there and was taken at once (a capture
                     // and its recapture read from a loaded line): the catch-up
                     // may read it so.
-                    self.log.push(Lift {
-                        square: sq,
-                        kind: LiftKind::Bounce,
-                        before: self.sensed,
-                        flicker: true,
-                        instant: false,
-                    });
+                    self.log.push(Lift::flickered(sq, self.sensed));
                     continue; // the bounce counted for the put-back stands for this flicker
                 }
             }
@@ -349,13 +343,7 @@ impl BoardTracker {
                     self.placed.last_placed = self.placed.placed_before;
                 }
                 // Kept for the catch-up: a piece landing and taken at once looks the same.
-                self.log.push(Lift {
-                    square: sq,
-                    kind: LiftKind::Bounce,
-                    before: self.sensed,
-                    flicker: true,
-                    instant: false,
-                });
+                self.log.push(Lift::flickered(sq, self.sensed));
                 continue;
             }
             self.lifts.lift_started[sq as usize] = t;

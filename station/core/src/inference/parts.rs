@@ -77,6 +77,13 @@ pub(super) struct Lift {
     pub(super) instant: bool,
 }
 
+impl Lift {
+    /// A peg sensed in a hole for a moment and gone: kept for the catch-up only.
+    pub(super) fn flickered(square: Square, before: Bitboard) -> Lift {
+        Lift { square, kind: LiftKind::Bounce, before, flicker: true, instant: false }
+    }
+}
+
 /// A board state that stood at least the debounce time (a hand had let go of
 /// it), with the number of lifts that led to it.
 #[derive(Clone, Copy, Debug)]
