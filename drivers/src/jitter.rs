@@ -1,6 +1,8 @@
 //! The deterministic randomness of simulated hands: both boards' hands draw
 //! their jitter from the same small generator, so a seed replays a game's
-//! hand movements exactly on either board.
+//! hand movements exactly on either board; and the line's jitter
+//! ([`LineJitter`]): a hand never exactly on time, a loaded line delivering a
+//! few readings together late (`station replay --jitter`).
 
 use shakmaty::{Bitboard, Square};
 
@@ -39,6 +41,97 @@ impl SplitMix64 {
             return None;
         }
         squares.into_iter().nth(self.below(n) as usize)
+    }
+}
+
+/// What a serial line delivers: a reading with the time it arrived.
+pub trait OnTheLine {
+    /// When it arrives (ms).
+    fn at(&self) -> u64;
+    /// Moves its arrival.
+    fn set_at(&mut self, at: u64);
+    /// The reading itself (a flicker returns to the reading before it).
+    fn reading(&self) -> u64;
+}
+
+/// A sensor flicker lasts less than this (the hands' bounce limit); it moves
+/// with the hand step it is in, never stretched into a hand of its own.
+const FLICKER_MS: u64 = 30;
+
+/// In a hundred readings, how many begin a burst: a loaded serial line (or a
+/// loaded station) that holds a few readings back and delivers them together.
+const BURST_PERCENT: u64 = 3;
+
+/// A hand never exactly on time and a line that is sometimes late: every hand
+/// step moved by a seeded amount within ±`ms`, now and then two to four
+/// readings delivered together up to `ms` late; the order of the readings is
+/// kept (a line delivers in order), a sensor flicker keeps its length.
+#[derive(Debug, Clone)]
+pub struct LineJitter {
+    rng: SplitMix64,
+    ms: u64,
+    /// The reading delivered last (a flicker may begin in one delivery's
+    /// first reading and return to the reading before it).
+    last_reading: Option<u64>,
+}
+
+impl LineJitter {
+    /// Jitter of at most ±`ms`, deterministic from `seed`.
+    pub fn new(seed: u64, ms: u64) -> LineJitter {
+        LineJitter { rng: SplitMix64(seed ^ 0xD1B5_4A32_D192_ED03), ms, last_reading: None }
+    }
+
+    /// The most a step moves.
+    pub fn ms(&self) -> u64 {
+        self.ms
+    }
+
+    /// Moves the arrivals of `items` (in order, each after the one before),
+    /// none before `floor` (the arrival of what the line delivered last);
+    /// returns the arrival of the last one (or `floor`).
+    pub fn deliver<T: OnTheLine>(&mut self, items: &mut [T], floor: u64) -> u64 {
+        let original: Vec<u64> = items.iter().map(OnTheLine::at).collect();
+        // A reading that returns to the one two back within a flicker's time ends a flicker.
+        let two_back = |i: usize| match i {
+            0 => None,
+            1 => self.last_reading,
+            _ => Some(items[i - 2].reading()),
+        };
+        let ends_flicker = |i: usize| {
+            i >= 1 && two_back(i) == Some(items[i].reading()) && original[i] - original[i - 1] < FLICKER_MS
+        };
+        let flicker_ends: Vec<bool> = (0..items.len()).map(ends_flicker).collect();
+        let mut last = floor;
+        let mut i = 0;
+        while i < items.len() {
+            if i >= 1 && flicker_ends[i] {
+                last = last.max(items[i - 1].at() + (original[i] - original[i - 1]));
+                items[i].set_at(last);
+                i += 1;
+                continue;
+            }
+            if self.ms > 0 && self.rng.percent(BURST_PERCENT) {
+                let mut end = (i + self.rng.between(1, 3) as usize).min(items.len() - 1);
+                // A burst that holds a flicker's start holds its end too.
+                while end + 1 < items.len() && flicker_ends[end + 1] {
+                    end += 1;
+                }
+                last = last.max(original[end] + self.rng.between(0, self.ms));
+                for item in &mut items[i..=end] {
+                    item.set_at(last);
+                }
+                i = end + 1;
+                continue;
+            }
+            let moved = (original[i] + self.rng.between(0, 2 * self.ms)).saturating_sub(self.ms);
+            last = last.max(moved);
+            items[i].set_at(last);
+            i += 1;
+        }
+        if let Some(item) = items.last() {
+            self.last_reading = Some(item.reading());
+        }
+        last
     }
 }
 

@@ -21,7 +21,7 @@ pub mod drop_counters;
 pub mod engine;
 mod flag_thread;
 pub mod gamepad;
-mod jitter;
+pub mod jitter;
 pub mod pegboard;
 #[cfg(unix)]
 pub mod port_holder;

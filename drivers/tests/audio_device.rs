@@ -2,8 +2,9 @@
 //! to a raw file (S16_LE, 22050 Hz, mono through a `plug`) and measured.
 //!
 //! ALSA reads its configuration once per process from `ALSA_CONFIG_PATH`, so
-//! every scenario runs in a child process (this test binary re-run with one
-//! `child_*` test selected) with its own configuration and capture file.
+//! every scenario runs in a child process (this test binary re-run with the
+//! test itself selected, which then plays the scenario) with its own
+//! configuration and capture file.
 
 mod common;
 
@@ -76,7 +77,8 @@ fn no_device() -> Result<Capture, Box<dyn std::error::Error>> {
     Ok(Capture { raw: dir.path().join("none.raw"), _dir: dir, config })
 }
 
-/// Runs one `child_*` test in a child process with the ALSA configuration.
+/// Runs the test `name` again in a child process with the ALSA configuration,
+/// where it plays its scenario.
 fn run_child(name: &str, capture: &Capture, packs: &Path) -> TestResult {
     let (passed, text) = common::run_child(name, &capture.config, (PACKS_ENV, packs))?;
     if !passed {
@@ -85,7 +87,7 @@ fn run_child(name: &str, capture: &Capture, packs: &Path) -> TestResult {
     Ok(())
 }
 
-/// What the pack-speaking child `name` handed the device, with the packs it spoke from.
+/// What the test `name`'s pack-speaking scenario handed the device, with the packs it spoke from.
 fn heard_child(name: &str) -> Result<(PathBuf, Heard), Box<dyn std::error::Error>> {
     let packs = packs()?;
     let capture = file_device()?;
@@ -136,7 +138,10 @@ fn knight_move() -> Result<Utterance, station_voices::VoiceError> {
 
 #[test]
 fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
-    let (packs, h) = heard_child("child_speaks_a_move")?;
+    if let Some(packs) = child_packs() {
+        return speaks_a_move(&packs);
+    }
+    let (packs, h) = heard_child("a_played_move_is_heard_and_lasts_as_long_as_its_words")?;
     let expected = full_length(&packs, &knight_move()?)?;
     eprintln!("heard {:?} at rms {:.3}, pack says {:?}", h.active, h.rms, expected);
     assert!(h.rms > 0.03, "silent: rms {}", h.rms);
@@ -151,7 +156,10 @@ fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
 
 #[test]
 fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
-    let (packs, h) = heard_child("child_urgent_preempts")?;
+    if let Some(packs) = child_packs() {
+        return urgent_preempts(&packs);
+    }
+    let (packs, h) = heard_child("an_urgent_message_cuts_off_the_one_being_said")?;
     let w = wording()?;
     let first = full_length(&packs, &Utterance::message(&w, Message::BoardMismatch))?;
     let second = full_length(&packs, &Utterance::message(&w, Message::StationReady))?;
@@ -164,21 +172,34 @@ fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
 
 #[test]
 fn a_newer_move_replaces_stale_ones() -> TestResult {
-    let (_, h) = heard_child("child_moves_coalesce")?;
+    if let Some(packs) = child_packs() {
+        return moves_coalesce(&packs);
+    }
+    let (_, h) = heard_child("a_newer_move_replaces_stale_ones")?;
     assert!(h.rms > 0.03);
     Ok(())
 }
 
 #[test]
 fn without_a_device_speech_falls_back_to_text_at_once() -> TestResult {
+    if let Some(packs) = child_packs() {
+        return no_device_scenario(&packs);
+    }
     let packs = packs()?;
-    run_child("child_no_device", &no_device()?, &packs)
+    run_child("without_a_device_speech_falls_back_to_text_at_once", &no_device()?, &packs)
 }
 
 #[test]
 fn a_missing_pack_falls_back_to_espeak_on_the_device() -> TestResult {
+    if let Some(packs) = child_packs() {
+        return missing_pack(&packs);
+    }
     let capture = file_device()?;
-    run_child("child_missing_pack", &capture, Path::new("/nonexistent/packs"))?;
+    run_child(
+        "a_missing_pack_falls_back_to_espeak_on_the_device",
+        &capture,
+        Path::new("/nonexistent/packs"),
+    )?;
     let h = heard(&capture.raw)?;
     assert!(h.rms > 0.03, "silent: rms {}", h.rms);
     assert!(h.active > Duration::from_millis(500));
@@ -187,8 +208,11 @@ fn a_missing_pack_falls_back_to_espeak_on_the_device() -> TestResult {
 
 #[test]
 fn output_devices_are_listed() -> TestResult {
+    if child_packs().is_some() {
+        return lists_devices();
+    }
     let capture = file_device()?;
-    run_child("child_lists_devices", &capture, Path::new("/nonexistent"))
+    run_child("output_devices_are_listed", &capture, Path::new("/nonexistent"))
 }
 
 #[test]
@@ -208,13 +232,10 @@ fn speech_dispatcher_never_blocks_the_speaker() -> TestResult {
 
 // ----------------------------------------------------------------- child side
 
-/// Skips (passing) when run outside a parent test.
+/// The packs folder in the child process that plays a test's scenario; none
+/// in the test itself.
 fn child_packs() -> Option<PathBuf> {
-    let packs = common::child_dir(PACKS_ENV);
-    if packs.is_none() {
-        eprintln!("child scenario: run through its parent test");
-    }
-    packs
+    common::child_dir(PACKS_ENV)
 }
 
 fn settings(voices: Vec<VoiceKind>) -> ListenerSettings {
@@ -249,18 +270,16 @@ fn ready(speaker: &Speaker, voice: VoiceKind) -> TestResult {
     Ok(())
 }
 
-/// A private speaker with the pack voice only, ready; `None` outside a parent test.
-fn pack_speaker() -> Result<Option<Speaker>, Box<dyn std::error::Error>> {
-    let Some(packs) = child_packs() else { return Ok(None) };
-    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(&packs));
+/// A private speaker with the pack voice only, ready.
+fn pack_speaker(packs: &Path) -> Result<Speaker, Box<dyn std::error::Error>> {
+    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack]), Some(packs));
     ready(&speaker, VoiceKind::Pack)?;
-    Ok(Some(speaker))
+    Ok(speaker)
 }
 
-#[test]
-#[ignore = "child process of a_played_move_is_heard_and_lasts_as_long_as_its_words"]
-fn child_speaks_a_move() -> TestResult {
-    let Some(speaker) = pack_speaker()? else { return Ok(()) };
+/// The scenario of the test of that name, in its child process.
+fn speaks_a_move(packs: &Path) -> TestResult {
+    let speaker = pack_speaker(packs)?;
     // The microphone's mute flag is held while the move is being said, and only then.
     let mute = station_drivers::speech::MuteFlag::new();
     speaker.mute_while_speaking(mute.clone());
@@ -290,10 +309,9 @@ fn child_speaks_a_move() -> TestResult {
     Ok(())
 }
 
-#[test]
-#[ignore = "child process of an_urgent_message_cuts_off_the_one_being_said"]
-fn child_urgent_preempts() -> TestResult {
-    let Some(speaker) = pack_speaker()? else { return Ok(()) };
+/// The scenario of the test of that name, in its child process.
+fn urgent_preempts(packs: &Path) -> TestResult {
+    let speaker = pack_speaker(packs)?;
     let w = wording()?;
     let long = speaker.say(Utterance::message(&w, Message::BoardMismatch), Priority::Normal);
     std::thread::sleep(Duration::from_millis(400));
@@ -305,10 +323,9 @@ fn child_urgent_preempts() -> TestResult {
     Ok(())
 }
 
-#[test]
-#[ignore = "child process of a_newer_move_replaces_stale_ones"]
-fn child_moves_coalesce() -> TestResult {
-    let Some(speaker) = pack_speaker()? else { return Ok(()) };
+/// The scenario of the test of that name, in its child process.
+fn moves_coalesce(packs: &Path) -> TestResult {
+    let speaker = pack_speaker(packs)?;
     let w = wording()?;
     let mut pos = position_from_fen("startpos")?;
     let mut ids = Vec::new();
@@ -329,13 +346,10 @@ fn child_moves_coalesce() -> TestResult {
     Ok(())
 }
 
-#[test]
-#[ignore = "child process of without_a_device_speech_falls_back_to_text_at_once"]
-fn child_no_device() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
+/// The scenario of the test of that name, in its child process.
+fn no_device_scenario(packs: &Path) -> TestResult {
     let started = Instant::now();
-    let speaker =
-        Speaker::start("private", &settings(vec![VoiceKind::Pack, VoiceKind::Espeak]), Some(&packs));
+    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack, VoiceKind::Espeak]), Some(packs));
     let id = speaker.say(knight_move()?, Priority::Move);
     let events = events_until(&speaker, |e| *e == SpeakerEvent::Finished { id });
     eprintln!("{events:?} in {:?}", started.elapsed());
@@ -352,12 +366,9 @@ fn child_no_device() -> TestResult {
     Ok(())
 }
 
-#[test]
-#[ignore = "child process of a_missing_pack_falls_back_to_espeak_on_the_device"]
-fn child_missing_pack() -> TestResult {
-    let Some(packs) = child_packs() else { return Ok(()) };
-    let speaker =
-        Speaker::start("private", &settings(vec![VoiceKind::Pack, VoiceKind::Espeak]), Some(&packs));
+/// The scenario of the test of that name, in its child process.
+fn missing_pack(packs: &Path) -> TestResult {
+    let speaker = Speaker::start("private", &settings(vec![VoiceKind::Pack, VoiceKind::Espeak]), Some(packs));
     ready(&speaker, VoiceKind::Espeak)?;
     let status = speaker.status();
     assert!(status.warnings.iter().any(|w| w.contains("voices build")), "{:?}", status.warnings);
@@ -368,12 +379,8 @@ fn child_missing_pack() -> TestResult {
     Ok(())
 }
 
-#[test]
-#[ignore = "child process of output_devices_are_listed"]
-fn child_lists_devices() -> TestResult {
-    if child_packs().is_none() {
-        return Ok(());
-    }
+/// The scenario of `output_devices_are_listed`, in its child process.
+fn lists_devices() -> TestResult {
     let devices = list_output_devices()?;
     eprintln!("{devices:?}");
     assert!(devices.iter().any(|d| d.is_default), "{devices:?}");

@@ -48,39 +48,3 @@ fn a_real_brltty_shows_our_line_and_sends_its_routing_keys() {
     assert!(matches!(next_event(&driver), BrailleEvent::Key(Key::Command(_))));
     assert_eq!(driver.dropped(), 0);
 }
-
-/// Figures, not a pass/fail: how long a line takes from `show` to the virtual
-/// display, and a routing key from the display to the driver's event, through
-/// a real brltty (median and worst of 50 each; the first line is reported
-/// apart: brltty holds the display for its start-up message a few seconds).
-/// `cargo test -p station-drivers --test brltty_virtual -- --ignored --nocapture`
-#[test]
-#[ignore = "measurement; run with --ignored --nocapture"]
-fn latency_through_a_real_brltty() {
-    use std::time::Instant;
-    let dir = tempfile::tempdir().unwrap();
-    let (mut brltty, driver) = connected(dir.path(), 14_000 + std::process::id() % 10_000);
-    let mut shown = Vec::new();
-    let mut keys = Vec::new();
-    for i in 0..50u16 {
-        let text = format!("{}. Sf3 {i}", i + 1);
-        let start = Instant::now();
-        driver.show(&text);
-        assert!(brltty.wait_for_line(Duration::from_secs(5), |l| l == text).is_some());
-        shown.push(start.elapsed());
-        let start = Instant::now();
-        brltty.key(&format!("Route {}", 1 + i % 39)).unwrap();
-        assert_eq!(next_event(&driver), BrailleEvent::Key(Key::Routing(1 + i % 39)));
-        keys.push(start.elapsed());
-    }
-    println!("first line → display: {:.1} ms", ms(shown[0]));
-    shown[0] = shown[1];
-    for (what, mut v) in [("show → display", shown), ("routing key → event", keys)] {
-        v.sort();
-        println!("{what}: median {:.1} ms, worst {:.1} ms (50)", ms(v[25]), ms(v[49]));
-    }
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}

@@ -46,6 +46,20 @@ pub fn spawn_station(mut command: Command) -> (Kill, String) {
     (child, base)
 }
 
+/// Spawns `command` (a `station run` without a sensed board) with the
+/// operator `token` and its log at error level, and waits until its game is
+/// on (with no board to set up it starts at once); returns it and its base URL.
+pub async fn spawn_playing(mut command: Command, token: &str) -> (Kill, String) {
+    command.args(["--token", token]).env("STATION_LOG", "error");
+    let (station, base) = spawn_station(command);
+    let http = reqwest::Client::new();
+    within(Duration::from_secs(5), "a game at once (no board)", || async {
+        api_state(&http, &base).await["phase"] == "playing"
+    })
+    .await;
+    (station, base)
+}
+
 /// How many chromedrivers (each with its one or two Chromiums) run at once in
 /// the test binary: the web tests run in parallel threads with everything
 /// else, and on two cores a second browser makes the first miss its waits.

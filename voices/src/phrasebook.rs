@@ -45,6 +45,11 @@ macro_rules! keyed_words {
             pub(crate) fn from_entries([$($field),*]: [Entry; $keys.len()]) -> Self {
                 $name { $($field),* }
             }
+
+            /// Every entry with its key, in key order.
+            pub fn entries(&self) -> [(&'static str, &Entry); $keys.len()] {
+                [$((stringify!($field), &self.$field)),*]
+            }
         }
     };
 }

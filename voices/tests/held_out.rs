@@ -15,7 +15,7 @@ mod lichess;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 use station_voices::position_from_fen;
-use station_voices::understand::{Understanding, Understood};
+use station_voices::understand::Understood;
 
 /// How many of the 680 lichess's matcher proposes the move meant for (the
 /// issue's figure).
@@ -40,19 +40,12 @@ fn rows() -> Vec<Row> {
         .collect()
 }
 
-/// The moves `text` names word for word (typed, every word as said).
-fn literally_named(u: &Understanding, pos: &Chess, text: &str) -> Vec<Move> {
-    match u.understand(pos, text, None) {
-        Understood::Move { mv, .. } => vec![mv],
-        _ => Vec::new(),
-    }
-}
-
 #[test]
 fn lichess_mishearings_are_recovered_more_often_than_lichess_proposes_them() {
     let rows = rows();
     assert_eq!(rows.len(), 680);
     let u = common::understanding("en");
+    let book = station_voices::Phrasebook::builtin("en").unwrap();
     let lila = lichess::Lichess::new(include_str!("data/lichess/learned-subs-en.tsv"));
     let (mut made, mut asked_among, mut asked_alone, mut other, mut rejected) = (0, 0, 0, 0, 0);
     let (mut lila_shown, mut lila_said) = (0, 0);
@@ -62,7 +55,7 @@ fn lichess_mishearings_are_recovered_more_often_than_lichess_proposes_them() {
         match u.understand(&row.pos, &row.heard, None) {
             Understood::Move { mv, .. } if mv == row.meant => made += 1,
             Understood::Move { mv, .. } => {
-                if !literally_named(&u, &row.pos, &row.heard).contains(&mv) {
+                if !common::names_literally(book, &row.heard, &mv) {
                     wrong.push(format!("{:?} meant {uci}: made {mv}", row.heard));
                 }
                 other += 1;

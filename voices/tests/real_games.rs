@@ -17,7 +17,6 @@ use station_voices::{Announcement, MoveReading, Phrasebook, VoiceSettings, WordI
 
 const LANGUAGES: [&str; station_voices::BUILTIN_LANGUAGES.len()] = station_voices::BUILTIN_LANGUAGES;
 const GOLDEN_PLIES: usize = 600;
-const SHARED_GAMES: &str = "/work/shared/data/pgn/games";
 
 fn vendored_games() -> Vec<common::Game> {
     common::read_games(include_str!("data/games.pgn"))
@@ -131,11 +130,11 @@ fn check_move(language: &str, wording: &Wording, pos: &Chess, mv: &Move, pgn_san
     None
 }
 
+/// Every tenth game of the repository's collection (`tests/data/pgn/games`).
 fn shared_games() -> Vec<common::Game> {
-    let Ok(entries) = std::fs::read_dir(SHARED_GAMES) else {
-        eprintln!("{SHARED_GAMES} not found; checking the vendored games only");
-        return Vec::new();
-    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/pgn/games");
+    let entries = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("the repository's games at {}: {e}", dir.display()));
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "pgn"))

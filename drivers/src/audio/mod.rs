@@ -10,6 +10,9 @@
 //!   replaces a stale one, and the queue is bounded.
 //! * [`render_wav`] writes an utterance to a file; [`list_output_devices`]
 //!   names the devices for the config.
+//! * [`phonemes`]: how words sound, from espeak-ng, for the repair of
+//!   misheard moves (a phrasebook's `[listening.phonemes]` once; words outside
+//!   it on demand, [`EspeakPronouncer`]).
 //!
 //! No failure here stops a game: a missing device, pack or clip becomes a
 //! warning (log, [`SpeakerStatus`], [`SpeakerEvent::Warning`]) and the next
@@ -23,6 +26,7 @@ mod output;
 mod overrides;
 pub mod pack;
 pub mod pcm;
+pub mod phonemes;
 mod queue;
 mod record;
 mod render;
@@ -41,9 +45,10 @@ pub use output::{OutputDeviceInfo, list_output_devices};
 pub use overrides::Overrides;
 pub use pack::{BuildOptions, BuildReport, Manifest, VoicePack, build_pack, pack_dir};
 pub use pcm::Clip;
+pub use phonemes::{EspeakPronouncer, PhonemeError, espeak_phonemes, phoneme_table};
 pub use record::{MIN_WORD, Recorder, TakeProblem, capture, process_take};
 pub use render::{RenderVoice, render_clip, render_wav};
 pub use settings::{AudioSettings, ListenerSettings, VoiceKind};
-pub use speaker::{Listeners, Speaker, SpeakerEvent, SpeakerStatus};
+pub use speaker::{Ended, Ending, Listeners, Speaker, SpeakerEvent, SpeakerStatus};
 pub use utterance::{Priority, Utterance, UtteranceWord};
 pub use words::{PACK_NUMBERS_UP_TO, PackWord, message_key, pack_words, word_key};

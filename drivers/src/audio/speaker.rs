@@ -83,6 +83,47 @@ pub enum SpeakerEvent {
     },
 }
 
+/// How a speaker was done with an utterance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// Said to the end: the device took its last sample (a pack, espeak-ng),
+    /// or the text was handed on whole (text only).
+    Finished,
+    /// A voice that cannot tell its end (speech-dispatcher without a device
+    /// to report from): the time it takes to say it passed.
+    Estimated,
+    /// Stopped before its end by more urgent or newer words.
+    Cut,
+    /// Never begun: dropped from the queue (superseded, queue full, `silence`).
+    Dropped,
+}
+
+impl Ending {
+    /// Its name in the journal: `finished`, `estimated`, `cut`, `dropped`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Finished => "finished",
+            Ending::Estimated => "estimated",
+            Ending::Cut => "cut",
+            Ending::Dropped => "dropped",
+        }
+    }
+}
+
+/// An utterance a speaker is done with ([`Speaker::endings`]): what the
+/// station journals, so a restart knows what the listener heard to the end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ended {
+    /// The id [`Speaker::say`] returned.
+    pub id: u64,
+    /// How it ended.
+    pub ending: Ending,
+    /// The voice that began it, if one did.
+    pub voice: Option<VoiceKind>,
+    /// When.
+    pub at: Instant,
+}
+
 /// A snapshot of a speaker's health for `station status`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SpeakerStatus {
@@ -125,6 +166,10 @@ struct Shared {
     mute: Mutex<Option<crate::speech::MuteFlag>>,
     /// The listener's speaking rate in percent (100 normal; issue 18).
     rate_percent: std::sync::atomic::AtomicU32,
+    /// Every utterance's end, unbounded: none may be lost (see [`Ended`]).
+    endings: Sender<Ended>,
+    /// The voice each utterance under way began with.
+    begun: Mutex<std::collections::HashMap<u64, VoiceKind>>,
 }
 
 impl Shared {
@@ -137,11 +182,33 @@ impl Shared {
     }
 
     fn emit(&self, event: SpeakerEvent) {
-        match &event {
-            SpeakerEvent::Finished { .. } => self.status().finished += 1,
-            SpeakerEvent::Cut { .. } => self.status().cut += 1,
-            SpeakerEvent::Dropped { .. } => self.status().dropped += 1,
-            _ => {}
+        let ended = match &event {
+            SpeakerEvent::Started { id, voice, .. } => {
+                self.begun.lock().unwrap_or_else(PoisonError::into_inner).insert(*id, *voice);
+                None
+            }
+            SpeakerEvent::Finished { id } => {
+                self.status().finished += 1;
+                Some((*id, Ending::Finished))
+            }
+            SpeakerEvent::Cut { id } => {
+                self.status().cut += 1;
+                Some((*id, Ending::Cut))
+            }
+            SpeakerEvent::Dropped { id } => {
+                self.status().dropped += 1;
+                Some((*id, Ending::Dropped))
+            }
+            _ => None,
+        };
+        if let Some((id, ending)) = ended {
+            let voice = self.begun.lock().unwrap_or_else(PoisonError::into_inner).remove(&id);
+            // speech-dispatcher's end is the estimate of `tts_voice`, not a report.
+            let ending = match (ending, voice) {
+                (Ending::Finished, Some(VoiceKind::Tts)) => Ending::Estimated,
+                (ending, _) => ending,
+            };
+            let _ = self.endings.send(Ended { id, ending, voice, at: Instant::now() });
         }
         let _ = self.events.try_send(event);
     }
@@ -164,6 +231,7 @@ impl Shared {
 pub struct Speaker {
     shared: Arc<Shared>,
     events: Receiver<SpeakerEvent>,
+    endings: Receiver<Ended>,
     exited: Receiver<()>,
     thread: Option<JoinHandle<()>>,
 }
@@ -174,6 +242,7 @@ impl Speaker {
     /// becomes a warning while the speaker falls back to the next voice.
     pub fn start(listener: &str, settings: &ListenerSettings, packs_dir: Option<&Path>) -> Speaker {
         let (events_tx, events) = crossbeam_channel::bounded(EVENT_BUFFER);
+        let (endings_tx, endings) = crossbeam_channel::unbounded();
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 queue: Queue::new(settings.queue),
@@ -190,6 +259,8 @@ impl Speaker {
             events: events_tx,
             mute: Mutex::new(None),
             rate_percent: std::sync::atomic::AtomicU32::new(100),
+            endings: endings_tx,
+            begun: Mutex::new(std::collections::HashMap::new()),
         });
         let (exited_tx, exited) = crossbeam_channel::bounded(1);
         let thread_shared = shared.clone();
@@ -206,7 +277,7 @@ impl Speaker {
                 None
             }
         };
-        Speaker { shared, events, exited, thread }
+        Speaker { shared, events, endings, exited, thread }
     }
 
     /// Queues `utterance`; returns its id for the events. Never blocks: an
@@ -316,6 +387,13 @@ impl Speaker {
     /// until it is read.
     pub fn events(&self) -> &Receiver<SpeakerEvent> {
         &self.events
+    }
+
+    /// How each utterance ended, in order, none lost: finished, estimated
+    /// (speech-dispatcher), cut or dropped. For whoever must know what the
+    /// listener heard to the end (the station journals it).
+    pub fn endings(&self) -> &Receiver<Ended> {
+        &self.endings
     }
 
     /// Health snapshot.
@@ -667,5 +745,28 @@ fn play(
                 problem: format!("playback of {length:?} did not end in time (stalled)"),
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every utterance's end is told, none lost: what the station journals
+    /// as said (issue 32).
+    #[test]
+    fn each_utterance_tells_how_it_ended() {
+        let settings = ListenerSettings { voices: vec![VoiceKind::Text], ..ListenerSettings::default() };
+        let speaker = Speaker::start("private", &settings, None);
+        assert!(speaker.wait_ready(Duration::from_secs(5)));
+        let said = speaker.say(Utterance::text("Springer Felix drei"), Priority::Move);
+        let ended = speaker.endings().recv_timeout(Duration::from_secs(5)).expect("its end");
+        assert_eq!((ended.id, ended.ending, ended.voice), (said, Ending::Finished, Some(VoiceKind::Text)));
+        // A hint while something is queued is dropped unsaid, and says so.
+        speaker.shared.state().playing = Some(Playing { priority: Priority::Urgent, stop: Arc::default() });
+        let hint = speaker.say(Utterance::text("Bauer Eva vier"), Priority::Low);
+        let ended = speaker.endings().recv_timeout(Duration::from_secs(5)).expect("its end");
+        assert_eq!((ended.id, ended.ending, ended.voice), (hint, Ending::Dropped, None));
+        assert_eq!(Ending::Estimated.name(), "estimated");
     }
 }

@@ -24,7 +24,7 @@
 //! the rest that lets the station settle (typically by calling `think` with a
 //! thinking time of at least `settle_ms + 100` ms before the next `play`).
 
-use crate::jitter::SplitMix64;
+use crate::jitter::{OnTheLine, SplitMix64};
 use shakmaty::{Bitboard, Chess, Move, Position, Square, attacks};
 
 /// One scan as the board would send it: the full occupancy after one change
@@ -35,6 +35,20 @@ pub struct TimedScan {
     pub at_ms: u64,
     /// Full board occupancy at that time.
     pub occupancy: Bitboard,
+}
+
+impl OnTheLine for TimedScan {
+    fn at(&self) -> u64 {
+        self.at_ms
+    }
+
+    fn set_at(&mut self, at: u64) {
+        self.at_ms = at;
+    }
+
+    fn reading(&self) -> u64 {
+        self.occupancy.0
+    }
 }
 
 /// Timing parameters of the hands; see the module docs for the contract they implement.
@@ -253,29 +267,29 @@ impl Hands {
         let mut plan = Plan::new(start);
 
         // Touch-and-return: a piece picked up and put back before the real move.
+        // Never the castling rook: a rook touched first is the rook to move
+        // (Art. 4.4.2), so a hand about to castle leaves it alone.
+        let untouchable = match *mv {
+            Move::Castle { rook, .. } => Bitboard::from(rook),
+            _ => Bitboard::EMPTY,
+        };
         if self.noisy
             && self.rng.percent(8)
-            && let Some(sq) = self.rng.pick(pos.us())
+            && let Some(sq) = self.rng.pick(pos.us() & !untouchable)
         {
             plan.push(Op::Lift(sq));
             plan.push(Op::Place(sq));
         }
-        // A slip of the hand puts the piece down next to its square, never where
-        // it could legally go: a piece put into a hole it may go to has made
-        // that move (D.2.3.2), which the arbiter holds him to, no slip.
-        let legal_holes = |from: Square| -> Bitboard {
-            pos.legal_moves().iter().filter(|m| m.from() == Some(from)).map(|m| m.to()).collect()
-        };
         match *mv {
             Move::Normal { from, to, promotion, .. } => {
-                self.plan_normal(&mut plan, from, to, promotion.is_some(), legal_holes(from))
+                self.plan_normal(&mut plan, from, to, promotion.is_some())
             }
-            Move::EnPassant { from, to } => self.plan_en_passant(&mut plan, from, to, legal_holes(from)),
+            Move::EnPassant { from, to } => self.plan_en_passant(&mut plan, from, to),
             Move::Castle { king, rook } => {
                 let (king_to, rook_to) = castle_targets(pos, king, rook);
                 self.plan_castle(&mut plan, king, rook, king_to, rook_to);
             }
-            Move::Put { to, .. } => self.place_final(&mut plan, to, Bitboard::EMPTY),
+            Move::Put { to, .. } => self.place_final(&mut plan, to),
         }
 
         let mut t = (*now_ms).min(SIM_TIME_LIMIT_MS);
@@ -386,7 +400,7 @@ impl Hands {
         }
     }
 
-    fn plan_normal(&mut self, plan: &mut Plan, from: Square, to: Square, promotes: bool, legal: Bitboard) {
+    fn plan_normal(&mut self, plan: &mut Plan, from: Square, to: Square, promotes: bool) {
         let captures = plan.occupancy.contains(to);
         let capture_first = captures && self.rng.percent(50);
         if capture_first {
@@ -401,76 +415,66 @@ impl Hands {
             plan.push(Op::Place(to));
             plan.push(Op::Lift(to));
         }
-        self.place_final(plan, to, legal);
+        self.place_final(plan, to);
     }
 
-    fn plan_en_passant(&mut self, plan: &mut Plan, from: Square, to: Square, legal: Bitboard) {
+    fn plan_en_passant(&mut self, plan: &mut Plan, from: Square, to: Square) {
         let captured = Square::from_coords(to.file(), from.rank());
         match self.rng.below(3) {
             0 => {
                 plan.push(Op::Lift(captured));
                 plan.push(Op::Lift(from));
-                self.place_final(plan, to, legal);
+                self.place_final(plan, to);
             }
             1 => {
                 plan.push(Op::Lift(from));
                 plan.push(Op::Lift(captured));
-                self.place_final(plan, to, legal);
+                self.place_final(plan, to);
             }
             _ => {
                 plan.push(Op::Lift(from));
-                self.place_final(plan, to, legal);
+                self.place_final(plan, to);
                 plan.push(Op::Lift(captured));
             }
         }
     }
 
+    /// Castling as Art. 4.4 asks: the king first, then the rook. The king is
+    /// lifted first and set down first; the hand either puts him down before
+    /// it takes the rook or holds both at once (needed where they land on each
+    /// other's squares in Chess960). No peg ever rests in a hole the castling
+    /// does not use.
     fn plan_castle(&mut self, plan: &mut Plan, king: Square, rook: Square, king_to: Square, rook_to: Square) {
         use Op::{Lift, Place};
         let king_first = [Lift(king), Place(king_to), Lift(rook), Place(rook_to)];
-        let rook_first = [Lift(rook), Place(rook_to), Lift(king), Place(king_to)];
-        // Where one lands on the other's square or stays (Chess960), the holes
-        // cannot tell castling from a king or rook move (or from nothing): the
-        // hand castles as Art. 4.4(a) reads, the king and then the rook.
-        let holes_tell = king != king_to && rook != rook_to && king != rook_to && rook != king_to;
-        let king_lifted_first = self.rng.percent(50) || !holes_tell;
-        let (l1, l2) = if king_lifted_first { (king, rook) } else { (rook, king) };
-        let (p1, p2) = if self.rng.percent(50) { (king_to, rook_to) } else { (rook_to, king_to) };
-        // Lifting both first works even when they land on each other's squares (Chess960).
-        let both_lifted = [Lift(l1), Lift(l2), Place(p1), Place(p2)];
+        let both_lifted = [Lift(king), Lift(rook), Place(king_to), Place(rook_to)];
         if self.noisy {
-            self.maybe_knock(plan, king_to);
+            // A neighbour knocked and put back, never the king or the rook:
+            // that would be the rook lifted first.
+            self.maybe_knock(plan, king_to, Bitboard::from(king) | Bitboard::from(rook));
         }
-        let placed = match self.rng.below(3) {
-            0 => plan.extend_if_possible(&king_first),
-            1 if holes_tell => plan.extend_if_possible(&rook_first),
-            _ => false,
-        };
+        let placed = self.rng.percent(67) && plan.extend_if_possible(&king_first);
         if !placed {
             plan.extend_if_possible(&both_lifted);
         }
     }
 
-    /// The mover's last placement onto `to`, with the noisy detours hands make
-    /// (never into one of the `legal` holes: that would be a move made).
-    fn place_final(&mut self, plan: &mut Plan, to: Square, legal: Bitboard) {
+    /// The mover's last placement onto `to`; noisy hands may knock a
+    /// neighbouring peg on the way and put it straight back.
+    fn place_final(&mut self, plan: &mut Plan, to: Square) {
+        // The moving piece goes straight into its hole: a hand never sets it
+        // down in a hole its move does not end in (the station would take
+        // that as a position and tell him his board differs).
         if self.noisy {
-            if self.rng.percent(10) {
-                let holes = attacks::king_attacks(to) & !plan.occupancy & !legal;
-                if let Some(wrong) = self.rng.pick(holes) {
-                    plan.push(Op::Place(wrong));
-                    plan.push(Op::Lift(wrong));
-                }
-            }
-            self.maybe_knock(plan, to);
+            self.maybe_knock(plan, to, Bitboard::EMPTY);
         }
         plan.push(Op::Place(to));
     }
 
     /// A neighbouring peg of `near` knocked out and put straight back.
-    fn maybe_knock(&mut self, plan: &mut Plan, near: Square) {
+    fn maybe_knock(&mut self, plan: &mut Plan, near: Square, spare: Bitboard) {
         if self.rng.percent(8)
-            && let Some(peg) = self.rng.pick(attacks::king_attacks(near) & plan.occupancy)
+            && let Some(peg) = self.rng.pick(attacks::king_attacks(near) & plan.occupancy & !spare)
         {
             plan.push(Op::Lift(peg));
             plan.push(Op::Place(peg));
@@ -563,6 +567,9 @@ pub fn check_timing(
 }
 
 #[cfg(test)]
+mod real_games;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::test_support::{POSITIONS, position};
@@ -628,14 +635,15 @@ mod tests {
     }
 
     #[test]
-    fn castling_uses_every_order_and_swaps_lift_both_first() {
+    fn castling_is_king_first_in_both_orders_and_swaps_lift_both_first() {
         let pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         let mut hands = Hands::new(None);
         let firsts: std::collections::HashSet<_> = plays(&mut hands, &pos, Move::is_castle, 100)
             .iter()
             .map(|scans| (scans[0].occupancy, scans[1].occupancy))
             .collect();
-        assert!(firsts.len() >= 3, "king first, rook first, both lifted");
+        assert_eq!(firsts.len(), 2, "king set down first, or king and rook held together");
+        assert!(firsts.iter().all(|(first, _)| *first == pos.board().occupied().without(Square::E1)));
 
         let swap = position("4k3/8/8/8/8/8/8/5KR1 w G - 0 1");
         let lifted_both = swap.board().occupied().without(Square::F1).without(Square::G1);

@@ -17,8 +17,6 @@
 //!   set and for a short release time after.
 //! * [`capture`] — the cpal microphone and the pure [`Utterances`] path.
 //! * [`decisive`] — when a partial result already decides the utterance.
-//! * [`phonemes`] — how words sound, from espeak-ng, for the repair of
-//!   misheard moves (a phrasebook's table once; words outside it on demand).
 
 pub mod capture;
 pub mod decisive;
@@ -27,7 +25,6 @@ pub mod listener;
 pub mod model;
 pub mod mute;
 pub mod pcm;
-pub mod phonemes;
 pub mod vad;
 pub mod wav;
 
@@ -41,7 +38,6 @@ pub use listener::{Listener, Transcript, WavRecognition, recognise_wav, recognis
 pub use model::{ModelError, expected_model, load_model};
 pub use mute::{MuteFlag, MuteGate, MuteGuard};
 pub use pcm::{InputFormat, Resampler, Samples, TARGET_RATE, resample_to_16k_mono};
-pub use phonemes::{EspeakPronouncer, PhonemeError, espeak_phonemes, phoneme_table};
 pub use vad::{EnergyVad, PushToTalk, VadEvent, VadSettings, level_db};
 /// A loaded Vosk model (what [`load_model`] returns).
 pub use vosk::Model;

@@ -1,7 +1,7 @@
 //! What the ALSA tests share: ALSA reads its configuration once per process
 //! (from `ALSA_CONFIG_PATH`), so each scenario runs in a child process (the
-//! test binary re-run with one ignored `child_*` test selected) with its own
-//! configuration.
+//! test binary re-run with the test itself selected; there the folder it was
+//! handed tells it to play its scenario) with its own configuration.
 
 #![allow(dead_code)]
 
@@ -25,12 +25,12 @@ pub fn file_output_config(dir: &Path, raw: &Path) -> io::Result<PathBuf> {
     Ok(config)
 }
 
-/// Runs the ignored test `name` of this binary alone in a child process with
-/// the ALSA configuration `config` and `env` set; whether it passed (its
-/// one test), and its output (stdout, then stderr).
+/// Runs the test `name` of this binary alone in a child process with the
+/// ALSA configuration `config` and `env` set; whether it passed (its one
+/// test), and its output (stdout, then stderr).
 pub fn run_child(name: &str, config: &Path, env: (&str, &Path)) -> io::Result<(bool, String)> {
     let out = Command::new(std::env::current_exe()?)
-        .args([name, "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env("ALSA_CONFIG_PATH", config)
         .env(env.0, env.1)
         .output()?;
@@ -38,8 +38,8 @@ pub fn run_child(name: &str, config: &Path, env: (&str, &Path)) -> io::Result<(b
     Ok((out.status.success() && text.contains("1 passed"), text))
 }
 
-/// The folder the parent test handed its child in the variable `env`; none
-/// when the child test runs on its own (it then passes without doing anything).
+/// The folder the test handed its child process in the variable `env`: set
+/// in the child, which plays the test's scenario; none in the test itself.
 pub fn child_dir(env: &str) -> Option<PathBuf> {
     std::env::var_os(env).map(PathBuf::from)
 }

@@ -72,6 +72,13 @@ pub struct OpponentSettings {
 /// Debian's Stockfish (`scripts/setup` installs it).
 pub const DEFAULT_ENGINE: &str = "/usr/games/stockfish";
 
+/// The journal folder of `station run` without `[journal] dir` or `--journal-dir`.
+pub const DEFAULT_JOURNAL_DIR: &str = "journal";
+
+/// The journal folder of `station practice` without `[journal] dir` or
+/// `--journal-dir`: practice games are kept apart from tournament games.
+pub const PRACTICE_JOURNAL_DIR: &str = "journal-practice";
+
 impl Default for OpponentSettings {
     fn default() -> Self {
         OpponentSettings {
@@ -165,7 +172,8 @@ pub struct ClockSettings {
     /// PGN `TimeControl` notation (`5400+30`, `40/7200:20/3600:900+30`, `5400d30` simple
     /// delay, `5400b30` Bronstein), read once into the clock's time control; no clock when absent.
     pub time_control: Option<TimeControl>,
-    /// Start the clock when the game starts.
+    /// Start the clock when the game starts, once its position stands on
+    /// every sensed board (never without one: the arbiter or a press starts it).
     pub auto_start: bool,
     /// Press the clock for a player once his move is made and announced (no lever).
     pub auto_press: bool,
@@ -421,8 +429,8 @@ pub struct JournalSettings {
 /// A configuration that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    /// The file cannot be read.
-    #[error("{path}: cannot read: {source}")]
+    /// The file cannot be read (it is missing, or not readable).
+    #[error("{path}: {}", read_problem(.source))]
     Read {
         /// The file.
         path: PathBuf,
@@ -488,9 +496,32 @@ impl Config {
                 format!("{} must be below settle_ms ({})", g.debounce_ms, g.settle_ms),
             ));
         }
-        // Language, letters and ranks must name wordings that exist together.
+        // Language, letters and ranks must each name a language the station
+        // speaks; the error is on the line of the key that does not.
+        let v = &self.voice;
+        for (key, code) in [
+            ("voice.language", Some(&v.language)),
+            ("voice.letters", v.letters.as_ref()),
+            ("voice.ranks", v.ranks.as_ref()),
+        ] {
+            if let Some(code) = code
+                && station_voices::Phrasebook::builtin(code).is_none()
+            {
+                return Err(invalid(key, unknown_language(code)));
+            }
+        }
         if let Err(e) = station_voices::Wording::new(&self.voice) {
             return Err(invalid("voice", e.to_string()));
+        }
+        if let Some(token) = &self.console.token
+            && token.trim().is_empty()
+        {
+            return Err(invalid(
+                "console.token",
+                "the operator token is empty or only spaces: write one (letters and digits), \
+                 or leave the key out and the station makes one at start"
+                    .into(),
+            ));
         }
         if self.clock.source == ClockSource::Dgt {
             if !self.mirror_pieces() {
@@ -607,6 +638,32 @@ impl Config {
             board: self.tags.board.as_deref().map(|v| or_unknown(&Some(v.to_owned()))),
         }
     }
+}
+
+/// Why a config file cannot be read, in the arbiter's words: a file that is
+/// not there is said to be missing, not "cannot read".
+fn read_problem(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "the file is missing (no such file)".into(),
+        std::io::ErrorKind::PermissionDenied => {
+            "the file cannot be read: permission denied (the station's user must be able to read it)".into()
+        }
+        std::io::ErrorKind::IsADirectory => "this is a folder, not a config file".into(),
+        _ => format!("the file cannot be read: {e}"),
+    }
+}
+
+impl ConfigError {
+    /// Whether the file itself is missing or unreadable (no key is at fault).
+    pub fn is_unreadable(&self) -> bool {
+        matches!(self, ConfigError::Read { .. })
+    }
+}
+
+/// Why a language code is refused, naming the ones the station speaks.
+fn unknown_language(code: &str) -> String {
+    let known = station_voices::BUILTIN_LANGUAGES.join(", ");
+    format!("`{code}` is not a language the station speaks ({known})")
 }
 
 /// A toml error as a config error: a value or key the reader refused is

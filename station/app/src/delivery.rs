@@ -84,22 +84,43 @@ impl VoicesHandle {
     }
 }
 
+/// Who a batch goes to once it is on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// The voices, then every subscriber: what was decided.
+    All,
+    /// The subscribers alone: events on disk that they missed when the
+    /// station stopped (the voices say again what they must, apart).
+    Subscribers,
+    /// The voices alone: moves and a result the blind player did not hear
+    /// to the end before the station stopped, said again.
+    Voices,
+}
+
 /// Batches decided but not yet on disk, oldest first, with their tickets.
 #[derive(Default)]
-pub struct Pending(VecDeque<(u64, Vec<Delivered>)>);
+pub struct Pending(VecDeque<(u64, Audience, Vec<Delivered>)>);
 
 impl Pending {
-    /// A batch committed as `ticket`.
+    /// A batch committed as `ticket`, for everybody.
     pub fn push(&mut self, ticket: u64, events: Vec<Delivered>) {
-        self.0.push_back((ticket, events));
+        self.push_to(ticket, Audience::All, events);
     }
 
-    /// Every event of the batches up to `ticket`, in order.
-    pub fn ready(&mut self, ticket: u64) -> Vec<Delivered> {
-        let mut out = Vec::new();
-        while self.0.front().is_some_and(|(t, _)| *t <= ticket) {
-            if let Some((_, events)) = self.0.pop_front() {
-                out.extend(events);
+    /// A batch that goes to `audience` once `ticket` is on disk.
+    pub fn push_to(&mut self, ticket: u64, audience: Audience, events: Vec<Delivered>) {
+        self.0.push_back((ticket, audience, events));
+    }
+
+    /// The batches up to `ticket`, in order, each with its audience (those of
+    /// one audience in a row as one).
+    pub fn ready(&mut self, ticket: u64) -> Vec<(Audience, Vec<Delivered>)> {
+        let mut out: Vec<(Audience, Vec<Delivered>)> = Vec::new();
+        while self.0.front().is_some_and(|(t, ..)| *t <= ticket) {
+            let Some((_, audience, events)) = self.0.pop_front() else { break };
+            match out.last_mut() {
+                Some((a, batch)) if *a == audience => batch.extend(events),
+                _ => out.push((audience, events)),
             }
         }
         out

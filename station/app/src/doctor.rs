@@ -9,6 +9,7 @@
 mod boards;
 mod devices;
 
+pub use boards::serial_ports;
 pub use devices::check_model;
 
 use crate::config::{Config, DriverKind};
@@ -179,24 +180,41 @@ pub fn examine_as(checker: Checker, path: &Path, journal_dir: Option<&Path>) -> 
     let config = match Config::load(path) {
         Ok(c) => c,
         Err(e) => {
-            return vec![Finding::new(Level::Fail, "config", e.to_string(), "fix that key and check again")];
+            // A file that is missing or unreadable has no key to fix.
+            let todo = if e.is_unreadable() {
+                "give the path of the station's config (--config FILE); config/station.toml describes every setting"
+            } else {
+                "fix that key and check again"
+            };
+            return vec![Finding::new(Level::Fail, "config", e.to_string(), todo)];
         }
     };
     let mut out = vec![Finding::ok("config", format!("{} read and checked", path.display()))];
     let journal = journal_dir
         .map(Path::to_owned)
         .or_else(|| config.journal.dir.clone())
-        .unwrap_or_else(|| PathBuf::from("journal"));
+        .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_JOURNAL_DIR));
     out.extend(boards::check_boards(checker, &config));
     out.extend(boards::check_dgt_clock(checker, &config));
     out.extend(devices::check_audio(checker, &config));
     out.extend(devices::check_speech(&config));
-    out.extend(devices::check_buttons(&config));
+    out.extend(devices::check_buttons(&config, written_buttons(path).as_ref()));
     out.extend(devices::check_braille(&config));
     out.extend(devices::check_hall(&config));
     out.push(check_journal(checker, &journal));
     out.push(check_clock(&config));
     out
+}
+
+/// The `[buttons]` keys the config file itself sets (the rest are defaults);
+/// `None` when the file cannot be read as TOML again.
+fn written_buttons(path: &Path) -> Option<std::collections::BTreeSet<String>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    Some(match table.get("buttons") {
+        Some(toml::Value::Table(buttons)) => buttons.keys().cloned().collect(),
+        _ => Default::default(),
+    })
 }
 
 /// The journal folder: writable, free space, not held by another station
@@ -373,6 +391,19 @@ mod tests {
         assert!(f.found.contains("held by this station"), "{f:?}");
         drop(_lock);
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Issue 34 §9: a missing file is said to be missing; no key is blamed.
+    #[test]
+    fn a_missing_config_file_is_said_to_be_missing() {
+        let path = std::env::temp_dir().join(format!("station-doctor-missing-{}.toml", std::process::id()));
+        let findings = examine(&path, None);
+        assert_eq!(findings.len(), 1);
+        let line = findings[0].line();
+        assert!(line.starts_with("fail  config: "), "{line}");
+        assert!(line.contains("the file is missing"), "{line}");
+        assert!(!line.contains("key"), "no key to fix: {line}");
+        assert!(line.contains("--config FILE"), "{line}");
     }
 
     #[test]

@@ -2,12 +2,16 @@
 //! thread with group commit, so the loop keeps taking input while the disk
 //! works.
 //!
-//! The loop queues records ([`Journal`]) and closes a batch once per turn;
-//! the writer thread takes every batch that is waiting, writes them at once
-//! and fsyncs once, then tells the loop how far it is durable ([`Durable`]).
-//! An event reaches the player, the event stream and the console only after
-//! that (invariant 3). A kill -9 or a power loss can lose at most a torn last
-//! line, which the next start cuts off (on the raw bytes).
+//! The loop queues records ([`Journal`]) and closes a batch once per turn
+//! that queued any (every input it read, decided or not); the writer thread
+//! takes every batch that is waiting, writes them at once and fsyncs once,
+//! then tells the loop how far it is durable ([`Durable`]). An event reaches
+//! the player, the event stream and the console only after that (invariant
+//! 3); then a `delivered` record says so, and a `said` record says which
+//! words the speaker finished. A game's file stays open after its end record
+//! for its last words, until the next game's is created. A kill -9 or a power
+//! loss can lose at most a torn last line, which the next start cuts off (on
+//! the raw bytes).
 //!
 //! The writer keeps the current game's bytes in memory: a journal file
 //! deleted in the middle of a game is noticed after the next batch and
@@ -166,6 +170,21 @@ impl JournalDir {
     }
 }
 
+/// What a speaker is done with, for [`Journal::said`] (the fields of [`Record::Said`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// `private` or `public`.
+    pub listener: String,
+    /// What the words were about (`move`, `result`).
+    pub about: String,
+    /// The ply of the move they said.
+    pub ply: Option<usize>,
+    /// `finished`, `estimated`, `cut` or `dropped`.
+    pub outcome: String,
+    /// The voice that said them, when one began.
+    pub voice: Option<String>,
+}
+
 /// Sequence numbers of one game's journal, handed out by the loop.
 #[derive(Debug, Default)]
 struct Seq(u64);
@@ -188,8 +207,6 @@ enum Op {
     Rewrite { path: PathBuf, bytes: Vec<u8> },
     /// Records for the current file.
     Append(String),
-    /// The game is over: nothing more goes to its file.
-    Close,
     /// Everything before this is one batch; acknowledge it as `ticket`.
     Commit { ticket: u64 },
 }
@@ -224,7 +241,12 @@ pub struct Journal {
     durable: Receiver<Durable>,
     thread: Option<JoinHandle<()>>,
     seq: Seq,
-    open: bool,
+    /// The game whose file is open, if one is.
+    open: Option<String>,
+    /// Its end record is written: only its last words follow.
+    ended: bool,
+    /// The last `delivered` record queued: its game and sequence number.
+    marked: Option<(String, u64)>,
     pending: String,
     next_ticket: u64,
     committed: u64,
@@ -244,7 +266,9 @@ impl Journal {
             durable,
             thread: Some(thread),
             seq: Seq(1),
-            open: false,
+            open: None,
+            ended: false,
+            marked: None,
             pending: String::new(),
             next_ticket: 1,
             committed: 0,
@@ -255,69 +279,130 @@ impl Journal {
     pub fn create(&mut self, dir: &JournalDir, header: Header) {
         self.flush_pending();
         let path = dir.file_for(&header.game_id);
+        self.opened(&header.game_id, false);
         self.send(Op::Create { path, header: Box::new(header) });
         self.seq = Seq(1);
-        self.open = true;
     }
 
-    /// Continues a journal found on disk.
+    /// Continues a journal found on disk (a finished game's takes only its last words).
     pub fn reopen(&mut self, found: &Found, bytes: Vec<u8>) {
         self.flush_pending();
         self.send(Op::Reopen { path: found.path.clone(), bytes, valid_len: found.contents.valid_len });
         self.seq = Seq(found.contents.next_seq());
-        self.open = true;
+        self.opened(&found.contents.header.game_id, found.contents.finished());
+    }
+
+    fn opened(&mut self, game_id: &str, ended: bool) {
+        self.open = Some(game_id.to_owned());
+        self.ended = ended;
+        self.marked = None;
     }
 
     /// Writes a salvaged game into a fresh file: its header and `records`,
     /// renumbered; what follows continues it.
     pub fn rewrite(&mut self, path: PathBuf, header: Header, records: &[Record]) {
         self.flush_pending();
+        let game_id = header.game_id.clone();
         let mut text = Record::Header(Box::new(header)).encode();
         text.push('\n');
         self.seq = Seq(1);
+        // Old sequence numbers to new ones, for the `delivered` marks.
+        let mut renumbered_seqs: Vec<(u64, u64)> = Vec::new();
+        let mut ended = false;
         for r in records {
             let seq = self.seq.take();
+            renumbered_seqs.push((r.seq(), seq));
             let renumbered = match r.clone() {
                 Record::Input { t_ms, input, .. } => Record::Input { seq, t_ms, input },
                 Record::Event { event, .. } => Record::Event { seq, event },
-                Record::End { t_ms, result, .. } => Record::End { seq, t_ms, result },
+                Record::End { t_ms, result, .. } => {
+                    ended = true;
+                    Record::End { seq, t_ms, result }
+                }
+                Record::Said { t_ms, listener, about, ply, outcome, voice, .. } => {
+                    Record::Said { seq, t_ms, listener, about, ply, outcome, voice }
+                }
+                Record::Delivered { game_id: Some(other), through, .. } => {
+                    Record::Delivered { seq, game_id: Some(other), through }
+                }
+                Record::Delivered { game_id: None, through, .. } => {
+                    let through =
+                        renumbered_seqs.iter().filter(|(old, _)| *old <= through).map(|(_, new)| *new);
+                    Record::Delivered { seq, game_id: None, through: through.max().unwrap_or(0) }
+                }
                 Record::Header(h) => Record::Header(h),
             };
             text.push_str(&renumbered.encode());
             text.push('\n');
         }
         self.send(Op::Rewrite { path, bytes: text.into_bytes() });
-        self.open = true;
+        self.opened(&game_id, ended);
     }
 
-    /// Queues an input; returns its sequence number.
+    /// Queues an input; returns its sequence number. A finished game's
+    /// journal takes none.
     pub fn input(&mut self, t_ms: Millis, input: Input) -> Option<u64> {
-        self.open.then(|| {
+        (self.open.is_some() && !self.ended).then(|| {
             let seq = self.seq.take();
             self.push(&Record::Input { seq, t_ms, input });
             seq
         })
     }
 
-    /// Queues an event; returns its sequence number.
+    /// Queues an event; returns its sequence number. A finished game's
+    /// journal takes only its last words (announcements).
     pub fn event(&mut self, event: &Event) -> Option<u64> {
-        self.open.then(|| {
+        let words = matches!(event, Event::Announcement { .. });
+        (self.open.is_some() && (!self.ended || words)).then(|| {
             let seq = self.seq.take();
             self.push(&Record::Event { seq, event: event.clone() });
             seq
         })
     }
 
-    /// Queues the end record and closes the game's journal.
+    /// Queues what a speaker is done with (see [`Record::Said`]); returns
+    /// its sequence number.
+    pub fn said(&mut self, t_ms: Millis, said: Said) -> Option<u64> {
+        self.open.is_some().then(|| {
+            let seq = self.seq.take();
+            let Said { listener, about, ply, outcome, voice } = said;
+            self.push(&Record::Said { seq, t_ms, listener, about, ply, outcome, voice });
+            seq
+        })
+    }
+
+    /// Queues a `delivered` record: every event of `game_id` up to `through`
+    /// reached the subscribers. Nothing when it says nothing new, or when no
+    /// journal is open.
+    pub fn delivered(&mut self, game_id: &str, through: u64) {
+        let Some(open) = self.open.clone() else { return };
+        if self.marked.as_ref().is_some_and(|(g, s)| g == game_id && *s >= through) {
+            return;
+        }
+        let seq = self.seq.take();
+        let other = (open != game_id).then(|| game_id.to_owned());
+        self.push(&Record::Delivered { seq, game_id: other, through });
+        self.marked = Some((game_id.to_owned(), through));
+    }
+
+    /// Queues the end record; the game's journal then takes only its last words.
     pub fn end(&mut self, t_ms: Millis, result: &str) {
-        if !self.open {
+        if self.open.is_none() || self.ended {
             return;
         }
         let seq = self.seq.take();
         self.push(&Record::End { seq, t_ms, result: result.to_owned() });
-        self.flush_pending();
-        self.send(Op::Close);
-        self.open = false;
+        self.ended = true;
+    }
+
+    /// The game whose journal is open.
+    pub fn game_id(&self) -> Option<&str> {
+        self.open.as_deref()
+    }
+
+    /// Records are queued that no batch holds yet: the turn must commit them.
+    pub fn has_queued(&self) -> bool {
+        !self.pending.is_empty()
     }
 
     /// Closes the batch of everything queued since the last one and returns
@@ -505,10 +590,6 @@ impl Writer {
                 sync_dir(&path);
             }
             Op::Append(text) => self.memory.extend_from_slice(text.as_bytes()),
-            Op::Close => {
-                self.sync(&mut None)?;
-                self.close();
-            }
             Op::Commit { .. } => {}
         }
         Ok(())

@@ -48,5 +48,5 @@ mod speaking;
 mod speech_state;
 pub mod station;
 pub mod token;
-mod told;
+pub mod told;
 mod vocabulary;

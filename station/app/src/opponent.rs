@@ -109,6 +109,14 @@ pub struct Opponent {
     review: Option<Review>,
 }
 
+/// "Stockfish 17, Elo 1500" / "Stockfish 17, full strength".
+fn level_tag(name: &str, elo: Option<u32>) -> String {
+    match elo {
+        Some(elo) => format!("{name}, Elo {elo}"),
+        None => format!("{name}, full strength"),
+    }
+}
+
 /// The strongest level "stronger" reaches before full strength.
 const TOP_ELO: u32 = 2850;
 
@@ -155,9 +163,22 @@ impl Opponent {
 
     /// The engine's name and level, for the PGN tag of its side.
     pub fn tag(&self) -> String {
-        match self.elo {
-            Some(elo) => format!("{}, Elo {elo}", self.name),
-            None => format!("{}, full strength", self.name),
+        level_tag(&self.name, self.elo)
+    }
+
+    /// Puts the engine's name and level on its side of `config`'s tags, from
+    /// its first report (`start`'s) when that was its name: a game that
+    /// begins before the engine is attached (no sensed board starts one at
+    /// once) names the engine too, never `?`.
+    pub fn name_its_side(&self, first: Option<&Stamped<EngineEvent>>, config: &mut crate::config::Config) {
+        let name = match first.map(|s| &s.event) {
+            Some(EngineEvent::Ready { name }) => name.as_str(),
+            _ => self.name.as_str(),
+        };
+        let tag = Some(level_tag(name, self.elo));
+        match config.blind_color() {
+            Color::White => config.tags.black = tag,
+            Color::Black => config.tags.white = tag,
         }
     }
 

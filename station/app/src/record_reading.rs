@@ -97,12 +97,12 @@ mod tests {
             r.apply(&game_move(ply + 1, uci));
         }
         r.apply(&Event::DrawOffered { side: Side::Black, ply: 4, t_ms: 5 });
-        r.apply(&Event::TakenBack { ply: 4, t_ms: 10 });
+        r.apply(&Event::TakenBack { ply: 4, t_ms: 10, clock_proposal: None });
         r.apply(&game_move(4, "b8c6"));
         // Art. 7.4 found three plies late: one correction of three moves.
         r.apply(&game_move(5, "d2d4"));
         for ply in [5, 4, 3] {
-            r.apply(&Event::TakenBack { ply, t_ms: 20 });
+            r.apply(&Event::TakenBack { ply, t_ms: 20, clock_proposal: None });
         }
         r.apply(&Event::IllegalMoveFound {
             ply: 3,

@@ -10,6 +10,7 @@ pub use crate::token::new_token;
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Select, TryRecvError};
 use station_core::BoardRole;
+use station_drivers::audio::Ended;
 use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings};
 use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
 use station_drivers::engine::EngineEvent;
@@ -49,6 +50,8 @@ enum Feed {
     Heard(Receiver<crate::listening::Heard>),
     Commands(Receiver<CommandRequest>),
     Engine(Receiver<Stamped<EngineEvent>>),
+    /// A listener's speaker telling the end of what it said.
+    Endings(&'static str, Receiver<Ended>),
 }
 
 /// One input of any feed, with its arrival time.
@@ -60,6 +63,7 @@ enum Arrival {
     Heard(crate::listening::Heard),
     Command(CommandRequest),
     Engine(EngineEvent),
+    Ended(&'static str, Ended),
 }
 
 /// At most this many inputs are taken in one turn of the loop, so the
@@ -102,6 +106,10 @@ impl Feed {
                 },
                 Feed::Engine(rx) => match rx.try_recv() {
                     Ok(s) => (s.at, Arrival::Engine(s.event)),
+                    Err(_) => return Ok(()),
+                },
+                Feed::Endings(listener, rx) => match rx.try_recv() {
+                    Ok(e) => (e.at, Arrival::Ended(listener, e)),
                     Err(_) => return Ok(()),
                 },
             };
@@ -180,6 +188,7 @@ pub fn serve(
         .chain(station.heard_events().map(Feed::Heard))
         .chain(commands.cloned().map(Feed::Commands))
         .chain(station.engine_feed().map(Feed::Engine))
+        .chain(station.speech_endings().into_iter().map(|(listener, rx)| Feed::Endings(listener, rx)))
         .collect();
     let durable = station.durable_feed();
     let marks: Vec<ReadMark> = links
@@ -202,6 +211,7 @@ pub fn serve(
                     Feed::Heard(rx) => select.recv(rx),
                     Feed::Commands(rx) => select.recv(rx),
                     Feed::Engine(rx) => select.recv(rx),
+                    Feed::Endings(_, rx) => select.recv(rx),
                 };
             }
             select.recv(&durable);
@@ -227,6 +237,7 @@ pub fn serve(
                 Arrival::Heard(heard) => station.handle_heard(heard, at)?,
                 Arrival::Command(request) => station.command(request, at)?,
                 Arrival::Engine(event) => station.handle_engine(event, at)?,
+                Arrival::Ended(listener, ended) => station.handle_ended(listener, ended),
             }
         }
         // Time passes only up to the moment the feeds were looked at, and not

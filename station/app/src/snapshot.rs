@@ -72,9 +72,19 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
                 text.insert(lang.into(), Value::String(a.to_string()));
             }
         }
+        let san = g.sans()[ply - 1].to_string();
+        // SAN with each language's piece letters (Sf3 for Springer and
+        // skoczek): what the mirror and the player's page write.
+        let sans: serde_json::Map<String, Value> = station_voices::BUILTIN_LANGUAGES
+            .iter()
+            .map(|lang| {
+                ((*lang).to_owned(), Value::String(crate::braille_display::piece_letters(&san, lang)))
+            })
+            .collect();
         Some(json!({
             "ply": ply,
-            "san": g.sans()[ply - 1].to_string(),
+            "san": san,
+            "sans": sans,
             "uci": g.uci(mv),
             "notations": notations(g, ply - 1, mv),
             "text": text
@@ -84,8 +94,14 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
         .into_iter()
         .map(|role| {
             let tracker = table.tracker(role);
-            if role == BoardRole::Mirror && tracker.is_none() && !config.mirror_sensed() {
-                return json!({"role": "mirror", "sensed": false});
+            // A board that is not there (`driver = "none"`, or no section) is
+            // not sensed: nothing to connect, nothing to raise an alarm about.
+            let unsensed = match role {
+                BoardRole::Mirror => tracker.is_none() && !config.mirror_sensed(),
+                BoardRole::Blind => table.config().blind_unsensed,
+            };
+            if unsensed {
+                return json!({"role": role.to_string(), "sensed": false});
             }
             let sensed = table.sensed(role);
             let pieces = if role == BoardRole::Mirror { table.piece_tracker() } else { None };
@@ -343,6 +359,29 @@ mod tests {
         assert_eq!(s["boards"][0]["port"], "/dev/annexd-pegboard");
         assert_eq!(s["boards"][0]["connected"], false);
         assert_eq!(s["boards"][1]["port"], Value::Null, "a simulated board has no port of its own");
+    }
+
+    #[test]
+    fn a_board_that_is_not_there_is_not_sensed_and_the_last_move_has_each_languages_letters() {
+        // Neither board sensed (`driver = "none"` for both): a game at once.
+        let cfg = TableConfig { blind_unsensed: true, ..TableConfig::single(TrackerConfig::default()) };
+        let mut table = Table::new(cfg);
+        table.apply(5_000, &station_core::input::Input::Tick).unwrap();
+        table.apply(5_100, &station_core::input::Input::EnterMove { mv: "Nf3".into() }).unwrap();
+        let config = Config::parse(
+            "[boards.blind]\ndriver = \"none\"\n[boards.mirror]\ndriver = \"none\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let extras = Extras { connected: ByBoard::both(false), discrepancies: &[], log: &[] };
+        let s = build(&table, &config, &extras, 5_200);
+        assert_eq!(
+            s["boards"],
+            json!([{"role": "blind", "sensed": false}, {"role": "mirror", "sensed": false}]),
+            "nothing to connect, nothing to raise an alarm about"
+        );
+        assert_eq!(s["last_move"]["san"], "Nf3");
+        assert_eq!(s["last_move"]["sans"], json!({"de": "Sf3", "pl": "Sf3", "en": "Nf3"}));
     }
 
     #[test]

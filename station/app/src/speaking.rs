@@ -6,22 +6,40 @@
 
 use crate::config::Config;
 use crate::games::chess::word_event_move;
+use crate::journal_file::Said;
 use crate::told::{Change, Told, Viewer};
 use shakmaty::{Position, Role, Square};
 use station_core::clock::{Side, Warning};
 use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
-use station_drivers::audio::{Listeners, Priority, Speaker, Utterance};
+use station_drivers::audio::{Ended, Listeners, Priority, Speaker, Utterance};
 use station_voices::{
     ClockReading, Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report,
     clock_report_used, say_duration, say_moves,
 };
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// One listener: a speaker and the wording in its language.
 struct Listener {
     name: &'static str,
     speaker: Speaker,
     wording: Wording,
+    /// The utterances whose end the journal keeps (a move and its ply, a
+    /// result), by the speaker's id: what a restart says again unless they
+    /// were heard to the end.
+    tracked: RefCell<HashMap<u64, (&'static str, Option<usize>)>>,
+}
+
+impl Listener {
+    fn new(name: &'static str, speaker: Speaker, wording: Wording) -> Listener {
+        Listener { name, speaker, wording, tracked: RefCell::default() }
+    }
+
+    /// Keeps utterance `id` (about `about`, the move of `ply`) until its speaker is done with it.
+    fn track(&self, id: u64, about: &'static str, ply: Option<usize>) {
+        self.tracked.borrow_mut().insert(id, (about, ply));
+    }
 }
 
 mod draughts;
@@ -30,7 +48,9 @@ mod draughts;
 pub struct Voices {
     private: Listener,
     public: Option<Listener>,
+    /// The last move as said (his words, the opponent's) and its ply.
     last_move: Option<(String, Option<String>)>,
+    last_ply: Option<usize>,
     /// What differs between his board and the game now, as last said.
     difference: Option<String>,
     /// Devices the blind player was told are gone (`device:name`), so he is
@@ -62,14 +82,15 @@ impl Voices {
                     move_reading: MoveReading::Letters,
                     ..config.voice.clone()
                 };
-                Some(Listener { name: "public", speaker, wording: Wording::new(&settings)? })
+                Some(Listener::new("public", speaker, Wording::new(&settings)?))
             }
             None => None,
         };
         Ok(Voices {
-            private: Listener { name: "private", speaker: listeners.private, wording: private_wording },
+            private: Listener::new("private", listeners.private, private_wording),
             public,
             last_move: None,
+            last_ply: None,
             difference: None,
             lost: Default::default(),
             clock_reading: config.voice.clock_reading,
@@ -88,11 +109,38 @@ impl Voices {
         }
     }
 
+    /// Each listener's speaker and how it tells the end of what it said
+    /// (for [`Voices::ended`]).
+    pub fn endings(&self) -> Vec<(&'static str, crossbeam_channel::Receiver<Ended>)> {
+        std::iter::once(&self.private)
+            .chain(self.public.as_ref())
+            .map(|l| (l.name, l.speaker.endings().clone()))
+            .collect()
+    }
+
+    /// `listener`'s speaker is done with an utterance: what the journal
+    /// keeps of it (a move or a result), if it keeps anything.
+    pub fn ended(&self, listener: &str, ended: &Ended) -> Option<Said> {
+        let l = std::iter::once(&self.private).chain(self.public.as_ref()).find(|l| l.name == listener)?;
+        let (about, ply) = l.tracked.borrow_mut().remove(&ended.id)?;
+        Some(Said {
+            listener: l.name.to_owned(),
+            about: about.to_owned(),
+            ply,
+            outcome: ended.ending.name().to_owned(),
+            voice: ended.voice.map(|v| format!("{v:?}").to_lowercase()),
+        })
+    }
+
     /// Says what an event calls for; the announcements are pushed to `out`.
     /// Call [`Voices::end_batch`] after the last event of a batch.
     pub fn on_event(&mut self, event: &Event, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let changes = self.told.observe(event, table);
-        self.tell(changes, table, t, out);
+        let ply = match event {
+            Event::GameMove { ply, .. } => Some(*ply),
+            _ => None,
+        };
+        self.tell(changes, table, ply, t, out);
         let blind = Side::from(table.config().blind_color);
         match event {
             // A new game starts with a clean line on the mirror.
@@ -143,12 +191,13 @@ impl Voices {
                 let private = word(&self.private);
                 let public = self.public.as_ref().and_then(word);
                 if let Some((utterance, text)) = private.clone() {
-                    say(&self.private, utterance, text, "move", Priority::Move, t, out);
+                    say_move(&self.private, utterance, text, *ply, t, out);
                 }
                 if let (Some(l), Some((utterance, text))) = (self.public.as_ref(), public.clone()) {
-                    say(l, utterance, text, "move", Priority::Move, t, out);
+                    say_move(l, utterance, text, *ply, t, out);
                 }
                 self.last_move = private.map(|(_, p)| (p, public.map(|(_, q)| q)));
+                self.last_ply = Some(*ply);
             }
             Event::Discrepancy { fix, .. } => {
                 for f in fix {
@@ -268,7 +317,7 @@ impl Voices {
     /// the mirror's line.
     pub fn end_batch(&mut self, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let changes = self.told.flush();
-        self.tell(changes, table, t, out);
+        self.tell(changes, table, None, t, out);
         if !self.batch.is_empty() {
             let changes = std::mem::take(&mut self.batch);
             self.latest = Some(self.mirror_line(&changes, table, t));
@@ -276,8 +325,16 @@ impl Voices {
     }
 
     /// Every change to the record, said to the blind player in his words
-    /// from his side; the result to the opponent's speaker too.
-    fn tell(&mut self, changes: Vec<Change>, table: &Table, t: Millis, out: &mut Vec<Event>) {
+    /// from his side; the result to the opponent's speaker too. A revised
+    /// move is the move of `ply` when the event told gives it.
+    fn tell(
+        &mut self,
+        changes: Vec<Change>,
+        table: &Table,
+        ply: Option<usize>,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) {
         let me = table.config().blind_color;
         let (his, theirs) = (Viewer { color: me, blind: true }, Viewer { color: !me, blind: false });
         for change in changes {
@@ -289,16 +346,28 @@ impl Voices {
                 Change::BoardRight { .. } => Priority::Normal,
                 _ => Priority::Urgent,
             };
+            // A restart says a move or the result again unless it was heard to the end.
+            let kept = match &change {
+                Change::Revised(_) => Some(ply),
+                Change::Result { .. } => Some(None),
+                _ => None,
+            };
             let text = crate::told::word(&change, &self.private.wording, his);
-            say(&self.private, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+            let id =
+                say(&self.private, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+            if let Some(ply) = kept {
+                self.private.track(id, change.about(), ply);
+            }
             // The opponent hears the result, and a move he heard replaced.
             if let (Some(l), Change::Revised(_) | Change::Result { .. }) = (&self.public, &change) {
                 let text = crate::told::word(&change, &l.wording, theirs);
-                say(l, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+                let id = say(l, Utterance::text(text.clone()), text, change.about(), priority, t, out);
+                l.track(id, change.about(), kept.flatten());
             }
             if let Change::Revised(said) = &change {
                 let public = self.public.as_ref().map(|l| said.words(&l.wording));
                 self.last_move = Some((said.words(&self.private.wording), public));
+                self.last_ply = ply;
             }
             self.batch.push(change);
         }
@@ -421,11 +490,23 @@ impl Voices {
     /// The last move again.
     pub fn repeat_last_move(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some((text, _)) = &self.last_move {
-            say(&self.private, Utterance::text(text.clone()), text.clone(), "move", Priority::Move, t, out);
+            let id = say(
+                &self.private,
+                Utterance::text(text.clone()),
+                text.clone(),
+                "move",
+                Priority::Move,
+                t,
+                out,
+            );
+            if let Some(ply) = self.last_ply {
+                self.private.track(id, "move", Some(ply));
+            }
         }
     }
 }
 
+/// Says `utterance` to `l` and pushes its `announcement`; the speaker's id for it.
 fn say(
     l: &Listener,
     utterance: Utterance,
@@ -434,9 +515,16 @@ fn say(
     priority: Priority,
     t: Millis,
     out: &mut Vec<Event>,
-) {
-    l.speaker.say(utterance, priority);
+) -> u64 {
+    let id = l.speaker.say(utterance, priority);
     out.push(Event::Announcement { listener: l.name.into(), text, about: about.into(), t_ms: t });
+    id
+}
+
+/// Says the move of `ply` to `l`, its end kept for the journal.
+fn say_move(l: &Listener, utterance: Utterance, text: String, ply: usize, t: Millis, out: &mut Vec<Event>) {
+    let id = say(l, utterance, text, "move", Priority::Move, t, out);
+    l.track(id, "move", Some(ply));
 }
 
 /// "Ihr Brett weicht von der Partie ab. Eva eins: König fehlt. David drei: Stift zu viel".

@@ -6,7 +6,7 @@ use crate::braille_display::{BrailleMoves, BrailleOut};
 use crate::clock::{StationClock, pgn_date};
 use crate::config::Action;
 use crate::config::{ClockSource, Config, DgtDisplay};
-use crate::delivery::{Delivered, HubEvents, Observer, Subscriber, VoicesHandle};
+use crate::delivery::{HubEvents, Observer, Subscriber, VoicesHandle};
 use crate::event_sink::EventSink;
 use crate::hub::{Command, CommandRequest, Hub, Routed};
 use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
@@ -34,6 +34,7 @@ use station_core::role::ByBoard;
 use station_core::table::ClockCommand;
 use station_core::table::{Table, TableConfig, TableError};
 use station_core::{BoardRole, Event, Game, Millis};
+use station_drivers::audio::Ended;
 use station_drivers::braille::{BrailleDisplay, BrailleEvent, Key as BrailleKey};
 use station_drivers::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand};
 use station_drivers::gamepad::GamepadEvent;
@@ -75,7 +76,8 @@ pub struct Station {
 }
 
 impl Station {
-    /// Starts the station, resuming the newest unfinished game in the journal directory.
+    /// Starts the station with the newest game in the journal directory as it
+    /// stood: an unfinished one goes on, a finished one is shown (see `resume`).
     pub fn start(config: Config, journals: JournalDir, sink: EventSink) -> Result<Self> {
         Self::start_with(config, journals, sink, WriterOptions::default())
     }
@@ -286,6 +288,20 @@ impl Station {
         }
     }
 
+    /// How each listener's speaker tells the end of what it said, for the loop.
+    pub fn speech_endings(&self) -> Vec<(&'static str, Receiver<Ended>)> {
+        self.voices.as_ref().map(|v| v.get().endings()).unwrap_or_default()
+    }
+
+    /// A speaker is done with an utterance: a move or a result is journaled
+    /// as said to the end or not (`said`), which a restart reads to say again
+    /// what he did not hear.
+    pub fn handle_ended(&mut self, listener: &str, ended: Ended) {
+        let Some(said) = self.voices.as_ref().and_then(|v| v.get().ended(listener, &ended)) else { return };
+        let t = self.time_of(ended.at);
+        self.pipeline.journal.said(t, said);
+    }
+
     /// Hands every durable batch to `s` from now on (the hall's broker).
     pub fn subscribe(&mut self, s: Box<dyn Subscriber>) {
         self.pipeline.subscribers.push(s);
@@ -294,97 +310,6 @@ impl Station {
     /// Calls `f` with every event as it is emitted (the demo prints them).
     pub fn observe(&mut self, f: impl FnMut(&Event) + 'static) {
         self.pipeline.subscribers.push(Box::new(Observer(Box::new(f))));
-    }
-
-    /// Resumes the newest unfinished game. A damaged journal is set aside
-    /// (kept, renamed) and what can be read of it is salvaged; the station
-    /// starts either way, and the console and the player are told.
-    fn resume(&mut self) -> Result<()> {
-        let listing = self.pipeline.journals.list()?;
-        let t = self.clock.now();
-        let mut notices = Vec::new();
-        let mut candidates: Vec<(crate::journal_file::Found, bool)> =
-            listing.found.into_iter().map(|f| (f, false)).collect();
-        for damaged in listing.damaged {
-            let aside = self.pipeline.journals.set_aside(&damaged.path)?;
-            let detail = format!(
-                "journal {} damaged ({}); kept as {}",
-                damaged.path.display(),
-                damaged.error,
-                aside.display()
-            );
-            tracing::error!("{detail}");
-            notices.push(detail);
-            let salvaged = std::fs::read(&aside).ok().and_then(|b| journal::decode_salvage(b).ok());
-            if let Some((contents, skipped)) = salvaged {
-                tracing::warn!(skipped, "salvaged the readable records of the damaged journal");
-                candidates.push((crate::journal_file::Found { path: damaged.path, contents }, true));
-            }
-        }
-        candidates.sort_by_key(|(f, _)| (f.contents.header.t_ms, f.path.clone()));
-        let newest = candidates.into_iter().rev().find(|(f, _)| !f.contents.finished());
-        let mut events: Vec<Event> =
-            notices.iter().map(|d| device_status("journal", None, "damaged", Some(d.clone()), t)).collect();
-        let Some((found, salvaged)) = newest else {
-            self.decide(events);
-            return Ok(());
-        };
-        let restored = match journal::restore(&found.contents) {
-            Ok(r) => r,
-            Err(e) => {
-                let detail = format!("journal {} cannot be restored: {e}", found.path.display());
-                tracing::error!("{detail}");
-                if !salvaged {
-                    let aside = self.pipeline.journals.set_aside(&found.path)?;
-                    tracing::error!(aside = %aside.display(), "set aside");
-                }
-                events.push(device_status("journal", None, "damaged", Some(detail), t));
-                self.decide(events);
-                return Ok(());
-            }
-        };
-        if !restored.reproduced {
-            tracing::warn!(path = %found.path.display(), "journal inputs did not reproduce the record; the recorded moves were kept");
-        }
-        if let Some(damage) = &restored.damage {
-            events.push(device_status("journal", None, "damaged", Some(damage.clone()), t));
-        }
-        self.table = restored.table;
-        self.clock.not_before(found.contents.last_t_ms());
-        if salvaged {
-            self.pipeline.journal.rewrite(
-                found.path.clone(),
-                found.contents.header.clone(),
-                &found.contents.records,
-            );
-        } else {
-            let bytes = std::fs::read(&found.path)
-                .with_context(|| format!("cannot read journal {}", found.path.display()))?;
-            self.pipeline.journal.reopen(&found, bytes);
-        }
-        let t = self.clock.now();
-        let moves = self.table.record_texts().unwrap_or_default();
-        let ply = moves.len();
-        events.push(Event::GameResumed {
-            game_id: found.contents.header.game_id.clone(),
-            ply,
-            moves,
-            t_ms: t,
-        });
-        tracing::info!(path = %found.path.display(), ply, "resumed unfinished game");
-        self.decide(events);
-        // Decided before the stop but never said: said now (already journaled).
-        let unsaid = found.contents.unsaid_moves();
-        if !unsaid.is_empty() {
-            tracing::info!(moves = unsaid.len(), "saying the moves decided but not said before the stop");
-            let game_id = Some(found.contents.header.game_id.clone());
-            let unsaid = unsaid
-                .into_iter()
-                .map(|(seq, event)| Delivered { game_id: game_id.clone(), seq: Some(seq), event })
-                .collect();
-            self.pipeline.pending.push(self.pipeline.journal.last_ticket(), unsaid);
-        }
-        self.tick()
     }
 
     /// How long the loop may wait for input before the table needs a tick.
@@ -843,6 +768,7 @@ mod game_speech;
 mod pipeline;
 mod practice;
 mod recorder;
+mod resume;
 mod speech_desk;
 mod spoken_chess;
 mod spoken_draughts;

@@ -228,7 +228,7 @@ impl Told {
                     self.revised_on_his_board = Some((*ply, Said::Chess { before, mv }));
                 }
             }
-            Event::TakenBack { ply, t_ms } => {
+            Event::TakenBack { ply, t_ms, .. } => {
                 self.catch_up(table, *ply);
                 let after = self.game.as_ref().map(|g| g.position().board().clone());
                 let said = self.said(*ply, table);
@@ -333,7 +333,7 @@ impl Told {
     /// record's revision of his board's revised move.
     fn continues(&self, event: &Event) -> bool {
         match event {
-            Event::TakenBack { t_ms, ply } => {
+            Event::TakenBack { t_ms, ply, .. } => {
                 self.pending.as_ref().is_none_or(|p| p.t == *t_ms && p.first == ply + 1)
             }
             Event::IllegalMoveFound { .. }
@@ -470,8 +470,12 @@ pub fn word(change: &Change, w: &Wording, viewer: Viewer) -> String {
 }
 
 /// The end of a game in words: "Partie beendet. Weiß gewinnt, Schwarz hat
-/// aufgegeben"; a keyword reason worded, the arbiter's free text said as
-/// written after the result (without symbols).
+/// aufgegeben"; a keyword reason worded, the arbiter's free text only as
+/// far as it names a resignation or an agreement, else by its termination
+/// ("durch Entscheidung des Schiedsrichters"). The free text itself is never
+/// read out: it is in whatever language the arbiter typed it, and a German
+/// voice reading "White resigned" inside a German sentence says nothing a
+/// player can follow; it stays on the console, in the journal and the PGN.
 pub fn result_words(w: &Wording, result: &str, reason: &str, termination: Option<&str>) -> String {
     let m = |message| w.message(message);
     let colour = |c: Color| m(if c == Color::White { Message::White } else { Message::Black });
@@ -501,7 +505,7 @@ pub fn result_words(w: &Wording, result: &str, reason: &str, termination: Option
         "no_move" => Some(Message::ResultNoMove),
         "king_moves" => Some(Message::ResultKingMoves),
         "long_ending" | "short_ending" => Some(Message::ResultEnding),
-        _ => None,
+        free => free_reason(free),
     };
     let by_termination = match termination {
         Some("time forfeit") => Some(Message::ResultTimeForfeit),
@@ -510,21 +514,29 @@ pub fn result_words(w: &Wording, result: &str, reason: &str, termination: Option
         Some("abandoned") => Some(Message::ResultAbandoned),
         _ => None,
     };
-    let mut text = match keyword.or(by_termination).map(m) {
+    let text = match keyword.or(by_termination).map(m) {
         Some(template) if loser.is_some() || !template.contains("{loser}") => {
             template.replace("{result}", &head).replace("{loser}", loser.unwrap_or_default())
         }
         _ => head,
     };
-    if keyword.is_none() {
-        let free = without_symbols(reason);
-        if !free.is_empty() {
-            text = format!("{text}. {free}");
-        }
-    }
     match outcome {
         Some(_) => sentences(vec![m(Message::GameOver).to_owned(), text]),
         None => sentences(vec![text]),
+    }
+}
+
+/// What an arbiter's free-text reason names, in the words a result is said
+/// with: a resignation or an agreed draw, in the languages of the phrasebooks.
+fn free_reason(reason: &str) -> Option<Message> {
+    let r = reason.to_lowercase();
+    let any = |words: &[&str]| words.iter().any(|w| r.contains(w));
+    if any(&["resign", "aufgegeben", "gibt auf", "aufgabe", "poddał", "poddaje", "poddanie"]) {
+        Some(Message::ResultResignation)
+    } else if any(&["agree", "vereinbar", "zgod"]) {
+        Some(Message::ResultAgreement)
+    } else {
+        None
     }
 }
 
@@ -570,6 +582,7 @@ pub fn symbols(text: &str) -> Vec<char> {
 }
 
 /// Where in `chars` the symbols of [`symbols`] stand.
+#[cfg(test)]
 fn symbol_positions(chars: &[char]) -> Vec<usize> {
     chars
         .iter()
@@ -586,16 +599,6 @@ fn symbol_positions(chars: &[char]) -> Vec<usize> {
         })
         .map(|(i, _)| i)
         .collect()
-}
-
-/// Free text (the arbiter's reason) without the characters a voice would
-/// read out as symbols.
-fn without_symbols(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let bad = symbol_positions(&chars);
-    let kept: String =
-        chars.iter().enumerate().map(|(i, &c)| if bad.contains(&i) { ' ' } else { c }).collect();
-    kept.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

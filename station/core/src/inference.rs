@@ -151,6 +151,7 @@ enum Explanation {
 
 mod early;
 mod explanation;
+mod judge;
 mod parts;
 use explanation::*;
 use parts::*;
@@ -214,7 +215,12 @@ impl BoardTracker {
                 unconfirmed: Bitboard::EMPTY,
                 returned: Bitboard::EMPTY,
             },
-            placed: Placements { last_placed: None, placed_before: None, touched: Bitboard::EMPTY },
+            placed: Placements {
+                last_placed: None,
+                placed_before: None,
+                touched: Bitboard::EMPTY,
+                foreign: Bitboard::EMPTY,
+            },
             decision: DecisionState {
                 made_at: t,
                 early: true,
@@ -298,6 +304,12 @@ impl BoardTracker {
         let stand_ms = self.cfg.debounce_ms * 3 / 4;
         let bounce = lasted < stand_ms && occ == self.timing.previous.0;
         if lasted >= stand_ms && self.stood.last().is_none_or(|s| s.occ != self.sensed) {
+            if self.sensed == self.expected() && self.nothing_moved() {
+                // The record's holes stood again and no hand can have moved
+                // anything: the touches before are over and done with (at a
+                // quick pace the board never rests to clear them).
+                self.clear_sequence();
+            }
             self.stood.push(Stood {
                 occ: self.sensed,
                 lifts: self.log.len(),
@@ -314,21 +326,36 @@ impl BoardTracker {
                 let index = self.lifts.lift_index[sq as usize];
                 if self.log.get(index).is_some_and(|l| l.square == sq && l.kind == LiftKind::Bounce) {
                     self.log[index].kind = LiftKind::Pending;
+                    self.log[index].instant = false;
                     self.lifts.unconfirmed.add(sq);
+                    // Or a piece landed there and was taken at once (a capture
+                    // and its recapture read from a loaded line): the catch-up
+                    // may read it so.
+                    self.log.push(Lift::flickered(sq, self.sensed));
                     continue; // the bounce counted for the put-back stands for this flicker
                 }
             }
-            if bounce {
-                self.bounces += 1; // a peg sensed for a moment in an empty hole
+            let foreign = self.placed.foreign.contains(sq);
+            self.placed.foreign.discard(sq);
+            if bounce || foreign {
+                self.bounces += 1; // a peg sensed for a moment in an empty hole, or one no piece is
                 if self.placed.last_placed.is_some_and(|(placed, ..)| placed == sq) {
                     self.placed.last_placed = self.placed.placed_before;
                 }
+                // Kept for the catch-up: a piece landing and taken at once looks the same.
+                self.log.push(Lift::flickered(sq, self.sensed));
                 continue;
             }
             self.lifts.lift_started[sq as usize] = t;
             self.lifts.lift_index[sq as usize] = self.log.len();
             self.lifts.unconfirmed.add(sq);
-            self.log.push(Lift { square: sq, kind: LiftKind::Pending, before: self.sensed });
+            self.log.push(Lift {
+                square: sq,
+                kind: LiftKind::Pending,
+                before: self.sensed,
+                flicker: false,
+                instant: false,
+            });
         }
         for sq in occ & !self.sensed {
             if self.lifts.unconfirmed.remove(sq) {
@@ -336,9 +363,15 @@ impl BoardTracker {
                 self.lifts.returned.add(sq);
                 let index = self.lifts.lift_index[sq as usize];
                 self.log[index].kind = LiftKind::Bounce;
+                // Out and back in one reading's time: the line read them
+                // together, so how long the peg was out is not known.
+                self.log[index].instant = t == self.lifts.lift_started[sq as usize];
                 // A state a bounce made never stood: the hand left the one before.
                 self.stood.retain(|s| s.lifts <= index);
             } else {
+                if occ.count() > self.expected().count() {
+                    self.placed.foreign.add(sq);
+                }
                 self.placed.placed_before = self.placed.last_placed;
                 self.placed.last_placed = Some((sq, self.sensed, self.log.len()));
             }
@@ -592,8 +625,7 @@ impl BoardTracker {
                 break; // the board agreed with the record then: nothing older is undecided
             }
             // On evidence a captured peg must have been out for longer than a bounce.
-            let confirmed = Lifts::of(&self.log[..stood.lifts]).confirmed;
-            let lifts = Lifts { confirmed, any: confirmed };
+            let lifts = Lifts::on_evidence(&self.log[..stood.lifts]);
             // More lifts than one move makes, noise included, is more than one
             // move (or a position repeated): leave it to the sequences.
             let hands = self.log[..stood.lifts].iter().filter(|l| l.kind != LiftKind::Bounce).count();
@@ -612,10 +644,19 @@ impl BoardTracker {
             // for a capture looks like the mover going on.)
             let order = Some(&self.log[..stood.lifts]);
             let found = match explain(self.game.position(), stood.occ, lifts, order, self.cfg.promotion) {
-                // Two moves fit this board: the plies since may tell them apart.
-                Explanation::Many(_) => break,
+                // Two moves fit this board (a peg touched and put back since may
+                // be either's capture): an older board the hand left may tell,
+                // else the plies since.
+                Explanation::Many(_) => continue,
                 // A move ends with its own peg put down: a peg put elsewhere after
                 // it (and lifted again) means the hands went on to something else.
+                // A rival whose captured peg was out only as long as a bounce
+                // (or a hand on a jittered line) leaves it to the plies after.
+                Explanation::One { mv, .. }
+                    if has_rival(self.game.position(), stood.occ, &self.log[..stood.lifts], &mv) =>
+                {
+                    break;
+                }
                 Explanation::One { mv, promotion_assumed }
                     if ends(self.game.position(), &self.log, stood, &mv)
                         && pegs_fit(self.game.position(), &self.log[..stood.lifts], stood.occ, &mv) =>
@@ -624,6 +665,12 @@ impl BoardTracker {
                 }
                 Explanation::One { .. } | Explanation::None => continue,
             };
+            // A peg the hand put since into a hole the move leaves empty is a
+            // later ply's, or says the board never stood as that move: the
+            // sequences read the whole stretch.
+            if (newest.occ & !occupancy_after(self.game.position(), &found.0)).any() {
+                break;
+            }
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
                 return Some(Decision {
                     revises: false,
@@ -635,9 +682,9 @@ impl BoardTracker {
             break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, explained by several plies.
-        let (lifts, boards) = hand_lifts(&self.log[..newest.lifts]);
+        let order = all_lifts(&self.log[..newest.lifts]);
         let sequence::Sequences::One(moves) =
-            sequence::explain_sequence(self.game.position(), newest.occ, &lifts, &boards, self.cfg.promotion)
+            sequence::explain_sequence(self.game.position(), newest.occ, &order, self.cfg.promotion)
         else {
             return None;
         };
@@ -741,123 +788,31 @@ impl BoardTracker {
         both_sides(self.game.position(), &self.log)
     }
 
+    /// Whether the lifts since the record last agreed moved nothing, the
+    /// board showing the record's holes again: pegs of one side only, and no
+    /// castling whose king and rook swapped squares (ICCF B.3.2.2).
+    fn nothing_moved(&self) -> bool {
+        !self.log.is_empty()
+            && !self.both_sides_lifted()
+            && self.hidden_castle().is_none()
+            && !self.king_touched_may_castle()
+    }
+
+    /// Whether the king of the side to move was lifted and put back while it
+    /// may still castle: Art. 4.4(a) reads castling from the king touched
+    /// first, so that touch stays evidence for the rook that follows (a
+    /// Chess960 king that castles in place is never moved at all).
+    fn king_touched_may_castle(&self) -> bool {
+        let pos = self.game.position();
+        let Some(king) = pos.board().king_of(pos.turn()) else { return false };
+        self.log.iter().any(|l| l.square == king && l.kind == LiftKind::Confirmed)
+            && pos.legal_moves().iter().any(|m| m.is_castle())
+    }
+
     fn clear_sequence(&mut self) {
         let n = self.log.len();
         self.forget(n);
         self.stood.clear();
-    }
-
-    /// The settled board explained by several plies from the lift order:
-    /// recorded when one sequence does, reported when several do; `true` when
-    /// either happened.
-    fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let (order, boards) = hand_lifts(&self.log);
-        match sequence::explain_sequence(self.game.position(), sensed, &order, &boards, self.cfg.promotion) {
-            sequence::Sequences::One(moves) => {
-                let decision = Decision {
-                    revises: false,
-                    moves: self.with_promotion(moves),
-                    consumed: 0,
-                    made: self.timing.state_since,
-                };
-                self.record(&decision, t, out);
-                self.decision.revisable = None;
-                self.agreement = Agreement::InStep;
-                self.reported.clear();
-                self.clear_sequence();
-                true
-            }
-            sequence::Sequences::Many(c) => {
-                self.report(MismatchReason::Ambiguous, c, None, t, out);
-                true
-            }
-            sequence::Sequences::None => false,
-        }
-    }
-
-    fn judge(&mut self, t: Millis, out: &mut Vec<Observation>) {
-        let sensed = self.sensed;
-        if sensed == self.expected() {
-            // ICCF B.3.2.2: king and rook swapped squares, the holes as they were.
-            if let Some(castle) = self.hidden_castle() {
-                return match touch_order(&castle, &self.log) {
-                    TouchOrder::KingFirst => self.commit(castle, false, t, out),
-                    _ => self.report(MismatchReason::Ambiguous, vec![castle], None, t, out),
-                };
-            }
-            // Pegs of both sides lifted and the record's position again: a
-            // repetition played through (4 plies at least), not a touch put
-            // back. Never taken as nothing: explained by its lift order, or
-            // its lifts are kept for what follows.
-            let both_sides = self.both_sides_lifted();
-            if both_sides && self.judge_sequence(sensed, t, out) {
-                return;
-            }
-            if matches!(self.agreement, Agreement::Reported(_)) {
-                out.push(Observation::Restored { t });
-            }
-            self.agreement = Agreement::InStep;
-            self.reported.clear();
-            if !both_sides {
-                self.clear_sequence();
-            }
-            return;
-        }
-        let lifts = Lifts::of(&self.log);
-        match explain(self.game.position(), sensed, lifts, Some(&self.log), self.cfg.promotion) {
-            Explanation::One { mv, promotion_assumed } => {
-                // A peg of a piece that does not move, taken elsewhere and back:
-                // several plies may have come back to these holes (a position
-                // repeated inside a burst); their lift order goes first.
-                let fits = pegs_fit(self.game.position(), &self.log, sensed, &mv);
-                if !fits && self.judge_sequence(sensed, t, out) {
-                    return;
-                }
-                return self.commit(mv, promotion_assumed, t, out);
-            }
-            Explanation::Many(c) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
-            Explanation::None => {}
-        }
-        match self.revise_candidate(sensed, lifts) {
-            Some(Explanation::One { mv, promotion_assumed }) => {
-                let earlier = self.decision.revisable.unwrap_or_default();
-                return self.revise(mv, promotion_assumed, earlier.union(lifts), t, out);
-            }
-            Some(Explanation::Many(c)) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
-            _ => {}
-        }
-        if self.judge_sequence(sensed, t, out) {
-            return;
-        }
-        if sensed.is_subset(self.expected()) {
-            // Pegs in a hand, nothing out of place: a move in progress.
-            if self.agreement == Agreement::InStep {
-                self.agreement = Agreement::Pending;
-            }
-            return;
-        }
-        match self.game.last_ply_with_occupancy(sensed) {
-            Some(ply) => self.report(MismatchReason::Takeback, Vec::new(), Some(ply), t, out),
-            None => self.report(MismatchReason::Unexplained, Vec::new(), None, t, out),
-        }
-    }
-
-    /// Chess960: a king and rook that castle onto each other's squares leave the
-    /// holes as they were; if both were out of their holes at one moment, that
-    /// may have been castling (touched apart, each was put back).
-    fn hidden_castle(&self) -> Option<Move> {
-        let confirmed = Lifts::of(&self.log).confirmed;
-        if confirmed.count() < 2 {
-            return None;
-        }
-        let pos = self.game.position();
-        pos.legal_moves().into_iter().find(|m| {
-            matches!(m, Move::Castle { .. })
-                && occupancy_after(pos, m) == self.sensed
-                && required_lifts(pos, m).any()
-                && required_lifts(pos, m).is_subset(confirmed)
-                && touch_order(m, &self.log) != TouchOrder::Apart
-        })
     }
 
     fn commit(&mut self, mv: Move, promotion_assumed: bool, t: Millis, out: &mut Vec<Observation>) {

@@ -3,6 +3,10 @@
 //! A journal is one file per game, one JSON record per line, append-only: a
 //! header, then every input the core consumed (scans, buttons, link changes)
 //! and every event it produced, then an end record when the game is over.
+//! A journal whose header says `said_and_delivered` also records how far its
+//! events reached the subscribers (`delivered`) and which words the speaker
+//! finished (`said`); after the end record only the words of the end follow
+//! (their `announcement` events and `said` records).
 //! The daemon appends and fsyncs; this module only encodes, decodes and
 //! restores, so restoring is as deterministic as the core itself: the inputs
 //! are fed again and must reproduce the recorded moves.
@@ -73,6 +77,13 @@ pub struct Header {
     /// arbiter started it from the moves so far.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<String>,
+    /// The journal records how far its events were delivered
+    /// ([`Record::Delivered`]) and which words were said to the end
+    /// ([`Record::Said`]). Left out (false) by the stations before these
+    /// records: for their journals a queued announcement counts as said and
+    /// every event as delivered, as they took it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub said_and_delivered: bool,
 }
 
 impl Serialize for Header {
@@ -119,7 +130,8 @@ pub enum Record {
         /// The event.
         event: Event,
     },
-    /// The game is over; nothing follows.
+    /// The game is over; only its last words follow (their `announcement`
+    /// events and [`Record::Said`]), no input and no other event.
     End {
         /// Sequence number.
         seq: u64,
@@ -128,6 +140,55 @@ pub enum Record {
         /// `1-0`, `0-1`, `1/2-1/2`.
         result: String,
     },
+    /// Words a listener's speaker is done with: said to the end, or not.
+    Said {
+        /// Sequence number.
+        seq: u64,
+        /// When the speaker was done with them.
+        t_ms: Millis,
+        /// Whose speaker: `private` (the blind player's earphone) or `public`.
+        listener: String,
+        /// What they were about, as their `announcement` says (`move`, `result`).
+        about: String,
+        /// The ply of the move they said, for a move.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
+        /// `finished` (said to the end), `estimated` (a voice that cannot
+        /// tell its end, speech-dispatcher: the time it takes passed), `cut`
+        /// (stopped by newer words) or `dropped` (never begun: newer words
+        /// took their place).
+        outcome: String,
+        /// The voice that said them (`pack`, `espeak`, `tts`, `text`), when one began.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        voice: Option<String>,
+    },
+    /// Every event up to `through` reached the subscribers (the event
+    /// stream, the console, the hall): what a restart delivers again starts
+    /// after it.
+    Delivered {
+        /// Sequence number.
+        seq: u64,
+        /// The game whose events these are, when it is not this journal's
+        /// (the last events of the game before, delivered after this one began).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game_id: Option<String>,
+        /// The sequence number of the last event delivered.
+        through: u64,
+    },
+}
+
+impl Record {
+    /// Its sequence number (the header's is 0).
+    pub fn seq(&self) -> u64 {
+        match self {
+            Record::Header(_) => 0,
+            Record::Input { seq, .. }
+            | Record::Event { seq, .. }
+            | Record::End { seq, .. }
+            | Record::Said { seq, .. }
+            | Record::Delivered { seq, .. } => *seq,
+        }
+    }
 }
 
 impl Record {
@@ -183,15 +244,7 @@ impl Contents {
 
     /// The next free sequence number.
     pub fn next_seq(&self) -> u64 {
-        self.records
-            .iter()
-            .map(|r| match r {
-                Record::Input { seq, .. } | Record::Event { seq, .. } | Record::End { seq, .. } => *seq,
-                Record::Header(_) => 0,
-            })
-            .max()
-            .unwrap_or(0)
-            + 1
+        self.records.iter().map(Record::seq).max().unwrap_or(0) + 1
     }
 
     /// The latest time recorded.
@@ -199,9 +252,11 @@ impl Contents {
         self.records
             .iter()
             .filter_map(|r| match r {
-                Record::Input { t_ms, .. } | Record::End { t_ms, .. } => Some(*t_ms),
+                Record::Input { t_ms, .. } | Record::End { t_ms, .. } | Record::Said { t_ms, .. } => {
+                    Some(*t_ms)
+                }
                 Record::Event { event, .. } => Some(event.t_ms()),
-                Record::Header(_) => None,
+                Record::Header(_) | Record::Delivered { .. } => None,
             })
             .max()
             .unwrap_or(self.header.t_ms)
@@ -227,6 +282,110 @@ impl Contents {
             }
         }
         unsaid.into()
+    }
+
+    /// What a restart says again (journals with `said_and_delivered`), with
+    /// their sequence numbers: the moves the speaker had not dealt with when
+    /// the station stopped, in order; the last move whenever the blind player
+    /// did not hear it to the end; and the result when he did not hear it to
+    /// the end (a mate: the move and the result).
+    ///
+    /// A move whose words have a `said` record was dealt with: heard to the
+    /// end (`finished`, `estimated`), or cut off or dropped for newer words
+    /// (`cut`, `dropped`), as the speaker does without a stop (a newer move
+    /// replaces an older one): only the last move is said again for being
+    /// cut. The moves after the last one dealt with have no record because
+    /// the stop came before the speaker was done with them: they are said
+    /// again. A journal whose moves have no `said` record at all (the stop
+    /// came before the speaker was done with any words, or its speaker never
+    /// told) gives no such point: its last move alone is said, never the
+    /// whole game again. A take-back after the last move leaves no move to
+    /// say again (those before it were followed by newer ones). A `said`
+    /// record counts for the move on the record at its ply, so a game started
+    /// from the moves so far (its first journaled move at a later ply) reads
+    /// the same way.
+    pub fn to_say_again(&self) -> Vec<(u64, Event)> {
+        /// A move on the record: its sequence number, the event, its ply,
+        /// and how far the speaker got with its words.
+        struct Told {
+            seq: u64,
+            event: Event,
+            ply: usize,
+            dealt_with: bool,
+            heard: bool,
+        }
+        let mut moves: Vec<Told> = Vec::new();
+        let mut result: Option<(u64, Event, bool)> = None;
+        let private = |listener: &str| listener == "private";
+        let heard = |outcome: &str| matches!(outcome, "finished" | "estimated");
+        for r in &self.records {
+            match r {
+                Record::Event { seq, event: e @ Event::GameMove { ply, .. } } if *ply >= 1 => {
+                    moves.retain(|m| m.ply < *ply);
+                    let told =
+                        Told { seq: *seq, event: e.clone(), ply: *ply, dealt_with: false, heard: false };
+                    moves.push(told);
+                }
+                Record::Event { event: Event::TakenBack { ply, .. }, .. } => {
+                    moves.retain(|m| m.ply < *ply);
+                    for m in &mut moves {
+                        (m.dealt_with, m.heard) = (true, true);
+                    }
+                }
+                Record::Event { seq, event: e @ Event::GameOver { .. } } => {
+                    result = Some((*seq, e.clone(), false))
+                }
+                Record::Said { listener, about, ply: Some(ply), outcome, .. }
+                    if about == "move" && private(listener) =>
+                {
+                    if let Some(m) = moves.iter_mut().find(|m| m.ply == *ply) {
+                        m.dealt_with = true;
+                        m.heard |= heard(outcome);
+                    }
+                }
+                Record::Said { listener, about, outcome, .. }
+                    if about == "result" && private(listener) && heard(outcome) =>
+                {
+                    if let Some(r) = result.as_mut() {
+                        r.2 = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let from = match moves.iter().rposition(|m| m.dealt_with) {
+            Some(i) if moves[i].heard => i + 1,
+            // Cut or dropped: for the moves after it; the last move, said again.
+            Some(i) => (i + 1).min(moves.len() - 1),
+            None => moves.len().saturating_sub(1),
+        };
+        let mut again: Vec<(u64, Event)> = moves.drain(from..).map(|m| (m.seq, m.event)).collect();
+        again.extend(result.filter(|r| !r.2).map(|(seq, e, _)| (seq, e)));
+        again
+    }
+
+    /// How far this journal says the events reached the subscribers: the
+    /// last `delivered` record's game (`None`: this journal's own) and
+    /// sequence number.
+    pub fn delivered_mark(&self) -> Option<(Option<&str>, u64)> {
+        self.records.iter().rev().find_map(|r| match r {
+            Record::Delivered { game_id, through, .. } => {
+                let own = game_id.as_deref().filter(|g| *g != self.header.game_id);
+                Some((own, *through))
+            }
+            _ => None,
+        })
+    }
+
+    /// The events after sequence number `seq`, in order, with their numbers.
+    pub fn events_after(&self, seq: u64) -> Vec<(u64, Event)> {
+        self.records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Event { seq: s, event } if *s > seq => Some((*s, event.clone())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The moves on the record (revisions and take-backs applied), UCI (a
@@ -358,6 +517,7 @@ impl Header {
                 ..cfg.clone()
             },
             moves: Vec::new(),
+            said_and_delivered: true,
         }
     }
 }
@@ -580,6 +740,168 @@ mod tests {
         // The game follows the inputs (none): no move was adopted.
         assert_eq!(restored.table.record_texts(), Some(Vec::new()));
         assert_eq!(restored.table.turn(), Some((0, crate::clock::Side::White)));
+    }
+
+    fn game_move(ply: usize, uci: &str, t_ms: Millis) -> Event {
+        Event::GameMove {
+            ply,
+            san: uci.into(),
+            uci: uci.into(),
+            by: BoardRole::Blind,
+            revised: false,
+            t_ms,
+            pdn: None,
+        }
+    }
+
+    fn said(seq: u64, about: &str, ply: Option<usize>, outcome: &str) -> Record {
+        Record::Said {
+            seq,
+            t_ms: 9000 + seq,
+            listener: "private".into(),
+            about: about.into(),
+            ply,
+            outcome: outcome.into(),
+            voice: Some("espeak".into()),
+        }
+    }
+
+    fn contents(records: Vec<Record>) -> Contents {
+        let mut text = Record::Header(Box::new(header(Game::default().occupancy()))).encode() + "\n";
+        for r in records {
+            text.push_str(&r.encode());
+            text.push('\n');
+        }
+        decode(text).expect("the journal reads")
+    }
+
+    /// Issue 32: a move counts as said when the speaker finished it; a
+    /// restart says again the moves the speaker had not dealt with and the
+    /// last move when it was not heard to the end (a move cut or dropped for
+    /// a newer one is not), and the result.
+    #[test]
+    fn a_restart_says_again_what_was_not_heard_to_the_end() {
+        let ev = |seq, event| Record::Event { seq, event };
+        let over =
+            Event::GameOver { result: "1-0".into(), reason: "checkmate".into(), termination: None, t_ms: 5 };
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, game_move(2, "e7e5", 2)),
+            said(4, "move", Some(2), "cut"),
+            ev(5, game_move(3, "g1f3", 3)),
+            said(6, "move", Some(3), "finished"),
+            ev(7, game_move(4, "b8c6", 4)),
+            said(8, "move", Some(4), "dropped"),
+            ev(9, game_move(5, "f1c4", 5)),
+        ]);
+        let again: Vec<u64> = c.to_say_again().into_iter().map(|(seq, _)| seq).collect();
+        assert_eq!(again, [9], "the last move alone: the one before it was dropped for it");
+        // Nothing heard to the end (every move cut by the next, or no `said`
+        // record at all): still the last move alone, never the whole game.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, game_move(2, "e7e5", 2)),
+            said(3, "move", Some(1), "cut"),
+            ev(4, game_move(3, "g1f3", 3)),
+            said(5, "move", Some(2), "dropped"),
+            ev(6, game_move(4, "b8c6", 4)),
+            said(7, "move", Some(3), "dropped"),
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [6]);
+        let c = contents(vec![ev(1, game_move(1, "e2e4", 1)), ev(2, game_move(2, "e7e5", 2))]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [2]);
+        // The stop came before the speaker was done with two moves: both, in order.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, game_move(2, "e7e5", 2)),
+            ev(4, game_move(3, "g1f3", 3)),
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
+        // A game started from the moves so far: its plies begin later.
+        let c = contents(vec![ev(1, game_move(11, "e2e4", 1)), said(2, "move", Some(11), "finished")]);
+        assert!(c.to_say_again().is_empty(), "the move at ply 11 was heard");
+        // A take-back after the last move: no move to say again.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, game_move(2, "e7e5", 2)),
+            ev(3, Event::TakenBack { ply: 2, t_ms: 3, clock_proposal: None }),
+        ]);
+        assert!(c.to_say_again().is_empty());
+        // A finished game: the mating move and the result, until each is heard.
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, game_move(2, "e7e5", 2)),
+            ev(4, over.clone()),
+            Record::End { seq: 5, t_ms: 5, result: "1-0".into() },
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            ev(2, over),
+            Record::End { seq: 3, t_ms: 5, result: "1-0".into() },
+            said(4, "move", Some(1), "finished"),
+            said(5, "result", None, "estimated"),
+        ]);
+        assert!(c.to_say_again().is_empty(), "heard to the end (speech-dispatcher's end estimated)");
+        // A move replaced by its revision is said again until the revision is heard.
+        let mut revised = game_move(1, "e2e3", 6);
+        if let Event::GameMove { revised: r, .. } = &mut revised {
+            *r = true;
+        }
+        let c = contents(vec![
+            ev(1, game_move(1, "e2e4", 1)),
+            said(2, "move", Some(1), "finished"),
+            ev(3, revised),
+        ]);
+        assert_eq!(c.to_say_again().into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3]);
+    }
+
+    #[test]
+    fn the_delivered_mark_says_where_a_restart_delivers_again_from() {
+        let ev = |seq, ply| Record::Event { seq, event: game_move(ply, "e2e4", ply as u64) };
+        let c = contents(vec![
+            ev(1, 1),
+            Record::Delivered { seq: 2, game_id: None, through: 1 },
+            ev(3, 2),
+            ev(4, 3),
+        ]);
+        assert_eq!(c.delivered_mark(), Some((None, 1)));
+        assert_eq!(c.events_after(1).into_iter().map(|(s, _)| s).collect::<Vec<_>>(), [3, 4]);
+        let c = contents(vec![
+            ev(1, 1),
+            Record::Delivered { seq: 2, game_id: Some("game-0".into()), through: 40 },
+        ]);
+        assert_eq!(c.delivered_mark(), Some((Some("game-0"), 40)), "the last events of the game before");
+        let own = contents(vec![Record::Delivered { seq: 1, game_id: Some("game-1".into()), through: 7 }]);
+        assert_eq!(own.delivered_mark(), Some((None, 7)), "its own game named is its own");
+    }
+
+    /// Journal formats are contracts: the new records read and write back
+    /// byte for byte, and an old header (without `said_and_delivered`) still
+    /// writes back without it.
+    #[test]
+    fn the_new_records_round_trip_and_an_old_header_stays_as_it_was() {
+        for line in [
+            r#"{"rec":"said","seq":12,"t_ms":1700000000123,"listener":"private","about":"move","ply":7,"outcome":"finished","voice":"espeak"}"#,
+            r#"{"rec":"said","seq":13,"t_ms":1700000000124,"listener":"private","about":"result","outcome":"dropped"}"#,
+            r#"{"rec":"delivered","seq":14,"through":11}"#,
+            r#"{"rec":"delivered","seq":15,"game_id":"game-1","through":90}"#,
+        ] {
+            let record: Record = serde_json::from_str(line).expect(line);
+            assert_eq!(record.encode(), line);
+        }
+        let mut old = header(Game::default().occupancy());
+        old.said_and_delivered = false;
+        let line = Record::Header(Box::new(old)).encode();
+        assert!(!line.contains("said_and_delivered"), "{line}");
+        let read = decode(format!("{line}\n")).unwrap();
+        assert!(!read.header.said_and_delivered);
+        assert_eq!(Record::Header(Box::new(read.header)).encode(), line);
+        let new = Record::Header(Box::new(header(Game::default().occupancy()))).encode();
+        assert!(new.contains(r#""said_and_delivered":true"#), "{new}");
     }
 
     #[test]

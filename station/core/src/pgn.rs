@@ -280,6 +280,9 @@ pub struct Extra<'a> {
     pub termination: Option<&'a str>,
     /// Why the game ended, written as a comment before the result.
     pub result_comment: Option<&'a str>,
+    /// Comments after a ply (0: before the first move), in order: claims and
+    /// clock corrections (after the ply's clock and draw-offer mark).
+    pub comments: &'a [(usize, String)],
 }
 
 /// Writes `game` like [`write_pgn_with_marks`], with the record's [`Extra`].
@@ -342,8 +345,14 @@ fn write_pgn_inner(
     let mut turn = start.turn();
     let mut tokens: Vec<String> = Vec::with_capacity(game.ply() * 3 + 1);
     let mut after_comment = false;
+    let comment = |text: &str| format!("{{{}}}", one_line(text).replace('}', ")"));
+    let comments_after = |ply: usize| extra.comments.iter().filter(move |(after, _)| *after == ply);
     if draw_offers.contains(&0) {
         tokens.push(format!("{{{DRAW_OFFER_MARK}}}"));
+        after_comment = true;
+    }
+    for (_, text) in comments_after(0) {
+        tokens.push(comment(text));
         after_comment = true;
     }
     for (i, san) in game.sans().iter().enumerate() {
@@ -363,14 +372,18 @@ fn write_pgn_inner(
             tokens.push(format!("{{{DRAW_OFFER_MARK}}}"));
             after_comment = true;
         }
+        for (_, text) in comments_after(i + 1) {
+            tokens.push(comment(text));
+            after_comment = true;
+        }
         if turn == Color::Black {
             number += 1;
         }
         turn = !turn;
     }
-    if let Some(comment) = extra.result_comment {
+    if let Some(text) = extra.result_comment {
         // A brace would end the comment early: PGN comments cannot escape it.
-        tokens.push(format!("{{{}}}", one_line(comment).replace('}', ")")));
+        tokens.push(comment(text));
     }
     tokens.push(result.to_string());
     out.push_str(&wrap_movetext(tokens));

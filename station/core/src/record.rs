@@ -101,6 +101,12 @@ pub enum Mark {
         /// Why.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         why: Option<String>,
+        /// `time_added`: how much.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        added_ms: Option<Millis>,
+        /// The side's time once corrected, when the event said it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remaining_ms: Option<Millis>,
         /// When.
         t_ms: Millis,
     },
@@ -207,6 +213,66 @@ pub fn termination_of(reason: &str) -> &'static str {
             "normal"
         }
         _ => "adjudication",
+    }
+}
+
+/// A mark as a PGN comment in English words, for the marks a reader of the
+/// game needs (claims and clock corrections); `None` for the others (the
+/// draw offer has its own "(=)", a take-back leaves no move to comment).
+fn mark_in_words(mark: &Mark) -> Option<String> {
+    let clock = crate::clock::format_clock;
+    match mark {
+        Mark::DrawClaim { side, correct, ground, decided, .. } => {
+            let ground = match ground.as_deref() {
+                Some("threefold_repetition") => " (threefold repetition)",
+                Some("fifty_moves") => " (fifty moves without a pawn move or a capture)",
+                _ => "",
+            };
+            let verdict = match (correct, decided) {
+                // The game ended there: the result's comment says why.
+                (true, Some(_)) => return None,
+                (false, Some(_)) => "incorrect, as the arbiter confirmed (Art. 9.5)".to_owned(),
+                (true, None) => format!("correct{ground}; the arbiter had not decided"),
+                (false, None) => "incorrect; the arbiter had not decided".to_owned(),
+            };
+            Some(format!("{} claims a draw: {verdict}", side_name(*side)))
+        }
+        Mark::ClockAdjusted { action, side, who, why, added_ms, remaining_ms, .. } => {
+            let whose = side.map_or_else(|| "The clocks".to_owned(), |s| format!("{}'s clock", side_name(s)));
+            let what = match (action.as_str(), added_ms, remaining_ms) {
+                ("time_added", Some(added), Some(now)) => {
+                    format!("{whose}: {} added, now {}", minutes_in_words(*added), clock(*now))
+                }
+                ("time_added", _, _) => format!("{whose}: time added"),
+                ("time_set", _, Some(now)) => format!("{whose} set to {}", clock(*now)),
+                ("time_set", _, None) => format!("{whose} set"),
+                _ => "The move counters set".to_owned(),
+            };
+            let by: Vec<&str> = [who.as_deref(), why.as_deref()].into_iter().flatten().collect();
+            Some(match by.as_slice() {
+                [] => what,
+                by => format!("{what} ({})", by.join(": ")),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// "White" or "Black".
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+/// "3 min", "2 min 30 s", "45 s".
+fn minutes_in_words(ms: Millis) -> String {
+    let s = ms / 1000;
+    match (s / 60, s % 60) {
+        (0, s) => format!("{s} s"),
+        (m, 0) => format!("{m} min"),
+        (m, s) => format!("{m} min {s} s"),
     }
 }
 
@@ -358,7 +424,7 @@ impl GameRecord {
                 // late): the resumed game's moves are the record's.
                 self.start_moves(moves);
             }
-            Event::TakenBack { ply, t_ms } => self.take_back(*ply, *t_ms),
+            Event::TakenBack { ply, t_ms, .. } => self.take_back(*ply, *t_ms),
             Event::IllegalMoveFound { ply, .. } => {
                 if let Some(Mark::TakenBack { after, illegal, .. }) = self.marks.last_mut()
                     && *after + 1 == *ply
@@ -389,7 +455,7 @@ impl GameRecord {
                     *decided = Some(*correct);
                 }
             }
-            Event::ClockChanged { action, side, who, why, t_ms }
+            Event::ClockChanged { action, side, who, why, added_ms, remaining_ms, t_ms }
                 if matches!(action.as_str(), "time_set" | "time_added")
                     || (action == "moves_set" && who.as_deref() != Some("station")) =>
             {
@@ -399,6 +465,8 @@ impl GameRecord {
                     side: *side,
                     who: who.clone(),
                     why: why.clone(),
+                    added_ms: *added_ms,
+                    remaining_ms: *remaining_ms,
                     t_ms: *t_ms,
                 })
             }
@@ -465,14 +533,45 @@ impl GameRecord {
         self.moves.iter().map(|m| m.pdn.clone().unwrap_or_else(|| m.uci.clone())).collect()
     }
 
-    /// The plies after which a draw was offered (still on the record).
+    /// The plies after which a draw offer's mark "(=)" is written (still on
+    /// the record). An offer goes with the offering player's own move (Art.
+    /// 9.1.2.1, Appendix C.13): one made before his move, when it was his
+    /// turn, is written after the move he then made; only when he made none
+    /// (the offer was accepted at once) does it stay where it was made.
     pub fn draw_offers(&self) -> Vec<usize> {
         self.marks
             .iter()
             .filter_map(|m| match m {
-                Mark::DrawOffer { after, .. } if *after <= self.moves.len() => Some(*after),
+                Mark::DrawOffer { after, side, .. } if *after <= self.moves.len() => {
+                    let his_turn = self.side_to_move_after(*after) == *side;
+                    Some(if his_turn && *after < self.moves.len() { after + 1 } else { *after })
+                }
                 _ => None,
             })
+            .collect()
+    }
+
+    /// Who is to move after `plies` half-moves from the start.
+    fn side_to_move_after(&self, plies: usize) -> Side {
+        // A chess FEN names the side to move in its second field, a PDN FEN first (`W:`/`B:`).
+        let black_starts = if self.is_draughts() {
+            self.start_fen.starts_with('B')
+        } else {
+            self.start_fen.split_whitespace().nth(1) == Some("b")
+        };
+        let first = if black_starts { Side::Black } else { Side::White };
+        if plies.is_multiple_of(2) { first } else { first.opponent() }
+    }
+
+    /// The comments the PGN writes after a ply (0: before the first move),
+    /// besides the clock and the draw-offer mark: draw claims and what the
+    /// arbiter decided, and every correction of a clock with who, why and
+    /// how much, so a `[%clk]` that jumps is explained where it jumps.
+    pub fn comments(&self) -> Vec<(usize, String)> {
+        self.marks
+            .iter()
+            .filter(|m| m.after() <= self.moves.len())
+            .filter_map(|m| Some((m.after(), mark_in_words(m)?)))
             .collect()
     }
 
@@ -509,9 +608,11 @@ impl GameRecord {
         let game = self.chess_game()?;
         let end = self.end.as_ref().filter(|e| e.result != "*");
         let comment = end.map(|e| reason_in_words(&e.reason, &e.result)).filter(|r| !r.is_empty());
+        let comments = self.comments();
         let extra = crate::pgn::Extra {
             termination: end.map(|e| e.termination.as_str()).or(Some("unterminated")),
             result_comment: comment.as_deref(),
+            comments: &comments,
         };
         Some(crate::pgn::write_pgn_full(
             &game,

@@ -639,12 +639,21 @@ impl Table {
         }
     }
 
-    /// The arbiter takes the last agreed move back.
+    /// The arbiter takes the last agreed move back. When its clock was
+    /// pressed, the `taken_back` event carries the readings from before it
+    /// for the arbiter to decide on (Art. 7; the clock itself is left alone).
     pub fn take_back(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
+        let proposal = self.take_back_proposal();
         let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let before = out.len();
         if !sync.take_back(t, out) {
             return Err(TableError::NothingToTakeBack);
+        }
+        for e in &mut out[before..] {
+            if let Event::TakenBack { clock_proposal, .. } = e {
+                *clock_proposal = proposal;
+            }
         }
         self.adopt_targets(t, out);
         Ok(())
@@ -666,7 +675,8 @@ impl Table {
         self.rulings.draw_offers.clear();
         self.rulings.claim = None;
         self.rulings.illegal_moves = [0; 2];
-        self.clocking.clock = self.new_clock(Side::from(game.position().turn()), t);
+        let shown = game.position().board().occupied();
+        self.clocking.clock = self.new_clock(Side::from(game.position().turn()), shown, t);
         self.clocking.warnings = WarningSchedule::new(self.cfg.warnings.clone());
         let mut sync = TwoBoards::new(self.cfg.sync(), game.clone());
         if self.cfg.blind_unsensed {
@@ -838,7 +848,35 @@ pub(crate) fn clock_changed(
     why: impl Into<String>,
     t: Millis,
 ) -> Event {
-    Event::ClockChanged { action: action.into(), side, who: Some(who.into()), why: Some(why.into()), t_ms: t }
+    Event::ClockChanged {
+        action: action.into(),
+        side,
+        who: Some(who.into()),
+        why: Some(why.into()),
+        added_ms: None,
+        remaining_ms: None,
+        t_ms: t,
+    }
+}
+
+/// A `clock_changed` event of a correction of `side`'s time (`time_set`, or
+/// `time_added` with `added`), with the time his clock shows now: the PGN
+/// says what changed, so the next `[%clk]` does not jump unexplained.
+pub(crate) fn clock_corrected(
+    side: Side,
+    added: Option<Millis>,
+    remaining: Millis,
+    who: &str,
+    why: impl Into<String>,
+    t: Millis,
+) -> Event {
+    let action = if added.is_some() { "time_added" } else { "time_set" };
+    let mut event = clock_changed(action, Some(side), who, why, t);
+    if let Event::ClockChanged { added_ms, remaining_ms, .. } = &mut event {
+        *added_ms = added;
+        *remaining_ms = Some(remaining);
+    }
+    event
 }
 
 /// The `game_over` event of a game ended for one of the station's own reasons.

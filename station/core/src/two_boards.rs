@@ -197,7 +197,7 @@ impl TwoBoards {
         let ply = self.agreed.ply();
         self.agreed.pop();
         self.clocks.truncate(ply);
-        out.push(Event::TakenBack { ply, t_ms: t });
+        out.push(Event::TakenBack { ply, t_ms: t, clock_proposal: None });
         self.review(t, out);
         true
     }
@@ -230,10 +230,16 @@ impl TwoBoards {
         let n = self.agreed.ply();
         let rec = game.moves();
         let turn = self.agreed.position().turn();
-        if rec.len() == n + 1 && rec[..n] == *self.agreed.moves() && self.owner(turn) == role {
-            let mv = rec[n];
-            self.agreed.push(mv);
-            out.push(self.agreed_event(n + 1, false, role, t));
+        if rec.len() > n && rec[..n] == *self.agreed.moves() && self.owner(turn) == role {
+            // Several plies at once (a catch-up: a capture and its recapture
+            // decided together) are agreed one by one while this board owns them.
+            for (i, &mv) in rec.iter().enumerate().skip(n) {
+                if self.owner(self.agreed.position().turn()) != role {
+                    break;
+                }
+                self.agreed.push(mv);
+                out.push(self.agreed_event(i + 1, false, role, t));
+            }
             return;
         }
         // The owner revised the last move before the other board executed it.
@@ -273,7 +279,7 @@ impl TwoBoards {
                 // The record goes back: each ply taken back is an event, so
                 // every reader of the record (the one fold) follows it.
                 while self.agreed.ply() > target {
-                    out.push(Event::TakenBack { ply: self.agreed.ply(), t_ms: t });
+                    out.push(Event::TakenBack { ply: self.agreed.ply(), t_ms: t, clock_proposal: None });
                     self.agreed.pop();
                 }
                 self.clocks.truncate(target + 1);

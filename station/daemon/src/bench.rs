@@ -8,8 +8,9 @@ use anyhow::Result;
 use shakmaty::Position;
 use station_core::inference::{BoardTracker, TrackerConfig};
 use station_core::{Game, Millis};
+use station_drivers::jitter::LineJitter;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_sim::replay::{Pace, ReplayReport, load_games, replay_games, replay_games_at};
+use station_sim::replay::{HandsSetup, Pace, ReplayReport, load_games, replay_with};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -21,6 +22,8 @@ pub struct BenchOptions {
     pub games: Option<usize>,
     /// Noise seed for the scan sequences.
     pub noise: Option<u64>,
+    /// The line's jitter in ms (`--jitter`): every hand step moved within ±MS.
+    pub jitter: Option<Millis>,
 }
 
 struct Prepared {
@@ -36,7 +39,7 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
     let prepared: Vec<Prepared> = games
         .iter()
         .enumerate()
-        .map(|(i, g)| prepare(&g.game, opts.noise.map(|s| s ^ i as u64), cfg))
+        .map(|(i, g)| prepare(&g.game, opts.noise.map(|s| s ^ i as u64), opts.jitter, cfg))
         .collect();
     let plies: usize = prepared.iter().map(|p| p.plies.len()).sum();
     let scans: usize = prepared.iter().flat_map(|p| p.plies.iter()).map(|(s, _)| s.len()).sum();
@@ -81,7 +84,7 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
     let streams: Vec<(Game, Vec<TimedScan>, Millis)> = games
         .iter()
         .enumerate()
-        .map(|(i, g)| prepare_fast(&g.game, opts.noise.map(|s| s ^ i as u64)))
+        .map(|(i, g)| prepare_fast(&g.game, opts.noise.map(|s| s ^ i as u64), opts.jitter))
         .collect();
     let mut best_fast = f64::MAX;
     for _ in 0..3 {
@@ -98,9 +101,17 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
         best_fast = best_fast.min(started.elapsed().as_secs_f64());
     }
 
-    let replay = replay_games(&games, opts.noise, cfg);
-    let fast = replay_games_at(&games, opts.noise, cfg, Pace::Fast);
-    println!("bench games {} plies {} scans {} noise {}", games.len(), plies, scans, opts.noise.is_some());
+    let setup = |noise, pace| HandsSetup { noise, pace, jitter: opts.jitter };
+    let replay = replay_with(&games, cfg, setup(opts.noise, Pace::Normal));
+    let fast = replay_with(&games, cfg, setup(opts.noise, Pace::Fast));
+    println!(
+        "bench games {} plies {} scans {} noise {} jitter_ms {}",
+        games.len(),
+        plies,
+        scans,
+        opts.noise.is_some(),
+        opts.jitter.unwrap_or(0)
+    );
     println!("inference plies_per_s {:.0} (one core, best of 3)", plies as f64 / best);
     println!(
         "scan_to_decision_us p50 {:.2} p99 {:.2} max {:.2} (every scan)",
@@ -134,7 +145,7 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
     let seed = opts.noise.unwrap_or(DEFAULT_NOISE_SEED);
     for noise in [None, Some(seed)] {
         for pace in [Pace::Normal, Pace::Fast] {
-            let report = replay_games_at(&games, noise, cfg, pace);
+            let report = replay_with(&games, cfg, setup(noise, pace));
             println!("{}", placement_line(&report, pace, noise, cfg.settle_ms));
         }
     }
@@ -178,23 +189,28 @@ fn placement_line(report: &ReplayReport, pace: Pace, noise: Option<u64>, settle_
     )
 }
 
-fn prepare(game: &Game, seed: Option<u64>, cfg: TrackerConfig) -> Prepared {
+fn prepare(game: &Game, seed: Option<u64>, jitter: Option<Millis>, cfg: TrackerConfig) -> Prepared {
     let mut hands = Hands::new(seed);
-    let mut now = 0;
+    let mut line = jitter.map(|ms| LineJitter::new(seed.unwrap_or(0), ms));
+    let (mut now, mut delivered) = (0, 0);
     let mut plies = Vec::with_capacity(game.ply());
     for (i, mv) in game.moves().iter().enumerate() {
         let before = game.position_at(i).expect("every position exists");
         let mut scans = Vec::new();
         hands.think(before.board().occupied(), cfg.settle_ms + 500, &mut now, &mut scans);
         hands.play(before, mv, &mut now, &mut scans);
-        plies.push((scans, now + cfg.settle_ms));
+        if let Some(line) = line.as_mut() {
+            delivered = line.deliver(&mut scans, delivered);
+        }
+        delivered = delivered.max(now) + cfg.settle_ms;
+        plies.push((scans, delivered));
     }
     Prepared { start: Game::new(game.start().clone(), game.castling_mode()), plies }
 }
 
 /// One game as quick hands play it: each move begun 50–200 ms after the last
 /// placement; returns the start, the scans and the time of the last placement.
-fn prepare_fast(game: &Game, seed: Option<u64>) -> (Game, Vec<TimedScan>, Millis) {
+fn prepare_fast(game: &Game, seed: Option<u64>, jitter: Option<Millis>) -> (Game, Vec<TimedScan>, Millis) {
     let mut hands = Hands::new(seed);
     let mut now = 0;
     let mut scans = Vec::new();
@@ -203,7 +219,11 @@ fn prepare_fast(game: &Game, seed: Option<u64>) -> (Game, Vec<TimedScan>, Millis
         let gap = hands.pause(Pace::FAST_GAP_MS.0, Pace::FAST_GAP_MS.1);
         hands.play_after(before, mv, gap, &mut now, &mut scans);
     }
-    (Game::new(game.start().clone(), game.castling_mode()), scans, now)
+    let end = match jitter {
+        Some(ms) => LineJitter::new(seed.unwrap_or(0), ms).deliver(&mut scans, 0).max(now),
+        None => now,
+    };
+    (Game::new(game.start().clone(), game.castling_mode()), scans, end)
 }
 
 /// Percentile in microseconds.

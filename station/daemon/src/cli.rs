@@ -2,6 +2,7 @@
 
 use crate::bench::{BenchOptions, bench};
 use crate::config::Config;
+use crate::default_games::{self, Collection};
 use crate::demo::demo;
 use crate::demo_draughts::demo_draughts;
 use crate::demo_options::DemoOptions;
@@ -22,24 +23,29 @@ const DEMOS: [(&str, Demo); 2] = [("chess", demo), ("draughts", demo_draughts)];
 
 /// The Annex D station: a blind player's peg board, announced moves, one game on two boards.
 #[derive(Parser)]
-#[command(name = "station", version, about)]
+#[command(name = "station", version, about, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// Said below the list of commands: where to begin.
+const AFTER_HELP: &str = "Before a round: `station doctor --config FILE`. A game: `station run --config FILE`. \
+     To try it without hardware: `station demo`. `station COMMAND --help` explains each command.";
+
 /// `station hall` subcommands.
 #[derive(Subcommand)]
 enum HallAction {
-    /// Write per-station broker passwords and the Mosquitto ACL (each station writes only its own board).
+    /// Write a broker password for each station and Mosquitto's access list (each station may
+    /// publish only its own board).
     Credentials {
-        /// Boards 1 to N.
-        #[arg(long)]
+        /// How many boards the hall has (numbered 1 to N).
+        #[arg(long, value_name = "N")]
         boards: u32,
         /// The hall's name.
         #[arg(long, value_name = "NAME")]
         hall: String,
-        /// Output directory.
+        /// The folder the passwords and the access list are written to.
         #[arg(long, value_name = "DIR", default_value = "hall-credentials")]
         out: PathBuf,
     },
@@ -48,285 +54,316 @@ enum HallAction {
 /// `station models` subcommands.
 #[derive(Subcommand)]
 enum ModelsAction {
-    /// Unpack a Vosk model archive (.zip, .tar.gz) where the config looks for the language's
-    /// model, check it as `station doctor` does, and say which words it lacks.
+    /// Unpack a downloaded Vosk model (.zip or .tar.gz) where the config looks for the
+    /// language's model, check it as `station doctor` does, and say which words it lacks.
     Install {
-        /// The language the model is for (a built-in phrasebook's code).
+        /// The language the model is for.
         #[arg(long, value_name = "LANG", value_parser = builtin_language())]
         lang: String,
-        /// The configuration naming the model folder (`[speech] models`); the default
-        /// folder /var/lib/annexd/vosk/<model> when absent.
-        #[arg(long)]
+        /// The station's config file, which names the model's folder (`[speech] models`);
+        /// without it, /var/lib/annexd/vosk/<model>.
+        #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
-        /// The downloaded archive, e.g. vosk-model-small-de-0.15.zip.
+        /// The downloaded model, e.g. vosk-model-small-de-0.15.zip.
+        #[arg(value_name = "ARCHIVE")]
         archive: PathBuf,
     },
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the daemon: read the board, decide moves, journal them, stream events.
+    /// Run the station for a game: read the boards, announce every move, keep the clock and
+    /// each game's journal, and serve the console, mirror and player pages.
     Run {
-        /// The TOML configuration.
-        #[arg(long)]
+        /// The station's config file (config/station.toml describes every setting).
+        #[arg(long, value_name = "FILE")]
         config: PathBuf,
-        /// Write one JSON event per line to this file (appended), or `-` for stdout.
+        /// Also write every event as one JSON line to this file (added to its end), or `-`
+        /// for standard output.
         #[arg(long, value_name = "PATH|-")]
         events: Option<String>,
-        /// Where the per-game journals live (overrides `[journal] dir`; default ./journal).
+        /// The folder where each game's journal is kept (instead of the config's
+        /// `[journal] dir`; default ./journal).
         #[arg(long, value_name = "DIR")]
         journal_dir: Option<PathBuf>,
-        /// Console and mirror address (overrides `[console] listen`; default 127.0.0.1:8040).
+        /// The address of the console, mirror and player pages (instead of the config's
+        /// `[console] listen`; default 127.0.0.1:8040).
         #[arg(long, value_name = "ADDR:PORT")]
         listen: Option<String>,
-        /// Operator token (overrides `[console] token`; generated and printed when absent).
+        /// The operator's password for the console (instead of the config's
+        /// `[console] token`; when neither gives one, one is made and printed).
         #[arg(long)]
         token: Option<String>,
     },
-    /// Practise against an engine on the peg board (no config file needed; issue 26).
+    /// Practise against a chess engine on the peg board: the station says the engine's moves
+    /// and checks that he makes them on his board. No config file needed.
     Practice(crate::practice_cmd::PracticeOptions),
-    /// Replay PGN games through simulated hands into the inference engine and print one summary line.
+    /// Play recorded games with simulated hands on a simulated peg board and check that the
+    /// station reads every move; prints one summary line.
     Replay {
-        /// PGN file(s).
-        #[arg(long, required_unless_present = "pdn", num_args = 1..)]
+        /// The games to play, as PGN files; in a clone of the station's repository its
+        /// games (tests/data/pgn/games, with `--clock` tests/data/pgn/clock) when none are given.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
         pgn: Vec<PathBuf>,
-        /// Draughts games (PDN) instead, on the draughts peg-board sensor.
-        #[arg(long, conflicts_with_all = ["pgn", "clock"], num_args = 1..)]
-        pdn: Vec<PathBuf>,
-        /// Add hand and sensor noise, deterministic from this seed.
+        /// Draughts games instead, as PDN files, on a simulated 10×10 peg board; the
+        /// repository's (tests/data/draughts) when `--pdn` names none.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["pgn", "clock"], num_args = 0..)]
+        pdn: Option<Vec<PathBuf>>,
+        /// Let the hands and sensors slip as real ones do; the same number gives the same slips.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
-        /// Replay at most N games.
+        /// Play at most N games.
         #[arg(long, value_name = "N")]
         games: Option<usize>,
-        /// Settle time in ms.
-        #[arg(long, default_value_t = 300)]
+        /// How long a board must stand still before a move is taken, in milliseconds.
+        #[arg(long, value_name = "MS", default_value_t = 300)]
         settle_ms: u64,
-        /// Also run the clock engine over the games' `[%clk]` comments and `TimeControl`.
+        /// Also check the clock against the games' recorded clock times (`[%clk]`) and
+        /// time control.
         #[arg(long)]
         clock: bool,
         /// How quickly the hands follow each other: `normal` (the board rests between moves)
-        /// or `fast` (the next move starts 50–200 ms after the last placement, seeded).
-        #[arg(long, value_enum, default_value_t = Pace::Normal)]
+        /// or `fast` (the next move begins 50–200 ms after the last piece was put down).
+        #[arg(long, value_enum, default_value_t = Pace::Normal, hide_possible_values = true)]
         pace: Pace,
+        /// Move every hand step by a seeded amount within ±MS and now and then
+        /// deliver a few scans together late, as a loaded serial line does.
+        #[arg(long, value_name = "MS", conflicts_with = "pdn")]
+        jitter: Option<u64>,
     },
-    /// Play a famous game on a simulated peg board through the real serial path and print every move.
+    /// Watch a famous game played by simulated hands on a simulated peg board, every move
+    /// printed and said; the console, mirror and player pages are served meanwhile.
     Demo {
-        /// Time factor: 1 is human pace, 10 is ten times faster.
-        #[arg(long, default_value_t = 5.0)]
+        /// How fast the hands play: 1 is a person's pace, 10 is ten times faster.
+        #[arg(long, value_name = "FACTOR", default_value_t = 5.0)]
         speed: f64,
-        /// Noise seed for the simulated hands (no noise when absent).
+        /// Let the simulated hands slip as real ones do; the same number gives the same slips
+        /// (no slips when absent).
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
-        /// Journal directory (a temporary one by default).
+        /// The folder for the game's journal (a temporary one when absent).
         #[arg(long, value_name = "DIR")]
         journal_dir: Option<PathBuf>,
-        /// Also write the event stream to this file, or `-` for stdout.
+        /// Also write every event as one JSON line to this file, or `-` for standard output.
         #[arg(long, value_name = "PATH|-")]
         events: Option<String>,
-        /// Language of the announcements.
+        /// The language the moves are announced in.
         #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
-        /// The sighted player's board: `none` (an ordinary board) or `dgt` (a simulated DGT e-board).
+        /// The sighted player's board: `none` (an ordinary board) or `dgt` (a simulated DGT
+        /// e-board, with one move set up wrongly and then put right).
         #[arg(long, value_parser = ["none", "dgt"], default_value = "none")]
         mirror: String,
-        /// Console and mirror address.
+        /// The address of the console, mirror and player pages.
         #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8040")]
         listen: String,
-        /// Operator token (generated when absent).
+        /// The operator's password for the console (made and printed when absent).
         #[arg(long)]
         token: Option<String>,
-        /// The game: chess (default) or draughts (two simulated 10×10 peg boards).
+        /// The game: chess, or draughts on two simulated 10×10 peg boards.
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(DEMOS.map(|(name, _)| name)), default_value = "chess")]
         rules: String,
-        /// Show the game on a simulated Braille display (a simulated brltty on a
-        /// Unix socket, through the real BrlAPI client) and print what it shows.
+        /// Also show the game on a simulated Braille display and print what it shows.
         #[arg(long)]
         braille: bool,
-        /// A practice game: the simulated hands play White with a weakest-level
-        /// engine's moves, Stockfish answers as Black, the hands execute its answers.
+        /// A practice game instead: the simulated hands play White at a beginner's level,
+        /// Stockfish answers as Black and the hands make its moves on the peg board.
         #[arg(long)]
         practice: bool,
     },
-    /// Measure the inference engine on real games and print the figures.
+    /// Measure how quickly and how surely the station reads the moves of real games, and
+    /// print the figures.
     Bench {
-        /// PGN file(s).
-        #[arg(long, required = true, num_args = 1..)]
+        /// The games, as PGN files; in a clone of the station's repository its games
+        /// (tests/data/pgn/games) when none are given.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
         pgn: Vec<PathBuf>,
-        /// At most N games.
+        /// Use at most N games.
         #[arg(long, value_name = "N")]
         games: Option<usize>,
-        /// Noise seed.
+        /// Let the hands and sensors slip as real ones do; the same number gives the same slips.
         #[arg(long, value_name = "SEED")]
         noise: Option<u64>,
+        /// Move every hand step by a seeded amount within ±MS, a few scans now
+        /// and then delivered together late (as `replay --jitter`).
+        #[arg(long, value_name = "MS")]
+        jitter: Option<u64>,
     },
-    /// Print how the station words moves (one line per move) or a clock reading.
+    /// Print how the station announces moves (one line per move) or a clock reading.
     Announce {
-        /// Sentence language (a built-in phrasebook's code).
+        /// The language of the sentences.
         #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
-        /// Letter names from another language (Annex D: the arbiter may decide).
+        /// Say the files' letters in another language (Annex D: the arbiter may decide).
         #[arg(long, value_name = "LANG", value_parser = builtin_language())]
         letters: Option<String>,
-        /// Rank words from another language.
+        /// Say the ranks' numbers in another language.
         #[arg(long, value_name = "LANG", value_parser = builtin_language())]
         ranks: Option<String>,
-        /// Name pawns ("Bauer Eva vier").
+        /// Name the pawns ("Bauer Eva vier").
         #[arg(long)]
         name_pawns: bool,
-        /// Long form: from-square and to-square always.
+        /// Always say both the square a piece leaves and the square it goes to.
         #[arg(long)]
         long: bool,
-        /// Read moves as ICCF numbers digit by digit ("fünf zwei fünf vier").
+        /// Say moves as ICCF numbers, digit by digit ("fünf zwei fünf vier").
         #[arg(long)]
         iccf: bool,
-        /// Start position (standard when absent).
+        /// The position before the moves, as FEN (the start position when absent).
         #[arg(long)]
         fen: Option<String>,
-        /// Remaining times for a clock reading.
+        /// The remaining times for a clock reading, White's and Black's, in milliseconds.
         #[arg(long, value_name = "WHITE_MS,BLACK_MS")]
         clock: Option<String>,
-        /// Moves made, for the clock reading.
+        /// The number of moves made, for the clock reading.
         #[arg(long, value_name = "N")]
         moves: Option<u32>,
         /// Whose earphone the clock reading is for.
         #[arg(long, value_parser = ["white", "black"], default_value = "white")]
         side: String,
-        /// Render the wording to this WAV file through the voice (pack, else espeak-ng).
+        /// Also speak the announcement into this WAV file, with the voice pack (else espeak-ng).
         #[arg(long, value_name = "FILE")]
         wav: Option<PathBuf>,
-        /// Voice packs folder for --wav.
+        /// The voice packs folder, for --wav.
         #[arg(long, value_name = "DIR", default_value = ".deps/voices")]
         packs: PathBuf,
-        /// Moves in SAN or UCI, played one after another.
+        /// The moves (such as Nf3 or g1f3), played one after another.
         #[arg(value_name = "MOVE")]
         moves_to_word: Vec<String>,
-        /// Draughts moves instead (`32-28`, `28x17`, `28x17x6`; `c3-d4` on 8×8), said by their squares.
-        #[arg(long, value_enum)]
+        /// Announce draughts moves instead, said by their squares: `draughts` (10×10: 32-28,
+        /// 28x17, 28x17x6) or `draughts64` (8×8: c3-d4); `chess` is the default.
+        #[arg(long, value_enum, hide_possible_values = true)]
         rules: Option<crate::config::GameRules>,
     },
-    /// Voice packs: one clip per word, for the lowest latency and the same voice every time.
+    /// Voice packs: every word recorded once, so the station answers at once and always in the
+    /// same voice.
     Voices {
         #[command(subcommand)]
         action: VoicesAction,
     },
-    /// List audio output devices and gamepads (names for the config).
+    /// List the serial ports, audio outputs and gamepads there are, by the names the config uses.
     Devices,
-    /// The pre-round check: config, boards, clock, audio, speech models word by word, buttons,
-    /// Braille, hall, journal folder; one line each (ok, warn, fail); exit 1 when anything failed.
+    /// The pre-round check: config, boards, clock, audio, speech recognition word by word,
+    /// buttons, Braille, hall and journal folder; one line each (ok, warn, fail) with what to
+    /// do. Ends with an error when anything would stop the game.
     Doctor {
-        /// The TOML configuration.
-        #[arg(long, default_value = "/etc/annexd/station.toml")]
+        /// The station's config file.
+        #[arg(long, value_name = "FILE", default_value = "/etc/annexd/station.toml")]
         config: PathBuf,
-        /// The journal folder to check (overrides `[journal] dir`, as for `run`).
+        /// The journal folder to check (instead of the config's `[journal] dir`, as for
+        /// `station run`).
         #[arg(long, value_name = "DIR")]
         journal_dir: Option<PathBuf>,
     },
-    /// Speech models: install a downloaded Vosk model where the config looks for it.
+    /// Speech recognition models: install a downloaded Vosk model where the config looks for it.
     Models {
         #[command(subcommand)]
         action: ModelsAction,
     },
-    /// The tournament hall view: every board of a hall from its MQTT broker, served as `/hall`, `/hall.pgn`, `/api/hall`.
+    /// The tournament hall view: every board of a hall, from its MQTT broker, on one page
+    /// (`/hall`; the games as `/hall.pgn`).
     #[command(args_conflicts_with_subcommands = true)]
     Hall {
         #[command(subcommand)]
         action: Option<HallAction>,
-        /// The broker: mqtt://HOST:PORT.
+        /// The broker: mqtt://HOST:PORT (mqtts:// with TLS).
         #[arg(long, value_name = "URL")]
         broker: Option<String>,
         /// The hall's name.
         #[arg(long, value_name = "NAME")]
         hall: Option<String>,
-        /// Where to serve the hall view.
+        /// The address to serve the hall view on.
         #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8050")]
         listen: String,
-        /// A file holding the hall view's broker login `USER:PASSWORD`.
+        /// A file holding the hall view's broker login, `USER:PASSWORD`.
         #[arg(long, value_name = "FILE")]
         credentials: Option<PathBuf>,
-        /// The arbiter's token for acknowledging alerts (generated and printed when absent).
+        /// The arbiter's password for acknowledging alerts (made and printed when absent).
         #[arg(long)]
         token: Option<String>,
-        /// The broker's CA certificate (PEM) for mqtts://.
+        /// The broker's CA certificate (PEM), for mqtts://.
         #[arg(long, value_name = "FILE")]
         ca_file: Option<PathBuf>,
     },
-    /// Understand a spoken phrase given as text: prints `move UCI SAN`, `ask UCI…`, `command NAME` or `reject REASON`;
-    /// with `--expect`, `slip UCI SAN` when the words clearly name another move than the board's.
+    /// Show how the station understands a spoken phrase, given as text. Prints one line: `move`
+    /// and the move, `ask` and the moves it would ask about, `command` and its name, or
+    /// `reject` and why; with `--expect`, `slip` and the move when the words clearly name
+    /// another move than the one his board shows.
     Understand {
-        /// The language (a built-in phrasebook's code).
+        /// The language spoken.
         #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
-        /// The position (standard start when absent).
+        /// The position, as FEN (the start position when absent).
         #[arg(long)]
         fen: Option<String>,
-        /// The move his board shows (UCI or SAN): the words are checked against it first.
+        /// The move his board shows (as UCI, e2e4, or SAN, e4): the words are checked against it first.
         #[arg(long, value_name = "UCI")]
         expect: Option<String>,
         /// What was said.
-        #[arg(num_args = 1.., required = true)]
+        #[arg(value_name = "TEXT", num_args = 1.., required = true)]
         text: Vec<String>,
     },
-    /// Run speech recognition on a WAV file with a Vosk model, then understand it.
+    /// Recognise the speech in a WAV recording with a Vosk model, then show how the station
+    /// understands it.
     Listen {
-        /// The Vosk model folder.
+        /// The Vosk model's folder.
         #[arg(long, value_name = "DIR")]
         model: std::path::PathBuf,
-        /// The recording (any rate, mono or stereo).
+        /// The recording (any sample rate, mono or stereo).
         #[arg(long, value_name = "FILE")]
         wav: std::path::PathBuf,
-        /// The language (a built-in phrasebook's code).
+        /// The language spoken.
         #[arg(long, value_parser = builtin_language(), default_value = "de")]
         lang: String,
-        /// The position (standard start when absent).
+        /// The position, as FEN (the start position when absent).
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Export journaled games.
+    /// Write journaled games as PGN, a scoresheet, large print, Braille, PDN or the recorded
+    /// sound of their spoken moves.
     Export {
-        /// Write PGN (Seven Tag Roster).
+        /// Write the game as PGN.
         #[arg(long)]
         pgn: bool,
-        /// Write a large-print PDF scoresheet instead (20 pt and more, black on
-        /// white, clock times where known); `--out FILE` (`-` for stdout), by
-        /// default `<game id>.pdf` in the current directory.
+        /// Write a large-print scoresheet as PDF instead (20 pt and larger, black on white,
+        /// clock times where known), to `--output FILE` (`-` for standard output); without
+        /// it, to <game id>.pdf in the current folder.
         #[arg(long, conflicts_with_all = ["pgn", "all", "notation", "braille", "audio", "pdn"])]
         large_print: bool,
-        /// Write the record in Braille instead (BRF: 40 cells a line, page
-        /// numbers) through liblouis, to `--output` or stdout.
+        /// Write the game in Braille instead (BRF: 40 cells a line, numbered pages, through
+        /// liblouis), to `--output FILE`; without it, to standard output.
         #[arg(long, conflicts_with_all = ["pgn", "all", "notation"])]
         braille: bool,
-        /// The Braille record's language (its piece letters and liblouis
-        /// table); German when absent.
+        /// The language of the Braille record (its piece letters and liblouis table); German
+        /// when absent.
         #[arg(long, value_name = "LANG", value_parser = builtin_language(), requires = "braille")]
         lang: Option<String>,
-        /// Another liblouis table (a name in liblouis's table path, or a file)
-        /// instead of the language's.
+        /// Another liblouis table (its name, or a file) instead of the language's.
         #[arg(long, value_name = "TABLE", requires = "braille")]
         braille_table: Option<String>,
-        /// Write the kept sound of the game's spoken moves (D.2.7, `[speech]
-        /// keep_audio`) to this folder: a WAV per ply and `index.tsv`.
+        /// Write the recorded sound of the game's spoken moves (D.2.7, `[speech] keep_audio`)
+        /// into this folder: a WAV file for each move said, and `index.tsv`.
         #[arg(long, value_name = "DIR", conflicts_with = "all")]
         audio: Option<PathBuf>,
-        /// Write PDN (`[GameType "20"]`): a draughts game's record.
+        /// Write a draughts game as PDN (`[GameType "20"]`).
         #[arg(long, conflicts_with_all = ["pgn", "notation"])]
         pdn: bool,
-        /// Journal directory.
-        #[arg(long, value_name = "DIR", default_value = "journal")]
+        /// The journal folder (default ./journal, or ./journal-practice, where `station
+        /// practice` keeps its games, when only that one is there).
+        #[arg(long, value_name = "DIR", default_value_os_t = crate::export::default_journal_dir(), hide_default_value = true)]
         journal_dir: PathBuf,
-        /// Which game (its id); the newest when absent.
+        /// Which game, by its id (the newest when absent).
         #[arg(long, value_name = "ID")]
         game: Option<String>,
-        /// Every game in the directory.
+        /// Every game in the folder.
         #[arg(long, conflicts_with = "game")]
         all: bool,
-        /// Write to this file instead of stdout.
+        /// Write to this file instead of standard output.
         #[arg(long, short, value_name = "FILE", visible_alias = "out")]
         output: Option<PathBuf>,
-        /// Also write a scoresheet (move numbers, draw-offer marks, result) in
-        /// this notation (ICCF Appendix A): san, pl, iccf, lan or fan. With
-        /// `--output FILE` it goes to FILE's name with `.<notation>.txt`; on
-        /// stdout it follows the PGN.
+        /// Also write a scoresheet (move numbers, draw-offer marks, result) in this notation
+        /// (ICCF Appendix A): san, pl, iccf, lan or fan. With `--output FILE` it goes to FILE's
+        /// name with `.<notation>.txt`; on standard output it follows the PGN.
         #[arg(long, value_name = "NOTATION", value_parser = ["san", "pl", "iccf", "lan", "fan"])]
         notation: Option<String>,
     },
@@ -334,39 +371,55 @@ enum Command {
 
 #[derive(Subcommand)]
 enum VoicesAction {
-    /// Render a pack with espeak-ng.
+    /// Make a voice pack with the espeak-ng voice.
     Build {
-        /// The language (a built-in phrasebook's code).
-        #[arg(long, value_parser = builtin_language())]
+        /// The pack's language.
+        #[arg(long)]
         lang: String,
-        /// Packs folder (the pack goes to OUT/LANG).
-        #[arg(long, default_value = ".deps/voices")]
+        /// The voice packs folder (the pack goes into OUT/LANG).
+        #[arg(long, value_name = "OUT", default_value = ".deps/voices")]
         out: PathBuf,
     },
-    /// Record a human pack word by word with the microphone.
+    /// Record a voice pack word by word in a person's voice, through the microphone.
     Record {
-        /// The language (a built-in phrasebook's code).
-        #[arg(long, value_parser = builtin_language())]
-        lang: String,
-        /// Packs folder.
-        #[arg(long, default_value = ".deps/voices")]
-        out: PathBuf,
-        /// Input device (default input when absent).
+        /// The pack's language.
         #[arg(long)]
+        lang: String,
+        /// The voice packs folder.
+        #[arg(long, value_name = "DIR", default_value = ".deps/voices")]
+        out: PathBuf,
+        /// The microphone to record with (the default input when absent).
+        #[arg(long, value_name = "DEVICE")]
         input: Option<String>,
-        /// Who speaks (written into the pack's manifest).
-        #[arg(long, default_value = "a helper")]
+        /// Who speaks (kept in the pack's description).
+        #[arg(long, value_name = "NAME", default_value = "a helper")]
         speaker: String,
     },
-    /// Print a phrasebook's `[listening.phonemes]` table: how each listening word sounds, from espeak-ng.
+    /// Print how each word the station listens for sounds (a phrasebook's `[listening.phonemes]`
+    /// table), from the espeak-ng voice.
     Phonemes {
-        /// A built-in language, or the code of the phrasebook file given.
+        /// The language: one the station has a phrasebook for, or the language of the phrasebook file given.
         #[arg(long)]
         lang: String,
-        /// A phrasebook file instead of the built-in one.
+        /// A phrasebook file instead of the station's own for the language.
         #[arg(long, value_name = "FILE")]
         phrasebook: Option<PathBuf>,
     },
+}
+
+impl Cli {
+    /// The log level when `STATION_LOG` does not set one: a command whose
+    /// output is its report (the pre-round check, an export, the device list)
+    /// logs errors only, so its lines are not interleaved with log lines that
+    /// say the same thing again; the others log warnings.
+    pub fn default_log_level(&self) -> &'static str {
+        match self.command {
+            Command::Doctor { .. } | Command::Export { .. } | Command::Devices | Command::Models { .. } => {
+                "error"
+            }
+            _ => "warn",
+        }
+    }
 }
 
 /// Runs the chosen command.
@@ -386,7 +439,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             run(RunOptions { config, events, journal_dir, listen, token })
         }
         Command::Practice(opts) => crate::practice_cmd::practice(opts),
-        Command::Replay { pdn, pace, settle_ms, noise, games, .. } if !pdn.is_empty() => {
+        Command::Replay { pdn: Some(pdn), pace, settle_ms, noise, games, .. } => {
+            let pdn = default_games::or_default(pdn, Collection::Draughts)?;
             let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
             // One `--pace` for both games: normal is the draughts hands' thinking pace.
             let pace = match pace {
@@ -397,10 +451,12 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             println!("{}", station_sim::replay_pdn::replay_pdn(&opts)?.summary_line());
             Ok(())
         }
-        Command::Replay { pgn, noise, games, settle_ms, clock, pace, .. } => {
+        Command::Replay { pgn, noise, games, settle_ms, clock, pace, jitter, .. } => {
+            let pgn =
+                default_games::or_default(pgn, if clock { Collection::Clock } else { Collection::Chess })?;
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
-            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace })?;
+            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace, jitter })?;
             if clock {
                 let loaded = station_sim::replay::load_games(&pgn, games)?;
                 let clocks: Vec<_> = loaded.iter().map(station_core::clock_replay::replay_clock).collect();
@@ -450,7 +506,12 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 .with_context(|| format!("no demo of the game `{rules}`"))?;
             run(opts)
         }
-        Command::Bench { pgn, games, noise } => bench(&BenchOptions { pgn, games, noise }),
+        Command::Bench { pgn, games, noise, jitter } => bench(&BenchOptions {
+            pgn: default_games::or_default(pgn, Collection::Chess)?,
+            games,
+            noise,
+            jitter,
+        }),
         Command::Announce {
             lang,
             letters,
@@ -624,3 +685,6 @@ mod tests {
         assert!(!alone.contains("required"), "{alone}");
     }
 }
+
+#[cfg(test)]
+mod help_tests;

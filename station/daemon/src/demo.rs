@@ -3,7 +3,7 @@
 //! and the real serial driver, into the station; every move is printed.
 
 use crate::config::Config;
-use crate::demo_options::{DemoOptions, start_station, voice_packs};
+use crate::demo_options::{DemoOptions, is_alarm, start_station, voice_packs};
 use crate::famous_game::famous_game;
 use crate::journal_file::JournalDir;
 use crate::run::{BoardLink, Driver, serve, stop_flag};
@@ -31,7 +31,10 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     println!("simulated peg board on {} (a real pseudo-terminal), speed ×{}", link.display(), opts.speed);
 
     let settle = Config::default().game.settle_ms;
-    let fault = if opts.mirror_dgt { Fault::WrongExecution(19) } else { Fault::MisplacedPeg(21) };
+    // His own board plays the game as a careful hand does (issue 32: a demo
+    // raises no alarm); the two-board demo shows the sighted player's slip
+    // on his DGT board and how it is put right.
+    let fault = opts.mirror_dgt.then_some(Fault::WrongExecution(19));
     let (scans, updates) = station_drivers::sim_game::two_boards(
         famous.game.start(),
         famous.game.moves(),
@@ -39,7 +42,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
         1500,
         settle,
         opts.speed,
-        Some(fault),
+        fault,
         opts.noise,
     );
     // One board: the hand starts when the station first asks, so a loaded
@@ -94,10 +97,13 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
 
     let played = Rc::new(RefCell::new(Vec::<String>::new()));
     let seen = Rc::clone(&played);
+    let alarms = Rc::new(std::cell::Cell::new(0usize));
+    let heard = Rc::clone(&alarms);
     station.observe(move |e| {
         if let Some(line) = describe(e) {
             println!("{line}");
         }
+        heard.set(heard.get() + usize::from(is_alarm(e)));
         if let Event::GameMove { ply, uci, .. } = e {
             let mut moves = seen.borrow_mut();
             moves.truncate(ply - 1);
@@ -119,7 +125,12 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     if got != expected {
         bail!("the station's record differs from the game: {} of {} moves", got.len(), expected.len());
     }
-    println!("all {} moves sensed and recorded; result of the game: {}", total, tag("Result"));
+    println!(
+        "all {} moves sensed and recorded; result of the game: {}, alarms {}",
+        total,
+        tag("Result"),
+        alarms.get()
+    );
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 //! driver into the station; moves said by number, the console live.
 
 use crate::config::Config;
-use crate::demo_options::{DemoOptions, start_station, voice_packs};
+use crate::demo_options::{DemoOptions, is_alarm, start_station, voice_packs};
 use crate::journal_file::JournalDir;
 use crate::run::{BoardLink, Driver, serve, stop_flag};
 use anyhow::{Context, Result, bail};
@@ -20,23 +20,14 @@ use station_sim::hand_move;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The demo's game: the shortest game with a king of the shared self-play
-/// collection (`../shared/data/draughts`, beside the working directory or the
-/// workspace the binary was built in).
+/// The demo's game, embedded so that the binary plays it anywhere: the
+/// shortest game with a king of the repository's self-play collection
+/// (`tests/data/draughts/selfplay-international.pdn`, round 91, 48 plies).
+const DEMO_GAME: &str = include_str!("demo_draughts.pdn");
+
+/// The embedded demo game, read.
 fn demo_game() -> Result<PdnGame> {
-    let rel = "../shared/data/draughts/selfplay-international.pdn";
-    let beside_exe =
-        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join(rel)));
-    let path = [Some(std::path::PathBuf::from(rel)), beside_exe]
-        .into_iter()
-        .flatten()
-        .find(|p| p.is_file())
-        .with_context(|| format!("the draughts demo plays a game of {rel} (not found)"))?;
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut games: Vec<PdnGame> =
-        read_games(&text)?.into_iter().filter(|g| g.moves.iter().any(|m| m.promotes)).collect();
-    games.sort_by_key(|g| g.moves.len());
-    games.into_iter().next().context("no game with a king in the shared collection")
+    read_games(DEMO_GAME)?.into_iter().next().context("the embedded draughts demo game is empty")
 }
 
 /// Both boards' scans: each move on its owner's board (White's on the first),
@@ -122,22 +113,11 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     let played = Rc::new(RefCell::new(Vec::<String>::new()));
     let over = Rc::new(RefCell::new(false));
     let (seen, ended) = (Rc::clone(&played), Rc::clone(&over));
-    station.observe(move |e| match e {
-        Event::GameStarted { .. } => println!("game started: both boards show the initial position"),
-        Event::GameMove { ply, pdn: Some(pdn), .. } => {
-            let dots = if ply % 2 == 1 { "." } else { "..." };
-            println!("{}{dots} {pdn}", ply.div_ceil(2));
-            let mut moves = seen.borrow_mut();
-            moves.truncate(ply - 1);
-            moves.push(pdn.clone());
-        }
-        Event::Announcement { listener, text, .. } if listener == "private" => println!("    » {text}"),
-        Event::Irregularity { board, article, text, .. } => println!("  {board} board ({article}): {text}"),
-        Event::GameOver { result, reason, .. } => {
-            println!("game over: {result} ({reason})");
-            *ended.borrow_mut() = true;
-        }
-        _ => {}
+    let alarms = Rc::new(std::cell::Cell::new(0usize));
+    let heard = Rc::clone(&alarms);
+    station.observe(move |e| {
+        heard.set(heard.get() + usize::from(is_alarm(e)));
+        print_event(e, &seen, &ended);
     });
     let stop = stop_flag()?;
     let total = game.moves.len();
@@ -155,9 +135,43 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
         bail!("the station's record differs from the game: {} of {} moves", got.len(), expected.len());
     }
     println!(
-        "{} moves sensed on two boards and recorded; `station export --pdn --journal-dir {}`",
+        "{} moves sensed on two boards and recorded; `station export --pdn --journal-dir {}`, alarms {}",
         got.len(),
-        journal_dir.display()
+        journal_dir.display(),
+        alarms.get()
     );
     Ok(())
+}
+
+/// Prints one event of the draughts demo; keeps the moves played and whether the game ended.
+fn print_event(e: &Event, seen: &RefCell<Vec<String>>, ended: &RefCell<bool>) {
+    match e {
+        Event::GameStarted { .. } => println!("game started: both boards show the initial position"),
+        Event::GameMove { ply, pdn: Some(pdn), .. } => {
+            let dots = if ply % 2 == 1 { "." } else { "..." };
+            println!("{}{dots} {pdn}", ply.div_ceil(2));
+            let mut moves = seen.borrow_mut();
+            moves.truncate(ply - 1);
+            moves.push(pdn.clone());
+        }
+        Event::Announcement { listener, text, .. } if listener == "private" => println!("    » {text}"),
+        Event::Irregularity { board, article, text, .. } => println!("  {board} board ({article}): {text}"),
+        Event::GameOver { result, reason, .. } => {
+            println!("game over: {result} ({reason})");
+            *ended.borrow_mut() = true;
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_game_reads_and_makes_a_king() {
+        let game = demo_game().unwrap();
+        assert_eq!(game.moves.len(), 48);
+        assert!(game.moves.iter().any(|m| m.promotes), "the demo shows a new king");
+    }
 }

@@ -68,3 +68,10 @@ pub(crate) fn start_station(
     station.attach_hub(hub);
     Ok((station, commands, server))
 }
+
+/// An alarm the player would hear: his board said to differ from the game
+/// (`board_mismatch`, `setup_differs`). A demo is a game without one; its
+/// summary line counts them (`, alarms N`) and `scripts/demo` fails on one.
+pub(crate) fn is_alarm(e: &station_core::Event) -> bool {
+    matches!(e, station_core::Event::BoardMismatch { .. } | station_core::Event::SetupDiffers { .. })
+}

@@ -66,8 +66,11 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
         ..OpponentSettings::new(DEFAULT_ENGINE)
     };
     config.opponent = Some(opponent.clone());
+    // The engine first, so that the game's tag names it (the game starts once the hands set up).
+    let (engine, first) = Opponent::start(&opponent);
+    engine.name_its_side(first.as_ref(), &mut config);
     let (mut station, commands, server) = start_station(&opts, config, JournalDir::open(&journal_dir)?)?;
-    station.attach_opponent(Opponent::start(&opponent))?;
+    station.attach_opponent((engine, first))?;
 
     let (moves_tx, moves_rx) = unbounded();
     station.observe(move |e| {

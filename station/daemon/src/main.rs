@@ -5,6 +5,7 @@
 mod announce;
 mod bench;
 mod cli;
+mod default_games;
 mod demo;
 mod demo_draughts;
 mod demo_options;
@@ -35,7 +36,7 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("STATION_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli.default_log_level())),
         )
         .with_writer(std::io::stderr)
         .init();

@@ -2,7 +2,7 @@
 //! config file (issue 26). The flags become a config (or override one given
 //! with `--config`), checked like any other, and `station run` runs it.
 
-use crate::config::{Config, DEFAULT_ENGINE, OpponentSettings};
+use crate::config::{Config, DEFAULT_ENGINE, OpponentSettings, PRACTICE_JOURNAL_DIR};
 use crate::run::{RunOptions, run_config};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -10,37 +10,40 @@ use std::path::PathBuf;
 /// `station practice` arguments (each flag documented for `--help`).
 #[derive(clap::Args, Debug)]
 pub struct PracticeOptions {
-    /// A base configuration (boards, audio); the flags override it.
-    #[arg(long)]
+    /// A config file for the boards and the audio; the flags below override it.
+    #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// The UCI engine (default /usr/games/stockfish; `sim`: the simulated engine).
+    /// The chess engine program, one that speaks UCI (default /usr/games/stockfish; `sim`
+    /// for a simulated one).
     #[arg(long, value_name = "PATH")]
     pub engine: Option<String>,
-    /// The engine's strength as a rating (full strength when absent).
+    /// The engine's playing strength as a rating, e.g. 1500 (full strength when absent).
     #[arg(long, value_name = "N")]
     pub elo: Option<u32>,
-    /// The blind player's colour.
+    /// The colour the blind player plays.
     #[arg(long, value_parser = ["white", "black"])]
     pub color: Option<String>,
-    /// His language.
+    /// The language the station speaks to him.
     #[arg(long, value_parser = crate::lang_arg::builtin_language())]
     pub lang: Option<String>,
-    /// His peg board's serial port (default /dev/annexd-pegboard).
+    /// The serial port of his peg board (default /dev/annexd-pegboard).
     #[arg(long, value_name = "PATH")]
     pub port: Option<PathBuf>,
-    /// How long the engine thinks per move (default: the game's clock, else 1000 ms).
+    /// How long the engine thinks about each move, in milliseconds (default: by the game's
+    /// clock, else 1000).
     #[arg(long, value_name = "MS")]
     pub move_time_ms: Option<u64>,
-    /// Where the journals live (default ./journal-practice).
+    /// The folder where the practice games are kept (default ./journal-practice, unless the
+    /// config's `[journal] dir` names one); `station export` reads ./journal-practice too.
     #[arg(long, value_name = "DIR")]
     pub journal_dir: Option<PathBuf>,
-    /// Write one JSON event per line to this file, or `-` for stdout.
+    /// Also write every event as one JSON line to this file, or `-` for standard output.
     #[arg(long, value_name = "PATH|-")]
     pub events: Option<String>,
-    /// Console and mirror address.
+    /// The address of the console, mirror and player pages (default 127.0.0.1:8040).
     #[arg(long, value_name = "ADDR:PORT")]
     pub listen: Option<String>,
-    /// Operator token.
+    /// The operator's password for the console (made and printed when absent).
     #[arg(long)]
     pub token: Option<String>,
 }
@@ -48,19 +51,21 @@ pub struct PracticeOptions {
 /// The config a practice game runs with.
 pub fn practice_config(opts: &PracticeOptions) -> Result<Config> {
     let quote = |s: &str| toml::Value::String(s.to_owned()).to_string();
-    let text = match &opts.config {
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?,
+    let origin = opts.config.clone().unwrap_or_else(|| PathBuf::from("station practice"));
+    let mut config = match &opts.config {
+        Some(path) => Config::load(path)?,
         None => {
             let port = opts.port.clone().unwrap_or_else(|| PathBuf::from("/dev/annexd-pegboard"));
-            format!(
-                "[boards.blind]\ndriver = \"pegboard\"\nport = {}\n[journal]\ndir = \"journal-practice\"\n",
-                quote(&port.to_string_lossy())
-            )
+            let text =
+                format!("[boards.blind]\ndriver = \"pegboard\"\nport = {}\n", quote(&port.to_string_lossy()));
+            Config::parse(&text, &origin)?
         }
     };
-    let origin = opts.config.clone().unwrap_or_else(|| PathBuf::from("station practice"));
-    let mut config = Config::parse(&text, &origin)?;
+    // Practice games have a folder of their own, with or without a config,
+    // unless the config names one ([journal] dir) or --journal-dir does.
+    if config.journal.dir.is_none() {
+        config.journal.dir = Some(PathBuf::from(PRACTICE_JOURNAL_DIR));
+    }
     let mut opponent = config.opponent.clone().unwrap_or_else(|| OpponentSettings::new(DEFAULT_ENGINE));
     if let Some(engine) = &opts.engine {
         opponent.engine.clone_from(engine);
@@ -121,6 +126,12 @@ pub fn practice(opts: PracticeOptions) -> Result<()> {
             if config.blind_color() == shakmaty::Color::White { "black" } else { "white" }
         );
     }
+    let journals = opts.journal_dir.clone().or_else(|| config.journal.dir.clone()).unwrap_or_default();
+    println!(
+        "journal: {} (the game as PGN: station export --pgn --journal-dir {})",
+        journals.display(),
+        journals.display()
+    );
     run_config(
         config,
         RunOptions {
@@ -167,6 +178,31 @@ mod tests {
         assert_eq!(c.game.blind_color, shakmaty::Color::Black);
         assert_eq!(c.voice.language, "pl");
         assert_eq!(c.boards.blind.unwrap().port, Some(PathBuf::from("/dev/annexd-pegboard")));
+    }
+
+    /// Issue 34 §8: with or without `--config`, practice games go to
+    /// ./journal-practice unless the config or `--journal-dir` names a folder.
+    #[test]
+    fn practice_journals_have_their_own_folder_with_or_without_a_config() {
+        let dir = std::env::temp_dir().join(format!("practice-cfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("plain.toml");
+        std::fs::write(&plain, "[boards.blind]\ndriver = \"none\"\n").unwrap();
+        let named = dir.join("named.toml");
+        std::fs::write(&named, "[boards.blind]\ndriver = \"none\"\n[journal]\ndir = \"/srv/games\"\n")
+            .unwrap();
+        let folder = |config: Option<PathBuf>| {
+            practice_config(&PracticeOptions { config, ..opts() }).unwrap().journal.dir
+        };
+        assert_eq!(folder(None), Some(PathBuf::from("journal-practice")));
+        assert_eq!(folder(Some(plain)), Some(PathBuf::from("journal-practice")));
+        assert_eq!(folder(Some(named)), Some(PathBuf::from("/srv/games")));
+        // A config that is not there is said to be missing, like `station run`'s.
+        let err = practice_config(&PracticeOptions { config: Some(dir.join("nope.toml")), ..opts() })
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("nope.toml: the file is missing"), "{err}");
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

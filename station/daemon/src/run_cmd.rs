@@ -38,12 +38,12 @@ pub fn run(opts: RunOptions) -> Result<()> {
 }
 
 /// [`run`] with a config already read (`station practice` builds one).
-pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
+pub fn run_config(mut config: Config, opts: RunOptions) -> Result<()> {
     let dir = opts
         .journal_dir
         .clone()
         .or_else(|| config.journal.dir.clone())
-        .unwrap_or_else(|| PathBuf::from("journal"));
+        .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_JOURNAL_DIR));
     let journals = JournalDir::take(&dir)?;
     let sink = EventSink::open(opts.events.as_deref())?;
     let stop = stop_flag()?;
@@ -77,10 +77,14 @@ pub fn run_config(config: Config, opts: RunOptions) -> Result<()> {
     let server = start_web(&config, &web, hub.clone())?;
     let station_hall = config.hall.clone();
     let braille = config.braille.clone();
-    let opponent = config.opponent.clone();
+    // The engine starts first: a game that begins at once names it on its side.
+    let opponent = config.opponent.as_ref().map(crate::opponent::Opponent::start);
+    if let Some((engine, first)) = &opponent {
+        engine.name_its_side(first.as_ref(), &mut config);
+    }
     let mut station = Station::start(config, journals, sink)?;
-    if let Some(settings) = &opponent {
-        station.attach_opponent(crate::opponent::Opponent::start(settings))?;
+    if let Some(started) = opponent {
+        station.attach_opponent(started)?;
     }
     for link in &links {
         if let Driver::Dgt(d) = &link.driver {
@@ -113,7 +117,8 @@ pub struct WebOptions {
     pub doctor: Option<crate::web::DoctorSource>,
 }
 
-/// Starts the console and mirror server and prints where they are (and the token).
+/// Starts the console, mirror and player pages' server and prints where each
+/// is (and the token).
 /// A port that is taken does not stop the station: the game is followed and
 /// journaled all the same, and the console is reported missing.
 pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<WebServer>> {
@@ -121,6 +126,13 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
         Some(listen) => listen.parse().with_context(|| format!("`{listen}` is not ADDRESS:PORT"))?,
         None => config.console.listen,
     };
+    // A config's blank token is refused when it is read; a flag's here, in words.
+    if opts.token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        anyhow::bail!(
+            "--token: the operator token is empty or only spaces: give one (letters and digits), or leave \
+             the flag out and the station makes one"
+        );
+    }
     let token = opts.token.clone().or_else(|| config.console.token.clone()).unwrap_or_else(new_token);
     let server = match crate::web::start_with_doctor(
         WebConfig { listen, token: token.clone(), allow_remote: config.console.allow_remote },
@@ -139,5 +151,6 @@ pub fn start_web(config: &Config, opts: &WebOptions, hub: Hub) -> Result<Option<
     let addr = server.addr();
     println!("console: http://{addr}/console  (operator token: {token})");
     println!("mirror:  http://{addr}/mirror");
+    println!("player:  http://{addr}/player");
     Ok(Some(server))
 }

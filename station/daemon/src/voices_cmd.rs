@@ -84,8 +84,17 @@ pub fn record(lang: &str, out: &Path, input: Option<&str>, speaker: &str) -> Res
     Ok(())
 }
 
-/// Lists audio output devices (for `[audio.private] device`) and gamepads.
+/// Lists the serial ports (for a board's `port`), audio output devices (for
+/// `[audio.private] device`) and gamepads.
 pub fn devices() -> Result<()> {
+    println!("serial ports (a board's `port`):");
+    let ports = crate::doctor::serial_ports();
+    if ports.is_empty() {
+        println!("  (none plugged in)");
+    }
+    for port in ports {
+        println!("  {}", port.display());
+    }
     println!("audio outputs:");
     match list_output_devices() {
         Ok(list) if list.is_empty() => println!("  (none)"),

@@ -25,6 +25,23 @@ pub struct ExportOptions {
 pub const FORMATS: &str =
     "--pgn, --pdn, --notation san|pl|iccf|lan|fan, --braille, --large-print or --audio DIR";
 
+/// The folder an export reads without `--journal-dir`: `./journal` (where
+/// `station run` writes), or `./journal-practice` (where `station practice`
+/// writes) when only that one is there.
+pub fn default_journal_dir() -> PathBuf {
+    PathBuf::from(default_journal_dir_in(Path::new(".")))
+}
+
+/// [`default_journal_dir`]'s choice in the folder `cwd`.
+fn default_journal_dir_in(cwd: &Path) -> &'static str {
+    use station_app::config::{DEFAULT_JOURNAL_DIR, PRACTICE_JOURNAL_DIR};
+    if !cwd.join(DEFAULT_JOURNAL_DIR).is_dir() && cwd.join(PRACTICE_JOURNAL_DIR).is_dir() {
+        PRACTICE_JOURNAL_DIR
+    } else {
+        DEFAULT_JOURNAL_DIR
+    }
+}
+
 /// The journals an export reads: every one (`all`), the game `game`, or the
 /// newest. What it did not find is said apart: a folder that is not there,
 /// one without a game journal, and one without the asked game (naming the
@@ -36,7 +53,21 @@ pub fn select(journal_dir: &Path, game: Option<&str>, all: bool) -> Result<Vec<F
             journal_dir.display()
         );
     }
-    let mut found = JournalDir::open_to_read(journal_dir)?.all()?;
+    if let Some(holder) = station_app::journal_lock::holder(journal_dir) {
+        tell_once(format!(
+            "station: a station ({holder}) is running on {}: its current game may still grow",
+            journal_dir.display()
+        ));
+    }
+    let listing = JournalDir::open(journal_dir)?.list()?;
+    for d in &listing.damaged {
+        tell_once(format!(
+            "station: {} is damaged and was left out (it stays on disk as it is): {}",
+            d.path.display(),
+            d.error
+        ));
+    }
+    let mut found = listing.found;
     if found.is_empty() {
         bail!("{} holds no game journal (no *.jsonl file a station wrote)", journal_dir.display());
     }
@@ -53,6 +84,23 @@ pub fn select(journal_dir: &Path, game: Option<&str>, all: bool) -> Result<Vec<F
             Ok(found)
         }
         None => Ok(found.pop().into_iter().collect()),
+    }
+}
+
+/// The one game an export of a single game reads: `game`, or the newest.
+pub fn one_game(journal_dir: &Path, game: Option<&str>) -> Result<Found> {
+    select(journal_dir, game, false)?.pop().context("no game journal")
+}
+
+/// Says `sentence` on stderr, once per process: an export selects its games
+/// more than once (the command line checks first), and a log line with a
+/// time stamp and colours is not what a user reading an export wants.
+fn tell_once(sentence: String) {
+    static TOLD: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut told = TOLD.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !told.contains(&sentence) {
+        eprintln!("{sentence}");
+        told.push(sentence);
     }
 }
 
@@ -238,6 +286,21 @@ mod tests {
             scoresheet_path(std::path::Path::new("out/game.pgn"), Notation::Pl),
             std::path::Path::new("out/game.pl.txt")
         );
+    }
+
+    /// Issue 34 §8: without `--journal-dir` an export reads ./journal, or
+    /// ./journal-practice when only that one is there.
+    #[test]
+    fn without_a_folder_named_the_practice_folder_is_read_when_it_is_the_only_one() {
+        let cwd = std::env::temp_dir().join(format!("export-default-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&cwd);
+        std::fs::create_dir_all(&cwd).unwrap();
+        assert_eq!(default_journal_dir_in(&cwd), "journal", "neither: the station's folder is named");
+        std::fs::create_dir(cwd.join("journal-practice")).unwrap();
+        assert_eq!(default_journal_dir_in(&cwd), "journal-practice");
+        std::fs::create_dir(cwd.join("journal")).unwrap();
+        assert_eq!(default_journal_dir_in(&cwd), "journal", "both: the station's");
+        let _ = std::fs::remove_dir_all(&cwd);
     }
 
     /// `station export` (issue 22 §8): a missing folder, an empty one and one

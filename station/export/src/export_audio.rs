@@ -2,7 +2,6 @@
 //! the kept sound of each spoken move of one game (`[speech] keep_audio`),
 //! one WAV per ply, with an index naming each ply's move.
 
-use crate::journal_file::JournalDir;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
@@ -10,7 +9,7 @@ use std::path::Path;
 /// `ply-023.wav` …, and `index.tsv` (ply, move number, side, SAN, file).
 /// Returns the number of files written.
 pub fn export_audio(journal_dir: &Path, game: Option<&str>, out: &Path) -> Result<usize> {
-    let found = JournalDir::game_to_read(journal_dir, game)?;
+    let found = crate::export::one_game(journal_dir, game)?;
     let game_id = &found.contents.header.game_id;
     let files = crate::kept_audio::list(journal_dir, game_id);
     if files.is_empty() {
@@ -72,6 +71,6 @@ mod tests {
         let index = std::fs::read_to_string(out.join("index.tsv")).unwrap();
         assert_eq!(index, "ply\tmove\tside\tsan\tfile\n1\t1\twhite\te4\tply-001.wav\n");
         let err = export_audio(&journal, Some("no-such-game"), &out).unwrap_err();
-        assert!(err.to_string().contains("no matching game journal"), "{err}");
+        assert!(err.to_string().contains("no game `no-such-game` in"), "{err}");
     }
 }

@@ -23,7 +23,6 @@
 //! K H W G S, English K Q R B N, Czech K D V S J, Hungarian K V B F H …),
 //! numbered, one move number a line.
 
-use crate::journal_file::JournalDir;
 use anyhow::{Context, Result, bail};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position, Role};
@@ -289,7 +288,7 @@ pub fn export_braille(
     if !braille_languages().contains(&lang) {
         bail!("no Braille record in language {lang:?} ({})", braille_languages().join(", "));
     }
-    let found = &JournalDir::game_to_read(journal_dir, game)?;
+    let found = &crate::export::one_game(journal_dir, game)?;
     let kept = found.contents.record();
     let game = crate::export::chess_game(found, &kept)?;
     let record = &game;

@@ -8,7 +8,7 @@
 
 mod pdf;
 
-use crate::journal_file::{Found, JournalDir};
+use crate::journal_file::Found;
 use anyhow::{Context, Result};
 use pdf::{A4, Document, Font, Page, width};
 use shakmaty::{Color, Position};
@@ -55,11 +55,13 @@ pub struct Sheet {
     pub moves: Vec<SheetMove>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*` (not finished).
     pub result: String,
+    /// Why the game ended, in words ("White resigns"), when known.
+    pub reason: Option<String>,
 }
 
 /// Writes the PDF of the chosen game.
 pub fn export_large_print(opts: &LargePrintOptions) -> Result<()> {
-    let found = &JournalDir::game_to_read(&opts.journal_dir, opts.game.as_deref())?;
+    let found = &crate::export::one_game(&opts.journal_dir, opts.game.as_deref())?;
     let sheet = sheet_of(found)?;
     let document = render(&sheet);
     let bytes = document.to_bytes();
@@ -76,7 +78,8 @@ pub fn export_large_print(opts: &LargePrintOptions) -> Result<()> {
         None => PathBuf::from(format!("{}.pdf", found.contents.header.game_id)),
     };
     std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    println!("large print: {} ({} pages)", path.display(), document.pages.len());
+    let pages = document.pages.len();
+    println!("large print: {} ({pages} page{})", path.display(), if pages == 1 { "" } else { "s" });
     Ok(())
 }
 
@@ -100,15 +103,73 @@ pub fn sheet_of(found: &Found) -> Result<Sheet> {
         })
         .collect();
     let result = record.result().to_owned();
+    let reason = record
+        .end
+        .as_ref()
+        .filter(|e| e.result != "*")
+        .map(|e| station_core::record::reason_in_words(&e.reason, &e.result))
+        .filter(|r| !r.is_empty());
     Ok(Sheet {
         tags: record.tags.clone(),
-        time_control: time_control.map(ToString::to_string),
+        time_control: time_control.map(time_control_in_words),
         first_number: game.start().fullmoves().get(),
         black_first: game.start().turn() == Color::Black,
         offer_before_first: offers.contains(&0),
         moves,
         result,
+        reason,
     })
+}
+
+/// A time control as a player reads it: "90 min + 30 s per move", "40 moves
+/// in 90 min + 30 s per move, then 30 min + 30 s per move".
+pub fn time_control_in_words(tc: &station_core::clock::TimeControl) -> String {
+    use station_core::clock::Bonus;
+    let periods = tc.periods();
+    let words: Vec<String> = periods
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut time = duration_in_words(p.time_ms);
+            match p.bonus {
+                Bonus::None => {}
+                Bonus::Increment(ms) => time.push_str(&format!(" + {} per move", duration_in_words(ms))),
+                Bonus::SimpleDelay(ms) => {
+                    time.push_str(&format!(", {} delay per move", duration_in_words(ms)))
+                }
+                Bonus::Bronstein(ms) => {
+                    time.push_str(&format!(", {} Bronstein delay per move", duration_in_words(ms)))
+                }
+            }
+            match p.moves {
+                // The last period with a move count repeats.
+                Some(n) if i + 1 == periods.len() => {
+                    format!("{n} moves in {time}, again for every {n} moves")
+                }
+                Some(n) => format!("{n} moves in {time}"),
+                None if i > 0 => format!("{time} for the rest of the game"),
+                None => time,
+            }
+        })
+        .collect();
+    words.join(", then ")
+}
+
+/// "90 min", "30 s", "1 min 30 s", "2 h 5 min" (whole hours above two hours
+/// read better than a count of minutes; 90 min stays 90 min, as players say it).
+fn duration_in_words(ms: station_core::Millis) -> String {
+    let seconds = ms / 1000;
+    let (minutes, s) = (seconds / 60, seconds % 60);
+    let mut parts = Vec::new();
+    if minutes >= 120 && minutes % 60 == 0 {
+        parts.push(format!("{} h", minutes / 60));
+    } else if minutes > 0 {
+        parts.push(format!("{minutes} min"));
+    }
+    if s > 0 || parts.is_empty() {
+        parts.push(format!("{s} s"));
+    }
+    parts.join(" ")
 }
 
 /// Page margin, points.
@@ -329,7 +390,7 @@ pub fn render(sheet: &Sheet) -> Document {
         when.push(format!("round {round}"));
     }
     if let Some(tc) = &sheet.time_control {
-        when.push(format!("time control {tc}"));
+        when.push(format!("time control: {tc}"));
     }
     if !when.is_empty() {
         flow.paragraph(Font::Regular, MIN_SIZE, &when.join(", "));
@@ -367,10 +428,10 @@ pub fn render(sheet: &Sheet) -> Document {
         }
     }
     flow.y -= cols.size * 0.5;
-    let result = if sheet.result == "*" {
-        "Result: * (not finished)".to_owned()
-    } else {
-        format!("Result: {}", sheet.result)
+    let result = match (&sheet.reason, sheet.result.as_str()) {
+        (_, "*") => "Result: * (not finished)".to_owned(),
+        (Some(reason), result) => format!("Result: {result} ({reason})"),
+        (None, result) => format!("Result: {result}"),
     };
     flow.paragraph(Font::Bold, result_size, &result);
     let total = flow.pages.len();
@@ -396,7 +457,7 @@ mod tests {
                 black: "Müller".into(),
                 ..SevenTags::default()
             },
-            time_control: Some("5400+30".into()),
+            time_control: Some("90 min + 30 s per move".into()),
             first_number: 1,
             black_first: false,
             offer_before_first: false,
@@ -408,6 +469,7 @@ mod tests {
                 })
                 .collect(),
             result: "1/2-1/2".into(),
+            reason: Some("Draw by agreement".into()),
         }
     }
 
@@ -441,7 +503,8 @@ mod tests {
             all.iter().filter(|(_, t)| t.ends_with('.') && t.len() <= 4).map(|(_, t)| t.as_str()).collect();
         let expected: Vec<String> = (1..=80).map(|n| format!("{n}.")).collect();
         assert_eq!(numbers, expected);
-        assert!(all.iter().any(|(_, t)| t == "Result: 1/2-1/2"));
+        assert!(all.iter().any(|(_, t)| t == "Result: 1/2-1/2 (Draw by agreement)"), "{all:?}");
+        assert!(all.iter().any(|(_, t)| t.ends_with("time control: 90 min + 30 s per move")), "{all:?}");
         assert!(all.iter().any(|(_, t)| t == "Bb5 (=)"), "the draw-offer mark after its move");
         assert!(all.iter().any(|(_, t)| t == "1:30:00"), "White's first clock time");
     }
@@ -484,6 +547,23 @@ mod tests {
             (rows[1].number.as_str(), rows[1].white.as_str(), rows[1].black.as_str()),
             ("13.", "e5", "Nf3")
         );
+    }
+
+    /// Issue 34 §11: the time control in the words a player reads, not in seconds.
+    #[test]
+    fn time_controls_are_written_as_players_read_them() {
+        let words = |tc: &str| time_control_in_words(&tc.parse().unwrap());
+        assert_eq!(words("5400+30"), "90 min + 30 s per move");
+        assert_eq!(words("300+2"), "5 min + 2 s per move");
+        assert_eq!(words("900"), "15 min");
+        assert_eq!(words("90+5"), "1 min 30 s + 5 s per move");
+        assert_eq!(words("5400d30"), "90 min, 30 s delay per move");
+        assert_eq!(words("40/7200:3600"), "40 moves in 2 h, then 60 min for the rest of the game");
+        assert_eq!(
+            words("40/5400+30:1800+30"),
+            "40 moves in 90 min + 30 s per move, then 30 min + 30 s per move for the rest of the game"
+        );
+        assert_eq!(words("40/7200"), "40 moves in 2 h, again for every 40 moves");
     }
 
     #[test]

@@ -2,27 +2,16 @@
 //! FMJD numbering, `-` and `x`, full capture paths), from the same restore
 //! the station makes (the journaled inputs through the table again).
 
-use crate::journal_file::{Found, JournalDir};
-use anyhow::{Context, Result, bail};
+use crate::journal_file::Found;
+use anyhow::{Context, Result};
 use station_app::pdn::pdn_of_record;
 use std::path::{Path, PathBuf};
 
 /// Writes the PDN of the newest game, of `game`, or of every game (`all`).
 pub fn export_pdn(journal_dir: &Path, game: Option<&str>, all: bool, output: Option<&PathBuf>) -> Result<()> {
-    let dir = JournalDir::open_to_read(journal_dir)?;
-    let found = dir.all()?;
-    let chosen: Vec<&Found> = if all {
-        found.iter().collect()
-    } else if let Some(id) = game {
-        found.iter().filter(|f| f.contents.header.game_id == id).collect()
-    } else {
-        found.last().into_iter().collect()
-    };
-    if chosen.is_empty() {
-        bail!("no matching game journal in {}", journal_dir.display());
-    }
+    let chosen = crate::export::select(journal_dir, game, all)?;
     let mut text = String::new();
-    for f in chosen {
+    for f in &chosen {
         text.push_str(&pdn_of(f)?);
         text.push('\n');
     }

@@ -6,6 +6,7 @@ use shakmaty::{Move, Position};
 use station_core::inference::{BoardTracker, Observation, TrackerConfig};
 use station_core::pgn::{PgnGame, read_games};
 use station_core::{Game, Millis};
+use station_drivers::jitter::LineJitter;
 use station_drivers::pegboard::hands::{Hands, TimedScan};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -37,6 +38,20 @@ pub struct ReplayOptions {
     pub tracker: TrackerConfig,
     /// How quickly the hands follow each other.
     pub pace: Pace,
+    /// Every hand step moved by up to ± this many ms, now and then a few scans
+    /// delivered together late (a loaded serial line); none when absent.
+    pub jitter: Option<Millis>,
+}
+
+/// How the simulated hands play: their noise, their pace and the line's jitter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandsSetup {
+    /// Noise seed; no noise when absent.
+    pub noise: Option<u64>,
+    /// How quickly the hands follow each other.
+    pub pace: Pace,
+    /// The line's jitter in ms (see [`ReplayOptions::jitter`]).
+    pub jitter: Option<Millis>,
 }
 
 /// What happened, in total.
@@ -63,6 +78,11 @@ pub struct ReplayTotals {
     pub fifty_move: usize,
     /// Decided moves replaced by another afterwards (an announcement that changed).
     pub revisions: usize,
+    /// Moves a hand made that were never decided, while the hands went on with
+    /// later moves, and about which the station said nothing (no mismatch
+    /// reported from their last peg to the next move's): the station stopped
+    /// deciding. Counted among the mismatches too.
+    pub stalls: usize,
 }
 
 /// A replay's result and how long the simulation and inference took.
@@ -85,7 +105,7 @@ impl ReplayReport {
     pub fn summary_line(&self) -> String {
         let t = &self.totals;
         format!(
-            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {} revisions {}",
+            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {} revisions {} stalls {}",
             t.games,
             t.plies,
             t.mismatches,
@@ -93,7 +113,8 @@ impl ReplayReport {
             self.plies_per_s(),
             t.repetitions,
             t.fifty_move,
-            t.revisions
+            t.revisions,
+            t.stalls
         )
     }
 }
@@ -117,7 +138,8 @@ pub fn load_games(files: &[PathBuf], limit: Option<usize>) -> Result<Vec<PgnGame
 /// Replays the games.
 pub fn replay(opts: &ReplayOptions) -> Result<ReplayReport, LoadError> {
     let games = load_games(&opts.pgn, opts.games)?;
-    Ok(replay_games_at(&games, opts.noise, opts.tracker, opts.pace))
+    let setup = HandsSetup { noise: opts.noise, pace: opts.pace, jitter: opts.jitter };
+    Ok(replay_with(&games, opts.tracker, setup))
 }
 
 /// Replays already loaded games at the normal pace.
@@ -132,13 +154,24 @@ pub fn replay_games_at(
     cfg: TrackerConfig,
     pace: Pace,
 ) -> ReplayReport {
+    replay_with(games, cfg, HandsSetup { noise, pace, jitter: None })
+}
+
+/// Replays already loaded games as `setup`'s hands play them.
+pub fn replay_with(games: &[PgnGame], cfg: TrackerConfig, setup: HandsSetup) -> ReplayReport {
+    let HandsSetup { noise, pace, jitter } = setup;
     let mut totals = ReplayTotals::default();
     let mut latencies_ms = Vec::new();
     let trace_game: Option<usize> = std::env::var("STATION_REPLAY_TRACE").ok().and_then(|v| v.parse().ok());
+    // `STATION_REPLAY_ONLY=<game index>`: that game alone, with the seed it has among all.
+    let only: Option<usize> = std::env::var("STATION_REPLAY_ONLY").ok().and_then(|v| v.parse().ok());
     let started = Instant::now();
     let mut scans = Vec::with_capacity(64);
     let mut obs = Vec::with_capacity(16);
     for (index, pgn) in games.iter().enumerate() {
+        if only.is_some_and(|i| i != index) {
+            continue;
+        }
         totals.games += 1;
         totals.pgn_errors += usize::from(pgn.error.is_some());
         let (repetitions, fifty_move) = draw_counts(&pgn.game);
@@ -146,12 +179,15 @@ pub fn replay_games_at(
         totals.fifty_move += fifty_move;
         let seed = noise.map(|s| s ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let trace = trace_game == Some(index);
+        // The line's jitter has a seed of its own per game (the hands' seed, or the game's number).
+        let line = jitter.map(|ms| LineJitter::new(seed.unwrap_or(index as u64), ms));
         let mut run = Run {
             totals: &mut totals,
             latencies_ms: &mut latencies_ms,
             scans: &mut scans,
             obs: &mut obs,
             trace,
+            line,
         };
         if std::env::var_os("STATION_REPLAY_VERBOSE").is_some() {
             eprintln!("game {index}");
@@ -172,6 +208,19 @@ struct Run<'a> {
     obs: &'a mut Vec<Observation>,
     /// Every scan and decision of this game to stderr (`STATION_REPLAY_TRACE=<game index>`, fast pace).
     trace: bool,
+    /// The line between the hands and the tracker, when it jitters.
+    line: Option<LineJitter>,
+}
+
+impl Run<'_> {
+    /// The scans of one stretch as the line delivers them, none before
+    /// `floor`; when the last of them arrives.
+    fn deliver(&mut self, floor: Millis) -> Millis {
+        match self.line.as_mut() {
+            Some(line) => line.deliver(self.scans, floor),
+            None => self.scans.last().map_or(floor, |s| s.at_ms.max(floor)),
+        }
+    }
 }
 
 /// Squares as text, for traces.
@@ -204,27 +253,38 @@ fn think_ms(ply: usize, settle: Millis) -> Millis {
 }
 
 fn replay_one(reference: Game, seed: Option<u64>, cfg: TrackerConfig, run: &mut Run<'_>) {
-    let Run { totals, latencies_ms, scans, obs, .. } = run;
     let start = Game::new(reference.start().clone(), reference.castling_mode());
     let mut now: Millis = 0;
     let mut tracker = tracker(cfg, start, reference.start().board().occupied(), now);
     let mut hands = Hands::new(seed);
+    // When the line delivered the last scan (with jitter, later than the hand made it).
+    let mut delivered: Millis = 0;
     for (i, &mv) in reference.moves().iter().enumerate() {
         let before = reference.position_at(i).expect("reference has every position");
         let ply = i + 1;
-        scans.clear();
-        obs.clear();
-        hands.think(before.board().occupied(), think_ms(ply, cfg.settle_ms), &mut now, scans);
-        hands.play(before, &mv, &mut now, scans);
+        run.scans.clear();
+        run.obs.clear();
+        hands.think(before.board().occupied(), think_ms(ply, cfg.settle_ms), &mut now, run.scans);
+        hands.play(before, &mv, &mut now, run.scans);
+        delivered = run.deliver(delivered);
+        let placed = run.scans.last().map_or(now, |s| s.at_ms);
+        let Run { totals, latencies_ms, scans, obs, .. } = run;
         for s in scans.iter() {
             tracker.on_scan(s.at_ms, s.occupancy, obs);
         }
-        tracker.tick(now + cfg.settle_ms, obs);
+        let settled = now.max(delivered) + cfg.settle_ms;
+        tracker.tick(settled, obs);
+        delivered = settled;
         totals.plies += 1;
         totals.revisions += obs.iter().filter(|o| matches!(o, Observation::Revised { .. })).count();
         let verdict = judge_ply(&mut tracker, obs, &reference, ply, mv, totals);
         if let (Verdict::Right, Some(t)) = (&verdict, decided_at(obs, ply)) {
-            latencies_ms.push(t.saturating_sub(now));
+            latencies_ms.push(t.saturating_sub(placed));
+        }
+        // Undecided and unsaid at rest, while the game goes on: the station stalled.
+        let reported = obs.iter().any(|o| matches!(o, Observation::Mismatch { .. }));
+        if matches!(verdict, Verdict::Unresolved) && !reported && ply < reference.ply() {
+            totals.stalls += 1;
         }
         if !matches!(verdict, Verdict::Right) && std::env::var_os("STATION_REPLAY_VERBOSE").is_some() {
             let san = reference.sans()[i].to_string();
@@ -242,7 +302,7 @@ fn replay_one(reference: Game, seed: Option<u64>, cfg: TrackerConfig, run: &mut 
                 fixed.push(m);
             }
             let occ = reference.position_at(ply).expect("position exists").board().occupied();
-            tracker = self::tracker(cfg, fixed, occ, now + cfg.settle_ms);
+            tracker = self::tracker(cfg, fixed, occ, settled);
         }
     }
 }
@@ -251,7 +311,7 @@ fn replay_one(reference: Game, seed: Option<u64>, cfg: TrackerConfig, run: &mut 
 /// after the last placement, so a move is decided when the next one begins.
 /// Nobody puts the record right: after a miss the tracker must catch up by itself.
 fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run: &mut Run<'_>) {
-    let Run { totals, latencies_ms, scans, obs, trace } = run;
+    let Run { totals, latencies_ms, scans, obs, trace, line } = run;
     let trace = *trace;
     let start = Game::new(reference.start().clone(), reference.castling_mode());
     let mut now: Millis = 0;
@@ -263,6 +323,8 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     let mut decided: Vec<Option<(Move, Millis)>> = vec![None; plies];
     let mut wrong = vec![false; plies];
     let mut promoted_differently = false;
+    // When the station reported a board it could not explain.
+    let mut reported: Vec<Millis> = Vec::new();
     let mut take = |tracker: &mut BoardTracker, obs: &mut Vec<Observation>, totals: &mut ReplayTotals| {
         for o in obs.drain(..) {
             totals.revisions += usize::from(matches!(o, Observation::Revised { .. }));
@@ -304,18 +366,24 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
                             sq(exp & !sensed)
                         );
                     }
-                    totals.reports += 1
+                    totals.reports += 1;
+                    reported.push(t);
                 }
                 Observation::Touch { .. } | Observation::Restored { .. } => {}
             }
         }
     };
+    let mut delivered: Millis = 0;
     for (i, &mv) in reference.moves().iter().enumerate() {
         let before = reference.position_at(i).expect("reference has every position");
         scans.clear();
         let gap = hands.pause(Pace::FAST_GAP_MS.0, Pace::FAST_GAP_MS.1);
         hands.play_after(before, &mv, gap, &mut now, scans);
-        placed_at.push(now);
+        delivered = match line.as_mut() {
+            Some(line) => line.deliver(scans, delivered),
+            None => now,
+        };
+        placed_at.push(scans.last().map_or(now, |s| s.at_ms));
         if trace {
             eprintln!("== ply {} {}", i + 1, reference.sans()[i]);
         }
@@ -339,9 +407,16 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
             take(&mut tracker, obs, totals);
         }
     }
-    tracker.tick(now + cfg.settle_ms + cfg.debounce_ms, obs);
+    tracker.tick(now.max(delivered) + cfg.settle_ms + cfg.debounce_ms, obs);
     take(&mut tracker, obs, totals);
     totals.plies += plies;
+    // A move never decided and never reported while the next one was made: a stall.
+    for ply in 0..plies.saturating_sub(1) {
+        let (from, to) = (placed_at[ply], placed_at[ply + 1]);
+        if decided[ply].is_none() && !reported.iter().any(|&t| (from..=to).contains(&t)) {
+            totals.stalls += 1;
+        }
+    }
     let verbose = std::env::var_os("STATION_REPLAY_VERBOSE").is_some();
     for ply in 0..plies {
         match decided[ply] {

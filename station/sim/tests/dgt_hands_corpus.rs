@@ -1,7 +1,8 @@
 //! The DGT board's simulated hands (drivers) play real games into the piece
 //! tracker (core), on a board standing either way round: every move decided
 //! once, none revised, nothing reported. Both crates meet here, as they do in
-//! the station; neither may import the other.
+//! the station; neither may import the other. The whole collection, in release,
+//! is `cargo bench -p station-sim --bench dgt_hands` (it includes this file).
 
 use shakmaty::{Move, Position};
 use station_core::game::Game;
@@ -11,12 +12,13 @@ use station_drivers::dgt::hands::{DgtHands, TimedUpdate};
 use station_drivers::dgt::orientation::{Orientation, detect_orientation};
 use std::time::Instant;
 
+/// What a run over the games found.
 #[derive(Debug, Default)]
-struct Stats {
-    games: usize,
-    plies: usize,
-    mismatches: usize,
-    first_failures: Vec<String>,
+pub(crate) struct Stats {
+    pub(crate) games: usize,
+    pub(crate) plies: usize,
+    pub(crate) mismatches: usize,
+    pub(crate) first_failures: Vec<String>,
 }
 
 fn corpus_files() -> Vec<std::path::PathBuf> {
@@ -33,7 +35,7 @@ fn corpus_files() -> Vec<std::path::PathBuf> {
 /// Plays up to `limit` games through the DGT hands into a tracker; the
 /// board stands `orientation` (the sensors report turned squares), and the
 /// orientation is detected from the first dump as the driver does.
-fn run_corpus(limit: usize, orientation: Orientation) -> Stats {
+pub(crate) fn run_corpus(limit: usize, orientation: Orientation) -> Stats {
     let mut stats = Stats::default();
     let settle = PieceTrackerConfig::default().settle_ms;
     let mut out = Vec::new();
@@ -118,13 +120,4 @@ fn check(limit: usize, orientation: Orientation) {
 fn dgt_hands_over_the_first_100_games_both_ways_round() {
     check(100, Orientation::Normal);
     check(100, Orientation::Rotated);
-}
-
-/// The whole collection (5,377 games): `cargo test --release -p station-sim
-/// --test dgt_hands_corpus -- --ignored --nocapture`.
-#[test]
-#[ignore = "full corpus; run in release, see the doc comment"]
-fn dgt_hands_over_every_game_both_ways_round() {
-    check(usize::MAX, Orientation::Normal);
-    check(usize::MAX, Orientation::Rotated);
 }

@@ -875,5 +875,3 @@ async fn the_console_has_the_pre_round_check_panel_with_its_shortcut_and_live_su
     let js = body(&server, "/assets/console.js").await;
     assert!(js.contains("'/api/doctor'") && js.contains("0: () => go($('doctor-run'))"), "console.js");
 }
-
-mod load;

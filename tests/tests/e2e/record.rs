@@ -471,11 +471,10 @@ fn the_first_move_made_50_ms_after_the_stations_first_scan_is_decided() {
 /// How long from a command to every view showing it: the command's answer
 /// (sent once what it decided is on disk and delivered), `/api/state`,
 /// `/game.pgn` and `station export --pgn` (the journal on disk), measured from
-/// the moment the command was sent:
-/// `cargo test -p station-tests --test e2e record::measure -- --ignored --nocapture`.
-#[test]
-#[ignore = "a measurement: run with --ignored --nocapture"]
-fn measure_from_a_command_to_every_view() {
+/// the moment the command was sent: a measurement, run by
+/// `cargo bench -p station-tests --bench e2e_figures`.
+#[allow(dead_code, reason = "a measurement: benches/e2e_figures.rs runs it")]
+pub(crate) fn measure_from_a_command_to_every_view() {
     let _alone = station_tests::alone();
     let dir = scratch("one-record-measure");
     let (events, journal) = (dir.join("events.jsonl"), dir.join("journal"));
@@ -509,5 +508,11 @@ fn measure_from_a_command_to_every_view() {
         l.sort_unstable();
         let p = |q: f64| l[((l.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
         eprintln!("command -> {name}: p50 {:.1} ms, p99 {:.1} ms (n = {})", p(0.5), p(0.99), l.len());
+        station_tests::figure(&format!("enter_move command -> {name} p50 ({} moves)", l.len()), p(0.5), "ms");
+        station_tests::figure(
+            &format!("enter_move command -> {name} p99 ({} moves)", l.len()),
+            p(0.99),
+            "ms",
+        );
     }
 }

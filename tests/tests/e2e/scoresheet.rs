@@ -10,7 +10,7 @@ use serde_json::Value;
 use shakmaty::Position;
 use station_tests::{
     RunningStation, export_error, exported, korean_model, korean_wav_config, of_type, read_events,
-    real_opening, scratch, station_bin, station_run, wait_for,
+    real_opening, scratch, speak_korean, station_bin, station_run, wait_for,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,17 +23,12 @@ fn start_station(config: &Path, events: &Path, journal: &Path) -> RunningStation
 }
 
 /// Korean phrases from espeak-ng, one after another with silence between, as one WAV.
-fn korean_speech(dir: &Path, phrases: &[&str]) -> Option<PathBuf> {
+fn korean_speech(dir: &Path, phrases: &[&str]) -> PathBuf {
     let mut header = Vec::new();
     let mut samples: Vec<u8> = Vec::new();
     for (i, phrase) in phrases.iter().enumerate() {
         let part = dir.join(format!("phrase-{i}.wav"));
-        let ok =
-            Command::new("espeak-ng").args(["-v", "ko", "-s", "140", "-w"]).arg(&part).arg(phrase).status();
-        if !ok.is_ok_and(|s| s.success()) {
-            eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
-            return None;
-        }
+        speak_korean(phrase, &part);
         let bytes = std::fs::read(&part).unwrap();
         header = bytes[..44].to_vec();
         samples.extend(std::iter::repeat_n(0u8, 22_050 * 2));
@@ -45,7 +40,7 @@ fn korean_speech(dir: &Path, phrases: &[&str]) -> Option<PathBuf> {
     header[40..44].copy_from_slice(&(samples.len() as u32).to_le_bytes());
     let wav = dir.join("speech.wav");
     std::fs::write(&wav, [header, samples].concat()).unwrap();
-    Some(wav)
+    wav
 }
 
 fn words(lang: &str, moves: &[String]) -> Vec<String> {
@@ -56,9 +51,9 @@ fn words(lang: &str, moves: &[String]) -> Vec<String> {
 
 #[test]
 fn the_recording_device_keeps_only_accepted_moves_and_the_braille_record_reads_back() {
-    let Some(model) = korean_model() else { return };
+    let model = korean_model();
     let dir = scratch("scoresheet-run");
-    let Some(wav) = korean_speech(&dir, &["서울", "김치"]) else { return };
+    let wav = korean_speech(&dir, &["서울", "김치"]);
     let events = dir.join("events.jsonl");
     let journal = dir.join("journal");
     let (board, keep) = ("[boards.blind]\ndriver = \"none\"\n", "keep_audio = true\nkeep_audio_max_mb = 8\n");

@@ -13,8 +13,8 @@ use station_drivers::pegboard::hands::{Hands, TimedScan};
 use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, RunningStation, assert_slip_checked, export_pgn, korean_model, korean_wav_config, of_type,
-    read_events, real_opening, scratch, station_bin, station_run, wait_board_status, wait_event, wait_for,
-    write_config,
+    read_events, real_opening, scratch, speak_korean, station_bin, station_run, wait_board_status,
+    wait_event, wait_for, write_config,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,10 +55,12 @@ fn schedule(start: &Game, moves: &[shakmaty::Move]) -> Vec<TimedScan> {
     scans
 }
 
-#[test]
-fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
+/// A German `station run` with speech and his simulated peg board, e4 played
+/// on it (the board's move, not yet announced): the board, the station, its
+/// events file.
+fn e4_on_his_peg_board(name: &str) -> (SimPegBoard, RunningStation, PathBuf) {
     let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
-        "speech-slip",
+        name,
         &format!(
             "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
         ),
@@ -72,6 +74,12 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     sim.play_scans(schedule(&start, &[e4]));
     sim.wait_idle();
     wait_for(Duration::from_secs(10), "e4 on the board", || (game_moves(&events) == ["e2e4"]).then_some(()));
+    (sim, station, events)
+}
+
+#[test]
+fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_corrected() {
+    let (_sim, station, events) = e4_on_his_peg_board("speech-slip");
 
     // He played e4 but says "Springer f3".
     let said = &words("de", &["g1f3".into()])[0];
@@ -93,15 +101,22 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
     // He corrects the announcement: the move is made and the opponent's clock starts.
     let (status, answer) = station.spoken(played);
     assert_eq!(status, 200, "{answer}");
+    let (ev, checks) = whites_clock_pressed(&events);
+    assert_eq!(checks.len(), 2);
+    assert_eq!(checks[1]["matches"], true, "{ev:?}");
+    assert_eq!(game_moves(&events), ["e2e4"]);
+}
+
+/// Waits for White's clock to be pressed; the events then, and the
+/// announcements checked against his board among them.
+fn whites_clock_pressed(events: &Path) -> (Vec<Value>, Vec<Value>) {
     let pressed = wait_for(Duration::from_secs(5), "the clock pressed", || {
-        of_type(&read_events(&events), "clock_pressed").first().map(|e| (*e).clone())
+        of_type(&read_events(events), "clock_pressed").first().map(|e| (*e).clone())
     });
     assert_eq!(pressed["side"], "white");
-    let ev = read_events(&events);
-    let checks = of_type(&ev, "announcement_checked");
-    assert_eq!(checks.len(), 2);
-    assert_eq!(checks[1]["matches"], true);
-    assert_eq!(game_moves(&events), ["e2e4"]);
+    let ev = read_events(events);
+    let checks = of_type(&ev, "announcement_checked").into_iter().cloned().collect();
+    (ev, checks)
 }
 
 /// Issue 33: his board shows e4 and the recogniser, unsure, wrote "Eber
@@ -110,33 +125,14 @@ fn d_2_8_a_slip_of_the_tongue_holds_the_clock_until_the_announcement_is_correcte
 /// (the words of another move, heard sure, are a slip: the test above).
 #[test]
 fn a_misheard_announcement_of_the_boards_move_is_that_move_not_a_slip() {
-    let (Places { link, events, journal, .. }, config) = Places::with_pegboard_config(
-        "speech-heard-right",
-        &format!(
-            "\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n"
-        ),
-    );
-    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) }).unwrap();
-    let station = start_station(&config, &events, &journal);
-    wait_board_status(&events);
-    let start = Game::default();
-    let e4: shakmaty::Move =
-        shakmaty::uci::UciMove::from_ascii(b"e2e4").unwrap().to_move(start.position()).unwrap();
-    sim.play_scans(schedule(&start, &[e4]));
-    sim.wait_idle();
-    wait_for(Duration::from_secs(10), "e4 on the board", || (game_moves(&events) == ["e2e4"]).then_some(()));
+    let (_sim, station, events) = e4_on_his_peg_board("speech-heard-right");
 
     let (status, answer) =
         station.command(&serde_json::json!({"cmd": "spoken", "text": "Eber vier", "confidence": 0.82}));
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"]["understood"], "move", "{answer}");
     assert_eq!(answer["result"]["uci"], "e2e4", "{answer}");
-    let pressed = wait_for(Duration::from_secs(5), "the clock pressed", || {
-        of_type(&read_events(&events), "clock_pressed").first().map(|e| (*e).clone())
-    });
-    assert_eq!(pressed["side"], "white");
-    let ev = read_events(&events);
-    let checks = of_type(&ev, "announcement_checked");
+    let (ev, checks) = whites_clock_pressed(&events);
     assert_eq!(checks.len(), 1);
     assert_eq!(checks[0]["matches"], true, "no slip of the tongue: {checks:?}");
     let heard = of_type(&ev, "heard");
@@ -401,16 +397,6 @@ fn spoken_as_people_speak_misheard_words_are_asked_and_need_a_yes() {
     assert_eq!(game_moves(&events), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6"]);
 }
 
-/// Korean speech from espeak-ng, or `None` with a loud message.
-fn korean_wav(text: &str, path: &Path) -> Option<()> {
-    let status = Command::new("espeak-ng").args(["-v", "ko", "-s", "140", "-w"]).arg(path).arg(text).status();
-    if !status.is_ok_and(|s| s.success()) {
-        eprintln!("!!!!! SKIPPING: espeak-ng could not speak Korean !!!!!");
-        return None;
-    }
-    Some(())
-}
-
 /// 16-bit mono samples of a WAV file as espeak-ng writes it.
 fn wav_samples(path: &Path) -> Vec<i16> {
     let reader = hound::WavReader::open(path).unwrap();
@@ -435,7 +421,7 @@ fn write_wav(path: &Path, rate: u32, samples: &[i16]) {
 
 #[test]
 fn the_microphone_path_hears_korean_speech_through_the_daemon() {
-    let Some(model) = korean_model() else { return };
+    let model = korean_model();
     let dir = scratch("speech-mic");
     const RATE: u64 = 22_050;
     let phrases = ["안녕하세요", "감사합니다", "서울", "김치"];
@@ -445,7 +431,7 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
     let mut speech_ends_ms = Vec::new();
     for (i, phrase) in phrases.iter().enumerate() {
         let part = dir.join(format!("phrase-{i}.wav"));
-        let Some(()) = korean_wav(phrase, &part) else { return };
+        speak_korean(phrase, &part);
         let samples = wav_samples(&part);
         let last_loud = samples.iter().rposition(|s| s.unsigned_abs() > 600).unwrap_or(0);
         speech_ends_ms.push((stream.len() + last_loud) as u64 * 1000 / RATE);
@@ -515,7 +501,7 @@ fn the_microphone_path_hears_korean_speech_through_the_daemon() {
 /// reaches the recogniser; the one spoken without it is never heard.
 #[test]
 fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
-    let Some(model) = korean_model() else { return };
+    let model = korean_model();
     let dir = scratch("speech-ptt");
     const RATE: u64 = 22_050;
     let phrases = ["서울", "김치"];
@@ -524,7 +510,7 @@ fn push_to_talk_hears_only_what_is_said_while_the_button_is_held() {
     let mut spans_ms = Vec::new();
     for (i, phrase) in phrases.iter().enumerate() {
         let part = dir.join(format!("phrase-{i}.wav"));
-        let Some(()) = korean_wav(phrase, &part) else { return };
+        speak_korean(phrase, &part);
         let samples = wav_samples(&part);
         let start = (1 + 4 * i) * RATE as usize;
         stream.resize(start, 0);

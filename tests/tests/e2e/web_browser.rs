@@ -33,6 +33,20 @@ fn start_station(dir: &std::path::Path) -> (station_tests::browser::Kill, String
     spawn_station(command)
 }
 
+/// SAN with the German piece letters (D, T, L, S for Q, R, B, N): how the
+/// German mirror writes a move.
+fn german_letters(san: &str) -> String {
+    san.chars()
+        .map(|c| match c {
+            'Q' => 'D',
+            'R' => 'T',
+            'B' => 'L',
+            'N' => 'S',
+            other => other,
+        })
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_and_mirror_follow_the_real_station_in_chromium() {
     let dir = scratch("web-browser");
@@ -112,9 +126,11 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
         let seen = Instant::now();
         let number = if ply % 2 == 1 { format!("{}.", ply.div_ceil(2)) } else { format!("{}…", ply / 2) };
         // Upper bounds a loaded machine may need; the delays themselves are printed and summarised.
-        let on_mirror = within(WAIT, &format!("{number} {san} on the mirror"), || async {
+        // The German mirror writes the move with German piece letters (Sf3).
+        let written = german_letters(&san);
+        let on_mirror = within(WAIT, &format!("{number} {written} on the mirror"), || async {
             text_of(&mirror, "last-text").await.starts_with(&format!("{number} "))
-                && text_of(&mirror, "last-san").await == san
+                && text_of(&mirror, "last-san").await == written
         })
         .await;
         let on_console =

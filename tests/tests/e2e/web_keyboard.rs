@@ -214,7 +214,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     shortcut(&console, 'o', "draw-side").await;
     keys(&console, &format!("{TAB}{ENTER}")).await;
     text_within(&console, "log", WAIT, "the draw offer in the console's log", |t| {
-        t.contains("draw offer by white after ply 1")
+        t.contains("White offers a draw (=) after 1. e4")
     })
     .await;
     text_within(&mirror, "warnings", WAIT, "the draw offer on the mirror", |t| {
@@ -230,7 +230,11 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     })
     .await;
     shortcut(&console, 'c', "set-time-side").await;
-    keys(&console, &format!("{TAB}1:23:45{TAB}Arbiter Keys{TAB}keyboard test{ENTER}")).await;
+    keys(&console, &format!("{TAB}1:23:45{TAB}{TAB}Arbiter Keys{TAB}keyboard test{ENTER}")).await;
+    // Asked first (issue 34): Enter on "Yes" sets it.
+    within(WAIT, "the correction asked", || async { active_id(&console).await == "clock-confirm-yes" }).await;
+    assert!(text_of(&console, "clock-confirm-text").await.starts_with("Set White's clock to 1:23:45?"));
+    keys(&console, &ENTER.to_string()).await;
     text_within(&console, "time-white", WAIT, "White's corrected time on the console", |t| t == "1:23:45")
         .await;
     text_within(&mirror, "time-white", WAIT, "White's corrected time on the mirror", |t| t == "1:23:45")
@@ -348,7 +352,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     })
     .await;
     within(WAIT, "the new game on the console", || async {
-        text_of(&console, "game-line").await.starts_with(&second_game)
+        text_of(&console, "game-id").await.ends_with(&second_game)
             && text_of(&console, "last-move").await == "—"
     })
     .await;
@@ -425,7 +429,7 @@ async fn the_console_is_operated_with_the_keyboard_alone() {
     pegs.set_occupancy(start.board().occupied());
     within(WAIT, "the FEN game on the console", || async {
         value_of(&console, "adj-fen").await == fen
-            && text_of(&console, "game-line").await.starts_with(&fourth_game)
+            && text_of(&console, "game-id").await.ends_with(&fourth_game)
     })
     .await;
     within(WAIT, "the FEN game on the mirror", || async {

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use station_core::pgn::{PgnGame, read_games};
 use station_tests::browser::{
     Kill, api_state as state, assert_accessible, assert_reflows, browser, js, screenshot, set_viewport,
-    spawn_station, start_chromedriver, text_of, text_within, within,
+    spawn_playing, start_chromedriver, text_of, text_within, within,
 };
 use station_tests::{export_error, exported, post_command, scratch, shared_pgn, station_run, write_config};
 use std::path::Path;
@@ -42,13 +42,7 @@ async fn station(dir: &Path, blind_color: &str, tags: &str) -> (Kill, String) {
              [console]\nlisten = \"127.0.0.1:0\"\n\n[tags]\n{tags}"
         ),
     );
-    let mut command = station_run(&config, &dir.join("journal"), None);
-    command.args(["--token", TOKEN]).env("STATION_LOG", "error");
-    let (station, base) = spawn_station(command);
-    let http = reqwest::Client::new();
-    within(WAIT, "a game at once (no board)", || async { state(&http, &base).await["phase"] == "playing" })
-        .await;
-    (station, base)
+    spawn_playing(station_run(&config, &dir.join("journal"), None), TOKEN).await
 }
 
 /// A command the station must accept.

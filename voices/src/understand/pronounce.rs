@@ -24,6 +24,10 @@ pub trait Pronouncer: Debug + Send + Sync {
     fn phonemes(&self, lang: &str, word: &str) -> Option<String>;
 }
 
+/// The `[words]` only the station says (a piece put back, the results): he
+/// does not say them in a move or a command.
+const STATION_ONLY: [&str; 4] = ["back", "white_wins", "black_wins", "draw"];
+
 /// Every single word a phrasebook listens for in moves and commands, lower
 /// case, sorted: the words `[listening.phonemes]` should hold.
 pub fn words_to_pronounce(book: &Phrasebook) -> Vec<String> {
@@ -31,19 +35,9 @@ pub fn words_to_pronounce(book: &Phrasebook) -> Vec<String> {
     entries.extend(File::ALL.iter().map(|f| book.letter(*f)));
     entries.extend(Rank::ALL.iter().map(|r| book.rank(*r)));
     entries.extend(Role::ALL.iter().map(|r| book.piece(*r)));
-    let words = book.words();
-    entries.extend([
-        &words.capture,
-        &words.check,
-        &words.mate,
-        &words.stalemate,
-        &words.en_passant,
-        &words.short_castling,
-        &words.long_castling,
-        &words.from,
-        &words.to,
-        &words.draw_offer,
-    ]);
+    entries.extend(
+        book.words().entries().into_iter().filter(|(key, _)| !STATION_ONLY.contains(key)).map(|(_, e)| e),
+    );
     let listening = book.listening();
     for style in &listening.letter_styles {
         entries.extend(style.letters.iter());

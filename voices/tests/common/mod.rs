@@ -145,3 +145,39 @@ pub fn understanding(lang: &str) -> station_voices::understand::Understanding {
         .unwrap()
         .with_pronouncer(std::sync::Arc::new(EspeakWords::default()))
 }
+
+/// Whether `text`, with nothing unheard in it, names `mv` word for word, read
+/// with the phrasebook alone (not with the understanding under test): the
+/// last square said (a file word, then a rank word) is where `mv` goes, and a
+/// piece word, if one is said, is `mv`'s piece. A castling names no square.
+/// Extra words that narrow the move down ("Turm c d eins") do not make it
+/// another move.
+pub fn names_literally(book: &station_voices::Phrasebook, text: &str, mv: &shakmaty::Move) -> bool {
+    use shakmaty::{File, Rank, Role, Square};
+    let words: Vec<String> = text.to_lowercase().split_whitespace().map(str::to_owned).collect();
+    if words.iter().any(|w| w == "[unk]") {
+        return false;
+    }
+    let file_of = |w: &str| {
+        File::ALL.into_iter().find(|f| {
+            book.letter(*f).matches(w)
+                || book.listening().letter_styles.iter().any(|s| s.letters[f.to_usize()].matches(w))
+        })
+    };
+    let rank_of = |w: &str| Rank::ALL.into_iter().find(|r| book.rank(*r).matches(w));
+    let (mut file, mut square, mut piece) = (None, None, None);
+    for w in &words {
+        if let Some(r) = rank_of(w).filter(|_| file.is_some()) {
+            square = file.map(|f| Square::from_coords(f, r));
+        }
+        file = file_of(w);
+        if piece.is_none() {
+            piece = Role::ALL.into_iter().find(|r| book.piece(*r).matches(w));
+        }
+    }
+    let piece_fits = piece.is_none_or(|p| p == mv.role());
+    if mv.is_castle() {
+        return square.is_none() && piece_fits;
+    }
+    piece_fits && square == Some(mv.to())
+}

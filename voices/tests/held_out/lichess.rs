@@ -31,7 +31,8 @@ pub struct Lichess {
     subs: HashMap<char, Vec<(String, f32)>>,
 }
 
-const MOVE_WORDS: [(&str, char, &str); 36] = [
+/// lichess's English words as (word, token, value): the move words first.
+const WORDS: [(&str, char, &str); 52] = [
     ("a", 'a', "a"),
     ("b", 'b', "b"),
     ("c", 'c', "c"),
@@ -68,10 +69,7 @@ const MOVE_WORDS: [(&str, char, &str); 36] = [
     ("yes", 'A', "yes"),
     ("no", 'D', "no"),
     ("alfa", 'W', "a"),
-];
-
-/// Colour words, the NATO letters and the words lichess ignores (cost 0 to drop).
-const OTHER_WORDS: [(&str, char, &str); 16] = [
+    // Colour words, the NATO letters and the words lichess ignores (cost 0 to drop).
     ("blue", 'I', "blue"),
     ("green", 'J', "green"),
     ("yellow", 'L', "yellow"),
@@ -125,7 +123,7 @@ impl Lichess {
             toks_of_val: HashMap::new(),
             subs: HashMap::new(),
         };
-        for (word, tok, val) in MOVE_WORDS.iter().chain(OTHER_WORDS.iter()) {
+        for (word, tok, val) in WORDS.iter() {
             l.tok_of_word.insert(word, *tok);
             l.val_of_tok.insert(*tok, val);
             l.toks_of_val.entry(val).or_default().push(tok.to_string());

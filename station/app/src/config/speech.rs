@@ -50,12 +50,6 @@ pub struct SpeechSettings {
     /// another legal move is asked back.
     #[serde(deserialize_with = "super::values::fraction")]
     pub sure_confidence: f32,
-    /// The recogniser's readings of each utterance (Vosk's n-best, issue 33):
-    /// 0 for one reading with word confidences; more, and a move the board
-    /// shows or a move asked back may come from another reading the
-    /// recogniser thought likely.
-    #[serde(deserialize_with = "super::values::within::<_, _, 0, 10>")]
-    pub alternatives: u16,
     /// The recording device of D.2.7 (issue 18): the audio of each spoken
     /// move the station accepted is kept beside the journal, a WAV per ply.
     pub keep_audio: bool,
@@ -90,7 +84,6 @@ impl Default for SpeechSettings {
             move_confidence: station_voices::understand::DEFAULT_MIN_CONFIDENCE,
             command_confidence: station_voices::understand::DEFAULT_COMMAND_CONFIDENCE,
             sure_confidence: station_voices::understand::DEFAULT_SURE_CONFIDENCE,
-            alternatives: 0,
             keep_audio: false,
             keep_audio_max_mb: 64,
         }

@@ -95,7 +95,11 @@ fn every_semantic_error_names_its_line() {
         ("[boards.mirror]\ndriver = \"sim\"\nspeed = -1.0\n", "boards.mirror.speed", 3),
         ("[boards.mirror]\ndriver = \"sim\"\ngame = 0\n", "boards.mirror.game", 3),
         ("[boards.blind]\ndriver = \"dgt\"\nport = \"/dev/x\"\n", "boards.blind.driver", 2),
-        ("[voice]\nlanguage = \"xx\"\n", "voice", 1),
+        ("[voice]\nlanguage = \"xx\"\n", "voice.language", 2),
+        ("[voice]\nlanguage = \"de\"\n\nletters = \"klingon\"\n", "voice.letters", 4),
+        ("[voice]\nranks = \"xx\"\n", "voice.ranks", 2),
+        ("[console]\nlisten = \"127.0.0.1:8040\"\ntoken = \"   \"\n", "console.token", 3),
+        ("[console]\ntoken = \"\"\n", "console.token", 2),
         ("[audio.private]\nvolume = nan\n", "audio.private.volume", 2),
         ("[audio.public]\nenabled = true\nvolume = inf\n", "audio.public.volume", 3),
         ("[audio.private]\nvolume = -inf\n", "audio.private.volume", 2),
@@ -421,4 +425,16 @@ mod shipped_configs {
         };
         assert_eq!(shown(&documented), shown(&defaults));
     }
+}
+
+/// Issue 34 §12: a token of spaces is refused saying why; an unknown voice
+/// language is named on its own key's line, with the languages there are.
+#[test]
+fn a_blank_token_and_an_unknown_language_are_refused_in_words() {
+    let err = parse("[console]\ntoken = \"   \"\n").unwrap_err().to_string();
+    assert!(err.contains("line 2, key `console.token`") && err.contains("only spaces"), "{err}");
+    assert!(parse("[console]\ntoken = \" s3cret \"\n").is_ok(), "a token with spaces around it is a token");
+    let err = parse("# the blind player's language\n[voice]\nlanguage = \"fr\"\n").unwrap_err().to_string();
+    assert!(err.contains("line 3, key `voice.language`"), "{err}");
+    assert!(err.contains("`fr` is not a language the station speaks (de, pl, en)"), "{err}");
 }

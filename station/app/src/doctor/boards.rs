@@ -51,7 +51,7 @@ fn check_board(checker: Checker, item: &str, b: &BoardConfig) -> Finding {
                     Level::Fail,
                     item,
                     format!("port {} is not there", port.display()),
-                    "check the cable and the udev rule (config/99-annexd.rules); `station devices` and `ls /dev/ttyUSB*` list what is plugged in",
+                    missing_port_advice(&serial_ports()),
                 );
             }
             if checker.holds_device(port) {
@@ -100,6 +100,45 @@ fn check_board(checker: Checker, item: &str, b: &BoardConfig) -> Finding {
             drop(sim);
             finding
         }
+    }
+}
+
+/// The serial ports plugged in now, as a board's `port` names them: the
+/// udev rule's names (`/dev/annexd-*`), the stable `/dev/serial/by-id/*`
+/// links, then the USB serial adapters (`/dev/ttyUSB*`, `/dev/ttyACM*`).
+/// `station devices` prints the same list.
+pub fn serial_ports() -> Vec<std::path::PathBuf> {
+    serial_ports_under(Path::new("/dev"))
+}
+
+/// [`serial_ports`] in the device folder `dev`.
+fn serial_ports_under(dev: &Path) -> Vec<std::path::PathBuf> {
+    let names = |dir: &Path, keep: &dyn Fn(&str) -> bool| -> Vec<std::path::PathBuf> {
+        let mut found: Vec<_> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_str().is_some_and(keep))
+            .map(|e| e.path())
+            .collect();
+        found.sort();
+        found
+    };
+    let mut ports = names(dev, &|n| n.starts_with("annexd-"));
+    ports.extend(names(&dev.join("serial/by-id"), &|_| true));
+    ports.extend(names(dev, &|n| n.starts_with("ttyUSB") || n.starts_with("ttyACM")));
+    ports
+}
+
+/// What to do about a configured port that is not there, given the serial
+/// ports that are.
+fn missing_port_advice(present: &[std::path::PathBuf]) -> String {
+    let rule = "check the board's cable and power, and the udev rule (config/99-annexd.rules) that names it";
+    if present.is_empty() {
+        format!("no serial port is plugged in at all: {rule}")
+    } else {
+        let list: Vec<String> = present.iter().map(|p| p.display().to_string()).collect();
+        format!("{rule}; plugged in now: {} (set the board's `port` to one of them)", list.join(", "))
     }
 }
 
@@ -314,6 +353,29 @@ mod tests {
         let f = check_board(Checker::Alone, "board blind", &b);
         assert_eq!(f.level, Level::Fail, "{f:?}");
         assert!(f.found.contains("/dev/ttyUSB77") && f.todo.contains("cable"), "{f:?}");
+        assert!(!f.todo.contains("station devices"), "says what to do itself: {f:?}");
+    }
+
+    /// Issue 34 §9: the advice names the ports that are there, or says there are none.
+    #[test]
+    fn a_missing_port_is_told_with_the_ports_that_are_plugged_in() {
+        let none = missing_port_advice(&[]);
+        assert!(none.contains("no serial port is plugged in") && none.contains("cable"), "{none}");
+        let some = missing_port_advice(&["/dev/ttyUSB0".into(), "/dev/ttyACM1".into()]);
+        assert!(some.contains("plugged in now: /dev/ttyUSB0, /dev/ttyACM1"), "{some}");
+        assert!(some.contains("`port`"), "{some}");
+        // The ports of a device folder: the udev rule's names first, no console ttys.
+        let dev = std::env::temp_dir().join(format!("station-doctor-dev-{}", std::process::id()));
+        std::fs::create_dir_all(dev.join("serial/by-id")).unwrap();
+        for name in ["ttyUSB0", "ttyS0", "tty1", "annexd-pegboard", "ttyACM0", "serial/by-id/usb-FTDI_A1"] {
+            std::fs::write(dev.join(name), b"").unwrap();
+        }
+        let found: Vec<String> = serial_ports_under(&dev)
+            .iter()
+            .map(|p| p.strip_prefix(&dev).unwrap().display().to_string())
+            .collect();
+        assert_eq!(found, ["annexd-pegboard", "serial/by-id/usb-FTDI_A1", "ttyACM0", "ttyUSB0"]);
+        let _ = std::fs::remove_dir_all(dev);
     }
 
     #[test]

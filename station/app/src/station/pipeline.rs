@@ -4,7 +4,7 @@
 //! commands answered by it get their answers.
 
 use super::*;
-use crate::delivery::{Delivered, Pending, Subscriber};
+use crate::delivery::{Audience, Delivered, Pending, Subscriber};
 use crate::journal_file::{Journal, JournalDir};
 use serde_json::Value;
 use std::time::Duration;
@@ -71,7 +71,9 @@ impl Pipeline {
     /// Ends a turn of the loop: what was decided in it is one batch for the
     /// journal writer, delivered when the writer says it is on disk.
     pub fn flush(&mut self) {
-        if self.decided.is_empty() && self.unanswered.is_empty() {
+        // Every input read in the turn is on disk with it, decided or not: a
+        // stop before the next decision must not lose what the board showed.
+        if self.decided.is_empty() && self.unanswered.is_empty() && !self.journal.has_queued() {
             return;
         }
         let ticket = self.journal.commit();
@@ -122,6 +124,8 @@ impl Station {
         let change = self.voices.as_ref().and_then(|v| v.get().mirror_change());
         if let Some(object) = snapshot.as_object_mut() {
             object.insert("change".into(), change.unwrap_or(Value::Null));
+            // A practice game and who plays it (the pages say so).
+            object.insert("practice".into(), self.practice_state());
         }
         if self.recorder.keeper.is_some() {
             // The recording device (D.2.7): the kept sound per ply, for the console.
@@ -162,7 +166,9 @@ impl Station {
                 started = true;
             }
             let seq = self.pipeline.journal.event(&event);
-            let game_id = seq.and_then(|_| self.table.game_id().map(str::to_owned));
+            // The game whose journal holds it (a game's end and the next one's
+            // start may come in one batch, when the table is on the next one).
+            let game_id = seq.and_then(|_| self.pipeline.journal.game_id().map(str::to_owned));
             if let Event::GameOver { result, t_ms, .. } = &event {
                 self.pipeline.journal.end(*t_ms, result);
             }
@@ -208,8 +214,9 @@ impl Station {
             notes.push(device_status("journal", None, "rewritten", Some(detail), t));
         }
         self.decide(notes);
-        let ready = self.pipeline.pending.ready(d.ticket);
-        self.deliver(ready)?;
+        for (audience, batch) in self.pipeline.pending.ready(d.ticket) {
+            self.deliver_to(audience, batch)?;
+        }
         // An answer goes once its events are out, and what was said because of
         // them too (journaled now, so it waits for the next batch).
         self.pipeline.answer_through(d.ticket);
@@ -234,25 +241,34 @@ impl Station {
     }
 
     /// Durable events to the voices first (what they say is decided in turn),
-    /// then to every subscriber; the console's state follows.
-    pub(super) fn deliver(&mut self, batch: Vec<Delivered>) -> Result<()> {
+    /// then to every subscriber, which the journal then records
+    /// (`delivered`); the console's state follows. A resume hands the
+    /// subscribers what they missed, and the voices what he did not hear, apart.
+    pub(super) fn deliver_to(&mut self, audience: Audience, batch: Vec<Delivered>) -> Result<()> {
         if batch.is_empty() {
             return Ok(());
         }
         let t = self.clock.now();
         let mut said = Vec::new();
-        if let Some(voices) = &self.voices {
+        if let Some(voices) = self.voices.as_ref().filter(|_| audience != Audience::Subscribers) {
             let mut v = voices.get_mut();
             for d in &batch {
                 v.on_event(&d.event, &self.table, t, &mut said);
             }
             v.end_batch(&self.table, t, &mut said);
         }
-        for d in &batch {
-            self.console.note(&d.event);
-        }
-        for subscriber in &mut self.pipeline.subscribers {
-            subscriber.deliver(&batch)?;
+        if audience != Audience::Voices {
+            for d in &batch {
+                self.console.note(&d.event);
+            }
+            for subscriber in &mut self.pipeline.subscribers {
+                subscriber.deliver(&batch)?;
+            }
+            // Journaled in this turn's batch: a restart delivers again only what follows.
+            if let Some((game, seq)) = batch.iter().rev().find_map(|d| Some((d.game_id.as_deref()?, d.seq?)))
+            {
+                self.pipeline.journal.delivered(game, seq);
+            }
         }
         self.decide(said);
         self.publish_state();

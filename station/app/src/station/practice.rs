@@ -88,6 +88,20 @@ impl Station {
         !self.table.config().blind_color
     }
 
+    /// What a page needs to say that this is a practice game and who plays
+    /// (`/api/state` `practice`): the engine's name and level, its colour and
+    /// his; `null` when no engine plays.
+    pub(super) fn practice_state(&self) -> Value {
+        let Some(o) = &self.opponent else { return Value::Null };
+        let name = |c: shakmaty::Color| if c == shakmaty::Color::White { "white" } else { "black" };
+        json!({
+            "engine": o.tag(),
+            "elo": o.elo(),
+            "engine_color": name(self.engine_color()),
+            "player_color": name(!self.engine_color()),
+        })
+    }
+
     /// The config's tags with the engine's name and level on its side.
     pub(super) fn practice_tags(&self, mut tags: SevenTags) -> SevenTags {
         if let Some(o) = &self.opponent {
@@ -251,7 +265,9 @@ impl Station {
                 for _ in 0..n {
                     self.apply(t, Input::TakeBack, events).map_err(|e| e.to_string())?;
                 }
-                self.practice_say("taken_back", &[], t, events);
+                // Told once: the take-back's own announcement names the moves
+                // and where each goes back (`told`); a "Taken back" before it
+                // would say it twice.
                 Ok(json!({"ok": true, "taken_back": n}))
             }
             PracticeAction::Hint => {

@@ -311,7 +311,7 @@ impl Station {
     /// outside its phrasebooks are asked of espeak-ng once each (issue 33).
     pub(super) fn understanding(&mut self) -> Result<&Understanding> {
         if self.speech.understanding.is_none() {
-            let pronouncer = std::sync::Arc::new(station_drivers::speech::EspeakPronouncer::default());
+            let pronouncer = std::sync::Arc::new(station_drivers::audio::EspeakPronouncer::default());
             let understanding =
                 self.config.speech.understanding(&self.config.voice)?.with_pronouncer(pronouncer);
             if !understanding.unpronounced().is_empty() {

@@ -148,3 +148,21 @@ pub fn tone() -> Vec<i16> {
         .map(|i| ((i as f32 * 440.0 * std::f32::consts::TAU / 16_000.0).sin() * 8_000.0) as i16)
         .collect()
 }
+
+/// Writes a game's journal into `dir` as the daemon does: `header`, then
+/// `records`, one line each; its path.
+pub fn write_journal(
+    dir: &Path,
+    header: station_core::journal::Header,
+    records: Vec<station_core::journal::Record>,
+) -> PathBuf {
+    use station_core::journal::Record;
+    let path = dir.join(format!("{}.jsonl", header.game_id));
+    let mut text = Record::Header(Box::new(header)).encode() + "\n";
+    for r in records {
+        text.push_str(&r.encode());
+        text.push('\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}

@@ -4,6 +4,7 @@
 use super::dgt_link::reading_of;
 use super::test_support::{
     config, device_statuses, game_moves, observed, scratch, serve_with_script, started, wait_until,
+    write_journal,
 };
 use super::*;
 use crate::event_sink::EventSink;
@@ -172,12 +173,19 @@ fn a_stalled_loop_and_a_slow_disk_lose_nothing() {
 mod restore {
     use super::*;
     use shakmaty::Square;
+    use station_core::input::Occupancy;
     use station_core::journal::{Header, Input, Record};
 
     /// A journal of 1. e4 as the daemon writes it: the inputs and the events
     /// they decided, the announcement of the move missing (the station was
     /// killed between deciding and saying it).
     fn journal_of_e4(dir: &Path) -> std::path::PathBuf {
+        journal_of_e4_then(dir, Vec::new())
+    }
+
+    /// [`journal_of_e4`] with `more` inputs after it (their events journaled, an
+    /// end record after a `game_over`).
+    fn journal_of_e4_then(dir: &Path, more: Vec<(u64, Input)>) -> std::path::PathBuf {
         let start = Game::default().occupancy();
         let mut table = Table::new(TableConfig::single(Default::default()));
         let mut records = Vec::new();
@@ -191,7 +199,7 @@ mod restore {
             (2100, Input::scan(BoardRole::Blind, lifted.with(Square::E4))),
             (2500, Input::Tick),
         ];
-        for (t, input) in inputs {
+        for (t, input) in inputs.into_iter().chain(more) {
             let events = table.apply(t, &input).unwrap();
             if header.is_some() {
                 seq += 1;
@@ -202,19 +210,19 @@ mod restore {
                     header = Some(Header::of_table(&table, game_id, fen, *t_ms, Default::default()));
                 }
                 seq += 1;
+                let end = match &e {
+                    Event::GameOver { result, t_ms, .. } => Some((*t_ms, result.clone())),
+                    _ => None,
+                };
                 records.push(Record::Event { seq, event: e });
+                if let Some((t_ms, result)) = end {
+                    seq += 1;
+                    records.push(Record::End { seq, t_ms, result });
+                }
             }
         }
         assert_eq!(table.agreed().unwrap().ply(), 1);
-        let header = header.expect("the game started");
-        let path = dir.join(format!("{}.jsonl", header.game_id));
-        let mut text = Record::Header(Box::new(header)).encode() + "\n";
-        for r in records {
-            text.push_str(&r.encode());
-            text.push('\n');
-        }
-        std::fs::write(&path, text).unwrap();
-        path
+        write_journal(dir, header.expect("the game started"), records)
     }
 
     fn start(dir: &Path) -> (Station, Arc<Mutex<Vec<Event>>>) {
@@ -238,6 +246,114 @@ mod restore {
             .filter(|e| matches!(e, Event::Announcement { about, listener, .. } if about == "move" && listener == "private"))
             .collect();
         assert_eq!(said.len(), 1, "{events:?}");
+    }
+
+    /// Issue 32 §5: every input read is on disk at the end of its turn,
+    /// decided or not: a peg lifted, which decides nothing yet (a touch is
+    /// told once the lift is more than a bounce), is not lost to a kill.
+    #[test]
+    fn an_input_that_decides_nothing_is_journaled_in_its_turn() {
+        let dir = scratch("undecided-input");
+        let text = "[boards.blind]\ndriver = \"pegboard\"\nport = \"/nonexistent/pegboard\"\n\n\
+                    [audio.private]\nvoices = [\"text\"]\n";
+        let mut station = started(config(text), &dir);
+        let start = Game::default().occupancy();
+        let lifted = start.without(Square::E2);
+        let t0 = Instant::now();
+        for (ms, occ) in [(0, start), (500, lifted)] {
+            let scan = DriverEvent::Message(BoardMessage::Scan(occ));
+            station.handle(BoardRole::Blind, scan, t0 + Duration::from_millis(ms)).unwrap();
+            station.flush();
+            station.drain(Duration::from_secs(5)).unwrap();
+        }
+        let found = JournalDir::open(&dir).unwrap().list().unwrap().found;
+        let records = &found[0].contents.records;
+        let scans: Vec<shakmaty::Bitboard> = records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Input { input: Input::Scan { occ: Occupancy::Squares64(occ), .. }, .. } => Some(*occ),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(scans.last(), Some(&lifted), "the lift is on disk: {scans:?}");
+        let decided = records.iter().filter(
+            |r| matches!(r, Record::Event { event, .. } if !matches!(event, Event::GameStarted { .. })),
+        );
+        assert_eq!(decided.count(), 0, "the lift decided nothing");
+    }
+
+    /// Issue 32 §5: the events on disk after the last `delivered` record
+    /// reach the subscribers after a restart, once, before `game_resumed`;
+    /// those before it are not delivered again.
+    #[test]
+    fn the_events_the_subscribers_missed_are_delivered_after_the_restart_and_only_those() {
+        let dir = scratch("missed");
+        let path = journal_of_e4(&dir);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let records: Vec<Record> = text.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+        let (through, next) = records
+            .iter()
+            .find_map(|r| match r {
+                Record::Event { seq, event: Event::Move { .. } } => Some((seq - 1, *seq)),
+                _ => None,
+            })
+            .expect("the move decided");
+        let last = records.iter().map(Record::seq).max().unwrap();
+        let mark = Record::Delivered { seq: last + 1, game_id: None, through };
+        std::fs::write(&path, format!("{text}{}\n", mark.encode())).unwrap();
+        let (_station, events) = start(&dir);
+        let events = events.lock().unwrap();
+        let missed: Vec<&Event> = records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Event { seq, event } if *seq >= next => Some(event),
+                _ => None,
+            })
+            .collect();
+        assert!(missed.iter().any(|e| matches!(e, Event::GameMove { .. })), "{missed:?}");
+        let resumed = events.iter().position(|e| matches!(e, Event::GameResumed { .. })).expect("resumed");
+        assert_eq!(events[..resumed].iter().collect::<Vec<_>>(), missed, "what they missed, in order, first");
+        assert!(!events[resumed..].iter().any(|e| matches!(e, Event::Move { .. } | Event::Touch { .. })));
+        // The move he never heard is said once.
+        let said = events.iter().filter(|e| matches!(e, Event::Announcement { about, listener, .. } if about == "move" && listener == "private"));
+        assert_eq!(said.count(), 1);
+    }
+
+    /// Issue 32 §4: a finished game is the game a restart shows, as it stood
+    /// (no journal of the restart's own, even with no board to wait for), and
+    /// its result, never heard, is said.
+    #[test]
+    fn a_finished_game_is_restored_as_it_stood_and_its_unheard_result_said() {
+        let dir = scratch("finished");
+        let result =
+            Input::Result { result: "1-0".into(), reason: "Black resigned".into(), termination: None };
+        journal_of_e4_then(&dir, vec![(3000, result)]);
+        let (mut station, events) = start(&dir);
+        station.tick_until(Instant::now() + Duration::from_secs(2)).unwrap();
+        station.drain(Duration::from_secs(5)).unwrap();
+        assert_eq!(station.table.phase(), station_core::table::Phase::Finished);
+        let record = station.table.record().expect("the game's record");
+        assert_eq!((record.ply(), record.end.as_ref().map(|e| e.result.as_str())), (1, Some("1-0")));
+        let journals = JournalDir::open(&dir).unwrap().list().unwrap().found;
+        assert_eq!(journals.len(), 1, "no journal of the restart's own");
+        let events = events.lock().unwrap();
+        let results = events.iter().filter(|e| matches!(e, Event::Announcement { about, listener, .. } if about == "result" && listener == "private"));
+        assert_eq!(results.count(), 1, "{events:?}");
+        // Its words are the last words of the finished game's journal; once
+        // heard to the end (the speaker says so), nothing is left to say again.
+        let path = &journals[0].path;
+        assert!(std::fs::read_to_string(path).unwrap().contains(r#""about":"result""#));
+        let heard = wait_until(Duration::from_secs(5), || {
+            for (listener, rx) in station.speech_endings() {
+                for e in rx.try_iter() {
+                    station.handle_ended(listener, e);
+                }
+            }
+            station.drain(Duration::from_millis(200)).unwrap();
+            let contents = station_core::journal::decode(std::fs::read(path).unwrap()).unwrap();
+            contents.to_say_again().is_empty()
+        });
+        assert!(heard, "{}", std::fs::read_to_string(path).unwrap());
     }
 
     #[test]

@@ -212,14 +212,18 @@ fn the_result_is_said_in_words_never_as_a_symbol() {
             "0-1",
             "Black's flag fell",
             Some("time forfeit"),
-            "Partie beendet. Schwarz gewinnt, Weiß hat die Zeit überschritten. Black's flag fell",
+            "Partie beendet. Schwarz gewinnt, Weiß hat die Zeit überschritten",
         ),
         (
             "1-0",
             "White won 1-0 (adjourned)",
             Some("adjudication"),
-            "Partie beendet. Weiß gewinnt durch Entscheidung des Schiedsrichters. White won 1 0 adjourned",
+            "Partie beendet. Weiß gewinnt durch Entscheidung des Schiedsrichters",
         ),
+        // The arbiter's own words, in English, are not read inside a German
+        // sentence: what they name is said in German.
+        ("0-1", "White resigned", Some("normal"), "Partie beendet. Schwarz gewinnt, Weiß hat aufgegeben"),
+        ("1/2-1/2", "Draw agreed", Some("normal"), "Partie beendet. Remis durch Vereinbarung"),
         ("*", "new_game", None, "Partie ohne Ergebnis beendet, eine neue Partie beginnt"),
         ("2-0", "no_pieces", None, "Partie beendet. Weiß gewinnt, Schwarz hat keine Steine mehr"),
         ("1-1", "king_moves", None, "Partie beendet. Remis, nur noch Damenzüge"),
@@ -384,38 +388,6 @@ fn no_spoken_text_contains_a_symbol() {
             }
         }
     }
-}
-
-/// What telling costs: a take-back of three plies (with its steps) worded
-/// in the three languages, as the mirror's line is made once per batch
-/// (`cargo test -p station --bin station told::tests::wording_cost -- --ignored --nocapture`).
-#[test]
-#[ignore = "a measurement, not a check"]
-fn wording_cost() {
-    let mut run = Run::new();
-    run.moves(&["e4", "e5", "Nf3", "Nc6"]);
-    let told = run.input(Input::IllegalMove { ply: 2 });
-    let words: Vec<Wording> = BUILTIN_LANGUAGES.iter().map(|l| wording(l)).collect();
-    let n = 10_000;
-    let start = std::time::Instant::now();
-    let mut chars = 0;
-    for _ in 0..n {
-        for w in &words {
-            chars += told.iter().map(|c| word(c, w, MIRROR).len()).sum::<usize>();
-        }
-    }
-    let took = start.elapsed();
-    println!(
-        "{n} mirror lines (take-back and time, de+pl+en): {:.1} µs each ({chars} chars)",
-        took.as_secs_f64() * 1e6 / n as f64
-    );
-    let start = std::time::Instant::now();
-    for _ in 0..n {
-        for l in BUILTIN_LANGUAGES {
-            std::hint::black_box(wording(l));
-        }
-    }
-    println!("Wording::new for three languages: {:.1} µs", start.elapsed().as_secs_f64() * 1e6 / n as f64);
 }
 
 /// The record as told stays the table's record through random moves,

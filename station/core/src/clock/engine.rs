@@ -358,6 +358,14 @@ impl ChessClock {
         }
     }
 
+    /// What `side`'s clock showed when its running turn began (the time of
+    /// the move in progress not charged), or shows now when it does not run:
+    /// the reading at the moment the last move was made, which a press that
+    /// counted late ([`Self::press_made`]) already charges to the opponent.
+    pub fn reading_when_turn_began(&self, side: Side) -> Millis {
+        self.sides[side.index()].remaining_ms
+    }
+
     /// The time `side` has used by `t` (D.2.10.4): how long his clock has
     /// actually run in this game, the move in progress included, pauses
     /// excluded. Increments, delays and period times do not change it, nor do

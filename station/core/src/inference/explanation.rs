@@ -9,6 +9,24 @@ pub(super) fn hand_lifts(log: &[Lift]) -> (Vec<Square>, Vec<Bitboard>) {
     log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before)).unzip()
 }
 
+/// Every lift of `log`, bounces and flickers too, in order, with the board
+/// just before each: what a catch-up reads. A peg out for less than the
+/// debounce time may have been a hand all the same (a captured peg taken as
+/// the capturing piece lands, the two read together from a loaded line), and
+/// a bounce that was a sensor is read as a peg touched and put back; a peg
+/// sensed for a moment in an empty hole may be a piece landing and taken at
+/// once, or nothing.
+pub(super) fn all_lifts(log: &[Lift]) -> sequence::LiftOrder {
+    let mut order = sequence::LiftOrder::default();
+    for l in log {
+        order.squares.push(l.square);
+        order.boards.push(l.before);
+        order.flickers.push(l.flicker);
+        order.hands.push(l.kind == LiftKind::Confirmed || l.instant);
+    }
+    order
+}
+
 /// Whether confirmed lifts of `log` took pegs of both sides (as they stand in `pos`).
 pub(super) fn both_sides(pos: &Chess, log: &[Lift]) -> bool {
     let board = pos.board();
@@ -41,14 +59,18 @@ pub(super) fn ends(pos: &Chess, log: &[Lift], stood: &Stood, mv: &Move) -> bool 
 /// and came back is a move of its own (a position repeated inside a burst),
 /// not noise around this one.
 pub(super) fn pegs_fit(pos: &Chess, log: &[Lift], end: Bitboard, mv: &Move) -> bool {
-    let lifts = log.iter().filter(|l| l.kind != LiftKind::Bounce).map(|l| (l.square, l.before));
+    let lifts =
+        log.iter().filter(|l| l.kind != LiftKind::Bounce || l.instant).map(|l| (l.square, l.before, false));
     pegs_fit_lifts(pos, lifts, end, mv)
 }
 
-/// [`pegs_fit`] for lifts given as (square, the board just before it).
+/// [`pegs_fit`] for lifts given as (square, the board just before it, whether
+/// it was a flicker: a peg that appeared in an empty hole for a moment, which
+/// is the moving piece landing and taken at once if a piece was in the hand,
+/// else nothing at all).
 pub(super) fn pegs_fit_lifts(
     pos: &Chess,
-    lifts: impl IntoIterator<Item = (Square, Bitboard)>,
+    lifts: impl IntoIterator<Item = (Square, Bitboard, bool)>,
     end: Bitboard,
     mv: &Move,
 ) -> bool {
@@ -58,13 +80,22 @@ pub(super) fn pegs_fit_lifts(
         movers: 0,
         standing: Bitboard::EMPTY,
         placed_movers: Bitboard::EMPTY,
-        taken: lifted & pos.them(),
+        taken: lifted & pos.them() & sequence::placed_by(mv),
     };
     let mut occ: Option<Bitboard> = None; // the board after the previous lift
-    for (square, before) in lifts {
-        if let Some(o) = occ
-            && !hands.put_down(before & !o)
-        {
+    for (square, before, flicker) in lifts {
+        let placed = occ.map_or(Bitboard::EMPTY, |o| before & !o);
+        // A flicker's peg came last, after the pegs put down before it.
+        let flickered = if flicker { placed & Bitboard::from(square) } else { Bitboard::EMPTY };
+        if !hands.put_down(placed & !flickered) {
+            return false;
+        }
+        if flicker && hands.movers == 0 && !hands.standing.contains(square) {
+            // No peg in a hand could have landed there: the sensor.
+            occ = Some(before.without(square));
+            continue;
+        }
+        if !hands.put_down(flickered) {
             return false;
         }
         hands.lift(square, movers);
@@ -73,7 +104,7 @@ pub(super) fn pegs_fit_lifts(
     // At the end the moving pegs stand and every other one is home, the captured one aside.
     occ.is_none_or(|o| hands.put_down(end & !o))
         && hands.movers == 0
-        && (hands.standing & !hands.taken).is_empty()
+        && (hands.standing & !(lifted & pos.them())).is_empty()
 }
 
 /// The pegs in the hands during one move (see [`pegs_fit`]).
@@ -84,7 +115,8 @@ pub(super) struct Hands {
     standing: Bitboard,
     /// Holes the moving piece was put into on the way.
     placed_movers: Bitboard,
-    /// The captured piece's hole.
+    /// The captured piece's hole where the capturing piece lands (en passant
+    /// takes its pawn from another hole, which it leaves as any other peg).
     taken: Bitboard,
 }
 
@@ -135,7 +167,11 @@ pub(super) fn explain(
     // D.2.3.1: a capture is made only once the captured piece is off the board.
     // A piece lifted over its target has the same holes as the finished capture,
     // so the captured peg must have been seen out of its hole.
-    moves.retain(|m| occupancy_after(pos, m) == sensed && required_lifts(pos, m).is_subset(lifts.any));
+    moves.retain(|m| {
+        occupancy_after(pos, m) == sensed
+            && required_lifts(pos, m).is_subset(lifts.any)
+            && order.is_none_or(|log| lands_after_its_lift(pos, m, log))
+    });
     if moves.is_empty() {
         return Explanation::None;
     }
@@ -168,13 +204,45 @@ pub(super) fn explain(
         }
     }
     // Same holes, different pieces taken: prefer the captured pegs that were out
-    // longer than a sensor bounce.
+    // longer than a sensor bounce (or for a time the line did not tell: then
+    // it is asked, never guessed).
     let mut fitting = moves.clone();
-    fitting.retain(|m| required_lifts(pos, m).is_subset(lifts.confirmed));
+    fitting.retain(|m| required_lifts(pos, m).is_subset(lifts.confirmed | lifts.instant));
     if fitting.is_empty() {
         return Explanation::Many(moves.to_vec());
     }
     single_path(&fitting, promotion).unwrap_or_else(|| Explanation::Many(fitting.to_vec()))
+}
+
+/// Whether another legal move than `mv` leaves the holes `sensed` with its
+/// captured peg seen out at all (a bounce included): on evidence, such a
+/// rival waits for the plies after it to tell the two apart.
+pub(super) fn has_rival(pos: &Chess, sensed: Bitboard, log: &[Lift], mv: &Move) -> bool {
+    let any = Lifts::of(log).any;
+    pos.legal_moves().iter().any(|m| {
+        m != mv
+            && (m.from() != mv.from() || m.to() != mv.to())
+            && occupancy_after(pos, m) == sensed
+            && required_lifts(pos, m).is_subset(any)
+            && lands_after_its_lift(pos, m, log)
+    })
+}
+
+/// Whether the capturing piece can have landed: the captured hole filled
+/// again only after the mover was lifted. A hole emptied and filled before the
+/// mover left its own was a touch put back or the sensor, not this capture.
+fn lands_after_its_lift(pos: &Chess, mv: &Move, log: &[Lift]) -> bool {
+    let Move::Normal { from, to, .. } = *mv else { return true };
+    if !pos.board().occupied().contains(to) {
+        return true;
+    }
+    let (Some(lifted), Some(emptied)) =
+        (log.iter().position(|l| l.square == from), log.iter().rposition(|l| l.square == to))
+    else {
+        return true;
+    };
+    let filled_before = (emptied + 1..log.len()).find(|&k| log[k].before.contains(to));
+    filled_before.is_none_or(|k| k > lifted)
 }
 
 /// How the king and rook of a castling were lifted.

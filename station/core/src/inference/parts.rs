@@ -13,22 +13,40 @@ pub(super) struct Lifts {
     pub(super) confirmed: Bitboard,
     /// Empty at any moment, bounce included.
     pub(super) any: Bitboard,
+    /// Out and back within one reading's time (read together from a loaded
+    /// line): as likely a hand as a bounce.
+    pub(super) instant: Bitboard,
 }
 
 impl Lifts {
     pub(super) fn union(self, other: Lifts) -> Lifts {
-        Lifts { confirmed: self.confirmed | other.confirmed, any: self.any | other.any }
+        Lifts {
+            confirmed: self.confirmed | other.confirmed,
+            any: self.any | other.any,
+            instant: self.instant | other.instant,
+        }
     }
 
     pub(super) fn of(log: &[Lift]) -> Lifts {
         let mut lifts = Lifts::default();
-        for lift in log {
+        for lift in log.iter().filter(|l| !l.flicker) {
             lifts.any.add(lift.square);
             if lift.kind == LiftKind::Confirmed {
                 lifts.confirmed.add(lift.square);
             }
+            if lift.instant {
+                lifts.instant.add(lift.square);
+            }
         }
         lifts
+    }
+
+    /// The lifts a decision on evidence reads: a captured peg out longer than
+    /// a bounce, or for a time the line did not tell.
+    pub(super) fn on_evidence(log: &[Lift]) -> Lifts {
+        let all = Lifts::of(log);
+        let known = all.confirmed | all.instant;
+        Lifts { confirmed: all.confirmed, any: known, instant: all.instant }
     }
 }
 
@@ -50,6 +68,20 @@ pub(super) struct Lift {
     pub(super) kind: LiftKind,
     /// The occupancy just before this peg left.
     pub(super) before: Bitboard,
+    /// The peg had appeared in an empty hole a moment before (a bounce of
+    /// an empty hole): kept for the catch-up only, where it may be a piece
+    /// landing and taken at once, read together from a loaded line.
+    pub(super) flicker: bool,
+    /// Put back in the same reading's time it was lifted (a bounce whose
+    /// length the line did not tell).
+    pub(super) instant: bool,
+}
+
+impl Lift {
+    /// A peg sensed in a hole for a moment and gone: kept for the catch-up only.
+    pub(super) fn flickered(square: Square, before: Bitboard) -> Lift {
+        Lift { square, kind: LiftKind::Bounce, before, flicker: true, instant: false }
+    }
 }
 
 /// A board state that stood at least the debounce time (a hand had let go of
@@ -103,6 +135,10 @@ pub(super) struct Placements {
     pub(super) last_placed: Option<(Square, Bitboard, usize)>,
     pub(super) placed_before: Option<(Square, Bitboard, usize)>,
     pub(super) touched: Bitboard,
+    /// Pegs put into empty holes while the board held more pegs than the
+    /// record has pieces: no piece of the game (pieces never multiply), a
+    /// sensor or a foreign peg; taken out again, no evidence of any move.
+    pub(super) foreign: Bitboard,
 }
 
 /// The state of the last and the next decision: when the last move was made,

@@ -6,7 +6,7 @@ use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
 
 /// The most plies one catch-up accepts at once; a longer burst is reported.
-pub(super) const MAX_CATCH_UP: usize = 5;
+pub(super) const MAX_CATCH_UP: usize = 12;
 
 /// At most this many explaining sequences are collected before giving up on uniqueness.
 const MAX_FOUND: usize = 8;
@@ -14,7 +14,7 @@ const MAX_FOUND: usize = 8;
 /// At most this many positions are searched for one board (a board fumbled
 /// with for long, or a flood of hostile scans, must not stall the station);
 /// a search cut short explains nothing, so the board is reported, not guessed.
-const MAX_NODES: usize = 2_000;
+const MAX_NODES: usize = 20_000;
 
 /// What the lift order and the holes say about a burst of plies.
 #[derive(Debug, PartialEq, Eq)]
@@ -104,11 +104,12 @@ pub(super) fn may_continue(pos: &Chess, mv: &Move, changed: Bitboard) -> bool {
 pub(super) fn explain_sequence(
     pos: &Chess,
     target: Bitboard,
-    lifts: &[Square],
-    boards: &[Bitboard],
+    order: &LiftOrder,
     promotion: Role,
 ) -> Sequences {
+    let LiftOrder { squares: lifts, boards, flickers, hands } = order;
     debug_assert_eq!(lifts.len(), boards.len());
+    debug_assert_eq!(lifts.len(), flickers.len());
     if lifts.len() < 2 {
         return Sequences::None;
     }
@@ -116,17 +117,81 @@ pub(super) fn explain_sequence(
     let mut found = Vec::new();
     let mut budget = MAX_NODES;
     for plies in 2..=MAX_CATCH_UP {
-        let mut search =
-            Search { root: pos, lifts, boards, target, promotion, budget: &mut budget, starts: Vec::new() };
+        let mut search = Search {
+            root: pos,
+            lifts,
+            boards,
+            flickers,
+            target,
+            promotion,
+            budget: &mut budget,
+            starts: Vec::new(),
+            found_starts: Vec::new(),
+        };
         search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
+        let found_starts = std::mem::take(&mut search.found_starts);
         if budget == 0 {
             return Sequences::None;
         }
-        if let Some(sequences) = Sequences::of(std::mem::take(&mut found)) {
+        let found = by_hands(pos, std::mem::take(&mut found), &found_starts, (lifts, boards, hands), target);
+        if let Some(sequences) = Sequences::of(found) {
             return sequences;
         }
     }
     Sequences::None
+}
+
+/// Of several sequences, those made first (D.2.3: a move is made once the
+/// board shows it, its captured peg taken out by a hand): for each move in
+/// turn, the first board within its own lifts that shows it with its capture's
+/// hole lifted for longer than a bounce before. A capture read from a bounce
+/// alone is made later than one a hand made; two made at the same moment stay
+/// several (asked).
+fn by_hands(
+    pos: &Chess,
+    found: Vec<Vec<Move>>,
+    starts: &[Vec<usize>],
+    order: (&[Square], &[Bitboard], &[bool]),
+    target: Bitboard,
+) -> Vec<Vec<Move>> {
+    let (lifts, boards, hands) = order;
+    if found.len() < 2 || hands.len() != lifts.len() || starts.len() != found.len() {
+        return found;
+    }
+    let made_at = |seq: &[Move], starts: &[usize]| {
+        let mut at = pos.clone();
+        let mut key = Vec::with_capacity(seq.len());
+        for (k, mv) in seq.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(lifts.len());
+            let after = occupancy_after(&at, mv);
+            let taken = required_lifts(&at, mv);
+            let made = (starts[k] + 1..=end).find(|&i| {
+                let board = boards.get(i).copied().unwrap_or(target);
+                let by_hand: Bitboard = (starts[k]..i).filter(|&j| hands[j]).map(|j| lifts[j]).collect();
+                board == after && taken.is_subset(by_hand)
+            });
+            key.push(made.unwrap_or(usize::MAX));
+            at.play_unchecked(*mv);
+        }
+        key
+    };
+    let keys: Vec<Vec<usize>> = found.iter().zip(starts).map(|(seq, st)| made_at(seq, st)).collect();
+    let Some(first) = keys.iter().min().cloned() else { return found };
+    found.into_iter().zip(keys).filter(|(_, key)| *key == first).map(|(seq, _)| seq).collect()
+}
+
+/// The lifts a catch-up reads, in order: each lift's square, the board just
+/// before it, and whether it was a flicker (a peg sensed for a moment in an
+/// empty hole: a piece landing and taken at once, the two read together, or
+/// a sensor; the search may take it either way).
+#[derive(Clone, Debug, Default)]
+pub(super) struct LiftOrder {
+    pub(super) squares: Vec<Square>,
+    pub(super) boards: Vec<Bitboard>,
+    pub(super) flickers: Vec<bool>,
+    /// Whether each lift was a hand's (out longer than a bounce, or for a
+    /// time the line did not tell); empty reads every lift as a hand's.
+    pub(super) hands: Vec<bool>,
 }
 
 /// One catch-up search: the lifts, the board to reach, its limits.
@@ -134,8 +199,11 @@ struct Search<'a> {
     root: &'a Chess,
     lifts: &'a [Square],
     boards: &'a [Bitboard],
+    flickers: &'a [bool],
     /// Where each move on the stack began (an index into `lifts`).
     starts: Vec<usize>,
+    /// Where each move of each sequence found began.
+    found_starts: Vec<Vec<usize>>,
     target: Bitboard,
     promotion: Role,
     budget: &'a mut usize,
@@ -178,7 +246,7 @@ impl Search<'_> {
                 // A peg can only leave a hole that holds one (or one put in
                 // after the previous move began: its piece resting on the way).
                 let rested = cursor.checked_sub(1).map_or(Bitboard::EMPTY, |p| !self.boards[p]);
-                if !lifts[cursor..start].iter().all(|sq| (before | occ | rested).contains(*sq)) {
+                if !(cursor..start).all(|i| self.flickers[i] || (before | occ | rested).contains(lifts[i])) {
                     break; // nor can any later start skip that lift
                 }
                 let from_start: Bitboard = lifts[start..].iter().copied().collect();
@@ -205,7 +273,7 @@ impl Search<'_> {
                 Some(&next) => (next, self.boards[next]),
                 None => (self.lifts.len(), self.target),
             };
-            let lifts = self.lifts[from..to].iter().copied().zip(self.boards[from..to].iter().copied());
+            let lifts = (from..to).map(|i| (self.lifts[i], self.boards[i], self.flickers[i]));
             if !super::pegs_fit_lifts(&pos, lifts, end, mv) {
                 return false;
             }
@@ -232,7 +300,8 @@ impl Search<'_> {
             let after = occupancy_after(pos, &mv);
             let rested = !self.boards[start];
             if after == self.target
-                && lifts[start + 1..].iter().all(|sq| (occ | after | rested).contains(*sq))
+                && (start + 1..lifts.len())
+                    .all(|i| self.flickers[i] || (occ | after | rested).contains(lifts[i]))
             {
                 let mut seq = stack.clone();
                 seq.push(mv);
@@ -241,6 +310,9 @@ impl Search<'_> {
                 self.starts.pop();
                 if fits && !found.contains(&seq) {
                     found.push(seq);
+                    let mut starts = self.starts.clone();
+                    starts.push(start);
+                    self.found_starts.push(starts);
                 }
             }
             return;

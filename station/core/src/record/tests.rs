@@ -290,3 +290,54 @@ fn a_confirmed_claim_is_the_same_result_in_every_view() {
     let pgn = record.pgn(None).unwrap().replace('\n', " ");
     assert!(pgn.contains("{Draw claimed: threefold repetition} 1/2-1/2"), "{pgn}");
 }
+
+/// Issue 34 §11: White's draw offer made when it was his turn goes with the
+/// move he then made, Black's after his own; an incorrect claim, the time
+/// added to the opponent and the claimant's time cut are comments where the
+/// clocks jump, and the journal's fold writes the same PGN.
+#[test]
+fn offers_go_with_the_offerers_move_and_an_incorrect_claim_explains_the_clocks() {
+    let mut desk = Desk::new();
+    desk.feed(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags: TagOverrides::default() });
+    let play = |desk: &mut Desk, san: &str| {
+        desk.t += 1_000;
+        desk.feed(Input::EnterMove { mv: san.into() });
+    };
+    play(&mut desk, "e4");
+    play(&mut desk, "e5");
+    // White offers before his second move, then makes it.
+    desk.feed(Input::DrawOffer { side: Side::White });
+    play(&mut desk, "Nf3");
+    play(&mut desk, "Nc6");
+    // Black offers after his own move.
+    desk.feed(Input::DrawOffer { side: Side::Black });
+    desk.t += 1_000;
+    desk.feed(Input::ClaimDraw { side: Side::White, mv: None });
+    desk.feed(Input::ConfirmClaim);
+    play(&mut desk, "Bc4");
+    let record = desk.table.record().unwrap().clone();
+    assert_eq!(record.draw_offers(), [3, 4]);
+    let tc: crate::clock::TimeControl = "300+2".parse().unwrap();
+    let pgn = record.pgn(Some(&tc)).unwrap().replace('\n', " ");
+    let words: Vec<&str> = pgn.split(['{', '}']).map(str::trim).filter(|w| !w.is_empty()).collect();
+    let at = |w: &str| words.iter().position(|x| *x == w).unwrap_or_else(|| panic!("{w} in {pgn}"));
+    let offers: Vec<usize> = words.iter().enumerate().filter(|(_, w)| **w == "(=)").map(|(i, _)| i).collect();
+    assert_eq!(offers.len(), 2, "{pgn}");
+    // 2. Nf3 [%clk] (=) 2... Nc6 [%clk] (=): each offer after its offerer's move.
+    assert!(words[offers[0] - 2].ends_with("2. Nf3") && words[offers[1] - 2].ends_with("2... Nc6"), "{pgn}");
+    let claim = at("White claims a draw: incorrect, as the arbiter confirmed (Art. 9.5)");
+    assert_eq!(claim, offers[1] + 1, "{pgn}");
+    let added = &words[claim + 1];
+    assert!(added.starts_with("Black's clock: 3 min added, now 0:0"), "{added}");
+    assert!(added.ends_with("(arbiter: Art. 9.5: incorrect draw claim)"), "{added}");
+    let cut = &words[claim + 2];
+    assert!(cut.starts_with("White's clock set to 0:0") && cut.ends_with("incorrect draw claim)"), "{cut}");
+    assert!(words[claim + 3].starts_with("3. Bc4"), "{pgn}");
+    // Black's time now, as the comment says it, is what his next [%clk] starts from.
+    let black_now = added.split("now ").nth(1).unwrap().split(' ').next().unwrap();
+    let black_clock = record.moves[3].clock_ms.map(crate::clock::format_clock).unwrap();
+    assert_ne!(black_now, black_clock, "the jump the comment explains");
+    assert_eq!(desk.journal().record().pgn(Some(&tc)).unwrap().replace('\n', " "), pgn);
+    let games = read_games(pgn.as_bytes());
+    assert_eq!(games.len(), 1, "the comments keep the PGN readable: {pgn}");
+}

@@ -65,7 +65,7 @@ impl Table {
             let left = clock.remaining(sealer, t).saturating_sub(session_left_ms);
             let why = "Guidelines I.1.2: adjourned before the end of the session";
             clock.set_remaining(sealer, left, t, "arbiter", why);
-            out.push(super::clock_changed("time_set", Some(sealer), "arbiter", why, t));
+            out.push(super::clock_corrected(sealer, None, left, "arbiter", why, t));
         }
         self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer });
         out.push(Event::Adjourned { ply, t_ms: t });

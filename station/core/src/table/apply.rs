@@ -22,6 +22,7 @@ impl Table {
         self.tick(t, &mut out);
         match self.consume(t, input, &mut out) {
             Ok(()) => {
+                self.start_clock_when_set_up(t, &mut out);
                 self.fold_record(&out);
                 Ok(out)
             }

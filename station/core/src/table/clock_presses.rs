@@ -37,10 +37,20 @@ impl Table {
         if self.cfg.external_clock {
             return Err(TableError::ExternalClock);
         }
+        if self.started_by_press(side, t, out) {
+            return Ok(());
+        }
         let Some(decision) = self.gate(side) else { return Err(TableError::NoClock) };
         match decision {
             GateDecision::Accept => {
                 let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
+                if !clock.is_started() {
+                    // Nobody started it before his move: his press starts it, as a
+                    // DGT clock's lever does, and hands the turn over at once.
+                    clock.start(made)?;
+                    let why = format!("{}'s press after his move", side_name(side));
+                    out.push(super::clock_changed("started", Some(side), "player", why, t));
+                }
                 let pressed = clock.press_made(side, made, t)?;
                 self.press_counted(pressed, t, out);
                 self.clock_events(t, out);
@@ -73,7 +83,10 @@ impl Table {
         };
         self.clocking.pressed_ply = ply;
         if let Some(sync) = self.sync.as_mut() {
-            sync.record_clock(ply, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+            // The readings when the move was made (a proposal gives back what
+            // the opponent's clock ran since, when the press came later).
+            let reading = |side| clock.reading_when_turn_began(side);
+            sync.record_clock(ply, reading(Side::White), reading(Side::Black));
         }
         out.push(Event::ClockPressed {
             side: pressed.side,
@@ -98,7 +111,15 @@ impl Table {
         }
         let clock = self.clocking.clock.as_mut().ok_or(TableError::NoClock)?;
         let changed = |action: &str, side: Option<Side>, who: Option<String>, why: Option<String>| {
-            Event::ClockChanged { action: action.into(), side, who, why, t_ms: t }
+            Event::ClockChanged {
+                action: action.into(),
+                side,
+                who,
+                why,
+                added_ms: None,
+                remaining_ms: None,
+                t_ms: t,
+            }
         };
         let event = match cmd {
             ClockCommand::Start => {
@@ -116,13 +137,13 @@ impl Table {
             ClockCommand::SetTime { side, ms, who, why } => {
                 clock.set_remaining(side, ms, t, who.clone(), why.clone());
                 self.clocking.warnings.reset(side);
-                changed("time_set", Some(side), Some(who), Some(why))
+                super::clock_corrected(side, None, clock.remaining(side, t), &who, why, t)
             }
             ClockCommand::AddTime { side, ms, who, why } => {
                 let to = clock.remaining(side, t).saturating_add(ms);
                 clock.set_remaining(side, to, t, who.clone(), why.clone());
                 self.clocking.warnings.reset(side);
-                changed("time_added", Some(side), Some(who), Some(why))
+                super::clock_corrected(side, Some(ms), clock.remaining(side, t), &who, why, t)
             }
             ClockCommand::SetMoves { moves, who, why } => {
                 for side in [Side::White, Side::Black] {
@@ -159,19 +180,78 @@ impl Table {
         }
     }
 
-    /// The game's clock (none without a time control), started as configured.
-    pub(super) fn new_clock(&self, first_mover: Side, t: Millis) -> Option<ChessClock> {
+    /// The game's clock (none without a time control). With `auto_start` it
+    /// starts with the game only when the game's position (`shown`: its
+    /// occupancy) stands on every sensed board; else it waits for the
+    /// arbiter, a player's press or the boards set up
+    /// ([`start_clock_when_set_up`](Self::start_clock_when_set_up)). No
+    /// clock runs before anyone is there.
+    pub(super) fn new_clock(&self, first_mover: Side, shown: Bitboard, t: Millis) -> Option<ChessClock> {
         self.cfg.time_control.clone().map(|tc| {
             let mut clock = ChessClock::with_first_mover(tc, first_mover);
             if self.cfg.external_clock {
                 // The master clock starts it: its first reading that runs.
                 return clock.following();
             }
-            if self.cfg.clock_auto_start {
+            if self.cfg.clock_auto_start && self.boards_show(shown) {
                 let _ = clock.start(t);
             }
             clock
         })
+    }
+
+    /// Every sensed board shows `occupancy` (false without a sensed board:
+    /// nothing shows that anyone is there).
+    pub(super) fn boards_show(&self, occupancy: Bitboard) -> bool {
+        let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[BoardRole::Blind]);
+        let mirror = self.cfg.mirror_sensed.then(|| {
+            if self.cfg.mirror_pieces { self.mirror.board.occupied() } else { self.sensed[BoardRole::Mirror] }
+        });
+        let shown: Vec<Bitboard> = [blind, mirror].into_iter().flatten().collect();
+        !shown.is_empty() && shown.iter().all(|&occ| occ == occupancy)
+    }
+
+    /// A clock set to start with the game that did not (a new game while the
+    /// boards still showed the old one) starts once the game's position
+    /// stands on every sensed board, before anyone moved; after a move only
+    /// the arbiter or a press starts it.
+    pub(super) fn start_clock_when_set_up(&mut self, t: Millis, out: &mut Vec<Event>) {
+        if !self.cfg.clock_auto_start || self.cfg.external_clock || self.phase != Phase::Playing {
+            return;
+        }
+        let waiting = self.clocking.clock.as_ref().is_some_and(|c| !c.is_started() && !c.is_followed());
+        let unmoved = self.record_turn().is_some_and(|(ply, _)| ply == self.clocking.pressed_ply);
+        if !waiting || !unmoved {
+            return;
+        }
+        let position =
+            self.agreed().map_or_else(|| self.start_occupancy(), |g| g.position().board().occupied());
+        if !self.boards_show(position) {
+            return;
+        }
+        if let Some(clock) = self.clocking.clock.as_mut()
+            && clock.start(t).is_ok()
+        {
+            let why = "the game's position stands on the boards";
+            out.push(super::clock_changed("started", None, "station", why, t));
+        }
+    }
+
+    /// Before the first move, the opponent of the player to move presses his
+    /// side of a clock nobody started: it starts (the first mover's time
+    /// runs), as it does on a DGT clock.
+    fn started_by_press(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> bool {
+        let unmoved = self.record_turn().is_some_and(|(ply, _)| ply == self.clocking.pressed_ply);
+        let Some(clock) = self.clocking.clock.as_mut() else { return false };
+        if clock.is_started() || clock.is_followed() || !unmoved || clock.on_move() != side.opponent() {
+            return false;
+        }
+        if clock.start(t).is_err() {
+            return false;
+        }
+        let why = format!("{}'s press before the first move", side_name(side));
+        out.push(super::clock_changed("started", Some(side), "player", why, t));
+        true
     }
 
     /// Plies on the agreed record and the side to move, whichever game is played.
@@ -228,7 +308,10 @@ impl Table {
         self.clocking.pressed_ply = ply;
         let Some(clock) = self.clocking.clock.as_mut().filter(|c| !c.is_followed()) else { return };
         let to_move = Side::from(agreed.position().turn());
-        let why = format!("the record went back to ply {ply}");
+        let why = match ply {
+            0 => "the record went back to the start".to_owned(),
+            _ => format!("the record went back to the position after {}", crate::notation::ply_number(ply)),
+        };
         let who = "station";
         if clock.set_on_move(to_move, t, who, why.clone()).is_some() {
             out.push(super::clock_changed("on_move_set", Some(to_move), who, why.clone(), t));
@@ -248,5 +331,27 @@ impl Table {
         if changed {
             out.push(super::clock_changed("moves_set", None, who, why, t));
         }
+    }
+}
+
+/// `White` or `Black`, as a reason names a side.
+fn side_name(side: Side) -> &'static str {
+    if side == Side::White { "White" } else { "Black" }
+}
+
+impl Table {
+    /// The clock as it would be without the last move, when its press
+    /// counted: the readings kept when the move before it was pressed (the
+    /// mover's time spent on it given back, its increment withdrawn), what
+    /// an arbiter sets after taking it back (Art. 7). `None` when the move
+    /// was not pressed (his clock still runs: nothing to give back).
+    pub(super) fn take_back_proposal(&self) -> Option<crate::discrepancy::ClockProposal> {
+        let kept = self.clocking.clock.as_ref().is_some_and(|c| c.is_started() && !c.is_followed());
+        let sync = self.sync.as_ref()?;
+        let ply = sync.agreed().ply();
+        if !kept || ply == 0 || self.clocking.pressed_ply < ply {
+            return None;
+        }
+        sync.clock_at(ply - 1)
     }
 }

@@ -401,7 +401,7 @@ impl DraughtsPlay {
             return Ok(None);
         }
         for taken in (common + 1..=ply).rev() {
-            out.push(Event::TakenBack { ply: taken, t_ms: t });
+            out.push(Event::TakenBack { ply: taken, t_ms: t, clock_proposal: None });
         }
         self.positions.truncate(common + 1);
         self.moves.truncate(common);

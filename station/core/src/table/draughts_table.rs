@@ -56,7 +56,8 @@ impl<'a> DraughtsAtTable<'a> {
         let blind = (!cfg.blind_unsensed).then_some(table.sensed[BoardRole::Blind].0);
         let mirror = (cfg.mirror_sensed && !cfg.mirror_pieces).then_some(table.sensed[BoardRole::Mirror].0);
         let play = DraughtsPlay::new(variant, sensor, ByBoard::new(blind, mirror));
-        table.clocking.clock = table.new_clock(play.to_move(), t);
+        let shown = table.start_occupancy();
+        table.clocking.clock = table.new_clock(play.to_move(), shown, t);
         table.clocking.warnings = crate::clock::WarningSchedule::new(table.cfg.warnings.clone());
         table.seat.play = Some(Box::new(play));
         table.clocking.pressed_ply = 0;

@@ -131,12 +131,12 @@ impl Table {
             let to = clock.remaining(opponent, t).saturating_add(INCORRECT_CLAIM_BONUS_MS);
             clock.set_remaining(opponent, to, t, who, why);
             self.clocking.warnings.reset(opponent);
-            out.push(super::clock_changed("time_added", Some(opponent), who, why, t));
+            out.push(super::clock_corrected(opponent, Some(INCORRECT_CLAIM_BONUS_MS), to, who, why, t));
             let had = clock.remaining(claim.side, t);
             let left = rules::claimant_time_after_incorrect_claim(had);
             if left != had {
                 clock.set_remaining(claim.side, left, t, who, why);
-                out.push(super::clock_changed("time_set", Some(claim.side), who, why, t));
+                out.push(super::clock_corrected(claim.side, None, left, who, why, t));
             }
             if claim.clock_was_running && clock.resume(t).is_ok() {
                 out.push(super::clock_changed("resumed", None, "station", "Art. 9.5: play goes on", t));

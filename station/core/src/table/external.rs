@@ -51,6 +51,8 @@ impl Table {
                 side: None,
                 who: Some("dgt_clock".into()),
                 why: None,
+                added_ms: None,
+                remaining_ms: None,
                 t_ms: t,
             });
         }

@@ -58,11 +58,17 @@ impl Table {
         let who = "arbiter";
         if let (Some(clock), Some(at)) = (self.clocking.clock.as_mut().filter(|c| !c.is_followed()), before) {
             // 6.14: the times of the reinstated position, as kept when it was pressed.
-            let why = format!("Art. 7.4(a): clocks as at ply {}", ply - 1);
+            let why = match ply - 1 {
+                0 => "Art. 7.4(a): the clocks as they were at the start".to_owned(),
+                before => format!(
+                    "Art. 7.4(a): the clocks as they were after {}",
+                    crate::notation::ply_number(before)
+                ),
+            };
             for (side, ms) in [(Side::White, at.white_ms), (Side::Black, at.black_ms)] {
                 clock.set_remaining(side, ms, t, who, why.clone());
                 self.clocking.warnings.reset(side);
-                out.push(super::clock_changed("time_set", Some(side), who, why.clone(), t));
+                out.push(super::clock_corrected(side, None, ms, who, why.clone(), t));
             }
         }
         if count >= ILLEGAL_MOVES_LOSE_AT {
@@ -76,7 +82,7 @@ impl Table {
             let why = format!("Art. 7.4(b): illegal move {count} of the opponent");
             clock.set_remaining(opponent, to, t, who, why.clone());
             self.clocking.warnings.reset(opponent);
-            out.push(super::clock_changed("time_added", Some(opponent), who, why, t));
+            out.push(super::clock_corrected(opponent, Some(ILLEGAL_MOVE_BONUS_MS), to, who, why, t));
         }
         // The reinstated position's times are now these: a later reinstatement
         // of the same position keeps the two minutes given.

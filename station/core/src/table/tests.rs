@@ -278,6 +278,8 @@ fn a_scoresheet_with_an_illegal_move_is_refused() {
 
 mod clock;
 
+mod clock_start;
+
 mod dgt_mirror;
 
 mod knocked;

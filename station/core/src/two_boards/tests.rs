@@ -291,3 +291,34 @@ fn without_a_sensed_mirror_the_peg_board_makes_both_sides_moves() {
     assert_eq!(agreed_ucis(&sync), ["e2e4", "c7c5"]);
     assert!(discrepancies(&out).is_empty());
 }
+
+#[test]
+fn one_board_caught_up_by_several_plies_at_once_agrees_every_one() {
+    // One sensed board (the opponent's moves executed on it too): its tracker
+    // decided a capture and its recapture together; both are the game's moves.
+    let cfg = TwoBoardsConfig {
+        blind_color: Color::White,
+        mirror_sensed: false,
+        grace_ms: 30_000,
+        opponent_entered: false,
+    };
+    let mut sync = TwoBoards::new(cfg, Game::default());
+    let mut game = Game::default();
+    let mut out = Vec::new();
+    for uci in ["e2e4", "d7d5"] {
+        let mv = UciMove::from_ascii(uci.as_bytes()).unwrap().to_move(game.position()).unwrap();
+        game.push(mv);
+    }
+    sync.board_record(BoardRole::Blind, &game, 1000, &mut out);
+    for uci in ["e4d5", "d8d5"] {
+        let mv = UciMove::from_ascii(uci.as_bytes()).unwrap().to_move(game.position()).unwrap();
+        game.push(mv);
+    }
+    sync.board_record(BoardRole::Blind, &game, 2000, &mut out);
+    let agreed: Vec<usize> = out
+        .iter()
+        .filter_map(|e| if let Event::GameMove { ply, .. } = e { Some(*ply) } else { None })
+        .collect();
+    assert_eq!(agreed, [1, 2, 3, 4]);
+    assert_eq!(sync.agreed().ply(), 4);
+}

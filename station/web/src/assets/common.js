@@ -360,61 +360,238 @@ const Station = (() => {
   /** How serious an event is: "alert", "move", "warning" or "info". */
   function severity(ev) {
     const t = String(ev && ev.type);
-    if (t === 'discrepancy' || t === 'board_mismatch' || t === 'board_fault' || t === 'game_over') return 'alert';
+    // A game closed for a new one is no alarm: the arbiter asked for it.
+    if (t === 'game_over') return ev.reason === 'new_game' ? 'info' : 'alert';
+    // Time warnings are the blind player's (said to him); the console notes them.
+    if (t === 'clock_warning') return ev.warning && ev.warning.time_trouble ? 'warning' : 'info';
+    if (t === 'discrepancy' || t === 'board_mismatch' || t === 'board_fault') return 'alert';
     if (t === 'board_status' && ev.status === 'disconnected') return 'alert';
-    if (/flag|premature|illegal|warning|refused|error/.test(t)) return 'alert';
+    if (/flag|premature|illegal|refused|error/.test(t)) return 'alert';
     if (t === 'game_move') return 'move';
-    if (['touch', 'button', 'line_dropped', 'announcement', 'clock_pressed', 'board_identity'].includes(t)) return 'info';
+    if (['touch', 'button', 'line_dropped', 'announcement', 'clock_pressed', 'board_identity', 'clock_changed',
+      'game_started', 'game_resumed', 'heard', 'draw_offered', 'discrepancy_resolved', 'board_restored'].includes(t)) return 'info';
     return 'warning';
   }
 
-  /** One line of plain text for an event. */
-  function describe(ev) {
+  // ---- the console's words for events -------------------------------------------------
+  const BOARD_NAMES = { blind: "blind player's board", mirror: "sighted player's board" };
+  function boardName(b) {
+    return BOARD_NAMES[b] || (b ? `${String(b).replace(/_/g, ' ')} board` : 'a board');
+  }
+  function sideName(s) {
+    return s === 'white' ? 'White' : s === 'black' ? 'Black' : String(s || '');
+  }
+  function upper(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
+  /** "1 move", "2 moves". */
+  function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : (many || one + 's')}`;
+  }
+  function ordinal(n) {
+    return { 1: 'first', 2: 'second', 3: 'third' }[n] || `${n}th`;
+  }
+  /** "e2e4" → "e2-e4" (a move the record no longer holds). */
+  function squares(uci) {
+    return typeof uci === 'string' && uci.length >= 4 ? `${uci.slice(0, 2)}-${uci.slice(2, 4)}${uci.slice(4).toUpperCase()}` : String(uci || '');
+  }
+  /** The station's reasons count plies ("clocks as at ply 4"): said as move numbers. */
+  function plyWords(text) {
+    const number = (n) => (Number(n) ? moveNumber(Number(n)) : null);
+    return String(text || '')
+      .replace(/\bas at ply (\d+)/g, (_, n) => (number(n) ? `as after ${number(n)}` : 'as at the start'))
+      .replace(/\bto ply (\d+)/g, (_, n) => (number(n) ? `to the position after ${number(n)}` : 'to the start'))
+      .replace(/\bafter ply (\d+)/g, (_, n) => (number(n) ? `after ${number(n)}` : 'before the first move'))
+      .replace(/\bply (\d+)/g, (_, n) => (number(n) ? `move ${number(n)}` : 'the start'));
+  }
+  function diffText(diff) {
+    return Array.isArray(diff) ? diff.map((d) => (d && (d.text || d.square)) || '').filter(Boolean).join('; ') : '';
+  }
+  const MISSING = {
+    placement: 'his move is not on the board yet',
+    captured_piece_removal: 'the captured piece is still on the board',
+    announcement: 'he has not announced his move yet',
+  };
+  const REFUSED_INPUTS = {
+    enter_move: 'a move entered at the console', clock_press: 'a clock press', clock: 'a clock command',
+    scan: 'a reading of a board', announce: 'a spoken move', take_back: 'the take-back', scoresheet: 'a scoresheet',
+    new_game: 'the new game', result: 'the result', draw_offer: 'a draw offer', accept_draw: 'the draw agreement',
+    claim_draw: 'a draw claim', confirm_claim: 'the verdict on a draw claim', illegal_move: 'the illegal move',
+    adjourn: 'the adjournment', resign: 'a resignation', pieces: "a reading of the sighted player's board",
+    field: "a square of the sighted player's board", clock_reading: 'a reading of the DGT clock',
+  };
+  // Inputs that come from a device, not from a console control (whose refusal is
+  // shown beside the control): their reason belongs in the log.
+  const DEVICE_INPUTS = new Set(['scan', 'announce', 'pieces', 'field', 'clock_reading', 'button', 'link']);
+  const DEVICES = {
+    gamepad: 'Gamepad', dgt_clock: 'DGT clock', microphone: 'Microphone', speech_model: 'Speech model',
+    recording: 'Recording of the spoken moves', journal: 'Journal', braille: 'Braille display', engine: 'Engine',
+    audio: 'Sound', speaker: 'Speaker',
+  };
+  const RESULT_REASONS = {
+    checkmate: 'checkmate', stalemate: 'stalemate', insufficient_material: 'dead position (insufficient material)',
+    resignation: 'resignation', agreement: 'draw by agreement', threefold_repetition: 'draw claimed: the position three times',
+    fifty_moves: 'draw claimed: fifty moves without a pawn move or a capture', illegal_moves: 'the third illegal move',
+    no_pieces: 'no pieces left', no_move: 'no move left', king_moves: 'draw: kings only moved (6.2)',
+    long_ending: 'draw: the ending not won in time (6.3)', short_ending: 'draw: the ending not won in time (6.4)',
+  };
+  const RESULT_WORDS = { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'draw', '2-0': 'White wins', '0-2': 'Black wins', '1-1': 'draw' };
+  function clockChangedText(ev) {
+    const side = sideName(ev.side);
+    const who = typeof ev.who === 'string' ? ev.who : '';
+    const by = who && who !== 'station' && who !== 'player' ? (who === 'operator' ? ' at the console' : ` by ${who}`) : '';
+    const why = typeof ev.why === 'string' && ev.why ? ` — ${plyWords(ev.why)}` : '';
+    switch (ev.action) {
+      case 'started':
+        if (who === 'player') return `Clock started by ${side}'s press`;
+        if (who === 'station') return 'Clock started: the game\'s position stands on the boards';
+        return `Clock started${by}`;
+      case 'paused': return `Clock stopped${by}${why}`;
+      case 'resumed': return `Clock running again${by}${why}`;
+      case 'time_set': return `${side}'s clock set${by}${why}`;
+      case 'time_added': return `Time added to ${side}'s clock${by}${why}`;
+      case 'moves_set': return `Move counter set${by}${why}`;
+      case 'on_move_set': return `${side}'s clock runs again${why}`;
+      default: return `Clock: ${String(ev.action || '').replace(/_/g, ' ')}${side ? ' for ' + side : ''}${by}${why}`;
+    }
+  }
+  function warningText(w) {
+    const side = sideName(w.side);
+    switch (w.warning) {
+      case 'period_start': return `${side}'s period ${Number(w.period) + 1} begins with ${formatClock(w.remaining_ms)} on the clock`;
+      case 'remaining': return `${side}: ${speakClock(w.threshold_ms)} left${w.time_trouble ? ' (time trouble)' : ''} — said to the blind player`;
+      case 'time_control_reached': return `${side} reached the time control: period ${Number(w.period) + 1} begins`;
+      case 'flag_fell': return `${side}'s flag fell`;
+      default: return `${side}: clock warning`;
+    }
+  }
+  function heardText(understood) {
+    const u = String(understood || '');
+    const [kind, ...rest] = u.split(' ');
+    if (kind === 'move') return `understood as ${rest[rest.length - 1] || rest.join(' ')}`;
+    if (kind === 'ask') return 'not sure: asked back';
+    if (kind === 'command') return `understood as the command "${rest.join(' ').replace(/_/g, ' ')}"`;
+    if (kind === 'reject') return `not understood (${rest.join(' ').replace(/_/g, ' ')})`;
+    return u ? `understood: ${u}` : 'nothing understood';
+  }
+  function noteText(ev) {
+    const text = String(ev.text || '');
+    if (ev.about === 'clock_reading') return `The blind player now hears his clock as: ${text.replace(/^clock reading /, '').replace(/_/g, ' ')}`;
+    if (ev.about === 'rate') return `The blind player's speaking rate: ${text.replace(/^speaking rate /, '')}`;
+    if (ev.about === 'practice') return `Practice: ${text}`;
+    return `Note: ${plyWords(text)}`;
+  }
+
+  /**
+   * One line of plain text for an event, in the console's words (never a field
+   * name or a ply count). `ctx` (optional): `sensed(role)` — whether a board is
+   * sensed (a move "made on" a board that is not there was entered or spoken);
+   * `san(ply)` — the move of a ply the record no longer holds.
+   */
+  function describe(ev, ctx) {
     if (!ev || typeof ev !== 'object') return String(ev);
-    const board = ev.board ? `${ev.board} board` : '';
+    const c = ctx || {};
+    const board = upper(boardName(ev.board));
+    const mover = (ply) => (Number(ply) % 2 === 1 ? 'White' : 'Black');
     switch (ev.type) {
-      case 'game_started': return `New game ${ev.game_id || ''} started`;
-      case 'game_resumed': return `Game ${ev.game_id || ''} resumed after ${ev.ply} half-moves`;
-      case 'move': return `${board}: ${moveNumber(ev.ply)} ${ev.san} sensed`;
-      case 'move_revised': return `${board}: ${moveNumber(ev.ply)} revised to ${ev.san}`;
-      case 'game_move': return `Move ${moveNumber(ev.ply)} ${ev.san}${ev.revised ? ' (revised)' : ''}, made on the ${ev.by} board`;
-      case 'touch': return `Touch: ${pieceName(ev.piece)} on ${ev.square} (${board})`;
+      case 'game_started': {
+        const tags = ev.tags && typeof ev.tags === 'object' ? ev.tags : {};
+        const named = (v) => typeof v === 'string' && v && v !== '?';
+        const names = named(tags.white) || named(tags.black) ? `: ${named(tags.white) ? tags.white : 'White'} – ${named(tags.black) ? tags.black : 'Black'}` : '';
+        const from = Array.isArray(ev.moves) && ev.moves.length ? `, from the scoresheet after ${moveNumber(ev.moves.length)}` : '';
+        return `New game${names}${from}`;
+      }
+      case 'game_resumed': return `Game resumed from the journal after a restart, ${ev.ply ? 'after ' + moveNumber(ev.ply) : 'before the first move'}`;
+      case 'move': return `${board}: ${moveNumber(ev.ply)} ${ev.san} made on it`;
+      case 'move_revised': return `${board}: ${moveNumber(ev.ply)} read again as ${ev.san}`;
+      case 'game_move': {
+        const where = c.sensed && c.sensed(ev.by) ? `, made on the ${boardName(ev.by)}` : '';
+        return `${moveNumber(ev.ply)} ${ev.san} (${mover(ev.ply)})${ev.revised ? ', corrected' : ''}${where}`;
+      }
+      case 'touch': return `${board}: ${pieceName(ev.piece)} on ${ev.square} lifted (touched)`;
+      case 'piece_returned': return `${board}: ${pieceName(ev.piece)} on ${ev.square} lifted and put back — touched (touch-move)`;
       case 'board_mismatch': {
-        const diff = Array.isArray(ev.diff) ? ev.diff.map((d) => d.text || d.square).join('; ') : '';
-        return `${board} does not match (${ev.reason})${diff ? ': ' + diff : ''}`;
+        const why = ev.reason === 'ambiguous'
+          ? `several moves explain it${Array.isArray(ev.candidates) && ev.candidates.length ? ' (' + ev.candidates.map(squares).join(', ') + ')' : ''}`
+          : ev.reason === 'takeback'
+            ? `it shows an earlier position${ev.takeback_to_ply ? ', after ' + moveNumber(ev.takeback_to_ply) : ''}`
+            : 'no legal move explains it';
+        const diff = diffText(ev.diff);
+        return `${board} does not show the game: ${why}${diff ? '. ' + diff : ''}`;
       }
-      case 'board_restored': return `${board} shows the game position again`;
-      case 'setup_differs': return `${board} set up unlike the start position: ${Array.isArray(ev.diff) ? ev.diff.map((d) => d.text || d.square).join('; ') : ''}`;
-      case 'board_status': return `${board} ${ev.status}${ev.detail ? ': ' + ev.detail : ''}`;
-      case 'discrepancy': return `Discrepancy ${ev.id} (${ev.kind}): every board back to the position after ${ev.agreed_ply ? moveNumber(ev.agreed_ply) : 'the start'}${ev.board ? ', correct the ' + ev.board + ' board' : ''}`;
-      case 'discrepancy_resolved': return `Discrepancy ${ev.id} resolved`;
-      case 'game_over': return `Game over: ${ev.result} (${String(ev.reason || ev.termination || '').replace(/_/g, ' ')})`;
-      // The reason is shown once, next to the control that sent it.
-      case 'input_refused': return `Refused: ${String(ev.input || 'input').replace(/_/g, ' ')}`;
-      case 'draw_offered': return `Draw offer (=) by ${ev.side} after ${ev.ply ? moveNumber(ev.ply) : 'the start'}`;
-      case 'draw_claimed': return `Draw claim by ${ev.side}${ev.written ? ' with ' + ev.written : ''}: ${ev.correct ? 'correct (' + String(ev.ground).replace(/_/g, ' ') + ')' : 'incorrect'} — the position ${ev.repetitions} times, ${ev.moves_without_pawn_or_capture} moves without a pawn move or capture`;
-      case 'draw_claim_decided': return `The arbiter confirmed: ${ev.side}'s claim ${ev.correct ? 'correct, the game is drawn' : 'incorrect, Art. 9.5 applied'}`;
-      case 'illegal_move_found': return `Illegal move ${moveNumber(ev.ply)} (${ev.uci}) by ${ev.side}, number ${ev.count}: the position before it reinstated`;
-      case 'line_dropped': return `${board}: line dropped (${ev.reason}), ${ev.total} so far`;
-      case 'board_fault': return `${board} fault: ${ev.text}`;
-      case 'board_identity': return `${board}: ${ev.text}`;
-      case 'piece_returned': return `Touched and put back: ${pieceName(ev.piece)} on ${ev.square} (${board}) — touch-move evidence`;
-      case 'clock_pressed': return `Clock pressed by ${ev.side} (${formatClock(ev.remaining_ms)} left, ${ev.moves} moves)`;
-      case 'clock_premature': return `Premature clock press by ${ev.side}: still missing ${Array.isArray(ev.missing) ? ev.missing.join(', ').replace(/_/g, ' ') : ev.missing}`;
-      case 'clock_changed': return `Clock ${String(ev.action).replace(/_/g, ' ')}${ev.side ? ' for ' + ev.side : ''}${ev.who ? ' by ' + ev.who : ''}${ev.why ? ' (' + ev.why + ')' : ''}`;
-      case 'clock_warning': {
-        const w = ev.warning && typeof ev.warning === 'object' ? ev.warning : {};
-        return `Clock warning for ${w.side}: ${String(w.warning || '').replace(/_/g, ' ')} (${formatClock(w.remaining_ms)} left)`;
-      }
-      case 'flag_fell': return `FLAG FELL: ${ev.side}`;
-      case 'announcement': return `Said (${ev.listener}): ${ev.text}`;
+      case 'board_restored': return `${board} shows the game again`;
+      case 'setup_differs': return `${board} is set up unlike the start position: ${diffText(ev.diff)}`;
+      case 'board_status': return ev.status === 'connected' ? `${board} connected` : `${board} not connected${ev.detail ? ': ' + ev.detail : ''}`;
       case 'button': return `${board}: button ${ev.button} ${ev.pressed ? 'pressed' : 'released'}`;
+      case 'board_identity': return `${board} says: ${ev.text}`;
+      case 'board_fault': return `${board} reports a fault: ${ev.text}`;
+      case 'line_dropped': return `${board}: a garbled line ignored (${String(ev.reason || '').replace(/_/g, ' ')}), ${plural(Number(ev.total) || 0, 'line')} so far`;
+      case 'announcement_checked':
+        return ev.matches
+          ? `${moveNumber(ev.ply)} announced as his board shows it`
+          : `${moveNumber(ev.ply)} announced as ${squares(ev.said)}, but his board shows ${squares(ev.sensed)}: his clock waits until it is put right (D.2.8)`;
+      case 'adjourned': return `Game adjourned: move ${moveNumber(ev.ply)} sealed in the envelope`;
+      case 'adjournment_resumed': return 'The adjourned game resumed: the envelope opened';
+      case 'taken_back': {
+        const san = c.san ? c.san(ev.ply) : '';
+        const p = ev.clock_proposal;
+        const clocks = p && typeof p === 'object' ? ` — without it the clocks would show White ${formatClock(p.white_ms)}, Black ${formatClock(p.black_ms)}` : '';
+        return `${moveNumber(ev.ply)}${san ? ' ' + san : ''} taken back${clocks}`;
+      }
+      case 'discrepancy': {
+        const kind = ev.kind === 'records' ? 'the records differ' : 'a board does not show the game';
+        const target = ev.agreed_ply ? `the position after ${moveNumber(ev.agreed_ply)}` : 'the start position';
+        return `Discrepancy ${ev.id}: ${kind} — every board back to ${target}${ev.board ? ', correct the ' + boardName(ev.board) : ''}`;
+      }
+      case 'discrepancy_resolved': return `Discrepancy ${ev.id} resolved: every board shows the game`;
+      case 'game_over': {
+        if (ev.reason === 'new_game') return 'The unfinished game was closed for a new one (no result)';
+        const words = RESULT_WORDS[ev.result];
+        const reason = RESULT_REASONS[ev.reason] || String(ev.reason || ev.termination || '').replace(/_/g, ' ');
+        return `Game over: ${ev.result}${words ? ` (${words})` : ''}${reason ? ' — ' + reason : ''}`;
+      }
+      case 'input_refused': {
+        const what = REFUSED_INPUTS[ev.input] || String(ev.input || 'an input').replace(/_/g, ' ');
+        const why = DEVICE_INPUTS.has(ev.input) && ev.reason ? `: ${ev.reason}` : '';
+        return `Refused: ${what}${why}`;
+      }
+      case 'draw_offered': {
+        const san = ev.ply && c.san ? c.san(ev.ply) : '';
+        return `${sideName(ev.side)} offers a draw (=) ${ev.ply ? `after ${moveNumber(ev.ply)}${san ? ' ' + san : ''}` : 'before the first move'}`;
+      }
+      case 'draw_claimed': {
+        const ground = ev.ground === 'fifty_moves' ? 'fifty moves' : 'threefold repetition';
+        return `Draw claim by ${sideName(ev.side)}${ev.written ? ' with ' + ev.written : ''}: ${ev.correct ? 'correct (' + ground + ')' : 'incorrect'} — the position ${plural(Number(ev.repetitions) || 0, 'time')}, ${plural(Number(ev.moves_without_pawn_or_capture) || 0, 'move')} without a pawn move or capture`;
+      }
+      case 'draw_claim_decided': return `The arbiter confirmed: ${sideName(ev.side)}'s claim ${ev.correct ? 'correct, the game is drawn' : 'incorrect, Art. 9.5 applied'}`;
+      case 'illegal_move_found': return `${moveNumber(ev.ply)} (${squares(ev.uci)}) by ${sideName(ev.side)} found illegal, his ${ordinal(ev.count)} illegal move: the position before it is back (Art. 7.4)`;
+      case 'clock_pressed': return `${sideName(ev.side)} pressed the clock: ${formatClock(ev.remaining_ms)} left after ${plural(Number(ev.moves) || 0, 'move')}`;
+      case 'clock_premature': {
+        const missing = (Array.isArray(ev.missing) ? ev.missing : [ev.missing]).map((m) => MISSING[m] || String(m).replace(/_/g, ' ')).join(', and ');
+        return `${sideName(ev.side)} pressed the clock too early: ${missing} (D.2.4)`;
+      }
+      case 'clock_changed': return clockChangedText(ev);
+      case 'clock_warning': return warningText(ev.warning && typeof ev.warning === 'object' ? ev.warning : {});
+      case 'flag_fell': return `${sideName(ev.side)}'s flag fell`;
+      case 'announcement':
+        if (ev.listener === 'log') return noteText(ev);
+        return `${ev.listener === 'public' ? "Said on the opponent's speaker" : 'Said to the blind player'}: ${ev.text}`;
+      case 'heard': return `Heard: "${ev.text || ''}" — ${heardText(ev.understood)}`;
+      case 'device_status': {
+        const device = DEVICES[ev.device] || upper(String(ev.device || 'a device').replace(/_/g, ' '));
+        const name = ev.name ? ` (${ev.name})` : '';
+        if (ev.status === 'missing_words') return `${device}${name} lacks the words: ${Array.isArray(ev.words) ? ev.words.join(', ') : ''}`;
+        const status = { connected: 'connected', disconnected: 'not connected', unavailable: 'not available' }[ev.status] || String(ev.status || '').replace(/_/g, ' ');
+        return `${device}${name} ${status}${ev.detail ? ': ' + ev.detail : ''}`;
+      }
+      case 'irregularity': return `Irregularity (${ev.article || '5.4'}) on the ${boardName(ev.board)}: ${ev.text}`;
+      case 'irregularity_decided': {
+        const steps = Array.isArray(ev.steps) && ev.steps.length ? `: ${ev.steps.join('; ')}` : '';
+        return ev.decision === 'accept' ? 'The opponent lets the position stand (5.7)' : `The opponent wants it corrected${steps}`;
+      }
       default: {
-        const rest = Object.entries(ev)
-          .filter(([k]) => k !== 'type' && k !== 't_ms')
-          .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
-          .join(', ');
-        return `${String(ev.type || 'event').replace(/_/g, ' ')}${rest ? ' — ' + rest : ''}`;
+        // An event this page does not know yet: its kind in words, never its fields.
+        return upper(String(ev.type || 'event').replace(/_/g, ' '));
       }
     }
   }
@@ -536,9 +713,26 @@ const Station = (() => {
     render();
   }
 
+  /**
+   * The last move as `lang` writes it: the station gives its SAN with each
+   * language's piece letters (`sans`: Sf3 for Springer and skoczek); SAN otherwise.
+   */
+  function sanIn(last, lang) {
+    const sans = last && last.sans && typeof last.sans === 'object' ? last.sans : {};
+    return (typeof sans[lang] === 'string' && sans[lang]) || (last && last.san) || '';
+  }
+
+  /** A player's name from the state's tags (`white`/`black`), or "" when not named. */
+  function playerName(state, side) {
+    const tags = state && state.tags && typeof state.tags === 'object' ? state.tags : {};
+    const v = tags[side];
+    return typeof v === 'string' && v && v !== '?' ? v : '';
+  }
+
   return {
+    sanIn, playerName,
     pieceName, squareName, squareIndex, parseFen, fenTurn, parseOccupancy, drawBoard, drawDraughts,
     formatClock, formatTime, speakClock, clockNow, moveNumber, stepText, severity, describe, connect,
-    pageWords, follow,
+    pageWords, follow, plural, sideName,
   };
 })();

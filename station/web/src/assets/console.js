@@ -211,36 +211,121 @@
     if (!sealed) return;
     if (await send({ cmd: 'seal_reply', sealed_move: sealed }, 'Reply sealed in a new envelope (I.9.3)', 'form-seal-reply')) $('reply-sealed').value = '';
   });
+  // Correcting a clock is asked first, as a DGT clock shows the new times
+  // before its OK: Enter in any field (or the button) says what would change —
+  // whose clock, the time it would show, the time it shows now — and only
+  // "Yes" changes it; Escape or "No" keeps the clock. Adding time has its own
+  // field, so a time meant to be added is never set as the remaining time.
+  let pendingClock = null;
+  function askClock(commands, text, yes, back) {
+    pendingClock = { commands, back };
+    $('clock-confirm-text').textContent = text;
+    $('clock-confirm-yes').textContent = yes;
+    $('clock-confirm').hidden = false;
+    $('clock-confirm-yes').focus();
+    announce(text);
+  }
+  function closeClockConfirm(focus) {
+    const back = pendingClock && pendingClock.back;
+    pendingClock = null;
+    $('clock-confirm').hidden = true;
+    if (focus && back && $(back)) $(back).focus();
+  }
+  function byWhom(who, why) {
+    return `${who ? ` Corrected by ${who}` : ''}${why ? `${who ? '' : ' Reason'}: ${why}` : ''}${who || why ? '.' : ''}`;
+  }
   $('form-set-time').addEventListener('submit', (e) => {
     e.preventDefault();
-    const ms = parseTime($('set-time-value').value);
-    if (ms === null) {
-      refuse('form-set-time', 'Set time: write the time as h:mm:ss, m:ss or whole minutes.');
+    const setText = $('set-time-value').value.trim();
+    const addText = $('add-time-value').value.trim();
+    const field = document.activeElement && document.activeElement.id === 'add-time-value' ? 'add-time-value' : 'set-time-value';
+    if (!setText && !addText) {
+      refuse('form-set-time', 'Write the new remaining time, or the time to add.');
       $('set-time-value').focus();
       return;
     }
-    const side = $('set-time-side').value;
-    const who = optional($('set-time-who').value), why = optional($('set-time-why').value);
-    if (e.submitter && e.submitter.id === 'add-time') {
-      send({ cmd: 'add_time', side, ms, who, why }, `Added ${Station.formatClock(ms)} to ${side}'s time`, 'form-set-time');
+    if (setText && addText) {
+      refuse('form-set-time', 'Fill one of the two: the new remaining time, or the time to add.');
+      $(field).focus();
       return;
     }
-    send({ cmd: 'set_time', side, ms, who, why }, `Set ${side}'s time to ${Station.formatClock(ms)}`, 'form-set-time');
+    const adding = Boolean(addText);
+    const ms = parseTime(adding ? addText : setText);
+    if (ms === null) {
+      refuse('form-set-time', 'Write the time as h:mm:ss, m:ss or whole minutes.');
+      $(adding ? 'add-time-value' : 'set-time-value').focus();
+      return;
+    }
+    clearRefusal('form-set-time');
+    const side = $('set-time-side').value;
+    const who = optional($('set-time-who').value), why = optional($('set-time-why').value);
+    const name = Station.sideName(side);
+    const now = Station.clockNow(state && state.clock, receivedAt)[side];
+    const shows = typeof now === 'number' ? ` It shows ${Station.formatClock(now)} now.` : '';
+    const back = adding ? 'add-time-value' : 'set-time-value';
+    if (adding) {
+      const to = typeof now === 'number' ? ` to ${Station.formatClock(now + ms)}` : '';
+      askClock([{ cmd: 'add_time', side, ms, who, why }],
+        `Add ${Station.formatClock(ms)} to ${name}'s clock${to}?${shows}${byWhom(who, why)}`,
+        `Yes, add ${Station.formatClock(ms)} to ${name}'s clock`, back);
+      return;
+    }
+    askClock([{ cmd: 'set_time', side, ms, who, why }],
+      `Set ${name}'s clock to ${Station.formatClock(ms)}?${shows}${byWhom(who, why)}`,
+      `Yes, set ${name}'s clock to ${Station.formatClock(ms)}`, back);
   });
+  $('clock-confirm-yes').addEventListener('click', async () => {
+    const pending = pendingClock;
+    if (!pending) return;
+    closeClockConfirm(false);
+    let ok = true;
+    for (const command of pending.commands) {
+      const label = clockCommandLabel(command);
+      if (!await send(command, label, 'form-set-time')) ok = false;
+    }
+    if (ok && pending.back === 'set-moves-value') $('set-moves-value').value = '';
+    else if (ok) {
+      $('set-time-value').value = '';
+      $('add-time-value').value = '';
+    }
+    if (pending.back && $(pending.back)) $(pending.back).focus();
+  });
+  $('clock-confirm-no').addEventListener('click', () => {
+    closeClockConfirm(true);
+    announce('The clock is kept as it is.');
+  });
+  $('clock-confirm').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      closeClockConfirm(true);
+      announce('The clock is kept as it is.');
+    }
+  });
+  function clockCommandLabel(c) {
+    const name = Station.sideName(c.side);
+    if (c.cmd === 'add_time') return `${Station.formatClock(c.ms)} added to ${name}'s clock`;
+    if (c.cmd === 'set_time') return `${name}'s clock set to ${Station.formatClock(c.ms)}`;
+    if (c.cmd === 'set_moves') return `The move counter set to ${c.moves}`;
+    return 'Clock corrected';
+  }
   $('form-press').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('press-side').value;
-    send({ cmd: 'clock_press', side }, `Clock pressed for ${side}`, 'form-press');
+    send({ cmd: 'clock_press', side }, `Clock pressed for ${Station.sideName(side)}`, 'form-press');
   });
   $('form-set-moves').addEventListener('submit', (e) => {
     e.preventDefault();
     const moves = Number($('set-moves-value').value);
-    if (!Number.isInteger(moves) || moves < 0) {
+    if ($('set-moves-value').value === '' || !Number.isInteger(moves) || moves < 0) {
       refuse('form-set-moves', 'Set move counter: a whole number, 0 or more.');
       return;
     }
-    send({ cmd: 'set_moves', moves, who: optional($('set-moves-who').value), why: optional($('set-moves-why').value) },
-      `Set the move counter to ${moves}`, 'form-set-moves');
+    clearRefusal('form-set-moves');
+    const who = optional($('set-moves-who').value), why = optional($('set-moves-why').value);
+    const now = state && state.clock && typeof state.clock.moves === 'number' ? ` It counts ${state.clock.moves} now.` : '';
+    $('corrections').open = true;
+    askClock([{ cmd: 'set_moves', moves, who, why }], `Set the move counter to ${moves}?${now}${byWhom(who, why)}`,
+      `Yes, set the move counter to ${moves}`, 'set-moves-value');
   });
   // A move is read in the notation it is written in; one whose reading needed
   // more (a lower-case letter, a missing x or +) is said back and counts once
@@ -301,7 +386,7 @@
   $('form-draw').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('draw-side').value;
-    send({ cmd: 'draw_offer', side }, `Draw offer by ${side}`, 'form-draw');
+    send({ cmd: 'draw_offer', side }, `Draw offer by ${Station.sideName(side)}`, 'form-draw');
   });
   $('accept-draw').addEventListener('click', () => {
     send({ cmd: 'accept_draw' }, 'Draw by agreement', 'accept-draw');
@@ -312,7 +397,7 @@
     const mv = $('claim-move').value.trim();
     const command = { cmd: 'claim_draw', side };
     if (mv) command.move = mv;
-    const body = await send(command, `Draw claim by ${side}`, 'form-claim');
+    const body = await send(command, `Draw claim by ${Station.sideName(side)}`, 'form-claim');
     if (!body || !body.result) return;
     const r = body.result;
     const facts = `the position ${r.repetitions} times, ${r.moves_without_pawn_or_capture} moves without a pawn move or capture`;
@@ -375,7 +460,7 @@
   $('form-flag').addEventListener('submit', (e) => {
     e.preventDefault();
     const side = $('flag-side').value;
-    send({ cmd: 'claim_flag', side }, `Flag claim: ${side}'s flag`, 'form-flag');
+    send({ cmd: 'claim_flag', side }, `Flag claim: ${Station.sideName(side)}'s flag`, 'form-flag');
   });
   $('form-new').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -435,6 +520,83 @@
       e.preventDefault();
       closeNewConfirm('h-new');
       announce('No new game.');
+    }
+  });
+
+  // A take-back keeps the clock as it is; when the move's clock was pressed the
+  // station proposes the clocks without it (the time its mover spent given back,
+  // its increment withdrawn) and the arbiter decides (Art. 7, as the D.2.9
+  // proposal): "Yes" sets both clocks, "No" or Escape keeps them. The proposal
+  // stands until a move, a clock correction or a new game.
+  const keptTakeBacks = new Set();
+  let shownTakeBack = null;
+  function openTakeBack() {
+    const log = state && Array.isArray(state.log) ? state.log : localLog;
+    let open = null;
+    log.forEach((ev, index) => {
+      if (!ev || typeof ev !== 'object') return;
+      if (ev.type === 'taken_back') open = ev.clock_proposal && typeof ev.clock_proposal === 'object' ? { ev, index } : null;
+      else if (['game_move', 'game_started', 'game_over'].includes(ev.type)) open = null;
+      else if (ev.type === 'clock_changed' && ['time_set', 'time_added'].includes(ev.action)) open = null;
+    });
+    if (!open) return null;
+    const key = `${open.ev.t_ms}:${open.ev.ply}`;
+    if (keptTakeBacks.has(key)) return null;
+    let san = '';
+    for (let i = open.index - 1; i >= 0 && !san; i--) {
+      const e = log[i];
+      if (e && e.type === 'game_move' && e.ply === open.ev.ply) san = e.san;
+    }
+    return { key, ev: open.ev, move: `${Station.moveNumber(open.ev.ply)}${san ? ' ' + san : ''}` };
+  }
+  function renderTakeBack() {
+    const open = openTakeBack();
+    const box = $('take-back-clocks');
+    const key = open ? open.key : null;
+    if (key === shownTakeBack) return;
+    shownTakeBack = key;
+    if (!open) {
+      box.hidden = true;
+      return;
+    }
+    const p = open.ev.clock_proposal;
+    const fmt = Station.formatClock;
+    const now = Station.clockNow(state && state.clock, receivedAt);
+    const mover = open.ev.ply % 2 === 1 ? 'White' : 'Black';
+    const text = `${open.move} taken back. Without it the clocks would show White ${fmt(p.white_ms)} and Black ${fmt(p.black_ms)} `
+      + `(they show White ${fmt(now.white)} and Black ${fmt(now.black)}): the time ${mover} spent on it given back, its increment withdrawn. `
+      + 'Set the clocks so (Art. 7)?';
+    $('take-back-clocks-text').textContent = text;
+    $('take-back-clocks-yes').textContent = `Yes, set White ${fmt(p.white_ms)} and Black ${fmt(p.black_ms)}`;
+    box.hidden = false;
+    // The arbiter who just took the move back decides now; anyone else hears it.
+    if (document.activeElement === $('take-back')) $('take-back-clocks-yes').focus();
+    announce(text);
+  }
+  $('take-back-clocks-yes').addEventListener('click', async () => {
+    const open = openTakeBack();
+    if (!open) return;
+    const p = open.ev.clock_proposal;
+    const why = `take-back of ${open.move} (Art. 7): the clocks as before it`;
+    keptTakeBacks.add(open.key);
+    for (const [side, ms] of [['white', p.white_ms], ['black', p.black_ms]]) {
+      await send({ cmd: 'set_time', side, ms, who: 'arbiter', why }, `${Station.sideName(side)}'s clock set to ${Station.formatClock(ms)}`, 'take-back');
+    }
+    renderTakeBack();
+    $('take-back').focus();
+  });
+  function keepTakeBackClocks() {
+    const open = openTakeBack();
+    if (open) keptTakeBacks.add(open.key);
+    renderTakeBack();
+    $('take-back').focus();
+    announce('The clocks are kept as they are.');
+  }
+  $('take-back-clocks-no').addEventListener('click', keepTakeBackClocks);
+  $('take-back-clocks').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      keepTakeBackClocks();
     }
   });
 
@@ -686,13 +848,13 @@
     const now = Station.clockNow(state.clock, receivedAt);
     const parts = [`White ${Station.speakClock(now.white)}, Black ${Station.speakClock(now.black)}.`];
     if (state.turn) parts.push(`${state.turn === 'white' ? 'White' : 'Black'} to move.`);
-    if (state.clock) parts.push(`Clock ${state.clock.running ? 'running' : 'stopped'}, ${state.clock.moves || 0} moves.`);
+    if (state.clock) parts.push(`Clock ${clockState(state.clock)}, ${Station.plural(state.clock.moves || 0, 'move')}.`);
     if (state.last_move) parts.push(`Last move ${plyText(state.last_move.ply)}.`);
     const open = Array.isArray(state.discrepancies) ? state.discrepancies.length : 0;
     if (open) parts.push(`${open} open discrepanc${open === 1 ? 'y' : 'ies'}.`);
     if (state.waiting_for_execution) parts.push('Move announced, waiting for it to be made on the board.');
-    if (state.clock && state.clock.flag) parts.push(`${state.clock.flag} flag has fallen.`);
-    if (state.phase && state.phase !== 'playing') parts.push(`Game ${state.phase}.`);
+    if (state.clock && state.clock.flag) parts.push(`${Station.sideName(state.clock.flag)}'s flag has fallen.`);
+    if (state.phase && state.phase !== 'playing') parts.push(`${upperFirst(PHASES[state.phase] || state.phase)}.`);
     return parts.join(' ');
   }
 
@@ -708,21 +870,28 @@
     return `Start position: from a FEN. White's first rank: ${pieces}.`;
   }
 
+  const PHASES = { waiting: 'waiting for the start position', playing: 'game on', finished: 'game over' };
   function renderHeader() {
     const s = state || {};
-    const bits = [];
-    if (s.game_id) bits.push(s.game_id);
-    if (s.phase) bits.push(s.phase);
-    if (s.turn && s.phase === 'playing') bits.push(`${s.turn} to move`);
-    if (s.blind_color) bits.push(`blind player: ${s.blind_color}`);
-    if (s.waiting_for_execution) bits.push('waiting for execution');
-    if (s.adjourned === true) bits.push('adjourned (sealed move in the envelope)');
-    const tags = s.tags && typeof s.tags === 'object' ? s.tags : null;
+    // The players first, as on a scoresheet: who plays whom, round and board.
+    const tags = s.tags && typeof s.tags === 'object' ? s.tags : {};
     const named = (v) => typeof v === 'string' && v && v !== '?';
-    if (tags && (named(tags.white) || named(tags.black))) bits.push(`${named(tags.white) ? tags.white : '?'} – ${named(tags.black) ? tags.black : '?'}`);
-    if (tags && named(tags.round)) bits.push(`round ${tags.round}`);
-    if (tags && named(tags.board)) bits.push(`board ${tags.board}`);
+    let players = '';
+    if (named(tags.white) || named(tags.black)) {
+      players = `White: ${named(tags.white) ? tags.white : 'not named'} · Black: ${named(tags.black) ? tags.black : 'not named'}`;
+    } else if (state) players = 'The players are not named (New game, Alt+N)';
+    const round = [named(tags.round) ? `round ${tags.round}` : '', named(tags.board) ? `board ${tags.board}` : ''].filter(Boolean);
+    if (round.length) players += ` · ${round.join(', ')}`;
+    if ($('players').textContent !== players) $('players').textContent = players;
+    const bits = [];
+    if (s.phase) bits.push(PHASES[s.phase] || s.phase);
+    if (s.turn && s.phase === 'playing') bits.push(`${Station.sideName(s.turn)} to move`);
+    if (s.blind_color) bits.push(`blind player: ${Station.sideName(s.blind_color)}`);
+    if (s.waiting_for_execution) bits.push('move to be made on the board');
+    if (s.adjourned === true) bits.push('adjourned (sealed move in the envelope)');
     $('game-line').textContent = state ? bits.join(' · ') : 'no state from the station yet';
+    const id = s.game_id ? `Journal: ${s.game_id}` : '';
+    if ($('game-id').textContent !== id) $('game-id').textContent = id;
     const result = resultText(s);
     const box = $('game-result');
     if (box.textContent !== result) box.textContent = result;
@@ -790,12 +959,23 @@
     }
     const bits = [];
     if (clock) {
-      bits.push(clock.running ? 'running' : 'stopped');
-      bits.push(`move counter ${clock.moves || 0}`);
-      if (clock.flag) bits.push(`FLAG FALLEN: ${clock.flag}`);
+      bits.push(clockState(clock));
+      if (clock.started !== false || clock.moves) bits.push(`move counter ${clock.moves || 0}`);
+      if (clock.flag) bits.push(`FLAG FALLEN: ${Station.sideName(clock.flag)}`);
     } else bits.push('no clock yet');
     const line = bits.join(' · ');
     if ($('clock-line').textContent !== line) $('clock-line').textContent = line;
+  }
+
+  // Running, stopped, or not started yet: no clock runs before anyone is there
+  // (it starts with the arbiter, a player's press, or the boards set up).
+  function clockState(clock) {
+    if (clock.running) return 'running';
+    if (clock.started === false) return 'not started yet: Alt+S, or a player presses';
+    return 'stopped';
+  }
+  function upperFirst(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
   }
 
   // Draughts (5.4, 5.9): the irregularity waiting for the opponent's decision,
@@ -958,9 +1138,12 @@
     renderKeyed('boards', key, (box) => {
       // A board read as text stays open while the game goes on.
       const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.id));
-      const shown = list.length ? list : [{ role: 'agreed', fen: state && state.fen }];
+      // The boards that are there; without one, the game's position.
+      const sensed = list.filter((b) => b.sensed !== false);
+      const shown = sensed.length ? sensed : [{ role: 'agreed', fen: state && state.fen }];
+      box.classList.toggle('single', shown.length === 1);
       box.replaceChildren(...shown.map((b) => {
-        const name = ROLE_NAMES[b.role] || 'Agreed position';
+        const name = ROLE_NAMES[b.role] || "The game's position (no board is sensed)";
         const status = [];
         const fix = toCorrect.get(b.role);
         let agreement = b.agreement || '';
@@ -1037,13 +1220,14 @@
     const moves = state && Array.isArray(state.moves) ? state.moves : [];
     const agreed = moves.map((m) => (m && m.san) || '');
     const agreedShown = moves.map(shownMove);
-    const recs = boards().map((b) => ({ role: b.role, moves: Array.isArray(b.moves) ? b.moves.map(String) : null }));
+    const recs = boards().filter((b) => b.sensed !== false)
+      .map((b) => ({ role: b.role, moves: Array.isArray(b.moves) ? b.moves.map(String) : null }));
     const key = JSON.stringify([agreed, recs, $('notation').value]);
     renderKeyed('records', key, (box) => {
       // Records are compared in SAN; a board's move that is the agreed one is shown
       // in the chosen notation, one that differs as the board's SAN.
       const shown = (list) => list && list.map((san, i) => (san === agreed[i] ? agreedShown[i] : san));
-      const columns = [{ name: 'Agreed', moves: agreed, shown: agreedShown }, ...recs.map((r) => ({ name: r.role === 'blind' ? 'Blind board' : r.role === 'mirror' ? 'Mirror board' : String(r.role), moves: r.moves, shown: shown(r.moves) }))];
+      const columns = [{ name: 'Agreed', moves: agreed, shown: agreedShown }, ...recs.map((r) => ({ name: r.role === 'blind' ? 'Blind' : r.role === 'mirror' ? 'Sighted' : String(r.role), moves: r.moves, shown: shown(r.moves) }))];
       const length = Math.max(0, ...columns.map((c) => (c.moves ? c.moves.length : 0)));
       let first = -1;
       for (let i = 0; i < length && first < 0; i++) {
@@ -1056,12 +1240,22 @@
         summary.textContent = `First disagreement at ${Station.moveNumber(first + 1)}: ${at}.`;
         summary.className = 'records-summary-bad';
       } else {
-        summary.textContent = length ? `The records agree (${length} half-moves).` : 'No moves yet.';
+        const agree = columns.length > 1 ? `The records agree (${Station.plural(length, 'half-move')}).` : `${Station.plural(length, 'half-move')}.`;
+        summary.textContent = length ? agree : 'No moves yet.';
         summary.className = '';
+      }
+      if (columns.length === 1) {
+        // No board to compare with: the record as a scoresheet, a move a row.
+        box.replaceChildren(scoresheetTable(agreedShown));
+        fitRecords();
+        box.scrollTop = box.scrollHeight;
+        return;
       }
       const table = h('table', { class: 'records' });
       table.append(h('caption', { class: 'visually-hidden' }, 'The agreed record and each board\'s record, one half-move a row'));
-      table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'), ...columns.map((c) => h('th', { scope: 'col' }, c.name)))));
+      const board = h('span', { class: 'visually-hidden' }, " player's board");
+      table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'),
+        ...columns.map((c, k) => h('th', { scope: 'col' }, c.name, k ? board.cloneNode(true) : null)))));
       const body = h('tbody');
       for (let i = 0; i < length; i++) {
         const values = columns.map((c) => (c.moves ? (c.moves[i] !== undefined ? c.shown[i] : '') : 'not sensed'));
@@ -1076,10 +1270,46 @@
       }
       table.append(body);
       box.replaceChildren(table);
+      fitRecords();
       const row = $('first-disagreement');
       if (row) box.scrollTop = Math.max(0, row.offsetTop - 40);
       else box.scrollTop = box.scrollHeight;
     });
+  }
+
+  // On the wide layout the record sits under the clocks: its scroll box ends
+  // at the bottom of the first screen, so the last move is always in sight.
+  const WIDE = window.matchMedia('(min-width: 1200px)');
+  function fitRecords() {
+    const wrap = $('records');
+    if (!WIDE.matches) {
+      wrap.style.maxHeight = '';
+      return;
+    }
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    wrap.style.maxHeight = `${Math.max(Math.floor(window.innerHeight - top - 14), 144)}px`;
+  }
+  window.addEventListener('resize', () => {
+    fitRecords();
+    $('records').scrollTop = $('records').scrollHeight;
+  });
+
+  // White's and Black's move side by side under their number, as on paper
+  // (a game from a FEN with Black to move leaves White's first cell empty).
+  function scoresheetTable(moves) {
+    const fen = state && typeof state.start_fen === 'string' ? state.start_fen.trim().split(/\s+/) : [];
+    const blackFirst = fen[1] === 'b';
+    const firstNumber = Number(fen[5]) > 0 ? Number(fen[5]) : 1;
+    const cells = blackFirst ? [null, ...moves] : moves;
+    const table = h('table', { class: 'records scoresheet' });
+    table.append(h('caption', { class: 'visually-hidden' }, 'The record, a move a row: its number, White\'s move, Black\'s move'));
+    table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'), h('th', { scope: 'col' }, 'White'), h('th', { scope: 'col' }, 'Black'))));
+    const body = h('tbody');
+    for (let i = 0; i < cells.length; i += 2) {
+      body.append(h('tr', {}, h('th', { scope: 'row' }, `${firstNumber + i / 2}.`), h('td', {}, cells[i] || ''), h('td', {}, cells[i + 1] || '')));
+    }
+    table.append(body);
+    return table;
   }
 
   function renderLog() {
@@ -1090,6 +1320,7 @@
       const items = [];
       for (let i = tail.length - 1; i >= 0; i--) {
         const ev = tail[i];
+        if (ev && ev.type === 'announcement' && ev.listener === 'log' && ev.about === 'draw_offer') continue;
         const li = h('li', { class: Station.severity(ev) });
         if (ev && typeof ev.t_ms === 'number') li.append(h('time', {}, Station.formatTime(ev.t_ms)));
         li.append(...describeInLanguage(ev));
@@ -1106,13 +1337,31 @@
     const l = ev.type === 'announcement' ? langs[ev.listener] : ev.type === 'heard' ? langs.speech : null;
     return typeof l === 'string' && /^[a-z]{2,3}(-[A-Za-z0-9]+)*$/.test(l) ? l : null;
   }
+  // What the console knows beside an event: which boards are there, and the
+  // moves the log saw (a move taken back is gone from the record).
+  const context = {
+    sensed: (role) => boards().some((b) => b.role === role && b.sensed !== false),
+    san: (ply) => {
+      const log = state && Array.isArray(state.log) ? state.log : localLog;
+      for (let i = log.length - 1; i >= 0; i--) {
+        const e = log[i];
+        if (e && e.type === 'game_move' && e.ply === ply) return e.san;
+      }
+      return '';
+    },
+  };
   function describeInLanguage(ev) {
-    if (!ev || typeof ev !== 'object' || typeof ev.text !== 'string') return [Station.describe(ev)];
+    const plain = () => [Station.describe(ev, context)];
+    if (!ev || typeof ev !== 'object' || typeof ev.text !== 'string') return plain();
     const lang = languageOf(ev);
-    if (!lang || lang === 'en') return [Station.describe(ev)];
+    if (!lang || lang === 'en') return plain();
     const words = h('span', { lang }, ev.text);
-    if (ev.type === 'announcement') return [`Said (${ev.listener}): `, words];
-    return ['Heard: ', words, ev.understood ? ` — ${ev.understood}` : ''];
+    if (ev.type === 'announcement') {
+      return [`${ev.listener === 'public' ? "Said on the opponent's speaker" : 'Said to the blind player'}: `, words];
+    }
+    const line = Station.describe(ev, context);
+    const understood = line.slice(line.indexOf(' — '));
+    return ['Heard: "', words, `"${understood.startsWith(' — ') ? understood : ''}`];
   }
 
   // A board that is not there is said once (an alert), and again after it came
@@ -1176,6 +1425,7 @@
     renderBoards();
     renderRecords();
     renderLog();
+    renderTakeBack();
     prefillAdjourn();
   }
 
@@ -1198,7 +1448,7 @@
       alertMessage(`Irregularity ${ev.article}: ${ev.text}. The opponent decides: Alt+A accepts (5.7), Alt+Z corrects.`);
     } else if (kind === 'alert' && ev.type !== 'input_refused') {
       // A refused command is shown once, next to the control that sent it.
-      alertMessage(Station.describe(ev));
+      alertMessage(Station.describe(ev, context));
     }
     if (!state || !Array.isArray(state.log)) {
       renderLog();

@@ -66,6 +66,8 @@
         }
       }
       $(`clock-${side}`).classList.toggle('own', side === own);
+      const player = Station.playerName(view.state, side);
+      if ($(`player-${side}`).textContent !== player) $(`player-${side}`).textContent = player;
       const ms = now[side];
       $(`time-${side}`).textContent = Station.formatClock(ms);
       const box = $(`clock-${side}`);
@@ -97,8 +99,10 @@
     $('last-label').textContent = t('last_move');
     if (last) {
       const text = last.text && typeof last.text === 'object' ? (last.text[lang()] || last.text.en || '') : '';
-      $('last-text').textContent = `${Station.moveNumber(last.ply)} ${text || last.san}`;
-      $('last-san').textContent = text ? last.san : '';
+      // Written with the page language's piece letters (Sf3 in Polish and German).
+      const san = Station.sanIn(last, lang());
+      $('last-text').textContent = `${Station.moveNumber(last.ply)} ${text || san}`;
+      $('last-san').textContent = text ? san : '';
     } else {
       $('last-text').textContent = t('none');
       $('last-san').textContent = '';
@@ -152,6 +156,7 @@
       const ev = log[i];
       if (!ev || typeof ev !== 'object') continue;
       if (ev.type === 'game_move' || ev.type === 'game_started' || ev.type === 'game_over') return null;
+      if (ev.type === 'draw_offered' && (ev.side === 'white' || ev.side === 'black')) return ev.side;
       if (ev.type === 'announcement' && ev.about === 'draw_offer') {
         const m = /by (white|black)/.exec(String(ev.text));
         return m ? m[1] : null;
@@ -185,9 +190,9 @@
     const result = resultOf(s);
     if (!result) return t('finished');
     const words = { '1-0': t('white_wins'), '0-1': t('black_wins'), '1/2-1/2': t('draw'), '1-1': t('draw') }[result];
-    const r = s.result && typeof s.result === 'object' ? s.result : {};
-    const reason = typeof r.reason === 'string' && r.reason ? ` — ${r.reason}` : '';
-    return `${t('finished')}: ${result}${words ? ` (${words})` : ''}${reason}`;
+    // How it ended is the change line above, in this page's language; the
+    // arbiter's own words (in his language) stay on the console.
+    return `${t('finished')}: ${result}${words ? ` (${words})` : ''}`;
   }
 
   function fixSteps(s) {

@@ -84,8 +84,9 @@
     if (last && typeof last.ply === 'number') {
       const words = last.text && typeof last.text === 'object' ? (last.text[lang()] || last.text.en || '') : '';
       const mover = last.ply % 2 === 1 ? t('by_white') : t('by_black');
-      setText('last-words', `${Station.moveNumber(last.ply)} ${words || last.san}`);
-      setText('last-san', `${mover}: ${last.san}`);
+      const san = Station.sanIn(last, lang());
+      setText('last-words', `${Station.moveNumber(last.ply)} ${words || san}`);
+      setText('last-san', `${mover}: ${san}`);
     } else {
       setText('last-words', t('none'));
       setText('last-san', '');
@@ -93,6 +94,7 @@
     for (const side of ['white', 'black']) {
       setText(`name-${side}`, t(side));
       setText(`you-${side}`, side === blindColor ? t('you') : '');
+      setText(`player-${side}`, Station.playerName(s, side));
     }
     const notices = [];
     if (!view.online) notices.push(['alert', t('offline')]);
@@ -100,7 +102,8 @@
     if (s.clock && s.clock.flag) notices.push(['alert', `${t('flag')}: ${t(s.clock.flag)}`]);
     if (s.phase === 'waiting') notices.push(['info', t('waiting')]);
     if (s.phase === 'adjourned' || s.adjourned === true) notices.push(['info', t('adjourned')]);
-    if (s.phase === 'finished') notices.push(['info', t('finished') + (s.result ? `: ${s.result}` : '')]);
+    const result = s.result && typeof s.result === 'object' ? s.result.result : s.result;
+    if (s.phase === 'finished') notices.push(['info', t('finished') + (typeof result === 'string' && result !== '*' ? `: ${result}` : '')]);
     if (s.phase === 'playing' && s.clock && s.clock.running === false && s.clock.moves > 0 && !s.clock.flag) {
       notices.push(['info', t('paused')]);
     }

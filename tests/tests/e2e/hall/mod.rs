@@ -5,5 +5,5 @@ mod support;
 
 mod bad_input;
 mod browser;
-mod run;
+pub(crate) mod run;
 mod tls;

@@ -394,11 +394,11 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 
 /// The figures of docs/hall.md: event → hall view latency with 50 boards,
 /// broker and hall view memory, and the stations' longest loop turn with and
-/// without publishing (10 stations without `[hall]` beside them). Run with
-/// `cargo test -p station-tests --test e2e hall::run::measure -- --ignored --nocapture`.
-#[test]
-#[ignore = "a measurement: prints figures, asserts none"]
-fn measure_a_hall_of_50_boards() {
+/// without publishing (10 stations without `[hall]` beside them): a
+/// measurement, run by `cargo bench -p station-tests --bench e2e_figures`
+/// (`HALL_STATIONS`, `HALL_SECONDS` change its size and window).
+#[allow(dead_code, reason = "a measurement: benches/e2e_figures.rs runs it")]
+pub(crate) fn measure_a_hall_of_50_boards() {
     let n: usize = std::env::var("HALL_STATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
     let control = 10;
     let _alone = station_tests::alone();
@@ -479,6 +479,17 @@ fn measure_a_hall_of_50_boards() {
         }
     }
     eprintln!("hall vs journals: {moves} moves on {n} boards, {differ} boards differ");
+    let name = format!("hall of {n} boards ({seconds} s)");
+    station_tests::figure(
+        &format!("{name}: boards whose hall record differs from their journal"),
+        differ as f64,
+        "boards",
+    );
+    station_tests::figure(&format!("{name}: moves played"), moves as f64, "moves");
+    for (what, key) in [("p50", "p50"), ("p99", "p99"), ("max", "max")] {
+        let v = h["latency_ms"][key].as_f64().unwrap_or(f64::NAN);
+        station_tests::figure(&format!("{name}: decision -> hall view {what}"), v, "ms");
+    }
     let mid = loads.get(loads.len() / 2).cloned().unwrap_or_default();
     let mut with: Vec<f64> = stations[..n].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
     let mut without: Vec<f64> = stations[n..].iter().filter_map(|(_, log)| longest_turn_ms(log)).collect();
@@ -491,12 +502,20 @@ fn measure_a_hall_of_50_boards() {
         h["latency_ms"]["p50"], h["latency_ms"]["p99"], h["latency_ms"]["max"]
     );
     eprintln!("peak RSS: mosquitto {} KiB, hall view {} KiB ({mid})", peak.0, peak.1);
+    station_tests::figure(&format!("{name}: mosquitto peak RSS"), peak.0 as f64, "KiB");
+    station_tests::figure(&format!("{name}: hall view peak RSS"), peak.1 as f64, "KiB");
     let mut rss: Vec<f64> = station_rss.iter().map(|&k| k as f64).collect();
     eprintln!(
         "station RSS at the end: median {:.0} KiB, max {:.0} KiB ({at_end})",
         percentile(&mut rss, 0.5),
         percentile(&mut rss, 1.0)
     );
+    station_tests::figure(
+        &format!("{name}: station RSS at the end, median"),
+        percentile(&mut rss, 0.5),
+        "KiB",
+    );
+    station_tests::figure(&format!("{name}: station RSS at the end, max"), percentile(&mut rss, 1.0), "KiB");
     if !with.is_empty() && !without.is_empty() {
         eprintln!(
             "station longest loop turn, publishing ({}): median {:.1} ms, max {:.1} ms; not publishing ({}): median {:.1} ms, max {:.1} ms",
@@ -508,6 +527,11 @@ fn measure_a_hall_of_50_boards() {
             percentile(&mut without, 1.0)
         );
         eprintln!("  ({at_end})");
+        for (what, v) in [("publishing", &mut with), ("not publishing", &mut without)] {
+            let turn = format!("{name}: station longest loop turn, {what}");
+            station_tests::figure(&format!("{turn}, median"), percentile(v, 0.5), "ms");
+            station_tests::figure(&format!("{turn}, max"), percentile(v, 1.0), "ms");
+        }
     }
 }
 

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use station_voices::understand::Pronouncer;
 
-use crate::audio::espeak_voice;
+use super::espeak_voice;
 
 /// Why espeak-ng gave no phonemes.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,166 @@
+//! What a restart says again and delivers again, on journals written as the
+//! daemon writes them (issue 32 §5).
+
+use super::super::test_support::{config, observed, scratch, started, write_journal};
+use super::*;
+use shakmaty::Square;
+use station_core::journal::Record;
+use std::path::Path;
+
+/// The moves of the journals below: a quiet opening, each a lift and a put-down.
+const MOVES: [(Square, Square); 5] = [
+    (Square::E2, Square::E4),
+    (Square::E7, Square::E5),
+    (Square::G1, Square::F3),
+    (Square::B8, Square::C6),
+    (Square::F1, Square::C4),
+];
+
+/// How the speaker was done with each move's words before the stop.
+#[derive(Clone, Copy)]
+enum Words {
+    /// No `said` record: the stop came before the speaker was done with any.
+    NoneDone,
+    /// Every move's words cut or dropped for the next move's (a fast game),
+    /// the last move's never done.
+    EachCutByTheNext,
+    /// Like `EachCutByTheNext`, and the last move's words finished.
+    LastFinished,
+}
+
+/// A journal of [`MOVES`] played on his board as the daemon writes it: its
+/// inputs, the events they decided, each move's private announcement and,
+/// as `words` says, the speaker's `said` records and a `delivered` mark
+/// after every batch.
+fn journal_of_moves(dir: &Path, words: Words) -> std::path::PathBuf {
+    let mut table = Table::new(TableConfig::single(Default::default()));
+    let mut occ = Game::default().occupancy();
+    let mut inputs = vec![(1000, Input::scan(BoardRole::Blind, occ)), (1400, Input::Tick)];
+    for (i, (from, to)) in MOVES.into_iter().enumerate() {
+        let t = 2000 + 1000 * i as u64;
+        occ = occ.without(from);
+        inputs.push((t, Input::scan(BoardRole::Blind, occ)));
+        occ = occ.with(to);
+        inputs.push((t + 100, Input::scan(BoardRole::Blind, occ)));
+        inputs.push((t + 500, Input::Tick));
+    }
+    let mut records = Vec::new();
+    let mut seq = 0;
+    let mut next = || {
+        seq += 1;
+        seq
+    };
+    let mut header = None;
+    for (t, input) in inputs {
+        let events = table.apply(t, &input).unwrap();
+        if header.is_some() {
+            records.push(Record::Input { seq: next(), t_ms: t, input });
+        }
+        for e in events {
+            if let Event::GameStarted { game_id, fen, t_ms, .. } = &e {
+                header = Some(Header::of_table(&table, game_id, fen, *t_ms, Default::default()));
+            }
+            let ply = match &e {
+                Event::GameMove { ply, .. } => Some(*ply),
+                _ => None,
+            };
+            let event_seq = next();
+            records.push(Record::Event { seq: event_seq, event: e });
+            records.push(Record::Delivered { seq: next(), game_id: None, through: event_seq });
+            let Some(ply) = ply else { continue };
+            let text = format!("move {ply}");
+            let said =
+                Event::Announcement { listener: "private".into(), text, about: "move".into(), t_ms: t };
+            let said_seq = next();
+            records.push(Record::Event { seq: said_seq, event: said });
+            records.push(Record::Delivered { seq: next(), game_id: None, through: said_seq });
+            // The words of the move before were cut or dropped for this move's.
+            let outcome = match words {
+                Words::NoneDone => continue,
+                _ if ply == 1 => continue,
+                _ if ply % 2 == 0 => "cut",
+                _ => "dropped",
+            };
+            records.push(said_record(next(), ply - 1, outcome));
+        }
+    }
+    if let Words::LastFinished = words {
+        records.push(said_record(next(), MOVES.len(), "finished"));
+    }
+    assert_eq!(table.agreed().unwrap().ply(), MOVES.len());
+    write_journal(dir, header.expect("the game started"), records)
+}
+
+/// The speaker was done with the private words of the move of `ply`: `outcome`.
+fn said_record(seq: u64, ply: usize, outcome: &str) -> Record {
+    Record::Said {
+        seq,
+        t_ms: 9000 + seq,
+        listener: "private".into(),
+        about: "move".into(),
+        ply: Some(ply),
+        outcome: outcome.into(),
+        voice: Some("espeak".into()),
+    }
+}
+
+/// The private move announcements a restart on `dir`'s journal made, and everything it delivered.
+fn restarted(dir: &Path) -> (Vec<String>, Vec<Event>) {
+    let mut station = started(config("[audio.private]\nvoices = [\"text\"]\n"), dir);
+    station.enable_voices().unwrap();
+    let events = observed(&mut station);
+    station.drain(Duration::from_secs(5)).unwrap();
+    let events = events.lock().unwrap().clone();
+    let said = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Announcement { about, listener, text, .. } if about == "move" && listener == "private" => {
+                Some(text.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    (said, events)
+}
+
+/// The last move's words as the station says them ("Läufer c4" in its words).
+fn last_move_words(dir: &Path) -> String {
+    let scratch_dir = dir.join("last");
+    std::fs::create_dir_all(&scratch_dir).unwrap();
+    journal_of_moves(&scratch_dir, Words::NoneDone);
+    let (said, _) = restarted(&scratch_dir);
+    said.last().cloned().expect("the last move said")
+}
+
+/// Issue 32 §5: every move of a fast game was cut or dropped for the next
+/// one (the speaker finished none), and the last was never done: the
+/// restart says the last move once, not the whole game again, and delivers
+/// nothing again (every event was marked delivered).
+#[test]
+fn a_restart_after_a_fast_game_says_the_last_move_alone() {
+    let dir = scratch("resume-fast-game");
+    journal_of_moves(&dir, Words::EachCutByTheNext);
+    let (said, events) = restarted(&dir);
+    assert_eq!(said.len(), 1, "the last move alone: {said:?}");
+    assert!(!events.iter().any(|e| matches!(e, Event::GameMove { .. })), "nothing delivered again");
+    assert_eq!(said[0], last_move_words(&dir));
+}
+
+/// A journal with no `said` record at all (the stop came before the speaker
+/// was done with any words): the last move alone, never every move again.
+#[test]
+fn a_journal_without_said_records_says_its_last_move_alone() {
+    let dir = scratch("resume-none-said");
+    journal_of_moves(&dir, Words::NoneDone);
+    let (said, _) = restarted(&dir);
+    assert_eq!(said.len(), 1, "{said:?}");
+}
+
+/// The last move heard to the end: nothing is said again.
+#[test]
+fn a_last_move_heard_to_the_end_is_not_said_again() {
+    let dir = scratch("resume-last-heard");
+    journal_of_moves(&dir, Words::LastFinished);
+    let (said, _) = restarted(&dir);
+    assert!(said.is_empty(), "{said:?}");
+}
