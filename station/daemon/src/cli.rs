@@ -626,10 +626,18 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             pdn: _,
         } => {
             if braille {
+                let lang = lang.as_deref().unwrap_or("de");
+                // A language without a Braille table of its own is written
+                // with the fallback table, and he is told so.
+                if braille_table.is_none()
+                    && let (_, Some(note)) = crate::export_braille::table_for(lang)
+                {
+                    eprintln!("{note}");
+                }
                 let brf = crate::export_braille::export_braille(
                     &journal_dir,
                     game.as_deref(),
-                    lang.as_deref().unwrap_or("de"),
+                    lang,
                     braille_table.as_deref(),
                 )?;
                 match &output {

@@ -12,11 +12,19 @@
 //! keeps capitals (the piece letters) and digits, so the moves come back
 //! from a back-translation: German Basisschrift `de-g0-detailed.utb`,
 //! Polish `Pl-Pl-g1.utb`, English UEB grade 1 `en-ueb-g1.ctb`, Spanish
-//! `es-g1.ctb`, French `fr-bfu-comp6.utb`, Dutch `nl-NL-g0.utb`, Portuguese `pt-pt-g1.utb`, Czech `cs-g1.ctb`, Hungarian
-//! `hu-hu-g1.ctb` (all in Debian's liblouis-data); the display table
-//! `en-us-brf.dis` writes the cells as BRF characters. The export refuses a
-//! table that does not give the moves back, so a table listed here that
-//! loses them is an error, never a wrong record.
+//! `es-g1.ctb`, French `fr-bfu-comp6.utb`, Dutch `nl-NL-g0.utb`, Portuguese
+//! `pt-pt-g1.utb`, Czech `cs-g1.ctb`, Hungarian `hu-hu-g1.ctb` (all in
+//! Debian's liblouis-data); the display table `en-us-brf.dis` writes the
+//! cells as BRF characters. The export refuses a table that does not give
+//! the moves back, so a table listed here that loses them is an error, never
+//! a wrong record.
+//!
+//! Debian's liblouis (3.24) has no table that gives the moves back for
+//! Italian, Russian and Ukrainian (see [`table_for`]), nor for a language
+//! added later without one listed here: such a record falls back to
+//! English UEB grade 1 ([`FALLBACK`]) with the language's own piece letters
+//! — the letters a–z and the digits are the same cells in these languages'
+//! Braille — and the export says so on its error output.
 //!
 //! The moves are written in SAN with the language's piece letters: the first
 //! letters of its phrasebook's piece names (German K D T L S, Polish
@@ -39,23 +47,46 @@ pub const LINES: usize = 25;
 /// The display table: dot patterns as BRF (North American ASCII Braille).
 pub const DISPLAY: &str = "en-us-brf.dis";
 
+/// The table a record falls back to where a language has none of its own
+/// that gives the moves back: English UEB grade 1 (uncontracted).
+pub const FALLBACK: &str = "en-ueb-g1.ctb";
+
 /// The liblouis translation table of a language (see the module documentation).
 pub fn table_of(lang: &str) -> Result<&'static str> {
-    table_name(lang).with_context(|| {
-        format!(
-            "no Braille table gives the moves back in language {lang:?} ({})",
+    own_table(lang).map_err(|why| {
+        anyhow::anyhow!(
+            "no Braille table gives the moves back in language {lang:?}: {why} (tables for {})",
             braille_languages().join(", ")
         )
     })
 }
 
-/// The built-in languages [`table_of`] has a table for.
-pub fn braille_languages() -> Vec<&'static str> {
-    station_voices::BUILTIN_LANGUAGES.into_iter().filter(|lang| table_name(lang).is_some()).collect()
+/// The table a record in `lang` is written with: its own, else [`FALLBACK`]
+/// with a note for the user saying why and what he gets instead.
+pub fn table_for(lang: &str) -> (&'static str, Option<String>) {
+    match own_table(lang) {
+        Ok(table) => (table, None),
+        Err(why) => {
+            let name = station_voices::Phrasebook::builtin(lang).map_or(lang, |book| book.name());
+            let note = format!(
+                "There is no Braille table for {name} ({lang:?}) that gives the moves back: {why}. \
+                 The record is written in English Braille (UEB grade 1, {FALLBACK}) with {name}'s \
+                 piece letters; its letters and digits are the same cells. \
+                 `--braille-table TABLE` writes it with another table."
+            );
+            (FALLBACK, Some(note))
+        }
+    }
 }
 
-fn table_name(lang: &str) -> Option<&'static str> {
-    Some(match lang {
+/// The built-in languages with a table of their own.
+pub fn braille_languages() -> Vec<&'static str> {
+    station_voices::BUILTIN_LANGUAGES.into_iter().filter(|lang| own_table(lang).is_ok()).collect()
+}
+
+/// A language's own table, or why there is none.
+fn own_table(lang: &str) -> std::result::Result<&'static str, &'static str> {
+    Ok(match lang {
         "de" => "de-g0-detailed.utb",
         "pl" => "Pl-Pl-g1.utb",
         "en" => "en-ueb-g1.ctb",
@@ -65,11 +96,17 @@ fn table_name(lang: &str) -> Option<&'static str> {
         "pt" => "pt-pt-g1.utb",
         "cs" => "cs-g1.ctb",
         "hu" => "hu-hu-g1.ctb",
-        // None yet for Italian (Debian's it-it-comp6.utb, computer Braille,
-        // gives letters back as digits: "1. e4 c5" as "3x44"), nor for Russian and
-        // Ukrainian (the Cyrillic tables give the file letters back as
-        // Cyrillic, "b8" as "б8", through the BRF display table).
-        _ => return None,
+        "it" => {
+            return Err(
+                "liblouis has only Italian computer Braille (it-it-comp6.utb), which reads the letters after a digit back as digits (\"e4 c5\" as \"54 35\")",
+            );
+        }
+        "ru" | "uk" => {
+            return Err(
+                "liblouis's Cyrillic tables read the files' Latin letters back as Cyrillic (\"c5\" as \"ц5\", \"b8\" as \"б8\")",
+            );
+        }
+        _ => return Err("none is known to this station for the language"),
     })
 }
 
@@ -274,7 +311,7 @@ pub fn moves_from_brf(text: &str, lang: &str, start: &Chess, louis: &Louis) -> R
 
 /// `station export --braille`: game `game` (the newest when `None`) of the
 /// journal directory as BRF in `lang`, with `table` instead of the
-/// language's when given.
+/// language's when given (the language's own, else [`FALLBACK`]).
 pub fn export_braille(
     journal_dir: &Path,
     game: Option<&str>,
@@ -283,11 +320,9 @@ pub fn export_braille(
 ) -> Result<String> {
     let table = match table {
         Some(t) => t.to_owned(),
-        None => table_of(lang)?.to_owned(),
+        // The fallback's note is the caller's to tell (see `table_for`).
+        None => table_for(lang).0.to_owned(),
     };
-    if !braille_languages().contains(&lang) {
-        bail!("no Braille record in language {lang:?} ({})", braille_languages().join(", "));
-    }
     let found = &crate::export::one_game(journal_dir, game)?;
     let kept = found.contents.record();
     let game = crate::export::chess_game(found, &kept)?;
@@ -353,10 +388,12 @@ mod tests {
         let (game, tags) = real_game();
         let want: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
         assert!(want.len() > 60, "a long game: {} plies", want.len());
-        let languages = braille_languages();
-        assert!(languages.len() >= 9, "{languages:?}");
-        for lang in languages {
-            let louis = Louis::new(table_of(lang).unwrap());
+        // The languages with a table of their own, and those that fall back.
+        assert_eq!(braille_languages(), ["cs", "de", "en", "es", "fr", "hu", "nl", "pl", "pt"]);
+        for lang in station_voices::BUILTIN_LANGUAGES {
+            let (table, note) = table_for(lang);
+            assert_eq!(note.is_some(), !braille_languages().contains(&lang), "{lang}");
+            let louis = Louis::new(table);
             let text = brf(&game, &tags, "1-0", lang, &louis).unwrap();
             let pages: Vec<&str> = text.split('\x0c').filter(|p| !p.is_empty()).collect();
             assert!(pages.len() >= 2, "{lang}: {} pages", pages.len());
@@ -399,5 +436,25 @@ mod tests {
         assert_eq!(piece_letters("ru"), ENGLISH);
         assert!(table_of("ru").unwrap_err().to_string().contains("cs, de, en, es"));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Italian, Russian and Ukrainian have no table of their own: their
+    /// records are English UEB grade 1, Italian with its own piece letters,
+    /// and the note names the language and says why.
+    #[test]
+    fn a_language_without_its_own_table_falls_back_and_says_so() {
+        assert_eq!(piece_letters("it"), ['R', 'D', 'T', 'A', 'C']);
+        for (lang, name, why) in
+            [("it", "italiano", "it-it-comp6.utb"), ("ru", "русский", "Cyrillic"), ("uk", "українська", "Cyrillic")]
+        {
+            let (table, note) = table_for(lang);
+            assert_eq!(table, FALLBACK);
+            let note = note.unwrap();
+            assert!(note.contains(name) && note.contains(why) && note.contains(FALLBACK), "{note}");
+            assert!(note.contains("--braille-table"), "{note}");
+        }
+        let (_, note) = table_for("xx");
+        assert!(note.unwrap().contains("none is known"));
+        assert_eq!(table_for("fr"), ("fr-bfu-comp6.utb", None));
     }
 }
