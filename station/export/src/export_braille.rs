@@ -444,9 +444,11 @@ mod tests {
     #[test]
     fn a_language_without_its_own_table_falls_back_and_says_so() {
         assert_eq!(piece_letters("it"), ['R', 'D', 'T', 'A', 'C']);
-        for (lang, name, why) in
-            [("it", "italiano", "it-it-comp6.utb"), ("ru", "русский", "Cyrillic"), ("uk", "українська", "Cyrillic")]
-        {
+        for (lang, name, why) in [
+            ("it", "italiano", "it-it-comp6.utb"),
+            ("ru", "русский", "Cyrillic"),
+            ("uk", "українська", "Cyrillic"),
+        ] {
             let (table, note) = table_for(lang);
             assert_eq!(table, FALLBACK);
             let note = note.unwrap();
