@@ -671,6 +671,12 @@ impl BoardTracker {
             if (newest.occ & !occupancy_after(self.game.position(), &found.0)).any() {
                 break;
             }
+            // A peg put down after it stood, before any hand lifted a peg: the
+            // hand was still placing, so the board never stood as that move
+            // (a made move leaves the hand nothing to put down but a captured peg).
+            if self.placed_before_next_lift(stood, index) {
+                break;
+            }
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
                 return Some(Decision {
                     revises: false,
@@ -701,6 +707,15 @@ impl BoardTracker {
             consumed: newest.lifts,
             made: newest.since,
         })
+    }
+
+    /// Whether a peg was put into an empty hole after `stood` and before the
+    /// first lift (up to `index`) that was no bounce.
+    fn placed_before_next_lift(&self, stood: &Stood, index: usize) -> bool {
+        self.log[stood.lifts..=index]
+            .iter()
+            .find(|l| l.kind != LiftKind::Bounce)
+            .is_some_and(|l| (l.before & !stood.occ).any())
     }
 
     /// Whether the changes since `stood` (lifts up to `index`, pegs put down up to

@@ -385,7 +385,8 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
         };
         placed_at.push(scans.last().map_or(now, |s| s.at_ms));
         if trace {
-            eprintln!("== ply {} {}", i + 1, reference.sans()[i]);
+            let fen = shakmaty::fen::Fen::from_position(before, shakmaty::EnPassantMode::Legal);
+            eprintln!("== ply {} {} {fen}", i + 1, reference.sans()[i]);
         }
         for s in scans.iter() {
             if trace {

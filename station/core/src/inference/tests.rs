@@ -866,3 +866,34 @@ fn of_two_captures_with_the_same_holes_the_one_a_hand_made_first_is_the_move() {
     assert_eq!(h.moves(), ["d3e4", "f8e8"]);
     assert!(mismatches(&h.take()).is_empty());
 }
+
+#[test]
+fn a_peg_put_down_before_any_lift_says_the_board_before_was_no_move() {
+    // A game of the collection, 11...Rh3 12.Be3 Rxe3 13.fxe3 at a quick pace on
+    // a jittered line: the rook lifted from h8, White's h2 pawn lifted by the
+    // hand and put back 178 ms later, then the rook put on h3. The board stood
+    // a moment as after Rxh2 (h8 empty, h2 full); the peg put on h3 next, with
+    // no lift before it, says the hand was still placing: no capture was made.
+    let mut h = traced(
+        "r1b1kb1r/pp3pp1/1q1ppn2/4n1B1/4P3/1NN5/PPPQBP1P/R3K2R b KQkq - 6 11",
+        "t 7249 +[] -[e6]
+         t 7256 +[e6] -[]
+         t 7261 +[] -[h8]
+         t 7348 +[] -[h2]
+         t 7348 +[] -[d2]
+         t 7363 +[d2] -[]
+         t 7526 +[h2] -[]
+         t 7713 +[h3] -[]
+         t 7741 +[] -[g5]
+         t 7825 +[] -[]
+         t 7950 +[e3] -[]
+         t 8029 +[] -[e3]
+         t 8286 +[] -[h3]
+         t 8286 +[e3] -[]
+         t 8464 +[] -[e3]
+         t 8556 +[] -[f2]
+         t 8613 +[e3] -[]",
+    );
+    assert_eq!(h.moves(), ["h8h3", "g5e3", "h3e3", "f2e3"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
