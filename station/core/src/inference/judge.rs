@@ -9,7 +9,7 @@ impl BoardTracker {
     /// recorded when one sequence does, reported when several do; `true` when
     /// either happened.
     fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let order = all_lifts(&self.log);
+        let order = self.lift_order(&self.log);
         match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
             sequence::Sequences::One(moves) => {
                 let decision = Decision {
@@ -62,7 +62,8 @@ impl BoardTracker {
             return;
         }
         let lifts = Lifts::of(&self.log);
-        match explain(self.game.position(), sensed, lifts, Some(&self.log), self.cfg.promotion) {
+        match self.narrowed(explain(self.game.position(), sensed, lifts, Some(&self.log), self.cfg.promotion))
+        {
             Explanation::One { mv, promotion_assumed } => {
                 // A peg of a piece that does not move, taken elsewhere and back:
                 // several plies may have come back to these holes (a position
@@ -139,7 +140,7 @@ impl BoardTracker {
             let before = &self.log[..i];
             let confirmed = Lifts::of(before).confirmed;
             let lifts = Lifts::on_evidence(before);
-            let moves = match explain(pos, board, lifts, Some(before), self.cfg.promotion) {
+            let moves = match self.narrowed(explain(pos, board, lifts, Some(before), self.cfg.promotion)) {
                 Explanation::One { mv, promotion_assumed }
                     if pegs_fit(pos, before, board, &mv) && required_lifts(pos, &mv).is_subset(confirmed) =>
                 {
@@ -147,7 +148,8 @@ impl BoardTracker {
                 }
                 Explanation::One { .. } | Explanation::Many(_) => return None,
                 Explanation::None => {
-                    match sequence::explain_sequence(pos, board, &all_lifts(before), self.cfg.promotion) {
+                    match sequence::explain_sequence(pos, board, &self.lift_order(before), self.cfg.promotion)
+                    {
                         sequence::Sequences::One(moves) => self.with_promotion(moves),
                         sequence::Sequences::Many(_) => return None,
                         sequence::Sequences::None => continue,

@@ -107,7 +107,7 @@ pub(super) fn explain_sequence(
     order: &LiftOrder,
     promotion: Role,
 ) -> Sequences {
-    let LiftOrder { squares: lifts, boards, flickers, hands } = order;
+    let LiftOrder { squares: lifts, boards, flickers, hands, first } = order;
     debug_assert_eq!(lifts.len(), boards.len());
     debug_assert_eq!(lifts.len(), flickers.len());
     if lifts.len() < 2 {
@@ -129,9 +129,21 @@ pub(super) fn explain_sequence(
             found_starts: Vec::new(),
         };
         search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
-        let found_starts = std::mem::take(&mut search.found_starts);
+        let mut found_starts = std::mem::take(&mut search.found_starts);
         if budget == 0 {
             return Sequences::None;
+        }
+        if let Some(first) = first {
+            let begins = |seq: &Vec<Move>| {
+                seq.first().is_some_and(|m| m.from() == first.from() && m.to() == first.to())
+            };
+            let keep: Vec<bool> = found.iter().map(begins).collect();
+            let mut k = keep.iter();
+            found.retain(|_| *k.next().unwrap_or(&false));
+            if found_starts.len() == keep.len() {
+                let mut k = keep.iter();
+                found_starts.retain(|_| *k.next().unwrap_or(&false));
+            }
         }
         let found = by_hands(pos, std::mem::take(&mut found), &found_starts, (lifts, boards, hands), target);
         if let Some(sequences) = Sequences::of(found) {
@@ -192,6 +204,9 @@ pub(super) struct LiftOrder {
     /// Whether each lift was a hand's (out longer than a bounce, or for a
     /// time the line did not tell); empty reads every lift as a hand's.
     pub(super) hands: Vec<bool>,
+    /// The first ply as the player announced it, answering the station's
+    /// question: only sequences that begin with it are read.
+    pub(super) first: Option<Move>,
 }
 
 /// One catch-up search: the lifts, the board to reach, its limits.

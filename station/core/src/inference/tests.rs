@@ -897,3 +897,43 @@ fn a_peg_put_down_before_any_lift_says_the_board_before_was_no_move() {
     assert_eq!(h.moves(), ["h8h3", "g5e3", "h3e3", "f2e3"]);
     assert!(mismatches(&h.take()).is_empty());
 }
+
+#[test]
+fn two_captures_the_board_cannot_tell_apart_are_asked_while_the_hands_go_on_and_his_answer_decides() {
+    // A game of the collection, 20.Nxc7 Qf4 21.Nf5 at a quick pace: the knight
+    // lifted from b5, the c7 pawn taken, the d6 pawn lifted and put back, the
+    // knight put on c7. Nxd6 (d6 taken, the knight landing there, c7 put back)
+    // leaves the same holes. The board never rests: the station asks, and the
+    // player's announcement (D.2.3) decides, with the plies after it.
+    let fen = "5rk1/pppbnqb1/3p3p/1N1Pp1p1/1PP1P1p1/4N3/P1QB1rPP/2R2RK1 w - - 0 20";
+    let mut h = traced(
+        fen,
+        "t 13795 +[] -[b5]
+         t 13832 +[] -[b7]
+         t 13833 +[b7] -[]
+         t 13877 +[] -[c7]
+         t 13919 +[] -[a2]
+         t 13941 +[a2] -[]
+         t 13992 +[] -[d6]
+         t 14145 +[d6] -[]
+         t 14336 +[c7] -[]
+         t 14484 +[] -[f7]
+         t 14566 +[f4] -[]
+         t 14688 +[] -[e3]
+         t 14785 +[f5] -[]",
+    );
+    let asked = h.take();
+    let asked = mismatches(&asked);
+    let [Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }] = asked.as_slice()
+    else {
+        panic!("one question, not {asked:?}");
+    };
+    let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap();
+    let nxc7 = uci(&pos, "b5c7");
+    assert!(candidates.contains(&nxc7) && candidates.contains(&uci(&pos, "b5d6")));
+    assert!(h.moves().is_empty(), "nothing guessed");
+    let t = h.t;
+    assert!(h.tracker.decide_now(Some(nxc7), t, &mut h.out));
+    assert_eq!(h.moves(), ["b5c7", "f7f4", "e3f5"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
