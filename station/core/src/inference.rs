@@ -441,8 +441,9 @@ impl BoardTracker {
     /// his), is the one read from then on; the board is judged again at once
     /// when it has not changed since. `true` when it answered.
     pub fn answer(&mut self, said: Move, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let ply = self.game.ply() + 1;
-        let Some(asked) = self.decision.asked.as_ref().filter(|a| a.ply == ply) else { return false };
+        let next = self.game.ply() + 1;
+        let Some(asked) = self.decision.asked.as_ref().filter(|a| a.ply >= next) else { return false };
+        let ply = asked.ply;
         let Some(&mv) = asked.candidates.iter().find(|m| m.from() == said.from() && m.to() == said.to())
         else {
             return false;
@@ -466,6 +467,20 @@ impl BoardTracker {
         self.decision.announced.filter(|&(_, ply)| ply == self.game.ply() + 1).map(|(mv, _)| mv)
     }
 
+    /// Asks which of several sequences the hands made (at the ply where they
+    /// part), unless it asked that already or he answered it.
+    fn ask(&mut self, several: sequence::Several, t: Millis, out: &mut Vec<Observation>) {
+        let ply = self.game.ply() + 1 + several.at;
+        let answered = self.decision.announced.is_some_and(|(_, p)| p == ply);
+        let asked =
+            self.decision.asked.as_ref().is_some_and(|a| a.ply == ply && a.candidates == several.parting);
+        if answered || asked {
+            return;
+        }
+        self.report(MismatchReason::Ambiguous, several.parting.clone(), None, t, out);
+        self.decision.asked = Some(Asked { candidates: several.parting, ply });
+    }
+
     /// `explanation` with several moves narrowed to the one the player announced.
     fn narrowed(&self, explanation: Explanation) -> Explanation {
         match (explanation, self.announced()) {
@@ -481,7 +496,9 @@ impl BoardTracker {
     /// The lifts of `log` as the catch-up reads them, with the player's answer.
     fn lift_order(&self, log: &[Lift]) -> sequence::LiftOrder {
         let mut order = all_lifts(log);
-        order.first = self.announced();
+        let next = self.game.ply() + 1;
+        order.announced =
+            self.decision.announced.filter(|&(_, ply)| ply >= next).map(|(mv, ply)| (ply - next, mv));
         order
     }
 
@@ -653,17 +670,13 @@ impl BoardTracker {
             self.forget(decision.consumed);
             index -= decision.consumed;
         }
-        if let Some(candidates) = ask {
-            let ply = self.game.ply() + 1;
-            let asked_already = self.decision.asked.as_ref().is_some_and(|a| a.ply == ply);
-            if !asked_already && self.announced().is_none() {
-                self.report(MismatchReason::Ambiguous, candidates, None, t, out);
-            }
+        if let Some(several) = ask {
+            self.ask(several, t, out);
         }
     }
 
     /// The decision the lift at `index` completes, if any.
-    fn evidence(&self, index: usize, ask: &mut Option<Vec<Move>>) -> Option<Decision> {
+    fn evidence(&self, index: usize, ask: &mut Option<sequence::Several>) -> Option<Decision> {
         let lift = self.log[index];
         let expected = self.expected();
         // The board the hand left must have stood (a state shorter than the

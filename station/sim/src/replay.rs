@@ -335,7 +335,7 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     // Returns the player's announcement (D.2.3) when the station asked about
     // several moves and his is among them.
     let mut take = |tracker: &mut BoardTracker, obs: &mut Vec<Observation>, totals: &mut ReplayTotals| {
-        let mut answer = None;
+        let mut answer: Option<(Move, Millis, usize)> = None;
         for o in obs.drain(..) {
             totals.revisions += usize::from(matches!(o, Observation::Revised { .. }));
             match o {
@@ -378,11 +378,14 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
                     }
                     totals.reports += 1;
                     reported.push(t);
-                    let his = reference.moves().get(tracker.game().ply()).copied();
-                    let asked = his.filter(|his| {
-                        reason == MismatchReason::Ambiguous && candidates.iter().any(|c| same_path(*c, *his))
-                    });
-                    answer = asked.map(|his| (his, t)).or(answer);
+                    // The question may be about a ply after the record's next
+                    // (where several sequences part): his move there.
+                    let record = tracker.game().ply();
+                    let ahead =
+                        reference.moves().iter().copied().enumerate().skip(record).take(MAX_ASKED_AHEAD);
+                    let mut asked = ahead.filter(|(_, his)| candidates.iter().any(|c| same_path(*c, *his)));
+                    let asked = asked.next().filter(|_| reason == MismatchReason::Ambiguous);
+                    answer = asked.map(|(index, his)| (his, t, index)).or(answer);
                 }
                 Observation::Touch { .. } | Observation::Restored { .. } => {}
             }
@@ -454,6 +457,9 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     }
 }
 
+/// How many plies past the record a question may be about (the catch-up's longest).
+const MAX_ASKED_AHEAD: usize = 12;
+
 /// Takes the observations, and while the station asked about moves that
 /// include the player's, lets his announcement answer (and takes what that
 /// decided); marks the plies so decided.
@@ -466,10 +472,9 @@ fn answer_asked(
         &mut BoardTracker,
         &mut Vec<Observation>,
         &mut ReplayTotals,
-    ) -> Option<(Move, Millis)>,
+    ) -> Option<(Move, Millis, usize)>,
 ) {
-    while let Some((his, t)) = take(tracker, obs, totals) {
-        let ply = tracker.game().ply();
+    while let Some((his, t, ply)) = take(tracker, obs, totals) {
         if !tracker.decide_now(Some(his), t, obs) {
             take(tracker, obs, totals);
             return;

@@ -25,8 +25,8 @@ impl BoardTracker {
                 self.clear_sequence();
                 true
             }
-            sequence::Sequences::Many(c) => {
-                self.report(MismatchReason::Ambiguous, c, None, t, out);
+            sequence::Sequences::Many(several) => {
+                self.ask(several, t, out);
                 true
             }
             sequence::Sequences::None => false,

@@ -23,8 +23,19 @@ pub(crate) enum Sequences {
     None,
     /// Exactly one sequence does (the shortest length that explains them at all).
     One(Vec<Move>),
-    /// Several do: their distinct first moves.
-    Many(Vec<Move>),
+    /// Several do.
+    Many(Several),
+}
+
+/// Several sequences explain the board: where they part and how.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Several {
+    /// Their distinct first moves.
+    pub(crate) firsts: Vec<Move>,
+    /// How many plies all of them share before they part.
+    pub(crate) at: usize,
+    /// Their distinct moves at the ply where they part.
+    pub(crate) parting: Vec<Move>,
 }
 
 impl Sequences {
@@ -35,13 +46,18 @@ impl Sequences {
             0 => None,
             1 => Some(Sequences::One(found.pop().unwrap_or_default())),
             _ => {
-                let mut firsts: Vec<Move> = Vec::new();
-                for seq in &found {
-                    if let Some(first) = seq.first().filter(|m| !firsts.contains(m)) {
-                        firsts.push(*first);
+                let distinct = |k: usize| {
+                    let mut moves: Vec<Move> = Vec::new();
+                    for seq in &found {
+                        if let Some(mv) = seq.get(k).filter(|m| !moves.contains(m)) {
+                            moves.push(*mv);
+                        }
                     }
-                }
-                Some(Sequences::Many(firsts))
+                    moves
+                };
+                let longest = found.iter().map(Vec::len).max().unwrap_or(0);
+                let at = (0..longest).find(|&k| distinct(k).len() > 1).unwrap_or(0);
+                Some(Sequences::Many(Several { firsts: distinct(0), at, parting: distinct(at) }))
             }
         }
     }
@@ -107,7 +123,7 @@ pub(super) fn explain_sequence(
     order: &LiftOrder,
     promotion: Role,
 ) -> Sequences {
-    let LiftOrder { squares: lifts, boards, flickers, hands, first } = order;
+    let LiftOrder { squares: lifts, boards, flickers, hands, announced } = order;
     debug_assert_eq!(lifts.len(), boards.len());
     debug_assert_eq!(lifts.len(), flickers.len());
     if lifts.len() < 2 {
@@ -133,11 +149,10 @@ pub(super) fn explain_sequence(
         if budget == 0 {
             return Sequences::None;
         }
-        if let Some(first) = first {
-            let begins = |seq: &Vec<Move>| {
-                seq.first().is_some_and(|m| m.from() == first.from() && m.to() == first.to())
-            };
-            let keep: Vec<bool> = found.iter().map(begins).collect();
+        if let Some((k, said)) = announced {
+            let has =
+                |seq: &Vec<Move>| seq.get(*k).is_some_and(|m| m.from() == said.from() && m.to() == said.to());
+            let keep: Vec<bool> = found.iter().map(has).collect();
             let mut k = keep.iter();
             found.retain(|_| *k.next().unwrap_or(&false));
             if found_starts.len() == keep.len() {
@@ -204,9 +219,10 @@ pub(super) struct LiftOrder {
     /// Whether each lift was a hand's (out longer than a bounce, or for a
     /// time the line did not tell); empty reads every lift as a hand's.
     pub(super) hands: Vec<bool>,
-    /// The first ply as the player announced it, answering the station's
-    /// question: only sequences that begin with it are read.
-    pub(super) first: Option<Move>,
+    /// A ply as the player announced it (how many plies after the record,
+    /// the move), answering the station's question: only sequences with that
+    /// move there are read.
+    pub(super) announced: Option<(usize, Move)>,
 }
 
 /// One catch-up search: the lifts, the board to reach, its limits.
