@@ -203,6 +203,15 @@ fn by_hands(
         key
     };
     let keys: Vec<Vec<usize>> = found.iter().zip(starts).map(|(seq, st)| made_at(seq, st)).collect();
+    // Fewest moves the board never showed made by a hand first; among
+    // sequences that each need such a move, the order proves nothing: asked.
+    let unmade = |key: &Vec<usize>| key.iter().filter(|&&at| at == usize::MAX).count();
+    let Some(fewest) = keys.iter().map(unmade).min() else { return found };
+    let (found, keys): (Vec<_>, Vec<_>) =
+        found.into_iter().zip(keys).filter(|(_, key)| unmade(key) == fewest).unzip();
+    if fewest > 0 {
+        return found;
+    }
     let Some(first) = keys.iter().min().cloned() else { return found };
     found.into_iter().zip(keys).filter(|(_, key)| *key == first).map(|(seq, _)| seq).collect()
 }
