@@ -829,7 +829,12 @@ impl BoardTracker {
     fn revise_candidate(&self, occ: Bitboard, lifts: Lifts) -> Option<Explanation> {
         let earlier = self.decision.revisable?;
         let previous = self.previous_position()?;
-        Some(explain(previous, occ, earlier.union(lifts), None, self.cfg.promotion))
+        let rook_moved = matches!(self.game.moves().last(), Some(Move::Normal { role: Role::Rook, .. }));
+        match explain(previous, occ, earlier.union(lifts), None, self.cfg.promotion) {
+            // Art. 4.4.2: a rook moved first stays the rook's move.
+            Explanation::One { mv: Move::Castle { .. }, .. } if rook_moved => None,
+            e => Some(e),
+        }
     }
 
     /// Catch-up moves, a promotion's piece flagged as assumed (the search used the configured one).

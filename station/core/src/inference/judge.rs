@@ -33,6 +33,25 @@ impl BoardTracker {
         }
     }
 
+    /// The board shows a castling whose rook was touched first (Art. 4.4.2):
+    /// the rook's move stands (decided now, or already), and he is told; the
+    /// king goes back. One ruling whatever the hands' timing. `true` when it did.
+    fn judge_rook_first(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
+        if let Some((rook_move, castle)) = rook_first(self.game.position(), sensed, &self.log) {
+            self.commit(rook_move, false, t, out);
+            self.report(MismatchReason::RookFirst, vec![castle], None, t, out);
+            return true;
+        }
+        let Some(&Move::Normal { role: Role::Rook, from, .. }) = self.game.moves().last() else { return false };
+        let Some(previous) = self.previous_position() else { return false };
+        let castle = previous.legal_moves().into_iter().find(|m| {
+            matches!(m, Move::Castle { rook, .. } if *rook == from) && occupancy_after(previous, m) == sensed
+        });
+        let Some(castle) = castle else { return false };
+        self.report(MismatchReason::RookFirst, vec![castle], None, t, out);
+        true
+    }
+
     pub(super) fn judge(&mut self, t: Millis, out: &mut Vec<Observation>) {
         let sensed = self.sensed;
         if sensed == self.expected() {
@@ -59,6 +78,9 @@ impl BoardTracker {
             if !both_sides {
                 self.clear_sequence();
             }
+            return;
+        }
+        if self.judge_rook_first(sensed, t, out) {
             return;
         }
         let lifts = Lifts::of(&self.log);

@@ -100,8 +100,11 @@ pub(super) fn may_continue(pos: &Chess, mv: &Move, changed: Bitboard) -> bool {
         return true;
     }
     let moving = lifted_by(pos, mv) & pos.us();
+    // Art. 4.4.2: a rook moved first is no castling begun; the king lifted
+    // after it is another move.
+    let rook_moved = matches!(mv, Move::Normal { role: Role::Rook, .. });
     pos.legal_moves().iter().any(|other| {
-        other != mv && {
+        other != mv && !(rook_moved && matches!(other, Move::Castle { .. })) && {
             let involved = lifted_by(pos, other) | placed_by(other);
             changed.is_subset(involved | placed) && (lifted_by(pos, other) & moving).any()
         }
