@@ -310,9 +310,9 @@ pub(super) fn rook_moved_first(pos: &Chess, castle: &Move, log: &[Lift]) -> Opti
         return None;
     }
     let (_, rook_to) = castling_targets(king, rook);
-    pos.legal_moves()
-        .into_iter()
-        .find(|m| matches!(m, Move::Normal { role: Role::Rook, from, to, .. } if *from == rook && *to == rook_to))
+    pos.legal_moves().into_iter().find(
+        |m| matches!(m, Move::Normal { role: Role::Rook, from, to, .. } if *from == rook && *to == rook_to),
+    )
 }
 
 /// Whether the king lands on the rook's square or the rook on the king's (ICCF B.3.2.2 and kin).

@@ -42,7 +42,9 @@ impl BoardTracker {
             self.report(MismatchReason::RookFirst, vec![castle], None, t, out);
             return true;
         }
-        let Some(&Move::Normal { role: Role::Rook, from, .. }) = self.game.moves().last() else { return false };
+        let Some(&Move::Normal { role: Role::Rook, from, .. }) = self.game.moves().last() else {
+            return false;
+        };
         let Some(previous) = self.previous_position() else { return false };
         let castle = previous.legal_moves().into_iter().find(|m| {
             matches!(m, Move::Castle { rook, .. } if *rook == from) && occupancy_after(previous, m) == sensed

@@ -944,7 +944,9 @@ fn two_captures_the_board_cannot_tell_apart_are_asked_while_the_hands_go_on_and_
 
 /// The rook-first castling's reports (Art. 4.4.2) among `obs`.
 fn rook_first_reports(obs: &[Observation]) -> usize {
-    obs.iter().filter(|o| matches!(o, Observation::Mismatch { reason: MismatchReason::RookFirst, .. })).count()
+    obs.iter()
+        .filter(|o| matches!(o, Observation::Mismatch { reason: MismatchReason::RookFirst, .. }))
+        .count()
 }
 
 #[test]
