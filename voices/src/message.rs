@@ -26,6 +26,8 @@ pub enum Message {
     IllegalMove,
     /// The board must be put back in order.
     CorrectPosition,
+    /// Castling begun with the rook (Art. 4.4.2): the rook's move stands, the king goes back.
+    RookFirst,
     /// The board is in order again.
     PositionRestored,
     /// Something the station cannot settle; the arbiter must decide.
@@ -149,7 +151,7 @@ pub enum Message {
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 69] = [
+    pub const ALL: [Message; 70] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -160,6 +162,7 @@ impl Message {
         Message::YourMove,
         Message::IllegalMove,
         Message::CorrectPosition,
+        Message::RookFirst,
         Message::PositionRestored,
         Message::CallArbiter,
         Message::GameOver,
@@ -234,6 +237,7 @@ impl Message {
             Message::YourMove => "your_move",
             Message::IllegalMove => "illegal_move",
             Message::CorrectPosition => "correct_position",
+            Message::RookFirst => "rook_first",
             Message::PositionRestored => "position_restored",
             Message::CallArbiter => "call_arbiter",
             Message::GameOver => "game_over",

@@ -63,6 +63,7 @@ pub fn message_key(message: Message) -> &'static str {
         Message::YourMove => "message.your_move",
         Message::IllegalMove => "message.illegal_move",
         Message::CorrectPosition => "message.correct_position",
+        Message::RookFirst => "message.rook_first",
         Message::PositionRestored => "message.position_restored",
         Message::CallArbiter => "message.call_arbiter",
         Message::GameOver => "message.game_over",

@@ -233,10 +233,14 @@ impl Voices {
                     out,
                 );
             }
-            Event::BoardMismatch { board: BoardRole::Blind, diff, .. } => {
+            Event::BoardMismatch { board: BoardRole::Blind, diff, reason, .. } => {
                 // Said once per new difference, never again after every move;
                 // the `read_difference` button or word says it again.
-                let text = difference_text(&self.private.wording, diff);
+                let mut text = difference_text(&self.private.wording, diff);
+                if *reason == station_core::event::MismatchReason::RookFirst {
+                    // Art. 4.4.2: why his castling is the rook's move, before what to put back.
+                    text = format!("{}. {text}", self.private.wording.message(Message::RookFirst));
+                }
                 if self.difference.as_deref() == Some(text.as_str()) {
                     return;
                 }

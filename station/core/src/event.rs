@@ -20,6 +20,9 @@ pub enum MismatchReason {
     Ambiguous,
     /// The board shows the pegs of an earlier position of this game.
     Takeback,
+    /// The rook was touched before the king and the board shows the castling:
+    /// the rook's move stands (D.2.2, Art. 4.4.2); the king goes back.
+    RookFirst,
 }
 
 /// Connection state of a board's serial line.

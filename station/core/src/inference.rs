@@ -227,6 +227,8 @@ impl BoardTracker {
                 early_checked: false,
                 decided_early: false,
                 revisable: None,
+                asked: None,
+                announced: None,
             },
         };
         if sensed == tracker.expected() {
@@ -422,7 +424,9 @@ impl BoardTracker {
     /// one he named), without waiting for the settle time. `true` when it did.
     pub fn decide_now(&mut self, said: Option<Move>, t: Millis, out: &mut Vec<Observation>) -> bool {
         self.tick(t, out);
-        let Some((mv, promotion_assumed)) = self.pending_move(false) else { return false };
+        let Some((mv, promotion_assumed)) = self.pending_move(false) else {
+            return said.is_some_and(|said| self.answer(said, t, out));
+        };
         if said.is_some_and(|s| s.from() != mv.from() || s.to() != mv.to()) {
             return false;
         }
@@ -430,6 +434,72 @@ impl BoardTracker {
         self.commit(mv, promotion_assumed, t, out);
         self.timing.settled = true;
         true
+    }
+
+    /// His announcement answers the station's question: `said`, one of the
+    /// moves it reported as fitting the board (D.2.3: the move he announces is
+    /// his), is the one read from then on; the board is judged again at once
+    /// when it has not changed since. `true` when it answered.
+    pub fn answer(&mut self, said: Move, t: Millis, out: &mut Vec<Observation>) -> bool {
+        let next = self.game.ply() + 1;
+        let Some(asked) = self.decision.asked.as_ref().filter(|a| a.ply >= next) else { return false };
+        let ply = asked.ply;
+        let Some(&mv) = asked.candidates.iter().find(|m| m.from() == said.from() && m.to() == said.to())
+        else {
+            return false;
+        };
+        let mv = match (mv, said.promotion()) {
+            (Move::Normal { role, from, capture, to, promotion: Some(_) }, Some(p)) => {
+                Move::Normal { role, from, capture, to, promotion: Some(p) }
+            }
+            _ => mv,
+        };
+        self.decision.announced = Some((mv, ply));
+        if self.timing.settled {
+            self.reported.clear();
+            self.judge(t.max(self.timing.now), out);
+        }
+        true
+    }
+
+    /// The move the player announced for the next ply, answering a question.
+    fn announced(&self) -> Option<Move> {
+        self.decision.announced.filter(|&(_, ply)| ply == self.game.ply() + 1).map(|(mv, _)| mv)
+    }
+
+    /// Asks which of several sequences the hands made (at the ply where they
+    /// part), unless it asked that already or he answered it.
+    fn ask(&mut self, several: sequence::Several, t: Millis, out: &mut Vec<Observation>) {
+        let ply = self.game.ply() + 1 + several.at;
+        let answered = self.decision.announced.is_some_and(|(_, p)| p == ply);
+        let asked =
+            self.decision.asked.as_ref().is_some_and(|a| a.ply == ply && a.candidates == several.parting);
+        if answered || asked {
+            return;
+        }
+        self.report(MismatchReason::Ambiguous, several.parting.clone(), None, t, out);
+        self.decision.asked = Some(Asked { candidates: several.parting, ply });
+    }
+
+    /// `explanation` with several moves narrowed to the one the player announced.
+    fn narrowed(&self, explanation: Explanation) -> Explanation {
+        match (explanation, self.announced()) {
+            (Explanation::Many(c), Some(said))
+                if c.iter().any(|m| m.from() == said.from() && m.to() == said.to()) =>
+            {
+                Explanation::One { mv: said, promotion_assumed: false }
+            }
+            (e, _) => e,
+        }
+    }
+
+    /// The lifts of `log` as the catch-up reads them, with the player's answer.
+    fn lift_order(&self, log: &[Lift]) -> sequence::LiftOrder {
+        let mut order = all_lifts(log);
+        let next = self.game.ply() + 1;
+        order.announced =
+            self.decision.announced.filter(|&(_, ply)| ply >= next).map(|(mv, ply)| (ply - next, mv));
+        order
     }
 
     /// When the current state is looked at for an early decision: once it has
@@ -466,7 +536,7 @@ impl BoardTracker {
         }
         let lifts = Lifts::of(&self.log);
         let Explanation::One { mv, promotion_assumed } =
-            explain(pos, sensed, lifts, Some(&self.log), self.cfg.promotion)
+            self.narrowed(explain(pos, sensed, lifts, Some(&self.log), self.cfg.promotion))
         else {
             return None;
         };
@@ -587,7 +657,8 @@ impl BoardTracker {
     /// lift at `index` (just confirmed at `t`) is that change when the board the
     /// hand left before it is explained and the lift is no continuation.
     fn decide_on_evidence(&mut self, mut index: usize, t: Millis, out: &mut Vec<Observation>) {
-        while let Some(decision) = self.evidence(index) {
+        let mut ask = None;
+        while let Some(decision) = self.evidence(index, &mut ask) {
             let was_reported = matches!(self.agreement, Agreement::Reported(_));
             self.record(&decision, t, out);
             self.decision.revisable = None;
@@ -599,10 +670,13 @@ impl BoardTracker {
             self.forget(decision.consumed);
             index -= decision.consumed;
         }
+        if let Some(several) = ask {
+            self.ask(several, t, out);
+        }
     }
 
     /// The decision the lift at `index` completes, if any.
-    fn evidence(&self, index: usize) -> Option<Decision> {
+    fn evidence(&self, index: usize, ask: &mut Option<sequence::Several>) -> Option<Decision> {
         let lift = self.log[index];
         let expected = self.expected();
         // The board the hand left must have stood (a state shorter than the
@@ -643,7 +717,13 @@ impl BoardTracker {
             // (A revision waits for the settle time: the moved piece lifted again
             // for a capture looks like the mover going on.)
             let order = Some(&self.log[..stood.lifts]);
-            let found = match explain(self.game.position(), stood.occ, lifts, order, self.cfg.promotion) {
+            let found = match self.narrowed(explain(
+                self.game.position(),
+                stood.occ,
+                lifts,
+                order,
+                self.cfg.promotion,
+            )) {
                 // Two moves fit this board (a peg touched and put back since may
                 // be either's capture): an older board the hand left may tell,
                 // else the plies since.
@@ -671,6 +751,12 @@ impl BoardTracker {
             if (newest.occ & !occupancy_after(self.game.position(), &found.0)).any() {
                 break;
             }
+            // A peg put down after it stood, before any hand lifted a peg: the
+            // hand was still placing, so the board never stood as that move
+            // (a made move leaves the hand nothing to put down but a captured peg).
+            if self.placed_before_next_lift(stood, index) {
+                break;
+            }
             if self.completes(self.game.position(), &found.0, stood, index, lift.before) {
                 return Some(Decision {
                     revises: false,
@@ -682,12 +768,18 @@ impl BoardTracker {
             break; // the move may still be going on, unless several plies explain the board
         }
         // Catch-up: the board the hand left, explained by several plies.
-        let order = all_lifts(&self.log[..newest.lifts]);
-        let sequence::Sequences::One(moves) =
-            sequence::explain_sequence(self.game.position(), newest.occ, &order, self.cfg.promotion)
-        else {
-            return None;
-        };
+        let order = self.lift_order(&self.log[..newest.lifts]);
+        let moves =
+            match sequence::explain_sequence(self.game.position(), newest.occ, &order, self.cfg.promotion) {
+                sequence::Sequences::One(moves) => moves,
+                // Several sequences, and the hands go on: waiting for a rest that
+                // may never come would stop the station deciding. It asks.
+                sequence::Sequences::Many(firsts) => {
+                    *ask = Some(firsts);
+                    return None;
+                }
+                sequence::Sequences::None => return None,
+            };
         let mut before_last = self.game.position().clone();
         for mv in &moves[..moves.len() - 1] {
             before_last.play_unchecked(*mv);
@@ -701,6 +793,15 @@ impl BoardTracker {
             consumed: newest.lifts,
             made: newest.since,
         })
+    }
+
+    /// Whether a peg was put into an empty hole after `stood` and before the
+    /// first lift (up to `index`) that was no bounce.
+    fn placed_before_next_lift(&self, stood: &Stood, index: usize) -> bool {
+        self.log[stood.lifts..=index]
+            .iter()
+            .find(|l| l.kind != LiftKind::Bounce)
+            .is_some_and(|l| (l.before & !stood.occ).any())
     }
 
     /// Whether the changes since `stood` (lifts up to `index`, pegs put down up to
@@ -728,7 +829,12 @@ impl BoardTracker {
     fn revise_candidate(&self, occ: Bitboard, lifts: Lifts) -> Option<Explanation> {
         let earlier = self.decision.revisable?;
         let previous = self.previous_position()?;
-        Some(explain(previous, occ, earlier.union(lifts), None, self.cfg.promotion))
+        let rook_moved = matches!(self.game.moves().last(), Some(Move::Normal { role: Role::Rook, .. }));
+        match explain(previous, occ, earlier.union(lifts), None, self.cfg.promotion) {
+            // Art. 4.4.2: a rook moved first stays the rook's move.
+            Explanation::One { mv: Move::Castle { .. }, .. } if rook_moved => None,
+            e => Some(e),
+        }
     }
 
     /// Catch-up moves, a promotion's piece flagged as assumed (the search used the configured one).
@@ -858,11 +964,20 @@ impl BoardTracker {
         if self.reported.contains(&self.sensed) {
             return; // said once for this difference; heartbeats and returns do not repeat it
         }
+        let ply = self.game.ply() + 1;
+        if reason == MismatchReason::Ambiguous
+            && self.decision.asked.as_ref().is_some_and(|a| a.ply == ply && a.candidates == candidates)
+        {
+            return; // the same question, asked already while the hands went on
+        }
         if self.reported.len() >= MAX_LOG {
             self.reported.remove(0);
         }
         self.reported.push(self.sensed);
         self.agreement = Agreement::Reported(self.sensed);
+        if reason == MismatchReason::Ambiguous && !candidates.is_empty() {
+            self.decision.asked = Some(Asked { candidates: candidates.clone(), ply });
+        }
         out.push(Observation::Mismatch { reason, sensed: self.sensed, candidates, takeback_to_ply, t });
     }
 }

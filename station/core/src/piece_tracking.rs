@@ -384,7 +384,9 @@ impl PieceTracker {
         // sequence of legal moves gives this very placement (the pieces tell a lot).
         match sequences_to(&pos, &self.sensed, &self.lift_order) {
             Sequences::One(moves) => return self.commit_all(&pos, &moves, t, out),
-            Sequences::Many(firsts) => return self.report(MismatchReason::Ambiguous, firsts, None, t, out),
+            Sequences::Many(several) => {
+                return self.report(MismatchReason::Ambiguous, several.firsts, None, t, out);
+            }
             Sequences::None => {}
         }
         if is_sub_board(&self.sensed, pos.board()) {

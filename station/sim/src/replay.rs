@@ -3,6 +3,7 @@
 
 use crate::LoadError;
 use shakmaty::{Move, Position};
+use station_core::event::MismatchReason;
 use station_core::inference::{BoardTracker, Observation, TrackerConfig};
 use station_core::pgn::{PgnGame, read_games};
 use station_core::{Game, Millis};
@@ -83,6 +84,9 @@ pub struct ReplayTotals {
     /// reported from their last peg to the next move's): the station stopped
     /// deciding. Counted among the mismatches too.
     pub stalls: usize,
+    /// Plies the station asked about (several moves fit the board) and the
+    /// player's announcement decided (fast pace). Counted among the mismatches too.
+    pub asked: usize,
 }
 
 /// A replay's result and how long the simulation and inference took.
@@ -105,7 +109,7 @@ impl ReplayReport {
     pub fn summary_line(&self) -> String {
         let t = &self.totals;
         format!(
-            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {} revisions {} stalls {}",
+            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {} revisions {} stalls {} asked {}",
             t.games,
             t.plies,
             t.mismatches,
@@ -114,7 +118,8 @@ impl ReplayReport {
             t.repetitions,
             t.fifty_move,
             t.revisions,
-            t.stalls
+            t.stalls,
+            t.asked
         )
     }
 }
@@ -325,7 +330,12 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     let mut promoted_differently = false;
     // When the station reported a board it could not explain.
     let mut reported: Vec<Millis> = Vec::new();
+    // Plies the player's announcement decided, asked about.
+    let mut answered = vec![false; plies];
+    // Returns the player's announcement (D.2.3) when the station asked about
+    // several moves and his is among them.
     let mut take = |tracker: &mut BoardTracker, obs: &mut Vec<Observation>, totals: &mut ReplayTotals| {
+        let mut answer: Option<(Move, Millis, usize)> = None;
         for o in obs.drain(..) {
             totals.revisions += usize::from(matches!(o, Observation::Revised { .. }));
             match o {
@@ -368,10 +378,19 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
                     }
                     totals.reports += 1;
                     reported.push(t);
+                    // The question may be about a ply after the record's next
+                    // (where several sequences part): his move there.
+                    let record = tracker.game().ply();
+                    let ahead =
+                        reference.moves().iter().copied().enumerate().skip(record).take(MAX_ASKED_AHEAD);
+                    let mut asked = ahead.filter(|(_, his)| candidates.iter().any(|c| same_path(*c, *his)));
+                    let asked = asked.next().filter(|_| reason == MismatchReason::Ambiguous);
+                    answer = asked.map(|(index, his)| (his, t, index)).or(answer);
                 }
                 Observation::Touch { .. } | Observation::Restored { .. } => {}
             }
         }
+        answer
     };
     let mut delivered: Millis = 0;
     for (i, &mv) in reference.moves().iter().enumerate() {
@@ -385,7 +404,8 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
         };
         placed_at.push(scans.last().map_or(now, |s| s.at_ms));
         if trace {
-            eprintln!("== ply {} {}", i + 1, reference.sans()[i]);
+            let fen = shakmaty::fen::Fen::from_position(before, shakmaty::EnPassantMode::Legal);
+            eprintln!("== ply {} {} {fen}", i + 1, reference.sans()[i]);
         }
         for s in scans.iter() {
             if trace {
@@ -404,11 +424,11 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
                     .filter(|o| !matches!(o, Observation::Touch { .. }))
                     .for_each(|o| eprintln!("    {o:?}"));
             }
-            take(&mut tracker, obs, totals);
+            answer_asked(&mut tracker, obs, totals, &mut answered, &mut take);
         }
     }
     tracker.tick(now.max(delivered) + cfg.settle_ms + cfg.debounce_ms, obs);
-    take(&mut tracker, obs, totals);
+    answer_asked(&mut tracker, obs, totals, &mut answered, &mut take);
     totals.plies += plies;
     // A move never decided and never reported while the next one was made: a stall.
     for ply in 0..plies.saturating_sub(1) {
@@ -421,6 +441,10 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     for ply in 0..plies {
         match decided[ply] {
             Some(_) if wrong[ply] => totals.silent_errors += 1,
+            Some(_) if answered[ply] => {
+                totals.asked += 1;
+                totals.mismatches += 1;
+            }
             Some((_, t)) => latencies_ms.push(t.saturating_sub(placed_at[ply])),
             None => totals.mismatches += 1,
         }
@@ -430,6 +454,34 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     }
     if tracker.game().ply() > plies {
         totals.silent_errors += tracker.game().ply() - plies;
+    }
+}
+
+/// How many plies past the record a question may be about (the catch-up's longest).
+const MAX_ASKED_AHEAD: usize = 12;
+
+/// Takes the observations, and while the station asked about moves that
+/// include the player's, lets his announcement answer (and takes what that
+/// decided); marks the plies so decided.
+fn answer_asked(
+    tracker: &mut BoardTracker,
+    obs: &mut Vec<Observation>,
+    totals: &mut ReplayTotals,
+    answered: &mut [bool],
+    take: &mut dyn FnMut(
+        &mut BoardTracker,
+        &mut Vec<Observation>,
+        &mut ReplayTotals,
+    ) -> Option<(Move, Millis, usize)>,
+) {
+    while let Some((his, t, ply)) = take(tracker, obs, totals) {
+        if !tracker.decide_now(Some(his), t, obs) {
+            take(tracker, obs, totals);
+            return;
+        }
+        if let Some(a) = answered.get_mut(ply) {
+            *a = true;
+        }
     }
 }
 

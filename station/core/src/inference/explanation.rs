@@ -172,6 +172,10 @@ pub(super) fn explain(
             && required_lifts(pos, m).is_subset(lifts.any)
             && order.is_none_or(|log| lands_after_its_lift(pos, m, log))
     });
+    // Art. 4.4.2: the rook touched before the king is no castling.
+    if let Some(log) = order {
+        moves.retain(|m| rook_moved_first(pos, m, log).is_none());
+    }
     if moves.is_empty() {
         return Explanation::None;
     }
@@ -286,6 +290,29 @@ pub(super) fn castling_by_touch(pos: &Chess, moves: &[Move], log: &[Lift]) -> Op
         return None;
     }
     Some((castle, touch_order(&castle, log)))
+}
+
+/// The rook's move of a castling the board shows from `pos` whose rook was
+/// touched before its king (Art. 4.4.2: he may not castle on that side; the
+/// touched rook moves, D.2.2), with that castling: when that rook move is legal.
+pub(super) fn rook_first(pos: &Chess, sensed: Bitboard, log: &[Lift]) -> Option<(Move, Move)> {
+    pos.legal_moves()
+        .iter()
+        .filter(|m| occupancy_after(pos, m) == sensed)
+        .find_map(|&castle| rook_moved_first(pos, &castle, log).map(|rook_move| (rook_move, castle)))
+}
+
+/// For a castling whose rook `log` lifted before its king: the rook's own move
+/// to its castling square, when legal (then the castling is ruled out).
+pub(super) fn rook_moved_first(pos: &Chess, castle: &Move, log: &[Lift]) -> Option<Move> {
+    let Move::Castle { king, rook } = *castle else { return None };
+    if touch_order(castle, log) != TouchOrder::RookFirst {
+        return None;
+    }
+    let (_, rook_to) = castling_targets(king, rook);
+    pos.legal_moves().into_iter().find(
+        |m| matches!(m, Move::Normal { role: Role::Rook, from, to, .. } if *from == rook && *to == rook_to),
+    )
 }
 
 /// Whether the king lands on the rook's square or the rook on the king's (ICCF B.3.2.2 and kin).

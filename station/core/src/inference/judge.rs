@@ -9,7 +9,7 @@ impl BoardTracker {
     /// recorded when one sequence does, reported when several do; `true` when
     /// either happened.
     fn judge_sequence(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
-        let order = all_lifts(&self.log);
+        let order = self.lift_order(&self.log);
         match sequence::explain_sequence(self.game.position(), sensed, &order, self.cfg.promotion) {
             sequence::Sequences::One(moves) => {
                 let decision = Decision {
@@ -25,12 +25,33 @@ impl BoardTracker {
                 self.clear_sequence();
                 true
             }
-            sequence::Sequences::Many(c) => {
-                self.report(MismatchReason::Ambiguous, c, None, t, out);
+            sequence::Sequences::Many(several) => {
+                self.ask(several, t, out);
                 true
             }
             sequence::Sequences::None => false,
         }
+    }
+
+    /// The board shows a castling whose rook was touched first (Art. 4.4.2):
+    /// the rook's move stands (decided now, or already), and he is told; the
+    /// king goes back. One ruling whatever the hands' timing. `true` when it did.
+    fn judge_rook_first(&mut self, sensed: Bitboard, t: Millis, out: &mut Vec<Observation>) -> bool {
+        if let Some((rook_move, castle)) = rook_first(self.game.position(), sensed, &self.log) {
+            self.commit(rook_move, false, t, out);
+            self.report(MismatchReason::RookFirst, vec![castle], None, t, out);
+            return true;
+        }
+        let Some(&Move::Normal { role: Role::Rook, from, .. }) = self.game.moves().last() else {
+            return false;
+        };
+        let Some(previous) = self.previous_position() else { return false };
+        let castle = previous.legal_moves().into_iter().find(|m| {
+            matches!(m, Move::Castle { rook, .. } if *rook == from) && occupancy_after(previous, m) == sensed
+        });
+        let Some(castle) = castle else { return false };
+        self.report(MismatchReason::RookFirst, vec![castle], None, t, out);
+        true
     }
 
     pub(super) fn judge(&mut self, t: Millis, out: &mut Vec<Observation>) {
@@ -61,8 +82,12 @@ impl BoardTracker {
             }
             return;
         }
+        if self.judge_rook_first(sensed, t, out) {
+            return;
+        }
         let lifts = Lifts::of(&self.log);
-        match explain(self.game.position(), sensed, lifts, Some(&self.log), self.cfg.promotion) {
+        match self.narrowed(explain(self.game.position(), sensed, lifts, Some(&self.log), self.cfg.promotion))
+        {
             Explanation::One { mv, promotion_assumed } => {
                 // A peg of a piece that does not move, taken elsewhere and back:
                 // several plies may have come back to these holes (a position
@@ -139,7 +164,7 @@ impl BoardTracker {
             let before = &self.log[..i];
             let confirmed = Lifts::of(before).confirmed;
             let lifts = Lifts::on_evidence(before);
-            let moves = match explain(pos, board, lifts, Some(before), self.cfg.promotion) {
+            let moves = match self.narrowed(explain(pos, board, lifts, Some(before), self.cfg.promotion)) {
                 Explanation::One { mv, promotion_assumed }
                     if pegs_fit(pos, before, board, &mv) && required_lifts(pos, &mv).is_subset(confirmed) =>
                 {
@@ -147,7 +172,8 @@ impl BoardTracker {
                 }
                 Explanation::One { .. } | Explanation::Many(_) => return None,
                 Explanation::None => {
-                    match sequence::explain_sequence(pos, board, &all_lifts(before), self.cfg.promotion) {
+                    match sequence::explain_sequence(pos, board, &self.lift_order(before), self.cfg.promotion)
+                    {
                         sequence::Sequences::One(moves) => self.with_promotion(moves),
                         sequence::Sequences::Many(_) => return None,
                         sequence::Sequences::None => continue,

@@ -158,4 +158,16 @@ pub(super) struct DecisionState {
     pub(super) decided_early: bool,
     /// Lifts of the sequence that made the last move, while it may still be revised.
     pub(super) revisable: Option<Lifts>,
+    /// The moves the station asked about (an ambiguity reported) and where.
+    pub(super) asked: Option<Asked>,
+    /// The player's answer: the move he announced for the ply asked about.
+    pub(super) announced: Option<(shakmaty::Move, usize)>,
+}
+
+/// An ambiguity the station reported: the moves that fit the board and the
+/// ply they would be.
+#[derive(Clone, Debug)]
+pub(super) struct Asked {
+    pub(super) candidates: Vec<shakmaty::Move>,
+    pub(super) ply: usize,
 }

@@ -23,8 +23,19 @@ pub(crate) enum Sequences {
     None,
     /// Exactly one sequence does (the shortest length that explains them at all).
     One(Vec<Move>),
-    /// Several do: their distinct first moves.
-    Many(Vec<Move>),
+    /// Several do.
+    Many(Several),
+}
+
+/// Several sequences explain the board: where they part and how.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Several {
+    /// Their distinct first moves.
+    pub(crate) firsts: Vec<Move>,
+    /// How many plies all of them share before they part.
+    pub(crate) at: usize,
+    /// Their distinct moves at the ply where they part.
+    pub(crate) parting: Vec<Move>,
 }
 
 impl Sequences {
@@ -35,13 +46,18 @@ impl Sequences {
             0 => None,
             1 => Some(Sequences::One(found.pop().unwrap_or_default())),
             _ => {
-                let mut firsts: Vec<Move> = Vec::new();
-                for seq in &found {
-                    if let Some(first) = seq.first().filter(|m| !firsts.contains(m)) {
-                        firsts.push(*first);
+                let distinct = |k: usize| {
+                    let mut moves: Vec<Move> = Vec::new();
+                    for seq in &found {
+                        if let Some(mv) = seq.get(k).filter(|m| !moves.contains(m)) {
+                            moves.push(*mv);
+                        }
                     }
-                }
-                Some(Sequences::Many(firsts))
+                    moves
+                };
+                let longest = found.iter().map(Vec::len).max().unwrap_or(0);
+                let at = (0..longest).find(|&k| distinct(k).len() > 1).unwrap_or(0);
+                Some(Sequences::Many(Several { firsts: distinct(0), at, parting: distinct(at) }))
             }
         }
     }
@@ -84,8 +100,11 @@ pub(super) fn may_continue(pos: &Chess, mv: &Move, changed: Bitboard) -> bool {
         return true;
     }
     let moving = lifted_by(pos, mv) & pos.us();
+    // Art. 4.4.2: a rook moved first is no castling begun; the king lifted
+    // after it is another move.
+    let rook_moved = matches!(mv, Move::Normal { role: Role::Rook, .. });
     pos.legal_moves().iter().any(|other| {
-        other != mv && {
+        other != mv && !(rook_moved && matches!(other, Move::Castle { .. })) && {
             let involved = lifted_by(pos, other) | placed_by(other);
             changed.is_subset(involved | placed) && (lifted_by(pos, other) & moving).any()
         }
@@ -107,7 +126,7 @@ pub(super) fn explain_sequence(
     order: &LiftOrder,
     promotion: Role,
 ) -> Sequences {
-    let LiftOrder { squares: lifts, boards, flickers, hands } = order;
+    let LiftOrder { squares: lifts, boards, flickers, hands, announced } = order;
     debug_assert_eq!(lifts.len(), boards.len());
     debug_assert_eq!(lifts.len(), flickers.len());
     if lifts.len() < 2 {
@@ -129,9 +148,20 @@ pub(super) fn explain_sequence(
             found_starts: Vec::new(),
         };
         search.run(pos, pos.board().occupied(), plies, 0, &mut stack, &mut found);
-        let found_starts = std::mem::take(&mut search.found_starts);
+        let mut found_starts = std::mem::take(&mut search.found_starts);
         if budget == 0 {
             return Sequences::None;
+        }
+        if let Some((k, said)) = announced {
+            let has =
+                |seq: &Vec<Move>| seq.get(*k).is_some_and(|m| m.from() == said.from() && m.to() == said.to());
+            let keep: Vec<bool> = found.iter().map(has).collect();
+            let mut k = keep.iter();
+            found.retain(|_| *k.next().unwrap_or(&false));
+            if found_starts.len() == keep.len() {
+                let mut k = keep.iter();
+                found_starts.retain(|_| *k.next().unwrap_or(&false));
+            }
         }
         let found = by_hands(pos, std::mem::take(&mut found), &found_starts, (lifts, boards, hands), target);
         if let Some(sequences) = Sequences::of(found) {
@@ -176,6 +206,15 @@ fn by_hands(
         key
     };
     let keys: Vec<Vec<usize>> = found.iter().zip(starts).map(|(seq, st)| made_at(seq, st)).collect();
+    // Fewest moves the board never showed made by a hand first; among
+    // sequences that each need such a move, the order proves nothing: asked.
+    let unmade = |key: &Vec<usize>| key.iter().filter(|&&at| at == usize::MAX).count();
+    let Some(fewest) = keys.iter().map(unmade).min() else { return found };
+    let (found, keys): (Vec<_>, Vec<_>) =
+        found.into_iter().zip(keys).filter(|(_, key)| unmade(key) == fewest).unzip();
+    if fewest > 0 {
+        return found;
+    }
     let Some(first) = keys.iter().min().cloned() else { return found };
     found.into_iter().zip(keys).filter(|(_, key)| *key == first).map(|(seq, _)| seq).collect()
 }
@@ -192,6 +231,10 @@ pub(super) struct LiftOrder {
     /// Whether each lift was a hand's (out longer than a bounce, or for a
     /// time the line did not tell); empty reads every lift as a hand's.
     pub(super) hands: Vec<bool>,
+    /// A ply as the player announced it (how many plies after the record,
+    /// the move), answering the station's question: only sequences with that
+    /// move there are read.
+    pub(super) announced: Option<(usize, Move)>,
 }
 
 /// One catch-up search: the lifts, the board to reach, its limits.

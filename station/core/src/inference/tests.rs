@@ -142,8 +142,8 @@ fn promotion_assumes_the_configured_piece_and_says_so() {
 #[test]
 fn castling_king_first_rook_first_or_both_lifted() {
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-    let orders: [&[&str]; 3] =
-        [&["e1", "g1", "h1", "f1"], &["h1", "f1", "e1", "g1"], &["e1", "h1", "g1", "f1"]];
+    // Art. 4.4.1: the king first (the rook lifted while the king is out) is castling.
+    let orders: [&[&str]; 2] = [&["e1", "g1", "h1", "f1"], &["e1", "h1", "g1", "f1"]];
     for order in orders {
         let mut h = Hand::at(fen);
         for sq in order {
@@ -152,17 +152,25 @@ fn castling_king_first_rook_first_or_both_lifted() {
         h.wait(400);
         assert_eq!(h.moves(), ["e1g1"], "{order:?}");
     }
+    // Art. 4.4.2: the rook first is the rook's move, and he is told.
+    let mut h = Hand::at(fen);
+    for sq in ["h1", "f1", "e1", "g1"] {
+        h.toggle(120, sq);
+    }
+    h.wait(400);
+    assert_eq!(h.moves(), ["h1f1"]);
+    assert_eq!(rook_first_reports(&h.take()), 1);
 }
 
 #[test]
 fn a_hand_that_rests_on_the_way_revises_the_move() {
-    // Rook first, and the hand pauses longer than the settle time before the king.
+    // The rook put on h3, the hand pausing longer than the settle time, then on to h5.
     let mut h = Hand::at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    h.toggle(0, "h1").toggle(100, "f1").wait(600);
-    assert_eq!(h.moves(), ["h1f1"]);
+    h.toggle(0, "h1").toggle(100, "h3").wait(600);
+    assert_eq!(h.moves(), ["h1h3"]);
     h.take();
-    h.toggle(0, "e1").toggle(150, "g1").wait(400);
-    assert_eq!(h.moves(), ["e1g1"]);
+    h.toggle(0, "h3").toggle(150, "h5").wait(400);
+    assert_eq!(h.moves(), ["h1h5"]);
     let obs = h.take();
     let Some(Observation::Revised { ply: 1, replaces, .. }) = obs.last() else { panic!("{obs:?}") };
     let start: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
@@ -170,7 +178,7 @@ fn a_hand_that_rests_on_the_way_revises_the_move() {
         .unwrap()
         .into_position(CastlingMode::Standard)
         .unwrap();
-    assert_eq!(*replaces, uci(&start, "h1f1"));
+    assert_eq!(*replaces, uci(&start, "h1h3"));
 }
 
 #[test]
@@ -279,11 +287,11 @@ fn d2_3_the_next_lift_of_the_side_to_move_completes_the_move() {
 
 #[test]
 fn d2_3_a_lift_that_may_continue_the_move_does_not_complete_it() {
-    // Rook first: Rf1 is legal, but the king's lift may be castling going on.
+    // The king first: Kf1 is legal, but the rook's lift may be castling going on.
     let mut h = Hand::at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    h.toggle(0, "h1").toggle(100, "f1").toggle(100, "e1").wait(60);
-    assert!(h.moves().is_empty(), "decided Rf1 while the king was on its way");
-    h.toggle(60, "g1").toggle(100, "e8").wait(40);
+    h.toggle(0, "e1").toggle(100, "f1").toggle(100, "h1").wait(60);
+    assert!(h.moves().is_empty(), "decided Kf1 while the rook was on its way");
+    h.toggle(60, "f1").toggle(60, "g1").toggle(60, "f1").toggle(100, "e8").wait(40);
     assert_eq!(h.moves(), ["e1g1"]);
 }
 
@@ -522,17 +530,11 @@ fn iccf_b3_king_first_is_castling_rook_first_is_reported_king_alone_is_a_king_mo
     let mut h = hand_960(fen);
     h.toggle(0, "e1").toggle(100, "g1").toggle(100, "f1").toggle(100, "g1").wait(400);
     assert!(castled(&h), "{:?}", h.take());
-    // Art. 4.4(b): the rook first; castling or Kf1 with the rook put back: not guessed.
+    // Art. 4.4.2: the rook first; the touched rook moves (Art. 4.3.1), he is told.
     let mut h = hand_960(fen);
     h.toggle(0, "g1").toggle(100, "e1").toggle(100, "f1").toggle(100, "g1").wait(400);
-    assert!(h.moves().is_empty(), "{:?}", h.moves());
-    let obs = h.take();
-    let Some(Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }) =
-        mismatches(&obs).last().copied()
-    else {
-        panic!("{obs:?}")
-    };
-    assert_eq!(candidates.len(), 2);
+    assert_eq!(h.moves(), ["g1f1"]);
+    assert_eq!(rook_first_reports(&h.take()), 1);
     // The king alone: Kf1.
     let mut h = hand_960(fen);
     h.toggle(0, "e1").toggle(100, "f1").wait(400);
@@ -587,13 +589,15 @@ fn d2_3_a_move_a_hand_may_go_on_with_waits_for_the_settle_time() {
     h.wait(1);
     assert_eq!(h.moves(), ["e2e3"]);
     assert_eq!(h.tracker.made_at(), 200);
-    // The rook of a castling put down first waits; the castling does not.
+    // A rook put down and the king lifted after it: the rook's move (Art.
+    // 4.4.2), never revised into a castling.
     let mut h = Hand::at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     h.toggle(0, "h1").toggle(100, "f1").wait(200);
-    assert!(h.moves().is_empty(), "decided Rf1 while the king may follow");
-    h.toggle(50, "e1").toggle(100, "g1").wait(40);
-    assert_eq!(h.moves(), ["e1g1"]);
-    assert!(h.take().iter().all(|o| !matches!(o, Observation::Revised { .. })));
+    h.toggle(50, "e1").toggle(100, "g1").wait(400);
+    assert_eq!(h.moves(), ["h1f1"]);
+    let obs = h.take();
+    assert!(obs.iter().all(|o| !matches!(o, Observation::Revised { .. })));
+    assert_eq!(rook_first_reports(&obs), 1);
 }
 
 #[test]
@@ -865,4 +869,103 @@ fn of_two_captures_with_the_same_holes_the_one_a_hand_made_first_is_the_move() {
     );
     assert_eq!(h.moves(), ["d3e4", "f8e8"]);
     assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn a_peg_put_down_before_any_lift_says_the_board_before_was_no_move() {
+    // A game of the collection, 11...Rh3 12.Be3 Rxe3 13.fxe3 at a quick pace on
+    // a jittered line: the rook lifted from h8, White's h2 pawn lifted by the
+    // hand and put back 178 ms later, then the rook put on h3. The board stood
+    // a moment as after Rxh2 (h8 empty, h2 full); the peg put on h3 next, with
+    // no lift before it, says the hand was still placing: no capture was made.
+    let mut h = traced(
+        "r1b1kb1r/pp3pp1/1q1ppn2/4n1B1/4P3/1NN5/PPPQBP1P/R3K2R b KQkq - 6 11",
+        "t 7249 +[] -[e6]
+         t 7256 +[e6] -[]
+         t 7261 +[] -[h8]
+         t 7348 +[] -[h2]
+         t 7348 +[] -[d2]
+         t 7363 +[d2] -[]
+         t 7526 +[h2] -[]
+         t 7713 +[h3] -[]
+         t 7741 +[] -[g5]
+         t 7825 +[] -[]
+         t 7950 +[e3] -[]
+         t 8029 +[] -[e3]
+         t 8286 +[] -[h3]
+         t 8286 +[e3] -[]
+         t 8464 +[] -[e3]
+         t 8556 +[] -[f2]
+         t 8613 +[e3] -[]",
+    );
+    assert_eq!(h.moves(), ["h8h3", "g5e3", "h3e3", "f2e3"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+#[test]
+fn two_captures_the_board_cannot_tell_apart_are_asked_while_the_hands_go_on_and_his_answer_decides() {
+    // A game of the collection, 20.Nxc7 Qf4 21.Nf5 at a quick pace: the knight
+    // lifted from b5, the c7 pawn taken, the d6 pawn lifted and put back, the
+    // knight put on c7. Nxd6 (d6 taken, the knight landing there, c7 put back)
+    // leaves the same holes. The board never rests: the station asks, and the
+    // player's announcement (D.2.3) decides, with the plies after it.
+    let fen = "5rk1/pppbnqb1/3p3p/1N1Pp1p1/1PP1P1p1/4N3/P1QB1rPP/2R2RK1 w - - 0 20";
+    let mut h = traced(
+        fen,
+        "t 13795 +[] -[b5]
+         t 13832 +[] -[b7]
+         t 13833 +[b7] -[]
+         t 13877 +[] -[c7]
+         t 13919 +[] -[a2]
+         t 13941 +[a2] -[]
+         t 13992 +[] -[d6]
+         t 14145 +[d6] -[]
+         t 14336 +[c7] -[]
+         t 14484 +[] -[f7]
+         t 14566 +[f4] -[]
+         t 14688 +[] -[e3]
+         t 14785 +[f5] -[]",
+    );
+    let asked = h.take();
+    let asked = mismatches(&asked);
+    let [Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }] = asked.as_slice()
+    else {
+        panic!("one question, not {asked:?}");
+    };
+    let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap();
+    let nxc7 = uci(&pos, "b5c7");
+    assert!(candidates.contains(&nxc7) && candidates.contains(&uci(&pos, "b5d6")));
+    assert!(h.moves().is_empty(), "nothing guessed");
+    let t = h.t;
+    assert!(h.tracker.decide_now(Some(nxc7), t, &mut h.out));
+    assert_eq!(h.moves(), ["b5c7", "f7f4", "e3f5"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
+
+/// The rook-first castling's reports (Art. 4.4.2) among `obs`.
+fn rook_first_reports(obs: &[Observation]) -> usize {
+    obs.iter()
+        .filter(|o| matches!(o, Observation::Mismatch { reason: MismatchReason::RookFirst, .. }))
+        .count()
+}
+
+#[test]
+fn a_castling_with_the_rook_first_is_the_rook_move_whatever_the_hands_timing() {
+    // Art. 4.4.2 with D.2.2: the rook taken and put on f1 first, then the king
+    // to g1. Slow (the king lands after the settle time), quick (within it)
+    // and at once (the king lifted before the rook's board stood): always
+    // Rf1, he is told, and the king put back ends the difference.
+    for (rest, king_after) in [(600, 200), (0, 120), (0, 10)] {
+        let mut h = Hand::at("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+        h.toggle(0, "h1").toggle(150, "f1").wait(rest);
+        h.toggle(king_after, "e1").toggle(150, "g1").wait(600);
+        assert_eq!(h.moves(), ["h1f1"], "rest {rest} king after {king_after}");
+        let obs = h.take();
+        assert_eq!(rook_first_reports(&obs), 1, "told once: {obs:?}");
+        h.toggle(0, "g1").toggle(150, "e1").wait(600);
+        assert_eq!(h.moves(), ["h1f1"]);
+        let obs = h.take();
+        assert!(mismatches(&obs).is_empty(), "{obs:?}");
+        assert!(obs.iter().any(|o| matches!(o, Observation::Restored { .. })), "{obs:?}");
+    }
 }

@@ -515,7 +515,9 @@ const Station = (() => {
           ? `several moves explain it${Array.isArray(ev.candidates) && ev.candidates.length ? ' (' + ev.candidates.map(squares).join(', ') + ')' : ''}`
           : ev.reason === 'takeback'
             ? `it shows an earlier position${ev.takeback_to_ply ? ', after ' + moveNumber(ev.takeback_to_ply) : ''}`
-            : 'no legal move explains it';
+            : ev.reason === 'rook_first'
+              ? 'castling begun with the rook (Art. 4.4.2): the rook move stands, the king goes back'
+              : 'no legal move explains it';
         const diff = diffText(ev.diff);
         return `${board} does not show the game: ${why}${diff ? '. ' + diff : ''}`;
       }
