@@ -205,11 +205,22 @@ const Station = (() => {
     return e;
   }
 
-  // The text board in the mirror's languages: each piece's name once, then
-  // its squares ("Weiß: König e1; Turm a1, h1"), so no plural is needed.
+  // The text board in the read-only pages' languages (English has its own,
+  // with plurals, below): each piece's name once, then its squares ("Weiß:
+  // König e1; Turm a1, h1"), so no plural is needed. The piece names are the
+  // phrasebooks' (voices/phrasebooks/<code>.toml).
   const BOARD_WORDS = {
     de: { white: 'Weiß', black: 'Schwarz', none: 'keine Figuren', k: 'König', q: 'Dame', r: 'Turm', b: 'Läufer', n: 'Springer', p: 'Bauer', empty: 'Noch keine Stellung.' },
     pl: { white: 'Białe', black: 'Czarne', none: 'brak bierek', k: 'król', q: 'hetman', r: 'wieża', b: 'goniec', n: 'skoczek', p: 'pion', empty: 'Brak pozycji.' },
+    es: { white: 'Blancas', black: 'Negras', none: 'sin piezas', k: 'rey', q: 'dama', r: 'torre', b: 'alfil', n: 'caballo', p: 'peón', empty: 'Todavía no hay posición.' },
+    fr: { white: 'Blancs', black: 'Noirs', none: 'aucune pièce', k: 'roi', q: 'dame', r: 'tour', b: 'fou', n: 'cavalier', p: 'pion', empty: 'Pas encore de position.' },
+    it: { white: 'Bianco', black: 'Nero', none: 'nessun pezzo', k: 're', q: 'donna', r: 'torre', b: 'alfiere', n: 'cavallo', p: 'pedone', empty: 'Ancora nessuna posizione.' },
+    nl: { white: 'Wit', black: 'Zwart', none: 'geen stukken', k: 'koning', q: 'dame', r: 'toren', b: 'loper', n: 'paard', p: 'pion', empty: 'Nog geen stelling.' },
+    pt: { white: 'Brancas', black: 'Pretas', none: 'nenhuma peça', k: 'rei', q: 'dama', r: 'torre', b: 'bispo', n: 'cavalo', p: 'peão', empty: 'Ainda sem posição.' },
+    ru: { white: 'Белые', black: 'Чёрные', none: 'нет фигур', k: 'король', q: 'ферзь', r: 'ладья', b: 'слон', n: 'конь', p: 'пешка', empty: 'Позиции пока нет.' },
+    uk: { white: 'Білі', black: 'Чорні', none: 'немає фігур', k: 'король', q: 'ферзь', r: 'тура', b: 'слон', n: 'кінь', p: 'пішак', empty: 'Позиції ще немає.' },
+    cs: { white: 'Bílý', black: 'Černý', none: 'žádné figury', k: 'král', q: 'dáma', r: 'věž', b: 'střelec', n: 'jezdec', p: 'pěšec', empty: 'Zatím žádná pozice.' },
+    hu: { white: 'Világos', black: 'Sötét', none: 'nincs bábu', k: 'király', q: 'vezér', r: 'bástya', b: 'futó', n: 'huszár', p: 'gyalog', empty: 'Még nincs állás.' },
   };
   function pieceListIn(words, squares, white) {
     const parts = [];
@@ -250,7 +261,7 @@ const Station = (() => {
     const idOf = (part) => (id ? `${id}-${part}` : null);
     const words = BOARD_WORDS[lang];
     if (words && !interactive) {
-      // The mirror in German or Polish: the whole text board in its language.
+      // A read-only page in another language than English: the whole text board in it.
       const list = squares
         ? html('ul', {}, html('li', {}, pieceListIn(words, squares, true)), html('li', {}, pieceListIn(words, squares, false)))
         : html('p', {}, words.empty);

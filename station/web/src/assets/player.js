@@ -32,6 +32,80 @@
       flag: 'Przekroczenie czasu', offline: 'Brak połączenia ze stacją', connected: 'na żywo',
       discrepancy: 'Szachownice się różnią: proszę czekać na sędziego', adjourned: 'Partia odłożona',
     },
+    // The nine more languages, in the words of voices/phrasebooks/<code>.toml
+    // (the page says what his voice says) and its form of address.
+    es: {
+      title: 'La partida vista por el jugador', board: 'Tablero, visto desde su lado', board_heading: 'Tablero',
+      info_heading: 'Última jugada y relojes', last_move: 'Última jugada', none: 'todavía ninguna jugada',
+      white: 'Blancas', black: 'Negras', you: '(usted)', to_move: 'turno', by_white: 'Blancas', by_black: 'Negras',
+      waiting: 'Esperando la posición inicial', finished: 'Partida terminada', paused: 'Reloj parado',
+      flag: 'Bandera caída', offline: 'Sin conexión con la estación', connected: 'en directo',
+      discrepancy: 'Los tableros no coinciden: espere al árbitro', adjourned: 'Partida aplazada',
+    },
+    fr: {
+      title: 'La partie vue par le joueur', board: 'Échiquier, vu de votre côté', board_heading: 'Échiquier',
+      info_heading: 'Dernier coup et pendules', last_move: 'Dernier coup', none: 'pas encore de coup',
+      white: 'Blancs', black: 'Noirs', you: '(vous)', to_move: 'au trait', by_white: 'Blancs', by_black: 'Noirs',
+      waiting: 'En attente de la position initiale', finished: 'Partie terminée', paused: 'Pendule arrêtée',
+      flag: 'Drapeau tombé', offline: 'Pas de connexion avec la station', connected: 'en direct',
+      discrepancy: 'Les échiquiers ne concordent pas : veuillez attendre l’arbitre', adjourned: 'Partie ajournée',
+    },
+    it: {
+      title: 'La partita vista dal giocatore', board: 'Scacchiera, vista dal Suo lato', board_heading: 'Scacchiera',
+      info_heading: 'Ultima mossa e orologi', last_move: 'Ultima mossa', none: 'ancora nessuna mossa',
+      white: 'Bianco', black: 'Nero', you: '(Lei)', to_move: 'al tratto', by_white: 'Bianco', by_black: 'Nero',
+      waiting: 'In attesa della posizione iniziale', finished: 'Partita finita', paused: 'Orologio fermo',
+      flag: 'Bandierina caduta', offline: 'Nessuna connessione con la stazione', connected: 'in diretta',
+      discrepancy: 'Le scacchiere non coincidono: attenda l’arbitro', adjourned: 'Partita aggiornata',
+    },
+    nl: {
+      title: 'De partij gezien door de speler', board: 'Bord, gezien vanaf uw kant', board_heading: 'Bord',
+      info_heading: 'Laatste zet en klokken', last_move: 'Laatste zet', none: 'nog geen zet',
+      white: 'Wit', black: 'Zwart', you: '(u)', to_move: 'aan zet', by_white: 'Wit', by_black: 'Zwart',
+      waiting: 'Wacht op de beginstelling', finished: 'Partij afgelopen', paused: 'Klok stilgezet',
+      flag: 'Vlag gevallen', offline: 'Geen verbinding met het station', connected: 'live',
+      discrepancy: 'De borden verschillen: wacht op de arbiter', adjourned: 'Partij afgebroken',
+    },
+    pt: {
+      title: 'A partida vista pelo jogador', board: 'Tabuleiro, visto do seu lado', board_heading: 'Tabuleiro',
+      info_heading: 'Último lance e relógios', last_move: 'Último lance', none: 'nenhum lance ainda',
+      white: 'Brancas', black: 'Pretas', you: '(você)', to_move: 'vez de jogar', by_white: 'Brancas', by_black: 'Pretas',
+      waiting: 'Aguardando a posição inicial', finished: 'Partida encerrada', paused: 'Relógio parado',
+      flag: 'Bandeira caída', offline: 'Sem conexão com a estação', connected: 'ao vivo',
+      discrepancy: 'Os tabuleiros não coincidem: aguarde o árbitro', adjourned: 'Partida adiada',
+    },
+    ru: {
+      title: 'Партия глазами игрока', board: 'Доска с Вашей стороны', board_heading: 'Доска',
+      info_heading: 'Последний ход и часы', last_move: 'Последний ход', none: 'ходов ещё нет',
+      white: 'Белые', black: 'Чёрные', you: '(Вы)', to_move: 'очередь хода', by_white: 'Белые', by_black: 'Чёрные',
+      waiting: 'Ожидание начальной позиции', finished: 'Партия окончена', paused: 'Часы остановлены',
+      flag: 'Флажок упал', offline: 'Нет связи со станцией', connected: 'на связи',
+      discrepancy: 'Позиции на досках различаются: дождитесь арбитра', adjourned: 'Партия отложена',
+    },
+    uk: {
+      title: 'Партія очима гравця', board: 'Дошка з Вашого боку', board_heading: 'Дошка',
+      info_heading: 'Останній хід і годинник', last_move: 'Останній хід', none: 'ходів ще немає',
+      white: 'Білі', black: 'Чорні', you: '(Ви)', to_move: 'черга ходу', by_white: 'Білі', by_black: 'Чорні',
+      waiting: 'Очікування початкової позиції', finished: 'Партію закінчено', paused: 'Годинник зупинено',
+      flag: 'Прапорець упав', offline: 'Немає зв’язку зі станцією', connected: 'на зв’язку',
+      discrepancy: 'Позиції на дошках різняться: зачекайте на арбітра', adjourned: 'Партію відкладено',
+    },
+    cs: {
+      title: 'Partie očima hráče', board: 'Šachovnice z Vaší strany', board_heading: 'Šachovnice',
+      info_heading: 'Poslední tah a hodiny', last_move: 'Poslední tah', none: 'zatím žádný tah',
+      white: 'Bílý', black: 'Černý', you: '(Vy)', to_move: 'na tahu', by_white: 'Bílý', by_black: 'Černý',
+      waiting: 'Čeká se na základní postavení', finished: 'Partie skončila', paused: 'Hodiny zastaveny',
+      flag: 'Praporek spadl', offline: 'Žádné spojení se stanicí', connected: 'živě',
+      discrepancy: 'Pozice na šachovnicích se liší: vyčkejte na rozhodčího', adjourned: 'Partie odložena',
+    },
+    hu: {
+      title: 'A játszma a játékos szemével', board: 'Tábla az Ön oldaláról', board_heading: 'Tábla',
+      info_heading: 'Utolsó lépés és órák', last_move: 'Utolsó lépés', none: 'még nincs lépés',
+      white: 'Világos', black: 'Sötét', you: '(Ön)', to_move: 'lépésen', by_white: 'Világos', by_black: 'Sötét',
+      waiting: 'Várakozás a kiinduló állásra', finished: 'A játszma véget ért', paused: 'Óra megállítva',
+      flag: 'Leesett a zászló', offline: 'Nincs kapcsolat az állomással', connected: 'élő',
+      discrepancy: 'A táblákon eltér az állás: kérem, várja meg a versenybírót', adjourned: 'Függőben maradt játszma',
+    },
   };
 
   const view = { state: null, receivedAt: Date.now(), online: false };
@@ -77,6 +151,7 @@
         lastMove: last ? last.uci : null,
         label: t('board'),
         text: 'hidden',
+        lang: lang(),
       });
       $('board').dataset.side = blindColor;
     }
