@@ -18,6 +18,8 @@ mod server;
 mod ws;
 
 #[cfg(test)]
+mod page_words_tests;
+#[cfg(test)]
 mod tests;
 
 // The application's modules, under the paths this crate's modules name them by.
