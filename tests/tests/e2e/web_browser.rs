@@ -261,9 +261,12 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
     screenshot(&console, "console-320", None).await;
     assert_accessible(&console, "the console 320 pixels wide").await;
 
-    // The mirror at 1280×800 in each language: both clocks whole, and an h1.
+    // The mirror at 1280×800 in each built-in language: both clocks whole, an
+    // h1, and a title of its own (a language without page words would show
+    // the English one).
     set_viewport(&mirror, 1280, 800).await;
-    for lang in ["de", "pl", "en"] {
+    let mut titles = std::collections::BTreeMap::new();
+    for lang in station_voices::BUILTIN_LANGUAGES {
         mirror.goto(&format!("{base}/mirror?lang={lang}")).await.unwrap();
         within(Duration::from_secs(5), &format!("the mirror in {lang}"), || async {
             js(&mirror, "return document.documentElement.lang;").await == serde_json::json!(lang)
@@ -277,6 +280,10 @@ async fn console_and_mirror_follow_the_real_station_in_chromium() {
         }
         screenshot(&mirror, &format!("mirror-{lang}"), None).await;
         assert_accessible(&mirror, &format!("the mirror in {lang}")).await;
+        let title = text_of(&mirror, "title").await;
+        if let Some(other) = titles.insert(title.clone(), lang) {
+            panic!("the mirror in {lang} has the title of {other}: {title:?}");
+        }
     }
 
     console.close().await.unwrap();
