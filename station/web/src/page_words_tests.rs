@@ -103,7 +103,9 @@ fn complete(table: &Table, what: &str, reference: &str, languages: &[&str]) {
     let keys: Vec<&String> = table[reference].keys().collect();
     assert!(keys.len() > 5, "{what}.{reference} read: {keys:?}");
     for lang in languages {
-        let words = table.get(*lang).unwrap_or_else(|| panic!("{what} has no words for the built-in language {lang:?}"));
+        let words = table
+            .get(*lang)
+            .unwrap_or_else(|| panic!("{what} has no words for the built-in language {lang:?}"));
         let missing: Vec<&&String> = keys.iter().filter(|k| !words.contains_key(k.as_str())).collect();
         assert!(missing.is_empty(), "{what}.{lang} lacks {missing:?}");
         let extra: Vec<&String> = words.keys().filter(|k| !keys.contains(k)).collect();
