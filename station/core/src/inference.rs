@@ -348,6 +348,12 @@ impl BoardTracker {
                 self.log.push(Lift::flickered(sq, self.sensed));
                 continue;
             }
+            // A peg that stood in a hole empty in the record for less than the
+            // debounce time (a flicker a loaded line or machine stretched past
+            // a bounce): for the catch-up, a piece landing and taken, or nothing.
+            let brief = lasted < self.cfg.debounce_ms
+                && !self.timing.previous.0.contains(sq)
+                && !self.expected().contains(sq);
             self.lifts.lift_started[sq as usize] = t;
             self.lifts.lift_index[sq as usize] = self.log.len();
             self.lifts.unconfirmed.add(sq);
@@ -355,7 +361,7 @@ impl BoardTracker {
                 square: sq,
                 kind: LiftKind::Pending,
                 before: self.sensed,
-                flicker: false,
+                flicker: brief,
                 instant: false,
             });
         }

@@ -457,6 +457,11 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
     }
 }
 
+/// Takes a turn's observations into the replay's books; returns the player's
+/// answer (his move, when, its ply index) when the station asked about his.
+type TakeObservations<'a> = dyn FnMut(&mut BoardTracker, &mut Vec<Observation>, &mut ReplayTotals) -> Option<(Move, Millis, usize)>
+    + 'a;
+
 /// How many plies past the record a question may be about (the catch-up's longest).
 const MAX_ASKED_AHEAD: usize = 12;
 
@@ -468,11 +473,7 @@ fn answer_asked(
     obs: &mut Vec<Observation>,
     totals: &mut ReplayTotals,
     answered: &mut [bool],
-    take: &mut dyn FnMut(
-        &mut BoardTracker,
-        &mut Vec<Observation>,
-        &mut ReplayTotals,
-    ) -> Option<(Move, Millis, usize)>,
+    take: &mut TakeObservations<'_>,
 ) {
     while let Some((his, t, ply)) = take(tracker, obs, totals) {
         if !tracker.decide_now(Some(his), t, obs) {

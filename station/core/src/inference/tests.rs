@@ -969,3 +969,29 @@ fn a_castling_with_the_rook_first_is_the_rook_move_whatever_the_hands_timing() {
         assert!(obs.iter().any(|o| matches!(o, Observation::Restored { .. })), "{obs:?}");
     }
 }
+
+#[test]
+fn a_peg_in_an_empty_hole_a_loaded_machine_held_past_a_bounce_is_no_piece() {
+    // Capablanca, a game of the collection, 12...fxe5 13.Bd3 Qg5 14.Kb1 in real
+    // time through `station run` on a loaded machine: the bishop on e5 taken,
+    // a sensor flicker on g3 read for 32 ms (longer than a bounce), then the
+    // f-pawn to e5. The g3 peg is no piece: the station went on deciding.
+    let mut h = traced(
+        "r1bqr1k1/p1pp2pp/2p2p2/4B3/4Q3/8/PPP2PPP/2KR1B1R b - - 1 12",
+        "t 10557 +[] -[e5]
+         t 10621 +[g3] -[]
+         t 10653 +[] -[g3]
+         t 10754 +[] -[f6]
+         t 10875 +[e5] -[]
+         t 11025 +[] -[c2]
+         t 11151 +[c2] -[]
+         t 11315 +[] -[f1]
+         t 11375 +[d3] -[]
+         t 11525 +[] -[d8]
+         t 11595 +[g5] -[]
+         t 11745 +[] -[c1]
+         t 11924 +[b1] -[]",
+    );
+    assert_eq!(h.moves(), ["f6e5", "f1d3", "d8g5", "c1b1"]);
+    assert!(mismatches(&h.take()).is_empty());
+}
