@@ -50,6 +50,16 @@ impl SoundInput {
         }
     }
 
+    /// When the last sample of the last chunk was recorded, where the source
+    /// knows it (the twin); `None` for the microphone, whose chunks count as
+    /// recorded when they arrive.
+    pub fn recorded(&self) -> Option<Instant> {
+        match self {
+            SoundInput::Mic(_) => None,
+            SoundInput::Wav(w) => Some(w.recorded()),
+        }
+    }
+
     /// The next chunk, waiting at most 100 ms for it.
     pub fn next_chunk(&mut self) -> Next {
         match self {
@@ -63,12 +73,17 @@ impl SoundInput {
     }
 }
 
-/// A WAV file delivered as a sound card would: 100 ms chunks at their real
-/// time, then silence for ever.
+/// How often a sound card hands over what it recorded: cpal's ALSA backend
+/// (the microphone's, [`Microphone::open`] with the default buffer size) asks
+/// for 25 ms periods in a 100 ms buffer. The twin keeps the same pace, so the
+/// wait for the audio after the end of speech is what the station meets.
+pub const PERIOD: Duration = Duration::from_millis(25);
+
+/// A WAV file delivered as a sound card would: a [`PERIOD`] of audio once it
+/// is recorded, in real time, then silence for ever.
 pub struct WavPlayer {
     audio: WavAudio,
     name: String,
-    at: usize,
     started: Instant,
     chunks: u32,
 }
@@ -76,17 +91,28 @@ pub struct WavPlayer {
 impl WavPlayer {
     /// Plays `audio` from now on; `name` names it (its file).
     pub fn new(audio: WavAudio, name: String) -> WavPlayer {
-        WavPlayer { audio, name, at: 0, started: Instant::now(), chunks: 0 }
+        WavPlayer { audio, name, started: Instant::now(), chunks: 0 }
     }
 
-    /// The next 100 ms, when a sound card would deliver it: once recorded.
+    /// When the last sample of the chunk last handed over was recorded (the
+    /// start of the playing before the first).
+    pub fn recorded(&self) -> Instant {
+        self.started + PERIOD * self.chunks
+    }
+
+    /// The next period, when a sound card would deliver it: once recorded.
+    /// Its bounds are counted from the start in samples, so the pace stays
+    /// exact whatever the rate.
     pub fn next_chunk(&mut self) -> Chunk {
-        let due = self.started + Duration::from_millis(100) * (self.chunks + 1);
+        let due = self.started + PERIOD * (self.chunks + 1);
         std::thread::sleep(due.saturating_duration_since(Instant::now()));
+        let channels = usize::from(self.audio.channels.max(1));
+        let frames_until = |chunks: u32| {
+            (u128::from(chunks) * PERIOD.as_micros() * u128::from(self.audio.rate) / 1_000_000) as usize
+        };
+        let (from, to) = (frames_until(self.chunks) * channels, frames_until(self.chunks + 1) * channels);
         self.chunks += 1;
-        let len = (self.audio.rate as usize / 10).max(1) * usize::from(self.audio.channels.max(1));
-        let (from, to) = (self.at, self.at + len);
-        self.at = to;
+        let len = to - from;
         match &self.audio.samples {
             WavSamples::I16(s) => {
                 let mut chunk: Vec<i16> = s.get(from..to.min(s.len())).unwrap_or_default().to_vec();

@@ -274,6 +274,17 @@ impl Utterances {
         }
     }
 
+    /// 16 kHz samples pushed but not yet passed on as events (the detector's
+    /// unfinished frame): the last event's audio ends this much before the
+    /// last sample pushed. The resampler's own look-ahead (16 input samples,
+    /// under a millisecond) is not counted.
+    pub fn held_back(&self) -> &[i16] {
+        match &self.push_to_talk {
+            Some(_) => &[],
+            None => self.vad.held_back(),
+        }
+    }
+
     /// Ends an utterance in progress (the station started speaking).
     fn interrupt(&mut self, on_event: &mut impl FnMut(VadEvent)) {
         if self.talking || self.vad.speaking() {

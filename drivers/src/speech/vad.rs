@@ -82,6 +82,12 @@ impl EnergyVad {
         self.speaking
     }
 
+    /// Samples received but not yet judged: the start of the next frame.
+    /// Events end this many samples before the last one pushed.
+    pub fn held_back(&self) -> &[i16] {
+        &self.buffer
+    }
+
     /// Forgets everything (after muting, or when push-to-talk is released).
     pub fn reset(&mut self) {
         self.buffer.clear();
@@ -176,10 +182,14 @@ mod tests {
         let VadEvent::Start(first) = &speech[0] else { panic!("{:?}", speech[0]) };
         assert_eq!(first.len(), (10 + 3) * FRAME);
         assert_eq!(speech.len(), 1 + 17);
+        assert!(vad.held_back().is_empty());
         let tail = events(&mut vad, &tone(40, 0.0));
         assert_eq!(tail.last(), Some(&VadEvent::End));
         assert_eq!(tail.len(), 30);
         assert!(!vad.speaking());
+        // The start of a frame waits for the rest of it.
+        vad.push(&tone(1, 0.3)[..100], |_| {});
+        assert_eq!(vad.held_back().len(), 100);
     }
 
     #[test]

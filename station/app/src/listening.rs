@@ -327,7 +327,9 @@ fn listen_to(
                 Err(e) => tracing::warn!(error = %e, "grammar refused; the previous one stays"),
             }
         }
-        match source.next_chunk() {
+        let chunk = source.next_chunk();
+        let received = Instant::now();
+        match chunk {
             Next::Chunk(Chunk::F32(chunk)) => utterances.push(Samples::F32(&chunk), |e| events.push(e)),
             Next::Chunk(Chunk::I16(chunk)) => utterances.push(Samples::I16(&chunk), |e| events.push(e)),
             Next::Idle if last_sound.elapsed() < Duration::from_millis(MIC_SILENT_MS) => continue,
@@ -338,10 +340,19 @@ fn listen_to(
                 ));
             }
         }
-        let arrived = Instant::now();
-        last_sound = arrived;
-        // The events of this chunk end now; each one's end is placed back
-        // from here by the audio that follows it.
+        last_sound = received;
+        // Where the events of this chunk end, in time: when its last sample
+        // was recorded (the microphone's: when it arrived), less the start
+        // of the detector's next frame. Each event's end is placed back from
+        // there by the audio that follows it, so the end of speech is the
+        // last loud sample's moment, not a moment the thread got to it.
+        let recorded = source.recorded().unwrap_or(received);
+        let held_back = utterances.held_back();
+        let heard_until = recorded.checked_sub(samples_time(held_back.len())).unwrap_or(recorded);
+        // The quiet after the last loud frame runs to the last sample
+        // recorded, through the detector's unfinished frame when that is
+        // quiet too; a loud one (he speaks again) leaves no quiet to count.
+        let quiet_until = (level_db(held_back) < threshold_db).then_some(recorded);
         let mut after: Duration = events
             .iter()
             .map(|e| match e {
@@ -356,7 +367,11 @@ fn listen_to(
                     utterance.talking = true;
                     let tail = &samples[samples.len().saturating_sub(station_drivers::speech::vad::FRAME)..];
                     if level_db(tail) >= threshold_db {
-                        utterance.last_loud = Some(arrived.checked_sub(after).unwrap_or(arrived));
+                        let frame_end = heard_until.checked_sub(after).unwrap_or(heard_until);
+                        utterance.last_loud = Some(frame_end);
+                        let after_audible = samples_time(tail.len() - last_audible(tail, threshold_db));
+                        utterance.speech_end =
+                            Some(frame_end.checked_sub(after_audible).unwrap_or(frame_end));
                     }
                     if utterance.decided {
                         continue;
@@ -382,7 +397,7 @@ fn listen_to(
                             out,
                             fitting.vocabulary,
                             t,
-                            was.last_loud.unwrap_or(arrived),
+                            was.speech_end.unwrap_or(heard_until),
                             was.audio,
                         ),
                         Err(e) => tracing::warn!(error = %e, "recogniser failed at the end of an utterance"),
@@ -393,17 +408,17 @@ fn listen_to(
         }
         // Issue 14: the partial result may already decide; then the
         // detector's silence is not waited for.
-        if let (Some(early), Some(loud)) = (&setup.early, utterance.last_loud)
+        if let (Some(early), Some(loud), Some(quiet_until)) = (&setup.early, utterance.last_loud, quiet_until)
             && utterance.talking
             && !utterance.decided
-            && arrived.saturating_duration_since(loud) >= early.quiet
+            && quiet_until.saturating_duration_since(loud) >= early.quiet
             && !setup.mute.is_set()
             && decides_now(&mut listener, &decisive, &mut utterance, loud)
         {
             utterance.decided = true;
             let audio = utterance.audio.take();
             match listener.finish() {
-                Ok(t) => send_heard(out, fitting.vocabulary, t, loud, audio),
+                Ok(t) => send_heard(out, fitting.vocabulary, t, utterance.speech_end.unwrap_or(loud), audio),
                 Err(e) => tracing::warn!(error = %e, "recogniser failed on a decided utterance"),
             }
         }
@@ -413,8 +428,10 @@ fn listen_to(
 
 /// Silence given to the recogniser once the speaker is quiet: the acoustic
 /// model looks a few hundred ms ahead before it settles the last word, and
-/// the real silence would only arrive in real time.
-const LOOK_AHEAD_PAD: Duration = Duration::from_millis(300);
+/// the real silence would only arrive in real time. With the Korean model,
+/// 300 ms left a two-word phrase's last word unsettled for two more periods
+/// of real silence (50 ms); 400 ms settles it at once.
+const LOOK_AHEAD_PAD: Duration = Duration::from_millis(400);
 
 /// Whether the partial result decides the utterance; if not yet, the
 /// recogniser is given [`LOOK_AHEAD_PAD`] of silence once per quiet stretch
@@ -448,8 +465,12 @@ struct Utterance {
     padded: Option<Instant>,
     /// Speech is being passed on.
     talking: bool,
-    /// When the last loud frame ended (the end of speech so far).
+    /// When the last loud frame ended: the quiet that follows it lets a
+    /// partial result decide.
     last_loud: Option<Instant>,
+    /// When the last audible sample of that frame was recorded: the end of
+    /// speech so far, from which the player's wait is counted.
+    speech_end: Option<Instant>,
     /// Already decided on a partial result: the rest is not recognised.
     decided: bool,
     /// The sound so far, with `keep_audio`.
@@ -465,6 +486,13 @@ impl Utterance {
             audio.drain(..audio.len() - MAX_KEPT_SAMPLES);
         }
     }
+}
+
+/// How many of `frame`'s samples lead up to and include its last one as
+/// loud as `threshold_db` (0 for none): the frame's speech ends there.
+fn last_audible(frame: &[i16], threshold_db: f32) -> usize {
+    let amplitude = 32768.0 * 10f32.powf(threshold_db / 20.0);
+    frame.iter().rposition(|&x| f32::from(x).abs() >= amplitude).map_or(0, |i| i + 1)
 }
 
 /// Duration of 16 kHz mono samples.
@@ -632,6 +660,18 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let _ = std::fs::remove_file(wav);
+    }
+
+    #[test]
+    fn speech_ends_at_the_last_sample_as_loud_as_the_threshold() {
+        // -40 dBFS is an amplitude of 327.68.
+        let mut frame = vec![0i16; 320];
+        assert_eq!(last_audible(&frame, -40.0), 0);
+        frame[100] = -400;
+        frame[200] = 300;
+        assert_eq!(last_audible(&frame, -40.0), 101);
+        frame[319] = 328;
+        assert_eq!(last_audible(&frame, -40.0), 320);
     }
 
     #[test]
