@@ -176,7 +176,10 @@ fn play_with_display(dir: &Path, mut sim: Display) {
     }
     let events = events.lock().unwrap();
     let statuses = device_statuses(&events, "braille");
-    assert_eq!(statuses, ["connected"]);
+    // A real brltty on a loaded machine may answer after the station's first
+    // try; once connected, the connection is never lost.
+    let since_connected: Vec<&str> = statuses.iter().copied().skip_while(|s| *s != "connected").collect();
+    assert_eq!(since_connected, ["connected"], "{statuses:?}");
     drop(sim);
     let _ = std::fs::remove_dir_all(dir);
 }
