@@ -204,17 +204,24 @@ fn a_clock_not_in_mode_23_is_reported_to_the_console_and_the_blind_player() {
     let detail = wait_for(Duration::from_secs(30), "the refusal reported", || {
         all_dgt_clock_statuses(&events).into_iter().find(|(s, _)| s == "not_in_mode_23").map(|(_, d)| d)
     });
+    // What he is told follows the status (a loaded machine may take a moment).
+    let told_about_device = || {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .filter(|e| e["about"] == "device")
+            .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+            .collect::<Vec<String>>()
+    };
+    let _ = wait_for(Duration::from_secs(10), "the blind player told", || {
+        Some(told_about_device()).filter(|t| !t.is_empty())
+    });
     drop(station);
     assert!(detail.contains("SetNRun") && detail.contains("3 tries"), "{detail}");
     let set_n_runs =
         dgt.clock_commands().iter().filter(|c| matches!(c, ClockCommand::SetAndRun { .. })).count();
     assert_eq!(set_n_runs, 3, "tried three times");
     assert_eq!(dgt.clock().unwrap().left_ms, 12_000, "the clock was never set");
-    let told: Vec<String> = of_type(&read_events(&events), "announcement")
-        .iter()
-        .filter(|e| e["about"] == "device")
-        .map(|e| e["text"].as_str().unwrap().to_owned())
-        .collect();
+    let told = told_about_device();
     assert!(told.iter().any(|t| t.contains("23")), "the blind player is told: {told:?}");
 }
 

@@ -186,10 +186,10 @@ fn the_advice_is_about_what_the_arbiter_has_in_front_of_him() {
     let devices = String::from_utf8_lossy(&devices.stdout);
     assert!(devices.starts_with("serial ports (a board's `port`):\n"), "{devices}");
 
-    let config = write_config(&dir, "[voice]\n# his language\nlanguage = \"fr\"\n");
+    let config = write_config(&dir, "[voice]\n# his language\nlanguage = \"tlh\"\n");
     let out = doctor(&config, None);
     let said = lines(&out);
     let config_line = line(&said, "config");
     assert!(config_line.contains("line 3, key `voice.language`"), "{config_line}");
-    assert!(config_line.contains("`fr` is not a language the station speaks"), "{config_line}");
+    assert!(config_line.contains("`tlh` is not a language the station speaks"), "{config_line}");
 }
