@@ -450,8 +450,7 @@ impl BoardTracker {
         let next = self.game.ply() + 1;
         let Some(asked) = self.decision.asked.as_ref().filter(|a| a.ply >= next) else { return false };
         let ply = asked.ply;
-        let Some(&mv) = asked.candidates.iter().find(|m| m.from() == said.from() && m.to() == said.to())
-        else {
+        let Some(&mv) = asked.candidates.iter().find(|m| sequence::same_path(m, &said)) else {
             return false;
         };
         let mv = match (mv, said.promotion()) {
@@ -490,9 +489,7 @@ impl BoardTracker {
     /// `explanation` with several moves narrowed to the one the player announced.
     fn narrowed(&self, explanation: Explanation) -> Explanation {
         match (explanation, self.announced()) {
-            (Explanation::Many(c), Some(said))
-                if c.iter().any(|m| m.from() == said.from() && m.to() == said.to()) =>
-            {
+            (Explanation::Many(c), Some(said)) if c.iter().any(|m| sequence::same_path(m, &said)) => {
                 Explanation::One { mv: said, promotion_assumed: false }
             }
             (e, _) => e,

@@ -79,6 +79,12 @@ pub(super) fn lifted_by<P: Position>(pos: &P, mv: &Move) -> Bitboard {
     }
 }
 
+/// Whether two moves go from the same square to the same square (a spoken
+/// move names its path; the piece taken and a promotion come from the board).
+pub(super) fn same_path(a: &Move, b: &Move) -> bool {
+    a.from() == b.from() && a.to() == b.to()
+}
+
 /// The squares a move puts a peg into.
 pub(super) fn placed_by(mv: &Move) -> Bitboard {
     match *mv {
@@ -153,8 +159,7 @@ pub(super) fn explain_sequence(
             return Sequences::None;
         }
         if let Some((k, said)) = announced {
-            let has =
-                |seq: &Vec<Move>| seq.get(*k).is_some_and(|m| m.from() == said.from() && m.to() == said.to());
+            let has = |seq: &Vec<Move>| seq.get(*k).is_some_and(|m| same_path(m, said));
             let keep: Vec<bool> = found.iter().map(has).collect();
             let mut k = keep.iter();
             found.retain(|_| *k.next().unwrap_or(&false));
