@@ -65,7 +65,9 @@ const BURST_PERCENT: u64 = 3;
 /// A hand never exactly on time and a line that is sometimes late: every hand
 /// step moved by a seeded amount within ±`ms`, now and then two to four
 /// readings delivered together up to `ms` late; the order of the readings is
-/// kept (a line delivers in order), a sensor flicker keeps its length.
+/// kept (a line delivers in order), a sensor flicker keeps its length. A
+/// burst holds no reading back longer than `ms`: the readings it delivers
+/// together are those the hands made while the line held the first.
 #[derive(Debug, Clone)]
 pub struct LineJitter {
     rng: SplitMix64,
@@ -111,12 +113,16 @@ impl LineJitter {
                 continue;
             }
             if self.ms > 0 && self.rng.percent(BURST_PERCENT) {
-                let mut end = (i + self.rng.between(1, 3) as usize).min(items.len() - 1);
+                // The line holds the reading back at most `ms`, and with it the
+                // next few the hands made meanwhile.
+                let held = original[i] + self.rng.between(0, self.ms);
+                let most = (i + self.rng.between(1, 3) as usize).min(items.len() - 1);
+                let mut end = (i..=most).take_while(|&j| original[j] <= held).last().unwrap_or(i);
                 // A burst that holds a flicker's start holds its end too.
                 while end + 1 < items.len() && flicker_ends[end + 1] {
                     end += 1;
                 }
-                last = last.max(original[end] + self.rng.between(0, self.ms));
+                last = last.max(held.max(original[end]));
                 for item in &mut items[i..=end] {
                     item.set_at(last);
                 }
@@ -149,6 +155,47 @@ mod tests {
         let seen: std::collections::BTreeSet<u64> = (0..1000).map(|_| rng.between(3, 5)).collect();
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), vec![3, 4, 5]);
         assert_eq!(rng.between(9, 2), 9);
+    }
+
+    /// A reading and its arrival, for the line's tests.
+    #[derive(Clone, Copy)]
+    struct Reading(u64, u64);
+
+    impl super::OnTheLine for Reading {
+        fn at(&self) -> u64 {
+            self.0
+        }
+        fn set_at(&mut self, at: u64) {
+            self.0 = at;
+        }
+        fn reading(&self) -> u64 {
+            self.1
+        }
+    }
+
+    #[test]
+    fn the_line_holds_no_reading_back_longer_than_its_jitter_and_keeps_the_order() {
+        let mut step = SplitMix64(5);
+        let mut line = super::LineJitter::new(9, 40);
+        let mut bursts = 0;
+        for round in 0..2_000u64 {
+            let mut t = round * 10_000;
+            let readings: Vec<Reading> = (0..8)
+                .map(|i| {
+                    t += step.between(40, 220);
+                    Reading(t, i)
+                })
+                .collect();
+            let mut delivered = readings.clone();
+            line.deliver(&mut delivered, round * 10_000);
+            for (i, (sent, got)) in readings.iter().zip(&delivered).enumerate() {
+                assert!(got.0 <= sent.0 + 40, "reading {i} held back {} ms", got.0 - sent.0);
+                assert!(got.0 + 40 >= sent.0, "reading {i} early by {} ms", sent.0 - got.0);
+            }
+            assert!(delivered.windows(2).all(|w| w[0].0 <= w[1].0), "out of order");
+            bursts += delivered.windows(2).filter(|w| w[0].0 == w[1].0).count();
+        }
+        assert!(bursts > 0, "a loaded line delivers some readings together");
     }
 
     #[test]

@@ -22,7 +22,11 @@ pub(super) fn all_lifts(log: &[Lift]) -> sequence::LiftOrder {
         order.squares.push(l.square);
         order.boards.push(l.before);
         order.flickers.push(l.flicker);
-        order.hands.push(l.kind == LiftKind::Confirmed || l.instant);
+        order.hands.push(match (l.kind, l.instant) {
+            (LiftKind::Confirmed, _) => sequence::Seen::Hand,
+            (_, true) => sequence::Seen::Instant,
+            _ => sequence::Seen::Bounce,
+        });
     }
     order
 }

@@ -179,21 +179,23 @@ pub(super) fn explain_sequence(
 /// Of several sequences, those made first (D.2.3: a move is made once the
 /// board shows it, its captured peg taken out by a hand): for each move in
 /// turn, the first board within its own lifts that shows it with its capture's
-/// hole lifted for longer than a bounce before. A capture read from a bounce
-/// alone is made later than one a hand made; two made at the same moment stay
-/// several (asked).
+/// hole lifted before. When hands seen out show some sequences made, the one
+/// made first is taken, unless another was shown made sooner by weaker
+/// evidence only (a capture read from a bounce or at one instant may be a
+/// hand on a jittered line): then the order proves nothing and those are
+/// asked, as they are when no hand showed any made.
 fn by_hands(
     pos: &Chess,
     found: Vec<Vec<Move>>,
     starts: &[Vec<usize>],
-    order: (&[Square], &[Bitboard], &[bool]),
+    order: (&[Square], &[Bitboard], &[Seen]),
     target: Bitboard,
 ) -> Vec<Vec<Move>> {
-    let (lifts, boards, hands) = order;
-    if found.len() < 2 || hands.len() != lifts.len() || starts.len() != found.len() {
+    let (lifts, boards, seen) = order;
+    if found.len() < 2 || seen.len() != lifts.len() || starts.len() != found.len() {
         return found;
     }
-    let made_at = |seq: &[Move], starts: &[usize]| {
+    let made_at = |seq: &[Move], starts: &[usize], tier: Seen| {
         let mut at = pos.clone();
         let mut key = Vec::with_capacity(seq.len());
         for (k, mv) in seq.iter().enumerate() {
@@ -202,7 +204,8 @@ fn by_hands(
             let taken = required_lifts(&at, mv);
             let made = (starts[k] + 1..=end).find(|&i| {
                 let board = boards.get(i).copied().unwrap_or(target);
-                let by_hand: Bitboard = (starts[k]..i).filter(|&j| hands[j]).map(|j| lifts[j]).collect();
+                let by_hand: Bitboard =
+                    (starts[k]..i).filter(|&j| seen[j] >= tier).map(|j| lifts[j]).collect();
                 board == after && taken.is_subset(by_hand)
             });
             key.push(made.unwrap_or(usize::MAX));
@@ -210,18 +213,42 @@ fn by_hands(
         }
         key
     };
-    let keys: Vec<Vec<usize>> = found.iter().zip(starts).map(|(seq, st)| made_at(seq, st)).collect();
-    // Fewest moves the board never showed made by a hand first; among
-    // sequences that each need such a move, the order proves nothing: asked.
-    let unmade = |key: &Vec<usize>| key.iter().filter(|&&at| at == usize::MAX).count();
-    let Some(fewest) = keys.iter().map(unmade).min() else { return found };
-    let (found, keys): (Vec<_>, Vec<_>) =
-        found.into_iter().zip(keys).filter(|(_, key)| unmade(key) == fewest).unzip();
-    if fewest > 0 {
-        return found;
+    let made = |key: &Vec<usize>| key.iter().all(|&at| at != usize::MAX);
+    let keys_at = |tier: Seen| -> Vec<Vec<usize>> {
+        found.iter().zip(starts).map(|(seq, st)| made_at(seq, st, tier)).collect()
+    };
+    let weakest = keys_at(Seen::Bounce);
+    for tier in [Seen::Hand, Seen::Instant, Seen::Bounce] {
+        let keys = keys_at(tier);
+        let shown: Vec<bool> = keys.iter().map(made).collect();
+        let Some(first) = keys.iter().zip(&shown).filter(|(_, s)| **s).map(|(k, _)| k).min().cloned() else {
+            continue;
+        };
+        // Only hands seen out tell which was made first; a weaker tier, or a
+        // rival shown made sooner by weaker evidence only, is asked.
+        let sooner = |i: usize| !shown[i] && made(&weakest[i]) && weakest[i] < first;
+        let asked = tier != Seen::Hand || (0..found.len()).any(sooner);
+        let keep: Vec<bool> = (0..found.len())
+            .map(|i| match asked {
+                true => shown[i] || made(&weakest[i]) && weakest[i] <= first,
+                false => shown[i] && keys[i] == first,
+            })
+            .collect();
+        let mut keep = keep.into_iter();
+        return found.into_iter().filter(|_| keep.next().unwrap_or(false)).collect();
     }
-    let Some(first) = keys.iter().min().cloned() else { return found };
-    found.into_iter().zip(keys).filter(|(_, key)| *key == first).map(|(seq, _)| seq).collect()
+    found
+}
+
+/// How a lift was seen: the evidence it gives that a hand took the peg out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Seen {
+    /// Back within the debounce time: a bounce (or a hand on a jittered line).
+    Bounce,
+    /// Out and back in one reading of the line: it did not tell how long.
+    Instant,
+    /// Out longer than a bounce: a hand.
+    Hand,
 }
 
 /// The lifts a catch-up reads, in order: each lift's square, the board just
@@ -233,9 +260,9 @@ pub(super) struct LiftOrder {
     pub(super) squares: Vec<Square>,
     pub(super) boards: Vec<Bitboard>,
     pub(super) flickers: Vec<bool>,
-    /// Whether each lift was a hand's (out longer than a bounce, or for a
-    /// time the line did not tell); empty reads every lift as a hand's.
-    pub(super) hands: Vec<bool>,
+    /// How each lift was seen (a bounce, at one instant, a hand); empty
+    /// reads nothing from the hands.
+    pub(super) hands: Vec<Seen>,
     /// A ply as the player announced it (how many plies after the record,
     /// the move), answering the station's question: only sequences with that
     /// move there are read.

@@ -995,3 +995,5 @@ fn a_peg_in_an_empty_hole_a_loaded_machine_held_past_a_bounce_is_no_piece() {
     assert_eq!(h.moves(), ["f6e5", "f1d3", "d8g5", "c1b1"]);
     assert!(mismatches(&h.take()).is_empty());
 }
+
+mod jittered;
