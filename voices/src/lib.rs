@@ -39,6 +39,7 @@ mod listening;
 mod message;
 mod numbers;
 mod phrasebook;
+mod san_letters;
 mod settings;
 mod setup;
 pub mod understand;
@@ -56,6 +57,7 @@ pub use phrasebook::{
     BUILTIN_LANGUAGES, ClockWords, PRACTICE_KEYS, Phrasebook, Phrasebooks, PracticeWords, Words,
     check_builtins,
 };
+pub use san_letters::{ClockLine, SanLetters};
 pub use settings::{ClockReading, MoveReading, VoiceSettings};
 pub use setup::{SetupWords, SquareDifference};
 pub use wording::Wording;

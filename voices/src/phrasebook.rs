@@ -13,6 +13,7 @@ use crate::entry::Entry;
 use crate::error::VoiceError;
 use crate::message::{Message, Messages};
 use crate::numbers::{CountedNoun, NumberWords};
+use crate::san_letters::{ClockLine, SanLetters};
 use file::PhrasebookFile;
 
 /// The English book's source: the fallback of optional messages.
@@ -219,6 +220,17 @@ pub struct ClockWords {
     /// Heads the clock's answer when it reads the time used ("verbrauchte
     /// Zeit"), so the two readings differ by their words (issue 18).
     pub used: String,
+    /// The short words of the clock line on a Braille display (`[clock.line]`).
+    pub line: ClockLine,
+}
+
+/// The names of the pieces (`[pieces]`) and the letters a move is written
+/// with (`[san]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PieceWords {
+    /// King, queen, rook, bishop, knight, pawn.
+    pub(crate) names: [Entry; 6],
+    pub(crate) letters: SanLetters,
 }
 
 /// Every word the station speaks in one language, validated to be complete.
@@ -228,7 +240,7 @@ pub struct Phrasebook {
     pub(crate) name: String,
     pub(crate) letters: [Entry; 8],
     pub(crate) ranks: [Entry; 8],
-    pub(crate) pieces: [Entry; 6],
+    pub(crate) pieces: PieceWords,
     pub(crate) words: Words,
     pub(crate) clock: ClockWords,
     pub(crate) numbers: NumberWords,
@@ -328,7 +340,15 @@ impl Phrasebook {
 
     /// The name of a piece kind.
     pub fn piece(&self, role: Role) -> &Entry {
-        &self.pieces[role_index(role)]
+        &self.pieces.names[role_index(role)]
+    }
+
+    /// The piece letters this language writes its moves with (`[san]`: German
+    /// K D T L S, Russian Кр Ф Л С К): SAN rewritten with them for the
+    /// Braille display, the mirror and the player's page, and read back from a
+    /// record. A loaded phrasebook without `[san]` writes SAN's K Q R B N.
+    pub fn san_letters(&self) -> &SanLetters {
+        &self.pieces.letters
     }
 
     /// Fixed words of announcements.

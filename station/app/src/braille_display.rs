@@ -12,7 +12,7 @@ use station_core::record::GameRecord;
 use station_core::{Event, Millis, Table};
 use station_drivers::braille::{BrailleDisplay, BrailleEvent};
 use station_drivers::stamp::Stamped;
-use station_voices::ClockReading;
+use station_voices::{ClockLine, ClockReading, Phrasebook};
 use std::rc::Rc;
 
 /// What the station shows on the display; cheap to clone (the subscriber and
@@ -99,25 +99,23 @@ pub fn move_line(ply: usize, text: &str) -> String {
     if ply % 2 == 1 { format!("{number}. {text}") } else { format!("{number}... {text}") }
 }
 
-/// SAN with the piece letters of `language` (German K D T L S, Polish
-/// K H W G S); files, squares and castling stay as they are.
+/// SAN with the piece letters of `language` (its phrasebook's `[san]`:
+/// German K D T L S, Russian Кр Ф Л С К); files, squares and castling stay
+/// as they are. A language without a phrasebook keeps SAN's letters.
 pub fn piece_letters(san: &str, language: &str) -> String {
-    let letters: &[(char, char)] = match language {
-        "de" => &[('Q', 'D'), ('R', 'T'), ('B', 'L'), ('N', 'S')],
-        "pl" => &[('Q', 'H'), ('R', 'W'), ('B', 'G'), ('N', 'S')],
-        _ => &[],
-    };
-    san.chars().map(|c| letters.iter().find(|(en, _)| *en == c).map_or(c, |(_, l)| *l)).collect()
+    match Phrasebook::builtin(language) {
+        Some(book) => book.san_letters().write(san),
+        None => san.to_owned(),
+    }
 }
 
 /// `W 1:02:03 S 0:58:00 Zug 23`: his side first, then the opponent's, and the
-/// moves made; the time used is marked as such.
+/// moves made; the time used is marked as such. The words are the
+/// phrasebook's `[clock.line]` (English's for a language without one).
 pub fn clock_line(table: &Table, reading: ClockReading, t: Millis, language: &str) -> String {
-    let (white, black, moves, used) = match language {
-        "de" => ("W", "S", "Zug", "verbraucht"),
-        "pl" => ("B", "C", "ruch", "zużyte"),
-        _ => ("W", "B", "move", "used"),
-    };
+    let english = ClockLine::default();
+    let words = Phrasebook::builtin(language).map_or(&english, |book| &book.clock().line);
+    let ClockLine { white, black, moves, used } = words;
     let moves_made = table.agreed().map_or(0, |g| g.ply().div_ceil(2));
     let Some(clock) = table.clock() else {
         return format!("{moves} {moves_made}");
@@ -156,6 +154,45 @@ mod tests {
         assert_eq!(piece_letters("Bb5", "de"), "Lb5");
         assert_eq!(piece_letters("O-O", "de"), "O-O");
         assert_eq!(piece_letters("Rxe1#", "en"), "Rxe1#");
+        assert_eq!(piece_letters("Kxe2", "ru"), "Крxe2");
+        assert_eq!(piece_letters("Nxe2", "ru"), "Кxe2");
+        assert_eq!(piece_letters("exd8=Q+", "es"), "exd8=D+");
+        assert_eq!(piece_letters("Rxe1#", "hu"), "Bxe1#");
+        assert_eq!(piece_letters("Nf3", "xx"), "Nf3");
+    }
+
+    /// The clock line in the blind player's language, from its phrasebook:
+    /// German and Polish as before, Spanish, Russian and Hungarian in their
+    /// own words, English for a language without a phrasebook.
+    #[test]
+    fn the_clock_line_is_in_his_language() {
+        use station_core::input::Input;
+        let cfg = station_core::table::TableConfig {
+            blind_unsensed: true,
+            time_control: Some("5400+30".parse().unwrap()),
+            ..station_core::table::TableConfig::single(station_core::TrackerConfig::default())
+        };
+        let mut table = Table::new(cfg);
+        table.apply(1_000, &Input::Tick).unwrap();
+        for (i, mv) in ["d4", "Nf6", "c4"].into_iter().enumerate() {
+            table.apply(2_000 + 1_000 * i as Millis, &Input::EnterMove { mv: mv.into() }).unwrap();
+        }
+        let line = |lang, reading| clock_line(&table, reading, 10_000, lang);
+        let left = "1:30:00 ";
+        for (lang, want) in [
+            ("de", format!("W {left}S {left}Zug 2")),
+            ("pl", format!("B {left}C {left}ruch 2")),
+            ("en", format!("W {left}B {left}move 2")),
+            ("es", format!("B {left}N {left}jugada 2")),
+            ("ru", format!("Б {left}Ч {left}ход 2")),
+            ("hu", format!("V {left}S {left}lépés 2")),
+            ("xx", format!("W {left}B {left}move 2")),
+        ] {
+            assert_eq!(line(lang, ClockReading::Remaining), want, "{lang}");
+        }
+        assert!(line("de", ClockReading::Used).ends_with("Zug 2 verbraucht"));
+        assert!(line("pl", ClockReading::Used).ends_with("ruch 2 zużyte"));
+        assert!(line("ru", ClockReading::Used).ends_with("ход 2 затрачено"));
     }
 
     #[test]

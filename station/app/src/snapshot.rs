@@ -388,6 +388,49 @@ mod tests {
         }
     }
 
+    /// The mirror's large print and the player's page write the last move of
+    /// a real game (Thomason–Fischer, USA-chJ 1955, from `tests/data`) with
+    /// each language's piece letters, as its chess literature prints them
+    /// (hu.wikipedia "A sakkjátszmák lejegyzése", its table of the letters
+    /// in other languages).
+    #[test]
+    fn the_last_move_of_a_real_game_has_each_languages_piece_letters() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/pgn/games/Fischer.pgn");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let game = station_core::pgn::read_games(&bytes).into_iter().next().expect("a game").game;
+        let cfg = TableConfig { blind_unsensed: true, ..TableConfig::single(TrackerConfig::default()) };
+        let mut table = Table::new(cfg);
+        table.apply(5_000, &station_core::input::Input::Tick).unwrap();
+        let config = Config::parse(
+            "[boards.blind]\ndriver = \"none\"\n[boards.mirror]\ndriver = \"none\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let extras = Extras { connected: ByBoard::both(false), discrepancies: &[], log: &[] };
+        // Ply → SAN, then German, Polish, Spanish, Russian and Hungarian.
+        let want: [(usize, [&str; 6]); 5] = [
+            (2, ["Nf6", "Sf6", "Sf6", "Cf6", "Кf6", "Hf6"]),
+            (6, ["Bg7", "Lg7", "Gg7", "Ag7", "Сg7", "Fg7"]),
+            (28, ["Kh7", "Kh7", "Kh7", "Rh7", "Крh7", "Kh7"]),
+            (29, ["Qe2", "De2", "He2", "De2", "Фe2", "Ve2"]),
+            (42, ["Rxf4", "Txf4", "Wxf4", "Txf4", "Лxf4", "Bxf4"]),
+        ];
+        let mut t = 5_100;
+        for (ply, san) in game.sans().iter().enumerate().map(|(i, s)| (i + 1, s.to_string())) {
+            table.apply(t, &station_core::input::Input::EnterMove { mv: san.clone() }).unwrap();
+            t += 100;
+            let Some((_, written)) = want.iter().find(|(p, _)| *p == ply) else { continue };
+            let s = build(&table, &config, &extras, t);
+            let last = &s["last_move"];
+            assert_eq!((&last["ply"], &last["san"]), (&json!(ply), &json!(written[0])));
+            for (lang, want) in ["de", "pl", "es", "ru", "hu"].into_iter().zip(&written[1..]) {
+                assert_eq!(last["sans"][lang], *want, "ply {ply} in {lang}: {}", last["sans"]);
+            }
+        }
+        assert!(game.sans().len() >= 42, "the game has the plies looked at");
+    }
+
     #[test]
     fn adjourned_until_resumed_or_a_new_game() {
         let (mut table, t, mut out) = two_boards();

@@ -24,18 +24,21 @@
 //! added later without one listed here: such a record falls back to
 //! English UEB grade 1 ([`FALLBACK`]) with the language's own piece letters
 //! — the letters a–z and the digits are the same cells in these languages'
-//! Braille — and the export says so on its error output.
+//! Braille — and the export says so on its error output. Piece letters that
+//! are not Latin (Russian Кр Ф Л С К, Ukrainian Кр Ф Т С К) have no cells in
+//! that table: such a record has SAN's K Q R B N, and the note says so.
 //!
-//! The moves are written in SAN with the language's piece letters: the first
-//! letters of its phrasebook's piece names (German K D T L S, Polish
-//! K H W G S, English K Q R B N, Czech K D V S J, Hungarian K V B F H …),
-//! numbered, one move number a line.
+//! The moves are written in SAN with the language's piece letters, its
+//! phrasebook's `[san]` (German K D T L S, Polish K H W G S, English
+//! K Q R B N, Czech K D V S J, Hungarian K V B F H …), numbered, one move
+//! number a line, and read back with the same letters.
 
 use anyhow::{Context, Result, bail};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position, Role};
 use station_core::Game;
 use station_core::pgn::SevenTags;
+use station_voices::{Phrasebook, SanLetters};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -67,11 +70,22 @@ pub fn table_for(lang: &str) -> (&'static str, Option<String>) {
     match own_table(lang) {
         Ok(table) => (table, None),
         Err(why) => {
-            let name = station_voices::Phrasebook::builtin(lang).map_or(lang, |book| book.name());
+            let book = Phrasebook::builtin(lang);
+            let name = book.map_or(lang, |book| book.name());
+            let letters = match book.map(Phrasebook::san_letters).filter(|l| !l.is_ascii()) {
+                // The fallback has no cells for them (see `letters`).
+                Some(own) => format!(
+                    "SAN's piece letters K Q R B N (it has no cells for {name}'s {})",
+                    [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+                        .map(|role| own.letter(role).unwrap_or_default())
+                        .join(" ")
+                ),
+                None => format!("{name}'s piece letters"),
+            };
             let note = format!(
                 "There is no Braille table for {name} ({lang:?}) that gives the moves back: {why}. \
-                 The record is written in English Braille (UEB grade 1, {FALLBACK}) with {name}'s \
-                 piece letters; its letters and digits are the same cells. \
+                 The record is written in English Braille (UEB grade 1, {FALLBACK}) with {letters}; \
+                 its letters and digits are the same cells. \
                  `--braille-table TABLE` writes it with another table."
             );
             (FALLBACK, Some(note))
@@ -110,44 +124,27 @@ fn own_table(lang: &str) -> std::result::Result<&'static str, &'static str> {
     })
 }
 
-/// Piece letters of a language, in the order K Q R B N: the first letters of
-/// its phrasebook's piece names (König Dame Turm Läufer Springer → K D T L S).
-/// English's when the language has no phrasebook or two of its pieces start
-/// with one letter.
-fn piece_letters(lang: &str) -> [char; 5] {
-    let Some(book) = station_voices::Phrasebook::builtin(lang) else { return ENGLISH };
-    let roles = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-    let letters = roles.map(|role| {
-        book.piece(role).say().chars().next().and_then(|c| c.to_uppercase().next()).unwrap_or('?')
-    });
-    let distinct = letters.iter().enumerate().all(|(i, c)| letters[..i].iter().all(|d| d != c));
-    let plain = letters.iter().all(|c| c.is_ascii_uppercase() && !['O', 'X'].contains(c));
-    if distinct && plain { letters } else { ENGLISH }
-}
-
-const ENGLISH: [char; 5] = ['K', 'Q', 'R', 'B', 'N'];
-
-/// English SAN with the language's piece letters ("Nf3" → "Sf3").
-fn san_in(lang: &str, san: &str) -> String {
-    let to = piece_letters(lang);
-    san.chars().map(|c| ENGLISH.iter().position(|&e| e == c).map_or(c, |i| to[i])).collect()
-}
-
-/// The language's SAN back in English letters ("Sf3" → "Nf3").
-fn san_from(lang: &str, san: &str) -> String {
-    let from = piece_letters(lang);
-    san.chars().map(|c| from.iter().position(|&e| e == c).map_or(c, |i| ENGLISH[i])).collect()
+/// The piece letters a record in `lang` is written with through `louis`:
+/// its phrasebook's (`[san]`: German K D T L S, Czech K D V S J), SAN's
+/// K Q R B N for a language without one, and SAN's too where the table is
+/// the English [`FALLBACK`] and the language's letters are not Latin
+/// (Russian Кр Ф Л С К): that table has no cells for them.
+fn letters(lang: &str, louis: &Louis) -> SanLetters {
+    let own = Phrasebook::builtin(lang).map_or_else(SanLetters::english, |book| book.san_letters().clone());
+    if louis.table == FALLBACK && !own.is_ascii() { SanLetters::english() } else { own }
 }
 
 /// liblouis through `lou_translate` with one table list.
 pub struct Louis {
     tables: String,
+    /// The translation table (without the display table).
+    table: String,
 }
 
 impl Louis {
     /// The BRF display table with `table` (a name in liblouis's table path or a file).
     pub fn new(table: &str) -> Louis {
-        Louis { tables: format!("{DISPLAY},{table}") }
+        Louis { tables: format!("{DISPLAY},{table}"), table: table.to_owned() }
     }
 
     /// Translates `lines` forward (print to BRF) or backward; one line out per line in.
@@ -188,7 +185,7 @@ impl Louis {
 
 /// The print lines of the record: players, event and date, a blank line,
 /// a line per move number, the result.
-fn print_lines(game: &Game, tags: &SevenTags, result: &str, lang: &str) -> Vec<String> {
+fn print_lines(game: &Game, tags: &SevenTags, result: &str, letters: &SanLetters) -> Vec<String> {
     let mut lines =
         vec![format!("{} - {}", tags.white, tags.black), format!("{}, {}", tags.event, tags.date)];
     lines.push(String::new());
@@ -204,7 +201,7 @@ fn print_lines(game: &Game, tags: &SevenTags, result: &str, lang: &str) -> Vec<S
             line = if white { format!("{number}.") } else { format!("{number}...") };
         }
         line.push(' ');
-        line.push_str(&san_in(lang, &san.to_string()));
+        line.push_str(&letters.write(&san.to_string()));
         if !white {
             number += 1;
         }
@@ -243,7 +240,7 @@ fn wrap(line: &str, out: &mut Vec<String>) {
 
 /// The game as BRF through `louis`.
 pub fn brf(game: &Game, tags: &SevenTags, result: &str, lang: &str, louis: &Louis) -> Result<String> {
-    let braille = louis.translate(&print_lines(game, tags, result, lang), false)?;
+    let braille = louis.translate(&print_lines(game, tags, result, &letters(lang, louis)), false)?;
     let mut lines = Vec::new();
     for line in &braille {
         let mut wrapped = Vec::new();
@@ -281,6 +278,7 @@ pub fn moves_from_brf(text: &str, lang: &str, start: &Chess, louis: &Louis) -> R
         .map(|l| l.trim_end().to_owned())
         .collect();
     let print = louis.translate(&body, true)?;
+    let letters = letters(lang, louis);
     let mut pos = start.clone();
     let mut moves = Vec::new();
     // The header ends at the first blank line; then the move lines and the result.
@@ -298,7 +296,7 @@ pub fn moves_from_brf(text: &str, lang: &str, start: &Chess, louis: &Louis) -> R
         let token = token.replace('(', "=").replace(['+', '#', '!'], "");
         let castling = token.contains('-') && token.chars().all(|c| matches!(c, 'o' | 'O' | '-'));
         let token = if castling { token.to_uppercase() } else { token };
-        let san = san_from(lang, &token);
+        let san = letters.read(&token);
         let mv =
             san.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok()).with_context(|| {
                 format!("{token:?} (read as {san:?}) is no move after {} moves", moves.len())
@@ -429,11 +427,15 @@ mod tests {
             assert!(err.contains("cannot be used by liblouis") && err.contains(&table), "{err}");
         }
         // The piece letters are the phrasebooks' (Czech jezdec, Hungarian huszár);
-        // Russian's king and knight both start with К, so English letters.
-        assert_eq!(piece_letters("cs"), ['K', 'D', 'V', 'S', 'J']);
-        assert_eq!(piece_letters("hu"), ['K', 'V', 'B', 'F', 'H']);
-        assert_eq!(piece_letters("de"), ['K', 'D', 'T', 'L', 'S']);
-        assert_eq!(piece_letters("ru"), ENGLISH);
+        // Russian's are not Latin: SAN's in the English fallback, its own elsewhere.
+        let written =
+            |lang: &str, table: &str| letters(lang, &Louis::new(table)).write("Kxe2 Qd1 Rf1 Bb5 Nf3");
+        assert_eq!(written("cs", "cs-g1.ctb"), "Kxe2 Dd1 Vf1 Sb5 Jf3");
+        assert_eq!(written("hu", "hu-hu-g1.ctb"), "Kxe2 Vd1 Bf1 Fb5 Hf3");
+        assert_eq!(written("de", "de-g0-detailed.utb"), "Kxe2 Dd1 Tf1 Lb5 Sf3");
+        assert_eq!(written("ru", FALLBACK), "Kxe2 Qd1 Rf1 Bb5 Nf3");
+        assert_eq!(written("ru", "ru-litbrl.ctb"), "Крxe2 Фd1 Лf1 Сb5 Кf3");
+        assert_eq!(written("xx", "de-g0-detailed.utb"), "Kxe2 Qd1 Rf1 Bb5 Nf3");
         assert!(table_of("ru").unwrap_err().to_string().contains("cs, de, en, es"));
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -443,16 +445,17 @@ mod tests {
     /// and the note names the language and says why.
     #[test]
     fn a_language_without_its_own_table_falls_back_and_says_so() {
-        assert_eq!(piece_letters("it"), ['R', 'D', 'T', 'A', 'C']);
-        for (lang, name, why) in [
-            ("it", "italiano", "it-it-comp6.utb"),
-            ("ru", "русский", "Cyrillic"),
-            ("uk", "українська", "Cyrillic"),
+        assert_eq!(letters("it", &Louis::new(FALLBACK)).write("Bb5 Nf3"), "Ab5 Cf3");
+        for (lang, name, why, written) in [
+            ("it", "italiano", "it-it-comp6.utb", "italiano's piece letters"),
+            ("ru", "русский", "Cyrillic", "K Q R B N (it has no cells for русский's Кр Ф Л С К)"),
+            ("uk", "українська", "Cyrillic", "K Q R B N (it has no cells for українська's Кр Ф Т С К)"),
         ] {
             let (table, note) = table_for(lang);
             assert_eq!(table, FALLBACK);
             let note = note.unwrap();
             assert!(note.contains(name) && note.contains(why) && note.contains(FALLBACK), "{note}");
+            assert!(note.contains(written), "{note}");
             assert!(note.contains("--braille-table"), "{note}");
         }
         let (_, note) = table_for("xx");

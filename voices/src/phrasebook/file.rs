@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use shakmaty::Role;
 
-use super::{ClockWords, Phrasebook, Words};
+use super::{ClockWords, Phrasebook, PieceWords, Words};
 use crate::command_words::CommandWords;
 use crate::command_words::{KEYS as COMMAND_KEYS, OPTIONAL_KEYS as COMMAND_OPTIONAL_KEYS};
 use crate::entry::Entry;
@@ -16,6 +16,7 @@ use crate::error::VoiceError;
 use crate::listening::{LetterStyle, ListeningWords, Substitution};
 use crate::message::{Message, Messages};
 use crate::numbers::{Agreement, CountedNoun, Gender, NumberWords, PluralRule, gender_index};
+use crate::san_letters::{ClockLine, SAN_KEYS, SanLetters};
 
 /// A word as written in the file: plain, or with accepted alternatives.
 #[derive(Debug, Deserialize)]
@@ -46,6 +47,9 @@ pub(crate) struct PhrasebookFile {
     letters: BTreeMap<String, EntryFile>,
     ranks: BTreeMap<String, EntryFile>,
     pieces: BTreeMap<String, EntryFile>,
+    /// The piece letters of a written move; optional in a loaded file (SAN's then).
+    #[serde(default)]
+    san: Option<BTreeMap<String, String>>,
     words: BTreeMap<String, EntryFile>,
     clock: ClockFile,
     numbers: NumbersFile,
@@ -135,6 +139,19 @@ struct ClockFile {
     /// Heads the answer in time used (issue 18); optional in a loaded file.
     #[serde(default)]
     used: Option<String>,
+    /// The Braille display's clock line; optional in a loaded file (English's then).
+    #[serde(default)]
+    line: Option<ClockLineFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockLineFile {
+    white: String,
+    black: String,
+    #[serde(rename = "move")]
+    moves: String,
+    used: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -346,6 +363,40 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// The `[san]` table: a letter for each piece but the pawn, none unknown,
+    /// and letters a written move reads back from; SAN's own without it.
+    fn san(&self, table: Option<BTreeMap<String, String>>) -> Result<SanLetters, VoiceError> {
+        let Some(mut table) = table else { return Ok(SanLetters::english()) };
+        let mut letters = Vec::with_capacity(SAN_KEYS.len());
+        for key in SAN_KEYS {
+            let Some(letter) = table.remove(key) else {
+                return self.fail(format!("[san] lacks {key:?}"));
+            };
+            letters.push(letter);
+        }
+        if let Some(extra) = table.keys().next() {
+            return self.fail(format!("[san] has unknown key {extra:?}"));
+        }
+        let Ok(letters) = <[String; SAN_KEYS.len()]>::try_from(letters) else {
+            return self.fail("[san] has the wrong number of letters".to_owned());
+        };
+        SanLetters::new(letters)
+            .or_else(|why| self.fail(format!("[san]: {why}: a move could not be read back")))
+    }
+
+    /// The `[clock.line]` table: no empty word; English's without it.
+    fn clock_line(&self, file: Option<ClockLineFile>) -> Result<ClockLine, VoiceError> {
+        let Some(file) = file else { return Ok(ClockLine::default()) };
+        for (key, word) in
+            [("white", &file.white), ("black", &file.black), ("move", &file.moves), ("used", &file.used)]
+        {
+            if word.trim().is_empty() {
+                return self.fail(format!("[clock.line] {key:?} is empty"));
+            }
+        }
+        Ok(ClockLine { white: file.white, black: file.black, moves: file.moves, used: file.used })
+    }
+
     /// The `[commands]` table: every key required, none unknown, no empty form;
     /// with it, `[question] or`.
     fn commands(
@@ -516,7 +567,10 @@ impl PhrasebookFile {
         Ok(Phrasebook {
             letters: check.table("letters", self.letters, LETTER_KEYS)?,
             ranks: check.table("ranks", self.ranks, RANK_KEYS)?,
-            pieces: check.table("pieces", self.pieces, PIECE_KEYS)?,
+            pieces: PieceWords {
+                names: check.table("pieces", self.pieces, PIECE_KEYS)?,
+                letters: check.san(self.san)?,
+            },
             words: Words::from_entries(check.table("words", self.words, super::WORD_KEYS)?),
             clock: ClockWords {
                 own: self.clock.own,
@@ -532,6 +586,7 @@ impl PhrasebookFile {
                     .used
                     .filter(|w| !w.trim().is_empty())
                     .unwrap_or_else(|| "time used".to_owned()),
+                line: check.clock_line(self.clock.line)?,
             },
             numbers: check.numbers(self.numbers)?,
             messages: check.messages(self.messages)?,
