@@ -751,7 +751,24 @@ impl BoardTracker {
             // A peg the hand put since into a hole the move leaves empty is a
             // later ply's, or says the board never stood as that move: the
             // sequences read the whole stretch.
-            if (newest.occ & !occupancy_after(self.game.position(), &found.0)).any() {
+            let after = occupancy_after(self.game.position(), &found.0);
+            if (newest.occ & !after).any() {
+                break;
+            }
+            // A peg sensed for a moment since in a hole the move leaves empty,
+            // where the moving piece may go instead: it may have landed there
+            // and been taken at once (on a jittered line, how long it stood is
+            // not known); the plies after read it.
+            let landed_elsewhere = |sq: Square| {
+                !after.contains(sq)
+                    && self
+                        .game
+                        .position()
+                        .legal_moves()
+                        .iter()
+                        .any(|m| m.from() == found.0.from() && m.to() == sq)
+            };
+            if self.log[stood.lifts..=index].iter().any(|l| l.flicker && landed_elsewhere(l.square)) {
                 break;
             }
             // A peg put down after it stood, before any hand lifted a peg: the

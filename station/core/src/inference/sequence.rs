@@ -168,7 +168,13 @@ pub(super) fn explain_sequence(
                 found_starts.retain(|_| *k.next().unwrap_or(&false));
             }
         }
-        let found = by_hands(pos, std::mem::take(&mut found), &found_starts, (lifts, boards, hands), target);
+        let found = by_hands(
+            pos,
+            std::mem::take(&mut found),
+            &found_starts,
+            (lifts, boards, hands, flickers),
+            target,
+        );
         if let Some(sequences) = Sequences::of(found) {
             return sequences;
         }
@@ -188,11 +194,15 @@ fn by_hands(
     pos: &Chess,
     found: Vec<Vec<Move>>,
     starts: &[Vec<usize>],
-    order: (&[Square], &[Bitboard], &[Seen]),
+    order: (&[Square], &[Bitboard], &[Seen], &[bool]),
     target: Bitboard,
 ) -> Vec<Vec<Move>> {
-    let (lifts, boards, seen) = order;
-    if found.len() < 2 || seen.len() != lifts.len() || starts.len() != found.len() {
+    let (lifts, boards, seen, flickers) = order;
+    if found.len() < 2
+        || seen.len() != lifts.len()
+        || starts.len() != found.len()
+        || flickers.len() != lifts.len()
+    {
         return found;
     }
     let made_at = |seq: &[Move], starts: &[usize], tier: Seen| {
@@ -203,6 +213,11 @@ fn by_hands(
             let after = occupancy_after(&at, mv);
             let taken = required_lifts(&at, mv);
             let made = (starts[k] + 1..=end).find(|&i| {
+                // A board its own peg showed only for a moment is a bounce's evidence.
+                let moment = flickers.get(i).is_some_and(|&f| f && placed_by(mv).contains(lifts[i]));
+                if moment && tier > Seen::Bounce {
+                    return false;
+                }
                 let board = boards.get(i).copied().unwrap_or(target);
                 let by_hand: Bitboard =
                     (starts[k]..i).filter(|&j| seen[j] >= tier).map(|j| lifts[j]).collect();

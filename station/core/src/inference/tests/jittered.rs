@@ -67,3 +67,53 @@ fn a_touch_read_at_one_instant_before_the_capture_a_hand_made_is_asked() {
     );
     decided_or_asked(&mut h, &["e5c7", "a8c8", "c1b1"]);
 }
+
+#[test]
+fn a_pawn_put_down_and_taken_at_one_instant_is_no_flicker_beside_a_touched_pawn() {
+    // A game of the collection, 18.d5 exd5 19.Bxd5 on a jittered line:
+    // White's d-pawn lifted, Black's c5 pawn touched and put back, the pawn
+    // put on d5 and taken by exd5 in the same reading. dxc5 has the holes of
+    // the board before e6 was lifted, but a pawn was sensed on d5 where the
+    // d-pawn may go: the plies after tell.
+    let mut h = traced(
+        "2rr1k2/pb2qppp/1p2pn2/2p5/P1BPP3/1QP1RN1P/5PP1/4R1K1 w - - 0 18",
+        "  t 11283 +[] -[d4]
+  t 11410 +[] -[]
+  t 11459 +[] -[c5]
+  t 11603 +[c5] -[]
+  t 11820 +[d5] -[]
+  t 11820 +[] -[d5]
+  t 12002 +[] -[e6]
+  t 12165 +[d5] -[]
+  t 12341 +[] -[d5]
+  t 12485 +[] -[c4]
+  t 12579 +[d5] -[]",
+    );
+    decided_or_asked(&mut h, &["d4d5", "e6d5", "c4d5"]);
+}
+
+#[test]
+fn a_move_shown_only_by_a_flicker_of_its_peg_was_not_made_first() {
+    // A game of the collection, 21...Bc4 22.Bc2 Nb3: the bishop lifted from
+    // b3, a peg sensed 9 ms on c2, the bishop put on c4; then White's bishop
+    // goes from d3 to c2. Bc2 and Bc4 after it leave the same holes, and
+    // the flicker showed Bc2's board first: a moment is no move made.
+    let mut h = traced(
+        "2r1r1k1/p2q1pp1/1p3n2/n7/3PP2p/Pb1B3P/3Q1RP1/2B1RNK1 b - - 2 21",
+        "  t 13560 +[] -[b3]
+  t 13634 +[c2] -[]
+  t 13643 +[] -[c2]
+  t 13698 +[c4] -[]
+  t 13754 +[c3] -[]
+  t 13762 +[] -[c3]
+  t 13826 +[] -[d3]
+  t 13904 +[] -[d2]
+  t 13971 +[d2] -[]
+  t 14182 +[c2] -[]
+  t 14360 +[] -[a5]
+  t 14471 +[b8] -[]
+  t 14476 +[] -[b8]
+  t 14531 +[b3] -[]",
+    );
+    decided_or_asked(&mut h, &["b3c4", "d3c2", "a5b3"]);
+}
