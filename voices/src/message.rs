@@ -28,6 +28,8 @@ pub enum Message {
     CorrectPosition,
     /// Castling begun with the rook (Art. 4.4.2): the rook's move stands, the king goes back.
     RookFirst,
+    /// The board fits several moves: which was it (his announcement tells, D.2.3)?
+    WhichMove,
     /// The board is in order again.
     PositionRestored,
     /// Something the station cannot settle; the arbiter must decide.
@@ -151,7 +153,7 @@ pub enum Message {
 
 impl Message {
     /// Every message, in a fixed order.
-    pub const ALL: [Message; 70] = [
+    pub const ALL: [Message; 71] = [
         Message::StationReady,
         Message::BoardConnected,
         Message::BoardDisconnected,
@@ -163,6 +165,7 @@ impl Message {
         Message::IllegalMove,
         Message::CorrectPosition,
         Message::RookFirst,
+        Message::WhichMove,
         Message::PositionRestored,
         Message::CallArbiter,
         Message::GameOver,
@@ -238,6 +241,7 @@ impl Message {
             Message::IllegalMove => "illegal_move",
             Message::CorrectPosition => "correct_position",
             Message::RookFirst => "rook_first",
+            Message::WhichMove => "which_move",
             Message::PositionRestored => "position_restored",
             Message::CallArbiter => "call_arbiter",
             Message::GameOver => "game_over",

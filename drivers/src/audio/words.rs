@@ -64,6 +64,7 @@ pub fn message_key(message: Message) -> &'static str {
         Message::IllegalMove => "message.illegal_move",
         Message::CorrectPosition => "message.correct_position",
         Message::RookFirst => "message.rook_first",
+        Message::WhichMove => "message.which_move",
         Message::PositionRestored => "message.position_restored",
         Message::CallArbiter => "message.call_arbiter",
         Message::GameOver => "message.game_over",

@@ -233,10 +233,14 @@ impl Voices {
                     out,
                 );
             }
-            Event::BoardMismatch { board: BoardRole::Blind, diff, reason, .. } => {
+            Event::BoardMismatch { board: BoardRole::Blind, diff, reason, candidates, .. } => {
                 // Said once per new difference, never again after every move;
                 // the `read_difference` button or word says it again.
                 let mut text = difference_text(&self.private.wording, diff);
+                if let Some(question) = self.which_move(table, *reason, candidates) {
+                    // D.2.3: the board fits several moves; his announcement tells which.
+                    text = question;
+                }
                 if *reason == station_core::event::MismatchReason::RookFirst {
                     // Art. 4.4.2: why his castling is the rook's move, before what to put back.
                     text = format!("{}. {text}", self.private.wording.message(Message::RookFirst));
@@ -434,6 +438,30 @@ impl Voices {
     }
 
     /// Words for the blind player alone (questions, refusals).
+    /// "Welcher Zug war es: Springer Cesar sieben oder Springer David sechs?":
+    /// the moves a board fits, worded for him, when the station asks about
+    /// the record's next ply (a question about a later ply names the squares).
+    fn which_move(
+        &self,
+        table: &Table,
+        reason: station_core::event::MismatchReason,
+        candidates: &[String],
+    ) -> Option<String> {
+        if reason != station_core::event::MismatchReason::Ambiguous || candidates.len() < 2 {
+            return None;
+        }
+        let wording = &self.private.wording;
+        let words = crate::games::words_of(table.rules());
+        let ply = table.turn().map_or(1, |(plies, _)| plies + 1);
+        let named: Option<Vec<String>> = candidates
+            .iter()
+            .map(|c| words.move_at(wording, table, ply, c).filter(|w| !w.is_empty()))
+            .collect();
+        let named = named?;
+        let or = format!(" {} ", wording.phrasebook().command_words().map_or("/", |w| w.or()));
+        Some(format!("{}: {}?", wording.message(Message::WhichMove), named.join(&or)))
+    }
+
     pub fn say_private(&self, text: String, about: &str, t: Millis, out: &mut Vec<Event>) {
         say(&self.private, Utterance::text(text.clone()), text, about, Priority::Urgent, t, out);
     }

@@ -433,3 +433,64 @@ fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
     let line = state["change"]["text"]["pl"].as_str().unwrap_or_default();
     assert!(line.starts_with("cofnięto: skoczek"), "{state}");
 }
+
+/// Issue 32 §2 through `station run`: a board that fits two captures (the
+/// bishop on b5 gone, a6 and c6 each lifted by a hand and a peg put back in
+/// both) is asked about in his words, naming both moves, never guessed.
+#[test]
+fn a_board_that_fits_two_captures_is_asked_naming_both() {
+    const TOKEN: &str = "asked-token-2b7d";
+    let dir = scratch("asked");
+    let link = dir.join("pegboard");
+    let events = dir.join("events.jsonl");
+    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
+        .expect("simulated peg board");
+    let conf = pegboard_config(
+        &dir,
+        &link,
+        &format!(
+            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[audio.private]\nvoices = [\"text\"]\n"
+        ),
+    );
+    let _station =
+        station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), TOKEN);
+    wait_board_status(&events);
+    // 1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 (the Ruy Lopez), both sides' moves on his board.
+    let mut game = Game::default();
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"] {
+        game.push(station_core::notation::read(game.position(), san).unwrap());
+    }
+    sim.play_scans(schedule(&game, 0, game.ply(), false));
+    sim.wait_idle();
+    let game_moves = || -> Vec<serde_json::Value> {
+        of_type(&read_events(&events), "game_move").into_iter().cloned().collect()
+    };
+    wait_for(Duration::from_secs(20), "3...a6 agreed", || {
+        game_moves().iter().any(|e| e["uci"] == "a7a6").then_some(())
+    });
+    // The bishop lifted; a6's pawn and c6's knight each out for a hand's time and back.
+    let mut occ = game.position().board().occupied();
+    for (square, back) in
+        [(shakmaty::Square::B5, false), (shakmaty::Square::A6, true), (shakmaty::Square::C6, true)]
+    {
+        occ.discard(square);
+        sim.set_occupancy(occ);
+        std::thread::sleep(Duration::from_millis(80));
+        if back {
+            occ.add(square);
+            sim.set_occupancy(occ);
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+    let asked = wait_for(Duration::from_secs(10), "the question told", || {
+        of_type(&read_events(&events), "announcement")
+            .iter()
+            .filter(|e| e["listener"] == "private" && e["about"] == "difference")
+            .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+            .next()
+    });
+    assert!(asked.starts_with("Welcher Zug war es: "), "{asked}");
+    assert!(asked.contains(" oder "), "both moves named: {asked}");
+    assert!(asked.contains("Anna sechs") && asked.contains("Cesar sechs"), "{asked}");
+    assert!(!game_moves().iter().any(|e| e["ply"] == 7), "no move guessed");
+}
