@@ -578,8 +578,16 @@ impl BoardTracker {
         else {
             return None;
         };
-        let placed_own =
-            self.placed.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
+        // Its new hole was filled after the hand lifted the piece again (a
+        // peg put back there before was another hand's: a touch).
+        let lands = sequence::placed_by(&mv);
+        let relift = self.log.iter().rposition(|l| sequence::placed_by(&last).contains(l.square));
+        let landed_after = relift.is_some_and(|i| {
+            (lands & self.log[i].before).is_empty()
+                || self.log[i + 1..].iter().any(|l| lands.contains(l.square))
+        });
+        let placed_own = landed_after
+            && self.placed.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
         let earlier = self.decision.revisable.unwrap_or_default();
         (placed_own && early::terminal(previous, &mv)).then_some((
             mv,
@@ -906,6 +914,13 @@ impl BoardTracker {
         rebase(&mut self.placed.last_placed);
         rebase(&mut self.placed.placed_before);
         self.placed.touched = Bitboard::EMPTY;
+        // A peg that stood briefly in a hole the record had empty then: now
+        // that the record has a piece there, it was that piece (a capture's
+        // target landing and taken at once), and its lift a hand's.
+        let expected = self.expected();
+        for l in self.log.iter_mut().filter(|l| l.flicker && l.kind != LiftKind::Bounce) {
+            l.flicker = !expected.contains(l.square);
+        }
     }
 
     /// Whether confirmed lifts since the last decision took pegs of both

@@ -117,3 +117,70 @@ fn a_move_shown_only_by_a_flicker_of_its_peg_was_not_made_first() {
     );
     decided_or_asked(&mut h, &["b3c4", "d3c2", "a5b3"]);
 }
+
+#[test]
+fn a_piece_taken_just_after_it_landed_is_captured_once_the_record_has_it_there() {
+    // A game of the collection, 19.Bg4 Bxg4 20.Qxg4 hxg3+ at a quick pace on
+    // a jittered line: Black's bishop lands on g4 and is taken out 37 ms
+    // later (before the station has decided 19.Bg4, so g4 was empty in its
+    // record then), the queen lifted from d1 and put on g4; then Black's d6
+    // pawn touched and put back. Qxd6 leaves the same holes, but g4 was out
+    // by a hand before the queen left d1: the queen took on g4.
+    let mut h = traced(
+        "rn3rk1/p3q1b1/2ppbp2/N3p1p1/1PP1P2p/2N3B1/P3BPPK/R2Q1R2 w - - 0 19",
+        "  t 11111 +[] -[e2]
+  t 11277 +[g4] -[]
+  t 11470 +[] -[g4]
+  t 11525 +[] -[e6]
+  t 11571 +[g4] -[]
+  t 11608 +[] -[g4]
+  t 11835 +[] -[d1]
+  t 12018 +[g4] -[]
+  t 12087 +[] -[d6]
+  t 12136 +[d6] -[]
+  t 12330 +[] -[h4]
+  t 12361 +[] -[]
+  t 12419 +[] -[g3]
+  t 12504 +[] -[a1]
+  t 12506 +[a1] -[]
+  t 12613 +[] -[f2]
+  t 12688 +[f2] -[]
+  t 12801 +[h8] -[]
+  t 12810 +[] -[h8]
+  t 12811 +[g3] -[]",
+    );
+    decided_or_asked(&mut h, &["e2g4", "e6g4", "d1g4", "h4g3"]);
+}
+
+#[test]
+fn a_move_decided_early_is_not_revised_into_a_hole_a_touch_filled_before() {
+    // A game of the collection, 31...Nfg4 32.Bxg4 Nxg4 at a quick pace: the
+    // knight put on g4 (decided early), White's e4 pawn touched and put back,
+    // then the knight on g4 taken by White's bishop. Nxe4 has the holes of
+    // the board with g4 out, but e4 was filled before the knight left g4:
+    // the hand did not go on with it.
+    let mut h = traced(
+        "2r3k1/3b1pbp/1q1p1np1/1p2n3/3NP3/1PBN1B2/2P2QPP/4R2K w - - 4 31",
+        "  t 19372 +[] -[c3]
+  t 19553 +[] -[b3]
+  t 19579 +[] -[]
+  t 19630 +[b3] -[]
+  t 19731 +[b2] -[]
+  t 19839 +[] -[f6]
+  t 19906 +[] -[f3]
+  t 20085 +[f3] -[]
+  t 20136 +[] -[e4]
+  t 20156 +[e4] -[]
+  t 20247 +[g4] -[]
+  t 20304 +[] -[e4]
+  t 20468 +[e4] -[]
+  t 20485 +[] -[]
+  t 20537 +[] -[g4]
+  t 20610 +[] -[f3]
+  t 20773 +[g4] -[]
+  t 20866 +[] -[e5]
+  t 20955 +[] -[g4]
+  t 21172 +[g4] -[]",
+    );
+    decided_or_asked(&mut h, &["c3b2", "f6g4", "f3g4", "e5g4"]);
+}
