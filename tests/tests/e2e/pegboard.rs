@@ -349,14 +349,16 @@ fn quick_hands_on_a_busy_disk_every_move_once_in_order() {
     assert!(trouble.is_empty(), "nothing else: {trouble:?}");
 }
 
-/// Issue 22 §6 through `station run`: a move revised on his board (castling
-/// rook first, the hand resting longer than the settle time), time added by
-/// the arbiter and a take-back are each told to the blind player privately,
-/// in his words (German, the default).
-#[test]
-fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
-    const TOKEN: &str = "told-token-6c1f";
-    let dir = scratch("told");
+/// A `station run` (its words to him as text, `more` config added) with
+/// `sans` played on his board, both sides' moves: the board, the events'
+/// file, the station and the game.
+fn opening_on_his_board(
+    name: &str,
+    token: &str,
+    more: &str,
+    sans: &[&str],
+) -> (SimPegBoard, std::path::PathBuf, station_tests::RunningStation, Game) {
+    let dir = scratch(name);
     let link = dir.join("pegboard");
     let events = dir.join("events.jsonl");
     let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
@@ -365,20 +367,34 @@ fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
         &dir,
         &link,
         &format!(
-            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[audio.private]\nvoices = [\"text\"]\n"
+            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n{more}[audio.private]\nvoices = [\"text\"]\n"
         ),
     );
     let station =
-        station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), TOKEN);
+        station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), token);
     wait_board_status(&events);
-    // 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5, both sides' moves on his board.
     let mut game = Game::default();
-    for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
-        let mv = station_core::notation::read(game.position(), san).unwrap();
-        game.push(mv);
+    for san in sans {
+        game.push(station_core::notation::read(game.position(), san).unwrap());
     }
     sim.play_scans(schedule(&game, 0, game.ply(), false));
     sim.wait_idle();
+    (sim, events, station, game)
+}
+
+/// Issue 22 §6 through `station run`: a move revised on his board (castling
+/// rook first, the hand resting longer than the settle time), time added by
+/// the arbiter and a take-back are each told to the blind player privately,
+/// in his words (German, the default).
+#[test]
+fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
+    const TOKEN: &str = "told-token-6c1f";
+    let (sim, events, station, game) = opening_on_his_board(
+        "told",
+        TOKEN,
+        "[clock]\ntime_control = \"5400+30\"\n\n",
+        &["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"],
+    );
     let game_moves =
         |uci: &str| of_type(&read_events(&events), "game_move").iter().any(|e| e["uci"] == uci).then_some(());
     wait_for(Duration::from_secs(20), "3...Bc5 agreed", || game_moves("f8c5"));
@@ -440,28 +456,9 @@ fn a_revised_move_time_added_and_a_take_back_are_told_to_him() {
 #[test]
 fn a_board_that_fits_two_captures_is_asked_naming_both() {
     const TOKEN: &str = "asked-token-2b7d";
-    let dir = scratch("asked");
-    let link = dir.join("pegboard");
-    let events = dir.join("events.jsonl");
-    let sim = SimPegBoard::start(SimOptions { speed: SPEED, ..SimOptions::new(link.clone()) })
-        .expect("simulated peg board");
-    let conf = pegboard_config(
-        &dir,
-        &link,
-        &format!(
-            "baud = 115200\nflipped = false\n\n[game]\nsettle_ms = {SETTLE_MS}\ndebounce_ms = 15\n\n[audio.private]\nvoices = [\"text\"]\n"
-        ),
-    );
-    let _station =
-        station_tests::RunningStation::start(station_run(&conf, &dir.join("journal"), Some(&events)), TOKEN);
-    wait_board_status(&events);
-    // 1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 (the Ruy Lopez), both sides' moves on his board.
-    let mut game = Game::default();
-    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"] {
-        game.push(station_core::notation::read(game.position(), san).unwrap());
-    }
-    sim.play_scans(schedule(&game, 0, game.ply(), false));
-    sim.wait_idle();
+    // 1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 (the Ruy Lopez).
+    let (sim, events, _station, game) =
+        opening_on_his_board("asked", TOKEN, "", &["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
     let game_moves = || -> Vec<serde_json::Value> {
         of_type(&read_events(&events), "game_move").into_iter().cloned().collect()
     };

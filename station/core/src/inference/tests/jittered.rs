@@ -6,7 +6,7 @@ use super::*;
 
 /// The moves decided are the game's first ones, and what is left undecided
 /// was asked about, never guessed.
-fn decided_or_asked(h: &mut Hand, played: &[&str]) {
+pub(super) fn decided_or_asked(h: &mut Hand, played: &[&str]) {
     let moves = h.moves();
     assert!(moves.len() <= played.len() && moves[..] == played[..moves.len()], "a move guessed: {moves:?}");
     if moves.len() < played.len() {
