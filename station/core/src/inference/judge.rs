@@ -101,7 +101,10 @@ impl BoardTracker {
             Explanation::Many(c) => return self.report(MismatchReason::Ambiguous, c, None, t, out),
             Explanation::None => {}
         }
-        match self.revise_candidate(sensed, lifts) {
+        // Pegs of both sides lifted since: the other side has moved, so the
+        // last move was over (D.2.3); the plies since read the board.
+        let revisable = if self.both_sides_lifted() { None } else { self.revise_candidate(sensed, lifts) };
+        match revisable {
             Some(Explanation::One { mv, promotion_assumed }) => {
                 let earlier = self.decision.revisable.unwrap_or_default();
                 return self.revise(mv, promotion_assumed, earlier.union(lifts), t, out);

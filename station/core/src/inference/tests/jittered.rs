@@ -184,3 +184,31 @@ fn a_move_decided_early_is_not_revised_into_a_hole_a_touch_filled_before() {
     );
     decided_or_asked(&mut h, &["c3b2", "f6g4", "f3g4", "e5g4"]);
 }
+
+#[test]
+fn a_move_the_opponent_answered_is_not_revised_into_the_plies_after() {
+    // A game of the collection, 42.Qf8+ Kh7 43.Qf7+ Kh6, the game's end, at a
+    // quick pace on a jittered line: the king's h7 landing read 2 ms before
+    // the queen left f8. At rest the holes differ from the record by the
+    // queen's f8 to f7 only, as if Qf8 had been Qf7; but Black's king was
+    // lifted since Qf8: it was over, and the plies since explain the board.
+    let mut h = traced(
+        "8/pp2Q3/6rk/3P4/2nq1pP1/2R2P2/P5K1/1N6 w - - 8 42",
+        "  t 25359 +[] -[e7]
+  t 25583 +[f8] -[]
+  t 25597 +[] -[]
+  t 25693 +[] -[h6]
+  t 25903 +[h7] -[]
+  t 25903 +[] -[]
+  t 25905 +[] -[f8]
+  t 25945 +[] -[]
+  t 25978 +[f7] -[]
+  t 26097 +[] -[f4]
+  t 26167 +[f4] -[]
+  t 26237 +[h1] -[]
+  t 26239 +[] -[h1]
+  t 26290 +[] -[h7]
+  t 26397 +[h6] -[]",
+    );
+    decided_or_asked(&mut h, &["e7f8", "h6h7", "f8f7", "h7h6"]);
+}
