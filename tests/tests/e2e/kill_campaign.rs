@@ -3,7 +3,7 @@
 //! noise) on a simulated peg board over a real pseudo-terminal, and started
 //! again: between a hand's steps, just after a move's last peg, at the settle
 //! time, the instant a move is reported, while it starts again, and while the
-//! arbiter gives the result. The hand waits while the station is down (a
+//! arbiter gives the result; a mating game once at the mate's last peg. The hand waits while the station is down (a
 //! restart takes a second; a player would be told to wait), then goes on.
 //!
 //! Afterwards the game is checked for the four figures of the issue:
@@ -352,6 +352,13 @@ fn play_kept(plan: &Planned, rng: &mut Rng) -> (Figures, Places) {
             (k, moment)
         })
         .collect();
+    // A mate is killed once at its last peg, as the issue found it (the move
+    // and the result never said): a random ply seldom is the last.
+    let mate = plan.game.position_at(plan.plies).is_some_and(Position::is_checkmate);
+    if mate && plan.kills > 0 {
+        let moment = [Moment::AfterPeg, Moment::Settle, Moment::Reported][rng.below(3) as usize];
+        points.push((last_peg[plan.plies - 1], moment));
+    }
     points.sort_by_key(|&(k, _)| k);
     points.dedup_by_key(|p| p.0);
     let mut next = 1;
