@@ -296,10 +296,10 @@ impl Running {
 
 /// Plays `plan` through `station run`, killing it at random moments; the
 /// figures of its checks. Its folder is kept for a look when one of the four
-/// is not 0.
+/// is not 0, or the station told of a board mismatch.
 fn play(plan: &Planned, rng: &mut Rng) -> Figures {
     let (figures, places) = play_kept(plan, rng);
-    if figures.clean() {
+    if figures.clean() && figures.mismatches == 0 {
         let _ = std::fs::remove_dir_all(&places.dir);
     } else {
         eprintln!("kill campaign: {} kept for a look: {:?}", places.dir.display(), figures);
