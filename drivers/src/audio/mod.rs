@@ -7,7 +7,8 @@
 //! * Two listeners ([`Listeners`]): the blind player's earphone and a public
 //!   speaker, each a [`Speaker`] with its own device, language and queue.
 //! * [`Speaker::say`] never blocks: urgent messages pre-empt, a newer move
-//!   replaces a stale one, and the queue is bounded.
+//!   replaces a stale one (a move decided with the one before it follows it:
+//!   [`Speaker::say_following_move`]), and the queue is bounded.
 //! * [`render_wav`] writes an utterance to a file; [`list_output_devices`]
 //!   names the devices for the config.
 //! * [`phonemes`]: how words sound, from espeak-ng, for the repair of

@@ -61,6 +61,21 @@ impl Queue {
         admitted.interrupt = playing
             .is_some_and(|p| item.priority > p || (item.priority == Priority::Move && p == Priority::Move));
         self.items.push_back(item);
+        self.bound(&mut admitted);
+        admitted
+    }
+
+    /// Admits `item` after what is queued and being said, replacing and
+    /// cutting off nothing: a move decided with the one before it.
+    pub fn push_following(&mut self, item: Queued) -> Admitted {
+        let mut admitted = Admitted::default();
+        self.items.push_back(item);
+        self.bound(&mut admitted);
+        admitted
+    }
+
+    /// Drops what the queue holds beyond its capacity.
+    fn bound(&mut self, admitted: &mut Admitted) {
         while self.items.len() > self.capacity {
             // Drop the least urgent, oldest first; never the newest urgent one.
             let victim = self
@@ -74,7 +89,6 @@ impl Queue {
                 admitted.dropped.push(q.id);
             }
         }
-        admitted
     }
 
     /// The next to say: the most urgent, oldest first among equals.
@@ -147,6 +161,20 @@ mod tests {
         assert_eq!(a.dropped, vec![1]);
         assert!(a.interrupt);
         assert_eq!(queue.len(), 1);
+    }
+
+    #[test]
+    fn a_move_decided_with_the_one_before_follows_it() {
+        let mut queue = Queue::new(4);
+        queue.push(q(1, Priority::Move), Some(Priority::Move));
+        let a = queue.push_following(q(2, Priority::Move));
+        assert_eq!(a, Admitted::default(), "nothing replaced, nothing cut off");
+        assert_eq!(queue.pop().map(|x| x.id), Some(1));
+        assert_eq!(queue.pop().map(|x| x.id), Some(2));
+        // A later move replaces both, as it replaces one.
+        queue.push(q(3, Priority::Move), None);
+        queue.push_following(q(4, Priority::Move));
+        assert_eq!(queue.push(q(5, Priority::Move), None).dropped, vec![3, 4]);
     }
 
     #[test]

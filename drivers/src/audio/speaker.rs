@@ -284,13 +284,31 @@ impl Speaker {
     /// utterance that outranks the one being said cuts it off, a newer move
     /// replaces a stale one, and a full queue drops its least urgent entry.
     pub fn say(&self, utterance: Utterance, priority: Priority) -> u64 {
+        self.admit(utterance, |queue, item, playing| queue.push(item, playing), priority)
+    }
+
+    /// Queues the words of a move decided together with the move just said
+    /// (several plies read at once, or said again after a restart): after
+    /// it, neither replacing it nor cutting it off; a later move replaces
+    /// both as it replaces one. Returns its id for the events.
+    pub fn say_following_move(&self, utterance: Utterance) -> u64 {
+        self.admit(utterance, |queue, item, _| queue.push_following(item), Priority::Move)
+    }
+
+    /// Queues `utterance` as `push` admits it; its id.
+    fn admit(
+        &self,
+        utterance: Utterance,
+        push: impl FnOnce(&mut Queue, Queued, Option<Priority>) -> super::queue::Admitted,
+        priority: Priority,
+    ) -> u64 {
         let asked = Instant::now();
         let (id, dropped) = {
             let mut state = self.shared.state();
             let id = state.next_id;
             state.next_id += 1;
             let playing = state.playing.as_ref().map(|p| p.priority);
-            let admitted = state.queue.push(Queued { id, priority, utterance, asked }, playing);
+            let admitted = push(&mut state.queue, Queued { id, priority, utterance, asked }, playing);
             if admitted.interrupt
                 && let Some(p) = &state.playing
             {

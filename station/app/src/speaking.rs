@@ -17,7 +17,7 @@ use station_voices::{
     ClockReading, Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report,
     clock_report_used, say_duration, say_moves,
 };
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 /// One listener: a speaker and the wording in its language.
@@ -29,11 +29,14 @@ struct Listener {
     /// result), by the speaker's id: what a restart says again unless they
     /// were heard to the end.
     tracked: RefCell<HashMap<u64, (&'static str, Option<usize>)>>,
+    /// A move was said in this batch of events: the next one follows it
+    /// rather than replacing it (plies read at once are all said, in order).
+    moved: Cell<bool>,
 }
 
 impl Listener {
     fn new(name: &'static str, speaker: Speaker, wording: Wording) -> Listener {
-        Listener { name, speaker, wording, tracked: RefCell::default() }
+        Listener { name, speaker, wording, tracked: RefCell::default(), moved: Cell::new(false) }
     }
 
     /// Keeps utterance `id` (about `about`, the move of `ply`) until its speaker is done with it.
@@ -324,6 +327,9 @@ impl Voices {
     /// take-backs of one moment as one correction), and its changes become
     /// the mirror's line.
     pub fn end_batch(&mut self, table: &Table, t: Millis, out: &mut Vec<Event>) {
+        for l in std::iter::once(&self.private).chain(self.public.as_ref()) {
+            l.moved.set(false);
+        }
         let changes = self.told.flush();
         self.tell(changes, table, None, t, out);
         if !self.batch.is_empty() {
@@ -553,9 +559,17 @@ fn say(
     id
 }
 
-/// Says the move of `ply` to `l`, its end kept for the journal.
+/// Says the move of `ply` to `l`, its end kept for the journal: after a
+/// move said in the same batch (decided with it), else in place of any
+/// move still waiting or being said.
 fn say_move(l: &Listener, utterance: Utterance, text: String, ply: usize, t: Millis, out: &mut Vec<Event>) {
-    let id = say(l, utterance, text, "move", Priority::Move, t, out);
+    let id = if l.moved.replace(true) {
+        let id = l.speaker.say_following_move(utterance);
+        out.push(Event::Announcement { listener: l.name.into(), text, about: "move".into(), t_ms: t });
+        id
+    } else {
+        say(l, utterance, text, "move", Priority::Move, t, out)
+    };
     l.track(id, "move", Some(ply));
 }
 

@@ -3,7 +3,7 @@
 //! noise) on a simulated peg board over a real pseudo-terminal, and started
 //! again: between a hand's steps, just after a move's last peg, at the settle
 //! time, the instant a move is reported, while it starts again, and while the
-//! arbiter gives the result. The hand waits while the station is down (a
+//! arbiter gives the result; a mating game once at the mate's last peg. The hand waits while the station is down (a
 //! restart takes a second; a player would be told to wait), then goes on.
 //!
 //! Afterwards the game is checked for the four figures of the issue:
@@ -294,8 +294,22 @@ impl Running {
     }
 }
 
-/// Plays `plan` through `station run`, killing it at random moments; the figures of its checks.
+/// Plays `plan` through `station run`, killing it at random moments; the
+/// figures of its checks. Its folder is kept for a look when one of the four
+/// is not 0, or the station told of a board mismatch.
 fn play(plan: &Planned, rng: &mut Rng) -> Figures {
+    let (figures, places) = play_kept(plan, rng);
+    if figures.clean() && figures.mismatches == 0 {
+        let _ = std::fs::remove_dir_all(&places.dir);
+    } else {
+        eprintln!("kill campaign: {} kept for a look: {:?}", places.dir.display(), figures);
+    }
+    figures
+}
+
+/// Plays `plan` as [`play`] does; the figures, and the folder with what the
+/// station left (its journals, events and what its speaker said).
+fn play_kept(plan: &Planned, rng: &mut Rng) -> (Figures, Places) {
     let places = Places::new(&format!("kills-{}", plan.label));
     let config = pegboard_config(
         &places.dir,
@@ -338,6 +352,13 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
             (k, moment)
         })
         .collect();
+    // A mate is killed once at its last peg, as the issue found it (the move
+    // and the result never said): a random ply seldom is the last.
+    let mate = plan.game.position_at(plan.plies).is_some_and(Position::is_checkmate);
+    if mate && plan.kills > 0 {
+        let moment = [Moment::AfterPeg, Moment::Settle, Moment::Reported][rng.below(3) as usize];
+        points.push((last_peg[plan.plies - 1], moment));
+    }
     points.sort_by_key(|&(k, _)| k);
     points.dedup_by_key(|p| p.0);
     let mut next = 1;
@@ -390,7 +411,8 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
     }
     let position: Chess = plan.game.position_at(plies).unwrap().clone();
     if !position.is_checkmate() {
-        station = give_result(station, &places, &config, &mut events, rng, &mut figures);
+        let kill = plan.kills > 0 && rng.percent(50);
+        station = give_result(station, kill, &places, &config, &mut events, rng, &mut figures);
     }
     // The result's words, then the station stops.
     let said_result = |events: &mut Events| {
@@ -405,12 +427,7 @@ fn play(plan: &Planned, rng: &mut Rng) -> Figures {
     station.kill();
     drop(sim);
     check(plan, &places, &mut events, &mut figures);
-    if figures.clean() {
-        let _ = std::fs::remove_dir_all(&places.dir);
-    } else {
-        eprintln!("kill campaign: {} kept for a look: {:?}", places.dir.display(), figures);
-    }
-    figures
+    (figures, places)
 }
 
 /// Sends `scans[1..]` and waits until the board has sent them: `scans[0]`
@@ -428,10 +445,11 @@ fn play_scans(sim: &SimPegBoard, scans: &[TimedScan]) {
     sim.wait_idle();
 }
 
-/// The arbiter gives the result at the console; half the time the station is
+/// The arbiter gives the result at the console; with `kill` the station is
 /// killed while it takes it, and the result is given again if it was lost.
 fn give_result(
     station: Running,
+    kill: bool,
     places: &Places,
     config: &Path,
     events: &mut Events,
@@ -439,7 +457,7 @@ fn give_result(
     figures: &mut Figures,
 ) -> Running {
     let body = serde_json::json!({"cmd": "result", "result": "1/2-1/2", "reason": "draw agreed"});
-    if !rng.percent(50) {
+    if !kill {
         let (status, answer) = station.command(&body);
         assert_eq!(status, 200, "{answer}");
         return station;
@@ -751,4 +769,134 @@ fn a_move_killed_while_it_is_said_is_said_again_after_the_restart() {
     }
     station.kill();
     let _ = std::fs::remove_dir_all(&places.dir);
+}
+
+/// The campaign can fail: a short real game played without a kill checks
+/// clean, and each of the four failures, made in a copy of what the station
+/// left, trips its own figure and no other: a move missing from the journal,
+/// a move journaled (and delivered) twice, a move's words or the result's
+/// never finished by the speaker, an event the stream never got.
+#[test]
+fn each_failure_trips_its_own_figure() {
+    let mut rng = Rng(seed());
+    let (games, _) = real_games(30);
+    let game = games[rng.below(games.len() as u64) as usize].clone();
+    let plies = 8;
+    let plan = Planned { label: "checked".into(), plies, game, noise: None, kills: 0 };
+    let (played, places) = play_kept(&plan, &mut rng);
+    assert!(played.clean(), "the game played without a kill: {}", played.line());
+    let journal = game_journal(&places.journal);
+    let said = words(&plan.game, plies);
+    let result = result_texts(&station_tests::read_events(&places.events));
+    assert!(!result.is_empty(), "the result was announced");
+
+    let lost = checked_copy(&plan, &places, "lost", |copy| {
+        edit_lines(&copy.journal.join(&journal), |lines| {
+            lines.remove(game_move_line(lines, plies));
+        });
+    });
+    assert_eq!(figures_of(&lost), [1, 0, 0, 0], "a move lost: {}", lost.line());
+
+    let twice = checked_copy(&plan, &places, "twice", |copy| {
+        let mut again = String::new();
+        edit_lines(&copy.journal.join(&journal), |lines| {
+            let i = game_move_line(lines, 3);
+            again = serde_json::from_str::<Value>(&lines[i]).unwrap()["event"].to_string();
+            lines.insert(i + 1, lines[i].clone());
+        });
+        // Delivered as often as it was journaled: only the decision is wrong.
+        edit_lines(&copy.events, |lines| lines.push(again));
+    });
+    assert_eq!(figures_of(&twice), [0, 1, 0, 0], "a move decided twice: {}", twice.line());
+
+    let unsaid = checked_copy(&plan, &places, "unsaid", |copy| {
+        edit_lines(&copy.dir.join("said.log"), |lines| {
+            let i = said_line(lines, &said[4]).expect("the fifth move's words in the speaker's log");
+            lines.remove(i);
+        });
+    });
+    assert!(unsaid.never_said >= 1, "a move never said: {}", unsaid.line());
+    assert_eq!(figures_of(&unsaid)[..2], [0, 0], "{}", unsaid.line());
+    assert_eq!(unsaid.never_delivered, 0, "{}", unsaid.line());
+
+    let no_result = checked_copy(&plan, &places, "no-result", |copy| {
+        edit_lines(&copy.dir.join("said.log"), |lines| {
+            lines.retain(|l| !result.iter().any(|r| said_line(std::slice::from_ref(l), r).is_some()));
+        });
+    });
+    assert_eq!(figures_of(&no_result), [0, 0, 1, 0], "a result never said: {}", no_result.line());
+
+    let undelivered = checked_copy(&plan, &places, "undelivered", |copy| {
+        let mut event = Value::Null;
+        edit_lines(&copy.journal.join(&journal), |lines| {
+            event = serde_json::from_str::<Value>(&lines[game_move_line(lines, 2)]).unwrap()["event"].clone();
+        });
+        edit_lines(&copy.events, |lines| {
+            let i = lines.iter().position(|l| serde_json::from_str::<Value>(l).ok() == Some(event.clone()));
+            lines.remove(i.expect("the second move in the event stream"));
+        });
+    });
+    assert_eq!(figures_of(&undelivered), [0, 0, 0, 1], "an event never delivered: {}", undelivered.line());
+    let _ = std::fs::remove_dir_all(&places.dir);
+}
+
+/// The four figures that must be 0: moves lost, decided twice, decided but
+/// never said, events never delivered.
+fn figures_of(f: &Figures) -> [usize; 4] {
+    [f.moves_lost, f.decided_twice, f.never_said, f.never_delivered]
+}
+
+/// The figures of `plan`'s checks on a copy of what the station left in
+/// `places`, changed by `spoil` first.
+fn checked_copy(plan: &Planned, places: &Places, name: &str, spoil: impl FnOnce(&Places)) -> Figures {
+    let copy = Places::new(&format!("kills-checked-{name}"));
+    std::fs::create_dir_all(&copy.journal).unwrap();
+    for (from, to) in [(&places.dir, &copy.dir), (&places.journal, &copy.journal)] {
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_file()) {
+                std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+            }
+        }
+    }
+    spoil(&copy);
+    let mut figures = Figures::default();
+    check(plan, &copy, &mut Events::new(&copy.events), &mut figures);
+    let _ = std::fs::remove_dir_all(&copy.dir);
+    figures
+}
+
+/// The file name of the journal holding the game's moves.
+fn game_journal(dir: &Path) -> std::ffi::OsString {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .max_by_key(|e| decode(std::fs::read(e.path()).unwrap()).map_or(0, |c| c.recorded_moves().len()))
+        .expect("the game's journal")
+        .file_name()
+}
+
+/// Rewrites the file `path` line by line.
+fn edit_lines(path: &Path, edit: impl FnOnce(&mut Vec<String>)) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    edit(&mut lines);
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// The journal line of ply `ply`'s move.
+fn game_move_line(lines: &[String], ply: usize) -> usize {
+    lines
+        .iter()
+        .position(|l| {
+            let r: Value = serde_json::from_str(l).unwrap_or_default();
+            r["rec"] == "event" && r["event"]["type"] == "game_move" && r["event"]["ply"] == ply
+        })
+        .unwrap_or_else(|| panic!("ply {ply}'s move in the journal"))
+}
+
+/// The first line of a speaker's log that says `text` was said.
+fn said_line(lines: &[String], text: &str) -> Option<usize> {
+    let quoted = format!("text=\"{}\"", text.replace('"', "\\\""));
+    lines.iter().position(|l| l.contains("said as text only") && l.contains(&quoted))
 }

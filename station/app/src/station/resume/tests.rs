@@ -26,6 +26,9 @@ enum Words {
     EachCutByTheNext,
     /// Like `EachCutByTheNext`, and the last move's words finished.
     LastFinished,
+    /// The words of the moves up to this ply heard to the end, those after
+    /// never done (the stop came while the speaker had them).
+    HeardUpTo(usize),
 }
 
 /// A journal of [`MOVES`] played on his board as the daemon writes it: its
@@ -74,6 +77,12 @@ fn journal_of_moves(dir: &Path, words: Words) -> std::path::PathBuf {
             let said_seq = next();
             records.push(Record::Event { seq: said_seq, event: said });
             records.push(Record::Delivered { seq: next(), game_id: None, through: said_seq });
+            if let Words::HeardUpTo(heard) = words {
+                if ply <= heard {
+                    records.push(said_record(next(), ply, "finished"));
+                }
+                continue;
+            }
             // The words of the move before were cut or dropped for this move's.
             let outcome = match words {
                 Words::NoneDone => continue,
@@ -163,4 +172,43 @@ fn a_last_move_heard_to_the_end_is_not_said_again() {
     journal_of_moves(&dir, Words::LastFinished);
     let (said, _) = restarted(&dir);
     assert!(said.is_empty(), "{said:?}");
+}
+
+/// Issue 32 §5: the stop came while the speaker had the last two moves'
+/// words (the first three heard to the end): the restart says both again,
+/// in order, and the blind player hears both to the end (espeak-ng, on
+/// ALSA's null device at real time: the first is still being said when the
+/// second is queued); the newer one never takes the place of the older, as
+/// it takes that of a move decided in an earlier turn.
+#[test]
+fn two_moves_not_heard_before_the_stop_are_both_heard_after_the_restart() {
+    let dir = scratch("resume-two-unheard");
+    let path = journal_of_moves(&dir, Words::HeardUpTo(3));
+    let before = station_core::journal::decode(std::fs::read(&path).unwrap()).unwrap().records.len();
+    let mut station = started(config("[audio.private]\nvoices = [\"espeak\"]\n"), &dir);
+    station.enable_voices().unwrap();
+    station.drain(Duration::from_secs(5)).unwrap();
+    // What the speaker was done with, journaled as the loop does.
+    let endings = station.speech_endings();
+    let (_, private) = endings.iter().find(|(l, _)| *l == "private").expect("his earphone");
+    for _ in 0..2 {
+        let Ok(ended) = private.recv_timeout(Duration::from_secs(20)) else { break };
+        station.handle_ended("private", ended);
+    }
+    station.drain(Duration::from_secs(5)).unwrap();
+    let records = station_core::journal::decode(std::fs::read(&path).unwrap()).unwrap().records;
+    let heard: Vec<(usize, &str, Option<&str>)> = records[before..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Said { ply: Some(ply), outcome, about, voice, .. } if about == "move" => {
+                Some((*ply, outcome.as_str(), voice.as_deref()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        heard,
+        [(4, "finished", Some("espeak")), (5, "finished", Some("espeak"))],
+        "espeak-ng on ALSA's null device (ALSA_CONFIG_PATH) says both moves to the end"
+    );
 }
