@@ -443,10 +443,10 @@ impl Voices {
         say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
     }
 
-    /// Words for the blind player alone (questions, refusals).
-    /// "Welcher Zug war es: Springer Cesar sieben oder Springer David sechs?":
-    /// the moves a board fits, worded for him, when the station asks about
-    /// the record's next ply (a question about a later ply names the squares).
+    /// "Welcher Zug war es: Läufer schlägt Anna sechs oder Läufer schlägt
+    /// Cesar sechs?": the moves a board fits, worded for him, when the station
+    /// asks about the record's next ply. None for a question about a later ply
+    /// (its moves cannot be worded from the record): the difference is said.
     fn which_move(
         &self,
         table: &Table,
@@ -468,6 +468,7 @@ impl Voices {
         Some(format!("{}: {}?", wording.message(Message::WhichMove), named.join(&or)))
     }
 
+    /// Words for the blind player alone (questions, refusals).
     pub fn say_private(&self, text: String, about: &str, t: Millis, out: &mut Vec<Event>) {
         say(&self.private, Utterance::text(text.clone()), text, about, Priority::Urgent, t, out);
     }

@@ -586,8 +586,7 @@ impl BoardTracker {
             (lands & self.log[i].before).is_empty()
                 || self.log[i + 1..].iter().any(|l| lands.contains(l.square))
         });
-        let placed_own = landed_after
-            && self.placed.last_placed.is_some_and(|(sq, ..)| sequence::placed_by(&mv).contains(sq));
+        let placed_own = landed_after && self.placed.last_placed.is_some_and(|(sq, ..)| lands.contains(sq));
         let earlier = self.decision.revisable.unwrap_or_default();
         (placed_own && early::terminal(previous, &mv)).then_some((
             mv,
@@ -767,16 +766,17 @@ impl BoardTracker {
             // where the moving piece may go instead: it may have landed there
             // and been taken at once (on a jittered line, how long it stood is
             // not known); the plies after read it.
-            let landed_elsewhere = |sq: Square| {
-                !after.contains(sq)
-                    && self
-                        .game
-                        .position()
-                        .legal_moves()
-                        .iter()
-                        .any(|m| m.from() == found.0.from() && m.to() == sq)
-            };
-            if self.log[stood.lifts..=index].iter().any(|l| l.flicker && landed_elsewhere(l.square)) {
+            let flickered: Bitboard =
+                self.log[stood.lifts..=index].iter().filter(|l| l.flicker).map(|l| l.square).collect();
+            let elsewhere = flickered & !after;
+            if elsewhere.any()
+                && self
+                    .game
+                    .position()
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.from() == found.0.from() && elsewhere.contains(m.to()))
+            {
                 break;
             }
             // A peg put down after it stood, before any hand lifted a peg: the
