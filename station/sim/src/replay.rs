@@ -84,8 +84,8 @@ pub struct ReplayTotals {
     /// reported from their last peg to the next move's): the station stopped
     /// deciding. Counted among the mismatches too.
     pub stalls: usize,
-    /// Plies the station asked about (several moves fit the board) and the
-    /// player's announcement decided (fast pace). Counted among the mismatches too.
+    /// Plies the station asked about (several moves fit the board, his among
+    /// them) and the player's announcement decided. Counted among the mismatches too.
     pub asked: usize,
 }
 
@@ -99,6 +99,15 @@ pub struct ReplayReport {
     pub latencies_ms: Vec<Millis>,
 }
 
+impl ReplayTotals {
+    /// Plies left undecided that the station did not ask about either: its
+    /// board matched no move it could name (issue 32 calls only these
+    /// mismatches; `mismatches` counts the asked ones too, as it always has).
+    pub fn unexplained(&self) -> usize {
+        self.mismatches.saturating_sub(self.asked)
+    }
+}
+
 impl ReplayReport {
     /// Plies per second.
     pub fn plies_per_s(&self) -> f64 {
@@ -109,7 +118,7 @@ impl ReplayReport {
     pub fn summary_line(&self) -> String {
         let t = &self.totals;
         format!(
-            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {} revisions {} stalls {} asked {}",
+            "games {} plies {} mismatches {} silent_errors {} plies_per_s {:.0} repetitions {} fifty_move {} revisions {} stalls {} asked {} unexplained {}",
             t.games,
             t.plies,
             t.mismatches,
@@ -119,7 +128,8 @@ impl ReplayReport {
             t.fifty_move,
             t.revisions,
             t.stalls,
-            t.asked
+            t.asked,
+            t.unexplained()
         )
     }
 }
@@ -525,7 +535,16 @@ fn judge_ply(
         }
     }
     match decided {
-        None => Verdict::Unresolved,
+        None => {
+            // Asked naming his move: his announcement answers it (the record
+            // is put right below, as at fast pace).
+            let named = obs.iter().any(|o| {
+                matches!(o, Observation::Mismatch { reason: MismatchReason::Ambiguous, candidates, .. }
+                    if candidates.iter().any(|c| same_path(*c, expected)))
+            });
+            totals.asked += usize::from(named);
+            Verdict::Unresolved
+        }
         Some((mv, _)) if mv == expected => Verdict::Right,
         Some((mv, true)) if same_path(mv, expected) => {
             // D.2.1: the player announces the promotion piece; the record takes it.

@@ -213,8 +213,9 @@ fn by_hands(
             let after = occupancy_after(&at, mv);
             let taken = required_lifts(&at, mv);
             let made = (starts[k] + 1..=end).find(|&i| {
-                // A board its own peg showed only for a moment is a bounce's evidence.
-                let moment = flickers.get(i).is_some_and(|&f| f && placed_by(mv).contains(lifts[i]));
+                // A board that stood only while a peg was sensed for a moment
+                // (its own landing, or another's touch) is a bounce's evidence.
+                let moment = flickers.get(i).is_some_and(|&f| f);
                 if moment && tier > Seen::Bounce {
                     return false;
                 }

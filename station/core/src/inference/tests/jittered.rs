@@ -212,3 +212,27 @@ fn a_move_the_opponent_answered_is_not_revised_into_the_plies_after() {
     );
     decided_or_asked(&mut h, &["e7f8", "h6h7", "f8f7", "h7h6"]);
 }
+
+#[test]
+fn a_touch_inside_a_capture_that_then_lands_is_no_capture_of_its_own() {
+    // A game of the collection, 26...Qxd4 27.Rd1 at a quick pace with hand
+    // noise (no jitter): the queen lifted from c4, d4's rook out, White's
+    // knight on c3 touched and put back, the queen in on d4, lifted again and
+    // put back. Qxc3 has the same holes, but its captured peg went back
+    // before the queen landed, and d4 was emptied first.
+    let mut h = traced(
+        "1r4k1/2p2p1p/2pp2p1/6Q1/PrqRP3/2N2P2/1PP3PP/1R5K b - - 0 26",
+        "  t 16706 +[] -[b4]
+  t 16854 +[b4] -[]
+  t 16927 +[] -[c4]
+  t 17034 +[] -[d4]
+  t 17084 +[] -[c3]
+  t 17156 +[c3] -[]
+  t 17199 +[d4] -[]
+  t 17222 +[] -[d4]
+  t 17280 +[d4] -[]
+  t 17367 +[] -[b1]
+  t 17480 +[d1] -[]",
+    );
+    decided_or_asked(&mut h, &["c4d4", "b1d1"]);
+}
