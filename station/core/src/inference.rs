@@ -795,6 +795,22 @@ impl BoardTracker {
             }
             break; // the move may still be going on, unless several plies explain the board
         }
+        // One move explains the board the hand left, its pegs as one move's:
+        // several plies through the same holes are no better evidence (the
+        // shortest explanation wins; a flicker and a bounce can pass for a
+        // piece going out and back). It is decided once it is over.
+        let before = &self.log[..newest.lifts];
+        if let Explanation::One { mv, .. } = self.narrowed(explain(
+            self.game.position(),
+            newest.occ,
+            Lifts::of(before),
+            Some(before),
+            self.cfg.promotion,
+        )) && !back_at_record
+            && pegs_fit(self.game.position(), before, newest.occ, &mv)
+        {
+            return None;
+        }
         // Catch-up: the board the hand left, explained by several plies.
         let order = self.lift_order(&self.log[..newest.lifts]);
         let moves =

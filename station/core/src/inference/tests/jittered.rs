@@ -236,3 +236,35 @@ fn a_touch_inside_a_capture_that_then_lands_is_no_capture_of_its_own() {
     );
     decided_or_asked(&mut h, &["c4d4", "b1d1"]);
 }
+
+#[test]
+fn a_flicker_on_an_empty_hole_makes_no_five_plies_of_two() {
+    // A game of the collection, 29.Rxe7 Rxe7 30.Rxe7 at a quick pace with
+    // hand noise (no jitter): d8's queen touched for a moment, a peg sensed
+    // on the empty a5 for 21 ms, then Black's rook takes on e7 and White
+    // lifts b2. Five plies (Qa5, Rxb7, Qd8, Re7 around it) have the same
+    // holes, on the strength of that flicker alone.
+    let mut h = traced(
+        "2bqnr1k/1r2p2p/p2p3P/2pP1pQ1/2P5/2N2BP1/1P2RP2/4R1K1 w - - 3 29",
+        "  t 19352 +[] -[e2]
+  t 19558 +[] -[e7]
+  t 19756 +[e7] -[]
+  t 19787 +[] -[d8]
+  t 19794 +[d8] -[]
+  t 19895 +[] -[e7]
+  t 19969 +[a5] -[]
+  t 19990 +[] -[a5]
+  t 20092 +[] -[b7]
+  t 20210 +[e7] -[]
+  t 20255 +[] -[]
+  t 20391 +[] -[b2]
+  t 20505 +[] -[f8]
+  t 20517 +[f8] -[]
+  t 20601 +[b2] -[]
+  t 20737 +[] -[e1]
+  t 20803 +[] -[]
+  t 20814 +[] -[e7]
+  t 20999 +[e7] -[]",
+    );
+    decided_or_asked(&mut h, &["e2e7", "b7e7", "e1e7"]);
+}
