@@ -7,6 +7,10 @@
 //! makes are listed whole (`exact`: Spanish "veintidós", French
 //! "soixante et onze", Italian "ventotto"), and an exact hundred may differ
 //! from the hundred before a rest (`hundreds_alone`: "cien" / "ciento uno").
+//!
+//! The noun's form after a number follows a plural rule the phrasebook names (`one-other`,
+//! `slavic`, `east-slavic`, `czech`, `singular`); number words agree with the noun's gender, and
+//! tens may be said otherwise inside compounds (Hungarian "húsz" but "huszon-").
 
 use std::collections::BTreeMap;
 

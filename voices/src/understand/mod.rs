@@ -21,6 +21,11 @@
 //! assert!(understanding.grammar(&pos).contains("springer gustav eins felix drei"));
 //! # Ok::<(), station_voices::VoiceError>(())
 //! ```
+//!
+//! Each phrase of the grammar keeps to one letter style, and the styles after the first offer each
+//! word's first form only, so the grammar stays small enough to rebuild after every move. Repair by sound (issue 33) is in `sounds`, `pronounce`, `nearness`, `repair`,
+//! `prior` (his board's move known) and `readings` (Vosk's n-best); questions are answered from
+//! the board in `answer`, and the record by ear is `record`.
 
 mod answer;
 mod draughts;

@@ -3,6 +3,9 @@
 //! jumps to a move number — to check his own record before a D.2.9
 //! comparison. Read from the moves the station agreed, and the marks of what
 //! happened between them (draw offers, take-backs), each where it happened.
+//!
+//! The last five moves ([`LAST_MOVES`]), a cursor stepping back and forward by half-move, and a
+//! jump to a move number.
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
