@@ -7,8 +7,8 @@
 //! behind without a lock is simply taken over.
 //!
 //! The lock file is `station.lock`. `JournalDir::take` is for `run` and the demos;
-//! `JournalDir::open_to_read` is for the exports, which say once, in a plain sentence, when a
-//! station holds the folder.
+//! `JournalDir::open_to_read` reads without it and says on stderr when a station holds the
+//! folder. The exports say it once, in a plain sentence, through `station-export`'s `select`.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
