@@ -1,5 +1,6 @@
 //! Who hears of durable events, behind one small trait: the event stream
-//! file, the console's live feed, the demo's printer (and later a broker).
+//! file, the console's live feed, the demo's printer, the Braille display and the hall's MQTT
+//! publisher.
 //! The loop hands them each batch only once the journal writer has it on
 //! disk (ARCHITECTURE invariant 3), so none of them sits on the decision path.
 //!
