@@ -152,7 +152,7 @@ pub struct NumberWords {
     /// a teen whose last digit a gender's `unit` changes is made the same
     /// way ("tizenkét perc"); otherwise the teens are `small`'s.
     pub compound_ten: [Option<String>; 10],
-    /// Overrides per gender, indexed by [`gender_index`].
+    /// Overrides per gender, indexed by `gender_index`.
     pub genders: [Agreement; 3],
 }
 

@@ -111,7 +111,7 @@ impl Understanding {
     /// The recogniser's phrases in a draughts position: each legal move's
     /// start and end, with and without the capture word, in the sentence
     /// language; the command words of a draughts game; while a question with
-    /// `choices` choices is open, the choices' numbers ("eins" … ); "[unk]".
+    /// `choices` choices is open, the choices' numbers ("eins" … ); "\[unk\]".
     pub fn draughts_grammar(&self, legal: &[DraughtsMoveText], choices: usize) -> super::Grammar {
         let book = self.wording.phrasebook();
         let mut phrases = draughts_grammar(book, legal);

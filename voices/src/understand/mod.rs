@@ -6,7 +6,7 @@
 //!
 //! * [`Understanding::grammar`] — the phrase list for the recogniser (Vosk)
 //!   in a position: every legal move in every accepted phrasing, the
-//!   commands, and "[unk]";
+//!   commands, and "\[unk\]";
 //! * [`Understanding::understand`] — a transcript back to a move, a command,
 //!   a question ([`Understood::Ask`]) or a rejection, never a wrong move.
 //!
@@ -284,7 +284,7 @@ impl fmt::Display for AskReason {
 pub enum RejectReason {
     /// Nothing was said.
     Empty,
-    /// The recogniser heard something outside its grammar ("[unk]").
+    /// The recogniser heard something outside its grammar ("\[unk\]").
     NotUnderstood,
     /// A word that is not a listening word of this language.
     UnknownWord(String),
@@ -528,7 +528,7 @@ impl Understanding {
     }
 
     /// The recogniser's phrase list for `pos`: every legal move in every
-    /// accepted phrasing, the commands and "[unk]", lower-cased and
+    /// accepted phrasing, the commands and "\[unk\]", lower-cased and
     /// deduplicated.
     pub fn grammar(&self, pos: &Chess) -> Grammar {
         self.forms.grammar(pos)

@@ -18,7 +18,7 @@ pub const LAST_MOVES: usize = 5;
 /// One step of the blind player through the record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordStep {
-    /// The last [`LAST_MOVES`] moves with their numbers (`read_record`).
+    /// The last `LAST_MOVES` moves with their numbers (`read_record`).
     Last,
     /// The half-move before the ones read last (`record_back`).
     Back,
