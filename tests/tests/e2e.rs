@@ -7,6 +7,11 @@
 //! Run one area with `cargo test -p station-tests --test e2e AREA::` and one
 //! test by its name; the measurements beside the tests (`record`, `practice`,
 //! `hall::run`) are run by `cargo bench -p station-tests --bench e2e_figures`.
+//!
+//! A test that loads the machine runs `station_tests::alone()`; `station_tests::RunningStation`
+//! starts a `station run` and talks to its console (commands, spoken words, GETs). The browser
+//! tests run the pinned axe-core in every state they reach. The full kill campaign is
+//! `benches/kill_campaign.rs` (`KILLS=N`); its `a_dozen_kills` runs with the tests.
 
 #[path = "e2e/braille.rs"]
 mod braille;

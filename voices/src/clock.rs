@@ -12,6 +12,9 @@
 //!
 //! Time is rounded down to whole seconds (and to whole minutes where
 //! seconds are not said): the clock never claims more time than is left.
+//!
+//! The time used instead of the time left (D.2.10.4) is [`clock_report_used`]; the counts' grammar
+//! is the `numbers` module's.
 
 use crate::phrasebook::Phrasebook;
 

@@ -3,6 +3,8 @@
 //! of each language's phrasebook (`voices/phrasebooks/*.toml`), read and
 //! checked by the phrasebook's own reader: one source of truth for speaking
 //! and listening.
+//!
+//! Read by `phrasebook::file`, used by `understand`, and dependent on neither.
 
 use crate::entry::Entry;
 

@@ -6,6 +6,10 @@
 //!
 //! Pure wording: which move was played, and whether it made a king, comes from
 //! the rules core; here squares are numbers or coordinates.
+//!
+//! The listening side is here too: spoken draughts moves understood against the legal moves (every
+//! split of the words tried, several fits asked back) and their grammar. The words come from the
+//! phrasebook's optional `[draughts]` table.
 
 use shakmaty::{File, Rank};
 

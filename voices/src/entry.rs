@@ -1,4 +1,7 @@
 //! One word (or fixed phrase) of a phrasebook with the forms a listener accepts.
+//!
+//! Every word carries its accepted alternatives for listening; the listening-only command words
+//! (`[commands]`, `[question]`) are entries too.
 
 /// A word the station speaks, plus the other forms that mean the same when heard.
 ///

@@ -11,7 +11,7 @@ pub enum VoiceError {
     /// A phrasebook file is not valid TOML or does not have the expected shape.
     #[error("phrasebook {origin} is not readable: {source}")]
     PhrasebookSyntax {
-        /// Where the text came from (a path or "built-in <code>").
+        /// Where the text came from (a path or "built-in `<code>`").
         origin: String,
         /// The TOML error.
         #[source]

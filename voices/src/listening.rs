@@ -5,6 +5,10 @@
 //!
 //! All optional in the file (`[listening]`, `[[repair]]`), so a phrasebook
 //! made for speaking alone still reads.
+//!
+//! `[listening]` holds plain, NATO and spelling-alphabet letters, fillers, promotion phrasings,
+//! `spellings` a speech model may list instead of a word, and `phonemes`, how each word sounds;
+//! `[[repair]]` rows are known mishearings, each with its cost and reason.
 
 use shakmaty::Role;
 

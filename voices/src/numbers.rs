@@ -7,6 +7,10 @@
 //! makes are listed whole (`exact`: Spanish "veintidós", French
 //! "soixante et onze", Italian "ventotto"), and an exact hundred may differ
 //! from the hundred before a rest (`hundreds_alone`: "cien" / "ciento uno").
+//!
+//! The noun's form after a number follows a plural rule the phrasebook names (`one-other`,
+//! `slavic`, `east-slavic`, `czech`, `singular`); number words agree with the noun's gender, and
+//! tens may be said otherwise inside compounds (Hungarian "húsz" but "huszon-").
 
 use std::collections::BTreeMap;
 
@@ -148,7 +152,7 @@ pub struct NumberWords {
     /// a teen whose last digit a gender's `unit` changes is made the same
     /// way ("tizenkét perc"); otherwise the teens are `small`'s.
     pub compound_ten: [Option<String>; 10],
-    /// Overrides per gender, indexed by [`gender_index`].
+    /// Overrides per gender, indexed by `gender_index`.
     pub genders: [Agreement; 3],
 }
 

@@ -1,4 +1,9 @@
 //! A phrasebook: every word the station speaks in one language.
+//!
+//! One TOML file per language in `voices/phrasebooks/`; the build script compiles in every file
+//! there, so no code lists the languages. The file's shape and its checks are [`file`]; the word
+//! types of the optional tables (`[draughts]`, `[setup]`) live here too, so the wording modules
+//! read them without depending on each other.
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};

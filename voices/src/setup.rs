@@ -55,7 +55,7 @@ impl Wording {
 
     /// What differs between his board and the position, square by square:
     /// "Ihr Brett weicht von der Partie ab. Eva eins: König fehlt. David drei:
-    /// Stift zu viel" (at most [`DIFFERENCE_SQUARES`], then the arbiter).
+    /// Stift zu viel" (at most `DIFFERENCE_SQUARES`, then the arbiter).
     pub fn word_difference(&self, diff: &[SquareDifference]) -> String {
         let mut parts = vec![self.message(Message::BoardDiffers).to_owned()];
         for d in diff.iter().take(DIFFERENCE_SQUARES) {

@@ -10,6 +10,10 @@
 //! the disambiguation and the capture word stays between the squares, so it
 //! reads like long algebraic notation Ng1xf3: "Springer Gustav eins schlägt
 //! Felix drei". Castling is always said in words, as D.2.1 requires.
+//!
+//! With `[voice] move_reading = "iccf"` a move is said as its ICCF numbers instead, digit by digit
+//! in the language's number words. The words come out as an `Announcement` of tokens, one clip of a
+//! voice pack per token.
 
 use std::sync::Arc;
 

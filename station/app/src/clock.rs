@@ -4,6 +4,8 @@
 //! Wall time anchors it (journals and events carry real times), the monotonic
 //! clock advances it (an NTP step must not shorten a settle time), and a floor
 //! keeps it ahead of everything already journaled after a restart.
+//!
+//! [`StationClock::at`] puts a driver's stamp on the station's time line.
 
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 

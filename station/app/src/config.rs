@@ -2,6 +2,12 @@
 //!
 //! Unknown keys are errors (a typo must not silently fall back to a default),
 //! and every error names the file, the line and the key.
+//!
+//! Values are typed as they are read (`values`: a colour, a role, a time control, an address,
+//! checked ranges and button sources); each settings struct is `#[serde(default)]` with one
+//! `Default`, and only the rules that tie keys together are checked after reading. `buttons` holds
+//! the one table of the 22 buttons, their keys and actions (`Buttons::mapped`), read by the lookup,
+//! the checks, the doctor and the gamepad watch; `speech` holds `[speech]`.
 
 use serde::Deserialize;
 use shakmaty::{Color, Role};

@@ -1,7 +1,12 @@
 //! Who hears of durable events, behind one small trait: the event stream
-//! file, the console's live feed, the demo's printer (and later a broker).
+//! file, the console's live feed, the demo's printer, the Braille display and the hall's MQTT
+//! publisher.
 //! The loop hands them each batch only once the journal writer has it on
 //! disk (ARCHITECTURE invariant 3), so none of them sits on the decision path.
+//!
+//! A batch waits for the disk with its `Audience` (all, the subscribers alone after a restart, the
+//! voices alone); a batch delivered to the subscribers is journaled as `delivered` in the same
+//! turn.
 
 use crate::event_sink::EventSink;
 use crate::hub::Hub;

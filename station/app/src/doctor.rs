@@ -5,6 +5,14 @@
 //! display, the hall broker, the journal folder and the clock's time control
 //! and lever. It never starts a game nor writes a journal; ports are opened
 //! briefly, through the same drivers and exclusivity the station uses.
+//!
+//! The advice is in the arbiter's words: a missing file is missing, a missing port names the serial
+//! ports there are ([`serial_ports`], which `station devices` prints too), a missing audio device
+//! the outputs there are; the defaults of a board that is not sensed are not warned about. `boards`
+//! probes each board through its own driver and the DGT clock, `devices` the rest; the journal
+//! folder and the lever are checked here. The console's pre-round panel runs the same checks
+//! through `GET /api/doctor`; what the running station holds itself (its ports, its `station.lock`,
+//! its audio) is ok, "held by this station".
 
 mod boards;
 mod devices;

@@ -2,6 +2,8 @@
 //! only facts from the record, in his language — how often the position has
 //! stood on the board (Art. 9.2) and how many moves were made without a pawn
 //! move or a capture (Art. 9.3). Never advice, never "you may claim".
+//!
+//! In a draughts game the game's words answer instead (`games::draughts`: the draws of I.6.1–6.4).
 
 use station_core::draws::DrawFacts;
 use station_voices::{Message, Wording, say_moves};

@@ -4,6 +4,10 @@
 //! The daemon loop is single-threaded and owns the table; the web server runs on
 //! its own threads. They meet only here: the loop publishes, the server reads
 //! and sends commands that the loop executes in order (and journals).
+//!
+//! [`Command`] is the `POST /api/command` contract: `clock_press` is the assistant's hand for a
+//! player without a lever; [`Command::from_json`] refuses unknown fields and over-long or
+//! control-character texts; [`Command::loggable`] hides a sealed move.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -16,6 +16,9 @@
 //! The writer keeps the current game's bytes in memory: a journal file
 //! deleted in the middle of a game is noticed after the next batch and
 //! written again from memory.
+//!
+//! A failed write is truncated back and retried with the next batch. No input follows a game's end
+//! record.
 
 use anyhow::{Context, Result};
 use crossbeam_channel::{Receiver, Sender};

@@ -5,6 +5,10 @@
 //! numbers; the second one must stop before it writes anything. The kernel
 //! drops the lock when the holder dies (even on kill -9), so a file left
 //! behind without a lock is simply taken over.
+//!
+//! The lock file is `station.lock`. `JournalDir::take` is for `run` and the demos;
+//! `JournalDir::open_to_read` reads without it and says on stderr when a station holds the
+//! folder. The exports say it once, in a plain sentence, through `station-export`'s `select`.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};

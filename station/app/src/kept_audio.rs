@@ -10,6 +10,9 @@
 //! the folder goes where the journal goes — set aside with a damaged journal,
 //! deleted when its journal is gone ([`prune_orphans`] at start).
 //! Writes go through [`AudioWriter`] so a test can make the disk fail.
+//!
+//! A failed write is told once as `device_status` `recording`. The kept files are listed in
+//! `/api/state` `audio` and served at `/audio/{file}`.
 
 use std::io;
 use std::path::{Path, PathBuf};

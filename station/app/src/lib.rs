@@ -18,6 +18,10 @@
 //!
 //! Crates above this one: `station-web`, `station-hall`, `station-export` and the
 //! `station` binary; below it: core, voices, drivers and sim.
+//!
+//! The arrows run from the binary to the views and exports, from them to this crate, and from here
+//! to core, voices, drivers and sim, so no module here can name a view, an export or a command. The
+//! `test-support` feature lends `station::test_support` to the tests of the crates above.
 
 pub mod announce_draughts;
 mod braille_display;

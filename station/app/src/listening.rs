@@ -8,6 +8,15 @@
 //! into words. A missing model is reported once and the thread ends; a
 //! missing microphone, or one that goes away, is reported once and looked for
 //! again until it is back. The station runs on without speech input meanwhile.
+//!
+//! The microphone itself is the drivers' (capture with cpal in `station_drivers::speech`, and the
+//! sound source in `station_drivers::audio`: the microphone, or its twin, a WAV file played in real
+//! time in the 25 ms periods ALSA capture delivers); this module keeps only what turns the sound
+//! into words. Every grammar is fitted to the model by `vocabulary` first. With `decide_early` an
+//! utterance is decided as soon as the partial result decides it and the speaker is quiet; its
+//! latency is counted from the end of speech (the last sample as loud as the detector's threshold,
+//! at the moment it was recorded). With `[speech] keep_audio` the utterance's sound (at most 30 s)
+//! goes along for `kept_audio`. A lost microphone is looked for every 2 s.
 
 use crate::config::{ListenMode, SpeechSettings};
 use crate::vocabulary::Vocabulary;

@@ -4,6 +4,10 @@
 //! back in words and SAN, numbered as on a scoresheet, and counts only once
 //! the operator confirms it. Nothing is journaled for the question: it
 //! changes nothing.
+//!
+//! The answer is `{"ok":false,"confirm":true,…}` with the SAN, the scoresheet number, the move in
+//! English words and what the reading needed; nothing changes until `enter_move` comes again with
+//! `confirm: true`.
 
 use serde_json::{Value, json};
 use shakmaty::Chess;

@@ -3,6 +3,11 @@
 //! `practice` part asks it for a move, a hint or a review and acts on the
 //! answers (an engine move is the sighted side's move, entered like the
 //! console's `enter_move`).
+//!
+//! It asks the engine once per position when it is to move, for a hint, and for the review (every
+//! position scored at full strength, his moves ranked by how much his evaluation dropped). It keeps
+//! the level (the next game's, on "stronger"/"weaker"), names each fault once until the engine
+//! answers well again, and holds the famous games' positions a practice game may start from.
 
 use crate::config::OpponentSettings;
 use crossbeam_channel::Receiver;

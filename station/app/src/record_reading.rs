@@ -3,6 +3,8 @@
 //! draw offers and take-backs (D.2.9, Art. 7.4), folded from the game's
 //! events (the journal's after a restart) to be read where they happened.
 //! Only reads: nothing here changes the game, so no journal input is needed.
+//!
+//! It also keeps the next rank and file the `read_rank` and `read_file` buttons read.
 
 use shakmaty::{Color, File, Rank};
 use station_core::record::{GameRecord, Mark};

@@ -1,6 +1,12 @@
 //! The daemon's loop ([`serve`]) and the devices it is fed by: the boards'
 //! drivers (real or simulated) and the Braille display. `station run`'s
 //! wiring (the web console, the hall) is the `station` binary's.
+//!
+//! Each turn takes everything waiting on every feed (boards, gamepad, Braille keys, heard speech,
+//! operator commands, the engine), sorts it by arrival stamp, hands it to the station, lets time
+//! pass up to the moment the feeds were looked at, and closes the turn's batch for the journal
+//! writer; the writer's acknowledgements deliver the events. A stalled turn delays decisions, never
+//! changes them.
 
 use crate::config::{BoardConfig, BrailleSettings, Config, DriverKind};
 use crate::hub::CommandRequest;

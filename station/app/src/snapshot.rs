@@ -1,5 +1,10 @@
 //! The state the console and the mirror show (`GET /api/state`), built from the
 //! table after every batch of events.
+//!
+//! It includes each open discrepancy's target position and which boards show it already
+//! (`discrepancy_progress`), whether the game is adjourned, each board's port (a board that is not
+//! there, `driver = "none"`, is `sensed: false`: nothing to connect, no alarm), the last move's SAN
+//! with each language's piece letters (`last_move.sans`) and the listeners' languages.
 
 use crate::config::Config;
 use serde_json::{Value, json};

@@ -3,6 +3,9 @@
 //! file beside the journal directory (`journal` → `journal.speech.toml`),
 //! not in it: the journal directory holds journals only. A missing or
 //! unreadable file means the defaults (and a warning), never a refusal to start.
+//!
+//! The file keeps the clock reading he chose too (time left or time used, D.2.10.4), which
+//! overrides `[voice] clock_reading` once set.
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,20 @@
 //! The wiring: driver events and operator commands in, the core table in the
 //! middle, the journal, the voices, the event stream and the web hub out.
 //! No rules live here.
+//!
+//! A spoken move of either game reaches the table through the speech desk's `announce_spoken`;
+//! Braille routing keys come in like the gamepad's buttons ([`Station::handle_braille`]). Dropped
+//! serial lines are summarised, one `line_dropped` a second per board. Operator commands are
+//! answered once their events, and what was said because of them, are out.
+//!
+//! The station's parts, one job each: `pipeline` (journal first, then the world: the writer, the
+//! batches waiting for the disk, the answers waiting for their batch, the subscribers),
+//! `board_link` (each board's link, `ByBoard<BoardLink>`: the orientation applied to every scan,
+//! the heartbeat, dropped-line summaries, connected or not), `dgt_link` (the DGT clock),
+//! `speech_desk` (understanding, the grammar, what was asked back), `recorder` (the recording
+//! device), `console_log` (recent events and open discrepancies), `practice` (the engine opponent),
+//! `resume` (a restart) and `test_support` (tests only). Each game's spoken moves sit behind the
+//! desk's seam, `game_speech` (`spoken_chess`, `spoken_draughts`).
 
 use crate::braille_display::{BrailleMoves, BrailleOut};
 use crate::clock::{StationClock, pgn_date};

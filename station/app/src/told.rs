@@ -7,7 +7,13 @@
 //! [`Told`] follows the durable events and turns them into [`Change`]s (the
 //! take-backs of one moment are one change); [`word`] says a change in one
 //! listener's words from his side of the board. Nothing here is read out as
-//! a symbol: results are words ("Weiß gewinnt"), never "1-0" ([`symbols`]).
+//! a symbol: results are words ("Weiß gewinnt"), never "1-0" (the tests' `symbols` scan).
+//!
+//! `Told` folds the durable events into a `GameRecord` of its own, the record as told: a move taken
+//! back is gone from the table before its event is said, not yet from the record as told. A change
+//! carries what the clock's correction log says (time added or set, the move counter) and, for a
+//! take-back, the steps that put a board back. `speaking` says the changes to him at the end of
+//! each batch; the latest batch's are the mirror's line (`/api/state` `change`).
 
 use crate::draw_facts::capitalise;
 pub use crate::games::Said;

@@ -4,6 +4,10 @@
 //! list; a word it lacks is replaced by a spelling the phrasebook names and
 //! the model knows (`[listening.spellings]`, read back as the word), and the
 //! words left missing are reported once each.
+//!
+//! The model's word list is read through the `Lexicon` trait (`vosk_model_find_word`; a word list
+//! in tests). The missing words go out as `Heard::MissingWords`, then `device_status`
+//! `speech_model` `missing_words` with `words`.
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -1,6 +1,9 @@
 //! How to put a board right: the steps that turn the pieces a board shows into
 //! the pieces it should show (D.2.9: "the player … is obliged to correct the
 //! position"; the assistant or arbiter reads them out square by square).
+//!
+//! The steps come in an order a hand can follow on a peg board: no peg is dropped into a full hole,
+//! and pieces on each other's squares are untangled.
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Board, Piece, Square};

@@ -1,5 +1,7 @@
 //! The D.2.9 vocabulary shared by the two-board procedure and the event stream:
 //! which kind of discrepancy, how each board is put right, the clock proposal.
+//!
+//! It lives apart so that `two_boards` and `event` both use it and neither depends on the other.
 
 use crate::correction::StepRecord;
 use crate::role::BoardRole;

@@ -14,6 +14,13 @@
 //! - [`sensing`]: the draughts peg-board tracker (4.9, 4.11, 4.16, 3.7).
 //! - [`time_controls`]: the FMJD time controls of II.6.1.5 in the clock engine's notation.
 //! - [`irregular`]: a settled board no legal move explains, named as an irregularity of 5.4.
+//!
+//! The sensor ([`sensing::DraughtsTracker`]) takes removals in capture order or reverse (4.11), the
+//! captured man first (4.16), tells same-squares captures apart by the removals and sees new kings
+//! (3.7). [`irregular`] names an unexplained board as an irregularity of 5.4 for the opponent to
+//! decide on; [`draws`] (`DrawWatch`) follows 6.1–6.4 and the 64-square cases, said on request.
+//! Perft is checked against published figures. Tests named after the articles are in
+//! `draughts/tests.rs`.
 
 pub mod board;
 pub mod draws;

@@ -5,6 +5,10 @@
 //! to an incorrect one.
 //!
 //! Facts only: nothing here judges a position beyond what the record shows.
+//!
+//! Position identity follows 9.2: the side to move, castling rights and legal en passant rights.
+//! Repetitions and the half-move clock are known at every ply. The table's side of draws (offers,
+//! agreement, claims: the clock stops, the arbiter confirms) is `table::draws`.
 
 use crate::Millis;
 use crate::game::Game;

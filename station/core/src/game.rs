@@ -1,4 +1,7 @@
 //! One game's record: the start position and every move executed since.
+//!
+//! It keeps the position after every ply, the moves and their SAN, so a take-back or a discrepancy
+//! can go back to any ply.
 
 use shakmaty::{
     Bitboard, CastlingMode, Chess, EnPassantMode, Move, Outcome, Position, fen::Fen, san::SanPlus,

@@ -2,6 +2,12 @@
 //! what the journal records, in one vocabulary, so a restore is the same
 //! calls in the same order.
 //!
+//! The values are typed: an [`Occupancy`] holds 64 squares, or a 10×10 draughts board's 50, and is
+//! written in the journal as the boards send it (16 or 13 hex digits), so old journals read and
+//! write back byte for byte. The inputs are scans, pieces, buttons, link changes, operator commands
+//! ([`ClockCommand`] among them), spoken announcements, clock readings and ticks. This module owns
+//! the scan's wire format for both `table` and `journal`, so neither depends on the other for it.
+//!
 //! [`Table::apply`]: crate::table::Table::apply
 
 use crate::Millis;

@@ -10,6 +10,25 @@
 //! The daemon appends and fsyncs; this module only encodes, decodes and
 //! restores, so restoring is as deterministic as the core itself: the inputs
 //! are fed again and must reproduce the recorded moves.
+//!
+//! The header holds the game's table configuration itself, flattened under the keys old headers
+//! had, and the rules by name (left out for chess; a header older than the key reads them from its
+//! FEN's form); an old header reads with the defaults of its time. Decoding works on the raw bytes:
+//! a torn last line (power loss) is cut at its byte offset, damage anywhere else is an error, and
+//! [`decode_salvage`] reads what it can of a damaged file.
+//!
+//! Restoring has one path for every game: the rules the header names resume a table from it, the
+//! inputs go through `Table::apply` again, and when they no longer reproduce the record the rules
+//! say what the game goes on from (chess the recorded moves, draughts the inputs); a recorded move
+//! that no longer makes sense gives way to the inputs.
+//!
+//! A `said` record is a speaker done with a move's or the result's words: `finished`, `estimated`
+//! (speech-dispatcher, which reports no end), `cut` or `dropped`. A `delivered` record says the
+//! events up to a sequence number reached the subscribers, naming the game when it is the one
+//! before. From them a restart finds what to say again ([`Contents::to_say_again`]) and what to
+//! deliver again ([`Contents::delivered_mark`], [`Contents::events_after`]); a journal from before
+//! these records keeps its old reading ([`Contents::unsaid_moves`]: a queued announcement counts as
+//! said).
 
 use crate::Millis;
 use crate::event::{BoardRole, Event};

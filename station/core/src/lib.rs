@@ -27,6 +27,11 @@
 //! - [`clock`]: the chess clock.
 //! - [`piece_tracking`]: the tracker for boards that sense pieces (DGT).
 //! - [`tracker`]: one trait for the peg board's, the piece board's and the draughts board's trackers.
+//! - [`setup`]: the start position as the blind player sets it up (ICCF Appendix B, Chess960).
+//! - [`clock_replay`]: the clock engine checked against the `[%clk]` comments of real games.
+//!
+//! The one entry point is [`Table::apply`]: the app feeds it every input at its arrival time,
+//! and the journal's restore makes the same calls, which is why a restored game is the same game.
 
 pub mod clock;
 pub mod clock_replay;

@@ -7,6 +7,13 @@
 //!
 //! Reading never guesses: a text names a move only when exactly one legal
 //! move fits it.
+//!
+//! A bare square ("d5") names only a pawn's move to it that captures nothing. [`read_strictly`]
+//! says what a reading needed beyond the exact notation ([`Liberty`]: a lower-case letter, a
+//! missing or wrong capture, check or mate sign), [`refusal`] why a text names no move, in the
+//! arbiter's words; [`scoresheet`] writes a record in any of the notations. This is the one move
+//! reader: the table reads every entered, sealed, claimed or scoresheet move with it, and the
+//! voices crate reads none.
 
 use crate::game::Game;
 use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square, san::SanPlus};

@@ -2,6 +2,11 @@
 //!
 //! A peg board senses only whether a hole holds a peg, so a position is seen
 //! as its occupancy [`Bitboard`] (bit n = square n, a1 = 0, h8 = 63).
+//!
+//! [`occupancy_after`] says which holes a move leaves filled and [`required_lifts`] which pegs it
+//! must lift. Board orientation lives here too: [`Orientation`] is the one place a turned board's
+//! scan becomes standard squares, chess and 10×10 draughts alike (square n of a turned 10×10 board
+//! is 51−n).
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, CastlingSide, Move, Position, Square};

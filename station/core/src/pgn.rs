@@ -1,6 +1,12 @@
 //! PGN: export of a game record (Seven Tag Roster, then SetUp/FEN for games not
 //! from the standard start; optionally the time control and `[%clk]` comments)
 //! and import of real games from PGN text in memory.
+//!
+//! An export writes the Seven Tag Roster, `Board` when known, `Termination`, the draw-offer marks
+//! `{(=)}` and the record's comments ([`Extra::comments`], from `GameRecord::comments`: claims and
+//! clock corrections with who, why, how much and the time after), and the reason a game ended as a
+//! comment before the result. [`TagOverrides`] are the tags a new game names over the configured
+//! ones.
 
 use crate::Millis;
 use crate::clock::{TimeControl, format_clock};

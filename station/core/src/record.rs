@@ -8,6 +8,15 @@
 //! keeps one, folding every event it emits ([`GameRecord::apply`]); the same
 //! fold over a journal's events (`journal::Contents::record`) gives the same
 //! record, which is what exports and the hall read.
+//!
+//! A record holds the tags, the moves (SAN, UCI or PDN, who made each, the mover's clock after it),
+//! the marks where they happened (draw offers, take-backs and illegal-move corrections, draw claims
+//! and their outcome, clock corrections, adjournments) and how the game ended (result, reason,
+//! `Termination`). The views that read it: `/game.pgn`, `/api/state` (`moves`, `tags`, `result`,
+//! `marks`), every `station export` format, the restore (the inputs must reproduce the journal's
+//! record, else the journal's record wins), the record read by ear, the Braille display, the hall's
+//! board state and `/hall.pgn`. The property test in `record/tests.rs` folds 10,000 random games
+//! again and restores them at random points.
 
 use crate::Millis;
 use crate::clock::Side;

@@ -1,4 +1,7 @@
 //! The two boards of a table: the blind player's and the sighted player's.
+//!
+//! [`BoardRole`] names a board; [`ByBoard`] holds one value per board, indexed by its role, never
+//! by a slot number.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

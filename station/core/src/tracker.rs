@@ -3,6 +3,9 @@
 //! draughts board's sensor ([`DraughtsTracker`]). Each reads what its board
 //! sends, lets time pass, and reports what it decided; the table drives them
 //! alike through this trait and turns their reports into events.
+//!
+//! Each tracker reads ([`Tracker::read`]), lets time pass ([`Tracker::pass`]) and says when it next
+//! must ([`Tracker::next_deadline`]); the draughts play drives its sensors through the same trait.
 
 use crate::Millis;
 use crate::draughts::sensing::{DraughtsTracker, Sensed};

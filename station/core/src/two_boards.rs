@@ -15,6 +15,11 @@
 //!   disagrees): go back to the last position where both agree, give each board
 //!   the steps to set it up, propose the clock times of that moment for the
 //!   arbiter to confirm, and continue once both boards show it.
+//!
+//! A records discrepancy that goes back emits a `taken_back` per ply, so the record follows.
+//! Without his sensor board ([`TwoBoards::without_blind_board`], his moves spoken) his board keeps
+//! no record and is never reminded; his moves are entered. Scenario tests, named after the rule they check, are in
+//! `two_boards/tests.rs`.
 
 use crate::Millis;
 use crate::correction::{StepRecord, steps_between};

@@ -1,6 +1,16 @@
 //! `station`: the Annex D station's daemon and tools. A thin entry point: every
 //! command lives in its own module; what they run is in the library crates
 //! (station-app, station-web, station-hall, station-export).
+//!
+//! `cli` reads the command line (clap) and calls one module per command: `run_cmd` (`station run`),
+//! `replay` (station-sim's), `bench` (both default to the repository's games around the current
+//! folder, `default_games`; `--jitter MS` moves every hand step and delivers scans late in
+//! bunches), `demo` and `demo_draughts` (one table, `DEMOS`, by `--rules`) and `demo_practice`,
+//! `export` (station-export), `announce` (`--rules draughts|draughts64` through the app's
+//! `announce_draughts`), `practice_cmd`, `models_cmd`, `voices_cmd`, `speech_cmd`, and `station
+//! hall` (station-hall's server). Every demo's summary line ends `, alarms N`
+//! (`demo_options::is_alarm`: `board_mismatch`, `setup_differs`); `scripts/demo` and the package
+//! check fail on one. This crate's `Cargo.toml` holds the Debian package's metadata.
 
 mod announce;
 mod bench;

@@ -1,6 +1,9 @@
 //! `station models install --lang L ARCHIVE`: a downloaded Vosk model put
 //! where the config looks for it (issue 24 §3), checked as `station doctor`
 //! checks it, with the words it lacks said.
+//!
+//! The archive is unpacked with `unzip` or `tar` beside the model folder, checked there, and only
+//! then moved in place.
 
 use crate::config::{Config, SpeechSettings};
 use crate::doctor::Level;

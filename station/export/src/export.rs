@@ -1,4 +1,8 @@
 //! `station export --pgn`: the record of journaled games as PGN.
+//!
+//! [`select`] is how every format finds its games: which journals an export reads, and what it did
+//! not find said apart (no folder, no journal in it, no such game: then the games there are named);
+//! a folder a running station holds is said once, in a plain sentence.
 
 use crate::journal_file::{Found, JournalDir};
 use anyhow::{Context, Result, bail};

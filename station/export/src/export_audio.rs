@@ -1,6 +1,8 @@
 //! `station export --audio DIR`: the recording device of D.2.7 written out —
 //! the kept sound of each spoken move of one game (`[speech] keep_audio`),
 //! one WAV per ply, with an index naming each ply's move.
+//!
+//! The files are `ply-NNN.wav` and an `index.tsv` (ply, move number, side, SAN, file).
 
 use anyhow::{Context, Result, bail};
 use std::path::Path;

@@ -5,6 +5,8 @@
 //! draw-offer marks (=), the result, as many pages as the game needs, each
 //! numbered. The text is one layer in reading order: what `pdftotext` gives
 //! back is the record.
+//!
+//! The pages are A4, landscape only when the columns cannot fit portrait at 20 pt.
 
 mod pdf;
 

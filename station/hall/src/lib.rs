@@ -3,6 +3,15 @@
 //! board and serves the arbiter's page, a hall-wide PGN and JSON (`view`,
 //! `server`); `credentials` writes the broker's per-station passwords and ACL.
 //! The broker is one more subscriber of durable events, never on the decision path.
+//!
+//! The publisher is one more `Subscriber` that `station run` attaches: a bounded hand-off to its
+//! own thread, never blocking the loop. It publishes each durable event with QoS 1 and its journal
+//! sequence number, the retained board state (`board_state`, folded from the same events) and a
+//! last will, and publishes the journal again on every (re)connection and when the hall view asks
+//! (`annexd/<hall>/replay`); TLS with the hall's CA (native-tls). The view drops, counted and with
+//! a reason, forged, malformed, oversized and older-game messages; its client reads any packet the
+//! broker forwards, so none ends the connection. The messages are described for other tools in
+//! `docs/hall.md`.
 
 pub mod board_state;
 pub mod credentials;

@@ -9,7 +9,7 @@
 //! as the web console's) rather than `axum::serve`, because the limits live at
 //! the connection: at most [`Limits::connections`] are open (one more is
 //! closed at once, unanswered, as before), a request head must arrive within
-//! [`Limits::header_timeout`] and be at most [`MAX_HEAD`] bytes (hyper answers
+//! [`Limits::header_timeout`] and be at most 16 KiB (`MAX_HEAD`; hyper answers
 //! 431 or 400), and a connection carries one request and lasts at most
 //! [`Limits::connection_timeout`], so slow clients cannot hold the slots.
 

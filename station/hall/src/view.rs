@@ -85,7 +85,7 @@ impl Hall {
         self.on_message_at(topic, payload, None)
     }
 
-    /// [`on_message`](Self::on_message) at wall-clock `now_ms` (Unix ms, the
+    /// `on_message` (the tests') at wall-clock `now_ms` (Unix ms, the
     /// stations' clock): a move's first arrival is timed from its decision.
     pub fn on_message_at(&mut self, topic: &str, payload: &[u8], now_ms: Option<u64>) -> Result<(), String> {
         self.now_ms = now_ms;

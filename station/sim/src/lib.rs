@@ -5,6 +5,11 @@
 //! checked against the game (`station replay`, `station bench`). The draughts
 //! hand's view of a move ([`hand_move`]) lives here once, for the replay, the
 //! demo and the end-to-end tests: the drivers may not know the core's moves.
+//!
+//! Its tests (`tests/dgt_hands_corpus.rs`) play the DGT board's simulated hands over the real games
+//! into the core's piece tracker: the core and the drivers meet here and in the app, never in each
+//! other's tests. `clap` is a dependency for one value, [`replay::Pace`], which the command line
+//! takes as it is.
 
 pub mod replay;
 pub mod replay_pdn;

@@ -1,5 +1,10 @@
 //! `station replay`: real games played by simulated hands into the inference
 //! engine, in-process and in simulated time, and checked move by move.
+//!
+//! The games are played by the peg board's simulated hands (normal or fast [`Pace`], with or
+//! without noise and jitter) into a `BoardTracker`, and every decision is checked against the game:
+//! mismatches, silent errors, revisions, repetitions, fifty-move counts, and the times from a
+//! placement to its decision (`station replay`, `station bench`).
 
 use crate::LoadError;
 use shakmaty::{Move, Position};

@@ -8,6 +8,12 @@
 //! needs `Authorization: Bearer TOKEN`; the pages, the PGN, the state and the event
 //! stream are read-only and open to anyone who can reach the (by default loopback)
 //! address.
+//!
+//! The pages are in `assets`; `app` holds what `routes` and `ws` share; `limits` derives
+//! the server's limits from the open-files limit, and `server` is the accept loop that enforces
+//! them (header and body time-outs, a connection cap that closes the oldest idle connection,
+//! per-kind `/ws` budgets, 1 KiB frames, pings and an idle close). `station run` hands the server
+//! its config and journal folder as a [`DoctorSource`] for the console's pre-round check.
 
 mod app;
 mod assets;

@@ -2,6 +2,9 @@
 //! board on a pseudo-terminal (13-digit scans), a simulated hand playing a
 //! whole shared game on the blind player's board, the sighted player's moves
 //! entered at the console; then `station export --pdn`.
+//!
+//! Also: a wrong execution and an omitted capture (5.4.6, `correct`) named and recovered, a kill -9
+//! resumed, and two peg boards with a wrong execution recovered.
 
 use serde_json::{Value, json};
 use station_core::draughts::pdn::{PdnGame, find_move, read_games};

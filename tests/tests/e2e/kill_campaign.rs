@@ -20,6 +20,10 @@
 //! `KILLS=120 cargo bench -p station-tests --bench kill_campaign`
 //! (`KILL_SEED` picks other moments and games; `STATION_BIN` another station;
 //! `KILL_HAND=hurried` has the hand go on at once after a restart).
+//!
+//! `each_failure_trips_its_own_figure` spoils a clean game's journal, events and speaker log once
+//! per figure, so no figure can stay 0 by construction; a move killed while espeak-ng says it is
+//! said again.
 
 use serde_json::Value;
 use shakmaty::{Chess, Position};

@@ -5,6 +5,9 @@
 //! move corrected, a kill -9 resumed. And the engine's faults with the fake
 //! UCI engines of `tests/engines/`: each named once, never an illegal move,
 //! the game going on after the restart.
+//!
+//! The reply latency at three levels and the memory are measured beside the tests
+//! (`engine_reply_latency_and_memory`, run by `benches/e2e_figures.rs`).
 
 use serde_json::{Value, json};
 use shakmaty::uci::UciMove;

@@ -1,6 +1,9 @@
 //! Answers to the blind player's questions — where is a piece, what stands on
 //! a square, his or his opponent's pieces — read from the board he asked
 //! about and nothing else: no analysis, ever.
+//!
+//! Besides where and what: his or the opponent's pieces, a rank or a file (a run of empty squares
+//! said once), and the material each side has lost against the usual set.
 
 use shakmaty::{Board, Color, File, Rank, Role, Square};
 

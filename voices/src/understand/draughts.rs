@@ -8,6 +8,11 @@
 //! squares optional); here come the command words a draughts game keeps, the
 //! answer to a question with several choices ("eins", "zwei" …), the
 //! recogniser's confidence and its "[unk]", exactly as for chess moves.
+//!
+//! The grammar holds each legal move's start and end, with and without the capture word, the
+//! commands a draughts game keeps and the numbers of an open question's choices. A transcript
+//! becomes a [`DraughtsUnderstood`]: a move, moves asked back, a choice by number or a command; the
+//! question names the choices by number with their paths.
 
 use super::lexicon::normalise;
 use super::spoken::{self, Spoken};
@@ -106,7 +111,7 @@ impl Understanding {
     /// The recogniser's phrases in a draughts position: each legal move's
     /// start and end, with and without the capture word, in the sentence
     /// language; the command words of a draughts game; while a question with
-    /// `choices` choices is open, the choices' numbers ("eins" … ); "[unk]".
+    /// `choices` choices is open, the choices' numbers ("eins" … ); "\[unk\]".
     pub fn draughts_grammar(&self, legal: &[DraughtsMoveText], choices: usize) -> super::Grammar {
         let book = self.wording.phrasebook();
         let mut phrases = draughts_grammar(book, legal);

@@ -15,7 +15,7 @@ use crate::entry::Entry;
 use crate::phrasebook::{Phrasebook, role_index};
 
 /// The recogniser's phrases for one position: lower-cased, deduplicated,
-/// sorted, with Vosk's "[unk]" (anything else) last.
+/// sorted, with Vosk's "\[unk\]" (anything else) last.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grammar {
     phrases: Vec<String>,
@@ -37,12 +37,12 @@ impl Grammar {
         self.phrases
     }
 
-    /// Number of phrases (including "[unk]").
+    /// Number of phrases (including "\[unk\]").
     pub fn len(&self) -> usize {
         self.phrases.len()
     }
 
-    /// Whether there are no phrases (never: "[unk]" is always there).
+    /// Whether there are no phrases (never: "\[unk\]" is always there).
     pub fn is_empty(&self) -> bool {
         self.phrases.is_empty()
     }

@@ -6,7 +6,7 @@
 //!
 //! * [`Understanding::grammar`] — the phrase list for the recogniser (Vosk)
 //!   in a position: every legal move in every accepted phrasing, the
-//!   commands, and "[unk]";
+//!   commands, and "\[unk\]";
 //! * [`Understanding::understand`] — a transcript back to a move, a command,
 //!   a question ([`Understood::Ask`]) or a rejection, never a wrong move.
 //!
@@ -21,6 +21,11 @@
 //! assert!(understanding.grammar(&pos).contains("springer gustav eins felix drei"));
 //! # Ok::<(), station_voices::VoiceError>(())
 //! ```
+//!
+//! Each phrase of the grammar keeps to one letter style, and the styles after the first offer each
+//! word's first form only, so the grammar stays small enough to rebuild after every move. Repair by sound (issue 33) is in `sounds`, `pronounce`, `nearness`, `repair`,
+//! `prior` (his board's move known) and `readings` (Vosk's n-best); questions are answered from
+//! the board in `answer`, and the record by ear is `record`.
 
 mod answer;
 mod draughts;
@@ -279,7 +284,7 @@ impl fmt::Display for AskReason {
 pub enum RejectReason {
     /// Nothing was said.
     Empty,
-    /// The recogniser heard something outside its grammar ("[unk]").
+    /// The recogniser heard something outside its grammar ("\[unk\]").
     NotUnderstood,
     /// A word that is not a listening word of this language.
     UnknownWord(String),
@@ -523,7 +528,7 @@ impl Understanding {
     }
 
     /// The recogniser's phrase list for `pos`: every legal move in every
-    /// accepted phrasing, the commands and "[unk]", lower-cased and
+    /// accepted phrasing, the commands and "\[unk\]", lower-cased and
     /// deduplicated.
     pub fn grammar(&self, pos: &Chess) -> Grammar {
         self.forms.grammar(pos)

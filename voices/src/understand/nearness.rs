@@ -12,6 +12,8 @@
 //! costs as much as a wrong word; a filler nothing; `[unk]` stands for one to
 //! three slots at a small price and contradicts none. A phrase that names
 //! the move word for word costs 0.
+//!
+//! A move that at least half of the heard words (and at least one) do not sound like is out.
 
 use std::collections::HashMap;
 

@@ -3,6 +3,9 @@
 //! jumps to a move number — to check his own record before a D.2.9
 //! comparison. Read from the moves the station agreed, and the marks of what
 //! happened between them (draw offers, take-backs), each where it happened.
+//!
+//! The last five moves ([`LAST_MOVES`]), a cursor stepping back and forward by half-move, and a
+//! jump to a move number.
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
@@ -15,7 +18,7 @@ pub const LAST_MOVES: usize = 5;
 /// One step of the blind player through the record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordStep {
-    /// The last [`LAST_MOVES`] moves with their numbers (`read_record`).
+    /// The last `LAST_MOVES` moves with their numbers (`read_record`).
     Last,
     /// The half-move before the ones read last (`record_back`).
     Back,

@@ -1,6 +1,9 @@
 //! What the station keeps of each board's serial link: how its scans are
 //! turned, the last scan (to tell a heartbeat from news), the lines dropped
 //! since the last summary and whether it is connected.
+//!
+//! The scan is turned to standard squares once, here (`Orientation`, chess or 10×10 alike); the
+//! same scan again is a heartbeat, in which only time passes.
 
 use shakmaty::Bitboard;
 use station_core::Millis;

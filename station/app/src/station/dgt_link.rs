@@ -1,5 +1,8 @@
 //! The DGT clock's link: the commands that set it, the watch on whether it
 //! still answers, the last reading given to the table and its setup.
+//!
+//! With `[clock] source = "dgt"` the station feeds the clock's readings to the table, sets the
+//! clock (SetNRun) when a game starts, and watches it (`device_status` `dgt_clock`).
 
 use super::*;
 use station_core::clock::{ClockReading, ClockWatch};

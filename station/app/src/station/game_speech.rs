@@ -1,6 +1,10 @@
 //! The seam between the speech desk and each game's spoken moves: what
 //! a game's speech gives the desk ([`GameSpeech`]) and what an utterance
 //! understood in it does ([`SpokenMeaning`]).
+//!
+//! [`GameSpeech`] gives a game's grammar key and phrases and what an utterance means in the
+//! position he speaks about; [`SpokenMeaning`] gives its `heard` line, whether its sound may be
+//! kept, and acts on it.
 
 use super::Station;
 use anyhow::Result;

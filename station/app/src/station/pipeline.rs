@@ -2,6 +2,10 @@
 //! turn of the loop is journaled as one batch; once the writer says it is on
 //! disk, its events go to the voices, the subscribers and the console, and the
 //! commands answered by it get their answers.
+//!
+//! It holds the journal writer, the batches waiting for the disk, the answers waiting for their
+//! batch and the subscribers: `decide` journals a turn's events (a new game opens a journal file),
+//! `flush` closes the batch, `on_durable` and `deliver_to` hand it on once it is on disk.
 
 use super::*;
 use crate::delivery::{Audience, Delivered, Pending, Subscriber};

@@ -6,6 +6,11 @@
 //! famous game's position), the level, the review — is said, pressed or
 //! sent from the console. After a restart the engine's moves are in the
 //! journal's inputs: the engine is only asked about the position reached.
+//!
+//! The commands come by voice (`[commands]` `take_back`, `hint`, `new_game`, `stronger`, `weaker`,
+//! `review`) or as the console's `practice` command. The engine's name and level are its side's PGN
+//! tag. The table's `opponent_entered` (journaled in the header) keeps his board from deciding or
+//! revising the engine's moves.
 
 use super::{Station, device_status};
 use crate::hub::Command;

@@ -4,6 +4,12 @@
 //! one of its own. What the stop cut short is made good: the subscribers get
 //! the events on disk they never got, and the blind player hears again the
 //! moves and the result he did not hear to the end.
+//!
+//! A damaged journal is set aside (`*.jsonl.damaged`), what can be read of it is salvaged into a
+//! fresh file, and the console and the player are told (`device_status` `journal`). The subscribers
+//! get the events after the last `delivered` record before `game_resumed`; the voices say again
+//! what the journal says he did not hear to the end. Each pending batch says who gets it
+//! (`Audience`: all, the subscribers, the voices).
 
 use super::*;
 use crate::delivery::{Audience, Delivered};

@@ -1,5 +1,10 @@
 //! The speech desk: the listening thread, the understanding of the blind
 //! player's language, the grammar it listens with and what he was asked back.
+//!
+//! The desk has one path for every game: `spoken`, `handle_heard`, `grammar_key` and
+//! `grammar_phrases`, and `refresh_grammar`, which builds a grammar only when its key changed.
+//! `speech_of` finds the game's speech by the rules' name. A question asked back is an `Asked` (a
+//! move, a draw offer, a resignation, draughts captures with the same squares).
 
 use super::game_speech::GameSpeech;
 use super::*;

@@ -2,6 +2,10 @@
 //! of the position he speaks about, by piece and square in his spelling,
 //! checked first against the move his board shows when it shows one (issue
 //! 33), and acted on by the speech desk's chess path (`Station::act_on_spoken`).
+//!
+//! The board's move is the one `Table::board_move_to_announce` names: a misheard announcement of it
+//! is it, and a slip of the tongue is raised only for clear words of another move. What the desk
+//! does with the rest: moves, questions asked back, commands.
 
 use super::Station;
 use super::game_speech::{GameSpeech, SpokenMeaning};

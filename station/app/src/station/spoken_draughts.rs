@@ -6,6 +6,9 @@
 //! it against his board. Several captures with the same start and end: asked
 //! back with the choices by number, answered with the number (or yes to a
 //! question about one move). Commands go the way of the chess path.
+//!
+//! One `DraughtsSpeech` per variant; a question open is an `Asked::Draughts`, and the listening
+//! grammar is keyed on the draughts position and that question.
 
 use super::game_speech::{GameSpeech, SpokenMeaning};
 use super::{Asked, Station};

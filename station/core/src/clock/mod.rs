@@ -14,6 +14,10 @@
 //!
 //! Like the rest of the core, nothing here reads a clock: every time is a
 //! [`Millis`] the caller passes in.
+//!
+//! A press for a move made before it was decided ([`ChessClock::press_made`]) switches the clock at
+//! the moment the move was made, so the late decision costs the mover nothing. A silent external
+//! clock is reported once, and its return once ([`ClockWatch`]).
 
 pub mod correction;
 pub mod engine;
