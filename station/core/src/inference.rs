@@ -31,6 +31,58 @@
 //!   order decides as Art. 4.4 reads: the king lifted first and the rook while
 //!   the king is out is castling (4.4(a)); the rook first is reported (4.4(b)).
 //!   A castling whose piece lands on the other's square needs both out at once.
+//!
+//! When a move is decided. On evidence: the next confirmed lift cannot belong to it. Early:
+//! its peg stood the debounce time where no hand can make it another move (`early`: a knight,
+//! a capture whose captured peg left first, the pawn's double step, a slider at the end of its
+//! line; never a hole another legal move of the same pegs passes through), and an early move
+//! the hand went on from is revised at once. On the player's own word: `BoardTracker::decide_now`
+//! (his clock press, his announcement naming it). Otherwise after the settle time. `made_at` is
+//! when the move was made (its board began to stand), which the clock charges.
+//!
+//! The lifts are read peg by peg: a piece that does not move goes back to its own hole, the
+//! moving one may rest on the way, and a lift that a sensor flicker seemed to end goes on. A
+//! Chess960 castling the holes leave open is castling when the king was lifted first and the
+//! rook with it (Art. 4.4(a)), and reported when the rook came first. The tests in
+//! `inference/tests.rs` are named after D.2.3 and ICCF B.3.2; `inference/tests/jittered.rs`
+//! plays the same on a jittered line.
+//!
+//! Which evidence decides what (issue 32):
+//! - a lift longer than the debounce time is a hand; a peg out and back within one reading's
+//!   time (the line read both together) is as likely a hand as a bounce, so a capture it would
+//!   make is asked or read from the pegs' paths, never passed over;
+//! - a peg put into an empty hole while the board holds more pegs than the record has pieces is
+//!   no piece (taken out again, no evidence);
+//! - an older board decides on evidence only if no peg stood since where its move leaves a hole
+//!   empty, and not while another capture with a bounce-length lift rivals it (the plies after
+//!   tell them apart); a capture whose hole was filled again before the mover left its own is
+//!   none;
+//! - of several sequences, the one whose moves the board showed made first (D.2.3, the captured
+//!   pegs out by a hand) is the game's; made at one moment, they are asked, and so they are when
+//!   a rival was shown made sooner by weaker evidence only (a captured peg out for a bounce's
+//!   time or at one instant, a board that stood only while a peg was sensed for a moment: on a
+//!   jittered line each may be a hand) or when none was made by a hand;
+//! - a board that one move explains, its pegs as one move's, is that move's (decided once it is
+//!   over), never caught up by a longer sequence through the same holes: a flicker and a bounce
+//!   can pass for a piece going out and back;
+//! - a peg sensed for a moment where the moving piece may go instead leaves an older board's
+//!   move to the plies after;
+//! - several sequences while the hands go on are asked at once, never waited on (a board that
+//!   never rests would stop the station), about the ply where they part; his announcement
+//!   answers (`BoardTracker::answer`, reached through `decide_now`: D.2.3, the move he announces
+//!   is his) and narrows that ply;
+//! - a peg put down after a board stood, before any lift, says that board was no move (the hand
+//!   was still placing).
+//!
+//! Castling with the rook first (issue 32; Art. 4.4.2 with D.2.2 and 4.3.1): the rook lifted
+//! before the king (the king lifted while the rook was out of its hole) is no castling. When the
+//! board shows the castling, the rook's move to its castling square is the move, whatever the
+//! hands' timing: decided at once, never revised into castling, and a king's lift is no
+//! continuation of it; a `rook_first` mismatch tells him and the arbiter that the king goes
+//! back. Why this reading and not the castling: the rook is the touched piece, and Art. 4.4.2
+//! forbids castling on that side once the rook was touched first; a ruling that depended on how
+//! fast the king landed could not be defended. Where the rook's own move is not legal (Chess960,
+//! the king in its way) the castling stands, as ICCF B.3.2.1 reads it.
 
 use crate::Millis;
 use crate::event::MismatchReason;

@@ -1,6 +1,11 @@
 //! The settled board judged (the settle time passed with no evidence before
 //! it): one move, a revision, several plies, pegs still in a hand, a castling
 //! half made, or a difference reported.
+//!
+//! The moves before pegs still in a hand: a loaded line read a placement and the next lift
+//! together, so the board never stood, and the rest with a peg out says the move is over. A
+//! castling's king put down waiting for its rook is no difference; anything else unexplained is
+//! reported once.
 
 use super::*;
 

@@ -2,6 +2,8 @@
 //! states that stood, the clock reading, the pending lifts per square, the
 //! hand's placements and the decision state (each one field of
 //! [`BoardTracker`](super::BoardTracker), so that struct names its jobs).
+//!
+//! The parts are `Timing`, `PendingLifts`, `Placements` and `DecisionState`.
 
 use crate::Millis;
 use shakmaty::{Bitboard, Square};

@@ -1,6 +1,9 @@
 //! Sequences of moves read from the order of the lifts: catch-up (several
 //! plies made before the station decided the first) and the evidence that a
 //! move is over (the next lift cannot belong to it).
+//!
+//! A move may start at any lift of its squares; each move's pegs are checked up to the next
+//! move's first lift. Used for catch-up and for the recovery after a mismatch.
 
 use crate::occupancy::{castling_targets, occupancy_after, required_lifts};
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
