@@ -633,7 +633,7 @@ impl Station {
             Command::DrawOffer { side: s } => {
                 let s = side(&s)?;
                 self.apply(t, Input::DrawOffer { side: s }, events).map_err(|e| e.to_string())?;
-                let ply = self.table.agreed().map_or(0, |g| g.ply());
+                let ply = self.table.turn().map_or(0, |(ply, _)| ply);
                 let text = format!(
                     "draw offer by {} after ply {ply}",
                     if s == Side::White { "white" } else { "black" }
@@ -764,6 +764,8 @@ fn device_status(
 mod board_link;
 mod console_log;
 mod dgt_link;
+#[cfg(test)]
+mod draughts_move_numbers;
 mod game_speech;
 mod pipeline;
 mod practice;
