@@ -446,10 +446,11 @@ impl Table {
     /// not read out square by square at every pause of the hand (a Chess960
     /// set-up is: ICCF Appendix B asks for it).
     fn waiting_quiet_ms(&self) -> Millis {
-        if self.seat.rules.judges_setup_at_settle(&self.cfg.start) || self.cfg.no_board() {
-            self.cfg.tracker.settle_ms
+        let settle_ms = self.cfg.tracker.settle_ms;
+        if self.cfg.no_board() {
+            settle_ms
         } else {
-            self.cfg.tracker.settle_ms.max(SETUP_QUIET_MS)
+            self.seat.rules.setup_quiet_ms(&self.cfg.start, settle_ms)
         }
     }
 
