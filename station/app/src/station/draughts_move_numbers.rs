@@ -6,7 +6,6 @@
 use super::test_support::{self, Seen, config, observed, started};
 use super::*;
 use crate::hub::{Command, CommandRequest};
-use crate::listening::Heard;
 use station_core::draughts::pdn::read_games;
 
 /// A draughts station without boards, a clock, the blind player hearing
@@ -60,15 +59,7 @@ fn said(seen: &Seen, listener: &str, about: &str) -> String {
 #[test]
 fn the_draughts_talking_clock_says_the_moves_made() {
     let (mut station, seen, _) = after_plies("draughts-talking-clock", 7);
-    let heard = Heard::Utterance {
-        text: "zeit".into(),
-        confidence: 1.0,
-        alternatives: Vec::new(),
-        latency: Duration::ZERO,
-        audio: None,
-    };
-    station.handle_heard(heard, Instant::now()).unwrap();
-    station.drain(Duration::from_secs(5)).unwrap();
+    test_support::say(&mut station, "zeit");
     let clock = said(&seen, "private", "clock");
     assert!(clock.starts_with("Sie: ") && clock.ends_with("Vier Züge."), "{clock}");
 }

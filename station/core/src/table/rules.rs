@@ -16,6 +16,7 @@ use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::input::Input;
 use crate::role::ByBoard;
+use crate::table::play::Play;
 use crate::table::{Table, TableConfig, TableError};
 use shakmaty::{Bitboard, Board};
 
@@ -47,18 +48,18 @@ impl Table {
 
     /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
     pub fn fen(&self) -> Option<String> {
-        self.seat.rules.fen(self)
+        self.seat.play.as_ref().map(Play::fen)
     }
 
     /// Plies on the agreed record and the side to move; none before the first game.
     pub fn turn(&self) -> Option<(usize, Side)> {
-        self.seat.rules.record_turn(self)
+        self.seat.play.as_ref().map(Play::turn)
     }
 
     /// The mirror board's occupancy when it is a peg board: what a journal
     /// header keeps of it (the piece board's pieces are kept instead).
     pub fn mirror_pegs(&self) -> Option<Bitboard> {
-        let draughts_pegs = self.seat.play.as_ref().is_some_and(|d| d.senses(BoardRole::Mirror));
+        let draughts_pegs = self.seat.draughts().is_some_and(|d| d.senses(BoardRole::Mirror));
         self.tracker(BoardRole::Mirror)
             .map(|m| m.sensed())
             .or_else(|| draughts_pegs.then(|| self.sensed[BoardRole::Mirror]))
@@ -71,13 +72,13 @@ impl Table {
 
     /// The draughts game in progress or just finished.
     pub fn draughts(&self) -> Option<&crate::table::draughts_play::DraughtsPlay> {
-        self.seat.play.as_deref()
+        self.seat.draughts()
     }
 
     /// The agreed moves as the record writes them (UCI for chess, PDN for
     /// draughts); none before the first game.
     pub fn record_texts(&self) -> Option<Vec<String>> {
-        self.seat.rules.record_texts(self)
+        self.seat.play.as_ref().map(Play::record_texts)
     }
 
     /// The occupancy that starts a game.
@@ -161,15 +162,6 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
         input: &Input,
         out: &mut Vec<Event>,
     ) -> Option<Result<(), TableError>>;
-
-    /// Plies on the agreed record and the side to move.
-    fn record_turn(&self, table: &Table) -> Option<(usize, Side)>;
-
-    /// The agreed moves as the record writes them (UCI for chess, PDN for draughts).
-    fn record_texts(&self, table: &Table) -> Option<Vec<String>>;
-
-    /// The agreed position's FEN (PDN FEN for draughts).
-    fn fen(&self, table: &Table) -> Option<String>;
 
     /// Lets time pass up to `t` for the game's own part of the table (the
     /// draughts boards' sensors; chess's trackers pass with the table's).

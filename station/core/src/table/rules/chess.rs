@@ -2,7 +2,6 @@
 
 use super::{Rules, ScanSize};
 use crate::Millis;
-use crate::clock::Side;
 use crate::diff::SquareDiff;
 use crate::draughts::Variant;
 use crate::event::{BoardRole, Event};
@@ -83,19 +82,6 @@ impl Rules for Chess {
     ) -> Option<Result<(), TableError>> {
         // Every input keeps the table's own (chess) meaning.
         None
-    }
-
-    fn record_turn(&self, table: &Table) -> Option<(usize, Side)> {
-        let agreed = table.agreed()?;
-        Some((agreed.ply(), Side::from(agreed.position().turn())))
-    }
-
-    fn record_texts(&self, table: &Table) -> Option<Vec<String>> {
-        table.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect())
-    }
-
-    fn fen(&self, table: &Table) -> Option<String> {
-        table.agreed().map(Game::fen)
     }
 
     fn tick(&self, _table: &mut Table, _t: Millis, _out: &mut Vec<Event>) {

@@ -3,7 +3,6 @@
 
 use super::{Rules, ScanSize};
 use crate::Millis;
-use crate::clock::Side;
 use crate::diff::SquareDiff;
 use crate::draughts::Variant;
 use crate::draughts::board::Position;
@@ -94,18 +93,6 @@ macro_rules! draughts_rules {
                 out: &mut Vec<Event>,
             ) -> Option<Result<(), TableError>> {
                 DraughtsAtTable::new(table).consume($variant, t, input, out)
-            }
-
-            fn record_turn(&self, table: &Table) -> Option<(usize, Side)> {
-                table.draughts().map(|d| (d.ply(), d.to_move()))
-            }
-
-            fn record_texts(&self, table: &Table) -> Option<Vec<String>> {
-                table.draughts().map(|d| d.moves().to_vec())
-            }
-
-            fn fen(&self, table: &Table) -> Option<String> {
-                table.draughts().map(|d| d.fen())
             }
 
             fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>) {
