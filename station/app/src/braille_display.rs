@@ -116,7 +116,7 @@ pub fn clock_line(table: &Table, reading: ClockReading, t: Millis, language: &st
     let english = ClockLine::default();
     let words = Phrasebook::builtin(language).map_or(&english, |book| &book.clock().line);
     let ClockLine { white, black, moves, used } = words;
-    let moves_made = table.agreed().map_or(0, |g| g.ply().div_ceil(2));
+    let moves_made = table.turn().map_or(0, |(ply, _)| ply.div_ceil(2));
     let Some(clock) = table.clock() else {
         return format!("{moves} {moves_made}");
     };
@@ -193,6 +193,34 @@ mod tests {
         assert!(line("de", ClockReading::Used).ends_with("Zug 2 verbraucht"));
         assert!(line("pl", ClockReading::Used).ends_with("ruch 2 zużyte"));
         assert!(line("ru", ClockReading::Used).ends_with("ход 2 затрачено"));
+    }
+
+    /// A draughts game's clock line counts its own moves: seven plies of the
+    /// first shared game are four moves made (the table's chess record stays empty).
+    #[test]
+    fn the_draughts_clock_line_names_the_moves_made() {
+        use station_core::draughts::Variant;
+        use station_core::input::Input;
+        let path =
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/draughts/selfplay-international.pdn");
+        let text = std::fs::read_to_string(path).expect("the shared draughts games");
+        let game = &station_core::draughts::pdn::read_games(&text).unwrap()[0];
+        let cfg = station_core::table::TableConfig {
+            blind_unsensed: true,
+            time_control: Some("4800+60".parse().unwrap()),
+            ..station_core::table::TableConfig::single(station_core::TrackerConfig::default())
+        };
+        let mut table = Table::new(cfg).with_draughts(Variant::International);
+        table.apply(1_000, &Input::Tick).unwrap();
+        for (i, mv) in game.moves.iter().take(7).enumerate() {
+            let mv = mv.pdn(game.variant, false);
+            table.apply(2_000 + 1_000 * i as Millis, &Input::EnterMove { mv }).unwrap();
+        }
+        assert_eq!(table.turn().map(|(ply, _)| ply), Some(7));
+        let line = clock_line(&table, ClockReading::Remaining, 10_000, "de");
+        assert!(line.starts_with("W ") && line.ends_with(" Zug 4"), "{line}");
+        let used = clock_line(&table, ClockReading::Used, 10_000, "en");
+        assert!(used.ends_with(" move 4 used"), "{used}");
     }
 
     #[test]

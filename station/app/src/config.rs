@@ -561,8 +561,8 @@ impl Config {
             }
         }
         if self.opponent.is_some() {
-            if !self.game.rules.rules().engine_can_play() {
-                return Err(invalid("opponent", "an engine opponent plays chess only".into()));
+            if let Some(why) = self.game.rules.rules().engine_refusal() {
+                return Err(invalid("opponent", why.into()));
             }
             if self.mirror_sensed() {
                 return Err(invalid(

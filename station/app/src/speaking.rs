@@ -422,7 +422,7 @@ impl Voices {
     /// opponent's — left or used, as he chose — and the moves made.
     pub fn say_time(&self, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let book = self.private.wording.phrasebook();
-        let moves = table.agreed().map_or(0, |g| g.ply().div_ceil(2)) as u32;
+        let moves = table.turn().map_or(0, |(ply, _)| ply.div_ceil(2)) as u32;
         let text = match table.clock() {
             Some(clock) => {
                 let own = Side::from(table.config().blind_color);

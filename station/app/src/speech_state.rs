@@ -114,13 +114,12 @@ mod tests {
 #[cfg(test)]
 mod station_tests {
     use crate::hub::{Command, CommandRequest};
-    use crate::listening::Heard;
     use crate::station::Station;
     use station_core::Event;
     use std::path::{Path, PathBuf};
     use std::time::{Duration, Instant};
 
-    use crate::station::test_support::{self, Seen, config, observed, started};
+    use crate::station::test_support::{self, Seen, config, observed, say, started};
 
     fn start(dir: &Path) -> (Station, Seen) {
         let text = "[boards.blind]\ndriver = \"none\"\n\n[clock]\ntime_control = \"5400+30\"\nauto_press = true\n\n[voice]\nlanguage = \"de\"\n\n[speech]\nenabled = true\nmicrophone = false\n\n[audio.private]\nvoices = [\"text\"]\n";
@@ -130,18 +129,6 @@ mod station_tests {
         station.tick().unwrap();
         station.drain(Duration::from_secs(5)).unwrap();
         (station, seen)
-    }
-
-    fn say(station: &mut Station, text: &str) {
-        let heard = Heard::Utterance {
-            text: text.into(),
-            confidence: 1.0,
-            alternatives: Vec::new(),
-            latency: Duration::ZERO,
-            audio: None,
-        };
-        station.handle_heard(heard, Instant::now()).unwrap();
-        station.drain(Duration::from_secs(5)).unwrap();
     }
 
     fn operator(station: &mut Station, json: &str) {

@@ -46,6 +46,7 @@ use station_core::journal::{self, Header, Input};
 use station_core::occupancy::Orientation;
 use station_core::role::ByBoard;
 use station_core::table::ClockCommand;
+use station_core::table::rules::ScanSize;
 use station_core::table::{Table, TableConfig, TableError};
 use station_core::{BoardRole, Event, Game, Millis};
 use station_drivers::audio::Ended;
@@ -410,14 +411,24 @@ impl Station {
     pub fn handle(&mut self, board: BoardRole, event: DriverEvent, at: Instant) -> Result<()> {
         let t = self.time_of(at);
         let mut events = Vec::new();
+        // A scan the game cannot read (a chess board's in a 10×10 game, a
+        // draughts board's in chess) is dropped and named.
+        let refused = match &event {
+            DriverEvent::Message(BoardMessage::Scan(_)) => {
+                self.table.rules().refuses_scan(ScanSize::Squares64)
+            }
+            DriverEvent::Message(BoardMessage::Scan50(_)) => {
+                self.table.rules().refuses_scan(ScanSize::Squares50)
+            }
+            _ => None,
+        };
         match event {
-            DriverEvent::Message(BoardMessage::Scan(_)) if self.table.rules().drops_chess_scans() => {
-                // A 10×10 draughts board sends 13 digits: a chess board's scan is dropped and named.
+            DriverEvent::Message(BoardMessage::Scan(_) | BoardMessage::Scan50(_)) if refused.is_some() => {
                 let total = self.links[board].next_drop_total();
-                let reason = "16-digit chess scan while the game is international draughts".to_string();
+                let reason = refused.unwrap_or_default().to_string();
                 self.drop_summary(board, Some((reason, total)), t, &mut events);
             }
-            DriverEvent::Message(BoardMessage::Scan50(raw)) if self.table.rules().takes_13_digit_scans() => {
+            DriverEvent::Message(BoardMessage::Scan50(raw)) => {
                 let bits = self.links[board].orientation.to_standard_50(raw);
                 if self.links[board].news(Bitboard(bits)).is_none() {
                     return self.tick_at(t);
@@ -439,12 +450,6 @@ impl Station {
                 if pressed && let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
                     self.action(board, action, t, &mut events);
                 }
-            }
-            DriverEvent::Message(BoardMessage::Scan50(_)) => {
-                // The chess table cannot read a 10×10 draughts board: dropped and named.
-                let total = self.links[board].next_drop_total();
-                let reason = "13-digit draughts scan while the game is chess".to_string();
-                self.drop_summary(board, Some((reason, total)), t, &mut events);
             }
             DriverEvent::Message(BoardMessage::Identity(text)) => {
                 events.push(Event::BoardIdentity { board, text, t_ms: t });
@@ -647,7 +652,7 @@ impl Station {
             Command::DrawOffer { side: s } => {
                 let s = side(&s)?;
                 self.apply(t, Input::DrawOffer { side: s }, events).map_err(|e| e.to_string())?;
-                let ply = self.table.agreed().map_or(0, |g| g.ply());
+                let ply = self.table.turn().map_or(0, |(ply, _)| ply);
                 let text = format!(
                     "draw offer by {} after ply {ply}",
                     if s == Side::White { "white" } else { "black" }
@@ -669,7 +674,8 @@ impl Station {
             }
             Command::EnterMove { mv, confirm } => {
                 // Read back before it counts when the reading took liberties (issue 22 §3).
-                let pos = self.table.agreed().filter(|_| self.table.rules().echoes_entered_moves());
+                // Chess's liberal notations only: a draughts move is given by its squares.
+                let pos = self.table.agreed();
                 if let Some(echo) = pos.and_then(|g| crate::move_echo::echo(g.position(), &mv, confirm)) {
                     return Ok(echo);
                 }
@@ -778,6 +784,8 @@ fn device_status(
 mod board_link;
 mod console_log;
 mod dgt_link;
+#[cfg(test)]
+mod draughts_move_numbers;
 mod game_speech;
 mod pipeline;
 mod practice;

@@ -405,10 +405,14 @@ impl Told {
     /// after the game): the table's record as it was at `plies` plies, when it
     /// has them.
     fn catch_up(&mut self, table: &Table, plies: usize) {
-        if self.plies() >= plies || !table.rules().record_replays_as_chess() {
+        if self.plies() >= plies {
             return;
         }
-        let Some(mut record) = table.record().filter(|r| r.ply() >= plies).cloned() else { return };
+        // Only a chess record replays as chess moves.
+        let Some(mut record) = table.record().filter(|r| r.ply() >= plies && !r.is_draughts()).cloned()
+        else {
+            return;
+        };
         record.moves.truncate(plies);
         self.take(Some(record));
     }

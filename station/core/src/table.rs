@@ -132,15 +132,12 @@ pub struct Table {
     cfg: TableConfig,
     phase: Phase,
     game_id: Option<String>,
-    trackers: ByBoard<Option<BoardTracker>>,
     sensed: ByBoard<Bitboard>,
     stillness: Stillness,
-    sync: Option<TwoBoards>,
     clocking: Clocking,
     mirror: MirrorPieces,
     rulings: Rulings,
     announcing: Announcing,
-    scratch: Vec<Observation>,
     refusals: Refusals,
     seat: RulesSeat,
     keeping: Keeping,
@@ -160,15 +157,12 @@ impl Table {
             cfg,
             phase: Phase::Waiting,
             game_id: None,
-            trackers: ByBoard::default(),
             sensed: ByBoard::default(),
             stillness: Stillness { last_change: 0, settled: !no_board },
-            sync: None,
             clocking: Clocking::default(),
             mirror: MirrorPieces::default(),
             rulings: Rulings::default(),
             announcing: Announcing::default(),
-            scratch: Vec::new(),
             refusals: Refusals::default(),
             seat: RulesSeat::default(),
             keeping: Keeping { record: None, next_tags: cfg_tags },
@@ -250,17 +244,17 @@ impl Table {
 
     /// The agreed record of the game in progress or just finished.
     pub fn agreed(&self) -> Option<&Game> {
-        self.sync.as_ref().map(TwoBoards::agreed)
+        self.seat.chess().map(|c| c.sync.agreed())
     }
 
     /// The tracker of a board.
     pub fn tracker(&self, role: BoardRole) -> Option<&BoardTracker> {
-        self.trackers[role].as_ref()
+        self.seat.chess()?.trackers[role].as_ref()
     }
 
     /// The piece tracker of a piece-sensing mirror board.
     pub fn piece_tracker(&self) -> Option<&PieceTracker> {
-        self.mirror.tracker.as_ref()
+        self.seat.chess()?.pieces.as_ref()
     }
 
     /// The pieces last sensed on the mirror board.
@@ -285,18 +279,18 @@ impl Table {
 
     /// The two-board procedure's state.
     pub fn sync(&self) -> Option<&TwoBoards> {
-        self.sync.as_ref()
+        self.seat.chess().map(|c| &c.sync)
     }
 
     /// When [`tick`](Self::tick) is next needed.
     pub fn deadline(&self) -> Option<Millis> {
         match self.phase {
             Phase::Playing => [
-                earliest(self.trackers.values().flatten()),
-                self.sync.as_ref().and_then(TwoBoards::deadline),
+                self.seat.chess().and_then(|c| earliest(c.trackers.values().flatten())),
+                self.sync().and_then(TwoBoards::deadline),
                 self.clocking.clock.as_ref().and_then(ChessClock::next_flag_fall).map(|f| f.at),
-                earliest(self.mirror.tracker.as_ref()),
-                self.seat.play.as_ref().and_then(|d| d.deadline()),
+                self.piece_tracker().and_then(|p| earliest(Some(p))),
+                self.seat.draughts().and_then(|d| d.deadline()),
             ]
             .into_iter()
             .flatten()
@@ -314,8 +308,10 @@ impl Table {
         self.sensed[role] = occ;
         match self.phase {
             Phase::Playing => {
-                if let Some(tracker) = self.trackers[role].as_mut() {
-                    tracker.read(t, &occ, &mut self.scratch);
+                if let Some(c) = self.seat.chess_mut()
+                    && let Some(tracker) = c.trackers[role].as_mut()
+                {
+                    tracker.read(t, &occ, &mut c.scratch);
                     self.after(role, t, out);
                 }
             }
@@ -330,8 +326,11 @@ impl Table {
         let changed = self.sensed[BoardRole::Mirror] != board.occupied();
         self.sensed[BoardRole::Mirror] = board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
-        if let Some(p) = self.mirror.tracker.as_mut().filter(|_| self.phase == Phase::Playing) {
-            p.read(t, board, &mut self.mirror.scratch);
+        if self.phase == Phase::Playing
+            && let Some(c) = self.seat.chess_mut()
+            && let Some(p) = c.pieces.as_mut()
+        {
+            p.read(t, board, &mut c.piece_scratch);
             self.after_pieces(t, out);
         }
     }
@@ -346,8 +345,11 @@ impl Table {
         let changed = self.sensed[BoardRole::Mirror] != self.mirror.board.occupied();
         self.sensed[BoardRole::Mirror] = self.mirror.board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
-        if let Some(p) = self.mirror.tracker.as_mut().filter(|_| self.phase == Phase::Playing) {
-            p.on_field_update(t, square, piece, &mut self.mirror.scratch);
+        if self.phase == Phase::Playing
+            && let Some(c) = self.seat.chess_mut()
+            && let Some(p) = c.pieces.as_mut()
+        {
+            p.on_field_update(t, square, piece, &mut c.piece_scratch);
             self.after_pieces(t, out);
         }
     }
@@ -357,17 +359,21 @@ impl Table {
         match self.phase {
             Phase::Playing => {
                 for role in BoardRole::ALL {
-                    if let Some(tracker) = self.trackers[role].as_mut() {
-                        tracker.pass(t, &mut self.scratch);
+                    if let Some(c) = self.seat.chess_mut()
+                        && let Some(tracker) = c.trackers[role].as_mut()
+                    {
+                        tracker.pass(t, &mut c.scratch);
                         self.after(role, t, out);
                     }
                 }
-                if let Some(p) = self.mirror.tracker.as_mut() {
-                    p.pass(t, &mut self.mirror.scratch);
+                if let Some(c) = self.seat.chess_mut()
+                    && let Some(p) = c.pieces.as_mut()
+                {
+                    p.pass(t, &mut c.piece_scratch);
                     self.after_pieces(t, out);
                 }
-                if let Some(sync) = self.sync.as_mut() {
-                    sync.tick(t, out);
+                if let Some(c) = self.seat.chess_mut() {
+                    c.sync.tick(t, out);
                 }
                 self.seat.rules.tick(self, t, out);
                 self.clock_tick(t, out);
@@ -446,10 +452,11 @@ impl Table {
     /// not read out square by square at every pause of the hand (a Chess960
     /// set-up is: ICCF Appendix B asks for it).
     fn waiting_quiet_ms(&self) -> Millis {
-        if self.seat.rules.judges_setup_at_settle(&self.cfg.start) || self.cfg.no_board() {
-            self.cfg.tracker.settle_ms
+        let settle_ms = self.cfg.tracker.settle_ms;
+        if self.cfg.no_board() {
+            settle_ms
         } else {
-            self.cfg.tracker.settle_ms.max(SETUP_QUIET_MS)
+            self.seat.rules.setup_quiet_ms(&self.cfg.start, settle_ms)
         }
     }
 
@@ -467,7 +474,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
         let mut game = Game::new(sync.agreed().start().clone(), sync.agreed().castling_mode());
         let mut parsed: Vec<Move> = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
@@ -486,7 +493,7 @@ impl Table {
         if self.rulings.claim.is_some() {
             return Err(TableError::ClaimPending);
         }
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let sync = &self.seat.chess().ok_or(TableError::NoGame)?.sync;
         let ply = sync.agreed().ply() + 1;
         let pos = sync.agreed().position();
         let mv = parse_move(pos, text).ok_or_else(|| TableError::illegal_move(pos, ply, text))?;
@@ -501,7 +508,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
         let ply = sync.agreed().ply() + 1;
         let number = crate::notation::move_number(sync.agreed().position());
         let illegal = || TableError::IllegalMove {
@@ -645,7 +652,7 @@ impl Table {
     pub fn take_back(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
         let proposal = self.take_back_proposal();
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
         let before = out.len();
         if !sync.take_back(t, out) {
             return Err(TableError::NothingToTakeBack);
@@ -661,13 +668,13 @@ impl Table {
 
     /// Starts a chess game: the boards' trackers and the two-board record.
     pub(crate) fn start_chess(&mut self, game_id: String, game: Game, t: Millis) {
-        self.trackers[BoardRole::Blind] = (!self.cfg.blind_unsensed)
+        let blind = (!self.cfg.blind_unsensed)
             .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[BoardRole::Blind], t));
         let pegs = self.cfg.mirror_sensed && !self.cfg.mirror_pieces;
-        self.trackers[BoardRole::Mirror] = pegs
+        let mirror = pegs
             .then(|| BoardTracker::new(self.cfg.tracker, game.clone(), self.sensed[BoardRole::Mirror], t));
         let piece_cfg = PieceTrackerConfig { settle_ms: self.cfg.tracker.settle_ms };
-        self.mirror.tracker = self
+        let pieces = self
             .cfg
             .mirror_pieces
             .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror.board.clone(), t));
@@ -685,36 +692,40 @@ impl Table {
         if let Some(clock) = &self.clocking.clock {
             sync.record_clock(game.ply(), clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
         }
-        self.sync = Some(sync);
+        self.seat.play =
+            Some(Play::Chess(Box::new(ChessPlay::new(ByBoard::new(blind, mirror), pieces, sync))));
         self.game_id = Some(game_id);
         self.phase = Phase::Playing;
     }
 
     /// Turns a tracker's observations into events and keeps the agreed record.
     fn after(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
-        if self.scratch.is_empty() {
+        if self.seat.chess().is_none_or(|c| c.scratch.is_empty()) {
             return;
         }
         self.said_promotion_first(role);
-        let tracker = self.trackers[role].as_ref().expect("observations come from a tracker");
+        let c = self.seat.chess_mut().expect("observations come from the chess play");
+        let tracker = c.trackers[role].as_ref().expect("observations come from a tracker");
         let record_changed =
-            self.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
+            c.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
         let made = tracker.made_at().min(t);
-        observation_events(tracker.game(), role, self.scratch.drain(..), out);
-        let sync = self.sync.as_mut().expect("playing has a sync");
+        observation_events(tracker.game(), role, c.scratch.drain(..), out);
         let before = out.len();
         if record_changed {
-            sync.board_record(role, tracker.game(), t, out);
+            c.sync.board_record(role, tracker.game(), t, out);
         }
         self.adopt_targets(t, out);
         let blind_moved = out[before..].iter().rev().find_map(|e| match e {
             Event::GameMove { ply, .. } => Some(*ply),
             _ => None,
         });
-        if let (Some(ply), Some((said, said_at))) = (blind_moved, self.announcing.said_early) {
+        let said_early = self.seat.chess().and_then(|c| c.said_early);
+        if let (Some(ply), Some((said, said_at))) = (blind_moved, said_early) {
             let mover = self.agreed().and_then(|g| g.position_at(ply - 1)).map(|p| Side::from(p.turn()));
             if mover == Some(Side::from(self.cfg.blind_color)) {
-                self.announcing.said_early = None;
+                if let Some(c) = self.seat.chess_mut() {
+                    c.said_early = None;
+                }
                 self.check_announcement(ply, said, made.max(said_at).min(t), t, out);
             }
         }
@@ -726,10 +737,11 @@ impl Table {
     /// cannot show the piece), is the piece of the move as it is decided: the
     /// move is said and recorded once, never as a queen corrected a moment later.
     fn said_promotion_first(&mut self, role: BoardRole) {
-        let Some((said, _)) = self.announcing.said_early else { return };
-        let (Some(piece), Some(tracker)) = (said.promotion(), self.trackers[role].as_mut()) else { return };
+        let Some(c) = self.seat.chess_mut() else { return };
+        let Some((said, _)) = c.said_early else { return };
+        let (Some(piece), Some(tracker)) = (said.promotion(), c.trackers[role].as_mut()) else { return };
         let last_ply = tracker.game().ply();
-        for o in &mut self.scratch {
+        for o in &mut c.scratch {
             if let Observation::Moved { ply, mv, promotion_assumed, .. } = o
                 && *promotion_assumed
                 && *ply == last_ply
@@ -744,14 +756,12 @@ impl Table {
 
     /// The piece tracker's observations as events, and the agreed record kept.
     fn after_pieces(&mut self, t: Millis, out: &mut Vec<Event>) {
-        if self.mirror.scratch.is_empty() {
-            return;
-        }
-        let tracker = self.mirror.tracker.as_ref().expect("observations come from the piece tracker");
+        let Some(c) = self.seat.chess_mut().filter(|c| !c.piece_scratch.is_empty()) else { return };
+        let tracker = c.pieces.as_ref().expect("observations come from the piece tracker");
         let game = tracker.game();
         let board = BoardRole::Mirror;
         let mut record_changed = false;
-        for obs in self.mirror.scratch.drain(..) {
+        for obs in c.piece_scratch.drain(..) {
             match obs {
                 PieceObservation::Lifted { square, piece, t } => {
                     out.push(observed::touch_event(board, square, piece, t))
@@ -784,10 +794,9 @@ impl Table {
             }
         }
         let made = tracker.made_at().min(t);
-        let sync = self.sync.as_mut().expect("playing has a sync");
         let before = out.len();
         if record_changed {
-            sync.board_record(board, tracker.game(), t, out);
+            c.sync.board_record(board, tracker.game(), t, out);
         }
         self.adopt_targets(t, out);
         self.auto_press_made(before, made, t, out);
@@ -796,8 +805,9 @@ impl Table {
 
     /// A board put right shows its target position: its tracker takes the record over.
     fn adopt_targets(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let sync = self.sync.as_mut().expect("playing has a sync");
-        if let (Some(p), Some(target)) = (self.mirror.tracker.as_mut(), sync.target_for(BoardRole::Mirror)) {
+        let ChessPlay { trackers, pieces, sync, .. } =
+            self.seat.chess_mut().expect("playing chess has a sync");
+        if let (Some(p), Some(target)) = (pieces.as_mut(), sync.target_for(BoardRole::Mirror)) {
             // Only a settled board is taken over; a board still settling decides for itself.
             let settled = p.deadline().is_none();
             if settled && p.sensed() == target.position().board() && p.game().moves() != target.moves() {
@@ -811,7 +821,7 @@ impl Table {
             }
         }
         for role in BoardRole::ALL {
-            let Some(tracker) = self.trackers[role].as_mut() else { continue };
+            let Some(tracker) = trackers[role].as_mut() else { continue };
             let Some(target) = sync.target_for(role) else { continue };
             let settled = tracker.deadline().is_none();
             if settled && tracker.sensed() == target.occupancy() && tracker.game().moves() != target.moves() {
@@ -906,6 +916,8 @@ mod announcing;
 mod clock_presses;
 mod parts;
 use parts::{Announcing, Clocking, Keeping, MirrorPieces, Refusals, RulesSeat, Rulings, Stillness};
+mod play;
+use play::{ChessPlay, Play};
 mod draughts_announce;
 #[cfg(test)]
 mod draughts_announce_tests;

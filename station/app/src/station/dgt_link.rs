@@ -75,7 +75,7 @@ impl Station {
                 }
                 self.link(board, None, t, &mut events);
                 if std::mem::take(&mut self.dgt_link.set_when_connected)
-                    && self.table.agreed().is_some_and(|g| g.ply() == 0)
+                    && self.table.turn().is_some_and(|(ply, _)| ply == 0)
                 {
                     self.set_dgt_clock();
                 }

@@ -103,7 +103,7 @@ impl Station {
             }
             Some(Asked::DrawOffer) => {
                 self.apply(t, Input::DrawOffer { side: blind }, events).map_err(|e| e.to_string())?;
-                let ply = self.table.agreed().map_or(0, |g| g.ply());
+                let ply = self.table.turn().map_or(0, |(ply, _)| ply);
                 let by = if blind == Side::White { "white" } else { "black" };
                 events.push(Event::Announcement {
                     listener: "log".into(),

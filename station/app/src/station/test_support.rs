@@ -118,6 +118,20 @@ pub fn keeping_station(name: &str) -> (Station, PathBuf, Seen) {
     (station, journal, events)
 }
 
+/// `text` heard for sure (no sound kept), as the listening thread reports it,
+/// handled and made durable.
+pub fn say(station: &mut Station, text: &str) {
+    let heard = Heard::Utterance {
+        text: text.into(),
+        confidence: 1.0,
+        alternatives: Vec::new(),
+        latency: Duration::ZERO,
+        audio: None,
+    };
+    station.handle_heard(heard, Instant::now()).unwrap();
+    station.drain(Duration::from_secs(5)).unwrap();
+}
+
 /// `text` heard with its sound `audio`, as the listening thread reports it,
 /// handled and made durable.
 pub fn say_with_sound(station: &mut Station, text: &str, audio: &[i16]) {

@@ -138,7 +138,7 @@ impl Table {
     /// ambiguous loses; else it is made and the side to move's clock runs.
     fn open_envelope_now(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let envelope = self.rulings.sealed.take().ok_or(TableError::NotAdjourned)?;
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
         let mv = match read_exactly(sync.agreed().position(), &envelope.text) {
             Ok(mv) => mv,
             Err(e) => {
@@ -171,7 +171,7 @@ impl Table {
         if sealed.trim().is_empty() {
             return Err(TableError::Invalid("the sealed move is empty".into()));
         }
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
+        let sync = &self.seat.chess().ok_or(TableError::NoGame)?.sync;
         Ok((sync.agreed().ply() + 1, Side::from(sync.agreed().position().turn())))
     }
 

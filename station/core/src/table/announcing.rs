@@ -15,12 +15,16 @@ impl Table {
             return self.spoken_move(mv, t, out);
         }
         self.announcement_evidence(mv, t, out);
-        if self.sync.is_none() {
+        if self.seat.chess().is_none() {
             return Err(TableError::NoGame);
         }
         match self.unannounced_ply() {
             Some(ply) => self.check_announcement(ply, mv, t, t, out),
-            None => self.announcing.said_early = Some((mv, t)),
+            None => {
+                if let Some(c) = self.seat.chess_mut() {
+                    c.said_early = Some((mv, t));
+                }
+            }
         }
         Ok(())
     }
@@ -82,7 +86,7 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
         let agreed = sync.agreed();
         let ply = agreed.ply() + 1;
         let text = agreed.uci(mv);
@@ -112,12 +116,12 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) {
-        let Some(sync) = self.sync.as_mut() else { return };
+        let Some(ChessPlay { sync, trackers, .. }) = self.seat.chess_mut() else { return };
         let mut sensed = sync.agreed().moves()[ply - 1];
         let same_path = said.from() == sensed.from() && said.to() == sensed.to();
         if same_path && said.promotion().is_some() && said != sensed && ply == sync.agreed().ply() {
             // The peg board could not see the piece: the announcement names it.
-            if let (Some(role), Some(tracker)) = (said.promotion(), self.trackers[BoardRole::Blind].as_mut())
+            if let (Some(role), Some(tracker)) = (said.promotion(), trackers[BoardRole::Blind].as_mut())
                 && tracker.set_promotion(role).is_some()
             {
                 sync.board_record(BoardRole::Blind, tracker.game(), t, out);

@@ -65,7 +65,7 @@ impl Table {
     /// without a game or a clock.
     pub(super) fn gate(&self, side: Side) -> Option<GateDecision> {
         self.clocking.clock.as_ref()?;
-        let (ply, to_move) = self.record_turn()?;
+        let (ply, to_move) = self.turn()?;
         let made = ply > self.clocking.pressed_ply && to_move.opponent() == side;
         let blind = Side::from(self.cfg.blind_color) == side;
         let gate = if blind { ClockGate::blind() } else { ClockGate::sighted() };
@@ -78,11 +78,11 @@ impl Table {
     /// A press that counted: the move it closed is the last pressed one, and
     /// (D.2.9) the clock readings of this position are kept for a later proposal.
     pub(super) fn press_counted(&mut self, pressed: Pressed, t: Millis, out: &mut Vec<Event>) {
-        let (Some(clock), Some((ply, _))) = (self.clocking.clock.as_ref(), self.record_turn()) else {
+        let (Some(clock), Some((ply, _))) = (self.clocking.clock.as_ref(), self.turn()) else {
             return;
         };
         self.clocking.pressed_ply = ply;
-        if let Some(sync) = self.sync.as_mut() {
+        if let Some(sync) = self.seat.chess_mut().map(|c| &mut c.sync) {
             // The readings when the move was made (a proposal gives back what
             // the opponent's clock ran since, when the press came later).
             let reading = |side| clock.reading_when_turn_began(side);
@@ -220,7 +220,7 @@ impl Table {
             return;
         }
         let waiting = self.clocking.clock.as_ref().is_some_and(|c| !c.is_started() && !c.is_followed());
-        let unmoved = self.record_turn().is_some_and(|(ply, _)| ply == self.clocking.pressed_ply);
+        let unmoved = self.turn().is_some_and(|(ply, _)| ply == self.clocking.pressed_ply);
         if !waiting || !unmoved {
             return;
         }
@@ -241,7 +241,7 @@ impl Table {
     /// side of a clock nobody started: it starts (the first mover's time
     /// runs), as it does on a DGT clock.
     fn started_by_press(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> bool {
-        let unmoved = self.record_turn().is_some_and(|(ply, _)| ply == self.clocking.pressed_ply);
+        let unmoved = self.turn().is_some_and(|(ply, _)| ply == self.clocking.pressed_ply);
         let Some(clock) = self.clocking.clock.as_mut() else { return false };
         if clock.is_started() || clock.is_followed() || !unmoved || clock.on_move() != side.opponent() {
             return false;
@@ -252,11 +252,6 @@ impl Table {
         let why = format!("{}'s press before the first move", side_name(side));
         out.push(super::clock_changed("started", Some(side), "player", why, t));
         true
-    }
-
-    /// Plies on the agreed record and the side to move, whichever game is played.
-    pub(super) fn record_turn(&self) -> Option<(usize, Side)> {
-        self.seat.rules.record_turn(self)
     }
 
     /// Without a lever (`clock_auto_press`), the station presses for each
@@ -299,8 +294,7 @@ impl Table {
     /// so the next press is judged against the right side. A master clock (DGT)
     /// is set by hand and is left alone.
     pub(super) fn clock_follows_record(&mut self, t: Millis, out: &mut Vec<Event>) {
-        let Some(sync) = self.sync.as_ref() else { return };
-        let agreed = sync.agreed();
+        let Some(agreed) = self.seat.chess().map(|c| c.sync.agreed()) else { return };
         let ply = agreed.ply();
         if ply >= self.clocking.pressed_ply {
             return;
@@ -347,7 +341,7 @@ impl Table {
     /// was not pressed (his clock still runs: nothing to give back).
     pub(super) fn take_back_proposal(&self) -> Option<crate::discrepancy::ClockProposal> {
         let kept = self.clocking.clock.as_ref().is_some_and(|c| c.is_started() && !c.is_followed());
-        let sync = self.sync.as_ref()?;
+        let sync = &self.seat.chess()?.sync;
         let ply = sync.agreed().ply();
         if !kept || ply == 0 || self.clocking.pressed_ply < ply {
             return None;

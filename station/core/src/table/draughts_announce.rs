@@ -54,7 +54,7 @@ impl DraughtsPlay {
 impl DraughtsAtTable<'_> {
     /// The draughts play at the table.
     fn play(&self) -> Option<&DraughtsPlay> {
-        self.table.seat.play.as_deref()
+        self.table.seat.draughts()
     }
 
     /// The position a spoken move is about (see [`DraughtsPlay::announce_position`]).
@@ -92,7 +92,11 @@ impl DraughtsAtTable<'_> {
         }
         match self.unannounced_ply() {
             Some(ply) => self.check_announcement(ply, &mv, t, out),
-            None => self.table.announcing.draughts_said_early = Some((mv, t)),
+            None => {
+                if let Some(d) = self.table.seat.draughts_mut() {
+                    d.said_early = Some((mv, t));
+                }
+            }
         }
         Ok(())
     }
@@ -101,7 +105,7 @@ impl DraughtsAtTable<'_> {
     /// legal, it is agreed at once and the other board executes it.
     fn spoken_move(&mut self, mv: &Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let blind = Side::from(self.table.cfg.blind_color);
-        let d = self.table.seat.play.as_mut().ok_or(TableError::NoGame)?;
+        let d = self.table.seat.draughts_mut().ok_or(TableError::NoGame)?;
         let text = mv.pdn(d.variant(), true);
         if d.to_move() != blind {
             return Err(TableError::NotYourTurn { text });
@@ -117,7 +121,7 @@ impl DraughtsAtTable<'_> {
     /// (`announcement_checked`); a match lets his clock press count.
     fn check_announcement(&mut self, ply: usize, said: &Move, t: Millis, out: &mut Vec<Event>) {
         let table = &mut *self.table;
-        let Some(d) = table.seat.play.as_ref() else { return };
+        let Some(d) = table.seat.draughts() else { return };
         let variant = d.variant();
         let sensed = d.moves().get(ply - 1).cloned().unwrap_or_default();
         // An irregular move accepted (5.7) has no legal move to match: named, never matched.
@@ -136,7 +140,7 @@ impl DraughtsAtTable<'_> {
     /// the blind player's board showed his move is checked now.
     pub(super) fn check_said_early(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
         let table = &mut *self.table;
-        let Some(d) = table.seat.play.as_ref() else { return };
+        let Some(d) = table.seat.draughts() else { return };
         let blind = Side::from(table.cfg.blind_color);
         let his = out[from..].iter().rev().find_map(|e| match e {
             Event::GameMove { ply, .. }
@@ -147,7 +151,7 @@ impl DraughtsAtTable<'_> {
             _ => None,
         });
         if let Some(ply) = his
-            && let Some((said, _)) = table.announcing.draughts_said_early.take()
+            && let Some((said, _)) = table.seat.draughts_mut().and_then(|d| d.said_early.take())
         {
             self.check_announcement(ply, &said, t, out);
         }

@@ -59,6 +59,8 @@ pub struct DraughtsPlay {
     pending: Option<Pending>,
     /// A draw of article 6 the position reached (said on request).
     draw: Option<Draw>,
+    /// The blind player's announcement made before his board showed the move, and when.
+    pub(super) said_early: Option<(Move, Millis)>,
 }
 
 impl DraughtsPlay {
@@ -82,6 +84,7 @@ impl DraughtsPlay {
             draws: DrawWatch::new(start),
             pending: None,
             draw: None,
+            said_early: None,
         }
     }
 

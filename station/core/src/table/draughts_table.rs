@@ -59,10 +59,9 @@ impl<'a> DraughtsAtTable<'a> {
         let shown = table.start_occupancy();
         table.clocking.clock = table.new_clock(play.to_move(), shown, t);
         table.clocking.warnings = crate::clock::WarningSchedule::new(table.cfg.warnings.clone());
-        table.seat.play = Some(Box::new(play));
+        table.seat.play = Some(super::play::Play::Draughts(Box::new(play)));
         table.clocking.pressed_ply = 0;
         table.announcing.announced_ply = 0;
-        table.announcing.draughts_said_early = None;
         table.game_id = Some(game_id);
         table.phase = Phase::Playing;
     }
@@ -118,7 +117,7 @@ impl<'a> DraughtsAtTable<'a> {
         }
         let blind = Side::from(table.cfg.blind_color);
         let before = out.len();
-        if let Some(d) = table.seat.play.as_mut() {
+        if let Some(d) = table.seat.draughts_mut() {
             d.scan(board, t, bits, blind, out);
         }
         self.after(before, t, out);
@@ -129,7 +128,7 @@ impl<'a> DraughtsAtTable<'a> {
     pub(crate) fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         let blind = Side::from(self.table.cfg.blind_color);
         let before = out.len();
-        let Some(d) = self.table.seat.play.as_mut() else { return };
+        let Some(d) = self.table.seat.draughts_mut() else { return };
         d.tick(t, blind, out);
         self.after(before, t, out);
     }
@@ -171,7 +170,7 @@ impl<'a> DraughtsAtTable<'a> {
     /// The draughts play while a game is on; [`TableError::NoGame`] otherwise.
     fn playing(&mut self) -> Result<&mut DraughtsPlay, TableError> {
         let table = &mut *self.table;
-        table.seat.play.as_deref_mut().filter(|_| table.phase == Phase::Playing).ok_or(TableError::NoGame)
+        table.seat.draughts_mut().filter(|_| table.phase == Phase::Playing).ok_or(TableError::NoGame)
     }
 
     /// After the draughts record grew: the clock pressed for each mover when
@@ -185,7 +184,7 @@ impl<'a> DraughtsAtTable<'a> {
                 let _ = table.press_now(side, t, out);
             }
         }
-        let Some((result, reason)) = table.seat.play.as_ref().and_then(|d| d.game_over()) else { return };
+        let Some((result, reason)) = table.seat.draughts().and_then(|d| d.game_over()) else { return };
         if table.phase != Phase::Playing {
             return;
         }

@@ -39,7 +39,8 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.playing()?;
-        let ply = self.agreed().map_or(0, |g| g.ply());
+        // After the game's own last ply: a draughts game has no chess record.
+        let ply = self.turn().map_or(0, |(ply, _)| ply);
         if !self.rulings.draw_offers.contains(&(ply, side)) {
             self.rulings.draw_offers.push((ply, side));
         }

@@ -34,7 +34,7 @@ impl Table {
         if self.rulings.claim.is_some() {
             return Err(TableError::ClaimPending);
         }
-        let sync = self.sync.as_ref().ok_or(TableError::NoGame)?;
+        let sync = &self.seat.chess().ok_or(TableError::NoGame)?.sync;
         let agreed = sync.agreed();
         if ply == 0 || ply > agreed.ply() {
             return Err(TableError::Invalid(format!(
@@ -45,7 +45,7 @@ impl Table {
         let offender = Side::from(agreed.position_at(ply - 1).ok_or(TableError::NoGame)?.turn());
         let before = sync.clock_at(ply - 1);
         let replaced = agreed.uci(agreed.moves()[ply - 1]);
-        let sync = self.sync.as_mut().ok_or(TableError::NoGame)?;
+        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
         while sync.agreed().ply() >= ply {
             if !sync.take_back(t, out) {
                 return Err(TableError::NothingToTakeBack);
@@ -86,8 +86,9 @@ impl Table {
         }
         // The reinstated position's times are now these: a later reinstatement
         // of the same position keeps the two minutes given.
-        if let (Some(clock), Some(sync)) = (self.clocking.clock.as_ref(), self.sync.as_mut()) {
-            sync.record_clock(ply - 1, clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+        if let (Some(clock), Some(c)) = (self.clocking.clock.as_ref(), self.seat.chess_mut()) {
+            let (white, black) = (clock.remaining(Side::White, t), clock.remaining(Side::Black, t));
+            c.sync.record_clock(ply - 1, white, black);
         }
         Ok(())
     }

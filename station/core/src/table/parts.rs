@@ -3,12 +3,12 @@
 use super::adjournment::Envelope;
 use super::draughts_play::DraughtsPlay;
 use super::draws::PendingClaim;
+use super::play::{ChessPlay, Play};
 use crate::Millis;
 use crate::clock::{ChessClock, WarningConfig, WarningSchedule};
 use crate::pgn::SevenTags;
-use crate::piece_tracking::{PieceObservation, PieceTracker};
 use crate::record::GameRecord;
-use shakmaty::{Board, Move};
+use shakmaty::Board;
 
 /// When the start board last changed and whether it has been still since.
 #[derive(Clone, Debug)]
@@ -32,18 +32,16 @@ impl Default for Clocking {
     }
 }
 
-/// The mirror board when it senses pieces (a DGT board): its tracker (then
-/// the peg tracker of that board is empty) and the pieces it last showed.
+/// The mirror board when it senses pieces (a DGT board): the pieces it last
+/// showed, kept between games too (its tracker is the chess play's).
 #[derive(Clone, Debug)]
 pub(super) struct MirrorPieces {
-    pub tracker: Option<PieceTracker>,
     pub board: Board,
-    pub scratch: Vec<PieceObservation>,
 }
 
 impl Default for MirrorPieces {
     fn default() -> Self {
-        MirrorPieces { tracker: None, board: Board::empty(), scratch: Vec::new() }
+        MirrorPieces { board: Board::empty() }
     }
 }
 
@@ -61,16 +59,12 @@ pub(super) struct Rulings {
     pub claim: Option<PendingClaim>,
 }
 
-/// The blind player's announcements (D.2.3): the last one checked and one
-/// said before its move was sensed.
+/// The blind player's announcements (D.2.3): the last one checked (one said
+/// before its move was sensed is the game's own: [`Play`]).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Announcing {
     /// The last ply of the blind player whose announcement matched his board.
     pub announced_ply: usize,
-    /// A chess announcement made before the move was sensed.
-    pub said_early: Option<(Move, Millis)>,
-    /// A draughts announcement made before the move was sensed.
-    pub draughts_said_early: Option<(crate::draughts::moves::Move, Millis)>,
 }
 
 /// Inputs refused, and what time decided before one was.
@@ -83,19 +77,53 @@ pub(super) struct Refusals {
     pub refused: u64,
 }
 
-/// The rules seam: the game the table plays. A draughts table's chess state
-/// (trackers, two-board record) stays empty, a chess table's draughts play.
+/// The rules seam: the game the table plays, and its play once a game has
+/// started (the chess or the draughts play, each owning its state).
 #[derive(Clone, Debug)]
 pub(super) struct RulesSeat {
     /// Chosen once, when the table is made: every "which game?" asks it.
     pub rules: &'static dyn super::rules::Rules,
-    /// The draughts game in progress (positions, boards' sensors, records).
-    pub play: Option<Box<DraughtsPlay>>,
+    /// The game in progress or just finished; none before the first.
+    pub play: Option<Play>,
 }
 
 impl Default for RulesSeat {
     fn default() -> Self {
         RulesSeat { rules: &super::rules::CHESS, play: None }
+    }
+}
+
+/// The play of the game `$game` in `$play` (a `&` or `&mut Option<Play>`), if that is the game.
+macro_rules! play_of {
+    ($play:expr, $game:ident) => {
+        match $play {
+            Some(Play::$game(p)) => Some(p),
+            _ => None,
+        }
+    };
+}
+
+/// The play by its game: borrowed through the seat alone, so the rest of the
+/// table (its configuration, clock, rulings) stays free to use alongside.
+impl RulesSeat {
+    /// The chess play, when the game is chess.
+    pub fn chess(&self) -> Option<&ChessPlay> {
+        play_of!(&self.play, Chess)
+    }
+
+    /// The chess play to change, when the game is chess.
+    pub fn chess_mut(&mut self) -> Option<&mut ChessPlay> {
+        play_of!(&mut self.play, Chess)
+    }
+
+    /// The draughts play, when the game is draughts.
+    pub fn draughts(&self) -> Option<&DraughtsPlay> {
+        play_of!(&self.play, Draughts)
+    }
+
+    /// The draughts play to change, when the game is draughts.
+    pub fn draughts_mut(&mut self) -> Option<&mut DraughtsPlay> {
+        play_of!(&mut self.play, Draughts)
     }
 }
 

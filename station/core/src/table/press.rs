@@ -52,12 +52,13 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> bool {
         let role = self.own_board(side);
-        if role == BoardRole::Mirror && said.is_none() && self.mirror.tracker.is_some() {
+        if role == BoardRole::Mirror && said.is_none() && self.piece_tracker().is_some() {
             return self.decide_on_piece_board(side, t, out);
         }
-        let Some(tracker) = self.trackers[role].as_mut() else { return false };
+        let Some(c) = self.seat.chess_mut() else { return false };
+        let Some(tracker) = c.trackers[role].as_mut() else { return false };
         let to_move: Color = tracker.game().position().turn();
-        if Side::from(to_move) != side || !tracker.decide_now(said, t, &mut self.scratch) {
+        if Side::from(to_move) != side || !tracker.decide_now(said, t, &mut c.scratch) {
             // Touches seen on the way are still the board's news.
             self.after(role, t, out);
             return false;
@@ -69,9 +70,10 @@ impl Table {
     /// The sighted player's press decides the move his piece-sensing board
     /// shows when exactly one legal move gives that placement.
     fn decide_on_piece_board(&mut self, side: Side, t: Millis, out: &mut Vec<Event>) -> bool {
-        let Some(tracker) = self.mirror.tracker.as_mut() else { return false };
+        let Some(c) = self.seat.chess_mut() else { return false };
+        let Some(tracker) = c.pieces.as_mut() else { return false };
         let to_move = Side::from(tracker.game().position().turn());
-        let decided = to_move == side && tracker.decide_now(t, &mut self.mirror.scratch);
+        let decided = to_move == side && tracker.decide_now(t, &mut c.piece_scratch);
         self.after_pieces(t, out);
         decided
     }

@@ -16,6 +16,7 @@ use crate::event::{BoardRole, Event};
 use crate::game::Game;
 use crate::input::Input;
 use crate::role::ByBoard;
+use crate::table::play::Play;
 use crate::table::{Table, TableConfig, TableError};
 use shakmaty::{Bitboard, Board};
 
@@ -47,18 +48,18 @@ impl Table {
 
     /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
     pub fn fen(&self) -> Option<String> {
-        self.seat.rules.fen(self)
+        self.seat.play.as_ref().map(Play::fen)
     }
 
     /// Plies on the agreed record and the side to move; none before the first game.
     pub fn turn(&self) -> Option<(usize, Side)> {
-        self.seat.rules.record_turn(self)
+        self.seat.play.as_ref().map(Play::turn)
     }
 
     /// The mirror board's occupancy when it is a peg board: what a journal
     /// header keeps of it (the piece board's pieces are kept instead).
     pub fn mirror_pegs(&self) -> Option<Bitboard> {
-        let draughts_pegs = self.seat.play.as_ref().is_some_and(|d| d.senses(BoardRole::Mirror));
+        let draughts_pegs = self.seat.draughts().is_some_and(|d| d.senses(BoardRole::Mirror));
         self.tracker(BoardRole::Mirror)
             .map(|m| m.sensed())
             .or_else(|| draughts_pegs.then(|| self.sensed[BoardRole::Mirror]))
@@ -71,13 +72,13 @@ impl Table {
 
     /// The draughts game in progress or just finished.
     pub fn draughts(&self) -> Option<&crate::table::draughts_play::DraughtsPlay> {
-        self.seat.play.as_deref()
+        self.seat.draughts()
     }
 
     /// The agreed moves as the record writes them (UCI for chess, PDN for
     /// draughts); none before the first game.
     pub fn record_texts(&self) -> Option<Vec<String>> {
-        self.seat.rules.record_texts(self)
+        self.seat.play.as_ref().map(Play::record_texts)
     }
 
     /// The occupancy that starts a game.
@@ -125,37 +126,28 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// chess `Game`, so the default stands in.
     fn header_start(&self, fen: &str, configured: &Game) -> Game;
 
-    /// Whether a set-up is judged as soon as the board settles (a Chess960
-    /// or draughts set-up), rather than after the longer pause that lets a
-    /// hand set up a standard chess position without being read out.
-    fn judges_setup_at_settle(&self, start: &Game) -> bool;
+    /// How long the board that starts games must be still before what it
+    /// shows is judged, when sensors settle in `settle_ms`: a Chess960 or
+    /// draughts set-up as soon as it settles; a standard chess set-up after
+    /// the longer pause that lets a hand set it up without being read out.
+    fn setup_quiet_ms(&self, start: &Game, settle_ms: Millis) -> Millis;
 
     /// What a start board showing `sensed` lacks or has too much, square by
     /// square; `None` when there is nothing to say (or the game says nothing).
     fn setup_differs(&self, start: &Game, sensed: Bitboard) -> Option<Vec<SquareDiff>>;
 
-    /// Whether a board sending 16-digit (8×8) scans is dropped and named (a
-    /// 10×10 game reads 13-digit scans only).
-    fn drops_chess_scans(&self) -> bool;
-
-    /// Whether 13-digit (10×10) scans go to the table (a draughts game),
-    /// rather than being dropped by the board's link.
-    fn takes_13_digit_scans(&self) -> bool;
-
-    /// Whether an entered move is read back before it counts (chess's
-    /// liberal notations; a draughts move is given by its squares).
-    fn echoes_entered_moves(&self) -> bool;
-
-    /// Whether a view that missed events may catch up from the table's
-    /// record by replaying its moves as chess moves.
-    fn record_replays_as_chess(&self) -> bool;
+    /// Why a board's scan of `size` is dropped and named (a chess board's
+    /// 16 digits in a 10×10 game, a draughts board's 13 digits in chess);
+    /// `None` when the game reads it.
+    fn refuses_scan(&self, size: ScanSize) -> Option<&'static str>;
 
     /// The file format the game's record is exported in (`pgn` or `pdn`).
     fn export_format(&self) -> &'static str;
 
-    /// Whether a UCI engine (the practice partner, `[opponent]`) can play
-    /// the sighted side: the engines the station drives play chess.
-    fn engine_can_play(&self) -> bool;
+    /// Why a UCI engine (the practice partner, `[opponent]`) cannot play the
+    /// sighted side, in the words the configuration check says; `None` when
+    /// one can (the engines the station drives play chess).
+    fn engine_refusal(&self) -> Option<&'static str>;
 
     /// Starts the table's game `game_id` at `t` from `game` (the table's
     /// dispatch: the chess trackers or the draughts play).
@@ -171,22 +163,13 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
         out: &mut Vec<Event>,
     ) -> Option<Result<(), TableError>>;
 
-    /// Plies on the agreed record and the side to move.
-    fn record_turn(&self, table: &Table) -> Option<(usize, Side)>;
-
-    /// The agreed moves as the record writes them (UCI for chess, PDN for draughts).
-    fn record_texts(&self, table: &Table) -> Option<Vec<String>>;
-
-    /// The agreed position's FEN (PDN FEN for draughts).
-    fn fen(&self, table: &Table) -> Option<String>;
-
     /// Lets time pass up to `t` for the game's own part of the table (the
     /// draughts boards' sensors; chess's trackers pass with the table's).
     fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>);
 
-    /// Whether a journal header names these rules in its `rules` key: a chess
-    /// header leaves the key out, as every header did before draughts.
-    fn named_in_header(&self) -> bool;
+    /// The name a journal header writes in its `rules` key; `None` for
+    /// chess, whose header leaves the key out, as every header did before draughts.
+    fn header_name(&self) -> Option<&'static str>;
 
     /// The rules a journal header that read as these stands for: a header
     /// naming draughts rules keeps them; one naming none (chess's, or one
@@ -229,14 +212,14 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
 
 /// The rules a journal header names, kept as the rules themselves: written
 /// and read by their [`name`](Rules::name) (the key left out for chess, see
-/// [`Rules::named_in_header`]), equal when their names are.
+/// [`Rules::header_name`]), equal when their names are.
 #[derive(Clone, Copy, Debug)]
 pub struct NamedRules(pub &'static dyn Rules);
 
 impl NamedRules {
     /// Whether a header leaves the key out (serde's `skip_serializing_if`).
     pub fn unnamed_in_header(&self) -> bool {
-        !self.0.named_in_header()
+        self.0.header_name().is_none()
     }
 }
 
@@ -276,6 +259,15 @@ impl<'de> serde::Deserialize<'de> for NamedRules {
             }
         }
     }
+}
+
+/// A peg board's scan by its size: what [`Rules::refuses_scan`] judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanSize {
+    /// 16 hex digits: the 64 squares of an 8×8 board.
+    Squares64,
+    /// 13 hex digits: the 50 dark squares of a 10×10 draughts board.
+    Squares50,
 }
 
 /// Chess.
@@ -374,7 +366,14 @@ mod tests {
         assert_eq!(INTERNATIONAL.start_occupancy(&start).count(), 40);
         assert_eq!(DRAUGHTS64.start_occupancy(&start).count(), 24);
         assert_eq!(from_fen(&DRAUGHTS64.start_fen(&start)).name(), "draughts64");
-        assert!(INTERNATIONAL.drops_chess_scans() && !DRAUGHTS64.drops_chess_scans());
-        assert!(DRAUGHTS64.takes_13_digit_scans() && !CHESS.takes_13_digit_scans());
+        let (chess64, chess50) =
+            (CHESS.refuses_scan(ScanSize::Squares64), CHESS.refuses_scan(ScanSize::Squares50));
+        assert_eq!((chess64, chess50), (None, Some("13-digit draughts scan while the game is chess")));
+        let ten = INTERNATIONAL.refuses_scan(ScanSize::Squares64);
+        assert_eq!(ten, Some("16-digit chess scan while the game is international draughts"));
+        assert_eq!(INTERNATIONAL.refuses_scan(ScanSize::Squares50), None);
+        for size in [ScanSize::Squares64, ScanSize::Squares50] {
+            assert_eq!(DRAUGHTS64.refuses_scan(size), None, "{size:?}");
+        }
     }
 }

@@ -1,8 +1,7 @@
 //! Chess (FIDE Laws, Annex D): the table's trackers and two-board record.
 
-use super::Rules;
+use super::{Rules, ScanSize};
 use crate::Millis;
-use crate::clock::Side;
 use crate::diff::SquareDiff;
 use crate::draughts::Variant;
 use crate::event::{BoardRole, Event};
@@ -10,7 +9,7 @@ use crate::game::Game;
 use crate::input::Input;
 use crate::record::GameRecord;
 use crate::role::ByBoard;
-use crate::table::{Table, TableConfig, TableError};
+use crate::table::{SETUP_QUIET_MS, Table, TableConfig, TableError};
 use shakmaty::{Bitboard, Board, Position};
 
 /// The standard Chess960 number of the ordinary start position (ICCF Appendix B).
@@ -45,9 +44,11 @@ impl Rules for Chess {
         Game::from_fen(fen).unwrap_or_else(|_| configured.clone())
     }
 
-    fn judges_setup_at_settle(&self, start: &Game) -> bool {
+    fn setup_quiet_ms(&self, start: &Game, settle_ms: Millis) -> Millis {
         // A Chess960 set-up is read out as it stands (ICCF Appendix B asks for it).
-        crate::setup::chess960_number(start.start().board()).is_some_and(|n| n != STANDARD_START_960)
+        let chess960 =
+            crate::setup::chess960_number(start.start().board()).is_some_and(|n| n != STANDARD_START_960);
+        if chess960 { settle_ms } else { settle_ms.max(SETUP_QUIET_MS) }
     }
 
     fn setup_differs(&self, start: &Game, sensed: Bitboard) -> Option<Vec<SquareDiff>> {
@@ -55,28 +56,17 @@ impl Rules for Chess {
         (sensed.any() && sensed != start.occupied()).then(|| crate::setup::check(start, sensed))
     }
 
-    fn drops_chess_scans(&self) -> bool {
-        false
-    }
-
-    fn takes_13_digit_scans(&self) -> bool {
-        false
-    }
-
-    fn echoes_entered_moves(&self) -> bool {
-        true
-    }
-
-    fn record_replays_as_chess(&self) -> bool {
-        true
+    fn refuses_scan(&self, size: ScanSize) -> Option<&'static str> {
+        // The chess table cannot read a 10×10 draughts board.
+        (size == ScanSize::Squares50).then_some("13-digit draughts scan while the game is chess")
     }
 
     fn export_format(&self) -> &'static str {
         "pgn"
     }
 
-    fn engine_can_play(&self) -> bool {
-        true
+    fn engine_refusal(&self) -> Option<&'static str> {
+        None
     }
 
     fn start_game(&self, table: &mut Table, game_id: String, game: Game, t: Millis) {
@@ -94,25 +84,12 @@ impl Rules for Chess {
         None
     }
 
-    fn record_turn(&self, table: &Table) -> Option<(usize, Side)> {
-        let agreed = table.agreed()?;
-        Some((agreed.ply(), Side::from(agreed.position().turn())))
-    }
-
-    fn record_texts(&self, table: &Table) -> Option<Vec<String>> {
-        table.agreed().map(|g| g.moves().iter().map(|m| g.uci(*m)).collect())
-    }
-
-    fn fen(&self, table: &Table) -> Option<String> {
-        table.agreed().map(Game::fen)
-    }
-
     fn tick(&self, _table: &mut Table, _t: Millis, _out: &mut Vec<Event>) {
         // Chess's trackers, two-board record and clock pass with the table's own tick.
     }
 
-    fn named_in_header(&self) -> bool {
-        false
+    fn header_name(&self) -> Option<&'static str> {
+        None
     }
 
     fn header_rules(&self, fen: &str) -> &'static dyn Rules {

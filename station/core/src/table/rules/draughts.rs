@@ -1,9 +1,8 @@
 //! International and 64-square draughts: the table's draughts play
 //! ([`DraughtsPlay`](crate::table::draughts_play::DraughtsPlay)).
 
-use super::Rules;
+use super::{Rules, ScanSize};
 use crate::Millis;
-use crate::clock::Side;
 use crate::diff::SquareDiff;
 use crate::draughts::Variant;
 use crate::draughts::board::Position;
@@ -35,7 +34,7 @@ pub(super) fn of(variant: Variant) -> &'static dyn Rules {
 
 /// The two variants differ in their board and name only: one body serves both.
 macro_rules! draughts_rules {
-    ($ty:ty, $variant:expr, $name:literal, $drops_chess_scans:literal) => {
+    ($ty:ty, $variant:expr, $name:literal, $refused_64:expr) => {
         impl Rules for $ty {
             fn name(&self) -> &'static str {
                 $name
@@ -61,8 +60,8 @@ macro_rules! draughts_rules {
                 Game::default()
             }
 
-            fn judges_setup_at_settle(&self, _start: &Game) -> bool {
-                true
+            fn setup_quiet_ms(&self, _start: &Game, settle_ms: Millis) -> Millis {
+                settle_ms
             }
 
             fn setup_differs(&self, _start: &Game, _sensed: Bitboard) -> Option<Vec<SquareDiff>> {
@@ -70,28 +69,16 @@ macro_rules! draughts_rules {
                 None
             }
 
-            fn drops_chess_scans(&self) -> bool {
-                $drops_chess_scans
-            }
-
-            fn takes_13_digit_scans(&self) -> bool {
-                true
-            }
-
-            fn echoes_entered_moves(&self) -> bool {
-                false
-            }
-
-            fn record_replays_as_chess(&self) -> bool {
-                false
+            fn refuses_scan(&self, size: ScanSize) -> Option<&'static str> {
+                (size == ScanSize::Squares64).then_some($refused_64).flatten()
             }
 
             fn export_format(&self) -> &'static str {
                 "pdn"
             }
 
-            fn engine_can_play(&self) -> bool {
-                false
+            fn engine_refusal(&self) -> Option<&'static str> {
+                Some("an engine opponent plays chess only")
             }
 
             fn start_game(&self, table: &mut Table, game_id: String, _game: Game, t: Millis) {
@@ -108,24 +95,12 @@ macro_rules! draughts_rules {
                 DraughtsAtTable::new(table).consume($variant, t, input, out)
             }
 
-            fn record_turn(&self, table: &Table) -> Option<(usize, Side)> {
-                table.draughts().map(|d| (d.ply(), d.to_move()))
-            }
-
-            fn record_texts(&self, table: &Table) -> Option<Vec<String>> {
-                table.draughts().map(|d| d.moves().to_vec())
-            }
-
-            fn fen(&self, table: &Table) -> Option<String> {
-                table.draughts().map(|d| d.fen())
-            }
-
             fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>) {
                 DraughtsAtTable::new(table).tick(t, out);
             }
 
-            fn named_in_header(&self) -> bool {
-                true
+            fn header_name(&self) -> Option<&'static str> {
+                Some($name)
             }
 
             fn header_rules(&self, _fen: &str) -> &'static dyn Rules {
@@ -167,5 +142,11 @@ macro_rules! draughts_rules {
     };
 }
 
-draughts_rules!(International, Variant::International, "draughts", true);
-draughts_rules!(Draughts64, Variant::Draughts64, "draughts64", false);
+// A 10×10 game reads 13-digit scans only; the 8×8 game reads a chess board's.
+draughts_rules!(
+    International,
+    Variant::International,
+    "draughts",
+    Some("16-digit chess scan while the game is international draughts")
+);
+draughts_rules!(Draughts64, Variant::Draughts64, "draughts64", None::<&str>);
