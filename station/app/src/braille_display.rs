@@ -3,6 +3,14 @@
 //! routing keys are `[buttons]` sources `braille:N` (handled by `station`).
 //! A [`Subscriber`] of durable events, so a move reaches the display only once
 //! it is journaled, like speech.
+//!
+//! The display is a `Subscriber` of durable events: the last move in his language's piece
+//! letters (or SAN) and the clocks on a display key, both from his phrasebook (`[san]`,
+//! `[clock.line]`). Its routing keys are `[buttons]` sources `braille:N`, fed to the `run` loop
+//! like the gamepad's (`Station::handle_braille`). `piece_letters` also gives the console's
+//! `last_move.sans`. Tested in a running station against a real brltty (virtual driver) and the
+//! simulated one, and through `station run` against a real brltty (`station-tests` `e2e`
+//! `braille::`).
 
 use crate::config::{BrailleNotation, BrailleSettings};
 use crate::delivery::{Delivered, Subscriber};

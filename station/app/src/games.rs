@@ -7,6 +7,13 @@
 //! above the core (they need the phrasebooks). Each is found by the rules'
 //! name ([`words_of`]), as the rules themselves are ([`station_core::rules::named`]),
 //! so no view asks "is this draughts?".
+//!
+//! `GameWords` answers the draw question from the record, gives the console's `last_move`, a
+//! move as told (`Said`), the words of a move the board did not make, and `station announce`'s
+//! lines; `games::chess` and `games::draughts` (one per variant) are found by the rules' name
+//! (`words_of`). The views (`snapshot`, `told`, `speaking`, the speech desk) call it and never
+//! ask whether the table plays draughts. In a draughts game it answers the draws of I.6.1–6.4
+//! (the position's count, kings-only moves against 25/20, the moves left in a 6.3/6.4 ending).
 
 use anyhow::Result;
 use serde_json::Value;

@@ -3,6 +3,17 @@
 //! (voice pack → espeak-ng → speech-dispatcher → text). Every utterance is
 //! also an `announcement` event. Every change to the record (`told`) is
 //! said to the blind player; the result to both players.
+//!
+//! Every utterance is also an `announcement` event. The utterances of a move (with its ply) and
+//! of the result are tracked by the speaker's id until the speaker says how they ended
+//! (`Speaker::endings`, a feed of the loop), which is journaled as `said`: a move counts as said
+//! when the speaker finished it. A newer move replaces a move still waiting or being said, but
+//! the moves of one delivered batch (plies read at once, or said again after a restart) follow
+//! each other (`Speaker::say_following_move`): all are said, in order. Every change to the
+//! record (`told`) is said to the blind player, the result to both players. A device that goes
+//! (DGT clock silent, gamepad unplugged) is told privately once, and once when it is back. The
+//! speakers mute the microphone while they talk; `silence` cuts the private speaker at once,
+//! queued moves kept.
 
 use crate::config::Config;
 use crate::games::chess::word_event_move;

@@ -5,6 +5,24 @@
 //!
 //! The journal feeds a table the same inputs again to restore it, so everything
 //! that decides anything lives here, not in the daemon.
+//!
+//! `Table::new_game` starts a game at once, with the tags and the scoresheet so far it names;
+//! `finish` ends it with the arbiter's result. A board that shows the start position starts a
+//! game on the scan that shows it, so a first move made milliseconds later is played into it; a
+//! board showing anything else is read out once it is still, never silence. Every input is a
+//! method, every decision an `Event`, and the table folds each event it returns into its
+//! `GameRecord` (`Table::record`).
+//!
+//! Spoken announcements are checked against the blind player's board (D.2.3.3, D.2.8); without
+//! his sensor board (`blind_unsensed`) the spoken move is the move, and a game starts on the
+//! mirror board's start position, or at once. `two_boards` agrees every ply a board owns when
+//! its tracker catches up several at once.
+//!
+//! The submodules by job: `apply` (the reducer), `parts` (the state by job), `clock_presses`,
+//! `press` (the player's own evidence), `announcing`, `observed` (a tracker's observations as
+//! events), `external` (a DGT 3000 as the master clock), `draws`, `illegal`, `adjournment`,
+//! `config`, `rules` and the draughts modules (`draughts_play`, `draughts_table`,
+//! `draughts_announce`).
 
 use crate::Millis;
 use crate::clock::{

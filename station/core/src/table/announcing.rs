@@ -1,6 +1,9 @@
 //! The blind player's spoken announcements (D.2.3, D.2.8): checked against
 //! his board, a promotion piece the pegs cannot show settled by them, and
 //! without a sensed board his spoken move is his move.
+//!
+//! When announcing is not required, an announcement is about his last move only while it is the
+//! last.
 
 use super::*;
 

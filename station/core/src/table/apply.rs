@@ -2,6 +2,9 @@
 //! time of arrival and returns what it decided. The daemon calls it for every
 //! input and the journal restore calls it again with the same inputs, so the
 //! two can never drift apart.
+//!
+//! Time passes up to the input's arrival `t`, then the input is consumed; a refusal is an error
+//! that changes nothing (what time decided before it comes first in the next call).
 
 use super::{Phase, Table, TableError};
 use crate::Millis;

@@ -1,6 +1,13 @@
 //! The game's clock at the table: presses checked against D.2.4 (made and,
 //! for the blind player, announced), presses made for the players, the
 //! operator's clock commands and the clock following the record.
+//!
+//! When the clock starts: never before anyone is there. `[clock] auto_start` starts it with the
+//! game only when the game's position stands on every sensed board, and not at all without a sensed
+//! board; otherwise the arbiter starts it, or a press (the opponent's before the first move, as on
+//! a DGT clock, or the mover's after his move), or the boards once set up. A take-back carries a
+//! clock proposal: the readings when the move before it was made (`taken_back` `clock_proposal`,
+//! Art. 7).
 
 use super::*;
 

@@ -7,6 +7,9 @@
 //!
 //! The announcement comes as [`Input::Announce`](crate::input::Input) with the
 //! move in PDN (`32-28`, `28x17x6`), read in the position it is about.
+//!
+//! An announcement said early is checked when the move comes (`announcement_checked`). Tests
+//! are in `table/draughts_announce_tests.rs`.
 
 use super::draughts_play::DraughtsPlay;
 use super::draughts_table::DraughtsAtTable;

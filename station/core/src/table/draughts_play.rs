@@ -8,6 +8,12 @@
 //! board that shows something else is named with what puts it right
 //! (VIII.3.1). An irregularity of 5.4 waits for the opponent's decision,
 //! entered by the assistant (`accept` / `correct`).
+//!
+//! Its events carry structured facts (`kind`, `moves`, `ply`, `required`/`taken`, `squares`,
+//! `fixes`) beside the console's English `text`/`steps`; the console's PDN is the agreed record
+//! when his board is not sensed (VIII.2.4). A draw of article 6 ends the live game (`1-1`);
+//! `replay --pdn` plays the sensor, not the table, and replays records past it. Tests are in
+//! `table/draughts_tests.rs`.
 
 use crate::Millis;
 use crate::clock::Side;

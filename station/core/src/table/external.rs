@@ -3,6 +3,8 @@
 //! press, judged by the D.2.4 gate like a press of the station's own lever —
 //! except that the master cannot be held, so a premature press is recorded
 //! (and the blind player told) while the clock runs on as the master shows it.
+//!
+//! The readings are journaled as `clock_reading` when they change (`on_clock_reading`).
 
 use super::{Phase, Table, TableError};
 use crate::Millis;

@@ -2,6 +2,10 @@
 //! press, or an announcement naming the move, decides the move his board
 //! shows at once when exactly one legal move explains the board and the
 //! lifts, instead of waiting for the board to rest for the settle time.
+//!
+//! The press may come from the lever, a button, the console's `clock_press` or the DGT clock's
+//! switch. The station's own press (`[clock] auto_press`) switches the clock at the moment the move
+//! was made (`clock_pressed` `made_ms`).
 
 use super::Table;
 use crate::Millis;

@@ -7,6 +7,22 @@
 //! `&'static dyn Rules`, chosen once: from the configuration's name
 //! ([`named`]), from a journal header's start FEN ([`from_fen`]) or from a
 //! draughts variant ([`for_variant`]).
+//!
+//! The rules hold the games' fixed facts: the results (`win_for`: `1-0` or `2-0`), the start
+//! occupancy and FEN, the set-up pause (`setup_quiet_ms`), the scans a board link refuses and
+//! why (`refuses_scan`), the export format, why an engine cannot play the sighted side
+//! (`engine_refusal`) and the journal header's name (`header_name`; `NamedRules` writes and
+//! reads it, left out for chess; the config names them in `[game] rules`). No capability is a
+//! `bool`: a game that differs says what it does instead. The game in play, with its own state,
+//! is a `Play` (`table::play`); the rules still dispatch the table's inputs to it (`start_game`,
+//! `consume`, `tick`) and the journal's (`resume`; `follow_record` when the inputs no longer
+//! reproduce the record: chess adopts the record, draughts follows the inputs).
+//!
+//! Why a trait object and not `Table<R: Rules>`: the rules are known only at run time (the
+//! config, or the header of the journal being restored), so a generic table would either make
+//! every caller match on an enum of three tables or make the app, the views and the exports
+//! generic and built three times; one indirect call per input costs nothing measurable
+//! (`station bench`).
 
 use crate::Millis;
 use crate::clock::Side;
