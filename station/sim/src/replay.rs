@@ -7,8 +7,8 @@ use station_core::event::MismatchReason;
 use station_core::inference::{BoardTracker, Observation, TrackerConfig};
 use station_core::pgn::{PgnGame, read_games};
 use station_core::{Game, Millis};
-use station_drivers::jitter::LineJitter;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
+use crate::jitter::LineJitter;
+use crate::pegboard::hands::{Hands, TimedScan};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -10,7 +10,7 @@ use station_core::draughts::Position;
 use station_core::draughts::moves::Move;
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::sensing::{DraughtsTracker, Sensed, SensorConfig};
-use station_drivers::draughts_hands::{DraughtsHands, HandMove};
+use crate::draughts_hands::{DraughtsHands, HandMove};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
