@@ -13,7 +13,9 @@ pub mod driver;
 pub mod process;
 pub mod uci;
 
-pub use driver::{EngineDriver, EngineEvent, EngineKind, EngineMaker, EngineRequest, FaultKind, SearchPosition};
+pub use driver::{
+    EngineDriver, EngineEvent, EngineKind, EngineMaker, EngineRequest, FaultKind, SearchPosition,
+};
 pub use process::{Timeouts, UciProcess};
 pub use uci::{Score, SearchLimit, Strength};
 

@@ -11,12 +11,12 @@ use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
 use station_core::Event;
-use station_sim::braille::SimBrailleServer;
 use station_drivers::dgt::{DgtDriver, DgtSettings};
-use station_sim::dgt::{DgtEmulator, EmulatorOptions};
-use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use station_sim::braille::SimBrailleServer;
+use station_sim::dgt::{DgtEmulator, EmulatorOptions};
 use station_sim::games::Fault;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use std::cell::RefCell;
 use std::rc::Rc;
 

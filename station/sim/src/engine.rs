@@ -89,8 +89,10 @@ impl Engine for SimEngine {
 #[cfg(test)]
 mod tests {
     use super::SimEngine;
+    use station_drivers::engine::{
+        EngineDriver, EngineEvent, EngineRequest, SearchLimit, SearchPosition, Strength,
+    };
     use std::time::{Duration, Instant};
-    use station_drivers::engine::{EngineDriver, EngineEvent, EngineRequest, SearchLimit, SearchPosition, Strength};
 
     #[test]
     fn the_simulated_engine_plays_legal_moves_to_the_end() {

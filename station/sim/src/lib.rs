@@ -26,8 +26,8 @@ pub mod dgt;
 pub mod draughts_hands;
 #[cfg(unix)]
 pub mod engine;
-pub mod games;
 pub mod gamepad;
+pub mod games;
 pub mod jitter;
 pub mod pegboard;
 #[cfg(unix)]

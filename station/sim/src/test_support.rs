@@ -73,4 +73,3 @@ pub(crate) fn wait_for<E>(
     }
     None
 }
-

@@ -10,8 +10,8 @@
 use shakmaty::{Chess, Color, Position};
 use station_drivers::dgt::{ClockCommand, ClockRun, SideTime};
 use station_sim::dgt::SimClock;
-use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_sim::games::two_boards;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, board_statuses, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run,
     wait_for, write_config,

@@ -9,8 +9,8 @@
 use shakmaty::{Chess, Color, Move, Position};
 use station_drivers::dgt::ClockRun;
 use station_sim::dgt::{DgtEmulator, SimClock};
-use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_sim::games::two_boards;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Kill, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run, wait_event,
     wait_for, write_config,

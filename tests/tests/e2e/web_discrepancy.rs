@@ -17,8 +17,8 @@ use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use shakmaty::{Chess, Color, Move, Position, san::San};
 use station_sim::dgt::{DgtEmulator, board_after};
-use station_sim::pegboard::SimPegBoard;
 use station_sim::games::two_boards;
+use station_sim::pegboard::SimPegBoard;
 use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
     start_chromedriver, text_of, text_within, within,

@@ -1,11 +1,11 @@
 use super::*;
-use station_drivers::dgt::clock_link::{self, ClockFailure, ClockReport};
 use crate::dgt::hands::{DgtHands, apply_updates};
-use station_drivers::dgt::protocol::{ClockModel, DgtError};
-use station_drivers::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
 use crate::test_support::{self, TempDir};
 use crossbeam_channel::Receiver;
 use shakmaty::{Chess, Move, Piece, Position, san::San};
+use station_drivers::dgt::clock_link::{self, ClockFailure, ClockReport};
+use station_drivers::dgt::protocol::{ClockModel, DgtError};
+use station_drivers::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
 use std::io::Write;
 
 /// The driver's events without their arrival stamps (these tests judge what, not when).
