@@ -441,10 +441,10 @@ pub fn pegboard_config(dir: &Path, link: &Path, rest: &str) -> PathBuf {
 pub fn peg_and_dgt_boards(
     dir: &Path,
     speed: f64,
-    clock: Option<station_drivers::dgt::SimClock>,
-) -> (station_drivers::pegboard::sim::SimPegBoard, station_drivers::dgt::DgtEmulator) {
-    use station_drivers::dgt::{DgtEmulator, EmulatorOptions};
-    use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+    clock: Option<station_sim::dgt::SimClock>,
+) -> (station_sim::pegboard::SimPegBoard, station_sim::dgt::DgtEmulator) {
+    use station_sim::dgt::{DgtEmulator, EmulatorOptions};
+    use station_sim::pegboard::{SimOptions, SimPegBoard};
     let dgt = DgtEmulator::start(EmulatorOptions { speed, clock, ..EmulatorOptions::new(dir.join("dgt")) })
         .expect("simulated DGT board");
     let pegs = SimPegBoard::start(SimOptions { speed, ..SimOptions::new(dir.join("pegboard")) })
@@ -507,9 +507,9 @@ pub fn rss_kib(pid: u32) -> u64 {
 /// hand playing it, the board in its start position.
 pub mod draughts {
     use station_core::draughts::{Position, Variant};
-    use station_drivers::draughts_hands::{DraughtsHands, HandMove};
-    use station_drivers::pegboard::hands::TimedScan;
-    use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+    use station_sim::draughts_hands::{DraughtsHands, HandMove};
+    use station_sim::pegboard::hands::TimedScan;
+    use station_sim::pegboard::{SimOptions, SimPegBoard};
     use std::path::Path;
 
     pub use station_sim::hand_move;

@@ -43,6 +43,7 @@ mod san_letters;
 mod settings;
 mod setup;
 pub mod understand;
+pub mod voice_pack;
 mod wording;
 
 pub use announcement::{Announcement, MAX_TOKENS, Token, WordId};

@@ -37,7 +37,6 @@ pub mod stretch;
 mod tts_voice;
 mod utterance;
 pub mod wav;
-mod words;
 
 pub use bench::{LatencyReport, bench_move_to_sound, bench_wording};
 pub use error::AudioError;
@@ -51,5 +50,5 @@ pub use record::{MIN_WORD, Recorder, TakeProblem, capture, process_take};
 pub use render::{RenderVoice, render_clip, render_wav};
 pub use settings::{AudioSettings, ListenerSettings, VoiceKind};
 pub use speaker::{Ended, Ending, Listeners, Speaker, SpeakerEvent, SpeakerStatus};
+pub use station_voices::voice_pack::{PACK_NUMBERS_UP_TO, PackWord, message_key, pack_words, word_key};
 pub use utterance::{Priority, Utterance, UtteranceWord};
-pub use words::{PACK_NUMBERS_UP_TO, PackWord, message_key, pack_words, word_key};

@@ -29,7 +29,7 @@ use super::overrides::Overrides;
 use super::pcm::{Clip, LoudnessSettings, Segment, TrimSettings, assemble, prepare_clip, resample};
 use super::utterance::Utterance;
 use super::wav::{read_wav, write_wav};
-use super::words::{PackWord, TextPiece, pack_words, split_text};
+use station_voices::voice_pack::{PackWord, TextPiece, pack_words, split_text};
 
 /// File name of a pack's manifest.
 pub const MANIFEST: &str = "manifest.toml";

@@ -16,7 +16,7 @@ use super::output::{Output, Signal};
 use super::pack::{Manifest, ManifestWord, pack_dir};
 use super::pcm::{Clip, LoudnessSettings, TrimSettings, downmix, duration_of, peak, prepare_clip, resample};
 use super::wav::write_wav;
-use super::words::{PackWord, pack_words};
+use station_voices::voice_pack::{PackWord, pack_words};
 
 /// Shortest take accepted after trimming: anything shorter is a click or a cough.
 pub const MIN_WORD: Duration = Duration::from_millis(120);

@@ -3,7 +3,7 @@
 
 use station_voices::{Announcement, Message, Wording};
 
-use super::words::{message_key, word_key};
+use station_voices::voice_pack::{message_key, word_key};
 
 /// How urgent an utterance is. Higher pre-empts lower: an urgent message cuts
 /// off a move being read, a move cuts off a clock report.

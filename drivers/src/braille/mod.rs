@@ -5,20 +5,15 @@
 //! * [`protocol`] — the BrlAPI packets, pure.
 //! * [`brlapi`] — [`BrlapiDriver`]: the client on brltty's Unix socket, on its
 //!   own thread; a missing brltty is reported once and looked for again.
-//! * [`sim`] — [`SimBrailleServer`]: the simulated twin, a BrlAPI server on a
-//!   Unix socket with a display of N cells (tests, the demo).
-//! * [`brltty_vr`] — [`BrlttyVirtual`]: a real brltty with its hardware-free
-//!   virtual driver on private sockets, and its virtual display (tests).
+//!
+//! The simulated twin (a BrlAPI server) and a real brltty with its virtual
+//! driver, for tests, are in `station-sim`.
 
 pub mod brlapi;
-pub mod brltty_vr;
 pub mod protocol;
-pub mod sim;
 
 pub use brlapi::{BrlapiDriver, BrlapiSettings};
-pub use brltty_vr::BrlttyVirtual;
 pub use protocol::Key;
-pub use sim::SimBrailleServer;
 
 use crate::stamp::Stamped;
 use crossbeam_channel::Receiver;

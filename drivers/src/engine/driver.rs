@@ -8,7 +8,6 @@
 //! question stands.
 
 use super::process::{Timeouts, UciProcess};
-use super::sim::SimEngine;
 use super::uci::{Score, SearchLimit, Strength};
 use super::{Engine, EngineError};
 use crate::stamp::{QUEUE_CAPACITY, Stamped};
@@ -17,6 +16,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -139,7 +139,7 @@ pub enum EngineEvent {
 }
 
 /// Which engine the driver runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum EngineKind {
     /// A UCI engine program.
     Uci {
@@ -148,11 +148,26 @@ pub enum EngineKind {
         /// Its time-outs.
         timeouts: Timeouts,
     },
-    /// The simulated engine with this seed.
-    Sim {
-        /// Its seed.
-        seed: u64,
-    },
+    /// An engine in the process, made anew at every start and restart (the
+    /// simulated engine: `station_sim::engine::SimEngine::kind`).
+    InProcess(EngineMaker),
+}
+
+/// Makes an engine that runs in the process.
+#[derive(Clone)]
+pub struct EngineMaker(Arc<dyn Fn() -> Box<dyn Engine> + Send + Sync>);
+
+impl EngineMaker {
+    /// A maker calling `make` at every start of the engine.
+    pub fn new(make: impl Fn() -> Box<dyn Engine> + Send + Sync + 'static) -> EngineMaker {
+        EngineMaker(Arc::new(make))
+    }
+}
+
+impl std::fmt::Debug for EngineMaker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EngineMaker")
+    }
 }
 
 /// The engine's thread and its two channels.
@@ -233,7 +248,7 @@ impl Worker {
         }
         let engine: Box<dyn Engine> = match &self.kind {
             EngineKind::Uci { path, timeouts } => Box::new(UciProcess::start(path, *timeouts)?),
-            EngineKind::Sim { seed } => Box::new(SimEngine::new(*seed)),
+            EngineKind::InProcess(make) => (make.0)(),
         };
         self.strength = None;
         self.report(EngineEvent::Ready { name: engine.name().to_string() });

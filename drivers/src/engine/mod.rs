@@ -1,23 +1,22 @@
 //! A chess engine as the sighted side (issue 26): any UCI engine as a child
-//! process, or its simulated twin.
+//! process, or an engine in the process (the simulated twin, in `station-sim`).
 //!
 //! * [`uci`] — the protocol, pure: engine lines read, station lines written,
 //!   strength as `setoption` lines.
 //! * [`process`] — [`UciProcess`]: the engine as a child process (a reader
 //!   thread, time-outs, stopped with the station even after a kill -9).
-//! * [`sim`] — [`SimEngine`], the twin: a legal move chosen without search.
 //! * [`driver`] — [`EngineDriver`]: the thread the station talks to; every
 //!   answer checked against the position (never an illegal move), a missing,
 //!   crashed, hung or garbage-speaking engine reported and restarted.
 
 pub mod driver;
 pub mod process;
-pub mod sim;
 pub mod uci;
 
-pub use driver::{EngineDriver, EngineEvent, EngineKind, EngineRequest, FaultKind, SearchPosition};
+pub use driver::{
+    EngineDriver, EngineEvent, EngineKind, EngineMaker, EngineRequest, FaultKind, SearchPosition,
+};
 pub use process::{Timeouts, UciProcess};
-pub use sim::SimEngine;
 pub use uci::{Score, SearchLimit, Strength};
 
 /// What went wrong with an engine.
@@ -54,7 +53,7 @@ pub struct SearchOutcome {
     pub score: Option<Score>,
 }
 
-/// An engine the driver can ask for moves: a UCI process or the simulated twin.
+/// An engine the driver can ask for moves: a UCI process or one in the process (the simulated twin).
 pub trait Engine: Send {
     /// Its name (`id name`).
     fn name(&self) -> &str;

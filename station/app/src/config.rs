@@ -365,7 +365,7 @@ pub struct GameSettings {
 }
 
 /// `[game] rules`: which game the station runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameRules {
     /// Chess (FIDE Laws, Annex D).
@@ -380,9 +380,13 @@ pub enum GameRules {
 impl GameRules {
     /// The core's rules of this game, found by the name the config gives it.
     pub fn rules(self) -> &'static dyn station_core::rules::Rules {
-        let name =
-            clap::ValueEnum::to_possible_value(&self).map(|v| v.get_name().to_owned()).unwrap_or_default();
-        station_core::rules::named(&name).unwrap_or(&station_core::rules::CHESS)
+        // The names `[game] rules` reads (serde, lower case).
+        let name = match self {
+            GameRules::Chess => "chess",
+            GameRules::Draughts => "draughts",
+            GameRules::Draughts64 => "draughts64",
+        };
+        station_core::rules::named(name).unwrap_or(&station_core::rules::CHESS)
     }
 }
 

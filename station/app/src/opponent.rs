@@ -137,7 +137,7 @@ impl Opponent {
 
     fn spawn(settings: &OpponentSettings) -> Opponent {
         let kind = if settings.engine == "sim" {
-            EngineKind::Sim { seed: settings.seed }
+            station_sim::engine::SimEngine::kind(settings.seed)
         } else {
             EngineKind::Uci { path: PathBuf::from(&settings.engine), timeouts: Timeouts::default() }
         };

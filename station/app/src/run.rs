@@ -22,9 +22,9 @@ use station_drivers::dgt::{DgtDriver, DgtEvent, DgtSettings};
 use station_drivers::engine::EngineEvent;
 use station_drivers::gamepad::{GamepadDriver, GamepadEvent};
 use station_drivers::pegboard::DriverEvent;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
 use station_drivers::stamp::{ReadMark, Stamped};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -283,7 +283,7 @@ pub fn start_sim(
         wait_for_station: true,
         ..SimOptions::new(link.clone())
     })?;
-    sim.play_scans(station_drivers::sim_game::schedule(
+    sim.play_scans(station_sim::games::schedule(
         game.start(),
         game.moves(),
         b.noise_seed,
@@ -321,7 +321,7 @@ pub fn start_sim_lever(link: &BoardLink, b: &BoardConfig, config: &Config) -> Re
     let Some(sim) = link._sim.as_ref().filter(|_| b.lever) else { return Ok(()) };
     let player = if link.role == BoardRole::Blind { config.blind_color() } else { !config.blind_color() };
     let game = sim_game(b)?;
-    let (_, presses) = station_drivers::sim_game::schedule_with_lever(
+    let (_, presses) = station_sim::games::schedule_with_lever(
         game.start(),
         game.moves(),
         b.noise_seed,

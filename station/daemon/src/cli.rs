@@ -1,6 +1,7 @@
 //! The command line.
 
 use crate::bench::{BenchOptions, bench};
+use crate::cli_values::{PaceArg, RulesArg};
 use crate::config::Config;
 use crate::default_games::{self, Collection};
 use crate::demo::demo;
@@ -12,7 +13,7 @@ use crate::run::{RunOptions, run};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use station_app::games::{AnnounceOptions, words_of};
-use station_sim::replay::{Pace, ReplayOptions, replay};
+use station_sim::replay::{ReplayOptions, replay};
 use std::path::PathBuf;
 
 /// A demo: the station run against simulated boards and hands.
@@ -124,8 +125,8 @@ enum Command {
         clock: bool,
         /// How quickly the hands follow each other: `normal` (the board rests between moves)
         /// or `fast` (the next move begins 50–200 ms after the last piece was put down).
-        #[arg(long, value_enum, default_value_t = Pace::Normal, hide_possible_values = true)]
-        pace: Pace,
+        #[arg(long, value_enum, default_value_t = PaceArg::Normal, hide_possible_values = true)]
+        pace: PaceArg,
         /// Move every hand step by a seeded amount within ±MS and now and then
         /// deliver a few scans together late, as a loaded serial line does.
         #[arg(long, value_name = "MS", conflicts_with = "pdn")]
@@ -233,7 +234,7 @@ enum Command {
         /// Announce draughts moves instead, said by their squares: `draughts` (10×10: 32-28,
         /// 28x17, 28x17x6) or `draughts64` (8×8: c3-d4); `chess` is the default.
         #[arg(long, value_enum, hide_possible_values = true)]
-        rules: Option<crate::config::GameRules>,
+        rules: Option<RulesArg>,
     },
     /// Voice packs: every word recorded once, so the station answers at once and always in the
     /// same voice.
@@ -444,8 +445,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
             let sensor = station_core::draughts::sensing::SensorConfig { settle_ms, ..Default::default() };
             // One `--pace` for both games: normal is the draughts hands' thinking pace.
             let pace = match pace {
-                Pace::Normal => station_sim::replay_pdn::Pace::Human,
-                Pace::Fast => station_sim::replay_pdn::Pace::Fast,
+                PaceArg::Normal => station_sim::replay_pdn::Pace::Human,
+                PaceArg::Fast => station_sim::replay_pdn::Pace::Fast,
             };
             let opts = station_sim::replay_pdn::PdnReplayOptions { pdn, noise, games, sensor, pace };
             println!("{}", station_sim::replay_pdn::replay_pdn(&opts)?.summary_line());
@@ -456,7 +457,14 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 default_games::or_default(pgn, if clock { Collection::Clock } else { Collection::Chess })?;
             let mut tracker = Config::default().tracker();
             tracker.settle_ms = settle_ms;
-            let report = replay(&ReplayOptions { pgn: pgn.clone(), noise, games, tracker, pace, jitter })?;
+            let report = replay(&ReplayOptions {
+                pgn: pgn.clone(),
+                noise,
+                games,
+                tracker,
+                pace: pace.into(),
+                jitter,
+            })?;
             if clock {
                 let loaded = station_sim::replay::load_games(&pgn, games)?;
                 let clocks: Vec<_> = loaded.iter().map(station_core::clock_replay::replay_clock).collect();
@@ -547,7 +555,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
                 moves_made: moves,
                 side_black: side == "black",
             };
-            let lines = words_of(rules.unwrap_or_default().rules()).announce(&opts)?;
+            let lines = words_of(crate::config::GameRules::from(rules.unwrap_or_default()).rules())
+                .announce(&opts)?;
             for line in &lines {
                 println!("{line}");
             }

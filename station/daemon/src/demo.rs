@@ -11,11 +11,12 @@ use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
 use station_core::Event;
-use station_drivers::braille::SimBrailleServer;
-use station_drivers::dgt::{DgtDriver, DgtEmulator, DgtSettings, EmulatorOptions};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_drivers::dgt::{DgtDriver, DgtSettings};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
-use station_drivers::sim_game::Fault;
+use station_sim::braille::SimBrailleServer;
+use station_sim::dgt::{DgtEmulator, EmulatorOptions};
+use station_sim::games::Fault;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -35,7 +36,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     // raises no alarm); the two-board demo shows the sighted player's slip
     // on his DGT board and how it is put right.
     let fault = opts.mirror_dgt.then_some(Fault::WrongExecution(19));
-    let (scans, updates) = station_drivers::sim_game::two_boards(
+    let (scans, updates) = station_sim::games::two_boards(
         famous.game.start(),
         famous.game.moves(),
         shakmaty::Color::White,

@@ -12,11 +12,11 @@ use anyhow::{Context, Result, bail};
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Position, Variant};
 use station_core::{BoardRole, Event};
-use station_drivers::draughts_hands::DraughtsHands;
-use station_drivers::pegboard::hands::TimedScan;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use station_sim::draughts_hands::DraughtsHands;
 use station_sim::hand_move;
+use station_sim::pegboard::hands::TimedScan;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -17,10 +17,10 @@ use station_core::{BoardRole, Event, Game};
 use station_drivers::engine::{
     EngineDriver, EngineEvent, EngineKind, EngineRequest, SearchLimit, Strength, Timeouts,
 };
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::occupancy_after;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::occupancy_after;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -15,6 +15,7 @@
 mod announce;
 mod bench;
 mod cli;
+mod cli_values;
 mod default_games;
 mod demo;
 mod demo_draughts;

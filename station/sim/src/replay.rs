@@ -7,18 +7,18 @@
 //! placement to its decision (`station replay`, `station bench`).
 
 use crate::LoadError;
+use crate::jitter::LineJitter;
+use crate::pegboard::hands::{Hands, TimedScan};
 use shakmaty::{Move, Position};
 use station_core::event::MismatchReason;
 use station_core::inference::{BoardTracker, Observation, TrackerConfig};
 use station_core::pgn::{PgnGame, read_games};
 use station_core::{Game, Millis};
-use station_drivers::jitter::LineJitter;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How quickly the simulated hands follow each other.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pace {
     /// Every move after some thought, longer than the settle time (the board rests between moves).
     #[default]

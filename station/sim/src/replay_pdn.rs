@@ -6,16 +6,16 @@
 //! different move; either way the sensor is put back on the game and play goes on.
 
 use crate::LoadError;
+use crate::draughts_hands::{DraughtsHands, HandMove};
 use station_core::draughts::Position;
 use station_core::draughts::moves::Move;
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::sensing::{DraughtsTracker, Sensed, SensorConfig};
-use station_drivers::draughts_hands::{DraughtsHands, HandMove};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How fast the simulated players are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Pace {
     /// A thinking pause of 0.5–3 s between moves.
     #[default]

@@ -8,8 +8,8 @@ use shakmaty::{Move, Position};
 use station_core::game::Game;
 use station_core::pgn::read_games;
 use station_core::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
-use station_drivers::dgt::hands::{DgtHands, TimedUpdate};
 use station_drivers::dgt::orientation::{Orientation, detect_orientation};
+use station_sim::dgt::hands::{DgtHands, TimedUpdate};
 use std::time::Instant;
 
 /// What a run over the games found.

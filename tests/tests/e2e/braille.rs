@@ -4,7 +4,7 @@
 //! A move appears on the display in German piece letters; routing key 3,
 //! mapped to `time` in `[buttons]`, says the time and shows the clocks.
 
-use station_drivers::braille::BrlttyVirtual;
+use station_sim::braille::BrlttyVirtual;
 use station_tests::{Kill, of_type, read_events, scratch, station_run, wait_for, write_config};
 use std::time::Duration;
 

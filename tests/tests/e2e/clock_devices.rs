@@ -8,9 +8,10 @@
 //! in mode 23 is reported with that reason, to the console and the blind player.
 
 use shakmaty::{Chess, Color, Position};
-use station_drivers::dgt::{ClockCommand, ClockRun, SideTime, SimClock};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_drivers::sim_game::two_boards;
+use station_drivers::dgt::{ClockCommand, ClockRun, SideTime};
+use station_sim::dgt::SimClock;
+use station_sim::games::two_boards;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, board_statuses, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run,
     wait_for, write_config,
@@ -241,7 +242,7 @@ fn uci_move(pos: &Chess, uci: &str) -> shakmaty::Move {
 }
 
 /// When the last of `scans` that shows `after` first does (ms from the schedule's start).
-fn placed_at(scans: &[station_drivers::pegboard::hands::TimedScan], after: shakmaty::Bitboard) -> u64 {
+fn placed_at(scans: &[station_sim::pegboard::hands::TimedScan], after: shakmaty::Bitboard) -> u64 {
     scans.iter().find(|s| s.occupancy == after).map(|s| s.at_ms).expect("the move's board")
 }
 
@@ -272,7 +273,7 @@ fn his_lever_pressed_50_to_600_ms_after_the_placement_always_counts() {
         (!of_type(&ev(), "game_started").is_empty()).then_some(())
     });
     let mut pos = Chess::default();
-    let mut hands = station_drivers::pegboard::hands::Hands::new(None);
+    let mut hands = station_sim::pegboard::hands::Hands::new(None);
     for (n, (white, black, delay)) in PRESSES.iter().enumerate() {
         let mv = uci_move(&pos, white);
         let mut now = 0;

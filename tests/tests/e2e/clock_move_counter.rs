@@ -7,9 +7,10 @@
 //! and with one board, and with no board at all.
 
 use shakmaty::{Chess, Color, Move, Position};
-use station_drivers::dgt::{ClockRun, DgtEmulator, SimClock};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_drivers::sim_game::two_boards;
+use station_drivers::dgt::ClockRun;
+use station_sim::dgt::{DgtEmulator, SimClock};
+use station_sim::games::two_boards;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Kill, of_type, peg_and_dgt_boards, read_events, scratch, start_station, station_run, wait_event,
     wait_for, write_config,

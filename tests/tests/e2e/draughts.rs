@@ -9,8 +9,8 @@
 use serde_json::{Value, json};
 use station_core::draughts::pdn::{PdnGame, find_move, read_games};
 use station_core::draughts::{Position, Variant};
-use station_drivers::draughts_hands::{DraughtsHands, HandMove};
-use station_drivers::pegboard::sim::SimPegBoard;
+use station_sim::draughts_hands::{DraughtsHands, HandMove};
+use station_sim::pegboard::SimPegBoard;
 use station_tests::draughts::{self, hand_move};
 use station_tests::{
     Kill, console_address, exported, of_type, pegboard_config, post_command, read_events, scratch,

@@ -14,7 +14,7 @@ use serde_json::json;
 use station_core::draughts::movegen::legal_moves;
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Move, Position, Variant};
-use station_drivers::draughts_hands::DraughtsHands;
+use station_sim::draughts_hands::DraughtsHands;
 use station_tests::draughts::{self, hand_move};
 use station_tests::{
     RunningStation, assert_slip_checked, of_type, read_events, scratch, station_bin, station_run, wait_event,

@@ -30,8 +30,8 @@ use shakmaty::{Chess, Position};
 use station_core::Game;
 use station_core::journal::{Contents, Record, decode};
 use station_core::pgn::read_games;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Kill, Places, console_address, pegboard_config, post_command, shared_pgn, station_bin, station_run,
     wait_for,

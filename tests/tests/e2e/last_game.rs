@@ -6,8 +6,8 @@
 
 use shakmaty::Position;
 use station_core::pgn::read_games;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, RunningStation, exported, of_type, pegboard_config, read_events, real_opening, scratch,
     shared_pgn, station_run, wait_event, wait_for, write_config,

@@ -3,8 +3,8 @@
 use shakmaty::Position;
 use station_core::Game;
 use station_core::pgn::read_games;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Kill, Places, export_pgn, of_type, pegboard_config, read_events, record_from_events, scratch, shared_pgn,
     station_run, wait_board_status, wait_event, wait_for,

@@ -17,9 +17,9 @@ use station_core::pgn::read_games;
 use station_drivers::engine::{
     EngineDriver, EngineEvent, EngineKind, EngineRequest, SearchLimit, SearchPosition, Strength, Timeouts,
 };
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::occupancy_after;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::occupancy_after;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Kill, RunningStation, export_pgn, of_type, pegboard_config, read_events, rss_kib, scratch, station_run,
     wait_board_status, wait_for, workspace,

@@ -8,7 +8,7 @@
 //! Needs the Debian packages `chromium` and `chromium-driver` (`scripts/setup`).
 
 use serde_json::Value;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::browser::{
     ENTER, active_id, alt, assert_accessible, enter_token, js, keys, open_console, screenshot, spawn_station,
     start_chromedriver, text_of, within,

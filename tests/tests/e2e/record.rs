@@ -8,8 +8,8 @@
 use shakmaty::Position;
 use station_core::Game;
 use station_core::pgn::read_games;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, RunningStation, exported, of_type, peg_and_dgt_boards, pegboard_config, read_events, scratch,
     shared_pgn, station_bin, station_run, wait_board_status, wait_event, wait_for, write_config,
@@ -333,7 +333,7 @@ fn one_record_on_a_peg_board_and_a_dgt_board_through_names_a_take_back_kill_9_an
     }));
     assert_eq!((status, &answer["ok"]), (200, &serde_json::json!(true)), "{answer}");
     let game_id = answer["result"]["game_id"].as_str().unwrap_or_else(|| panic!("{answer}")).to_owned();
-    let (scans, updates) = station_drivers::sim_game::two_boards(
+    let (scans, updates) = station_sim::games::two_boards(
         game.start(),
         &game.moves()[..plies],
         shakmaty::Color::White,

@@ -10,8 +10,8 @@
 use shakmaty::Position;
 use station_core::Game;
 use station_core::pgn::read_games;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{Kill, of_type, pegboard_config, read_events, scratch, shared_pgn, station_run};
 use std::process::Stdio;
 use std::time::{Duration, Instant};

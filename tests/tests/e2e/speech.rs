@@ -9,8 +9,8 @@ use serde_json::Value;
 use shakmaty::Position;
 use station_core::Game;
 use station_core::pgn::read_games;
-use station_drivers::pegboard::hands::{Hands, TimedScan};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::hands::{Hands, TimedScan};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::{
     Places, RunningStation, assert_slip_checked, export_pgn, korean_model, korean_wav_config, of_type,
     read_events, real_opening, scratch, speak_korean, station_bin, station_run, wait_board_status,

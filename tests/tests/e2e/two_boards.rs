@@ -4,7 +4,7 @@
 
 use shakmaty::Chess;
 use station_core::pgn::read_games;
-use station_drivers::sim_game::two_boards;
+use station_sim::games::two_boards;
 use station_tests::{
     board_statuses as statuses, of_type, peg_and_dgt_boards, read_events, scratch, shared_pgn, start_station,
     wait_for, write_config,

@@ -24,7 +24,7 @@ use fantoccini::Client;
 use futures_util::FutureExt;
 use serde_json::Value;
 use shakmaty::Square;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
     screenshot, set_viewport, shortcut, spawn_playing, spawn_station, start_chromedriver, tab_to, text_of,

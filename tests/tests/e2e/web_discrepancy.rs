@@ -16,9 +16,9 @@
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use shakmaty::{Chess, Color, Move, Position, san::San};
-use station_drivers::dgt::{DgtEmulator, board_after};
-use station_drivers::pegboard::sim::SimPegBoard;
-use station_drivers::sim_game::two_boards;
+use station_sim::dgt::{DgtEmulator, board_after};
+use station_sim::games::two_boards;
+use station_sim::pegboard::SimPegBoard;
 use station_tests::browser::{
     ENTER, TAB, active_id, alt, assert_accessible, browser, enter_token, keys, screenshot, spawn_station,
     start_chromedriver, text_of, text_within, within,

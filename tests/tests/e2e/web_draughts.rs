@@ -12,8 +12,8 @@
 use fantoccini::{Client, Locator};
 use serde_json::json;
 use station_core::draughts::{Position, Variant};
-use station_drivers::draughts_hands::{DraughtsHands, HandMove};
-use station_drivers::pegboard::sim::SimPegBoard;
+use station_sim::draughts_hands::{DraughtsHands, HandMove};
+use station_sim::pegboard::SimPegBoard;
 use station_tests::browser::{
     ENTER, active_id, alt, assert_accessible, enter_token, keys, open_console, screenshot, spawn_station,
     start_chromedriver, text_of, within,

@@ -13,7 +13,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::browser::{
     DOWN, ENTER, TAB, active_id, alt, api_state as state, assert_accessible, browser, enter_token, js, keys,
     no_token_yet, page_content, screenshot, shortcut, spawn_station, start_chromedriver, tab_to, text_of,

@@ -6,7 +6,7 @@
 //! at info level never holds the sealed move.
 
 use serde_json::{Value, json};
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use station_tests::Kill;
 use station_tests::browser::{api_state as state, spawn_station};
 use station_tests::{pegboard_config, scratch, station_run};

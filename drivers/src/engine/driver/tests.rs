@@ -1,6 +1,6 @@
-//! The engine driver against the simulated engine, the fake UCI engines of
-//! `tests/engines/` (a crash, a hang, garbage, an illegal move) and, when
-//! installed, Stockfish.
+//! The engine driver against the fake UCI engines of `tests/engines/` (a
+//! crash, a hang, garbage, an illegal move) and, when installed, Stockfish;
+//! against the simulated engine in `station-sim`.
 
 use super::*;
 use std::path::Path;
@@ -129,22 +129,6 @@ fn a_missing_engine_is_named_and_looked_for_again() {
     }
     // At start, then at each try of the search (the pause grows after the second).
     assert!(missing >= 3, "{missing}");
-}
-
-#[test]
-fn the_simulated_engine_plays_legal_moves_to_the_end() {
-    let driver = EngineDriver::spawn(EngineKind::Sim { seed: 3 });
-    let mut position = SearchPosition::default();
-    for id in 0..400 {
-        search(&driver, id, position.clone(), 1);
-        match until_answer(&driver, id).last() {
-            Some(EngineEvent::BestMove { uci, .. }) => position.moves.push(uci.clone()),
-            Some(EngineEvent::NoMove { .. }) => break,
-            other => panic!("{other:?}"),
-        }
-        assert!(position.to_position().is_ok());
-    }
-    assert!(position.moves.len() > 10);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::station::test_support::{
     config, device_statuses, observed, scratch, serve_with_script, started, wait_until,
 };
 use station_core::{BoardRole, Event};
-use station_drivers::braille::{BrlttyVirtual, SimBrailleServer};
+use station_sim::braille::{BrlttyVirtual, SimBrailleServer};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;

@@ -7,8 +7,8 @@ use crate::config::{BoardConfig, ClockSource, Config, DriverKind};
 use shakmaty::{Bitboard, Chess, Position};
 use station_drivers::dgt::{DgtDriver, DgtEvent, DgtMessage, DgtSettings};
 use station_drivers::pegboard::protocol::BoardMessage;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
 use station_drivers::pegboard::{DriverEvent, PegBoardDriver, SerialSettings};
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -11,7 +11,7 @@ use crate::event_sink::EventSink;
 use crate::journal_file::{JournalDir, WriterOptions};
 use crate::run::{open_board, serve};
 use station_drivers::dgt::SideTime;
-use station_drivers::gamepad::SimGamepad;
+use station_sim::gamepad::SimGamepad;
 use station_voices::{Message, Wording};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

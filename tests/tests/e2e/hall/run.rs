@@ -16,8 +16,8 @@ use super::support::{
 };
 use serde_json::Value;
 use station_core::pgn::read_games;
-use station_drivers::pegboard::sim::{SimOptions, SimPegBoard};
-use station_drivers::sim_game::schedule;
+use station_sim::games::schedule;
+use station_sim::pegboard::{SimOptions, SimPegBoard};
 
 use station_tests::{Kill, export_pgn, rss_kib, scratch, station_bin, station_run, wait_for};
 use std::io::{Read, Write};

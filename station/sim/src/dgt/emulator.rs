@@ -31,14 +31,14 @@ use shakmaty::{Board, Square};
 use tracing::{debug, trace};
 
 use super::hands::TimedUpdate;
-use super::orientation::Orientation;
-use super::protocol::{
-    ACK_NOT_IN_MODE_23, BwTime, ClockAck, ClockCommand, ClockModel, ClockRun, DgtMessage, HostCommand,
-    HostCommandReader, SideTime,
-};
-use crate::sim_pty::{
+use crate::pty::{
     Handled, PlugControl, Pty, SimBoard, SimLine, SimThread, TICK, after, due, run_board, sane_speed,
     sim_handle_methods,
+};
+use station_drivers::dgt::orientation::Orientation;
+use station_drivers::dgt::protocol::{
+    ACK_NOT_IN_MODE_23, BwTime, ClockAck, ClockCommand, ClockModel, ClockRun, DgtMessage, HostCommand,
+    HostCommandReader, SideTime,
 };
 
 /// A simulated DGT clock (a DGT 3000 unless told otherwise) attached to the board.

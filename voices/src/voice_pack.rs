@@ -1,8 +1,9 @@
-//! Which words a voice pack holds, their stable keys, and how an utterance's
-//! text is cut into pack words.
+//! Which words a voice pack holds, from a phrasebook: their stable keys, and
+//! how an utterance's text is cut into pack words. The drivers' audio renders
+//! and plays the clips (`station_drivers::audio::build_pack`).
 
+use crate::{Gender, Message, Phrasebook, PluralForm, WordId};
 use shakmaty::Role;
-use station_voices::{Gender, Message, Phrasebook, PluralForm, WordId};
 
 /// Numbers up to this get clips: enough for clock times (0–59), hours and
 /// move counts of any normal game.
@@ -327,7 +328,7 @@ mod tests {
     /// (found by their text), so an ICCF reading is said from clips too.
     #[test]
     fn pack_words_hold_the_iccf_digits() {
-        for lang in station_voices::BUILTIN_LANGUAGES {
+        for lang in crate::BUILTIN_LANGUAGES {
             let Some(book) = Phrasebook::builtin(lang) else { continue };
             let words = pack_words(book);
             for d in 1..=8 {
@@ -358,8 +359,8 @@ mod tests {
     /// of the templated messages; a dash between squares is a pause.
     #[test]
     fn draughts_moves_and_templated_messages_are_said_from_pack_words() {
-        use station_voices::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
-        for lang in station_voices::BUILTIN_LANGUAGES {
+        use crate::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
+        for lang in crate::BUILTIN_LANGUAGES {
             let Some(book) = Phrasebook::builtin(lang) else { continue };
             let words = pack_words(book);
             let has = |w: &str| words.iter().any(|p| p.text.to_lowercase() == w);

@@ -4,9 +4,8 @@
 
 #![cfg(unix)]
 
-use station_drivers::braille::{
-    BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, BrlttyVirtual, Key,
-};
+use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
+use station_sim::braille::BrlttyVirtual;
 use std::path::Path;
 use std::time::Duration;
 

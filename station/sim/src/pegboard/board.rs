@@ -21,11 +21,11 @@ use shakmaty::{Bitboard, Chess, Position};
 use tracing::{debug, trace};
 
 use super::hands::TimedScan;
-use super::protocol::{BoardMessage, StationCommand};
-use crate::sim_pty::{
+use crate::pty::{
     Handled, PlugControl, Pty, SimBoard, SimLine, SimThread, after, due, run_board, sane_speed,
     sim_handle_methods,
 };
+use station_drivers::pegboard::protocol::{BoardMessage, StationCommand};
 
 /// How the simulated board behaves.
 #[derive(Debug, Clone, PartialEq)]
@@ -414,11 +414,11 @@ impl Board {
 mod tests {
     use super::*;
     use crate::pegboard::hands::Hands;
-    use crate::pegboard::protocol::LineError;
-    use crate::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
-    use crate::stamp::Stamped;
     use crate::test_support::{TempDir, wait_for};
     use shakmaty::{Chess, Move, Position, san::San};
+    use station_drivers::pegboard::protocol::LineError;
+    use station_drivers::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
+    use station_drivers::stamp::Stamped;
 
     fn scripted_game() -> (Vec<TimedScan>, Bitboard) {
         let mut hands = Hands::new(Some(11));
@@ -649,7 +649,7 @@ mod tests {
         driver.shutdown();
         assert!(matches!(
             driver.send(StationCommand::RequestScan),
-            Err(crate::pegboard::serial::DriverStopped)
+            Err(station_drivers::pegboard::serial::DriverStopped)
         ));
     }
 

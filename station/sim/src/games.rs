@@ -34,7 +34,7 @@ pub fn schedule(
 }
 
 /// [`schedule`] and when the simulated hands press the clock (sim ms, for
-/// [`crate::pegboard::sim::SimPegBoard::play_lever`]), with the side that
+/// [`crate::pegboard::SimPegBoard::play_lever`]), with the side that
 /// moved: once per move, three quarters into the thought that follows it,
 /// when the move is decided (the thought is at least twice the settle time).
 pub fn schedule_with_lever(

@@ -8,7 +8,7 @@ use shakmaty::{Bitboard, Chess, Move, Position, Square};
 /// The moves of every game in one PGN file of `tests/data/pgn/games`, as far
 /// as they parse (a game stops at its first move that does not).
 fn games(file: &str) -> Vec<Vec<Move>> {
-    let path = format!("{}/../tests/data/pgn/games/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/data/pgn/games/{file}", env!("CARGO_MANIFEST_DIR"));
     // Names in some files are Latin-1; only the moves matter here.
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let text = String::from_utf8_lossy(&bytes);

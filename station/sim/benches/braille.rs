@@ -3,12 +3,11 @@
 //! `scripts/setup`) with its hardware-free virtual driver (`-b vr`): median
 //! and worst of 50 each; the first line is reported apart (brltty holds the
 //! display for its start-up message a few seconds).
-//! `cargo bench -p station-drivers --bench braille`; each figure is a line
+//! `cargo bench -p station-sim --bench braille`; each figure is a line
 //! `figure<TAB>name<TAB>value<TAB>unit` on stdout.
 
-use station_drivers::braille::{
-    BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, BrlttyVirtual, Key,
-};
+use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
+use station_sim::braille::BrlttyVirtual;
 use std::time::{Duration, Instant};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;

@@ -2,10 +2,11 @@
 //! where no real engine is wanted. It prefers a capture of the most valuable
 //! piece, then a move chosen by a seeded generator, so a seed replays a game.
 
-use super::uci::{Score, SearchLimit, Strength};
-use super::{Engine, EngineError, SearchOutcome, SearchPosition};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position, Role};
+use station_drivers::engine::{
+    Engine, EngineError, EngineKind, EngineMaker, Score, SearchLimit, SearchOutcome, SearchPosition, Strength,
+};
 
 /// A simulated engine.
 pub struct SimEngine {
@@ -16,6 +17,12 @@ impl SimEngine {
     /// An engine whose choices follow `seed`.
     pub fn new(seed: u64) -> Self {
         SimEngine { seed }
+    }
+
+    /// What the engine driver runs for a simulated engine with `seed` (a new
+    /// one at every start and restart, so a restarted engine plays the same).
+    pub fn kind(seed: u64) -> EngineKind {
+        EngineKind::InProcess(EngineMaker::new(move || Box::new(SimEngine::new(seed))))
     }
 }
 
@@ -76,5 +83,37 @@ impl Engine for SimEngine {
             })
             .sum();
         Ok(SearchOutcome { best: UciMove::from_move(mv, mode).to_string(), score: Some(Score::Cp(material)) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SimEngine;
+    use station_drivers::engine::{
+        EngineDriver, EngineEvent, EngineRequest, SearchLimit, SearchPosition, Strength,
+    };
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_simulated_engine_plays_legal_moves_to_the_end() {
+        let driver = EngineDriver::spawn(SimEngine::kind(3));
+        let mut position = SearchPosition::default();
+        for id in 0..400 {
+            let limit = SearchLimit::MoveTime(1);
+            let strength = Strength { elo: Some(1500) };
+            driver.send(EngineRequest::Search { id, position: position.clone(), limit, strength });
+            // The driver's answer to this search, past its `Ready` (or 30 s).
+            let end = Instant::now() + Duration::from_secs(30);
+            let answer = std::iter::from_fn(|| driver.events().recv_deadline(end).ok())
+                .map(|e| e.event)
+                .find(|e| matches!(e, EngineEvent::BestMove { id: i, .. } | EngineEvent::NoMove { id: i } if *i == id));
+            match answer {
+                Some(EngineEvent::BestMove { uci, .. }) => position.moves.push(uci),
+                Some(EngineEvent::NoMove { .. }) => break,
+                other => panic!("{other:?}"),
+            }
+            assert!(position.to_position().is_ok());
+        }
+        assert!(position.moves.len() > 10);
     }
 }
