@@ -1,6 +1,10 @@
 //! What every serial-board driver does alike: open the port 8N1 without flow
 //! control, and when it is lost, say so and keep reopening it with back-off.
 //! The protocols (what to send on connect, how to read) stay in each driver.
+//!
+//! Both serial drivers share the driver thread's handle and its shutdown, the control channel,
+//! the vanished-device check, the session loop and the port's release; ports are opened
+//! exclusively, and a busy port's holders are named by `port_holder`.
 
 use std::fmt::Debug;
 use std::io;

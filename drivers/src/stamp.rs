@@ -2,6 +2,10 @@
 //! moment the read returns, before any queue. The station decides by these
 //! stamps only, so a stalled loop (a slow disk, a busy CPU) may delay a
 //! decision but never change it.
+//!
+//! A read not yet handed over holds the loop's time horizon (`ReadMark`): no tick passes an
+//! input still in a driver's hands. The queues are bounded (`QUEUE_CAPACITY`): a stalled loop
+//! holds the driver back, the kernel buffers the line, and the stamps are already taken.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};

@@ -18,6 +18,12 @@
 //! No failure here stops a game: a missing device, pack or clip becomes a
 //! warning (log, [`SpeakerStatus`], [`SpeakerEvent::Warning`]) and the next
 //! voice takes over.
+//!
+//! Each `Speaker` tells how each utterance ended (`endings`: finished; estimated for
+//! speech-dispatcher, which reports no end; cut; dropped). `cut` serves the listener's
+//! `silence` (queued moves kept); `set_rate` changes the speaking rate, which `stretch` applies
+//! to pack speech at the same pitch. The speakers hold the microphone's mute flag while they
+//! talk.
 
 mod bench;
 mod error;

@@ -8,6 +8,11 @@
 //!
 //! The simulated twin (a BrlAPI server) and a real brltty with its virtual
 //! driver, for tests, are in `station-sim`.
+//!
+//! BrlAPI protocol 8 over brltty's Unix socket is spoken by hand: the version, key-file
+//! authorization, the display's size, tty mode, text writes, and keys as routing-key cells or
+//! brltty commands (the `BrailleDisplay` trait). Garbled packets are dropped and counted; an
+//! oversized header is a reconnection.
 
 pub mod brlapi;
 pub mod protocol;

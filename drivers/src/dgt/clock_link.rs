@@ -11,6 +11,9 @@
 //!
 //! Pure: time is passed in (an [`Instant`]), nothing is written here; the
 //! driver thread sends what [`ClockLink::poll`] hands it.
+//!
+//! A command is resent after 2 s, three tries in all, then given up with a reason: the clock is
+//! not in mode 23, or it does not answer.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};

@@ -7,6 +7,11 @@
 //!
 //! The simulated board (an emulator on a pseudo-terminal) and the hands that
 //! play on it are in `station-sim`.
+//!
+//! The protocol is described for board makers in `docs/dgt-protocol.md`. The driver paces its
+//! writes; the emulator (in `station-sim`) keeps the board's rules: bus mode at power-up,
+//! a 10-byte input buffer while busy, the clock's rules. The clock's model (DGT 3000 or XL) is
+//! read from its version.
 
 pub mod clock_link;
 pub mod orientation;

@@ -8,6 +8,12 @@
 //! * [`driver`] — [`EngineDriver`]: the thread the station talks to; every
 //!   answer checked against the position (never an illegal move), a missing,
 //!   crashed, hung or garbage-speaking engine reported and restarted.
+//!
+//! Strength is set with `UCI_LimitStrength`/`UCI_Elo` in the engine's range, else with `Skill
+//! Level`. The station asks the driver's thread with `Search`, `Cancel` and `NewGame`; a fault is
+//! reported as `EngineEvent::Fault` while the engine is restarted, and `stop` is sent before a hang
+//! is declared. The simulated engine (`station-sim`) is seeded. The fake engines for the fault
+//! tests are `tests/engines/*.sh`.
 
 pub mod driver;
 pub mod process;

@@ -4,6 +4,9 @@
 //! * [`serial`] — [`PegBoardDriver`], a background thread owning the serial port.
 //!
 //! Its simulated twin and the hands that play on it are in `station-sim`.
+//!
+//! The protocol is version 1 of `docs/pegboard-protocol.md`; an `S` line of exactly 13 hex
+//! digits is a 10×10 draughts board (`Scan50`).
 
 pub mod protocol;
 pub mod serial;

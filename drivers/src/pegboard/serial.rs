@@ -1,5 +1,8 @@
 //! The peg-board driver: a background thread that owns the serial port,
 //! survives unplugging, and reports everything as [`DriverEvent`]s.
+//!
+//! Dropped lines are counted one by one and reported once per read, so a flood at line rate
+//! never holds real lines back.
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;

@@ -17,6 +17,11 @@
 //!   set and for a short release time after.
 //! * [`capture`] — the cpal microphone and the pure [`Utterances`] path.
 //! * [`decisive`] — when a partial result already decides the utterance.
+//!
+//! The recogniser gives its n-best readings on request, each with its share of the likelihood
+//! (the app's listening thread asks for 5); `decisive` says when a partial result is a whole
+//! phrase that nothing longer in the grammar changes. The microphone's capture carries a mute
+//! flag (`mute`), held by the audio speakers while they talk.
 
 pub mod capture;
 pub mod decisive;

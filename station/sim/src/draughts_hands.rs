@@ -6,6 +6,8 @@
 //! briefly into each landing square (4.9), puts it on its last square and
 //! removes the captured pieces in the order of capture or the reverse (4.11);
 //! a man taking one man sometimes removes it first (4.16).
+//!
+//! With noise: bounces, long rests, and a piece touched and put back.
 
 use crate::jitter::SplitMix64;
 

@@ -23,6 +23,11 @@
 //! `play` returns right after the final placement; the *caller* guarantees
 //! the rest that lets the station settle (typically by calling `think` with a
 //! thinking time of at least `settle_ms + 100` ms before the next `play`).
+//!
+//! The moving piece goes straight into its hole and never rests in one its move does not use;
+//! castling is king first, then the rook (Art. 4.4). The noise is a neighbour or a piece touched
+//! and put back, and sensor bounces. `hands::real_games` checks every scan of every game of
+//! `tests/data/pgn/games`.
 
 use crate::jitter::{OnTheLine, SplitMix64};
 use shakmaty::{Bitboard, Chess, Move, Position, Square, attacks};
