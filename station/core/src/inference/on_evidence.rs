@@ -142,13 +142,14 @@ impl BoardTracker {
         // shortest explanation wins; a flicker and a bounce can pass for a
         // piece going out and back). It is decided once it is over.
         let before = &self.log[..newest.lifts];
-        if let Explanation::One { mv, .. } = self.narrowed(explain(
-            self.game.position(),
-            newest.occ,
-            Lifts::of(before),
-            Some(before),
-            self.cfg.promotion,
-        )) && !back_at_record
+        if !back_at_record
+            && let Explanation::One { mv, .. } = self.narrowed(explain(
+                self.game.position(),
+                newest.occ,
+                Lifts::of(before),
+                Some(before),
+                self.cfg.promotion,
+            ))
             && pegs_fit(self.game.position(), before, newest.occ, &mv)
         {
             return None;

@@ -218,8 +218,7 @@ fn by_hands(
             let made = (starts[k] + 1..=end).find(|&i| {
                 // A board that stood only while a peg was sensed for a moment
                 // (its own landing, or another's touch) is a bounce's evidence.
-                let moment = flickers.get(i).is_some_and(|&f| f);
-                if moment && tier > Seen::Bounce {
+                if flickers.get(i) == Some(&true) && tier > Seen::Bounce {
                     return false;
                 }
                 let board = boards.get(i).copied().unwrap_or(target);
