@@ -163,6 +163,12 @@ pub enum Observation {
         /// When.
         t: Millis,
     },
+    /// The board shows the record it was being put right to
+    /// ([`BoardTracker::hold_until`]), which is now its record.
+    PutRight {
+        /// When.
+        t: Millis,
+    },
     /// A settled board that is not explained.
     Mismatch {
         /// Why.
@@ -282,6 +288,7 @@ impl BoardTracker {
                 revisable: None,
                 asked: None,
                 announced: None,
+                held: None,
             },
         };
         if sensed == tracker.expected() {
@@ -451,6 +458,7 @@ impl BoardTracker {
             self.forget(self.log.len() - MAX_LOG / 2);
             self.stood.clear();
         }
+        self.release_if_put_right(t, out);
     }
 
     /// Lets time pass up to `t`: confirms lifts (a confirmed lift may complete
@@ -459,6 +467,11 @@ impl BoardTracker {
         self.timing.now = self.timing.now.max(t);
         let t = self.timing.now;
         self.confirm_lifts(t, out);
+        if self.decision.held.is_some() {
+            // Pegs on their way back to a record taken back: no move to read.
+            self.timing.settled |= t >= self.timing.last_change + self.cfg.settle_ms;
+            return;
+        }
         if let Some(at) = self.early_at().filter(|&at| t >= at) {
             self.decision.early_checked = true;
             if let Some((mv, promotion_assumed)) = self.pending_move(true) {
@@ -483,6 +496,9 @@ impl BoardTracker {
     /// one he named), without waiting for the settle time. `true` when it did.
     pub fn decide_now(&mut self, said: Option<Move>, t: Millis, out: &mut Vec<Observation>) -> bool {
         self.tick(t, out);
+        if self.decision.held.is_some() {
+            return false;
+        }
         let Some((mv, promotion_assumed)) = self.pending_move(false) else {
             return said.is_some_and(|said| self.answer(said, t, out));
         };
@@ -500,6 +516,9 @@ impl BoardTracker {
     /// his), is the one read from then on; the board is judged again at once
     /// when it has not changed since. `true` when it answered.
     pub fn answer(&mut self, said: Move, t: Millis, out: &mut Vec<Observation>) -> bool {
+        if self.decision.held.is_some() {
+            return false;
+        }
         let next = self.game.ply() + 1;
         let Some(asked) = self.decision.asked.as_ref().filter(|a| a.ply >= next) else { return false };
         let ply = asked.ply;
@@ -665,12 +684,36 @@ impl BoardTracker {
     /// a corrected execution, or a return to the last agreed position) and
     /// judges the sensed board against it at the next tick.
     pub fn adopt(&mut self, game: Game) {
+        self.decision.held = None;
         self.game = game;
         self.decision.revisable = None;
         self.clear_sequence();
         self.agreement = Agreement::InStep;
         self.reported.clear();
         self.timing.settled = false;
+    }
+
+    /// Moves were taken back: `target`, a record this board's goes back to,
+    /// becomes its record once the board shows it. Until then the pegs are on
+    /// their way back, and nothing is read from them: a white piece put home
+    /// before a black one would read as moves of the record being left.
+    pub fn hold_until(&mut self, target: Game) {
+        self.decision.held = Some(target);
+    }
+
+    /// The board is being put right to a record taken back ([`hold_until`](Self::hold_until)).
+    pub fn held(&self) -> bool {
+        self.decision.held.is_some()
+    }
+
+    /// Ends the hold if the board shows the record it goes back to, which
+    /// becomes this board's record ([`Observation::PutRight`]).
+    pub fn release_if_put_right(&mut self, t: Millis, out: &mut Vec<Observation>) {
+        let shown = self.decision.held.as_ref().is_some_and(|g| g.occupancy() == self.sensed);
+        if let Some(target) = self.decision.held.take_if(|_| shown) {
+            self.adopt(target);
+            out.push(Observation::PutRight { t });
+        }
     }
 
     /// Settles the piece of the last move's promotion (the peg board cannot see
@@ -706,6 +749,9 @@ impl BoardTracker {
             let index = self.lifts.lift_index[sq as usize];
             self.log[index].kind = LiftKind::Confirmed;
             let at = self.lifts.lift_started[sq as usize] + self.cfg.debounce_ms;
+            if self.decision.held.is_some() {
+                continue; // a peg on its way back to a record taken back
+            }
             self.decide_on_evidence(index, at, out);
             if let Some(piece) =
                 self.game.position().board().piece_at(sq).filter(|_| !self.placed.touched.contains(sq))

@@ -670,10 +670,17 @@ impl Table {
     pub fn take_back(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
         let proposal = self.take_back_proposal();
-        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
+        let ChessPlay { trackers, sync, .. } = self.seat.chess_mut().ok_or(TableError::NoGame)?;
         let before = out.len();
         if !sync.take_back(t, out) {
             return Err(TableError::NothingToTakeBack);
+        }
+        for tracker in trackers.values_mut().flatten() {
+            let moves = tracker.game().moves();
+            if moves.len() > sync.agreed().ply() && moves.starts_with(sync.agreed().moves()) {
+                // The board goes back (adopt_targets, below, follows it).
+                tracker.hold_until(sync.agreed().clone());
+            }
         }
         for e in &mut out[before..] {
             if let Event::TakenBack { clock_proposal, .. } = e {
@@ -724,8 +731,12 @@ impl Table {
         self.said_promotion_first(role);
         let c = self.seat.chess_mut().expect("observations come from the chess play");
         let tracker = c.trackers[role].as_ref().expect("observations come from a tracker");
-        let record_changed =
-            c.scratch.iter().any(|o| matches!(o, Observation::Moved { .. } | Observation::Revised { .. }));
+        let record_changed = c.scratch.iter().any(|o| {
+            matches!(
+                o,
+                Observation::Moved { .. } | Observation::Revised { .. } | Observation::PutRight { .. }
+            )
+        });
         let made = tracker.made_at().min(t);
         observation_events(tracker.game(), role, c.scratch.drain(..), out);
         let before = out.len();
@@ -841,6 +852,20 @@ impl Table {
         for role in BoardRole::ALL {
             let Some(tracker) = trackers[role].as_mut() else { continue };
             let Some(target) = sync.target_for(role) else { continue };
+            let moves = tracker.game().moves();
+            let goes_back = moves.len() > target.moves().len() && moves.starts_with(target.moves());
+            if goes_back && (tracker.held() || sync.rewind_target().is_some()) {
+                // Going back: the pegs on their way back are no moves.
+                tracker.hold_until(target.clone());
+            }
+            if tracker.held() {
+                let mut put_right = Vec::new();
+                tracker.release_if_put_right(t, &mut put_right);
+                if !put_right.is_empty() {
+                    sync.board_record(role, tracker.game(), t, out);
+                }
+                continue;
+            }
             let settled = tracker.deadline().is_none();
             if settled && tracker.sensed() == target.occupancy() && tracker.game().moves() != target.moves() {
                 tracker.adopt(target);

@@ -402,7 +402,7 @@ fn replay_one_fast(reference: &Game, seed: Option<u64>, cfg: TrackerConfig, run:
                     let asked = asked.next().filter(|_| reason == MismatchReason::Ambiguous);
                     answer = asked.map(|(index, his)| (his, t, index)).or(answer);
                 }
-                Observation::Touch { .. } | Observation::Restored { .. } => {}
+                Observation::Touch { .. } | Observation::Restored { .. } | Observation::PutRight { .. } => {}
             }
         }
         answer
@@ -536,7 +536,7 @@ fn judge_ply(
                 }
             }
             Observation::Mismatch { .. } => totals.reports += 1,
-            Observation::Touch { .. } | Observation::Restored { .. } => {}
+            Observation::Touch { .. } | Observation::Restored { .. } | Observation::PutRight { .. } => {}
         }
     }
     match decided {

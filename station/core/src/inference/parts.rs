@@ -164,6 +164,9 @@ pub(super) struct DecisionState {
     pub(super) asked: Option<Asked>,
     /// The player's answer: the move he announced for the ply asked about.
     pub(super) announced: Option<(shakmaty::Move, usize)>,
+    /// The record this board goes back to (moves taken back) while its pegs
+    /// are put right: nothing is read from them until the board shows it.
+    pub(super) held: Option<crate::game::Game>,
 }
 
 /// An ambiguity the station reported: the moves that fit the board and the

@@ -36,6 +36,8 @@ pub(super) fn observation_events(
                 })
             }
             Observation::Restored { t } => out.push(Event::BoardRestored { board, t_ms: t }),
+            // The record goes back with the sync's `taken_back` events.
+            Observation::PutRight { .. } => {}
         }
     }
 }
