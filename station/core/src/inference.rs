@@ -212,6 +212,7 @@ mod explanation;
 mod judge;
 mod on_evidence;
 mod parts;
+mod recapture;
 use explanation::*;
 use parts::*;
 pub(crate) mod sequence;
@@ -480,6 +481,13 @@ impl BoardTracker {
                 self.timing.settled = true;
             } else if let Some((mv, promotion_assumed, lifts)) = self.pending_revision() {
                 self.revise(mv, promotion_assumed, lifts, at, out);
+                self.timing.settled = true;
+            } else if let Some(decision) = self.pending_recapture() {
+                self.record(&decision, at, out);
+                self.decision.revisable = None;
+                self.forget(decision.consumed);
+                self.agreement = Agreement::InStep;
+                self.reported.clear();
                 self.timing.settled = true;
             }
         }

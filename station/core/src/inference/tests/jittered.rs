@@ -268,3 +268,108 @@ fn a_flicker_on_an_empty_hole_makes_no_five_plies_of_two() {
     );
     decided_or_asked(&mut h, &["e2e7", "b7e7", "e1e7"]);
 }
+
+#[test]
+fn a_chain_of_captures_on_one_square_is_decided_capture_by_capture() {
+    // A game of the collection, 38...hxg5 39.hxg5 fxg5 40.Nxg5 Bxg5 41.Bxg5
+    // Nxg5 42.Rxg5 Ra1 on a jittered line: the first capture's two pegs read
+    // in one reading, and every landing peg taken by the next capture before
+    // the board could rest. Eight plies on one square are more than the
+    // catch-up reads at once: each capture and its recapture is decided as
+    // the recapture lands.
+    let h = traced(
+        "3bb1k1/1q3np1/3p1p1p/1p1PpPP1/1P2P2P/r1PQBN2/r2N2R1/6RK b - - 0 38",
+        "  t 23044 +[] -[h6]
+  t 23206 +[] -[g5]
+  t 23206 +[g5] -[]
+  t 23390 +[] -[g5]
+  t 23609 +[] -[h4]
+  t 23639 +[g5] -[]
+  t 23838 +[] -[g5] rec 75
+  t 23868 +[] -[f6] rec 75
+  t 24074 +[g5] -[] rec 75
+  t 24170 +[h6] -[] rec 75
+  t 24181 +[] -[h6] rec 75
+  t 24215 +[] -[g5] rec 75
+  t 24348 +[] -[f3] rec 75
+  t 24406 +[c4] -[] rec 75
+  t 24409 +[] -[c4] rec 75
+  t 24447 +[g5] -[] rec 75
+  t 24492 +[] -[g5] rec 75
+  t 24549 +[f6] -[] rec 75
+  t 24560 +[] -[f6] rec 75
+  t 24581 +[] -[d8] rec 75
+  t 24708 +[g5] -[] rec 75
+  t 24821 +[] -[g5] rec 75
+  t 24973 +[] -[e3] rec 75
+  t 25195 +[g5] -[] rec 75
+  t 25383 +[] -[g5] rec 75
+  t 25490 +[] -[f7] rec 75
+  t 25547 +[g5] -[] rec 75
+  t 25636 +[] -[g5] rec 75
+  t 25777 +[] -[g2] rec 75
+  t 25924 +[c5] -[] rec 75
+  t 25928 +[] -[c5] rec 75
+  t 25928 +[] -[] rec 75
+  t 25963 +[g5] -[] rec 75
+  t 26026 +[] -[a2]
+  t 26094 +[] -[]
+  t 26133 +[a1] -[]",
+    );
+    let played = ["h6g5", "h4g5", "f6g5", "f3g5", "d8g5", "e3g5", "f7g5", "g2g5", "a2a1"];
+    assert_eq!(h.moves(), played);
+}
+
+#[test]
+fn a_capture_whose_square_flickers_as_the_next_pawn_goes_by_is_no_recapture() {
+    // A game of the collection, 17...bxc6 18.d6 on a jittered line: c6's
+    // pawn taken, the b7 pawn in, then White's d5 pawn lifted and c6 out and
+    // back in one reading as the hand passed. Read as a capture and its
+    // recapture (18.dxc6), the board would be the same; the pawn lands on d6.
+    let mut h = traced(
+        "r1r3k1/pp1b2bp/2P1p1p1/3PPp2/2P2B2/8/3K1PPP/2R3NR b - - 0 17",
+        "  t 10474 +[] -[]
+  t 10481 +[] -[c6]
+  t 10618 +[] -[b7]
+  t 10654 +[] -[d5]
+  t 10713 +[d5] -[]
+  t 10757 +[h8] -[]
+  t 10764 +[] -[h8]
+  t 10811 +[c6] -[]
+  t 10817 +[] -[d5]
+  t 11028 +[] -[c6]
+  t 11028 +[c6] -[]
+  t 11126 +[d6] -[]",
+    );
+    decided_or_asked(&mut h, &["b7c6", "d5d6"]);
+}
+
+#[test]
+fn a_neighbour_touched_twice_is_no_capture_and_recapture() {
+    // A game of the collection, 38...Rd3 39.Qxf7+ Kh6 on a jittered line: the
+    // queen touched, then lifted from f6, f7's pawn taken, g6's pawn lifted and put back, the
+    // queen in on f7; then the king lifted and g6 touched again. Qxg6 Kxg6
+    // has the same holes: the king's lift came before g6's, so no recapture.
+    let mut h = traced(
+        "8/1p3p1k/p4Qp1/P7/2P1q1B1/1P2rp1P/8/3R1K2 b - - 3 38",
+        "  t 23287 +[] -[e3]
+  t 23425 +[d3] -[]
+  t 23582 +[] -[f6]
+  t 23655 +[f6] -[]
+  t 23749 +[] -[f6]
+  t 23898 +[] -[f7]
+  t 24020 +[] -[g6]
+  t 24084 +[h1] -[]
+  t 24108 +[] -[h1]
+  t 24192 +[g6] -[]
+  t 24261 +[f7] -[]
+  t 24310 +[] -[h7]
+  t 24372 +[h2] -[]
+  t 24381 +[] -[h2]
+  t 24454 +[] -[g6]
+  t 24536 +[g6] -[]
+  t 24583 +[] -[]
+  t 24682 +[h6] -[]",
+    );
+    decided_or_asked(&mut h, &["e3d3", "f6f7", "h7h6"]);
+}
