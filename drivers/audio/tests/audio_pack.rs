@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use station_drivers::audio::{
+use station_audio::{
     BuildOptions, BuildReport, Clip, Manifest, RenderVoice, Utterance, VoiceKind, VoicePack, build_pack,
     pack_words, render_clip, render_wav, wav,
 };
@@ -36,7 +36,7 @@ fn book(lang: &str) -> Result<&'static Phrasebook, String> {
 }
 
 fn espeak_present() -> bool {
-    station_drivers::audio::Espeak::default().available()
+    station_audio::Espeak::default().available()
 }
 
 /// A German pack of only `keys`, built with espeak-ng in a folder of its own.

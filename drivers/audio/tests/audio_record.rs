@@ -6,7 +6,7 @@ mod common;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use station_drivers::audio::{Espeak, Recorder, Utterance, VoicePack};
+use station_audio::{Espeak, Recorder, Utterance, VoicePack};
 use station_voices::Phrasebook;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -57,9 +57,7 @@ fn record(dir: &std::path::Path) -> TestResult {
     // ALSA's file plugin does not feed its input file faithfully through a
     // rate conversion (arecord shows the same), so only bounds are checked:
     // speech was heard, trimmed to a word's length and normalised.
-    assert!(
-        take.duration() >= station_drivers::audio::MIN_WORD && take.duration() < Duration::from_millis(1500)
-    );
+    assert!(take.duration() >= station_audio::MIN_WORD && take.duration() < Duration::from_millis(1500));
     assert!((take.rms() - 0.1).abs() < 0.03);
     recorder.keep(&word, &take)?;
     assert!(recorder.missing().all(|w| w.key != "piece.knight"));

@@ -10,11 +10,11 @@
 use super::process::{Timeouts, UciProcess};
 use super::uci::{Score, SearchLimit, Strength};
 use super::{Engine, EngineError};
-use crate::stamp::{QUEUE_CAPACITY, Stamped};
 use crossbeam_channel::{Receiver, Sender, TryRecvError, bounded, unbounded};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
+use station_stamp::{QUEUE_CAPACITY, Stamped};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;

@@ -15,6 +15,9 @@
 //! is declared. The simulated engine (`station-sim`) is seeded. The fake engines for the fault
 //! tests are `tests/engines/*.sh`.
 
+// Child processes, process groups and signals: Unix only, as before the split.
+#![cfg(unix)]
+
 pub mod driver;
 pub mod process;
 pub mod uci;

@@ -5,9 +5,9 @@
 //! gilrs names them (`South`, `East`, `LeftTrigger`, …), which is what the
 //! `[buttons]` config uses (`gamepad:South`).
 
-use crate::flag_thread::FlagThread;
-use crate::stamp::Stamped;
 use crossbeam_channel::{Receiver, Sender};
+use station_stamp::FlagThread;
+use station_stamp::Stamped;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 

@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 /// Owns a thread that runs until its stop flag is set; dropping it sets the
 /// flag and waits for the thread.
 #[derive(Debug)]
-pub(crate) struct FlagThread {
+pub struct FlagThread {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -17,7 +17,7 @@ impl FlagThread {
     /// Starts `body` on a thread called `name`, handing it the stop flag to
     /// poll. A thread the system cannot start is no thread: its events never
     /// come, which the driver's consumer already copes with.
-    pub(crate) fn spawn(name: &str, body: impl FnOnce(Arc<AtomicBool>) + Send + 'static) -> FlagThread {
+    pub fn spawn(name: &str, body: impl FnOnce(Arc<AtomicBool>) + Send + 'static) -> FlagThread {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let thread = std::thread::Builder::new().name(name.into()).spawn(move || body(flag)).ok();

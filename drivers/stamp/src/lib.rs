@@ -6,6 +6,13 @@
 //! A read not yet handed over holds the loop's time horizon (`ReadMark`): no tick passes an
 //! input still in a driver's hands. The queues are bounded (`QUEUE_CAPACITY`): a stalled loop
 //! holds the driver back, the kernel buffers the line, and the stamps are already taken.
+//!
+//! [`FlagThread`]: the background thread a driver polls its device on, stopped and joined
+//! when its handle goes (the Braille display's and the gamepads').
+
+mod flag_thread;
+
+pub use flag_thread::FlagThread;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};

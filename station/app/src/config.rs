@@ -39,7 +39,7 @@ pub struct Config {
     /// How moves are worded for the blind player (language, letters, ranks, long form).
     pub voice: station_voices::VoiceSettings,
     /// Voice packs and the two listeners (earphone, public speaker).
-    pub audio: station_drivers::audio::AudioSettings,
+    pub audio: station_audio::AudioSettings,
     /// Spoken moves (`[speech]`).
     pub speech: SpeechSettings,
     /// The tournament hall's broker (`[hall]`); no publishing when absent.
@@ -149,7 +149,7 @@ impl Default for BrailleSettings {
 impl BrailleSettings {
     /// The socket to connect to: `socket`, else the one of `host`.
     pub fn socket_path(&self) -> Option<PathBuf> {
-        self.socket.clone().or_else(|| station_drivers::braille::BrlapiSettings::socket_of_host(&self.host))
+        self.socket.clone().or_else(|| station_serial::braille::BrlapiSettings::socket_of_host(&self.host))
     }
 }
 

@@ -5,9 +5,9 @@
 
 use super::protocol::{self, Decoder, Packet, ProtocolError, kind};
 use super::{BrailleDisplay, BrailleEvent};
-use crate::flag_thread::FlagThread;
-use crate::stamp::{QUEUE_CAPACITY, Stamped};
 use crossbeam_channel::{Receiver, Sender, TrySendError};
+use station_stamp::FlagThread;
+use station_stamp::{QUEUE_CAPACITY, Stamped};
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;

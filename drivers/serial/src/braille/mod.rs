@@ -20,8 +20,8 @@ pub mod protocol;
 pub use brlapi::{BrlapiDriver, BrlapiSettings};
 pub use protocol::Key;
 
-use crate::stamp::Stamped;
 use crossbeam_channel::Receiver;
+use station_stamp::Stamped;
 
 /// What a Braille display's driver reports.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use super::protocol::{
 };
 use crate::serial_link::{self, DriverThread, Link, PathWatch, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
-use crate::stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
+use station_stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
 
 /// Silence after which the driver asks for a board dump. A board in update
 /// mode is quiet while nobody moves; the dump doubles as a consistency check.

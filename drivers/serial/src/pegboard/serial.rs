@@ -15,7 +15,7 @@ use tracing::{debug, trace, warn};
 use super::protocol::{BoardMessage, DEFAULT_BAUD, DropCounters, LineError, LineReader, StationCommand};
 use crate::serial_link::{self, DriverThread, Link, PathWatch, Port, SessionEnd, is_idle, open_8n1};
 pub use crate::serial_link::{BACKOFF_MAX, BACKOFF_MIN, READ_TIMEOUT};
-use crate::stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
+use station_stamp::{QUEUE_CAPACITY, ReadMark, Stamped};
 
 /// Silence after which the driver asks for a scan (the board promises one per second).
 pub const SILENCE_POKE: Duration = Duration::from_secs(3);
