@@ -554,7 +554,7 @@ impl Config {
                 format!("`{}` is not a local BrlAPI host (:N); set braille.socket", self.braille.host),
             ));
         }
-        // The listeners' settings belong to the drivers crate, which reads them untyped.
+        // The listeners' settings belong to station-audio, which reads them untyped.
         for (name, listener) in [("private", &self.audio.private), ("public", &self.audio.public)] {
             let v = listener.volume;
             if !(v.is_finite() && (0.0..=4.0).contains(&v)) {
