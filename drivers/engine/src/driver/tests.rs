@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 
 fn fake(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/engines").join(format!("{name}.sh"))
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines").join(format!("{name}.sh"))
 }
 
 fn uci(path: PathBuf) -> EngineKind {

@@ -428,7 +428,7 @@ mod tests {
 
     #[test]
     fn every_checksummed_example_in_the_protocol_document_is_valid() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/pegboard-protocol.md");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/pegboard-protocol.md");
         let doc = std::fs::read_to_string(path).expect("docs/pegboard-protocol.md");
         let inline = doc.split('`').skip(1).step_by(2);
         let session = doc
