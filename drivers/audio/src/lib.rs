@@ -1,8 +1,6 @@
 //! Sound in and out: the announcements spoken in each listener's ear (this
-//! crate's root) and offline speech recognition ([`speech`]), the one crate
-//! that links libvosk, cpal, rodio and speech-dispatcher.
-//!
-//! The audio path: every announcement spoken in the listener's ear.
+//! module) and offline speech recognition ([`speech`], Vosk). The one driver
+//! crate that uses libvosk, cpal, rodio and speech-dispatcher.
 //!
 //! * Voices, best first: a **voice pack** ([`pack`]: one clip per word,
 //!   built with espeak-ng by [`build_pack`] or recorded by [`Recorder`]),
