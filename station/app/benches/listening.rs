@@ -14,8 +14,8 @@
 use shakmaty::Position;
 use station_app::config::{ListenMode, SpeechSettings};
 use station_app::listening::{Heard, Listening};
-use station_drivers::audio::Clip;
-use station_drivers::speech::{Decisive, InputFormat, Listener, MuteFlag, WavSamples, load_model, read_wav};
+use station_audio::Clip;
+use station_audio::speech::{Decisive, InputFormat, Listener, MuteFlag, WavSamples, load_model, read_wav};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -60,7 +60,7 @@ fn korean_session(phrases: &[&str], gap: Duration, wav: &Path) -> Result<()> {
         all.extend(samples);
         all.extend(std::iter::repeat_n(0, (gap.as_secs_f64() * f64::from(rate)) as usize));
     }
-    station_drivers::audio::wav::write_wav(wav, &Clip::new(rate, all))?;
+    station_audio::wav::write_wav(wav, &Clip::new(rate, all))?;
     Ok(())
 }
 

@@ -18,8 +18,8 @@ use anyhow::Result;
 use shakmaty::Color;
 use station_core::record::GameRecord;
 use station_core::{Event, Millis, Table};
-use station_drivers::braille::{BrailleDisplay, BrailleEvent};
-use station_drivers::stamp::Stamped;
+use station_serial::braille::{BrailleDisplay, BrailleEvent};
+use station_stamp::Stamped;
 use station_voices::{ClockLine, ClockReading, Phrasebook};
 use std::rc::Rc;
 

@@ -39,7 +39,7 @@ pub struct Config {
     /// How moves are worded for the blind player (language, letters, ranks, long form).
     pub voice: station_voices::VoiceSettings,
     /// Voice packs and the two listeners (earphone, public speaker).
-    pub audio: station_drivers::audio::AudioSettings,
+    pub audio: station_audio::AudioSettings,
     /// Spoken moves (`[speech]`).
     pub speech: SpeechSettings,
     /// The tournament hall's broker (`[hall]`); no publishing when absent.
@@ -149,7 +149,7 @@ impl Default for BrailleSettings {
 impl BrailleSettings {
     /// The socket to connect to: `socket`, else the one of `host`.
     pub fn socket_path(&self) -> Option<PathBuf> {
-        self.socket.clone().or_else(|| station_drivers::braille::BrlapiSettings::socket_of_host(&self.host))
+        self.socket.clone().or_else(|| station_serial::braille::BrlapiSettings::socket_of_host(&self.host))
     }
 }
 
@@ -554,7 +554,7 @@ impl Config {
                 format!("`{}` is not a local BrlAPI host (:N); set braille.socket", self.braille.host),
             ));
         }
-        // The listeners' settings belong to the drivers crate, which reads them untyped.
+        // The listeners' settings belong to station-audio, which reads them untyped.
         for (name, listener) in [("private", &self.audio.private), ("public", &self.audio.public)] {
             let v = listener.volume;
             if !(v.is_finite() && (0.0..=4.0).contains(&v)) {

@@ -2,7 +2,7 @@
 //! what is sent to set it for a game, what its link reports, and whether it
 //! adds the time control's bonus.
 //!
-//! The driver's clock link ([`station_drivers::dgt::clock_link`]) sends one
+//! The driver's clock link ([`station_serial::dgt::clock_link`]) sends one
 //! command at a time and gives up after three tries; here its reports become
 //! `device_status` events (device `dgt_clock`) whose detail the console shows
 //! and whose status the speaking turns into the blind player's words:
@@ -18,7 +18,7 @@
 
 use station_core::clock::{Bonus, ClockReading, Side, TimeControl};
 use station_core::{Event, Millis};
-use station_drivers::dgt::{ClockCommand, ClockFailure, ClockModel, ClockReport, ClockRun, SideTime};
+use station_serial::dgt::{ClockCommand, ClockFailure, ClockModel, ClockReport, ClockRun, SideTime};
 
 /// The daemon's side of the DGT master clock.
 #[derive(Debug, Default)]

@@ -109,7 +109,7 @@ pub fn set_aside_with(journal: &Path, aside: &Path) {
 /// # Errors
 /// [`io::ErrorKind::FileTooLarge`] when the samples do not fit a WAV file (4 GiB).
 pub fn wav_bytes(samples: &[i16], rate: u32) -> io::Result<Vec<u8>> {
-    station_drivers::audio::wav::encode_wav(samples, rate)
+    station_audio::wav::encode_wav(samples, rate)
         .map_err(|e| io::Error::new(io::ErrorKind::FileTooLarge, e.to_string()))
 }
 

@@ -9,8 +9,8 @@
 //! missing microphone, or one that goes away, is reported once and looked for
 //! again until it is back. The station runs on without speech input meanwhile.
 //!
-//! The microphone itself is the drivers' (capture with cpal in `station_drivers::speech`, and the
-//! sound source in `station_drivers::audio`: the microphone, or its twin, a WAV file played in real
+//! The microphone itself is the drivers' (capture with cpal in `station_audio::speech`, and the
+//! sound source in `station_audio`: the microphone, or its twin, a WAV file played in real
 //! time in the 25 ms periods ALSA capture delivers); this module keeps only what turns the sound
 //! into words. Every grammar is fitted to the model by `vocabulary` first. With `decide_early` an
 //! utterance is decided as soon as the partial result decides it and the speaker is quiet; its
@@ -21,8 +21,8 @@
 use crate::config::{ListenMode, SpeechSettings};
 use crate::vocabulary::Vocabulary;
 use crossbeam_channel::{Receiver, Sender};
-use station_drivers::audio::microphone::{Chunk, Next, SoundInput, WavPlayer};
-use station_drivers::speech::{
+use station_audio::microphone::{Chunk, Next, SoundInput, WavPlayer};
+use station_audio::speech::{
     CaptureSettings, Decisive, InputFormat, Listener, Microphone, MuteFlag, PushToTalk, Samples, Transcript,
     Utterances, VadEvent, level_db, load_model, read_wav,
 };
@@ -273,13 +273,13 @@ fn listen(setup: Setup, grammar_rx: &Receiver<Vec<String>>, out: &Sender<Heard>,
 /// The model and the vocabulary check that fits each grammar to it.
 struct Fitting<'a> {
     vocabulary: &'a mut Vocabulary,
-    model: &'a mut station_drivers::speech::Model,
+    model: &'a mut station_audio::speech::Model,
 }
 
 /// A grammar fitted to the model (issue 24 §2); words it lacks go out once.
 fn fit(
     vocabulary: &mut Vocabulary,
-    model: &mut station_drivers::speech::Model,
+    model: &mut station_audio::speech::Model,
     phrases: &[String],
     model_dir: &std::path::Path,
     out: &Sender<Heard>,
@@ -374,7 +374,7 @@ fn listen_to(
                 VadEvent::Start(samples) | VadEvent::Speech(samples) => {
                     after = after.saturating_sub(samples_time(samples.len()));
                     utterance.talking = true;
-                    let tail = &samples[samples.len().saturating_sub(station_drivers::speech::vad::FRAME)..];
+                    let tail = &samples[samples.len().saturating_sub(station_audio::speech::vad::FRAME)..];
                     if level_db(tail) >= threshold_db {
                         let frame_end = heard_until.checked_sub(after).unwrap_or(heard_until);
                         utterance.last_loud = Some(frame_end);
@@ -542,7 +542,7 @@ mod tests {
     //! model: push-to-talk and the mute flag decide what reaches the recogniser.
 
     use super::*;
-    use station_drivers::speech::WavSamples;
+    use station_audio::speech::WavSamples;
 
     const PHRASES: [&str; 4] = ["안녕하세요", "감사합니다", "서울", "김치"];
 
@@ -703,8 +703,8 @@ mod tests {
 
     /// Writes 16-bit mono PCM as a WAV file.
     fn write_wav(path: &std::path::Path, rate: u32, samples: &[i16]) {
-        let clip = station_drivers::audio::Clip::new(rate, samples.to_vec());
-        station_drivers::audio::wav::write_wav(path, &clip).unwrap();
+        let clip = station_audio::Clip::new(rate, samples.to_vec());
+        station_audio::wav::write_wav(path, &clip).unwrap();
     }
 
     /// Korean phrases spoken one after another with `gap` of silence, as one

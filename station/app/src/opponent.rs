@@ -13,11 +13,11 @@ use crate::config::OpponentSettings;
 use crossbeam_channel::Receiver;
 use shakmaty::{Chess, Color, Position};
 use station_core::Game;
-use station_drivers::engine::{
+use station_engine::{
     EngineDriver, EngineEvent, EngineKind, EngineRequest, FaultKind, Score, SearchLimit, SearchPosition,
     Strength, Timeouts,
 };
-use station_drivers::stamp::Stamped;
+use station_stamp::Stamped;
 use std::collections::HashSet;
 use std::path::PathBuf;
 

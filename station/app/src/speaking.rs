@@ -20,10 +20,10 @@ use crate::games::chess::word_event_move;
 use crate::journal_file::Said;
 use crate::told::{Change, Told, Viewer};
 use shakmaty::{Position, Role, Square};
+use station_audio::{Ended, Listeners, Priority, Speaker, Utterance};
 use station_core::clock::{Side, Warning};
 use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
-use station_drivers::audio::{Ended, Listeners, Priority, Speaker, Utterance};
 use station_voices::{
     ClockReading, Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report,
     clock_report_used, say_duration, say_moves,
@@ -116,7 +116,7 @@ impl Voices {
     }
 
     /// The microphone is muted while either listener's speaker talks.
-    pub fn mute_while_speaking(&self, flag: &station_drivers::speech::MuteFlag) {
+    pub fn mute_while_speaking(&self, flag: &station_audio::speech::MuteFlag) {
         self.private.speaker.mute_while_speaking(flag.clone());
         if let Some(public) = &self.public {
             public.speaker.mute_while_speaking(flag.clone());

@@ -68,10 +68,8 @@ impl SpeechState {
         } else {
             self.rate_percent.saturating_sub(RATE_STEP)
         };
-        let rate = rate.clamp(
-            station_drivers::audio::stretch::MIN_RATE_PERCENT,
-            station_drivers::audio::stretch::MAX_RATE_PERCENT,
-        );
+        let rate =
+            rate.clamp(station_audio::stretch::MIN_RATE_PERCENT, station_audio::stretch::MAX_RATE_PERCENT);
         SpeechState { rate_percent: rate, ..self }
     }
 }
@@ -96,7 +94,7 @@ mod tests {
         for _ in 0..10 {
             slow = slow.step(false);
         }
-        assert_eq!(slow.rate_percent, station_drivers::audio::stretch::MIN_RATE_PERCENT);
+        assert_eq!(slow.rate_percent, station_audio::stretch::MIN_RATE_PERCENT);
         let used = SpeechState { clock_reading: Some(station_voices::ClockReading::Used), ..faster };
         used.save(&path).unwrap();
         assert_eq!(SpeechState::load(&path), used);

@@ -18,7 +18,7 @@ pub trait Lexicon {
     fn knows(&mut self, word: &str) -> bool;
 }
 
-impl Lexicon for station_drivers::speech::Model {
+impl Lexicon for station_audio::speech::Model {
     fn knows(&mut self, word: &str) -> bool {
         self.find_word(word).is_some()
     }
@@ -231,7 +231,7 @@ mod tests {
             "no Korean Vosk model at {}: scripts/setup installs it",
             dir.display()
         );
-        let mut model = station_drivers::speech::load_model(&dir, "ko").unwrap();
+        let mut model = station_audio::speech::load_model(&dir, "ko").unwrap();
         // The model does know its own words: the check is not blind.
         assert!(
             model.knows("[unk]") || model.knows("안녕하세요") || model.knows("네"),

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Position, Variant};
 use station_core::{BoardRole, Event};
-use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use station_serial::pegboard::{PegBoardDriver, SerialSettings};
 use station_sim::draughts_hands::DraughtsHands;
 use station_sim::hand_move;
 use station_sim::pegboard::hands::TimedScan;

@@ -14,10 +14,8 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 use station_core::{BoardRole, Event, Game};
-use station_drivers::engine::{
-    EngineDriver, EngineEvent, EngineKind, EngineRequest, SearchLimit, Strength, Timeouts,
-};
-use station_drivers::pegboard::{PegBoardDriver, SerialSettings};
+use station_engine::{EngineDriver, EngineEvent, EngineKind, EngineRequest, SearchLimit, Strength, Timeouts};
+use station_serial::pegboard::{PegBoardDriver, SerialSettings};
 use station_sim::pegboard::hands::{Hands, TimedScan};
 use station_sim::pegboard::occupancy_after;
 use station_sim::pegboard::{SimOptions, SimPegBoard};

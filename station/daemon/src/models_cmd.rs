@@ -49,7 +49,7 @@ fn unpack_and_place(
     })?;
     let item = format!("speech model {lang}");
     let finding = crate::doctor::check_model(&item, lang, &model, false);
-    if matches!(finding.level, Level::Fail) && station_drivers::speech::load_model(&model, lang).is_err() {
+    if matches!(finding.level, Level::Fail) && station_audio::speech::load_model(&model, lang).is_err() {
         bail!("{}", finding.found);
     }
     if target.exists() {

@@ -3,8 +3,8 @@
 //! words sound.
 
 use anyhow::{Context, Result};
-use station_drivers::audio::{EspeakPronouncer, phoneme_table};
-use station_drivers::speech::recognise_wav_with_model_dir;
+use station_audio::speech::recognise_wav_with_model_dir;
+use station_audio::{EspeakPronouncer, phoneme_table};
 use station_voices::understand::{Understanding, legal_move, words_to_pronounce};
 use station_voices::{Phrasebook, position_from_fen};
 use std::path::Path;

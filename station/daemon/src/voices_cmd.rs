@@ -1,7 +1,7 @@
 //! `station voices build|record` and `station devices`: voice packs and audio devices.
 
 use anyhow::{Context, Result, bail};
-use station_drivers::audio::{BuildOptions, Recorder, build_pack, list_output_devices};
+use station_audio::{BuildOptions, Recorder, build_pack, list_output_devices};
 use station_voices::Phrasebook;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -54,7 +54,7 @@ pub fn record(lang: &str, out: &Path, input: Option<&str>, speaker: &str) -> Res
             let flag = Arc::clone(&stop);
             let input = input.map(str::to_owned);
             let take = std::thread::spawn(move || {
-                station_drivers::audio::capture(input.as_deref(), Duration::from_secs(10), &flag)
+                station_audio::capture(input.as_deref(), Duration::from_secs(10), &flag)
             });
             ask("recording… Enter to stop ").context("input ended")?;
             stop.store(true, Ordering::Relaxed);
@@ -106,7 +106,7 @@ pub fn devices() -> Result<()> {
         Err(e) => println!("  unavailable: {e}"),
     }
     println!("gamepads:");
-    match station_drivers::gamepad::list_gamepads() {
+    match station_gamepad::list_gamepads() {
         Ok(list) if list.is_empty() => println!("  (none)"),
         Ok(list) => {
             for g in list {

@@ -6,7 +6,7 @@
 //! `cargo bench -p station-sim --bench braille`; each figure is a line
 //! `figure<TAB>name<TAB>value<TAB>unit` on stdout.
 
-use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
+use station_serial::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
 use station_sim::braille::BrlttyVirtual;
 use std::time::{Duration, Instant};
 

@@ -9,7 +9,7 @@
 #[path = "../tests/dgt_hands_corpus.rs"]
 mod corpus;
 
-use station_drivers::dgt::orientation::Orientation;
+use station_serial::dgt::orientation::Orientation;
 use std::time::Instant;
 
 fn figure(name: &str, value: f64, unit: &str) {

@@ -4,7 +4,7 @@
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position, Role};
-use station_drivers::engine::{
+use station_engine::{
     Engine, EngineError, EngineKind, EngineMaker, Score, SearchLimit, SearchOutcome, SearchPosition, Strength,
 };
 
@@ -89,9 +89,7 @@ impl Engine for SimEngine {
 #[cfg(test)]
 mod tests {
     use super::SimEngine;
-    use station_drivers::engine::{
-        EngineDriver, EngineEvent, EngineRequest, SearchLimit, SearchPosition, Strength,
-    };
+    use station_engine::{EngineDriver, EngineEvent, EngineRequest, SearchLimit, SearchPosition, Strength};
     use std::time::{Duration, Instant};
 
     #[test]

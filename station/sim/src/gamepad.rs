@@ -1,12 +1,12 @@
 //! The simulated twin of a gamepad or foot switch (tests, the demo).
 
 use crossbeam_channel::{Receiver, Sender};
-use station_drivers::gamepad::GamepadEvent;
-use station_drivers::stamp::Stamped;
+use station_gamepad::GamepadEvent;
+use station_stamp::Stamped;
 
 /// The simulated twin of a gamepad or foot switch: what the gilrs thread would
 /// report, sent by hand (tests, the demo). Feed [`SimGamepad::events`] to the
-/// station in place of a [`GamepadDriver`](station_drivers::gamepad::GamepadDriver)'s.
+/// station in place of a [`GamepadDriver`](station_gamepad::GamepadDriver)'s.
 #[derive(Debug, Clone)]
 pub struct SimGamepad {
     name: String,
@@ -21,7 +21,7 @@ impl SimGamepad {
         SimGamepad { name: name.into(), tx, events }
     }
 
-    /// The events, as [`GamepadDriver::events`](station_drivers::gamepad::GamepadDriver::events) gives them.
+    /// The events, as [`GamepadDriver::events`](station_gamepad::GamepadDriver::events) gives them.
     pub fn events(&self) -> Receiver<Stamped<GamepadEvent>> {
         self.events.clone()
     }

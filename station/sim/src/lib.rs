@@ -2,8 +2,8 @@
 //! whole games replayed through them on the rules core.
 //!
 //! The twins stand in for hardware behind the same device paths and sockets
-//! the drivers (`station-drivers`) open, so a test or the demo runs the real
-//! drivers against them:
+//! the drivers (`station-serial`, `station-gamepad`, `station-engine`) open,
+//! so a test or the demo runs the real drivers against them:
 //!
 //! * [`pegboard`] — the simulated peg board on a pseudo-terminal and the hands
 //!   that turn a chess move into scans; [`draughts_hands`] for a draughts move.

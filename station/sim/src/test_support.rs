@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, Chess, fen::Fen};
-use station_drivers::stamp::Stamped;
+use station_stamp::Stamped;
 
 /// The position of `fen`, Chess960 castling rights read as given.
 pub(crate) fn position(fen: &str) -> Chess {

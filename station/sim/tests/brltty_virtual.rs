@@ -4,7 +4,7 @@
 
 #![cfg(unix)]
 
-use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
+use station_serial::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
 use station_sim::braille::BrlttyVirtual;
 use std::path::Path;
 use std::time::Duration;

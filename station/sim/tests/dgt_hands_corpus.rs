@@ -8,7 +8,7 @@ use shakmaty::{Move, Position};
 use station_core::game::Game;
 use station_core::pgn::read_games;
 use station_core::piece_tracking::{PieceObservation, PieceTracker, PieceTrackerConfig};
-use station_drivers::dgt::orientation::{Orientation, detect_orientation};
+use station_serial::dgt::orientation::{Orientation, detect_orientation};
 use station_sim::dgt::hands::{DgtHands, TimedUpdate};
 use std::time::Instant;
 

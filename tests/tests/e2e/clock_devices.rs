@@ -8,7 +8,7 @@
 //! in mode 23 is reported with that reason, to the console and the blind player.
 
 use shakmaty::{Chess, Color, Position};
-use station_drivers::dgt::{ClockCommand, ClockRun, SideTime};
+use station_serial::dgt::{ClockCommand, ClockRun, SideTime};
 use station_sim::dgt::SimClock;
 use station_sim::games::two_boards;
 use station_sim::pegboard::{SimOptions, SimPegBoard};

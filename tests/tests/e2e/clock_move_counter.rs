@@ -7,7 +7,7 @@
 //! and with one board, and with no board at all.
 
 use shakmaty::{Chess, Color, Move, Position};
-use station_drivers::dgt::ClockRun;
+use station_serial::dgt::ClockRun;
 use station_sim::dgt::{DgtEmulator, SimClock};
 use station_sim::games::two_boards;
 use station_sim::pegboard::{SimOptions, SimPegBoard};

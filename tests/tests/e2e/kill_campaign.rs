@@ -270,7 +270,7 @@ fn spawn(places: &Places, config: &Path) -> Kill {
     cmd.args(["--listen", "127.0.0.1:0", "--token", TOKEN])
         .stdout(Stdio::piped())
         .stderr(log)
-        .env("STATION_LOG", "warn,station_drivers::audio::speaker=info")
+        .env("STATION_LOG", "warn,station_audio::speaker=info")
         .env("NO_COLOR", "1");
     Kill::spawn(&mut cmd)
 }

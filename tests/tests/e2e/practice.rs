@@ -14,7 +14,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, Chess, Move, Position};
 use station_core::Game;
 use station_core::pgn::read_games;
-use station_drivers::engine::{
+use station_engine::{
     EngineDriver, EngineEvent, EngineKind, EngineRequest, SearchLimit, SearchPosition, Strength, Timeouts,
 };
 use station_sim::pegboard::hands::{Hands, TimedScan};

@@ -115,7 +115,7 @@ impl SpeechSettings {
     /// Where the model of `lang` is expected.
     pub fn model_dir(&self, lang: &str) -> PathBuf {
         self.models.get(lang).cloned().unwrap_or_else(|| {
-            let name = station_drivers::speech::expected_model(lang).unwrap_or("vosk-model");
+            let name = station_audio::speech::expected_model(lang).unwrap_or("vosk-model");
             PathBuf::from("/var/lib/annexd/vosk").join(name)
         })
     }

@@ -5,9 +5,9 @@
 use super::{Checker, Finding, Level};
 use crate::config::{BoardConfig, ClockSource, Config, DriverKind};
 use shakmaty::{Bitboard, Chess, Position};
-use station_drivers::dgt::{DgtDriver, DgtEvent, DgtMessage, DgtSettings};
-use station_drivers::pegboard::protocol::BoardMessage;
-use station_drivers::pegboard::{DriverEvent, PegBoardDriver, SerialSettings};
+use station_serial::dgt::{DgtDriver, DgtEvent, DgtMessage, DgtSettings};
+use station_serial::pegboard::protocol::BoardMessage;
+use station_serial::pegboard::{DriverEvent, PegBoardDriver, SerialSettings};
 use station_sim::pegboard::{SimOptions, SimPegBoard};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -65,7 +65,7 @@ fn check_board(checker: Checker, item: &str, b: &BoardConfig) -> Finding {
                     ),
                 );
             }
-            let holders = station_drivers::port_holder::port_holders(port);
+            let holders = station_serial::port_holder::port_holders(port);
             if !holders.is_empty() {
                 let by: Vec<String> = holders.iter().map(ToString::to_string).collect();
                 return Finding::new(
@@ -307,7 +307,7 @@ pub fn check_dgt_clock(checker: Checker, config: &Config) -> Vec<Finding> {
     while Instant::now() < until && (model.is_none() || !reading) {
         let Ok(event) = events.recv_deadline(until) else { break };
         match event.event {
-            DgtEvent::Clock(station_drivers::dgt::ClockReport::Model { model: m, version }) => {
+            DgtEvent::Clock(station_serial::dgt::ClockReport::Model { model: m, version }) => {
                 model = Some(format!("{m:?} version {}.{}", version.0, version.1));
             }
             DgtEvent::Message(DgtMessage::ClockTime(_)) => reading = true,

@@ -4,9 +4,7 @@
 use super::{Checker, Finding, Level};
 use crate::config::Config;
 use crate::vocabulary::{Vocabulary, describe_missing, start_grammar};
-use station_drivers::audio::{
-    ListenerSettings, RenderVoice, Speaker, Utterance, VoiceKind, VoicePack, render_clip,
-};
+use station_audio::{ListenerSettings, RenderVoice, Speaker, Utterance, VoiceKind, VoicePack, render_clip};
 use std::time::{Duration, Instant};
 
 /// Each enabled audio output: it opens, and a test phrase is rendered in its
@@ -67,7 +65,7 @@ fn check_output(name: &str, listener: &ListenerSettings, packs: Option<&std::pat
     let status = speaker.status();
     let voices: Vec<String> = status.available.iter().map(|v| format!("{v:?}").to_lowercase()).collect();
     let Some(opened) = &status.device else {
-        let outputs = station_drivers::audio::list_output_devices()
+        let outputs = station_audio::list_output_devices()
             .map(|list| list.into_iter().map(|d| d.name).collect::<Vec<_>>())
             .unwrap_or_default();
         let (found, todo) = missing_output(name, device, &outputs, &status.warnings);
@@ -168,12 +166,12 @@ pub fn check_speech(config: &Config) -> Vec<Finding> {
 /// A model folder for `lang`: loads, and which grammar words it lacks.
 /// `only_input`: speech is the blind player's only way to move.
 pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bool) -> Finding {
-    let mut model = match station_drivers::speech::load_model(dir, lang) {
+    let mut model = match station_audio::speech::load_model(dir, lang) {
         Ok(m) => m,
         Err(e) => {
             let level = if only_input { Level::Fail } else { Level::Warn };
             let fix = match e {
-                station_drivers::speech::ModelError::NonePublished { .. } => {
+                station_audio::speech::ModelError::NonePublished { .. } => {
                     "he can speak his moves in another language he knows that has a model ([speech] language), or move by keys or on the board".to_owned()
                 }
                 _ => format!("station models install --lang {lang} ARCHIVE.zip"),
@@ -204,7 +202,7 @@ pub fn check_model(item: &str, lang: &str, dir: &std::path::Path, only_input: bo
     // A model without the language's words hears nothing of it; a few
     // missing words are moves or commands he cannot say.
     let level = if missing.len() == words.len() || only_input { Level::Fail } else { Level::Warn };
-    let expected = station_drivers::speech::expected_model(lang).unwrap_or("the language's model");
+    let expected = station_audio::speech::expected_model(lang).unwrap_or("the language's model");
     Finding::new(
         level,
         item,
@@ -280,7 +278,7 @@ fn source_is_there(config: &Config, source: &str) -> bool {
 fn check_gamepads(all: &[&String], out: &mut Vec<Finding>) {
     let pads: Vec<&str> = all.iter().filter_map(|s| s.strip_prefix("gamepad:")).collect();
     if !pads.is_empty() {
-        out.push(match station_drivers::gamepad::list_gamepads() {
+        out.push(match station_gamepad::list_gamepads() {
             Ok(list) if list.is_empty() => Finding::new(
                 Level::Warn,
                 "gamepad",

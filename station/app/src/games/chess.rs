@@ -76,10 +76,10 @@ pub(crate) fn word_event_move(
     wording: &Wording,
     pos: &shakmaty::Chess,
     uci: &str,
-) -> Option<(station_drivers::audio::Utterance, String)> {
+) -> Option<(station_audio::Utterance, String)> {
     let mv = station_core::notation::read(pos, uci)?;
     let a = wording.word_move(pos, &mv).ok()?;
-    Some((station_drivers::audio::Utterance::from_announcement(&a), a.to_string()))
+    Some((station_audio::Utterance::from_announcement(&a), a.to_string()))
 }
 
 fn parse_clock(text: &str) -> Result<(u64, u64)> {

@@ -5,9 +5,9 @@
 
 use super::{Voices, say, say_move};
 use crate::speaking::Listener;
+use station_audio::{Priority, Utterance};
 use station_core::table::Table;
 use station_core::{Event, Millis};
-use station_drivers::audio::{Priority, Utterance};
 
 impl Voices {
     /// A draughts move said by its squares (voices' draughts wording) to both listeners.

@@ -6,7 +6,7 @@
 
 use super::*;
 use station_core::clock::{ClockReading, ClockWatch};
-use station_drivers::dgt::DgtCommands;
+use station_serial::dgt::DgtCommands;
 
 /// The DGT clock, as the station drives it (clock source `dgt`).
 pub(super) struct DgtLink {

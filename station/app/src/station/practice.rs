@@ -25,8 +25,8 @@ use station_core::journal::Input;
 use station_core::pgn::SevenTags;
 use station_core::table::Phase;
 use station_core::{Event, Millis};
-use station_drivers::engine::{EngineEvent, SearchLimit, SearchPosition};
-use station_drivers::stamp::Stamped;
+use station_engine::{EngineEvent, SearchLimit, SearchPosition};
+use station_stamp::Stamped;
 use station_voices::{Phrasebook, Wording};
 use std::time::Instant;
 

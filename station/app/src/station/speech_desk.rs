@@ -316,7 +316,7 @@ impl Station {
     /// outside its phrasebooks are asked of espeak-ng once each (issue 33).
     pub(super) fn understanding(&mut self) -> Result<&Understanding> {
         if self.speech.understanding.is_none() {
-            let pronouncer = std::sync::Arc::new(station_drivers::audio::EspeakPronouncer::default());
+            let pronouncer = std::sync::Arc::new(station_audio::EspeakPronouncer::default());
             let understanding =
                 self.config.speech.understanding(&self.config.voice)?.with_pronouncer(pronouncer);
             if !understanding.unpronounced().is_empty() {
@@ -337,7 +337,7 @@ impl Station {
         if !speech.enabled || !speech.microphone {
             return Ok(());
         }
-        let mute = station_drivers::speech::MuteFlag::new();
+        let mute = station_audio::speech::MuteFlag::new();
         if let Some(v) = &self.voices {
             v.get().mute_while_speaking(&mute);
         }

@@ -10,7 +10,7 @@ use super::*;
 use crate::event_sink::EventSink;
 use crate::journal_file::{JournalDir, WriterOptions};
 use crate::run::{open_board, serve};
-use station_drivers::dgt::SideTime;
+use station_serial::dgt::SideTime;
 use station_sim::gamepad::SimGamepad;
 use station_voices::{Message, Wording};
 use std::path::Path;

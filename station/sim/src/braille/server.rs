@@ -4,7 +4,7 @@
 //! and presses routing keys and commands on request; `send_raw` lets a test
 //! put garbled bytes on the wire.
 
-use station_drivers::braille::protocol::{self, Decoder, KEY_CMD_ROUTE, KEY_TYPE_CMD, kind};
+use station_serial::braille::protocol::{self, Decoder, KEY_CMD_ROUTE, KEY_TYPE_CMD, kind};
 use std::io::{Read, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
@@ -230,7 +230,7 @@ fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use station_drivers::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
+    use station_serial::braille::{BrailleDisplay, BrailleEvent, BrlapiDriver, BrlapiSettings, Key};
 
     fn next(driver: &BrlapiDriver) -> BrailleEvent {
         driver.events().recv_timeout(Duration::from_secs(5)).expect("an event within 5 s").event
@@ -265,7 +265,7 @@ mod tests {
         let (sim, driver) = keyed(dir.path(), b"wrong", b"right");
         assert!(matches!(next(&driver), BrailleEvent::Unavailable { reason } if reason.contains("refused")));
         // Retried, and not told again.
-        assert!(driver.events().recv_timeout(station_drivers::braille::brlapi::RETRY * 2).is_err());
+        assert!(driver.events().recv_timeout(station_serial::braille::brlapi::RETRY * 2).is_err());
         assert_eq!(sim.connections(), 0);
     }
 

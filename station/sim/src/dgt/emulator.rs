@@ -35,8 +35,8 @@ use crate::pty::{
     Handled, PlugControl, Pty, SimBoard, SimLine, SimThread, TICK, after, due, run_board, sane_speed,
     sim_handle_methods,
 };
-use station_drivers::dgt::orientation::Orientation;
-use station_drivers::dgt::protocol::{
+use station_serial::dgt::orientation::Orientation;
+use station_serial::dgt::protocol::{
     ACK_NOT_IN_MODE_23, BwTime, ClockAck, ClockCommand, ClockModel, ClockRun, DgtMessage, HostCommand,
     HostCommandReader, SideTime,
 };

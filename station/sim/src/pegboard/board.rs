@@ -25,7 +25,7 @@ use crate::pty::{
     Handled, PlugControl, Pty, SimBoard, SimLine, SimThread, after, due, run_board, sane_speed,
     sim_handle_methods,
 };
-use station_drivers::pegboard::protocol::{BoardMessage, StationCommand};
+use station_serial::pegboard::protocol::{BoardMessage, StationCommand};
 
 /// How the simulated board behaves.
 #[derive(Debug, Clone, PartialEq)]
@@ -416,9 +416,9 @@ mod tests {
     use crate::pegboard::hands::Hands;
     use crate::test_support::{TempDir, wait_for};
     use shakmaty::{Chess, Move, Position, san::San};
-    use station_drivers::pegboard::protocol::LineError;
-    use station_drivers::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
-    use station_drivers::stamp::Stamped;
+    use station_serial::pegboard::protocol::LineError;
+    use station_serial::pegboard::serial::{DriverEvent, PegBoardDriver, SerialSettings};
+    use station_stamp::Stamped;
 
     fn scripted_game() -> (Vec<TimedScan>, Bitboard) {
         let mut hands = Hands::new(Some(11));
@@ -649,7 +649,7 @@ mod tests {
         driver.shutdown();
         assert!(matches!(
             driver.send(StationCommand::RequestScan),
-            Err(station_drivers::pegboard::serial::DriverStopped)
+            Err(station_serial::pegboard::serial::DriverStopped)
         ));
     }
 

@@ -3,16 +3,16 @@ use crate::dgt::hands::{DgtHands, apply_updates};
 use crate::test_support::{self, TempDir};
 use crossbeam_channel::Receiver;
 use shakmaty::{Chess, Move, Piece, Position, san::San};
-use station_drivers::dgt::clock_link::{self, ClockFailure, ClockReport};
-use station_drivers::dgt::protocol::{ClockModel, DgtError};
-use station_drivers::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
+use station_serial::dgt::clock_link::{self, ClockFailure, ClockReport};
+use station_serial::dgt::protocol::{ClockModel, DgtError};
+use station_serial::dgt::serial::{DgtDriver, DgtEvent, DgtSettings, OrientationSetting, UpdateMode};
 use std::io::Write;
 
 /// The driver's events without their arrival stamps (these tests judge what, not when).
 /// The driver's events without their stamps, read from the driver's own
 /// channel. No forwarding thread: a forwarder left from an earlier call would
 /// race the next reader for the driver's events and drop the one it took.
-struct Events(Receiver<station_drivers::stamp::Stamped<DgtEvent>>);
+struct Events(Receiver<station_stamp::Stamped<DgtEvent>>);
 
 impl Events {
     fn recv_deadline(&self, deadline: Instant) -> Result<DgtEvent, crossbeam_channel::RecvTimeoutError> {
@@ -24,7 +24,7 @@ impl Events {
     }
 }
 
-fn unstamped(stamped: Receiver<station_drivers::stamp::Stamped<DgtEvent>>) -> Events {
+fn unstamped(stamped: Receiver<station_stamp::Stamped<DgtEvent>>) -> Events {
     Events(stamped)
 }
 
@@ -487,7 +487,7 @@ fn a_board_powers_up_in_bus_mode_and_a_burst_overflows_its_buffer() {
     let link = dir.0.join("dgt");
     let emu = DgtEmulator::start(EmulatorOptions::new(&link)).unwrap();
     assert_eq!(emu.mode(), BoardMode::Bus);
-    let mut port = station_drivers::serial_link::open_8n1(&link, 9600).unwrap();
+    let mut port = station_serial::serial_link::open_8n1(&link, 9600).unwrap();
     // The first single-board command only leaves bus mode: no board comes back.
     port.write_all(&[0x42]).unwrap();
     std::thread::sleep(Duration::from_millis(200));
