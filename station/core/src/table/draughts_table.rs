@@ -82,7 +82,9 @@ impl<'a> DraughtsAtTable<'a> {
             Input::Announce { mv } => self.announce(mv, t, out),
             Input::Scoresheet { moves } => self.scoresheet(moves, t, out),
             Input::NewGame { fen: None, chess960: None, moves, tags } if moves.is_empty() => {
-                self.table.new_game(crate::game::Game::default(), &[], tags, t, out)
+                self.table.tick(t, out);
+                self.table.restart(&[], tags, t, out);
+                Ok(())
             }
             Input::NewGame { .. } => Err(TableError::Invalid(
                 "a draughts game starts from the initial position (no FEN, no moves)".into(),

@@ -34,7 +34,7 @@ use crate::input::Input;
 use crate::role::ByBoard;
 use crate::table::play::Play;
 use crate::table::{Table, TableConfig, TableError};
-use shakmaty::{Bitboard, Board};
+use shakmaty::{Bitboard, Board, Move};
 
 pub mod chess;
 pub mod draughts;
@@ -165,9 +165,11 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// one can (the engines the station drives play chess).
     fn engine_refusal(&self) -> Option<&'static str>;
 
-    /// Starts the table's game `game_id` at `t` from `game` (the table's
-    /// dispatch: the chess trackers or the draughts play).
-    fn start_game(&self, table: &mut Table, game_id: String, game: Game, t: Millis);
+    /// Starts the table's game `game_id` at `t` from the configured start,
+    /// after `scoresheet` (a chess game's moves so far; a draughts game has
+    /// none): the chess trackers or the draughts play. Returns those moves as
+    /// the record writes them.
+    fn start_game(&self, table: &mut Table, game_id: String, scoresheet: &[Move], t: Millis) -> Vec<String>;
 
     /// The inputs whose meaning is the game's own, consumed for `table`;
     /// `None` for the inputs both games treat alike.
