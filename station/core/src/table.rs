@@ -377,24 +377,12 @@ impl Table {
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         match self.phase {
             Phase::Playing => {
-                for role in BoardRole::ALL {
-                    if let Some(c) = self.seat.chess_mut()
-                        && let Some(tracker) = c.trackers[role].as_mut()
-                    {
-                        tracker.pass(t, &mut c.scratch);
-                        self.after(role, t, out);
-                    }
+                // The game's own part passes first (its boards, its record), then the clock.
+                match &self.seat.play {
+                    Some(Play::Chess(_)) => self.chess_tick(t, out),
+                    Some(Play::Draughts(_)) => draughts_table::DraughtsAtTable::new(self).tick(t, out),
+                    None => {}
                 }
-                if let Some(c) = self.seat.chess_mut()
-                    && let Some(p) = c.pieces.as_mut()
-                {
-                    p.pass(t, &mut c.piece_scratch);
-                    self.after_pieces(t, out);
-                }
-                if let Some(c) = self.seat.chess_mut() {
-                    c.sync.tick(t, out);
-                }
-                self.seat.rules.tick(self, t, out);
                 self.clock_tick(t, out);
             }
             Phase::Waiting | Phase::Finished => {
@@ -411,6 +399,27 @@ impl Table {
                     }
                 }
             }
+        }
+    }
+
+    /// Lets time pass up to `t` for a chess game's boards' trackers and its two-board record.
+    fn chess_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
+        for role in BoardRole::ALL {
+            if let Some(c) = self.seat.chess_mut()
+                && let Some(tracker) = c.trackers[role].as_mut()
+            {
+                tracker.pass(t, &mut c.scratch);
+                self.after(role, t, out);
+            }
+        }
+        if let Some(c) = self.seat.chess_mut()
+            && let Some(p) = c.pieces.as_mut()
+        {
+            p.pass(t, &mut c.piece_scratch);
+            self.after_pieces(t, out);
+        }
+        if let Some(c) = self.seat.chess_mut() {
+            c.sync.tick(t, out);
         }
     }
 

@@ -94,10 +94,6 @@ impl Rules for Chess {
         None
     }
 
-    fn tick(&self, _table: &mut Table, _t: Millis, _out: &mut Vec<Event>) {
-        // Chess's trackers, two-board record and clock pass with the table's own tick.
-    }
-
     fn header_name(&self) -> Option<&'static str> {
         None
     }

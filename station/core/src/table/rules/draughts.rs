@@ -103,10 +103,6 @@ macro_rules! draughts_rules {
                 DraughtsAtTable::new(table).consume($variant, t, input, out)
             }
 
-            fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>) {
-                DraughtsAtTable::new(table).tick(t, out);
-            }
-
             fn header_name(&self) -> Option<&'static str> {
                 Some($name)
             }
