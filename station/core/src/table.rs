@@ -199,9 +199,7 @@ impl Table {
     ) -> Self {
         let mut table = Table::new(cfg);
         table.sensed = sensed;
-        if let Some(b) = mirror_board {
-            table.mirror.board = b;
-        }
+        table.mirror.board = mirror_board;
         table.stillness.last_change = t;
         let start_fen = game.start_fen();
         let moves: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
@@ -277,7 +275,8 @@ impl Table {
 
     /// The pieces last sensed on the mirror board.
     pub fn mirror_board(&self) -> &Board {
-        &self.mirror.board
+        static NONE_SENSED: Board = Board::empty();
+        self.mirror.board.as_ref().unwrap_or(&NONE_SENSED)
     }
 
     /// The last occupancy sensed on a board.
@@ -340,7 +339,7 @@ impl Table {
     /// A full board from the piece-sensing mirror board.
     pub fn on_pieces(&mut self, t: Millis, board: &Board, out: &mut Vec<Event>) {
         self.tick(t, out);
-        self.mirror.board = board.clone();
+        self.mirror.board = Some(board.clone());
         let changed = self.sensed[BoardRole::Mirror] != board.occupied();
         self.sensed[BoardRole::Mirror] = board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
@@ -356,12 +355,14 @@ impl Table {
     /// One square changed on the piece-sensing mirror board.
     pub fn on_field(&mut self, t: Millis, square: Square, piece: Option<Piece>, out: &mut Vec<Event>) {
         self.tick(t, out);
+        let shown = self.mirror.board.get_or_insert_with(Board::empty);
         match piece {
-            Some(p) => self.mirror.board.set_piece_at(square, p),
-            None => self.mirror.board.discard_piece_at(square),
+            Some(p) => shown.set_piece_at(square, p),
+            None => shown.discard_piece_at(square),
         }
-        let changed = self.sensed[BoardRole::Mirror] != self.mirror.board.occupied();
-        self.sensed[BoardRole::Mirror] = self.mirror.board.occupied();
+        let occupied = shown.occupied();
+        let changed = self.sensed[BoardRole::Mirror] != occupied;
+        self.sensed[BoardRole::Mirror] = occupied;
         self.waiting_change(BoardRole::Mirror, changed, t, out);
         if self.phase == Phase::Playing
             && let Some(c) = self.seat.chess_mut()
@@ -376,24 +377,12 @@ impl Table {
     pub fn tick(&mut self, t: Millis, out: &mut Vec<Event>) {
         match self.phase {
             Phase::Playing => {
-                for role in BoardRole::ALL {
-                    if let Some(c) = self.seat.chess_mut()
-                        && let Some(tracker) = c.trackers[role].as_mut()
-                    {
-                        tracker.pass(t, &mut c.scratch);
-                        self.after(role, t, out);
-                    }
+                // The game's own part passes first (its boards, its record), then the clock.
+                match &self.seat.play {
+                    Some(Play::Chess(_)) => self.chess_tick(t, out),
+                    Some(Play::Draughts(_)) => draughts_table::DraughtsAtTable::new(self).tick(t, out),
+                    None => {}
                 }
-                if let Some(c) = self.seat.chess_mut()
-                    && let Some(p) = c.pieces.as_mut()
-                {
-                    p.pass(t, &mut c.piece_scratch);
-                    self.after_pieces(t, out);
-                }
-                if let Some(c) = self.seat.chess_mut() {
-                    c.sync.tick(t, out);
-                }
-                self.seat.rules.tick(self, t, out);
                 self.clock_tick(t, out);
             }
             Phase::Waiting | Phase::Finished => {
@@ -404,12 +393,33 @@ impl Table {
                     let no_board = self.cfg.no_board();
                     let settle_at = if no_board { t } else { settle_at };
                     if self.sensed[self.start_board()] == self.start_occupancy() || no_board {
-                        self.begin(settle_at, Vec::new(), out);
+                        self.begin(settle_at, &[], out);
                     } else if let Some(diff) = self.setup_differs() {
                         out.push(Event::SetupDiffers { board: self.start_board(), diff, t_ms: settle_at });
                     }
                 }
             }
+        }
+    }
+
+    /// Lets time pass up to `t` for a chess game's boards' trackers and its two-board record.
+    fn chess_tick(&mut self, t: Millis, out: &mut Vec<Event>) {
+        for role in BoardRole::ALL {
+            if let Some(c) = self.seat.chess_mut()
+                && let Some(tracker) = c.trackers[role].as_mut()
+            {
+                tracker.pass(t, &mut c.scratch);
+                self.after(role, t, out);
+            }
+        }
+        if let Some(c) = self.seat.chess_mut()
+            && let Some(p) = c.pieces.as_mut()
+        {
+            p.pass(t, &mut c.piece_scratch);
+            self.after_pieces(t, out);
+        }
+        if let Some(c) = self.seat.chess_mut() {
+            c.sync.tick(t, out);
         }
     }
 
@@ -432,35 +442,25 @@ impl Table {
     /// A new game starts at `t` from the configured start (after `moves`, a
     /// scoresheet so far): its id differs from the last game's, its tags are
     /// the ones named for it.
-    fn begin(&mut self, t: Millis, moves: Vec<Move>, out: &mut Vec<Event>) {
+    fn begin(&mut self, t: Millis, moves: &[Move], out: &mut Vec<Event>) {
         let mut game_id = format!("game-{t}");
         if self.game_id.as_deref() == Some(game_id.as_str()) {
             game_id.push_str("-2");
         }
         let tags = std::mem::replace(&mut self.keeping.next_tags, self.cfg.tags.clone());
-        let ucis_empty = moves.is_empty();
-        let mut game = self.cfg.start.clone();
-        let ucis: Vec<String> = moves
-            .iter()
-            .map(|&mv| {
-                let uci = game.uci(mv);
-                game.push(mv);
-                uci
-            })
-            .collect();
+        self.keeping.next_tags = tags.clone();
+        let texts = self.seat.rules.start_game(self, game_id.clone(), moves, t);
+        self.keeping.next_tags = self.cfg.tags.clone();
         out.push(Event::GameStarted {
-            game_id: game_id.clone(),
+            game_id,
             fen: self.start_fen(),
             t_ms: t,
-            tags: Some(tags.clone()),
-            moves: ucis,
+            tags: Some(tags),
+            moves: texts,
         });
-        self.keeping.next_tags = tags;
-        self.seat.rules.start_game(self, game_id, game, t);
-        self.keeping.next_tags = self.cfg.tags.clone();
         // A board that does not show the start is told so at once, square by
         // square: a missing peg alone would be a piece in the hand, never said.
-        if let Some(diff) = self.setup_differs().filter(|_| ucis_empty) {
+        if let Some(diff) = self.setup_differs().filter(|_| moves.is_empty()) {
             out.push(Event::SetupDiffers { board: self.start_board(), diff, t_ms: t });
         }
     }
@@ -508,7 +508,7 @@ impl Table {
     /// The operator enters the move of the side to move (SAN or UCI).
     pub fn enter_move(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.tick(t, out);
-        if self.rulings.claim.is_some() {
+        if self.claim_waits() {
             return Err(TableError::ClaimPending);
         }
         let sync = &self.seat.chess().ok_or(TableError::NoGame)?.sync;
@@ -579,19 +579,26 @@ impl Table {
             game.push(mv);
             parsed.push(mv);
         }
+        self.cfg.start = start;
+        self.restart(&parsed, tags, t, out);
+        Ok(())
+    }
+
+    /// Ends the game in progress (`*`) and starts the next at once from the
+    /// configured start, after `moves` (a chess scoresheet so far), with the
+    /// tags named for it: what [`new_game`](Self::new_game) does once its
+    /// start is read, and a draughts new game (which has no chess start).
+    pub(crate) fn restart(&mut self, moves: &[Move], tags: &TagOverrides, t: Millis, out: &mut Vec<Event>) {
         if self.phase == Phase::Playing {
             if let Some(clock) = self.clocking.clock.as_mut().filter(|c| c.is_running()) {
                 let _ = clock.pause(t);
             }
             out.push(game_over("*", "new_game", t));
         }
-        self.cfg.start = start;
-        self.rulings.sealed = None;
         self.keeping.next_tags = self.cfg.tags.overridden(tags);
         self.stillness.settled = true;
         self.stillness.last_change = t;
-        self.begin(t, parsed, out);
-        Ok(())
+        self.begin(t, moves, out);
     }
 
     /// The arbiter ends the game with `result` (a resignation, a flag, an
@@ -657,7 +664,7 @@ impl Table {
         if self.sensed[role] == self.start_occupancy() && !self.cfg.no_board() {
             self.stillness.settled = true;
             self.stillness.last_change = t.max(self.stillness.last_change);
-            self.begin(t, Vec::new(), out);
+            self.begin(t, &[], out);
         } else {
             self.stillness.last_change = t.max(self.stillness.last_change);
             self.stillness.settled = false;
@@ -702,11 +709,9 @@ impl Table {
         let pieces = self
             .cfg
             .mirror_pieces
-            .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror.board.clone(), t));
+            .then(|| PieceTracker::new(piece_cfg, game.clone(), self.mirror_board().clone(), t));
         self.clocking.pressed_ply = game.ply();
         self.rulings.draw_offers.clear();
-        self.rulings.claim = None;
-        self.rulings.illegal_moves = [0; 2];
         let shown = game.position().board().occupied();
         self.clocking.clock = self.new_clock(Side::from(game.position().turn()), shown, t);
         self.clocking.warnings = WarningSchedule::new(self.cfg.warnings.clone());

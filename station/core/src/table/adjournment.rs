@@ -27,12 +27,24 @@ impl Table {
     /// Whether the game in progress is adjourned (a move sealed, not yet
     /// opened). The sealed move itself is never shown.
     pub fn is_adjourned(&self) -> bool {
-        self.phase == Phase::Playing && self.rulings.sealed.is_some()
+        self.phase == Phase::Playing && self.sealed().is_some()
     }
 
     /// The player who sealed the move in the envelope not yet opened.
     pub fn sealer(&self) -> Option<Side> {
-        self.rulings.sealed.as_ref().filter(|_| self.phase == Phase::Playing).map(|e| e.sealer)
+        self.sealed().filter(|_| self.phase == Phase::Playing).map(|e| e.sealer)
+    }
+
+    /// The envelope of the chess game's sealed move (a draughts game seals none).
+    fn sealed(&self) -> Option<&Envelope> {
+        self.seat.chess_rulings()?.sealed.as_ref()
+    }
+
+    /// Seals `envelope` in the chess game (the caller checked there is one).
+    fn seal(&mut self, envelope: Envelope) {
+        if let Some(r) = self.seat.chess_rulings_mut() {
+            r.sealed = Some(envelope);
+        }
     }
 
     /// Adjourns the game: the player to move seals his move (never shown or
@@ -52,7 +64,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.tick_in_game(t, out)?;
-        if self.rulings.sealed.is_some() {
+        if self.sealed().is_some() {
             return Err(TableError::Invalid("the game is adjourned already".into()));
         }
         let (ply, sealer) = self.to_seal(sealed)?;
@@ -67,7 +79,7 @@ impl Table {
             clock.set_remaining(sealer, left, t, "arbiter", why);
             out.push(super::clock_corrected(sealer, None, left, "arbiter", why, t));
         }
-        self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer });
+        self.seal(Envelope { text: sealed.trim().to_owned(), sealer });
         out.push(Event::Adjourned { ply, t_ms: t });
         Ok(())
     }
@@ -114,11 +126,11 @@ impl Table {
         t: Millis,
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
-        if self.phase != Phase::Playing || self.rulings.sealed.is_some() {
+        if self.phase != Phase::Playing || self.sealed().is_some() {
             return Err(TableError::Invalid("only after the envelope was opened".into()));
         }
         let (ply, replier) = self.to_seal(sealed)?;
-        self.rulings.sealed = Some(Envelope { text: sealed.trim().to_owned(), sealer: replier });
+        self.seal(Envelope { text: sealed.trim().to_owned(), sealer: replier });
         out.push(Event::Adjourned { ply, t_ms: t });
         self.run_clock_of(replier.opponent(), "Guidelines I.9.3: the reply sealed", t, out);
         Ok(())
@@ -128,7 +140,9 @@ impl Table {
     /// with the times at the adjournment; the sealer says and makes his move.
     pub(crate) fn envelope_lost(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let sealer = self.sealer().ok_or(TableError::NotAdjourned)?;
-        self.rulings.sealed = None;
+        if let Some(r) = self.seat.chess_rulings_mut() {
+            r.sealed = None;
+        }
         out.push(Event::AdjournmentResumed { t_ms: t });
         self.run_clock_of(sealer, "Guidelines I.12.1: the envelope is lost", t, out);
         Ok(())
@@ -137,8 +151,9 @@ impl Table {
     /// Opens the envelope (I.8): a move that cannot be read, is illegal or
     /// ambiguous loses; else it is made and the side to move's clock runs.
     fn open_envelope_now(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
-        let envelope = self.rulings.sealed.take().ok_or(TableError::NotAdjourned)?;
-        let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
+        let c = self.seat.chess_mut().ok_or(TableError::NotAdjourned)?;
+        let envelope = c.rulings.sealed.take().ok_or(TableError::NotAdjourned)?;
+        let sync = &mut c.sync;
         let mv = match read_exactly(sync.agreed().position(), &envelope.text) {
             Ok(mv) => mv,
             Err(e) => {

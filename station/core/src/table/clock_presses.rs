@@ -212,7 +212,11 @@ impl Table {
     pub(super) fn boards_show(&self, occupancy: Bitboard) -> bool {
         let blind = (!self.cfg.blind_unsensed).then_some(self.sensed[BoardRole::Blind]);
         let mirror = self.cfg.mirror_sensed.then(|| {
-            if self.cfg.mirror_pieces { self.mirror.board.occupied() } else { self.sensed[BoardRole::Mirror] }
+            if self.cfg.mirror_pieces {
+                self.mirror_board().occupied()
+            } else {
+                self.sensed[BoardRole::Mirror]
+            }
         });
         let shown: Vec<Bitboard> = [blind, mirror].into_iter().flatten().collect();
         !shown.is_empty() && shown.iter().all(|&occ| occ == occupancy)

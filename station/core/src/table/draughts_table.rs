@@ -1,7 +1,8 @@
 //! The table playing draughts: the same life cycle, clock, refusals and
 //! journal contract as chess; the game-specific part is [`DraughtsPlay`].
 //! [`DraughtsAtTable`] is the draughts game at the table, called by the
-//! draughts rules only: its entry points are the few places where the two
+//! draughts rules and, for time passing, by the table's tick on a draughts
+//! play: its entry points are the few places where the two
 //! games differ (a scan's meaning, an entered move's notation, the start
 //! position, the game's end), each named for its job as chess's twin is.
 
@@ -19,7 +20,8 @@ use shakmaty::Bitboard;
 /// The draughts game at a table: the table's life cycle, clock, refusals
 /// and journal contract around its [`DraughtsPlay`]. The draughts rules
 /// ([`super::rules::draughts`]) hand it the table for the jobs whose meaning is
-/// the game's own: a scan, an entered move, an arbiter's decision, time passing.
+/// the game's own: a scan, an entered move, an arbiter's decision; the
+/// table's tick hands it time passing.
 pub(crate) struct DraughtsAtTable<'a> {
     pub(super) table: &'a mut Table,
 }
@@ -82,7 +84,9 @@ impl<'a> DraughtsAtTable<'a> {
             Input::Announce { mv } => self.announce(mv, t, out),
             Input::Scoresheet { moves } => self.scoresheet(moves, t, out),
             Input::NewGame { fen: None, chess960: None, moves, tags } if moves.is_empty() => {
-                self.table.new_game(crate::game::Game::default(), &[], tags, t, out)
+                self.table.tick(t, out);
+                self.table.restart(&[], tags, t, out);
+                Ok(())
             }
             Input::NewGame { .. } => Err(TableError::Invalid(
                 "a draughts game starts from the initial position (no FEN, no moves)".into(),

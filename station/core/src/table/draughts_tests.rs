@@ -570,3 +570,40 @@ fn a_resignation_in_draughts_is_scored_in_draughts_points() {
         assert_eq!(h.table.record().map(|r| r.result()), Some(result));
     }
 }
+
+/// A new draughts game at the arbiter's word: the game in progress ends `*`,
+/// the next starts at once from the initial position with the tags named for
+/// it; a start of chess's (a FEN, a scoresheet) and chess's own rulings
+/// (a sealed move, a draw claim, an illegal move found) are refused by name.
+#[test]
+fn a_new_draughts_game_starts_from_the_initial_position_and_chess_rulings_are_refused() {
+    let mut h = Hand::new(draughts_table(false), 1);
+    let first = h.table.game_id().map(str::to_owned);
+    h.t += 1000;
+    let tags = crate::pgn::TagOverrides { white: Some("Anna".into()), ..Default::default() };
+    h.events.clear();
+    h.input(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags }).expect("a new game");
+    let over = h.events.iter().any(
+        |e| matches!(e, Event::GameOver { result, reason, .. } if result == "*" && reason == "new_game"),
+    );
+    assert!(over, "{:?}", h.events);
+    let started = h.events.iter().find_map(|e| match e {
+        Event::GameStarted { fen, moves, .. } => Some((fen.clone(), moves.len())),
+        _ => None,
+    });
+    assert_eq!(started, Some((super::draughts_play::fen(&Position::initial(V)), 0)));
+    assert_ne!(h.table.game_id().map(str::to_owned), first);
+    assert_eq!(h.table.turn(), Some((0, Side::White)));
+    assert_eq!(h.table.record().map(|r| r.tags.white.as_str()), Some("Anna"));
+    for refused in [
+        Input::NewGame { fen: None, chess960: None, moves: vec!["32-28".into()], tags: Default::default() },
+        Input::Adjourn { sealed: "32-28".into(), session_left_ms: None },
+        Input::ClaimDraw { side: Side::White, mv: None },
+        Input::IllegalMove { ply: 1 },
+    ] {
+        assert!(matches!(h.input(refused.clone()), Err(TableError::Invalid(_))), "{refused:?}");
+    }
+    assert!(!h.table.is_adjourned());
+    assert_eq!(h.table.illegal_moves(Side::White), 0);
+    assert_eq!(h.table.phase(), Phase::Playing);
+}

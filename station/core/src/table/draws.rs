@@ -66,7 +66,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.playing()?;
-        if self.rulings.claim.is_some() {
+        if self.claim_waits() {
             return Err(TableError::ClaimPending);
         }
         let game = self.agreed().ok_or(TableError::NoGame)?;
@@ -108,7 +108,9 @@ impl Table {
             moves_without_pawn_or_capture: check.facts.moves_without_pawn_or_capture(),
             t_ms: t,
         });
-        self.rulings.claim = Some(PendingClaim { side, written, check, clock_was_running });
+        if let Some(r) = self.seat.chess_rulings_mut() {
+            r.claim = Some(PendingClaim { side, written, check, clock_was_running });
+        }
         Ok(())
     }
 
@@ -118,7 +120,7 @@ impl Table {
     /// and plays his written move.
     pub(crate) fn confirm_claim(&mut self, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         self.playing()?;
-        let claim = self.rulings.claim.take().ok_or(TableError::NoClaim)?;
+        let claim = self.seat.chess_rulings_mut().and_then(|r| r.claim.take()).ok_or(TableError::NoClaim)?;
         let correct = claim.check.correct();
         out.push(Event::DrawClaimDecided { side: claim.side, correct, t_ms: t });
         if let Some(ground) = claim.check.ground {
@@ -158,6 +160,13 @@ impl Table {
         out.push(super::game_over(result, reason, t));
         self.phase = Phase::Finished;
         self.stillness.settled = true;
-        self.rulings.claim = None;
+        if let Some(r) = self.seat.chess_rulings_mut() {
+            r.claim = None;
+        }
+    }
+
+    /// A chess draw claim is waiting for the arbiter (Art. 9.5).
+    pub(super) fn claim_waits(&self) -> bool {
+        self.seat.chess_rulings().is_some_and(|r| r.claim.is_some())
     }
 }

@@ -20,7 +20,7 @@ pub const ILLEGAL_MOVES_LOSE_AT: u32 = 3;
 impl Table {
     /// Illegal moves found so far: White's, Black's.
     pub fn illegal_moves(&self, side: Side) -> u32 {
-        self.rulings.illegal_moves[side.index()]
+        self.seat.chess_rulings().map_or(0, |r| r.illegal_moves[side.index()])
     }
 
     /// The arbiter found that the move of `ply` (1-based) was illegal.
@@ -31,7 +31,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.playing()?;
-        if self.rulings.claim.is_some() {
+        if self.claim_waits() {
             return Err(TableError::ClaimPending);
         }
         let sync = &self.seat.chess().ok_or(TableError::NoGame)?.sync;
@@ -51,8 +51,9 @@ impl Table {
                 return Err(TableError::NothingToTakeBack);
             }
         }
-        self.rulings.illegal_moves[offender.index()] += 1;
-        let count = self.rulings.illegal_moves[offender.index()];
+        let c = self.seat.chess_mut().ok_or(TableError::NoGame)?;
+        c.rulings.illegal_moves[offender.index()] += 1;
+        let count = c.rulings.illegal_moves[offender.index()];
         out.push(Event::IllegalMoveFound { ply, side: offender, uci: replaced, count, t_ms: t });
         self.adopt_targets(t, out);
         let who = "arbiter";

@@ -1,9 +1,7 @@
 //! The table's state, grouped by job: each group is one field of [`Table`](super::Table).
 
-use super::adjournment::Envelope;
 use super::draughts_play::DraughtsPlay;
-use super::draws::PendingClaim;
-use super::play::{ChessPlay, Play};
+use super::play::{ChessPlay, ChessRulings, Play};
 use crate::Millis;
 use crate::clock::{ChessClock, WarningConfig, WarningSchedule};
 use crate::pgn::SevenTags;
@@ -32,31 +30,20 @@ impl Default for Clocking {
     }
 }
 
-/// The mirror board when it senses pieces (a DGT board): the pieces it last
-/// showed, kept between games too (its tracker is the chess play's).
-#[derive(Clone, Debug)]
+/// The mirror board when it senses pieces (a DGT board, which only a chess
+/// table reads): the pieces it last showed, kept between games too (its
+/// tracker is the chess play's). None until such a board reported.
+#[derive(Clone, Debug, Default)]
 pub(super) struct MirrorPieces {
-    pub board: Board,
+    pub board: Option<Board>,
 }
 
-impl Default for MirrorPieces {
-    fn default() -> Self {
-        MirrorPieces { board: Board::empty() }
-    }
-}
-
-/// What the arbiter rules on besides moves: the sealed move of an adjourned
-/// game, illegal moves counted, draw offers and a claim waiting.
+/// What the arbiter rules on in either game besides moves: the draw offers
+/// (a chess game's own rulings are its play's: [`ChessRulings`](super::play::ChessRulings)).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Rulings {
-    /// The sealed move of an adjourned game (the envelope, Guidelines I).
-    pub sealed: Option<Envelope>,
-    /// Illegal moves of each player found so far (Art. 7.4(b)), white then black.
-    pub illegal_moves: [u32; 2],
     /// Draw offers of this game: after which ply, by whom (Art. 9.1(b)).
     pub draw_offers: Vec<(usize, crate::clock::Side)>,
-    /// A draw claim waiting for the arbiter (Art. 9.5).
-    pub claim: Option<PendingClaim>,
 }
 
 /// The blind player's announcements (D.2.3): the last one checked (one said
@@ -114,6 +101,16 @@ impl RulesSeat {
     /// The chess play to change, when the game is chess.
     pub fn chess_mut(&mut self) -> Option<&mut ChessPlay> {
         play_of!(&mut self.play, Chess)
+    }
+
+    /// The chess game's own rulings, when the game is chess.
+    pub fn chess_rulings(&self) -> Option<&ChessRulings> {
+        self.chess().map(|c| &c.rulings)
+    }
+
+    /// The chess game's own rulings to change, when the game is chess.
+    pub fn chess_rulings_mut(&mut self) -> Option<&mut ChessRulings> {
+        self.chess_mut().map(|c| &mut c.rulings)
     }
 
     /// The draughts play, when the game is draughts.

@@ -3,10 +3,12 @@
 //! announcement said before its move was sensed) and
 //! [`DraughtsPlay`](super::draughts_play::DraughtsPlay), behind [`Play`]
 //! (shakmaty's `VariantPosition` way). The table holds one once a game has
-//! started; what both games share (the clock, rulings, the record's fold)
-//! stays the table's.
+//! started; what both games share (the clock, draw offers, the record's
+//! fold) stays the table's.
 
+use super::adjournment::Envelope;
 use super::draughts_play::DraughtsPlay;
+use super::draws::PendingClaim;
 use crate::Millis;
 use crate::clock::Side;
 use crate::inference::{BoardTracker, Observation};
@@ -59,7 +61,8 @@ impl Play {
 
 /// Chess at the table (FIDE Laws, Annex D): each sensed board's tracker
 /// (pegs, or the mirror's pieces), the agreed record kept with the D.2.9
-/// procedure, and the blind player's announcement said before his move.
+/// procedure, the blind player's announcement said before his move, and the
+/// arbiter's chess rulings.
 #[derive(Clone, Debug)]
 pub(super) struct ChessPlay {
     /// The peg boards' trackers (none for an unsensed board or a piece board).
@@ -74,15 +77,39 @@ pub(super) struct ChessPlay {
     pub scratch: Vec<Observation>,
     /// The piece tracker's observations, drained likewise.
     pub piece_scratch: Vec<PieceObservation>,
+    /// What the arbiter rules on in a chess game only.
+    pub rulings: ChessRulings,
+}
+
+/// What the arbiter rules on in a chess game besides moves: the sealed move
+/// of an adjourned game, illegal moves counted and a draw claim waiting
+/// (a draughts game has none of them: its inputs are refused).
+#[derive(Clone, Debug, Default)]
+pub(super) struct ChessRulings {
+    /// The sealed move of an adjourned game (the envelope, Guidelines I).
+    pub sealed: Option<Envelope>,
+    /// Illegal moves of each player found so far (Art. 7.4(b)), white then black.
+    pub illegal_moves: [u32; 2],
+    /// A draw claim waiting for the arbiter (Art. 9.5).
+    pub claim: Option<PendingClaim>,
 }
 
 impl ChessPlay {
-    /// A game with these boards' trackers and record; nothing said early.
+    /// A game with these boards' trackers and record; nothing said early,
+    /// nothing sealed, claimed or found illegal.
     pub fn new(
         trackers: ByBoard<Option<BoardTracker>>,
         pieces: Option<PieceTracker>,
         sync: TwoBoards,
     ) -> Self {
-        ChessPlay { trackers, pieces, sync, said_early: None, scratch: Vec::new(), piece_scratch: Vec::new() }
+        ChessPlay {
+            trackers,
+            pieces,
+            sync,
+            said_early: None,
+            scratch: Vec::new(),
+            piece_scratch: Vec::new(),
+            rulings: ChessRulings::default(),
+        }
     }
 }

@@ -14,9 +14,11 @@
 //! (`engine_refusal`) and the journal header's name (`header_name`; `NamedRules` writes and
 //! reads it, left out for chess; the config names them in `[game] rules`). No capability is a
 //! `bool`: a game that differs says what it does instead. The game in play, with its own state,
-//! is a `Play` (`table::play`); the rules still dispatch the table's inputs to it (`start_game`,
-//! `consume`, `tick`) and the journal's (`resume`; `follow_record` when the inputs no longer
-//! reproduce the record: chess adopts the record, draughts follows the inputs).
+//! is a `Play` (`table::play`); time passes for it by its kind (`Table::tick` matches the play).
+//! The rules still make the play (`start_game`: none exists before the first game), read the
+//! inputs whose meaning is the game's own before a game too (`consume`: a draughts board's scan
+//! while waiting) and restore from the journal (`resume`; `follow_record` when the inputs no
+//! longer reproduce the record: chess adopts the record, draughts follows the inputs).
 //!
 //! Why a trait object and not `Table<R: Rules>`: the rules are known only at run time (the
 //! config, or the header of the journal being restored), so a generic table would either make
@@ -34,7 +36,7 @@ use crate::input::Input;
 use crate::role::ByBoard;
 use crate::table::play::Play;
 use crate::table::{Table, TableConfig, TableError};
-use shakmaty::{Bitboard, Board};
+use shakmaty::{Bitboard, Board, Move};
 
 pub mod chess;
 pub mod draughts;
@@ -165,9 +167,11 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// one can (the engines the station drives play chess).
     fn engine_refusal(&self) -> Option<&'static str>;
 
-    /// Starts the table's game `game_id` at `t` from `game` (the table's
-    /// dispatch: the chess trackers or the draughts play).
-    fn start_game(&self, table: &mut Table, game_id: String, game: Game, t: Millis);
+    /// Starts the table's game `game_id` at `t` from the configured start,
+    /// after `scoresheet` (a chess game's moves so far; a draughts game has
+    /// none): the chess trackers or the draughts play. Returns those moves as
+    /// the record writes them.
+    fn start_game(&self, table: &mut Table, game_id: String, scoresheet: &[Move], t: Millis) -> Vec<String>;
 
     /// The inputs whose meaning is the game's own, consumed for `table`;
     /// `None` for the inputs both games treat alike.
@@ -178,10 +182,6 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
         input: &Input,
         out: &mut Vec<Event>,
     ) -> Option<Result<(), TableError>>;
-
-    /// Lets time pass up to `t` for the game's own part of the table (the
-    /// draughts boards' sensors; chess's trackers pass with the table's).
-    fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>);
 
     /// The name a journal header writes in its `rules` key; `None` for
     /// chess, whose header leaves the key out, as every header did before draughts.

@@ -10,7 +10,7 @@ use crate::input::Input;
 use crate::record::GameRecord;
 use crate::role::ByBoard;
 use crate::table::{SETUP_QUIET_MS, Table, TableConfig, TableError};
-use shakmaty::{Bitboard, Board, Position};
+use shakmaty::{Bitboard, Board, Move, Position};
 
 /// The standard Chess960 number of the ordinary start position (ICCF Appendix B).
 const STANDARD_START_960: u16 = 518;
@@ -69,8 +69,18 @@ impl Rules for Chess {
         None
     }
 
-    fn start_game(&self, table: &mut Table, game_id: String, game: Game, t: Millis) {
+    fn start_game(&self, table: &mut Table, game_id: String, scoresheet: &[Move], t: Millis) -> Vec<String> {
+        let mut game = table.config().start.clone();
+        let texts = scoresheet
+            .iter()
+            .map(|&mv| {
+                let uci = game.uci(mv);
+                game.push(mv);
+                uci
+            })
+            .collect();
         table.start_chess(game_id, game, t);
+        texts
     }
 
     fn consume(
@@ -82,10 +92,6 @@ impl Rules for Chess {
     ) -> Option<Result<(), TableError>> {
         // Every input keeps the table's own (chess) meaning.
         None
-    }
-
-    fn tick(&self, _table: &mut Table, _t: Millis, _out: &mut Vec<Event>) {
-        // Chess's trackers, two-board record and clock pass with the table's own tick.
     }
 
     fn header_name(&self) -> Option<&'static str> {

@@ -14,7 +14,7 @@ use crate::role::ByBoard;
 use crate::table::draughts_play::fen;
 use crate::table::draughts_table::DraughtsAtTable;
 use crate::table::{Table, TableConfig, TableError};
-use shakmaty::{Bitboard, Board};
+use shakmaty::{Bitboard, Board, Move};
 
 /// International draughts, 10×10, squares 1–50.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,8 +81,16 @@ macro_rules! draughts_rules {
                 Some("an engine opponent plays chess only")
             }
 
-            fn start_game(&self, table: &mut Table, game_id: String, _game: Game, t: Millis) {
+            fn start_game(
+                &self,
+                table: &mut Table,
+                game_id: String,
+                _scoresheet: &[Move],
+                t: Millis,
+            ) -> Vec<String> {
+                // A draughts game starts from the initial position: no scoresheet reaches it.
                 DraughtsAtTable::new(table).start($variant, game_id, t);
+                Vec::new()
             }
 
             fn consume(
@@ -93,10 +101,6 @@ macro_rules! draughts_rules {
                 out: &mut Vec<Event>,
             ) -> Option<Result<(), TableError>> {
                 DraughtsAtTable::new(table).consume($variant, t, input, out)
-            }
-
-            fn tick(&self, table: &mut Table, t: Millis, out: &mut Vec<Event>) {
-                DraughtsAtTable::new(table).tick(t, out);
             }
 
             fn header_name(&self) -> Option<&'static str> {

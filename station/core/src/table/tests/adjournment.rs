@@ -49,3 +49,21 @@ fn a_new_game_from_a_chess960_position_starts_at_once_and_the_board_is_told_what
     assert_eq!(h.table.record().unwrap().tags.white, "Anna");
     assert!(h.table.agreed().unwrap().start_fen().starts_with("bbqnnrkr/"));
 }
+
+#[test]
+fn a_game_set_up_after_an_adjourned_one_ended_has_no_envelope_of_its_own() {
+    // I.6: a draw agreed before resumption ends the game with the envelope unopened.
+    let mut h = Hands::timed("5400", false);
+    h.set_up();
+    h.play(BoardRole::Blind, "e2", "e4");
+    h.table.adjourn("c5", h.t, &mut h.out).unwrap();
+    h.table.accept_draw(h.t + 1, &mut h.out).unwrap();
+    assert!(!h.table.is_adjourned());
+    // The pegs set up again start the next game: the old envelope is not its.
+    h.play(BoardRole::Blind, "e4", "e2");
+    assert_eq!(h.table.phase(), Phase::Playing);
+    assert!(!h.table.is_adjourned());
+    assert_eq!(h.table.sealer(), None);
+    assert_eq!(h.table.resume_adjourned(h.t + 1, &mut h.out), Err(TableError::NotAdjourned));
+    assert!(h.table.adjourn("e4", h.t + 2, &mut h.out).is_ok(), "the new game may be adjourned");
+}
