@@ -12,6 +12,28 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 const TOKEN: &str = "test-token-0123";
 
+/// Every one of `needles` is in `text` (`what` names it in the failure).
+fn assert_contains_all(text: &str, what: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{what} lacks {needle}");
+    }
+}
+
+/// `path` is served (200) as `ctype` with `needle` in its body; its headers.
+async fn assert_served(
+    server: &WebServer,
+    path: &str,
+    ctype: &str,
+    needle: &str,
+) -> reqwest::header::HeaderMap {
+    let res = reqwest::get(url(server, path)).await.unwrap();
+    assert_eq!(res.status(), 200, "{path}");
+    assert!(content_type(&res).starts_with(ctype), "{path}: {}", content_type(&res));
+    let headers = res.headers().clone();
+    assert!(res.text().await.unwrap().contains(needle), "{path} lacks {needle}");
+    headers
+}
+
 /// A server on 127.0.0.1:0 whose command queue a thread answers: `enter_move e4` →
 /// ok, `enter_move slow` → no answer in time, anything else → refused.
 fn server() -> (WebServer, Hub) {
@@ -115,12 +137,9 @@ async fn pages_and_assets_are_served_with_their_content_types() {
         ("/assets/console.css", "text/css", "{"),
         ("/assets/mirror.css", "text/css", "{"),
     ] {
-        let res = reqwest::get(url(&server, path)).await.unwrap();
-        assert_eq!(res.status(), 200, "{path}");
-        assert!(content_type(&res).starts_with(ctype), "{path}: {}", content_type(&res));
-        assert!(res.headers().contains_key("content-security-policy"), "{path}");
-        assert_eq!(res.headers()["x-content-type-options"], "nosniff");
-        assert!(res.text().await.unwrap().contains(needle), "{path} lacks {needle}");
+        let headers = assert_served(&server, path, ctype, needle).await;
+        assert!(headers.contains_key("content-security-policy"), "{path}");
+        assert_eq!(headers["x-content-type-options"], "nosniff");
     }
     for path in ["/nope", "/assets/nope.js", "/api", "/console/x"] {
         let res = reqwest::get(url(&server, path)).await.unwrap();
@@ -138,21 +157,25 @@ async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
     let (server, _hub) = server();
     let html = body(&server, "/console").await;
     // A new game is confirmed in the page (keyboard and screen reader), not in a browser dialog.
-    for needle in [
-        r#"id="new-confirm""#,
-        r#"id="new-confirm-yes""#,
-        r#"id="new-confirm-no""#,
-        r#"id="press-side""#,
-        r#"aria-keyshortcuts="Alt+Q""#,
-        r#"id="alerts" class="alerts" role="alert" aria-live="assertive""#,
-    ] {
-        assert!(html.contains(needle), "the console lacks {needle}");
-    }
+    assert_contains_all(
+        &html,
+        "the console",
+        &[
+            r#"id="new-confirm""#,
+            r#"id="new-confirm-yes""#,
+            r#"id="new-confirm-no""#,
+            r#"id="press-side""#,
+            r#"aria-keyshortcuts="Alt+Q""#,
+            r#"id="alerts" class="alerts" role="alert" aria-live="assertive""#,
+        ],
+    );
     let js = body(&server, "/assets/console.js").await;
     assert!(!js.contains("window.confirm"), "no browser dialogs: they take the keyboard away from the page");
-    for needle in ["discrepancy_progress", "disc-next-", "Read the next correction step", "clock_press"] {
-        assert!(js.contains(needle), "console.js lacks {needle}");
-    }
+    assert_contains_all(
+        &js,
+        "console.js",
+        &["discrepancy_progress", "disc-next-", "Read the next correction step", "clock_press"],
+    );
 }
 
 /// Issue 22: the game's life cycle on the console (players, event, site, round
@@ -163,37 +186,41 @@ async fn the_console_has_the_controls_of_a_discrepancy_fix_and_a_new_game() {
 async fn the_console_has_the_life_cycle_controls_and_says_refusals_beside_them() {
     let (server, _hub) = server();
     let html = body(&server, "/console").await;
-    for needle in [
-        r#"id="new-white""#,
-        r#"id="new-black""#,
-        r#"id="new-event""#,
-        r#"id="new-site""#,
-        r#"id="new-round""#,
-        r#"id="new-board""#,
-        r#"id="form-result""#,
-        r#"id="result-value" name="result" aria-keyshortcuts="Alt+F""#,
-        r#"<option value="1/2-1/2">"#,
-        r#"id="result-reason""#,
-        r#"<td><kbd>Alt</kbd>+<kbd>F</kbd></td>"#,
-        r#"id="move-echo""#,
-        r#"id="move-echo-yes""#,
-        r#"id="form-move-refusal" class="refusal" role="alert""#,
-        r#"aria-describedby="form-move-refusal""#,
-        r#"id="setup-offer""#,
-        r#"id="game-result""#,
-    ] {
-        assert!(html.contains(needle), "the console lacks {needle}");
-    }
+    assert_contains_all(
+        &html,
+        "the console",
+        &[
+            r#"id="new-white""#,
+            r#"id="new-black""#,
+            r#"id="new-event""#,
+            r#"id="new-site""#,
+            r#"id="new-round""#,
+            r#"id="new-board""#,
+            r#"id="form-result""#,
+            r#"id="result-value" name="result" aria-keyshortcuts="Alt+F""#,
+            r#"<option value="1/2-1/2">"#,
+            r#"id="result-reason""#,
+            r#"<td><kbd>Alt</kbd>+<kbd>F</kbd></td>"#,
+            r#"id="move-echo""#,
+            r#"id="move-echo-yes""#,
+            r#"id="form-move-refusal" class="refusal" role="alert""#,
+            r#"aria-describedby="form-move-refusal""#,
+            r#"id="setup-offer""#,
+            r#"id="game-result""#,
+        ],
+    );
     assert!(!html.contains("half-move number"), "no ply counts for the arbiter");
     let js = body(&server, "/assets/console.js").await;
-    for needle in [
-        "cmd: 'result'",
-        "confirm: true",
-        "cmd: 'new_game', moves",
-        "'white', 'black', 'event', 'site', 'round', 'board'",
-    ] {
-        assert!(js.contains(needle), "console.js lacks {needle}");
-    }
+    assert_contains_all(
+        &js,
+        "console.js",
+        &[
+            "cmd: 'result'",
+            "confirm: true",
+            "cmd: 'new_game', moves",
+            "'white', 'black', 'event', 'site', 'round', 'board'",
+        ],
+    );
 }
 
 #[tokio::test]
@@ -202,9 +229,7 @@ async fn the_mirror_shows_its_own_correction_steps_without_controls() {
     let html = body(&server, "/mirror").await;
     assert!(html.contains(r#"id="fix-steps""#), "the mirror has a place for its correction steps");
     let js = body(&server, "/assets/mirror.js").await;
-    for needle in ["fix.board === 'mirror'", "draw_offer", "s.adjourned"] {
-        assert!(js.contains(needle), "mirror.js lacks {needle}");
-    }
+    assert_contains_all(&js, "mirror.js", &["fix.board === 'mirror'", "draw_offer", "s.adjourned"]);
 }
 
 #[tokio::test]
@@ -226,10 +251,7 @@ async fn the_player_page_is_served_read_only_without_a_token() {
         ("/assets/player.js", "text/javascript", "blind_color"),
         ("/assets/player.css", "text/css", "max-width"),
     ] {
-        let res = reqwest::get(url(&server, path)).await.unwrap();
-        assert_eq!(res.status(), 200, "{path}");
-        assert!(content_type(&res).starts_with(ctype), "{path}: {}", content_type(&res));
-        assert!(res.text().await.unwrap().contains(needle), "{path} lacks {needle}");
+        assert_served(&server, path, ctype, needle).await;
     }
     let html = body(&server, "/player").await.to_lowercase();
     for tag in ["<button", "<input", "<select", "<textarea", "<form", "<a "] {
@@ -863,15 +885,17 @@ async fn a_station_without_a_config_file_says_so_and_one_check_runs_at_a_time() 
 async fn the_console_has_the_pre_round_check_panel_with_its_shortcut_and_live_summary() {
     let (server, _hub) = server();
     let html = body(&server, "/console").await;
-    for needle in [
-        r#"<h2 id="h-doctor" tabindex="-1">Pre-round check"#,
-        r#"<button type="button" id="doctor-run" aria-keyshortcuts="Alt+0""#,
-        r#"id="doctor-summary" class="doctor-summary" role="status" aria-live="polite""#,
-        r#"<ul id="doctor-list" class="doctor-list" aria-labelledby="h-doctor""#,
-        "<td><kbd>Alt</kbd>+<kbd>0</kbd></td><td>Pre-round check",
-    ] {
-        assert!(html.contains(needle), "the console lacks {needle}");
-    }
+    assert_contains_all(
+        &html,
+        "the console",
+        &[
+            r#"<h2 id="h-doctor" tabindex="-1">Pre-round check"#,
+            r#"<button type="button" id="doctor-run" aria-keyshortcuts="Alt+0""#,
+            r#"id="doctor-summary" class="doctor-summary" role="status" aria-live="polite""#,
+            r#"<ul id="doctor-list" class="doctor-list" aria-labelledby="h-doctor""#,
+            "<td><kbd>Alt</kbd>+<kbd>0</kbd></td><td>Pre-round check",
+        ],
+    );
     let js = body(&server, "/assets/console.js").await;
     assert!(js.contains("'/api/doctor'") && js.contains("0: () => go($('doctor-run'))"), "console.js");
 }
