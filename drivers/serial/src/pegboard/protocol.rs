@@ -333,6 +333,13 @@ mod tests {
         chunked(bytes, &[])
     }
 
+    /// Every one of `lines` is refused with `err`.
+    fn assert_refused(lines: &[&[u8]], err: LineError) {
+        for bad in lines {
+            assert_eq!(parse_line(bad), Err(err), "{bad:?}");
+        }
+    }
+
     fn with_sum(body: &str) -> String {
         format!("{body}*{:02X}", checksum(body.as_bytes()))
     }
@@ -358,27 +365,29 @@ mod tests {
 
     #[test]
     fn scan_must_have_sixteen_hex_digits_after_one_space() {
-        for bad in [
-            &b"S"[..],
-            b"S ",
-            b"S 123",
-            b"S 00000000000000000",
-            b"S  000000000000000",
-            b"S 000000000000000G",
-            b"S 0000000000000000 ",
-            b"S +000000000000000",
-        ] {
-            assert_eq!(parse_line(bad), Err(LineError::Malformed), "{bad:?}");
-        }
+        assert_refused(
+            &[
+                &b"S"[..],
+                b"S ",
+                b"S 123",
+                b"S 00000000000000000",
+                b"S  000000000000000",
+                b"S 000000000000000G",
+                b"S 0000000000000000 ",
+                b"S +000000000000000",
+            ],
+            LineError::Malformed,
+        );
     }
 
     #[test]
     fn buttons() {
         assert_eq!(parse_line(b"K 0 1"), Ok(BoardMessage::Button { index: 0, pressed: true }));
         assert_eq!(parse_line(b"K 15 0"), Ok(BoardMessage::Button { index: 15, pressed: false }));
-        for bad in [&b"K 16 1"[..], b"K 1 2", b"K 1", b"K", b"K 1 1 1", b"K -1 1", b"K 123 1", b"K a 1"] {
-            assert_eq!(parse_line(bad), Err(LineError::Malformed), "{bad:?}");
-        }
+        assert_refused(
+            &[&b"K 16 1"[..], b"K 1 2", b"K 1", b"K", b"K 1 1 1", b"K -1 1", b"K 123 1", b"K a 1"],
+            LineError::Malformed,
+        );
     }
 
     #[test]
@@ -400,15 +409,16 @@ mod tests {
         let lower = line.to_ascii_lowercase().replacen('s', "S", 1);
         assert!(parse_line(lower.as_bytes()).is_ok(), "lower-case hex");
         assert_eq!(parse_line(b"S 000000000000FFFF*00"), Err(LineError::BadChecksum));
-        for bad in [
-            &b"S 000000000000FFFF*"[..],
-            b"S 000000000000FFFF*1",
-            b"S 000000000000FFFF*123",
-            b"S 000000000000FFFF*G1",
-            b"I a*b*00",
-        ] {
-            assert_eq!(parse_line(bad), Err(LineError::BadChecksum), "{bad:?}");
-        }
+        assert_refused(
+            &[
+                &b"S 000000000000FFFF*"[..],
+                b"S 000000000000FFFF*1",
+                b"S 000000000000FFFF*123",
+                b"S 000000000000FFFF*G1",
+                b"I a*b*00",
+            ],
+            LineError::BadChecksum,
+        );
     }
 
     #[test]
