@@ -276,27 +276,37 @@ pub fn start_sim(
     settle_ms: u64,
     work_dir: &Path,
 ) -> Result<(SimPegBoard, PegBoardDriver)> {
-    let game = sim_game(b)?;
+    let (scans, _) = sim_schedule(b, settle_ms)?;
     let link = b.port.clone().unwrap_or_else(|| work_dir.join(format!("sim-{role}-pegboard")));
     let sim = SimPegBoard::start(SimOptions {
         speed: b.speed,
         wait_for_station: true,
         ..SimOptions::new(link.clone())
     })?;
-    sim.play_scans(station_sim::games::schedule(
-        game.start(),
-        game.moves(),
-        b.noise_seed,
-        SIM_THINK_MS,
-        settle_ms,
-        b.speed,
-    ));
+    sim.play_scans(scans);
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: b.baud });
     Ok((sim, driver))
 }
 
 /// How long the simulated hands think between moves, sim ms.
 const SIM_THINK_MS: u64 = 2000;
+
+/// What a simulated board's hands do with its game: the scans, and when
+/// they press the clock (with the side that moved).
+type SimSchedule = (Vec<station_sim::pegboard::TimedScan>, Vec<(u64, shakmaty::Color)>);
+
+/// The schedule of the game a simulated board plays (see [`sim_game`]).
+fn sim_schedule(b: &BoardConfig, settle_ms: u64) -> Result<SimSchedule> {
+    let game = sim_game(b)?;
+    Ok(station_sim::games::schedule_with_lever(
+        game.start(),
+        game.moves(),
+        b.noise_seed,
+        SIM_THINK_MS,
+        settle_ms,
+        b.speed,
+    ))
+}
 
 /// The game a simulated board plays: its PGN's, or the famous game.
 fn sim_game(b: &BoardConfig) -> Result<station_core::Game> {
@@ -320,15 +330,7 @@ fn sim_game(b: &BoardConfig) -> Result<station_core::Game> {
 pub fn start_sim_lever(link: &BoardLink, b: &BoardConfig, config: &Config) -> Result<()> {
     let Some(sim) = link._sim.as_ref().filter(|_| b.lever) else { return Ok(()) };
     let player = if link.role == BoardRole::Blind { config.blind_color() } else { !config.blind_color() };
-    let game = sim_game(b)?;
-    let (_, presses) = station_sim::games::schedule_with_lever(
-        game.start(),
-        game.moves(),
-        b.noise_seed,
-        SIM_THINK_MS,
-        config.game.settle_ms,
-        b.speed,
-    );
+    let (_, presses) = sim_schedule(b, config.game.settle_ms)?;
     sim.play_lever(presses.into_iter().filter(|&(_, side)| side == player).map(|(at, _)| at).collect());
     Ok(())
 }

@@ -19,24 +19,13 @@ fn positions(start: &Chess, moves: &[Move]) -> Vec<Chess> {
 }
 
 /// The scans of `game` played from its start position: the initial position
-/// first (so the station starts a game), then every move after some thought.
-/// Times are simulated; played `speed` times faster, every rest between moves
-/// still lasts at least twice the station's real `settle_ms`.
-pub fn schedule(
-    start: &Chess,
-    moves: &[Move],
-    noise_seed: Option<u64>,
-    think_ms: u64,
-    settle_ms: u64,
-    speed: f64,
-) -> Vec<TimedScan> {
-    schedule_with_lever(start, moves, noise_seed, think_ms, settle_ms, speed).0
-}
-
-/// [`schedule`] and when the simulated hands press the clock (sim ms, for
+/// first (so the station starts a game), then every move after some thought;
+/// and when the simulated hands press the clock (sim ms, for
 /// [`crate::pegboard::SimPegBoard::play_lever`]), with the side that
 /// moved: once per move, three quarters into the thought that follows it,
 /// when the move is decided (the thought is at least twice the settle time).
+/// Times are simulated; played `speed` times faster, every rest between moves
+/// still lasts at least twice the station's real `settle_ms`.
 pub fn schedule_with_lever(
     start: &Chess,
     moves: &[Move],

@@ -16,7 +16,7 @@ use super::support::{
 };
 use serde_json::Value;
 use station_core::pgn::read_games;
-use station_sim::games::schedule;
+use station_sim::games::schedule_with_lever;
 use station_sim::pegboard::{SimOptions, SimPegBoard};
 
 use station_tests::{Kill, export_pgn, rss_kib, scratch, station_bin, station_run, wait_for};
@@ -292,7 +292,9 @@ fn play_moves(
     std::thread::spawn(move || {
         for ply in from..to {
             let before = game.position_at(ply).expect("a position before every ply");
-            sim.play_scans(schedule(before, &game.moves()[ply..=ply], None, 2000, SETTLE_MS, SPEED));
+            sim.play_scans(
+                schedule_with_lever(before, &game.moves()[ply..=ply], None, 2000, SETTLE_MS, SPEED).0,
+            );
             sim.wait_idle();
         }
     })
