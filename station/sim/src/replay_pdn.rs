@@ -185,13 +185,11 @@ mod tests {
 
     #[test]
     fn an_illegal_move_names_the_file_and_the_move() {
-        let dir = std::env::temp_dir().join(format!("pdn-illegal-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("bad.pdn");
+        let dir = crate::test_support::TempDir::new("pdn-illegal");
+        let file = dir.0.join("bad.pdn");
         std::fs::write(&file, "[GameType \"20\"]\n\n1. 32-28 19-23 2. 28-22 *\n").unwrap();
         let err = load_pdn(&[file], None).unwrap_err();
         let text = format!("{err:#}");
         assert!(text.contains("bad.pdn") && text.contains("28-22"), "{text}");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }
