@@ -14,6 +14,13 @@ fn clock(control: &str) -> ChessClock {
     ChessClock::new(control.parse().unwrap())
 }
 
+/// A clock for `control`, started at 0.
+fn started(control: &str) -> ChessClock {
+    let mut c = clock(control);
+    c.start(0).unwrap();
+    c
+}
+
 #[test]
 fn increment_is_added_after_every_move_from_move_one() {
     let mut c = clock("180+2");
@@ -30,8 +37,7 @@ fn increment_is_added_after_every_move_from_move_one() {
 
 #[test]
 fn simple_delay_holds_the_clock_until_the_delay_is_used_up() {
-    let mut c = clock("60d5");
-    c.start(0).unwrap();
+    let mut c = started("60d5");
     assert_eq!(c.remaining(Side::White, 4_999), 60 * S, "still inside the delay");
     assert_eq!(c.press(Side::White, 3_000).unwrap().remaining_ms, 60 * S, "unused delay is not saved");
     assert_eq!(c.remaining(Side::Black, 3_000 + 7_000), 58 * S);
@@ -44,8 +50,7 @@ fn simple_delay_holds_the_clock_until_the_delay_is_used_up() {
 
 #[test]
 fn bronstein_gives_back_the_time_used_up_to_the_delay() {
-    let mut c = clock("60b5");
-    c.start(0).unwrap();
+    let mut c = started("60b5");
     assert_eq!(c.remaining(Side::White, 3_000), 57 * S, "the clock runs down during the move");
     assert_eq!(c.press(Side::White, 3_000).unwrap().remaining_ms, 60 * S, "3 s used, 3 s back");
     assert_eq!(c.press(Side::Black, 3_000 + 7_000).unwrap().remaining_ms, 58 * S, "7 s used, 5 s back");
@@ -94,8 +99,7 @@ fn periods_add_time_exactly_when_moves_40_and_60_are_completed() {
 
 #[test]
 fn a_counted_last_period_repeats() {
-    let mut c = clock("2/60:1/30");
-    c.start(0).unwrap();
+    let mut c = started("2/60:1/30");
     let mut t = 0;
     let mut white = Vec::new();
     for _ in 0..4 {
@@ -136,8 +140,7 @@ fn flags_fall_at_the_exact_computed_time_in_every_mode() {
 
 #[test]
 fn a_flag_after_some_moves_with_increment_and_a_press_too_late() {
-    let mut c = clock("10+1");
-    c.start(0).unwrap();
+    let mut c = started("10+1");
     c.press(Side::White, 4_000).unwrap(); // White 7 s
     c.press(Side::Black, 5_000).unwrap(); // Black 10 s
     assert_eq!(c.next_flag_fall(), Some(FlagFall { side: Side::White, at: 12_000 }));
@@ -154,8 +157,7 @@ fn a_flag_after_some_moves_with_increment_and_a_press_too_late() {
 
 #[test]
 fn pauses_stop_the_clock_and_keep_the_move_and_its_delay() {
-    let mut c = clock("60d5");
-    c.start(0).unwrap();
+    let mut c = started("60d5");
     c.pause(3_000).unwrap();
     assert!(!c.is_running());
     assert_eq!(c.next_flag_fall(), None, "no flag while paused");
@@ -207,8 +209,7 @@ fn a_game_from_a_position_with_black_to_move() {
 
 #[test]
 fn arbiter_corrections_are_logged_with_who_and_why() {
-    let mut c = clock("40/7200:20/3600:900+30");
-    c.start(0).unwrap();
+    let mut c = started("40/7200:20/3600:900+30");
     c.press(Side::White, 10 * S).unwrap();
     // Mid-move correction of the running clock, then of the stopped one.
     let fix = c.set_remaining(Side::Black, 5_000 * S, 15 * S, "chief arbiter", "clock malfunction (6.11)");
@@ -242,8 +243,7 @@ fn arbiter_corrections_are_logged_with_who_and_why() {
 
 #[test]
 fn giving_a_flagged_side_time_lifts_its_flag() {
-    let mut c = clock("60");
-    c.start(0).unwrap();
+    let mut c = started("60");
     c.update(61 * S);
     assert_eq!(c.flag(Side::White), Some(60 * S));
     c.set_remaining(Side::White, 30 * S, 61 * S, "arbiter", "Article 6.11: clock replaced");
@@ -257,8 +257,7 @@ fn giving_a_flagged_side_time_lifts_its_flag() {
 
 #[test]
 fn a_correction_during_a_delay_keeps_the_delay() {
-    let mut c = clock("60d5");
-    c.start(0).unwrap();
+    let mut c = started("60d5");
     c.set_remaining(Side::White, 30 * S, 2 * S, "arbiter", "test");
     assert_eq!(c.remaining(Side::White, 5 * S), 30 * S, "the delay still runs");
     assert_eq!(c.press(Side::White, 9 * S).unwrap().remaining_ms, 26 * S);

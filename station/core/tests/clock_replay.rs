@@ -22,7 +22,8 @@ struct Totals {
     skipped: Vec<String>,
 }
 
-fn replay_all(games: &[PgnGame]) -> (Totals, Vec<ClockReplayReport>) {
+/// Every game of `games` replayed; the totals are printed under `label`.
+fn replay_all(label: &str, games: &[PgnGame]) -> (Totals, Vec<ClockReplayReport>) {
     let mut totals = Totals::default();
     let reports: Vec<_> = games.iter().map(replay_clock).collect();
     for (game, report) in games.iter().zip(&reports) {
@@ -36,14 +37,14 @@ fn replay_all(games: &[PgnGame]) -> (Totals, Vec<ClockReplayReport>) {
         totals.plies += report.plies;
         totals.mismatches += report.mismatches;
     }
+    eprintln!("{label}: {totals:?}");
     (totals, reports)
 }
 
 #[test]
 fn every_lichess_game_matches_its_clock_comments_to_the_second() {
     let games = read_games(LICHESS);
-    let (totals, reports) = replay_all(&games);
-    eprintln!("lichess: {totals:?}");
+    let (totals, reports) = replay_all("lichess", &games);
     assert_eq!(totals.games, 47);
     assert!(totals.skipped.is_empty(), "{:?}", totals.skipped);
     let plies: usize = games.iter().map(|g| g.moves().len()).sum();
@@ -55,8 +56,7 @@ fn every_lichess_game_matches_its_clock_comments_to_the_second() {
 #[test]
 fn the_world_championship_game_has_no_clock_comments_and_is_skipped_with_the_reason() {
     let games = read_games(WORLD_CHAMPIONSHIP);
-    let (totals, _) = replay_all(&games);
-    eprintln!("world championship: {totals:?}");
+    let (totals, _) = replay_all("world championship", &games);
     assert_eq!(totals.games, 1);
     assert_eq!(totals.skipped, ["Nepomniachtchi, Ian vs Liren, Ding: no [%clk] comments"]);
     // Its time control is the one the multi-period replay below exercises.
