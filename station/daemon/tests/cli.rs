@@ -13,15 +13,22 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A scratch folder `name` with the file `file` holding `contents`: the folder and the file.
+fn scratch_file(
+    name: &str,
+    file: &str,
+    contents: impl AsRef<[u8]>,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch(name);
+    let path = dir.join(file);
+    std::fs::write(&path, contents).unwrap();
+    (dir, path)
+}
+
 #[test]
 fn a_bad_config_names_file_line_and_key_and_fails() {
-    let dir = scratch("badcfg");
-    let cfg = dir.join("station.toml");
-    std::fs::write(
-        &cfg,
-        "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/null\"\n\n[game]\nsetle_ms = 300\n",
-    )
-    .unwrap();
+    let text = "[boards.blind]\ndriver = \"pegboard\"\nport = \"/dev/null\"\n\n[game]\nsetle_ms = 300\n";
+    let (_, cfg) = scratch_file("badcfg", "station.toml", text);
     let out = station().args(["run", "--config"]).arg(&cfg).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -39,13 +46,8 @@ fn a_missing_config_file_is_a_clear_error() {
 
 #[test]
 fn replay_prints_the_summary_line() {
-    let dir = scratch("replay");
-    let pgn = dir.join("g.pgn");
-    std::fs::write(
-        &pgn,
-        "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 1-0\n",
-    )
-    .unwrap();
+    let pgn_text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 1-0\n";
+    let (_, pgn) = scratch_file("replay", "g.pgn", pgn_text);
     let out = station().args(["replay", "--pgn"]).arg(&pgn).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let line = String::from_utf8(out.stdout).unwrap();
@@ -84,15 +86,10 @@ fn export_without_journals_fails_clearly() {
 
 #[test]
 fn a_taken_console_port_does_not_stop_the_station() {
-    let dir = scratch("port");
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port();
-    let cfg = dir.join("station.toml");
-    std::fs::write(
-        &cfg,
-        format!("[boards.blind]\ndriver = \"none\"\n\n[console]\nlisten = \"127.0.0.1:{port}\"\n"),
-    )
-    .unwrap();
+    let text = format!("[boards.blind]\ndriver = \"none\"\n\n[console]\nlisten = \"127.0.0.1:{port}\"\n");
+    let (dir, cfg) = scratch_file("port", "station.toml", text);
     let mut child = station()
         .args(["run", "--config"])
         .arg(&cfg)
