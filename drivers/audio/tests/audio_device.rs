@@ -95,6 +95,20 @@ fn heard_child(name: &str) -> Result<(PathBuf, Heard), Box<dyn std::error::Error
     Ok((packs, heard(&capture.raw)?))
 }
 
+/// The test `name`'s pack-speaking `scenario`: in the child that plays it,
+/// played (`None`: the test is done); in the test itself, run in a child,
+/// with the packs it spoke from and what the device heard.
+fn heard_scenario(
+    name: &str,
+    scenario: fn(&Path) -> TestResult,
+) -> Result<Option<(PathBuf, Heard)>, Box<dyn std::error::Error>> {
+    if let Some(packs) = child_packs() {
+        scenario(&packs)?;
+        return Ok(None);
+    }
+    heard_child(name).map(Some)
+}
+
 /// Captured samples and the part between the first and last audible sample.
 struct Heard {
     rms: f64,
@@ -138,10 +152,11 @@ fn knight_move() -> Result<Utterance, station_voices::VoiceError> {
 
 #[test]
 fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
-    if let Some(packs) = child_packs() {
-        return speaks_a_move(&packs);
-    }
-    let (packs, h) = heard_child("a_played_move_is_heard_and_lasts_as_long_as_its_words")?;
+    let Some((packs, h)) =
+        heard_scenario("a_played_move_is_heard_and_lasts_as_long_as_its_words", speaks_a_move)?
+    else {
+        return Ok(());
+    };
     let expected = full_length(&packs, &knight_move()?)?;
     eprintln!("heard {:?} at rms {:.3}, pack says {:?}", h.active, h.rms, expected);
     assert!(h.rms > 0.03, "silent: rms {}", h.rms);
@@ -156,10 +171,10 @@ fn a_played_move_is_heard_and_lasts_as_long_as_its_words() -> TestResult {
 
 #[test]
 fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
-    if let Some(packs) = child_packs() {
-        return urgent_preempts(&packs);
-    }
-    let (packs, h) = heard_child("an_urgent_message_cuts_off_the_one_being_said")?;
+    let Some((packs, h)) = heard_scenario("an_urgent_message_cuts_off_the_one_being_said", urgent_preempts)?
+    else {
+        return Ok(());
+    };
     let w = wording()?;
     let first = full_length(&packs, &Utterance::message(&w, Message::BoardMismatch))?;
     let second = full_length(&packs, &Utterance::message(&w, Message::StationReady))?;
@@ -172,10 +187,9 @@ fn an_urgent_message_cuts_off_the_one_being_said() -> TestResult {
 
 #[test]
 fn a_newer_move_replaces_stale_ones() -> TestResult {
-    if let Some(packs) = child_packs() {
-        return moves_coalesce(&packs);
-    }
-    let (_, h) = heard_child("a_newer_move_replaces_stale_ones")?;
+    let Some((_, h)) = heard_scenario("a_newer_move_replaces_stale_ones", moves_coalesce)? else {
+        return Ok(());
+    };
     assert!(h.rms > 0.03);
     Ok(())
 }
