@@ -100,7 +100,8 @@ fn squares_hint(variant: Variant) -> &'static str {
     }
 }
 
-fn say_square(variant: Variant, sq: Square) -> DraughtsSquare {
+/// A square as it is said: its number, or on 8×8 its letter and rank.
+pub(crate) fn say_square(variant: Variant, sq: Square) -> DraughtsSquare {
     match variant {
         Variant::International => DraughtsSquare::Number(sq.number()),
         Variant::Draughts64 => {

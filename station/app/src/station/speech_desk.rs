@@ -6,7 +6,7 @@
 //! `speech_of` finds the game's speech by the rules' name. A question asked back is an `Asked` (a
 //! move, a draw offer, a resignation, draughts captures with the same squares).
 
-use super::game_speech::GameSpeech;
+use super::game_speech::{GameSpeech, Said};
 use super::*;
 use crate::listening::Listening;
 use station_voices::understand::Understanding;
@@ -64,7 +64,7 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        self.game_speech().understand(self, text, confidence, &[])?.act(self, t, events)
+        self.game_speech().understand(self, Said { text, confidence, readings: &[] })?.act(self, t, events)
     }
 
     /// What spoken words are understood with: his language, and the position
@@ -448,7 +448,8 @@ impl Station {
                     t_ms: t,
                 };
                 // Understood once: the `heard` event says what, then it is acted on.
-                match self.game_speech().understand(self, &text, Some(confidence), &alternatives) {
+                let said = Said { text: &text, confidence: Some(confidence), readings: &alternatives };
+                match self.game_speech().understand(self, said) {
                     Ok(meaning) => {
                         events.push(heard(meaning.line()));
                         let yes = meaning.is_answer();

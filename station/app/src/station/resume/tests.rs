@@ -132,6 +132,15 @@ fn restarted(dir: &Path) -> (Vec<String>, Vec<Event>) {
     (said, events)
 }
 
+/// A restart on a fresh journal `name` of moves whose words the speaker was
+/// done with as `words` says: the journal's folder, then what [`restarted`] gives.
+fn restart_after(name: &str, words: Words) -> (std::path::PathBuf, Vec<String>, Vec<Event>) {
+    let dir = scratch(name);
+    journal_of_moves(&dir, words);
+    let (said, events) = restarted(&dir);
+    (dir, said, events)
+}
+
 /// The last move's words as the station says them ("Läufer c4" in its words).
 fn last_move_words(dir: &Path) -> String {
     let scratch_dir = dir.join("last");
@@ -147,9 +156,7 @@ fn last_move_words(dir: &Path) -> String {
 /// nothing again (every event was marked delivered).
 #[test]
 fn a_restart_after_a_fast_game_says_the_last_move_alone() {
-    let dir = scratch("resume-fast-game");
-    journal_of_moves(&dir, Words::EachCutByTheNext);
-    let (said, events) = restarted(&dir);
+    let (dir, said, events) = restart_after("resume-fast-game", Words::EachCutByTheNext);
     assert_eq!(said.len(), 1, "the last move alone: {said:?}");
     assert!(!events.iter().any(|e| matches!(e, Event::GameMove { .. })), "nothing delivered again");
     assert_eq!(said[0], last_move_words(&dir));
@@ -159,18 +166,14 @@ fn a_restart_after_a_fast_game_says_the_last_move_alone() {
 /// was done with any words): the last move alone, never every move again.
 #[test]
 fn a_journal_without_said_records_says_its_last_move_alone() {
-    let dir = scratch("resume-none-said");
-    journal_of_moves(&dir, Words::NoneDone);
-    let (said, _) = restarted(&dir);
+    let (_, said, _) = restart_after("resume-none-said", Words::NoneDone);
     assert_eq!(said.len(), 1, "{said:?}");
 }
 
 /// The last move heard to the end: nothing is said again.
 #[test]
 fn a_last_move_heard_to_the_end_is_not_said_again() {
-    let dir = scratch("resume-last-heard");
-    journal_of_moves(&dir, Words::LastFinished);
-    let (said, _) = restarted(&dir);
+    let (_, said, _) = restart_after("resume-last-heard", Words::LastFinished);
     assert!(said.is_empty(), "{said:?}");
 }
 
