@@ -483,11 +483,7 @@ impl BoardTracker {
                 self.revise(mv, promotion_assumed, lifts, at, out);
                 self.timing.settled = true;
             } else if let Some(decision) = self.pending_recapture() {
-                self.record(&decision, at, out);
-                self.decision.revisable = None;
-                self.forget(decision.consumed);
-                self.agreement = Agreement::InStep;
-                self.reported.clear();
+                self.take_decision(&decision, at, out);
                 self.timing.settled = true;
             }
         }
@@ -807,6 +803,20 @@ impl BoardTracker {
                 out.push(Observation::Moved { ply, mv, promotion_assumed, t });
             }
         }
+    }
+
+    /// Puts decided moves on the record, in step with the board, and forgets
+    /// the lifts they consumed (the rest begins the next move).
+    fn take_decision(&mut self, decision: &Decision, t: Millis, out: &mut Vec<Observation>) {
+        let was_reported = matches!(self.agreement, Agreement::Reported(_));
+        self.record(decision, t, out);
+        self.decision.revisable = None;
+        self.agreement = Agreement::InStep;
+        self.reported.clear();
+        if was_reported && self.sensed == self.expected() {
+            out.push(Observation::Restored { t });
+        }
+        self.forget(decision.consumed);
     }
 
     /// Drops the first `n` lifts (they belong to decided moves) and what refers to them.

@@ -683,8 +683,7 @@ impl Table {
             return Err(TableError::NothingToTakeBack);
         }
         for tracker in trackers.values_mut().flatten() {
-            let moves = tracker.game().moves();
-            if moves.len() > sync.agreed().ply() && moves.starts_with(sync.agreed().moves()) {
+            if goes_back(tracker.game(), sync.agreed()) {
                 // The board goes back (adopt_targets, below, follows it).
                 tracker.hold_until(sync.agreed().clone());
             }
@@ -857,9 +856,7 @@ impl Table {
         for role in BoardRole::ALL {
             let Some(tracker) = trackers[role].as_mut() else { continue };
             let Some(target) = sync.target_for(role) else { continue };
-            let moves = tracker.game().moves();
-            let goes_back = moves.len() > target.moves().len() && moves.starts_with(target.moves());
-            if goes_back && (tracker.held() || sync.rewind_target().is_some()) {
+            if goes_back(tracker.game(), &target) && (tracker.held() || sync.rewind_target().is_some()) {
                 // Going back: the pegs on their way back are no moves.
                 tracker.hold_until(target.clone());
             }
@@ -958,6 +955,11 @@ mod config;
 pub use config::{TableConfig, color_name};
 mod observed;
 pub(crate) use apply::board_of;
+/// Whether a board's `record` goes back to `target`: it is `target` and more.
+fn goes_back(record: &Game, target: &Game) -> bool {
+    record.ply() > target.ply() && record.moves().starts_with(target.moves())
+}
+
 use observed::{move_event, observation_events, revised_event};
 mod adjournment;
 mod announcing;

@@ -123,10 +123,7 @@ impl BoardTracker {
         if let Some(decision) = self.decided_with_pegs_in_hand(sensed) {
             // The moves before stand; the pegs still out are the next move's
             // (a loaded line read their lifts with the last placement).
-            self.record(&decision, t, out);
-            self.decision.revisable = None;
-            self.reported.clear();
-            self.forget(decision.consumed);
+            self.take_decision(&decision, t, out);
             self.agreement = Agreement::Pending;
             return;
         }

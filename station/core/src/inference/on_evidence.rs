@@ -11,15 +11,7 @@ impl BoardTracker {
     pub(super) fn decide_on_evidence(&mut self, mut index: usize, t: Millis, out: &mut Vec<Observation>) {
         let mut ask = None;
         while let Some(decision) = self.evidence(index, &mut ask) {
-            let was_reported = matches!(self.agreement, Agreement::Reported(_));
-            self.record(&decision, t, out);
-            self.decision.revisable = None;
-            self.agreement = Agreement::InStep;
-            self.reported.clear();
-            if was_reported && self.sensed == self.expected() {
-                out.push(Observation::Restored { t });
-            }
-            self.forget(decision.consumed);
+            self.take_decision(&decision, t, out);
             index -= decision.consumed;
         }
         if let Some(several) = ask {
