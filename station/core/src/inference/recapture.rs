@@ -44,7 +44,14 @@ impl BoardTracker {
         let from = last.from()?;
         let captured_first =
             first_lifted < taken && !hands[since..taken].contains(&from) && hands[taken..].contains(&from);
+        // The hole was emptied once before the recapture took its peg (the
+        // first capture's captured peg, by a hand or in one reading): else
+        // the peg taken was the first capture's own, and the recapture is a
+        // touch the hand has not finished.
+        let taken_at = self.log.iter().enumerate().filter(|(_, l)| l.kind != LiftKind::Bounce).nth(taken)?.0;
+        let emptied_before = self.log[..taken_at].iter().any(|l| l.square == last.to());
         let made = captured_first
+            && emptied_before
             && ends(&before_last, &self.log, &now, &last)
             && early::terminal(&before_last, &last);
         made.then(|| Decision {

@@ -373,3 +373,32 @@ fn a_neighbour_touched_twice_is_no_capture_and_recapture() {
     );
     decided_or_asked(&mut h, &["e3d3", "f6f7", "h7h6"]);
 }
+
+#[test]
+fn a_recapture_needs_the_hole_emptied_twice() {
+    // A game of the collection, 26.Rxd8 Rfxd8 at a quick pace with hand noise:
+    // the rook lifted from d7, the bishop taken from d8, Black's c8 rook
+    // touched and put back, the rook in on d8; then the c8 rook touched again
+    // and d8 out for 7 ms while it is in the hand. Rcxd8 has the same holes,
+    // but d8 was emptied only once, for White's capture: the recapture's own
+    // captured peg was never taken, and the rook from f8 comes after.
+    let mut h = traced(
+        "2rb1rk1/ppNR1ppp/2p1p3/4n2P/4b1P1/4B3/Pn1NBP2/5RK1 w - - 0 26",
+        "  t 16256 +[] -[]
+  t 16274 +[] -[d7]
+  t 16437 +[] -[d8]
+  t 16573 +[] -[c8]
+  t 16629 +[c8] -[]
+  t 16841 +[d8] -[]
+  t 16879 +[d6] -[]
+  t 16895 +[] -[d6]
+  t 16932 +[] -[c8]
+  t 17014 +[] -[d8]
+  t 17021 +[d8] -[]
+  t 17082 +[c8] -[]
+  t 17206 +[] -[f8]
+  t 17422 +[] -[d8]
+  t 17630 +[d8] -[]",
+    );
+    decided_or_asked(&mut h, &["d7d8", "f8d8"]);
+}
