@@ -164,6 +164,21 @@ impl BoardTracker {
             before_last.play_unchecked(*mv);
         }
         let last = moves[moves.len() - 1];
+        // A peg sensed for a moment since, in a hole the last ply leaves empty
+        // and its piece may go to instead: it may have landed there and been
+        // taken at once (the next ply's capture under way, on a jittered line
+        // that does not tell how long it stood). The boards after tell.
+        let after = occupancy_after(&before_last, &last);
+        let elsewhere: Bitboard = self.log[newest.lifts..=index]
+            .iter()
+            .filter(|l| l.flicker && !after.contains(l.square))
+            .map(|l| l.square)
+            .collect();
+        if elsewhere.any()
+            && before_last.legal_moves().iter().any(|m| m.from() == last.from() && elsewhere.contains(m.to()))
+        {
+            return None;
+        }
         (ends(&before_last, &self.log, &newest, &last)
             && self.completes(&before_last, &last, &newest, index, lift.before))
         .then(|| Decision {

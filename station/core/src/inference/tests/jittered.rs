@@ -402,3 +402,32 @@ fn a_recapture_needs_the_hole_emptied_twice() {
     );
     decided_or_asked(&mut h, &["d7d8", "f8d8"]);
 }
+
+#[test]
+fn a_queen_taken_as_it_lands_is_no_capture_on_a_bounced_hole() {
+    // A game of the collection, 33.Qd7 Qxd7 34.Bxd7 Rb8 at a quick pace on a
+    // jittered line: the queen put on d7, Black's queen taking it (c3's
+    // knight out for 8 ms, e6's pawn touched and put back on the way), then
+    // White's bishop taking the queen 11 ms after it landed. Qxc3 Qxe6 Bd7
+    // leaves the same holes, but c3 was out only as long as a bounce.
+    let mut h = traced(
+        "5rk1/4q2p/2QpP1p1/1B6/1P1p4/2n4P/5PP1/R5K1 w - - 0 33",
+        "  t 22059 +[] -[c6]
+  t 22119 +[d7] -[]
+  t 22251 +[] -[d7]
+  t 22293 +[] -[c3]
+  t 22301 +[c3] -[]
+  t 22359 +[] -[e7]
+  t 22452 +[] -[]
+  t 22563 +[] -[e6]
+  t 22758 +[e6] -[]
+  t 22870 +[d7] -[]
+  t 22881 +[] -[d7]
+  t 23024 +[] -[b5]
+  t 23119 +[d7] -[]
+  t 23246 +[] -[f8]
+  t 23324 +[b8] -[]
+  t 23416 +[] -[]",
+    );
+    decided_or_asked(&mut h, &["c6d7", "e7d7", "b5d7", "f8b8"]);
+}
