@@ -66,7 +66,10 @@
 //!   over), never caught up by a longer sequence through the same holes: a flicker and a bounce
 //!   can pass for a piece going out and back;
 //! - a peg sensed for a moment where the moving piece may go instead leaves an older board's
-//!   move to the plies after;
+//!   move, or a catch-up's last ply, to the plies after (it may have landed there and been
+//!   taken at once by the next capture);
+//! - a capture and its recapture decided as the recapture lands need the hole emptied twice:
+//!   the first capture's captured peg is not the recapture's;
 //! - several sequences while the hands go on are asked at once, never waited on (a board that
 //!   never rests would stop the station), about the ply where they part; his announcement
 //!   answers (`BoardTracker::answer`, reached through `decide_now`: D.2.3, the move he announces
