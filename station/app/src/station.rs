@@ -37,7 +37,7 @@ pub use pipeline::PipelineStats;
 use pipeline::{Pipeline, Reply};
 use recorder::Recorder;
 use serde_json::{Value, json};
-use shakmaty::{Bitboard, Chess, Position};
+use shakmaty::{Bitboard, Position};
 use speech_desk::{Asked, SpeechDesk};
 use station_audio::Ended;
 use station_core::clock::Side;
@@ -55,7 +55,7 @@ use station_serial::braille::{BrailleDisplay, BrailleEvent, Key as BrailleKey};
 use station_serial::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand};
 use station_serial::pegboard::{BoardMessage, DriverEvent};
 use station_stamp::Stamped;
-use station_voices::understand::{Command as SpokenCommand, RecordStep, Understood};
+use station_voices::understand::{Command as SpokenCommand, RecordStep};
 use std::time::{Duration, Instant};
 
 /// The station: the table (both boards) and the jobs around it, each in its
@@ -755,11 +755,6 @@ fn practice_action(command: &SpokenCommand) -> Option<practice::PracticeAction> 
         SpokenCommand::Review => A::Review,
         _ => return None,
     })
-}
-
-/// A position as FEN (the key a question and a grammar belong to).
-fn fen_of(pos: &Chess) -> String {
-    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
 
 /// A device came, went or is missing (`device_status`): the gamepad, the DGT
