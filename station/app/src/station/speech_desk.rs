@@ -482,7 +482,9 @@ impl Station {
                         if let Err(e) = self.act_on(meaning, &understanding, t, &mut events) {
                             tracing::info!(text, error = %e, "spoken input refused");
                         }
-                        self.keep_spoken_audio(audio, yes, from, t, &mut events);
+                        let kept =
+                            self.recorder.keep_spoken(audio, yes, &events[from..], self.table.game_id(), t);
+                        events.extend(kept);
                     }
                     Err(e) => events.push(heard(format!("reject {e}"))),
                 }
