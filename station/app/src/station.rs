@@ -42,7 +42,6 @@ use speech_desk::{Asked, SpeechDesk};
 use station_audio::Ended;
 use station_core::clock::Side;
 use station_core::clock::{ClockWatch, WatchChange};
-use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input};
 use station_core::occupancy::Orientation;
 use station_core::role::ByBoard;
@@ -367,7 +366,7 @@ impl Station {
             events.push(dgt_clock_status("disconnected", detail, t));
         }
         for board in [BoardRole::Blind, BoardRole::Mirror] {
-            self.drop_summary(board, None, t, &mut events);
+            events.extend(self.links[board].drop_summary(board, None, t));
         }
         self.decide(events);
         Ok(())
@@ -426,7 +425,7 @@ impl Station {
             DriverEvent::Message(BoardMessage::Scan(_) | BoardMessage::Scan50(_)) if refused.is_some() => {
                 let total = self.links[board].next_drop_total();
                 let reason = refused.unwrap_or_default().to_string();
-                self.drop_summary(board, Some((reason, total)), t, &mut events);
+                events.extend(self.links[board].drop_summary(board, Some((reason, total)), t));
             }
             DriverEvent::Message(BoardMessage::Scan50(raw)) => {
                 let bits = self.links[board].orientation.to_standard_50(raw);
@@ -460,46 +459,16 @@ impl Station {
             DriverEvent::Connected => self.link(board, None, t, &mut events),
             DriverEvent::Disconnected { reason } => self.link(board, Some(reason), t, &mut events),
             DriverEvent::Dropped { error, total } => {
-                self.drop_summary(board, Some((error.to_string(), total)), t, &mut events);
+                events.extend(self.links[board].drop_summary(board, Some((error.to_string(), total)), t));
             }
         }
         self.decide(events);
         Ok(())
     }
 
-    /// Dropped lines are counted; a `line_dropped` summary is journaled and
-    /// published at most once a second per board (a flood of garbage must not
-    /// become a flood of records).
-    fn drop_summary(
-        &mut self,
-        board: BoardRole,
-        dropped: Option<(String, u64)>,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) {
-        let link = &mut self.links[board];
-        if let Some((reason, total)) = dropped {
-            link.drop_reason = Some((reason, total));
-            link.drops.0 += 1;
-        }
-        let (count, last) = link.drops;
-        if count == 0 || last.is_some_and(|l| t < l + 1000) {
-            return;
-        }
-        if let Some((reason, total)) = link.drop_reason.clone() {
-            events.push(Event::LineDropped { board, reason, total, t_ms: t });
-        }
-        link.drops = (0, Some(t));
-    }
-
     /// A board's link came (`reason` none) or went: journaled, and an event.
     fn link(&mut self, board: BoardRole, reason: Option<String>, t: Millis, events: &mut Vec<Event>) {
-        let status = if reason.is_none() { LinkStatus::Connected } else { LinkStatus::Disconnected };
-        let link = &mut self.links[board];
-        link.connected = reason.is_none();
-        if reason.is_some() {
-            link.last_scan = None;
-        }
+        let status = self.links[board].connect(reason.is_none());
         let _ = self.apply(t, Input::Link { board, status }, events);
         events.push(Event::BoardStatus { board, status, detail: reason, t_ms: t });
     }

@@ -87,7 +87,7 @@ impl Station {
                 self.link(board, Some(reason), t, &mut events)
             }
             DgtEvent::Dropped { error, total } => {
-                self.drop_summary(board, Some((error.to_string(), total)), t, &mut events);
+                events.extend(self.links[board].drop_summary(board, Some((error.to_string(), total)), t));
             }
         }
         self.decide(events);
