@@ -86,7 +86,7 @@ pub struct Station {
     /// The recording device of D.2.7 (`[speech] keep_audio`).
     recorder: Recorder,
     /// The engine playing the sighted side (`[opponent]`, issue 26).
-    opponent: Option<crate::opponent::Opponent>,
+    practice: practice::Practice,
 }
 
 impl Station {
@@ -147,7 +147,7 @@ impl Station {
             gamepad_feed: None,
             speech: SpeechDesk::default(),
             recorder: Recorder::default(),
-            opponent: None,
+            practice: practice::Practice::default(),
         };
         if station.config.speech.keep_audio {
             crate::kept_audio::prune_orphans(station.pipeline.journals.path());
@@ -378,7 +378,7 @@ impl Station {
         // A game's `Date` is the day it starts: the station may run for days.
         let date = pgn_date(t);
         // The engine's name and level on its side (practice).
-        let tags = self.practice_tags(self.config.seven_tags(date));
+        let tags = self.practice.tags(self.config.seven_tags(date), self.table.config().blind_color);
         if self.table.config().tags != tags {
             self.table.set_default_tags(tags);
         }
