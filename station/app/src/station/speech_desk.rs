@@ -67,6 +67,11 @@ impl SpeechDesk {
         Ok(self.understanding.as_ref().expect("just built"))
     }
 
+    /// The understanding for an answer by button; none when it cannot be built (logged).
+    pub fn words_for_answer(&mut self, config: &Config) -> Option<&Understanding> {
+        self.understanding(config).inspect_err(|e| tracing::warn!("no words for the answer: {e:#}")).ok()
+    }
+
     /// What a game's speech reads: `table` and the question open, with the
     /// understanding of his language (built once).
     pub fn hearing<'a>(
@@ -224,7 +229,7 @@ impl Station {
                 Ok(answer)
             }
             command => {
-                if let Some(text) = self.board_answer(understanding, &command) {
+                if let Some(text) = board_answer(&self.table, understanding, &command) {
                     self.say_private(text, "answer", t, events);
                 }
                 if let Some(step) = RecordStep::of(&command)
@@ -287,41 +292,10 @@ impl Station {
         Ok(())
     }
 
-    /// The answer to a question about the board, from his own board's state
-    /// only (no analysis): the record his board follows, or the agreed one
-    /// when he has no board.
-    pub(super) fn board_answer(
-        &self,
-        understanding: &Understanding,
-        command: &SpokenCommand,
-    ) -> Option<String> {
-        let board = match (self.table.tracker(BoardRole::Blind), self.table.agreed()) {
-            (Some(tracker), _) => tracker.game().position().board().clone(),
-            (None, Some(agreed)) => agreed.position().board().clone(),
-            (None, None) => return None,
-        };
-        understanding.answer(&board, self.table.config().blind_color, command)
-    }
-
-    /// Runs `f` with the understanding of his language, lent out of `self`
-    /// (no copy); `None` when it cannot be built (logged).
-    pub(super) fn with_understanding<R>(
-        &mut self,
-        f: impl FnOnce(&mut Self, &Understanding) -> R,
-    ) -> Option<R> {
-        if let Err(e) = self.speech.understanding(&self.config) {
-            tracing::warn!("no words for the answer: {e:#}");
-            return None;
-        }
-        let understanding = self.speech.understanding.take()?;
-        let out = f(self, &understanding);
-        self.speech.understanding = Some(understanding);
-        Some(out)
-    }
-
     /// A board question asked by button (`read_rank`, `read_file`).
     pub(super) fn answer_question(&mut self, command: &SpokenCommand, t: Millis, events: &mut Vec<Event>) {
-        let text = self.with_understanding(|this, u| this.board_answer(u, command)).flatten();
+        let text =
+            self.speech.words_for_answer(&self.config).and_then(|u| board_answer(&self.table, u, command));
         if let Some(text) = text {
             self.say_private(text, "answer", t, events);
         }
@@ -329,7 +303,8 @@ impl Station {
 
     /// A step through the record by button (`read_record`, `record_back`, `record_forward`).
     pub(super) fn read_record(&mut self, step: RecordStep, t: Millis, events: &mut Vec<Event>) {
-        let text = self.with_understanding(|this, u| this.reading.step(u, &this.table, step)).flatten();
+        let text =
+            self.speech.words_for_answer(&self.config).and_then(|u| self.reading.step(u, &self.table, step));
         if let Some(text) = text {
             self.say_private(text, "record", t, events);
         }
@@ -493,6 +468,18 @@ impl Station {
         self.decide(events);
         Ok(())
     }
+}
+
+/// The answer to a question about the board, from his own board's state
+/// only (no analysis): the record his board follows, or the agreed one
+/// when he has no board.
+fn board_answer(table: &Table, understanding: &Understanding, command: &SpokenCommand) -> Option<String> {
+    let board = match (table.tracker(BoardRole::Blind), table.agreed()) {
+        (Some(tracker), _) => tracker.game().position().board().clone(),
+        (None, Some(agreed)) => agreed.position().board().clone(),
+        (None, None) => return None,
+    };
+    understanding.answer(&board, table.config().blind_color, command)
 }
 
 #[cfg(test)]
