@@ -445,7 +445,7 @@ impl Station {
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
                 let _ = self.apply(t, Input::Button { board, button: index, pressed }, &mut events);
                 events.push(Event::Button { board, button: index, pressed, t_ms: t });
-                self.push_to_talk_source(&format!("{board}:{index}"), pressed);
+                self.speech.push_to_talk(&self.config, &format!("{board}:{index}"), pressed);
                 if pressed && let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
                     self.action(board, action, t, &mut events);
                 }
@@ -484,7 +484,7 @@ impl Station {
         let mut events = Vec::new();
         let status = |name, status, detail| device_status("gamepad", name, status, detail, t);
         if let GamepadEvent::Button { button, pressed, .. } = &event {
-            self.push_to_talk_source(&format!("gamepad:{button}"), *pressed);
+            self.speech.push_to_talk(&self.config, &format!("gamepad:{button}"), *pressed);
         }
         match event {
             GamepadEvent::Button { button, pressed: true, .. } => {

@@ -276,7 +276,7 @@ impl Station {
         }
         self.decide(said);
         self.publish_state();
-        self.refresh_grammar();
+        self.speech.refresh_grammar(&self.config, &self.table);
         Ok(())
     }
 

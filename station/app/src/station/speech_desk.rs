@@ -3,6 +3,7 @@
 //!
 //! The desk has one path for every game: `spoken`, `handle_heard`, `grammar_key` and
 //! `grammar_phrases`, and `refresh_grammar`, which builds a grammar only when its key changed.
+//! A game's speech reads a `SpeechView` and names a `Deed`, which `carry_out` journals and says.
 //! `speech_of` finds the game's speech by the rules' name. A question asked back is an `Asked` (a
 //! move, a draw offer, a resignation, draughts captures with the same squares).
 
@@ -32,7 +33,7 @@ pub(super) struct SpeechDesk {
     /// The understanding of the blind player's language.
     pub understanding: Option<Understanding>,
     /// What the grammar the recogniser listens with was built for (see [`GameSpeech::grammar_key`]).
-    pub grammar_key: Option<String>,
+    pub grammar_built_for: Option<String>,
     /// What the blind player was asked to confirm with yes.
     pub asked: Option<Asked>,
 }
@@ -83,19 +84,56 @@ impl SpeechDesk {
         let understanding = self.understanding.as_ref().expect("just built");
         Ok((SpeechView { table, asked: self.asked.as_ref() }, understanding))
     }
+
+    /// What the speech of the table's game reads: `table` and the question open.
+    pub fn view<'a>(&'a self, table: &'a Table) -> SpeechView<'a> {
+        SpeechView { table, asked: self.asked.as_ref() }
+    }
+
+    /// What the grammar the recogniser should listen with now is built for
+    /// (the position he speaks about, a question's choices).
+    pub fn grammar_key(&self, table: &Table) -> String {
+        speech_of(table.rules()).grammar_key(self.view(table))
+    }
+
+    /// The phrases of that grammar, plus the configured extra phrases.
+    pub fn grammar_phrases(&mut self, config: &Config, table: &Table) -> Result<Vec<String>> {
+        let (view, understanding) = self.hearing(config, table)?;
+        let mut phrases = speech_of(table.rules()).grammar(view, understanding);
+        phrases.extend(config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
+        Ok(phrases)
+    }
+
+    /// After every change, the recogniser listens for the moves of the new
+    /// position (and the choices of a question open).
+    pub fn refresh_grammar(&mut self, config: &Config, table: &Table) {
+        if self.listening.is_none() {
+            return;
+        }
+        let key = self.grammar_key(table);
+        if self.grammar_built_for.as_deref() == Some(key.as_str()) {
+            return;
+        }
+        match self.grammar_phrases(config, table) {
+            Ok(phrases) => {
+                if let Some(l) = &self.listening {
+                    l.set_grammar(phrases);
+                }
+                self.grammar_built_for = Some(key);
+            }
+            Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
+        }
+    }
+
+    /// A push-to-talk source (`blind:N`, `gamepad:NAME`) was pressed or released.
+    pub fn push_to_talk(&self, config: &Config, source: &str, pressed: bool) {
+        if let (Some(l), Some(Action::PushToTalk)) = (&self.listening, config.buttons.action_of(source)) {
+            l.push_to_talk(pressed);
+        }
+    }
 }
 
 impl Station {
-    /// The speech of the table's game.
-    fn game_speech(&self) -> &'static dyn GameSpeech {
-        speech_of(self.table.rules())
-    }
-
-    /// What the speech of the game reads of the station.
-    fn speech_view(&self) -> SpeechView<'_> {
-        SpeechView { table: &self.table, asked: self.speech.asked.as_ref() }
-    }
-
     /// What the blind player said: a move is checked against his board, a
     /// question goes back to him, a refusal is said why.
     pub(super) fn spoken(
@@ -112,7 +150,7 @@ impl Station {
     /// What he said means in the position he speaks about, and the
     /// understanding it was understood with (the deed is carried out with it).
     fn understand(&mut self, said: Said<'_>) -> Result<(Box<dyn SpokenMeaning>, Understanding), String> {
-        let game = self.game_speech();
+        let game = speech_of(self.table.rules());
         let (view, understanding) =
             self.speech.hearing(&self.config, &self.table).map_err(|e| e.to_string())?;
         let understanding = understanding.clone();
@@ -127,7 +165,7 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Acted {
-        let deed = meaning.act(self.speech_view(), understanding);
+        let deed = meaning.act(self.speech.view(&self.table), understanding);
         self.carry_out(deed, understanding, t, events)
     }
 
@@ -348,61 +386,16 @@ impl Station {
         }
         let lang = speech.model_language(&self.config.voice).to_owned();
         let settings = speech.clone();
-        let grammar = self.grammar_phrases()?;
-        self.speech.grammar_key = Some(self.grammar_key());
+        let grammar = self.speech.grammar_phrases(&self.config, &self.table)?;
+        self.speech.grammar_built_for = Some(self.speech.grammar_key(&self.table));
         self.speech.listening = Some(Listening::start(&settings, &lang, mute, grammar));
         tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
         Ok(())
     }
 
-    /// What the grammar the recogniser should listen with now is built for
-    /// (the position he speaks about, a question's choices).
-    pub(super) fn grammar_key(&self) -> String {
-        self.game_speech().grammar_key(self.speech_view())
-    }
-
-    /// The phrases of that grammar, plus the configured extra phrases.
-    pub(super) fn grammar_phrases(&mut self) -> Result<Vec<String>> {
-        let game = self.game_speech();
-        let (view, understanding) = self.speech.hearing(&self.config, &self.table)?;
-        let mut phrases = game.grammar(view, understanding);
-        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
-        Ok(phrases)
-    }
-
-    /// After every change, the recogniser listens for the moves of the new
-    /// position (and the choices of a question open).
-    pub(super) fn refresh_grammar(&mut self) {
-        if self.speech.listening.is_none() {
-            return;
-        }
-        let key = self.grammar_key();
-        if self.speech.grammar_key.as_deref() == Some(key.as_str()) {
-            return;
-        }
-        match self.grammar_phrases() {
-            Ok(phrases) => {
-                if let Some(l) = &self.speech.listening {
-                    l.set_grammar(phrases);
-                }
-                self.speech.grammar_key = Some(key);
-            }
-            Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
-        }
-    }
-
     /// What the listening thread heard, for the loop to select on.
     pub fn heard_events(&self) -> Option<Receiver<Heard>> {
         self.speech.listening.as_ref().map(Listening::heard)
-    }
-
-    /// A push-to-talk source (`blind:N`, `gamepad:NAME`) was pressed or released.
-    pub(super) fn push_to_talk_source(&self, source: &str, pressed: bool) {
-        if let (Some(l), Some(Action::PushToTalk)) =
-            (&self.speech.listening, self.config.buttons.action_of(source))
-        {
-            l.push_to_talk(pressed);
-        }
     }
 
     /// Something the listening thread reported: an utterance goes the way of

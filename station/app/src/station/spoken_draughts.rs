@@ -203,13 +203,16 @@ mod tests {
     #[test]
     fn heard_draughts_moves_are_understood_asked_back_and_the_grammar_follows() {
         let (mut station, events) = station("draughts-heard");
-        let (key, phrases) = (station.grammar_key(), station.grammar_phrases().unwrap());
+        let (key, phrases) = (
+            station.speech.grammar_key(&station.table),
+            station.speech.grammar_phrases(&station.config, &station.table).unwrap(),
+        );
         assert!(phrases.contains(&"zweiunddreißig achtundzwanzig".to_owned()), "{phrases:?}");
         assert!(phrases.contains(&"zeit".to_owned()) && phrases.last().map(String::as_str) == Some("[unk]"));
         hear(&mut station, "zweiunddreißig achtundzwanzig", 1.0);
         assert_eq!(heard_lines(&events), ["move 32-28"]);
         assert_eq!(station.table.draughts().unwrap().moves(), ["32-28"]);
-        let after = station.grammar_key();
+        let after = station.speech.grammar_key(&station.table);
         assert_ne!(after, key, "the grammar follows the position");
         // Black's reply entered; then an unsure transcript is asked, "ja" makes it.
         let mut out = Vec::new();
@@ -218,10 +221,13 @@ mod tests {
             .unwrap();
         station.decide(out);
         station.drain(Duration::from_secs(5)).unwrap();
-        let before_ask = station.grammar_key();
+        let before_ask = station.speech.grammar_key(&station.table);
         hear(&mut station, "achtundzwanzig schlägt neunzehn", 0.4);
         assert_eq!(heard_lines(&events).last().unwrap(), "ask 28x19");
-        let (asked, phrases) = (station.grammar_key(), station.grammar_phrases().unwrap());
+        let (asked, phrases) = (
+            station.speech.grammar_key(&station.table),
+            station.speech.grammar_phrases(&station.config, &station.table).unwrap(),
+        );
         assert_ne!(asked, before_ask, "a question open changes the grammar");
         assert!(phrases.contains(&"eins".to_owned()), "its choice is in the grammar");
         assert_eq!(station.table.draughts().unwrap().ply(), 2, "nothing made before the yes");
