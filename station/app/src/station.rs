@@ -14,7 +14,9 @@
 //! `speech_desk` (understanding, the grammar, what was asked back), `recorder` (the recording
 //! device), `console_log` (recent events and open discrepancies), `practice` (the engine opponent),
 //! `resume` (a restart) and `test_support` (tests only). Each game's spoken moves sit behind the
-//! desk's seam, `game_speech` (`spoken_chess`, `spoken_draughts`).
+//! desk's seam, `game_speech` (`spoken_chess`, `spoken_draughts`): a game reads a `SpeechView`
+//! (the table, the question open) and names a `Deed`. The parts keep their behaviour and return
+//! what the station must journal and say; none is given the station.
 
 use crate::braille_display::{BrailleMoves, BrailleOut};
 use crate::clock::{StationClock, pgn_date};
