@@ -14,7 +14,9 @@
 //! `speech_desk` (understanding, the grammar, what was asked back), `recorder` (the recording
 //! device), `console_log` (recent events and open discrepancies), `practice` (the engine opponent),
 //! `resume` (a restart) and `test_support` (tests only). Each game's spoken moves sit behind the
-//! desk's seam, `game_speech` (`spoken_chess`, `spoken_draughts`).
+//! desk's seam, `game_speech` (`spoken_chess`, `spoken_draughts`): a game reads a `SpeechView`
+//! (the table, the question open) and names a `Deed`. The parts keep their behaviour and return
+//! what the station must journal and say; none is given the station.
 
 use crate::braille_display::{BrailleMoves, BrailleOut};
 use crate::clock::{StationClock, pgn_date};
@@ -37,12 +39,11 @@ pub use pipeline::PipelineStats;
 use pipeline::{Pipeline, Reply};
 use recorder::Recorder;
 use serde_json::{Value, json};
-use shakmaty::{Bitboard, Chess, Position};
+use shakmaty::{Bitboard, Position};
 use speech_desk::{Asked, SpeechDesk};
 use station_audio::Ended;
 use station_core::clock::Side;
 use station_core::clock::{ClockWatch, WatchChange};
-use station_core::event::LinkStatus;
 use station_core::journal::{self, Header, Input};
 use station_core::occupancy::Orientation;
 use station_core::role::ByBoard;
@@ -55,7 +56,7 @@ use station_serial::braille::{BrailleDisplay, BrailleEvent, Key as BrailleKey};
 use station_serial::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand};
 use station_serial::pegboard::{BoardMessage, DriverEvent};
 use station_stamp::Stamped;
-use station_voices::understand::{Command as SpokenCommand, RecordStep, Understood};
+use station_voices::understand::{Command as SpokenCommand, RecordStep};
 use std::time::{Duration, Instant};
 
 /// The station: the table (both boards) and the jobs around it, each in its
@@ -87,7 +88,7 @@ pub struct Station {
     /// The recording device of D.2.7 (`[speech] keep_audio`).
     recorder: Recorder,
     /// The engine playing the sighted side (`[opponent]`, issue 26).
-    opponent: Option<crate::opponent::Opponent>,
+    practice: practice::Practice,
 }
 
 impl Station {
@@ -148,7 +149,7 @@ impl Station {
             gamepad_feed: None,
             speech: SpeechDesk::default(),
             recorder: Recorder::default(),
-            opponent: None,
+            practice: practice::Practice::default(),
         };
         if station.config.speech.keep_audio {
             crate::kept_audio::prune_orphans(station.pipeline.journals.path());
@@ -367,7 +368,7 @@ impl Station {
             events.push(dgt_clock_status("disconnected", detail, t));
         }
         for board in [BoardRole::Blind, BoardRole::Mirror] {
-            self.drop_summary(board, None, t, &mut events);
+            events.extend(self.links[board].drop_summary(board, None, t));
         }
         self.decide(events);
         Ok(())
@@ -379,7 +380,7 @@ impl Station {
         // A game's `Date` is the day it starts: the station may run for days.
         let date = pgn_date(t);
         // The engine's name and level on its side (practice).
-        let tags = self.practice_tags(self.config.seven_tags(date));
+        let tags = self.practice.tags(self.config.seven_tags(date), self.table.config().blind_color);
         if self.table.config().tags != tags {
             self.table.set_default_tags(tags);
         }
@@ -426,7 +427,7 @@ impl Station {
             DriverEvent::Message(BoardMessage::Scan(_) | BoardMessage::Scan50(_)) if refused.is_some() => {
                 let total = self.links[board].next_drop_total();
                 let reason = refused.unwrap_or_default().to_string();
-                self.drop_summary(board, Some((reason, total)), t, &mut events);
+                events.extend(self.links[board].drop_summary(board, Some((reason, total)), t));
             }
             DriverEvent::Message(BoardMessage::Scan50(raw)) => {
                 let bits = self.links[board].orientation.to_standard_50(raw);
@@ -446,7 +447,7 @@ impl Station {
             DriverEvent::Message(BoardMessage::Button { index, pressed }) => {
                 let _ = self.apply(t, Input::Button { board, button: index, pressed }, &mut events);
                 events.push(Event::Button { board, button: index, pressed, t_ms: t });
-                self.push_to_talk_source(&format!("{board}:{index}"), pressed);
+                self.speech.push_to_talk(&self.config, &format!("{board}:{index}"), pressed);
                 if pressed && let Some(action) = self.config.buttons.action_of(&format!("{board}:{index}")) {
                     self.action(board, action, t, &mut events);
                 }
@@ -460,46 +461,16 @@ impl Station {
             DriverEvent::Connected => self.link(board, None, t, &mut events),
             DriverEvent::Disconnected { reason } => self.link(board, Some(reason), t, &mut events),
             DriverEvent::Dropped { error, total } => {
-                self.drop_summary(board, Some((error.to_string(), total)), t, &mut events);
+                events.extend(self.links[board].drop_summary(board, Some((error.to_string(), total)), t));
             }
         }
         self.decide(events);
         Ok(())
     }
 
-    /// Dropped lines are counted; a `line_dropped` summary is journaled and
-    /// published at most once a second per board (a flood of garbage must not
-    /// become a flood of records).
-    fn drop_summary(
-        &mut self,
-        board: BoardRole,
-        dropped: Option<(String, u64)>,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) {
-        let link = &mut self.links[board];
-        if let Some((reason, total)) = dropped {
-            link.drop_reason = Some((reason, total));
-            link.drops.0 += 1;
-        }
-        let (count, last) = link.drops;
-        if count == 0 || last.is_some_and(|l| t < l + 1000) {
-            return;
-        }
-        if let Some((reason, total)) = link.drop_reason.clone() {
-            events.push(Event::LineDropped { board, reason, total, t_ms: t });
-        }
-        link.drops = (0, Some(t));
-    }
-
     /// A board's link came (`reason` none) or went: journaled, and an event.
     fn link(&mut self, board: BoardRole, reason: Option<String>, t: Millis, events: &mut Vec<Event>) {
-        let status = if reason.is_none() { LinkStatus::Connected } else { LinkStatus::Disconnected };
-        let link = &mut self.links[board];
-        link.connected = reason.is_none();
-        if reason.is_some() {
-            link.last_scan = None;
-        }
+        let status = self.links[board].connect(reason.is_none());
         let _ = self.apply(t, Input::Link { board, status }, events);
         events.push(Event::BoardStatus { board, status, detail: reason, t_ms: t });
     }
@@ -515,7 +486,7 @@ impl Station {
         let mut events = Vec::new();
         let status = |name, status, detail| device_status("gamepad", name, status, detail, t);
         if let GamepadEvent::Button { button, pressed, .. } = &event {
-            self.push_to_talk_source(&format!("gamepad:{button}"), *pressed);
+            self.speech.push_to_talk(&self.config, &format!("gamepad:{button}"), *pressed);
         }
         match event {
             GamepadEvent::Button { button, pressed: true, .. } => {
@@ -755,11 +726,6 @@ fn practice_action(command: &SpokenCommand) -> Option<practice::PracticeAction> 
         SpokenCommand::Review => A::Review,
         _ => return None,
     })
-}
-
-/// A position as FEN (the key a question and a grammar belong to).
-fn fen_of(pos: &Chess) -> String {
-    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
 
 /// A device came, went or is missing (`device_status`): the gamepad, the DGT

@@ -6,8 +6,9 @@
 //! same scan again is a heartbeat, in which only time passes.
 
 use shakmaty::Bitboard;
-use station_core::Millis;
+use station_core::event::LinkStatus;
 use station_core::occupancy::Orientation;
+use station_core::{BoardRole, Event, Millis};
 
 /// One board's link, as the station sees it.
 #[derive(Clone, Debug, Default)]
@@ -48,5 +49,43 @@ impl BoardLink {
     /// The driver's drop count plus this one.
     pub fn next_drop_total(&self) -> u64 {
         self.drop_reason.as_ref().map_or(0, |r| r.1) + 1
+    }
+
+    /// Dropped lines are counted (`dropped`: the reason and the driver's
+    /// total); the `line_dropped` summary of `board`, for the station to
+    /// journal and publish, comes at most once a second (a flood of garbage
+    /// must not become a flood of records).
+    pub fn drop_summary(
+        &mut self,
+        board: BoardRole,
+        dropped: Option<(String, u64)>,
+        t: Millis,
+    ) -> Option<Event> {
+        if let Some((reason, total)) = dropped {
+            self.drop_reason = Some((reason, total));
+            self.drops.0 += 1;
+        }
+        let (count, last) = self.drops;
+        if count == 0 || last.is_some_and(|l| t < l + 1000) {
+            return None;
+        }
+        let summary = self.drop_reason.clone().map(|(reason, total)| Event::LineDropped {
+            board,
+            reason,
+            total,
+            t_ms: t,
+        });
+        self.drops = (0, Some(t));
+        summary
+    }
+
+    /// The link came (`up`) or went: a link gone forgets its last scan. The
+    /// status the station journals.
+    pub fn connect(&mut self, up: bool) -> LinkStatus {
+        self.connected = up;
+        if !up {
+            self.last_scan = None;
+        }
+        if up { LinkStatus::Connected } else { LinkStatus::Disconnected }
     }
 }

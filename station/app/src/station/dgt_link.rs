@@ -36,6 +36,17 @@ impl DgtLink {
     }
 }
 
+impl DgtLink {
+    /// The DGT clock answered (a reading or an acknowledgement): if it had
+    /// been silent, the status that says it answers again, to journal.
+    pub fn answered(&mut self, t: Millis) -> Option<Event> {
+        match self.watch.as_mut().and_then(|w| w.on_reading(t)) {
+            Some(WatchChange::Answering) => Some(dgt_clock_status("connected", "answering again".into(), t)),
+            _ => None,
+        }
+    }
+}
+
 impl Station {
     /// Handles one event of a DGT board (the sighted player's), read at `at`.
     pub fn handle_dgt(&mut self, board: BoardRole, event: DgtEvent, at: Instant) -> Result<()> {
@@ -59,7 +70,7 @@ impl Station {
                     // 0x40: e.g. SetNRun while the DGT 3000 is not in mode 23.
                     tracing::warn!(?ack, "the DGT clock refused a command");
                 }
-                self.clock_answered(t, &mut events);
+                events.extend(self.dgt_link.answered(t));
             }
             DgtEvent::Message(_) => {}
             DgtEvent::Clock(report) if self.dgt_link.watch.is_some() => {
@@ -87,7 +98,7 @@ impl Station {
                 self.link(board, Some(reason), t, &mut events)
             }
             DgtEvent::Dropped { error, total } => {
-                self.drop_summary(board, Some((error.to_string(), total)), t, &mut events);
+                events.extend(self.links[board].drop_summary(board, Some((error.to_string(), total)), t));
             }
         }
         self.decide(events);
@@ -101,20 +112,12 @@ impl Station {
             // Not our clock source, or the board says no clock is attached: no answer from a clock.
             return;
         }
-        self.clock_answered(t, events);
+        events.extend(self.dgt_link.answered(t));
         let reading = reading_of(time, self.config.clock.dgt_white);
         self.dgt_link.setup.on_reading(&reading, t, events);
         if self.dgt_link.last_reading != Some(reading) && self.table.clock().is_some() {
             self.dgt_link.last_reading = Some(reading);
             let _ = self.apply(t, Input::from_clock_reading(&reading), events);
-        }
-    }
-
-    /// The DGT clock answered (a reading or an acknowledgement): if it had been
-    /// silent, it is reported back.
-    pub(super) fn clock_answered(&mut self, t: Millis, events: &mut Vec<Event>) {
-        if let Some(WatchChange::Answering) = self.dgt_link.watch.as_mut().and_then(|w| w.on_reading(t)) {
-            events.push(dgt_clock_status("connected", "answering again".into(), t));
         }
     }
 

@@ -4,12 +4,33 @@
 //!
 //! [`GameSpeech`] gives a game's grammar key and phrases and what an utterance means in the
 //! position he speaks about; [`SpokenMeaning`] gives its `heard` line, whether its sound may be
-//! kept, and acts on it.
+//! kept, and what the station must do for it ([`Deed`]). A game reads the station only through a
+//! [`SpeechView`] (the table and the question open) and changes nothing: the desk carries the deed
+//! out, so what is journaled and said stays the station's.
 
-use super::Station;
-use anyhow::Result;
+use super::Asked;
 use serde_json::Value;
-use station_core::{Event, Millis};
+use station_core::table::Table;
+use station_voices::understand::{Command as SpokenCommand, Understanding};
+
+/// What a game's speech reads of the station: the table and the question open.
+#[derive(Clone, Copy)]
+pub(super) struct SpeechView<'a> {
+    /// The table: the position he speaks about, his board's move.
+    pub table: &'a Table,
+    /// What the blind player was asked back and has not answered.
+    pub asked: Option<&'a Asked>,
+}
+
+impl SpeechView<'_> {
+    /// The moves of the draughts question open in the position with `fen`.
+    pub fn open_choices(&self, fen: &str) -> Vec<String> {
+        match self.asked {
+            Some(Asked::Draughts { fen: asked, moves, .. }) if asked == fen => moves.clone(),
+            _ => Vec::new(),
+        }
+    }
+}
 
 /// How the blind player's words are heard in one game kind: the grammar
 /// the recogniser listens with, and what an utterance means. Chess (pieces
@@ -19,13 +40,18 @@ pub(super) trait GameSpeech: Sync {
     /// The grammar's key: what it was built for (the position he speaks
     /// about, and the choices of a question open), so it is built again only
     /// when that changes.
-    fn grammar_key(&self, station: &Station) -> String;
+    fn grammar_key(&self, view: SpeechView<'_>) -> String;
 
     /// The grammar's phrases for the key (the configured extra phrases are added by the station).
-    fn grammar(&self, station: &mut Station) -> Result<Vec<String>>;
+    fn grammar(&self, view: SpeechView<'_>, understanding: &Understanding) -> Vec<String>;
 
     /// What he said means in the position he speaks about.
-    fn understand(&self, station: &mut Station, said: Said<'_>) -> Result<Box<dyn SpokenMeaning>, String>;
+    fn understand(
+        &self,
+        view: SpeechView<'_>,
+        understanding: &Understanding,
+        said: Said<'_>,
+    ) -> Result<Box<dyn SpokenMeaning>, String>;
 }
 
 /// What the blind player said, as the recogniser (or a typed test line) gives it.
@@ -54,6 +80,23 @@ pub(super) trait SpokenMeaning {
     /// A move or a question about moves: its sound may be kept.
     fn is_move(&self) -> bool;
 
-    /// Acts on it: a move announced to the table, a question asked back, a command carried out.
-    fn act(self: Box<Self>, station: &mut Station, t: Millis, events: &mut Vec<Event>) -> Acted;
+    /// What the station must do for it: a move announced to the table, a
+    /// question asked back, a command carried out.
+    fn act(self: Box<Self>, view: SpeechView<'_>, understanding: &Understanding) -> Deed;
+}
+
+/// What an utterance asks of the station, as its game understood it; the
+/// speech desk carries it out (`Station::carry_out`).
+pub(super) enum Deed {
+    /// His move, as the game's inputs write it (UCI, PDN), announced to the
+    /// table; `answer` once the table took it.
+    Announce { mv: String, answer: Value },
+    /// A question asked back, said to him; a yes (or a choice) answers `asked`.
+    Ask { question: String, asked: Option<Asked>, answer: Value },
+    /// Said to him again, the question open unchanged.
+    Repeat { question: String, answer: Value },
+    /// A command word, the same in every game.
+    Command(SpokenCommand),
+    /// Nothing to do but answer.
+    Answer(Value),
 }

@@ -129,7 +129,7 @@ impl Station {
         if let Some(object) = snapshot.as_object_mut() {
             object.insert("change".into(), change.unwrap_or(Value::Null));
             // A practice game and who plays it (the pages say so).
-            object.insert("practice".into(), self.practice_state());
+            object.insert("practice".into(), self.practice.state(self.table.config().blind_color));
         }
         if self.recorder.keeper.is_some() {
             // The recording device (D.2.7): the kept sound per ply, for the console.
@@ -276,7 +276,7 @@ impl Station {
         }
         self.decide(said);
         self.publish_state();
-        self.refresh_grammar();
+        self.speech.refresh_grammar(&self.config, &self.table);
         Ok(())
     }
 
@@ -298,7 +298,8 @@ impl Station {
         tags: Option<station_core::pgn::SevenTags>,
         moves: Vec<String>,
     ) {
-        let tags = tags.unwrap_or_else(|| self.practice_tags(self.config.seven_tags(pgn_date(t_ms))));
+        let blind = self.table.config().blind_color;
+        let tags = tags.unwrap_or_else(|| self.practice.tags(self.config.seven_tags(pgn_date(t_ms)), blind));
         let mut header = Header::of_table(&self.table, game_id, fen, t_ms, tags);
         header.moves = moves;
         tracing::info!(game_id, "new game");

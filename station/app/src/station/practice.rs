@@ -13,6 +13,7 @@
 //! revising the engine's moves.
 
 use super::{Station, device_status};
+use crate::config::OpponentSettings;
 use crate::hub::Command;
 use crate::opponent::{Answer, Mistake, Opponent, famous_position, position_of};
 use anyhow::Result;
@@ -24,10 +25,11 @@ use station_core::clock::Side;
 use station_core::journal::Input;
 use station_core::pgn::SevenTags;
 use station_core::table::Phase;
+use station_core::table::Table;
 use station_core::{Event, Millis};
 use station_engine::{EngineEvent, SearchLimit, SearchPosition};
 use station_stamp::Stamped;
-use station_voices::{Phrasebook, Wording};
+use station_voices::{Phrasebook, VoiceSettings, Wording};
 use std::time::Instant;
 
 /// What the player asks of his practice partner.
@@ -69,48 +71,58 @@ impl PracticeAction {
     }
 }
 
-impl Station {
-    /// Plays the sighted side with `opponent` from now on (`[opponent]`);
-    /// `first` is its first report, taken while it started.
-    pub fn attach_opponent(
-        &mut self,
-        (opponent, first): (Opponent, Option<Stamped<EngineEvent>>),
-    ) -> Result<()> {
-        self.opponent = Some(opponent);
-        match first {
-            Some(s) => self.handle_engine(s.event, s.at),
-            None => Ok(()),
-        }
-    }
+/// The engine playing the sighted side (`[opponent]`, issue 26) and what it was asked.
+#[derive(Default)]
+pub(super) struct Practice {
+    /// The engine, when one plays.
+    pub opponent: Option<Opponent>,
+}
 
-    /// The engine's reports, when an engine plays.
-    pub fn engine_feed(&self) -> Option<Receiver<Stamped<EngineEvent>>> {
-        self.opponent.as_ref().map(Opponent::events)
-    }
+/// What the station must do for a practice request, in this order: the
+/// inputs given to the table (journaled; the first refused ends it), a new
+/// game, a phrase said to him, a line for the log, the answer or the refusal.
+#[derive(Default)]
+pub(super) struct PracticeDeed {
+    /// Inputs for the table, in order.
+    pub inputs: Vec<Input>,
+    /// A new game from this position (none: the start); its answer is the request's.
+    pub new_game: Option<Option<String>>,
+    /// The `[practice]` phrase said to him, and its fields.
+    pub say: Option<(&'static str, Vec<(&'static str, String)>)>,
+    /// A line for the log (an `announcement` to the `log` listener).
+    pub log: Option<String>,
+    /// The answer to the request (with a new game: the new game's).
+    pub answer: Value,
+    /// Why the request was refused, once the phrase is said.
+    pub refused: Option<String>,
+}
 
-    /// The engine's colour: the blind player's opponent.
-    fn engine_color(&self) -> shakmaty::Color {
-        !self.table.config().blind_color
+impl PracticeDeed {
+    /// A phrase said to him, and the answer.
+    fn say(key: &'static str, answer: Value) -> Self {
+        PracticeDeed { say: Some((key, Vec::new())), answer, ..Default::default() }
     }
+}
 
+impl Practice {
     /// What a page needs to say that this is a practice game and who plays
     /// (`/api/state` `practice`): the engine's name and level, its colour and
-    /// his; `null` when no engine plays.
-    pub(super) fn practice_state(&self) -> Value {
+    /// his (`blind`); `null` when no engine plays.
+    pub fn state(&self, blind: shakmaty::Color) -> Value {
         let Some(o) = &self.opponent else { return Value::Null };
         let name = |c: shakmaty::Color| if c == shakmaty::Color::White { "white" } else { "black" };
         json!({
             "engine": o.tag(),
             "elo": o.elo(),
-            "engine_color": name(self.engine_color()),
-            "player_color": name(!self.engine_color()),
+            "engine_color": name(!blind),
+            "player_color": name(blind),
         })
     }
 
-    /// The config's tags with the engine's name and level on its side.
-    pub(super) fn practice_tags(&self, mut tags: SevenTags) -> SevenTags {
+    /// `tags` with the engine's name and level on its side (his is `blind`).
+    pub fn tags(&self, mut tags: SevenTags, blind: shakmaty::Color) -> SevenTags {
         if let Some(o) = &self.opponent {
-            match self.engine_color() {
+            match !blind {
                 shakmaty::Color::White => tags.white = o.tag(),
                 shakmaty::Color::Black => tags.black = o.tag(),
             }
@@ -118,17 +130,15 @@ impl Station {
         tags
     }
 
-    /// After every turn of the loop: once his move is made (the agreed record
-    /// has it), the engine is asked for its reply, once per position; when it
-    /// is not its move, its own search is called off.
-    pub fn practice_turn(&mut self) {
-        let t = self.clock.now();
-        let engine = self.engine_color();
-        let limit = self.engine_limit(t);
+    /// Once his move is made (the agreed record has it), the engine is asked
+    /// for its reply, once per position; when it is not its move, its own
+    /// search is called off.
+    pub fn turn(&mut self, table: &Table, limit: Option<SearchLimit>) {
+        let engine = !table.config().blind_color;
         let Some(o) = self.opponent.as_mut() else { return };
-        match self.table.agreed() {
+        match table.agreed() {
             Some(g)
-                if self.table.phase() == Phase::Playing
+                if table.phase() == Phase::Playing
                     && g.position().turn() == engine
                     && !g.position().is_game_over() =>
             {
@@ -138,26 +148,175 @@ impl Station {
         }
     }
 
-    /// The game's clock as the engine's limit, when no move time is set.
-    fn engine_limit(&self, t: Millis) -> Option<SearchLimit> {
-        let settings = self.config.opponent.as_ref()?;
-        if settings.move_time_ms.is_some() {
-            return None;
-        }
-        let clock = self.table.clock()?;
-        Some(SearchLimit::Clock {
-            wtime: clock.remaining(Side::White, t),
-            btime: clock.remaining(Side::Black, t),
-            winc: 0,
-            binc: 0,
+    /// What he asked for, by voice, button or console, in the game at `table`.
+    pub fn ask(&mut self, action: PracticeAction, table: &Table) -> Result<PracticeDeed, String> {
+        let Some(o) = self.opponent.as_mut() else {
+            return Err("no engine opponent: practice needs [opponent]".into());
+        };
+        let his = table.config().blind_color;
+        Ok(match action {
+            PracticeAction::TakeBack => {
+                let Some(g) = table.agreed() else { return Err("no game".into()) };
+                let plies = g.ply();
+                let last_is_his = plies > 0 && g.position_at(plies - 1).is_some_and(|p| p.turn() == his);
+                // His move and the engine's reply; only his while the engine thinks.
+                let n = match (last_is_his, plies) {
+                    (true, _) => 1,
+                    (false, p) if p >= 2 => 2,
+                    _ => 0,
+                };
+                if n == 0 {
+                    return Ok(PracticeDeed::say(
+                        "nothing_to_take_back",
+                        json!({"ok": false, "taken_back": 0}),
+                    ));
+                }
+                o.cancel();
+                // Told once: the take-back's own announcement names the moves
+                // and where each goes back (`told`); a "Taken back" before it
+                // would say it twice.
+                let inputs = vec![Input::TakeBack; n];
+                PracticeDeed { inputs, answer: json!({"ok": true, "taken_back": n}), ..Default::default() }
+            }
+            PracticeAction::Hint => match table.agreed() {
+                Some(g) if table.phase() == Phase::Playing && g.position().turn() == his => {
+                    o.hint(position_of(g));
+                    PracticeDeed { answer: json!({"ok": true, "asked": "hint"}), ..Default::default() }
+                }
+                _ => PracticeDeed::say("not_your_move", json!({"ok": false})),
+            },
+            PracticeAction::NewGame(number) => {
+                let fen = match number {
+                    None => None,
+                    Some(n) => match famous_position(n) {
+                        Some((name, fen)) => {
+                            tracing::info!(n, name, "a famous game's position");
+                            Some(fen)
+                        }
+                        None => {
+                            let refused = Some(format!("there is no famous game {n} (1-3)"));
+                            return Ok(PracticeDeed {
+                                refused,
+                                ..PracticeDeed::say("no_such_game", Value::Null)
+                            });
+                        }
+                    },
+                };
+                o.begin_game();
+                // The engine's name and level reach the tags through the default tags (`apply`).
+                PracticeDeed {
+                    new_game: Some(fen),
+                    say: Some(("new_game", Vec::new())),
+                    ..Default::default()
+                }
+            }
+            PracticeAction::Stronger | PracticeAction::Weaker => {
+                let level = o.step_level(action == PracticeAction::Stronger);
+                let say = match level {
+                    Some(elo) => ("level", vec![("elo", elo.to_string())]),
+                    None => ("full_strength", Vec::new()),
+                };
+                let log = format!(
+                    "engine level from the next game: {}",
+                    level.map_or("full".into(), |e| e.to_string())
+                );
+                let answer = json!({"ok": true, "elo": o.elo(), "next_elo": level});
+                PracticeDeed { say: Some(say), log: Some(log), answer, ..Default::default() }
+            }
+            PracticeAction::Review => match table.agreed() {
+                Some(g) if !o.thinking() && g.ply() > 0 => {
+                    o.review(g, his);
+                    PracticeDeed::say("review_wait", json!({"ok": true, "asked": "review", "plies": g.ply()}))
+                }
+                _ => PracticeDeed::say("not_your_move", json!({"ok": false})),
+            },
+            PracticeAction::Resign => PracticeDeed {
+                inputs: vec![Input::Resign { side: Side::from(his) }],
+                answer: json!({"ok": true, "resigned": true}),
+                ..Default::default()
+            },
         })
+    }
+}
+
+/// The game's clock as the engine's limit, when no move time is set (`settings`).
+fn engine_limit(settings: Option<&OpponentSettings>, table: &Table, t: Millis) -> Option<SearchLimit> {
+    if settings?.move_time_ms.is_some() {
+        return None;
+    }
+    let clock = table.clock()?;
+    Some(SearchLimit::Clock {
+        wtime: clock.remaining(Side::White, t),
+        btime: clock.remaining(Side::Black, t),
+        winc: 0,
+        binc: 0,
+    })
+}
+
+/// True when `position` is still the game's.
+fn current(table: &Table, position: &SearchPosition) -> bool {
+    table.agreed().is_some_and(|g| position_of(g) == *position)
+}
+
+/// His words (`voice`), when they can be had.
+fn wording(voice: &VoiceSettings) -> Option<Wording> {
+    Wording::new(voice).ok()
+}
+
+/// The review of his mistakes in the game at `table`, in his words; none
+/// without a game or words.
+fn review_text(table: &Table, voice: &VoiceSettings, mistakes: &[Mistake]) -> Option<String> {
+    let (Some(g), Some(wording)) = (table.agreed(), wording(voice)) else { return None };
+    if mistakes.is_empty() {
+        return Some(practice_text(Some(&wording), "review_none", &[]));
+    }
+    let items: Vec<String> = mistakes
+        .iter()
+        .filter_map(|m| {
+            let before = g.position_at(m.ply - 1)?;
+            let fill = [
+                ("n", before.fullmoves().to_string()),
+                ("move", word_in(&wording, before, &m.played)?),
+                ("better", word_in(&wording, before, &m.better)?),
+            ];
+            Some(practice_text(Some(&wording), "review_item", &fill))
+        })
+        .collect();
+    Some(items.join(". "))
+}
+
+impl Station {
+    /// Plays the sighted side with `opponent` from now on (`[opponent]`);
+    /// `first` is its first report, taken while it started.
+    pub fn attach_opponent(
+        &mut self,
+        (opponent, first): (Opponent, Option<Stamped<EngineEvent>>),
+    ) -> Result<()> {
+        self.practice.opponent = Some(opponent);
+        match first {
+            Some(s) => self.handle_engine(s.event, s.at),
+            None => Ok(()),
+        }
+    }
+
+    /// The engine's reports, when an engine plays.
+    pub fn engine_feed(&self) -> Option<Receiver<Stamped<EngineEvent>>> {
+        self.practice.opponent.as_ref().map(Opponent::events)
+    }
+
+    /// After every turn of the loop: once his move is made (the agreed record
+    /// has it), the engine is asked for its reply, once per position; when it
+    /// is not its move, its own search is called off.
+    pub fn practice_turn(&mut self) {
+        let limit = engine_limit(self.config.opponent.as_ref(), &self.table, self.clock.now());
+        self.practice.turn(&self.table, limit);
     }
 
     /// An engine report: its move entered, a hint or the review said, a fault named once.
     pub fn handle_engine(&mut self, event: EngineEvent, at: Instant) -> Result<()> {
         let t = self.time_of(at);
         let mut events = Vec::new();
-        let Some(o) = self.opponent.as_mut() else { return Ok(()) };
+        let Some(o) = self.practice.opponent.as_mut() else { return Ok(()) };
         match o.on_event(event) {
             Answer::Nothing => {}
             Answer::Ready(name) => events.push(device_status("engine", Some(name), "connected", None, t)),
@@ -170,27 +329,31 @@ impl Station {
             }
             Answer::Move { uci, position } => self.engine_move(&uci, &position, t, &mut events),
             Answer::Hint { uci, position } => {
-                if let Some(words) = self.current(&position).then(|| self.word_uci(&position, &uci)).flatten()
-                {
+                let words = current(&self.table, &position)
+                    .then(|| {
+                        let pos = position.to_position().ok()?;
+                        word_in(&wording(&self.config.voice)?, &pos, &uci)
+                    })
+                    .flatten();
+                if let Some(words) = words {
                     self.practice_say("hint", &[("move", words)], t, &mut events);
                 }
             }
-            Answer::Reviewed(mistakes) => self.say_review(&mistakes, t, &mut events),
+            Answer::Reviewed(mistakes) => {
+                if let Some(text) = review_text(&self.table, &self.config.voice, &mistakes) {
+                    self.say_private(text, "practice", t, &mut events);
+                }
+            }
         }
         self.decide(events);
         self.practice_turn();
         Ok(())
     }
 
-    /// True when `position` is still the game's.
-    fn current(&self, position: &SearchPosition) -> bool {
-        self.table.agreed().is_some_and(|g| position_of(g) == *position)
-    }
-
     /// The engine's move: still its turn in the same position, it is entered
     /// as the sighted side's move (journaled as `enter_move`).
     fn engine_move(&mut self, uci: &str, position: &SearchPosition, t: Millis, events: &mut Vec<Event>) {
-        if self.table.phase() != Phase::Playing || !self.current(position) {
+        if self.table.phase() != Phase::Playing || !current(&self.table, position) {
             tracing::info!(uci, "the engine's move came for a position that is gone");
             return;
         }
@@ -200,169 +363,54 @@ impl Station {
         }
     }
 
-    /// A move (UCI) in his words, in `position`.
-    fn word_uci(&self, position: &SearchPosition, uci: &str) -> Option<String> {
-        let pos = position.to_position().ok()?;
-        word_in(&self.wording()?, &pos, uci)
-    }
-
-    fn wording(&self) -> Option<Wording> {
-        Wording::new(&self.config.voice).ok()
-    }
-
     /// A practice phrase (`[practice]`, English when his phrasebook has none)
     /// with its `{name}` fields filled, said to him alone.
     fn practice_say(&self, key: &str, fill: &[(&str, String)], t: Millis, events: &mut Vec<Event>) {
-        let text = practice_text(self.wording().as_ref(), key, fill);
+        let text = practice_text(wording(&self.config.voice).as_ref(), key, fill);
         self.say_private(text, "practice", t, events);
     }
 
-    fn say_review(&self, mistakes: &[Mistake], t: Millis, events: &mut Vec<Event>) {
-        let (Some(g), Some(wording)) = (self.table.agreed(), self.wording()) else { return };
-        if mistakes.is_empty() {
-            self.practice_say("review_none", &[], t, events);
-            return;
-        }
-        let items: Vec<String> = mistakes
-            .iter()
-            .filter_map(|m| {
-                let before = g.position_at(m.ply - 1)?;
-                let fill = [
-                    ("n", before.fullmoves().to_string()),
-                    ("move", word_in(&wording, before, &m.played)?),
-                    ("better", word_in(&wording, before, &m.better)?),
-                ];
-                Some(practice_text(Some(&wording), "review_item", &fill))
-            })
-            .collect();
-        self.say_private(items.join(". "), "practice", t, events);
-    }
-
-    /// What he asked for, by voice, button or console.
+    /// What he asked for, by voice, button or console: the practice part
+    /// decides, the station journals and says it.
     pub(super) fn practice(
         &mut self,
         action: PracticeAction,
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        if self.opponent.is_none() {
-            return Err("no engine opponent: practice needs [opponent]".into());
+        let deed = self.practice.ask(action, &self.table)?;
+        let PracticeDeed { inputs, new_game, say, log, mut answer, refused } = deed;
+        for input in inputs {
+            self.apply(t, input, events).map_err(|e| e.to_string())?;
         }
-        let his = self.table.config().blind_color;
-        match action {
-            PracticeAction::TakeBack => {
-                let Some(g) = self.table.agreed() else { return Err("no game".into()) };
-                let plies = g.ply();
-                let last_is_his = plies > 0 && g.position_at(plies - 1).is_some_and(|p| p.turn() == his);
-                // His move and the engine's reply; only his while the engine thinks.
-                let n = match (last_is_his, plies) {
-                    (true, _) => 1,
-                    (false, p) if p >= 2 => 2,
-                    _ => 0,
-                };
-                if n == 0 {
-                    self.practice_say("nothing_to_take_back", &[], t, events);
-                    return Ok(json!({"ok": false, "taken_back": 0}));
-                }
-                if let Some(o) = self.opponent.as_mut() {
-                    o.cancel();
-                }
-                for _ in 0..n {
-                    self.apply(t, Input::TakeBack, events).map_err(|e| e.to_string())?;
-                }
-                // Told once: the take-back's own announcement names the moves
-                // and where each goes back (`told`); a "Taken back" before it
-                // would say it twice.
-                Ok(json!({"ok": true, "taken_back": n}))
-            }
-            PracticeAction::Hint => {
-                let position = match self.table.agreed() {
-                    Some(g) if self.table.phase() == Phase::Playing && g.position().turn() == his => {
-                        position_of(g)
-                    }
-                    _ => {
-                        self.practice_say("not_your_move", &[], t, events);
-                        return Ok(json!({"ok": false}));
-                    }
-                };
-                if let Some(o) = self.opponent.as_mut() {
-                    o.hint(position);
-                }
-                Ok(json!({"ok": true, "asked": "hint"}))
-            }
-            PracticeAction::NewGame(number) => {
-                let fen = match number {
-                    None => None,
-                    Some(n) => match famous_position(n) {
-                        Some((name, fen)) => {
-                            tracing::info!(n, name, "a famous game's position");
-                            Some(fen)
-                        }
-                        None => {
-                            self.practice_say("no_such_game", &[], t, events);
-                            return Err(format!("there is no famous game {n} (1-3)"));
-                        }
-                    },
-                };
-                if let Some(o) = self.opponent.as_mut() {
-                    o.begin_game();
-                }
-                // The engine's name and level reach the tags through the default tags (`apply`).
-                let new_game = Command::NewGame {
-                    fen,
-                    chess960: None,
-                    moves: Vec::new(),
-                    white: None,
-                    black: None,
-                    event: None,
-                    site: None,
-                    round: None,
-                    board: None,
-                };
-                let answer = self.execute(new_game, t, events)?;
-                self.practice_say("new_game", &[], t, events);
-                Ok(answer)
-            }
-            PracticeAction::Stronger | PracticeAction::Weaker => {
-                let o = self.opponent.as_mut().ok_or("no engine")?;
-                let level = o.step_level(action == PracticeAction::Stronger);
-                match level {
-                    Some(elo) => self.practice_say("level", &[("elo", elo.to_string())], t, events),
-                    None => self.practice_say("full_strength", &[], t, events),
-                }
-                events.push(Event::Announcement {
-                    listener: "log".into(),
-                    text: format!(
-                        "engine level from the next game: {}",
-                        level.map_or("full".into(), |e| e.to_string())
-                    ),
-                    about: "practice".into(),
-                    t_ms: t,
-                });
-                let elo = self.opponent.as_ref().and_then(Opponent::elo);
-                Ok(json!({"ok": true, "elo": elo, "next_elo": level}))
-            }
-            PracticeAction::Review => {
-                let engine_to_move = self.opponent.as_ref().is_some_and(Opponent::thinking);
-                let game = self.table.agreed().cloned();
-                match game {
-                    Some(g) if !engine_to_move && g.ply() > 0 => {
-                        self.practice_say("review_wait", &[], t, events);
-                        if let Some(o) = self.opponent.as_mut() {
-                            o.review(&g, his);
-                        }
-                        Ok(json!({"ok": true, "asked": "review", "plies": g.ply()}))
-                    }
-                    _ => {
-                        self.practice_say("not_your_move", &[], t, events);
-                        Ok(json!({"ok": false}))
-                    }
-                }
-            }
-            PracticeAction::Resign => {
-                self.apply(t, Input::Resign { side: Side::from(his) }, events).map_err(|e| e.to_string())?;
-                Ok(json!({"ok": true, "resigned": true}))
-            }
+        if let Some(fen) = new_game {
+            let new_game = Command::NewGame {
+                fen,
+                chess960: None,
+                moves: Vec::new(),
+                white: None,
+                black: None,
+                event: None,
+                site: None,
+                round: None,
+                board: None,
+            };
+            answer = self.execute(new_game, t, events)?;
+        }
+        if let Some((key, fill)) = say {
+            self.practice_say(key, &fill, t, events);
+        }
+        if let Some(text) = log {
+            events.push(Event::Announcement {
+                listener: "log".into(),
+                text,
+                about: "practice".into(),
+                t_ms: t,
+            });
+        }
+        match refused {
+            Some(why) => Err(why),
+            None => Ok(answer),
         }
     }
 }

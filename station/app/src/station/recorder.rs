@@ -24,41 +24,43 @@ impl Station {
             writer,
         ));
     }
+}
 
+impl Recorder {
     /// The recording device of D.2.7: the sound of a spoken move the station
-    /// accepted in `events[from..]` is kept for its ply ("Ja" to a question
-    /// keeps the sound of the move asked about). A failure is told once, as a
-    /// `device_status` `recording`; the game and the journal go on untouched.
-    pub(super) fn keep_spoken_audio(
+    /// accepted in `decided` (what acting on the utterance decided) is kept
+    /// for its ply of the game `game_id` ("Ja" to a question keeps the sound
+    /// of the move asked about). A failure is told once, as the
+    /// `device_status` `recording` returned for the station to journal; the
+    /// game and the journal go on untouched.
+    pub fn keep_spoken(
         &mut self,
         audio: Option<Vec<i16>>,
         yes: bool,
-        from: usize,
+        decided: &[Event],
+        game_id: Option<&str>,
         t: Millis,
-        events: &mut Vec<Event>,
-    ) {
-        let Some(keeper) = self.recorder.keeper.as_mut() else { return };
-        let accepted = events[from..].iter().find_map(|e| match e {
+    ) -> Option<Event> {
+        let keeper = self.keeper.as_mut()?;
+        let accepted = decided.iter().find_map(|e| match e {
             Event::GameMove { ply, by: BoardRole::Blind, revised: false, .. } => Some(*ply),
             Event::AnnouncementChecked { ply, matches: true, .. } => Some(*ply),
             _ => None,
         });
-        let sound = if yes { self.recorder.spoken_audio.take() } else { audio };
-        let (Some(ply), Some(game_id)) = (accepted, self.table.game_id()) else {
+        let sound = if yes { self.spoken_audio.take() } else { audio };
+        let (Some(ply), Some(game_id)) = (accepted, game_id) else {
             // Not (yet) a move: kept for a "Ja" that makes it one.
             if !yes {
-                self.recorder.spoken_audio = sound;
+                self.spoken_audio = sound;
             }
-            return;
+            return None;
         };
-        self.recorder.spoken_audio = None;
-        let Some(sound) = sound else { return };
+        self.spoken_audio = None;
+        let sound = sound?;
         match keeper.keep(game_id, ply, &sound) {
             Ok(path) => {
                 tracing::debug!(ply, path = %path.display(), "spoken move kept");
-                if self.recorder.failed.take().is_some() {
-                    events.push(device_status("recording", None, "connected", None, t));
-                }
+                self.failed.take().map(|_| device_status("recording", None, "connected", None, t))
             }
             Err(e) => {
                 let detail = format!("{e}; the game goes on, the journal is untouched");
@@ -66,12 +68,13 @@ impl Station {
                     crate::kept_audio::NotKept::Full { .. } => "full".to_owned(),
                     crate::kept_audio::NotKept::Write { source, .. } => source.kind().to_string(),
                 };
-                if self.recorder.failed.as_deref() != Some(reason.as_str()) {
-                    tracing::error!("{detail}");
-                    eprintln!("station: {detail}");
-                    events.push(device_status("recording", None, "unavailable", Some(detail), t));
-                    self.recorder.failed = Some(reason);
+                if self.failed.as_deref() == Some(reason.as_str()) {
+                    return None;
                 }
+                tracing::error!("{detail}");
+                eprintln!("station: {detail}");
+                self.failed = Some(reason);
+                Some(device_status("recording", None, "unavailable", Some(detail), t))
             }
         }
     }

@@ -3,10 +3,11 @@
 //!
 //! The desk has one path for every game: `spoken`, `handle_heard`, `grammar_key` and
 //! `grammar_phrases`, and `refresh_grammar`, which builds a grammar only when its key changed.
+//! A game's speech reads a `SpeechView` and names a `Deed`, which `carry_out` journals and says.
 //! `speech_of` finds the game's speech by the rules' name. A question asked back is an `Asked` (a
 //! move, a draw offer, a resignation, draughts captures with the same squares).
 
-use super::game_speech::{GameSpeech, Said};
+use super::game_speech::{Acted, Deed, GameSpeech, Said, SpeechView, SpokenMeaning};
 use super::*;
 use crate::listening::Listening;
 use station_voices::understand::Understanding;
@@ -32,7 +33,7 @@ pub(super) struct SpeechDesk {
     /// The understanding of the blind player's language.
     pub understanding: Option<Understanding>,
     /// What the grammar the recogniser listens with was built for (see [`GameSpeech::grammar_key`]).
-    pub grammar_key: Option<String>,
+    pub grammar_built_for: Option<String>,
     /// What the blind player was asked to confirm with yes.
     pub asked: Option<Asked>,
 }
@@ -49,12 +50,90 @@ pub(super) fn speech_of(rules: &dyn station_core::rules::Rules) -> &'static dyn 
     crate::games::by_rules(&SPEECH, rules)
 }
 
-impl Station {
-    /// The speech of the table's game.
-    fn game_speech(&self) -> &'static dyn GameSpeech {
-        speech_of(self.table.rules())
+impl SpeechDesk {
+    /// The understanding of the blind player's language, built once; words
+    /// outside its phrasebooks are asked of espeak-ng once each (issue 33).
+    pub fn understanding(&mut self, config: &Config) -> Result<&Understanding> {
+        if self.understanding.is_none() {
+            let pronouncer = std::sync::Arc::new(station_audio::EspeakPronouncer::default());
+            let understanding = config.speech.understanding(&config.voice)?.with_pronouncer(pronouncer);
+            if !understanding.unpronounced().is_empty() {
+                tracing::warn!(
+                    words = ?understanding.unpronounced(),
+                    "listening words without phonemes (station voices phonemes): compared by their spelling"
+                );
+            }
+            self.understanding = Some(understanding);
+        }
+        Ok(self.understanding.as_ref().expect("just built"))
     }
 
+    /// The understanding for an answer by button; none when it cannot be built (logged).
+    pub fn words_for_answer(&mut self, config: &Config) -> Option<&Understanding> {
+        self.understanding(config).inspect_err(|e| tracing::warn!("no words for the answer: {e:#}")).ok()
+    }
+
+    /// What a game's speech reads: `table` and the question open, with the
+    /// understanding of his language (built once).
+    pub fn hearing<'a>(
+        &'a mut self,
+        config: &Config,
+        table: &'a Table,
+    ) -> Result<(SpeechView<'a>, &'a Understanding)> {
+        self.understanding(config)?;
+        let understanding = self.understanding.as_ref().expect("just built");
+        Ok((SpeechView { table, asked: self.asked.as_ref() }, understanding))
+    }
+
+    /// What the speech of the table's game reads: `table` and the question open.
+    pub fn view<'a>(&'a self, table: &'a Table) -> SpeechView<'a> {
+        SpeechView { table, asked: self.asked.as_ref() }
+    }
+
+    /// What the grammar the recogniser should listen with now is built for
+    /// (the position he speaks about, a question's choices).
+    pub fn grammar_key(&self, table: &Table) -> String {
+        speech_of(table.rules()).grammar_key(self.view(table))
+    }
+
+    /// The phrases of that grammar, plus the configured extra phrases.
+    pub fn grammar_phrases(&mut self, config: &Config, table: &Table) -> Result<Vec<String>> {
+        let (view, understanding) = self.hearing(config, table)?;
+        let mut phrases = speech_of(table.rules()).grammar(view, understanding);
+        phrases.extend(config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
+        Ok(phrases)
+    }
+
+    /// After every change, the recogniser listens for the moves of the new
+    /// position (and the choices of a question open).
+    pub fn refresh_grammar(&mut self, config: &Config, table: &Table) {
+        if self.listening.is_none() {
+            return;
+        }
+        let key = self.grammar_key(table);
+        if self.grammar_built_for.as_deref() == Some(key.as_str()) {
+            return;
+        }
+        match self.grammar_phrases(config, table) {
+            Ok(phrases) => {
+                if let Some(l) = &self.listening {
+                    l.set_grammar(phrases);
+                }
+                self.grammar_built_for = Some(key);
+            }
+            Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
+        }
+    }
+
+    /// A push-to-talk source (`blind:N`, `gamepad:NAME`) was pressed or released.
+    pub fn push_to_talk(&self, config: &Config, source: &str, pressed: bool) {
+        if let (Some(l), Some(Action::PushToTalk)) = (&self.listening, config.buttons.action_of(source)) {
+            l.push_to_talk(pressed);
+        }
+    }
+}
+
+impl Station {
     /// What the blind player said: a move is checked against his board, a
     /// question goes back to him, a refusal is said why.
     pub(super) fn spoken(
@@ -64,30 +143,72 @@ impl Station {
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        self.game_speech().understand(self, Said { text, confidence, readings: &[] })?.act(self, t, events)
+        let (meaning, understanding) = self.understand(Said { text, confidence, readings: &[] })?;
+        self.act_on(meaning, &understanding, t, events)
     }
 
-    /// What spoken words are understood with: his language, and the position
-    /// he speaks about.
-    pub(super) fn spoken_context(&mut self) -> Result<(Understanding, Chess), String> {
-        let understanding = self.understanding().map_err(|e| e.to_string())?.clone();
-        let pos = self.table.announce_position().ok_or("no game in progress")?;
-        Ok((understanding, pos))
+    /// What he said means in the position he speaks about, and the
+    /// understanding it was understood with (the deed is carried out with it).
+    fn understand(&mut self, said: Said<'_>) -> Result<(Box<dyn SpokenMeaning>, Understanding), String> {
+        let game = speech_of(self.table.rules());
+        let (view, understanding) =
+            self.speech.hearing(&self.config, &self.table).map_err(|e| e.to_string())?;
+        let understanding = understanding.clone();
+        Ok((game.understand(view, &understanding, said)?, understanding))
     }
 
-    /// Acts on what the blind player was understood to say in `pos`.
-    pub(super) fn act_on_spoken(
+    /// Acts on what he was understood to say: the game names the deed, the station carries it out.
+    fn act_on(
+        &mut self,
+        meaning: Box<dyn SpokenMeaning>,
+        understanding: &Understanding,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Acted {
+        let deed = meaning.act(self.speech.view(&self.table), understanding);
+        self.carry_out(deed, understanding, t, events)
+    }
+
+    /// What an utterance asks of the station, journaled and said.
+    fn carry_out(
+        &mut self,
+        deed: Deed,
+        understanding: &Understanding,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Acted {
+        match deed {
+            Deed::Announce { mv, answer } => {
+                self.announce_spoken(understanding, &mv, t, events)?;
+                Ok(answer)
+            }
+            Deed::Ask { question, asked, answer } => {
+                self.speech.asked = asked;
+                self.say_private(question, "question", t, events);
+                Ok(answer)
+            }
+            Deed::Repeat { question, answer } => {
+                self.say_private(question, "question", t, events);
+                Ok(answer)
+            }
+            Deed::Command(command) => self.act_on_command(understanding, command, t, events),
+            Deed::Answer(answer) => Ok(answer),
+        }
+    }
+
+    /// A command word, the same in every game: a yes or no answers the
+    /// question open (a draw offer, a resignation), a draw offer and a
+    /// resignation are asked back first, the rest is carried out.
+    fn act_on_command(
         &mut self,
         understanding: &Understanding,
-        pos: &Chess,
-        mut understood: Understood,
+        command: SpokenCommand,
         t: Millis,
         events: &mut Vec<Event>,
     ) -> Result<Value, String> {
-        let fen = fen_of(pos);
-        let answer = match understood {
-            Understood::Command(SpokenCommand::Yes) => self.speech.asked.take(),
-            Understood::Command(SpokenCommand::No) => {
+        let answer = match command {
+            SpokenCommand::Yes => self.speech.asked.take(),
+            SpokenCommand::No => {
                 self.speech.asked = None;
                 None
             }
@@ -95,12 +216,6 @@ impl Station {
         };
         let blind = Side::from(self.table.config().blind_color);
         match answer {
-            // "Ja" to "Springer Felix drei?" in the same position is that move.
-            Some(Asked::Move { fen: asked_fen, mv }) if asked_fen == fen => {
-                let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
-                let san = shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string();
-                understood = Understood::Move { mv, uci, san };
-            }
             Some(Asked::DrawOffer) => {
                 self.apply(t, Input::DrawOffer { side: blind }, events).map_err(|e| e.to_string())?;
                 let ply = self.table.turn().map_or(0, |(ply, _)| ply);
@@ -122,28 +237,8 @@ impl Station {
             }
             _ => {}
         }
-        match understood {
-            Understood::Move { uci, san, .. } => {
-                self.announce_spoken(understanding, &uci, t, events)?;
-                Ok(json!({"understood": "move", "uci": uci, "san": san}))
-            }
-            // The words clearly name another move than his board's: announced
-            // as said, the table raises the slip of the tongue (D.2.8).
-            Understood::Slip { uci, san, .. } => {
-                self.announce_spoken(understanding, &uci, t, events)?;
-                Ok(json!({"understood": "slip", "uci": uci, "san": san}))
-            }
-            Understood::Ask { candidates, .. } => {
-                let question = understanding.confirm_question(pos, &candidates);
-                // Only a question about one move can be answered with yes.
-                self.speech.asked = match candidates.as_slice() {
-                    [one] => Some(Asked::Move { fen, mv: *one }),
-                    _ => None,
-                };
-                self.say_private(question.clone(), "question", t, events);
-                Ok(json!({"understood": "ask", "question": question}))
-            }
-            Understood::Command(command @ (SpokenCommand::DrawOffer | SpokenCommand::Resign)) => {
+        match command {
+            SpokenCommand::DrawOffer | SpokenCommand::Resign => {
                 // Never on one word: a draw offer and a resignation need a yes.
                 let book = understanding.wording().phrasebook();
                 let (asked, words) = match command {
@@ -162,7 +257,7 @@ impl Station {
                     json!({"understood": format!("command {command}"), "command": command.name(), "question": question}),
                 )
             }
-            Understood::Command(command) if practice_action(&command).is_some() => {
+            command if practice_action(&command).is_some() => {
                 let action = practice_action(&command).ok_or("not a practice command")?;
                 let mut answer = self.practice(action, t, events)?;
                 if let Some(o) = answer.as_object_mut() {
@@ -171,8 +266,8 @@ impl Station {
                 }
                 Ok(answer)
             }
-            Understood::Command(command) => {
-                if let Some(text) = self.board_answer(understanding, &command) {
+            command => {
+                if let Some(text) = board_answer(&self.table, understanding, &command) {
                     self.say_private(text, "answer", t, events);
                 }
                 if let Some(step) = RecordStep::of(&command)
@@ -213,7 +308,6 @@ impl Station {
                 }
                 Ok(json!({"understood": format!("command {command}"), "command": command.name()}))
             }
-            other => Ok(json!({"understood": other.line()})),
         }
     }
 
@@ -236,41 +330,10 @@ impl Station {
         Ok(())
     }
 
-    /// The answer to a question about the board, from his own board's state
-    /// only (no analysis): the record his board follows, or the agreed one
-    /// when he has no board.
-    pub(super) fn board_answer(
-        &self,
-        understanding: &Understanding,
-        command: &SpokenCommand,
-    ) -> Option<String> {
-        let board = match (self.table.tracker(BoardRole::Blind), self.table.agreed()) {
-            (Some(tracker), _) => tracker.game().position().board().clone(),
-            (None, Some(agreed)) => agreed.position().board().clone(),
-            (None, None) => return None,
-        };
-        understanding.answer(&board, self.table.config().blind_color, command)
-    }
-
-    /// Runs `f` with the understanding of his language, lent out of `self`
-    /// (no copy); `None` when it cannot be built (logged).
-    pub(super) fn with_understanding<R>(
-        &mut self,
-        f: impl FnOnce(&mut Self, &Understanding) -> R,
-    ) -> Option<R> {
-        if let Err(e) = self.understanding() {
-            tracing::warn!("no words for the answer: {e:#}");
-            return None;
-        }
-        let understanding = self.speech.understanding.take()?;
-        let out = f(self, &understanding);
-        self.speech.understanding = Some(understanding);
-        Some(out)
-    }
-
     /// A board question asked by button (`read_rank`, `read_file`).
     pub(super) fn answer_question(&mut self, command: &SpokenCommand, t: Millis, events: &mut Vec<Event>) {
-        let text = self.with_understanding(|this, u| this.board_answer(u, command)).flatten();
+        let text =
+            self.speech.words_for_answer(&self.config).and_then(|u| board_answer(&self.table, u, command));
         if let Some(text) = text {
             self.say_private(text, "answer", t, events);
         }
@@ -278,7 +341,8 @@ impl Station {
 
     /// A step through the record by button (`read_record`, `record_back`, `record_forward`).
     pub(super) fn read_record(&mut self, step: RecordStep, t: Millis, events: &mut Vec<Event>) {
-        let text = self.with_understanding(|this, u| this.reading.step(u, &this.table, step)).flatten();
+        let text =
+            self.speech.words_for_answer(&self.config).and_then(|u| self.reading.step(u, &self.table, step));
         if let Some(text) = text {
             self.say_private(text, "record", t, events);
         }
@@ -287,10 +351,7 @@ impl Station {
     /// The blind player's draw question (the `draw_status` button, the spoken
     /// "Remis Stand"): the facts of the record, said to him privately.
     pub fn say_draw_facts(&mut self, t: Millis, events: &mut Vec<Event>) {
-        if self.understanding().is_err() {
-            return;
-        }
-        let Some(understanding) = self.speech.understanding.as_ref() else { return };
+        let Ok(understanding) = self.speech.understanding(&self.config) else { return };
         let Some(text) =
             crate::games::words_of(self.table.rules()).draw_facts_text(understanding.wording(), &self.table)
         else {
@@ -312,24 +373,6 @@ impl Station {
         }
     }
 
-    /// The understanding of the blind player's language, built once; words
-    /// outside its phrasebooks are asked of espeak-ng once each (issue 33).
-    pub(super) fn understanding(&mut self) -> Result<&Understanding> {
-        if self.speech.understanding.is_none() {
-            let pronouncer = std::sync::Arc::new(station_audio::EspeakPronouncer::default());
-            let understanding =
-                self.config.speech.understanding(&self.config.voice)?.with_pronouncer(pronouncer);
-            if !understanding.unpronounced().is_empty() {
-                tracing::warn!(
-                    words = ?understanding.unpronounced(),
-                    "listening words without phonemes (station voices phonemes): compared by their spelling"
-                );
-            }
-            self.speech.understanding = Some(understanding);
-        }
-        Ok(self.speech.understanding.as_ref().expect("just built"))
-    }
-
     /// Starts listening when speech input is enabled (microphone, or the
     /// test WAV input): the speakers mute it while they talk.
     pub fn enable_listening(&mut self) -> Result<()> {
@@ -343,68 +386,16 @@ impl Station {
         }
         let lang = speech.model_language(&self.config.voice).to_owned();
         let settings = speech.clone();
-        let grammar = self.grammar_phrases()?;
-        self.speech.grammar_key = Some(self.grammar_key());
+        let grammar = self.speech.grammar_phrases(&self.config, &self.table)?;
+        self.speech.grammar_built_for = Some(self.speech.grammar_key(&self.table));
         self.speech.listening = Some(Listening::start(&settings, &lang, mute, grammar));
         tracing::info!(lang, model = %settings.model_dir(&lang).display(), "listening");
         Ok(())
     }
 
-    /// The position the blind player speaks about (the start position before
-    /// a game), and its FEN.
-    pub(super) fn listening_position(&self) -> (Chess, String) {
-        let pos =
-            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
-        let fen = fen_of(&pos);
-        (pos, fen)
-    }
-
-    /// What the grammar the recogniser should listen with now is built for
-    /// (the position he speaks about, a question's choices).
-    pub(super) fn grammar_key(&self) -> String {
-        self.game_speech().grammar_key(self)
-    }
-
-    /// The phrases of that grammar, plus the configured extra phrases.
-    pub(super) fn grammar_phrases(&mut self) -> Result<Vec<String>> {
-        let mut phrases = self.game_speech().grammar(self)?;
-        phrases.extend(self.config.speech.extra_phrases.iter().map(|p| p.to_lowercase()));
-        Ok(phrases)
-    }
-
-    /// After every change, the recogniser listens for the moves of the new
-    /// position (and the choices of a question open).
-    pub(super) fn refresh_grammar(&mut self) {
-        if self.speech.listening.is_none() {
-            return;
-        }
-        let key = self.grammar_key();
-        if self.speech.grammar_key.as_deref() == Some(key.as_str()) {
-            return;
-        }
-        match self.grammar_phrases() {
-            Ok(phrases) => {
-                if let Some(l) = &self.speech.listening {
-                    l.set_grammar(phrases);
-                }
-                self.speech.grammar_key = Some(key);
-            }
-            Err(e) => tracing::warn!(error = %e, "no grammar for the new position"),
-        }
-    }
-
     /// What the listening thread heard, for the loop to select on.
     pub fn heard_events(&self) -> Option<Receiver<Heard>> {
         self.speech.listening.as_ref().map(Listening::heard)
-    }
-
-    /// A push-to-talk source (`blind:N`, `gamepad:NAME`) was pressed or released.
-    pub(super) fn push_to_talk_source(&self, source: &str, pressed: bool) {
-        if let (Some(l), Some(Action::PushToTalk)) =
-            (&self.speech.listening, self.config.buttons.action_of(source))
-        {
-            l.push_to_talk(pressed);
-        }
     }
 
     /// Something the listening thread reported: an utterance goes the way of
@@ -449,17 +440,19 @@ impl Station {
                 };
                 // Understood once: the `heard` event says what, then it is acted on.
                 let said = Said { text: &text, confidence: Some(confidence), readings: &alternatives };
-                match self.game_speech().understand(self, said) {
-                    Ok(meaning) => {
+                match self.understand(said) {
+                    Ok((meaning, understanding)) => {
                         events.push(heard(meaning.line()));
                         let yes = meaning.is_answer();
                         // Only a move (or one asked back) may have its sound kept.
                         let audio = audio.filter(|_| yes || meaning.is_move());
                         let from = events.len();
-                        if let Err(e) = meaning.act(self, t, &mut events) {
+                        if let Err(e) = self.act_on(meaning, &understanding, t, &mut events) {
                             tracing::info!(text, error = %e, "spoken input refused");
                         }
-                        self.keep_spoken_audio(audio, yes, from, t, &mut events);
+                        let kept =
+                            self.recorder.keep_spoken(audio, yes, &events[from..], self.table.game_id(), t);
+                        events.extend(kept);
                     }
                     Err(e) => events.push(heard(format!("reject {e}"))),
                 }
@@ -468,6 +461,18 @@ impl Station {
         self.decide(events);
         Ok(())
     }
+}
+
+/// The answer to a question about the board, from his own board's state
+/// only (no analysis): the record his board follows, or the agreed one
+/// when he has no board.
+fn board_answer(table: &Table, understanding: &Understanding, command: &SpokenCommand) -> Option<String> {
+    let board = match (table.tracker(BoardRole::Blind), table.agreed()) {
+        (Some(tracker), _) => tracker.game().position().board().clone(),
+        (None, Some(agreed)) => agreed.position().board().clone(),
+        (None, None) => return None,
+    };
+    understanding.answer(&board, table.config().blind_color, command)
 }
 
 #[cfg(test)]

@@ -10,21 +10,20 @@
 //! One `DraughtsSpeech` per variant; a question open is an `Asked::Draughts`, and the listening
 //! grammar is keyed on the draughts position and that question.
 
-use super::game_speech::{Acted, GameSpeech, Said, SpokenMeaning};
-use super::{Asked, Station};
+use super::Asked;
+use super::game_speech::{Deed, GameSpeech, Said, SpeechView, SpokenMeaning};
 use crate::announce_draughts::say_square;
-use serde_json::{Value, json};
+use serde_json::json;
 use station_core::draughts::movegen::legal_moves;
 use station_core::draughts::{Position, Variant};
+use station_core::table::Table;
 use station_core::table::draughts_play::fen;
-use station_core::{Event, Millis};
 use station_voices::draughts::DraughtsMoveText;
-use station_voices::understand::{Command as SpokenCommand, DraughtsUnderstood, Understanding, Understood};
+use station_voices::understand::{Command as SpokenCommand, DraughtsUnderstood, Understanding};
 
 /// What was heard in a draughts position, understood once: the `heard` event
 /// names it, then the station acts on it.
 pub(super) struct DraughtsHeard {
-    understanding: Understanding,
     fen: String,
     /// The legal moves as the voices say them, and their PDN (full path).
     legal: Vec<DraughtsMoveText>,
@@ -50,8 +49,40 @@ impl SpokenMeaning for DraughtsHeard {
         matches!(self.understood, DraughtsUnderstood::Move(_) | DraughtsUnderstood::Ask { .. })
     }
 
-    fn act(self: Box<Self>, station: &mut Station, t: Millis, events: &mut Vec<Event>) -> Acted {
-        station.act_on_draughts(*self, t, events)
+    fn act(self: Box<Self>, view: SpeechView<'_>, understanding: &Understanding) -> Deed {
+        let DraughtsHeard { fen, legal, pdn, open, understood } = *self;
+        let announce =
+            |mv: &str| Deed::Announce { mv: mv.to_owned(), answer: json!({"understood": "move", "pdn": mv}) };
+        match understood {
+            DraughtsUnderstood::Move(i) => announce(&pdn[i]),
+            DraughtsUnderstood::Choice(k) => match open.get(k) {
+                Some(mv) => announce(mv),
+                None => Deed::Answer(json!({"understood": format!("choice {}", k + 1)})),
+            },
+            DraughtsUnderstood::Command(SpokenCommand::Yes) if !open.is_empty() => {
+                if let [one] = open.as_slice() {
+                    return announce(one);
+                }
+                // Yes answers no question of several choices: asked again.
+                let question = match view.asked {
+                    Some(Asked::Draughts { question, .. }) => question.clone(),
+                    _ => String::new(),
+                };
+                Deed::Repeat { answer: json!({"understood": "command yes", "question": question}), question }
+            }
+            DraughtsUnderstood::Ask { candidates, .. } => {
+                let question = understanding.draughts_question(&legal, &candidates);
+                let moves: Vec<String> = candidates.iter().filter_map(|&i| pdn.get(i).cloned()).collect();
+                let answer = json!({"understood": "ask", "question": question, "choices": moves});
+                let asked = Some(Asked::Draughts { fen, moves, question: question.clone() });
+                Deed::Ask { question, asked, answer }
+            }
+            // The other commands are the same in every game.
+            DraughtsUnderstood::Command(command) => Deed::Command(command),
+            DraughtsUnderstood::Reject(reason) => {
+                Deed::Answer(json!({"understood": format!("reject {reason}")}))
+            }
+        }
     }
 }
 
@@ -66,40 +97,43 @@ pub(super) static DRAUGHTS64: DraughtsSpeech = DraughtsSpeech(Variant::Draughts6
 impl DraughtsSpeech {
     /// The position he speaks about in a game: before his latest unannounced
     /// move, or the current one; none before a game.
-    fn announced(station: &Station) -> Option<Position> {
-        let table = &station.table;
+    fn announced(table: &Table) -> Option<Position> {
         table.draughts().and_then(|d| d.announce_position(table.config(), table.announced_ply()))
     }
 
     /// The position the recogniser listens for: the one he speaks about, or
     /// before a game the initial position.
-    fn position(&self, station: &Station) -> Position {
-        Self::announced(station).unwrap_or_else(|| Position::initial(self.0))
+    fn position(&self, table: &Table) -> Position {
+        Self::announced(table).unwrap_or_else(|| Position::initial(self.0))
     }
 }
 
 impl GameSpeech for DraughtsSpeech {
-    fn grammar_key(&self, station: &Station) -> String {
-        let fen = fen(&self.position(station));
-        let choices = station.open_choices(&fen).len();
+    fn grammar_key(&self, view: SpeechView<'_>) -> String {
+        let fen = fen(&self.position(view.table));
+        let choices = view.open_choices(&fen).len();
         format!("{fen} {choices}")
     }
 
-    fn grammar(&self, station: &mut Station) -> anyhow::Result<Vec<String>> {
-        let pos = self.position(station);
-        let choices = station.open_choices(&fen(&pos)).len();
+    fn grammar(&self, view: SpeechView<'_>, understanding: &Understanding) -> Vec<String> {
+        let pos = self.position(view.table);
+        let choices = view.open_choices(&fen(&pos)).len();
         let (legal, _) = move_texts(&pos);
-        Ok(station.understanding()?.draughts_grammar(&legal, choices).into_phrases())
+        understanding.draughts_grammar(&legal, choices).into_phrases()
     }
 
-    fn understand(&self, station: &mut Station, said: Said<'_>) -> Result<Box<dyn SpokenMeaning>, String> {
-        let understanding = station.understanding().map_err(|e| e.to_string())?.clone();
-        let pos = Self::announced(station).ok_or("no game in progress")?;
+    fn understand(
+        &self,
+        view: SpeechView<'_>,
+        understanding: &Understanding,
+        said: Said<'_>,
+    ) -> Result<Box<dyn SpokenMeaning>, String> {
+        let pos = Self::announced(view.table).ok_or("no game in progress")?;
         let fen = fen(&pos);
         let (legal, pdn) = move_texts(&pos);
-        let open = station.open_choices(&fen);
+        let open = view.open_choices(&fen);
         let understood = understanding.understand_draughts(said.text, said.confidence, &legal, open.len());
-        Ok(Box::new(DraughtsHeard { understanding, fen, legal, pdn, open, understood }))
+        Ok(Box::new(DraughtsHeard { fen, legal, pdn, open, understood }))
     }
 }
 
@@ -119,74 +153,6 @@ fn move_texts(pos: &Position) -> (Vec<DraughtsMoveText>, Vec<String>) {
             (text, m.pdn(v, true))
         })
         .unzip()
-}
-
-impl Station {
-    /// The moves of the question open in the position with `fen`.
-    fn open_choices(&self, fen: &str) -> Vec<String> {
-        match &self.speech.asked {
-            Some(Asked::Draughts { fen: asked, moves, .. }) if asked == fen => moves.clone(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Acts on what he was understood to say.
-    pub(super) fn act_on_draughts(
-        &mut self,
-        heard: DraughtsHeard,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String> {
-        let DraughtsHeard { understanding, fen, legal, pdn, open, understood } = heard;
-        match understood {
-            DraughtsUnderstood::Move(i) => self.announce_draughts_move(&understanding, &pdn[i], t, events),
-            DraughtsUnderstood::Choice(k) => match open.get(k) {
-                Some(mv) => self.announce_draughts_move(&understanding, mv, t, events),
-                None => Ok(json!({"understood": format!("choice {}", k + 1)})),
-            },
-            DraughtsUnderstood::Command(SpokenCommand::Yes) if !open.is_empty() => {
-                if let [one] = open.as_slice() {
-                    return self.announce_draughts_move(&understanding, one, t, events);
-                }
-                // Yes answers no question of several choices: asked again.
-                let question = match &self.speech.asked {
-                    Some(Asked::Draughts { question, .. }) => question.clone(),
-                    _ => String::new(),
-                };
-                self.say_private(question.clone(), "question", t, events);
-                Ok(json!({"understood": "command yes", "question": question}))
-            }
-            DraughtsUnderstood::Ask { candidates, .. } => {
-                let question = understanding.draughts_question(&legal, &candidates);
-                let moves: Vec<String> = candidates.iter().filter_map(|&i| pdn.get(i).cloned()).collect();
-                self.speech.asked =
-                    Some(Asked::Draughts { fen, moves: moves.clone(), question: question.clone() });
-                self.say_private(question.clone(), "question", t, events);
-                Ok(json!({"understood": "ask", "question": question, "choices": moves}))
-            }
-            // The other commands go the chess way (no chess position is read for them).
-            DraughtsUnderstood::Command(command) => self.act_on_spoken(
-                &understanding,
-                &shakmaty::Chess::default(),
-                Understood::Command(command),
-                t,
-                events,
-            ),
-            DraughtsUnderstood::Reject(reason) => Ok(json!({"understood": format!("reject {reason}")})),
-        }
-    }
-
-    /// His move announced to the table (see [`Station::announce_spoken`]).
-    fn announce_draughts_move(
-        &mut self,
-        understanding: &Understanding,
-        pdn: &str,
-        t: Millis,
-        events: &mut Vec<Event>,
-    ) -> Result<Value, String> {
-        self.announce_spoken(understanding, pdn, t, events)?;
-        Ok(json!({"understood": "move", "pdn": pdn}))
-    }
 }
 
 #[cfg(test)]
@@ -237,13 +203,16 @@ mod tests {
     #[test]
     fn heard_draughts_moves_are_understood_asked_back_and_the_grammar_follows() {
         let (mut station, events) = station("draughts-heard");
-        let (key, phrases) = (station.grammar_key(), station.grammar_phrases().unwrap());
+        let (key, phrases) = (
+            station.speech.grammar_key(&station.table),
+            station.speech.grammar_phrases(&station.config, &station.table).unwrap(),
+        );
         assert!(phrases.contains(&"zweiunddreißig achtundzwanzig".to_owned()), "{phrases:?}");
         assert!(phrases.contains(&"zeit".to_owned()) && phrases.last().map(String::as_str) == Some("[unk]"));
         hear(&mut station, "zweiunddreißig achtundzwanzig", 1.0);
         assert_eq!(heard_lines(&events), ["move 32-28"]);
         assert_eq!(station.table.draughts().unwrap().moves(), ["32-28"]);
-        let after = station.grammar_key();
+        let after = station.speech.grammar_key(&station.table);
         assert_ne!(after, key, "the grammar follows the position");
         // Black's reply entered; then an unsure transcript is asked, "ja" makes it.
         let mut out = Vec::new();
@@ -252,10 +221,13 @@ mod tests {
             .unwrap();
         station.decide(out);
         station.drain(Duration::from_secs(5)).unwrap();
-        let before_ask = station.grammar_key();
+        let before_ask = station.speech.grammar_key(&station.table);
         hear(&mut station, "achtundzwanzig schlägt neunzehn", 0.4);
         assert_eq!(heard_lines(&events).last().unwrap(), "ask 28x19");
-        let (asked, phrases) = (station.grammar_key(), station.grammar_phrases().unwrap());
+        let (asked, phrases) = (
+            station.speech.grammar_key(&station.table),
+            station.speech.grammar_phrases(&station.config, &station.table).unwrap(),
+        );
         assert_ne!(asked, before_ask, "a question open changes the grammar");
         assert!(phrases.contains(&"eins".to_owned()), "its choice is in the grammar");
         assert_eq!(station.table.draughts().unwrap().ply(), 2, "nothing made before the yes");
