@@ -353,8 +353,9 @@ impl Station {
     /// The position the blind player speaks about (the start position before
     /// a game), and its FEN.
     pub(super) fn listening_position(&self) -> (Chess, String) {
-        let pos =
-            self.table.announce_position().unwrap_or_else(|| self.table.config().start.position().clone());
+        let start =
+            || self.table.config().start.chess().map_or_else(Chess::default, |g| g.position().clone());
+        let pos = self.table.announce_position().unwrap_or_else(start);
         let fen = fen_of(&pos);
         (pos, fen)
     }

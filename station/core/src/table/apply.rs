@@ -45,7 +45,7 @@ impl Table {
 
     fn consume(&mut self, t: Millis, input: &Input, out: &mut Vec<Event>) -> Result<(), TableError> {
         // The rules seam: the inputs whose meaning is the game's own.
-        if let Some(done) = self.seat.rules.consume(self, t, input, out) {
+        if let Some(done) = super::play::Play::consume(self, t, input, out) {
             return done;
         }
         match input {
