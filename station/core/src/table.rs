@@ -21,7 +21,8 @@
 //! The submodules by job: `apply` (the reducer), `parts` (the state by job), `clock_presses`,
 //! `press` (the player's own evidence), `announcing`, `observed` (a tracker's observations as
 //! events), `external` (a DGT 3000 as the master clock), `draws`, `illegal`, `adjournment`,
-//! `config`, `rules` and the draughts modules (`draughts_play`, `draughts_table`,
+//! `config`, `start` (the configured start, which names the game), `rules` (its static facts),
+//! `play` (each game's play and what it does its own way) and the draughts modules (`draughts_play`, `draughts_table`,
 //! `draughts_announce`).
 
 use crate::Millis;
