@@ -244,11 +244,14 @@ fn notations(g: &station_core::Game, index: usize, mv: shakmaty::Move) -> Value 
 /// Chess960 number (ICCF Appendix B; 518 is the standard start) and White's
 /// first rank a to h, as the blind player hears it for his set-up.
 fn start(table: &Table) -> Value {
-    let board = table.config().start.start().board();
+    // A draughts table has no chess start: its set-up reads as a standard one's.
+    let standard = station_core::Game::default();
+    let start = table.config().start.chess().unwrap_or(&standard);
+    let board = start.start().board();
     let first_rank: String =
         station_core::setup::first_rank(board).iter().map(|r| r.map_or('.', |r| r.upper_char())).collect();
     json!({
-        "fen": table.config().start.start_fen(),
+        "fen": start.start_fen(),
         "chess960": station_core::setup::chess960_number(board),
         "first_rank": first_rank,
     })

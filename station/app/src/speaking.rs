@@ -497,7 +497,9 @@ impl Voices {
     /// game, his set-up is checked square by square against the start position.
     pub fn read_difference(&self, table: &Table, t: Millis, out: &mut Vec<Event>) {
         if table.phase() == station_core::table::Phase::Waiting && table.sensed(BoardRole::Blind).any() {
-            let start = table.config().start.start().board();
+            // A draughts table has no chess start: the standard one stands in, as it always did.
+            let standard = station_core::Game::default();
+            let start = table.config().start.chess().unwrap_or(&standard).start().board();
             let diff = station_core::setup::check(start, table.sensed(BoardRole::Blind));
             let text = self.private.wording.word_setup_check(&square_differences(&diff));
             say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
@@ -513,7 +515,9 @@ impl Voices {
     /// The start position read to him piece by piece so he can set up his
     /// board (ICCF Appendix B): a Chess960 start other than the standard one.
     pub fn say_setup(&self, table: &Table, t: Millis, out: &mut Vec<Event>) {
-        let board = table.config().start.start().board();
+        // A draughts start has no set-up to read out.
+        let Some(start) = table.config().start.chess() else { return };
+        let board = start.start().board();
         let Some(number) = station_core::setup::chess960_number(board).filter(|&n| n != 518) else { return };
         let text = self.private.wording.word_setup(number, &station_core::setup::first_rank(board));
         say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);

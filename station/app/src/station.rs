@@ -111,7 +111,7 @@ impl Station {
         let start = config.game.start_fen.clone().unwrap_or_default();
         let table = Table::new(TableConfig {
             tracker: config.tracker(),
-            start,
+            start: start.into(),
             blind_color: config.blind_color(),
             mirror_sensed: config.mirror_sensed(),
             mirror_pieces: config.mirror_pieces(),

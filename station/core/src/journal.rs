@@ -17,9 +17,9 @@
 //! a torn last line (power loss) is cut at its byte offset, damage anywhere else is an error, and
 //! [`decode_salvage`] reads what it can of a damaged file.
 //!
-//! Restoring has one path for every game: the rules the header names resume a table from it, the
-//! inputs go through `Table::apply` again, and when they no longer reproduce the record the rules
-//! say what the game goes on from (chess the recorded moves, draughts the inputs); a recorded move
+//! Restoring has one path for every game: the game the header names (its rules, hence its start)
+//! resumes a table from it, the inputs go through `Table::apply` again, and when they no longer
+//! reproduce the record the game's play says what the game goes on from (chess the recorded moves, draughts the inputs); a recorded move
 //! that no longer makes sense gives way to the inputs.
 //!
 //! A `said` record is a speaker done with a move's or the result's words: `finished`, `estimated`
@@ -120,7 +120,7 @@ impl<'de> Deserialize<'de> for Header {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let mut h = Header::deserialize(d)?;
         h.rules = NamedRules(h.rules.header_rules(&h.fen));
-        h.config.start = h.rules.start_from_header(&h.fen).map_err(serde::de::Error::custom)?;
+        h.config.start = h.rules.start().read_header(&h.fen).map_err(serde::de::Error::custom)?;
         h.config.mirror_sensed |= h.mirror_occupancy.is_some() || h.mirror_board.is_some();
         h.config.mirror_pieces |= h.mirror_board.is_some();
         Ok(h)
@@ -531,7 +531,7 @@ impl Header {
             rules: NamedRules(table.rules()),
             config: TableConfig {
                 // What the reader puts back: a chess game's start is its FEN's.
-                start: table.rules().header_start(fen, &cfg.start),
+                start: cfg.start.for_header(fen),
                 tags,
                 ..cfg.clone()
             },
@@ -561,8 +561,8 @@ fn invalid(e: crate::table::TableError) -> JournalError {
 
 /// Rebuilds the table of an unfinished game: the inputs are fed again in
 /// order, to a table of the rules the header names. When they no longer
-/// reproduce the recorded moves, the rules decide what the game goes on from
-/// ([`Rules::follow_record`](crate::table::rules::Rules::follow_record)).
+/// reproduce the recorded moves, the game's play decides what the game goes
+/// on from (`Play::follow_record`, in `table::play`).
 pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     let h = &contents.header;
     let occ = |s: &str| parse_occ_hex(s).ok_or_else(|| JournalError::Invalid(s.to_owned()));
@@ -571,10 +571,9 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
         sensed[BoardRole::Mirror] = occ(m)?;
     }
     let mirror_board = h.mirror_board.as_deref().map(crate::table::board_of).transpose().map_err(invalid)?;
-    let mut table = h
-        .rules
-        .resume(h.config.clone(), h.game_id.clone(), &h.moves, sensed, mirror_board, h.t_ms)
-        .map_err(JournalError::Invalid)?;
+    let mut table =
+        Table::resume_journaled(h.config.clone(), h.game_id.clone(), &h.moves, sensed, mirror_board, h.t_ms)
+            .map_err(JournalError::Invalid)?;
     let mut last_t = h.t_ms;
     for r in &contents.records {
         if let Record::Input { t_ms, input, .. } = r {
@@ -587,7 +586,7 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
     if replayed == contents.recorded_moves() {
         return Ok(Restored { table, reproduced: true, damage: None });
     }
-    let (table, damage) = h.rules.follow_record(table, h.game_id.clone(), contents.record(), last_t);
+    let (table, damage) = table.follow_record(h.game_id.clone(), contents.record(), last_t);
     Ok(Restored { table, reproduced: false, damage })
 }
 
@@ -689,8 +688,8 @@ mod tests {
     /// A header of a table playing by `rules`, its game just started from their start.
     fn header_of_rules(rules: &'static dyn crate::table::rules::Rules) -> Header {
         let table = Table::new(TableConfig::single(TrackerConfig::default())).with_rules(rules);
-        let fen = rules.start_fen(&table.config().start);
-        let occupancy = rules.start_occupancy(&table.config().start);
+        let fen = table.config().start.fen();
+        let occupancy = table.config().start.occupancy();
         Header {
             occupancy: occ_hex(occupancy),
             ..Header::of_table(&table, "g", &fen, 1000, SevenTags::default())

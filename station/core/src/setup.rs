@@ -110,7 +110,8 @@ mod tests {
         let settle = tracker.settle_ms;
         let start = Game::chess960(0).unwrap();
         let full = start.start().board().occupied();
-        let mut table = Table::new(TableConfig { start: start.clone(), ..TableConfig::single(tracker) });
+        let mut table =
+            Table::new(TableConfig { start: start.clone().into(), ..TableConfig::single(tracker) });
         let mut out = Vec::new();
         let forgot_b1 = full ^ Bitboard::from(Square::B1);
         table.on_scan(BoardRole::Blind, 1_000, forgot_b1, &mut out);

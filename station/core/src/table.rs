@@ -21,7 +21,8 @@
 //! The submodules by job: `apply` (the reducer), `parts` (the state by job), `clock_presses`,
 //! `press` (the player's own evidence), `announcing`, `observed` (a tracker's observations as
 //! events), `external` (a DGT 3000 as the master clock), `draws`, `illegal`, `adjournment`,
-//! `config`, `rules` and the draughts modules (`draughts_play`, `draughts_table`,
+//! `config`, `start` (the configured start, which names the game), `rules` (its static facts),
+//! `play` (each game's play and what it does its own way) and the draughts modules (`draughts_play`, `draughts_table`,
 //! `draughts_announce`).
 
 use crate::Millis;
@@ -157,7 +158,7 @@ pub struct Table {
     rulings: Rulings,
     announcing: Announcing,
     refusals: Refusals,
-    seat: RulesSeat,
+    seat: PlaySeat,
     keeping: Keeping,
 }
 
@@ -182,7 +183,7 @@ impl Table {
             rulings: Rulings::default(),
             announcing: Announcing::default(),
             refusals: Refusals::default(),
-            seat: RulesSeat::default(),
+            seat: PlaySeat::default(),
             keeping: Keeping { record: None, next_tags: cfg_tags },
         }
     }
@@ -449,7 +450,7 @@ impl Table {
         }
         let tags = std::mem::replace(&mut self.keeping.next_tags, self.cfg.tags.clone());
         self.keeping.next_tags = tags.clone();
-        let texts = self.seat.rules.start_game(self, game_id.clone(), moves, t);
+        let texts = Play::start(self, game_id.clone(), moves, t);
         self.keeping.next_tags = self.cfg.tags.clone();
         out.push(Event::GameStarted {
             game_id,
@@ -471,18 +472,14 @@ impl Table {
     /// set-up is: ICCF Appendix B asks for it).
     fn waiting_quiet_ms(&self) -> Millis {
         let settle_ms = self.cfg.tracker.settle_ms;
-        if self.cfg.no_board() {
-            settle_ms
-        } else {
-            self.seat.rules.setup_quiet_ms(&self.cfg.start, settle_ms)
-        }
+        if self.cfg.no_board() { settle_ms } else { self.cfg.start.setup_quiet_ms(settle_ms) }
     }
 
     /// What a board that should show the start position shows instead, square
     /// by square, once it is still (ICCF Appendix B for a Chess960 set-up; any
     /// other position is said too, never silence). Nothing for an empty board.
     fn setup_differs(&self) -> Option<Vec<crate::diff::SquareDiff>> {
-        self.seat.rules.setup_differs(&self.cfg.start, self.sensed[self.start_board()])
+        self.cfg.start.setup_differs(self.sensed[self.start_board()])
     }
 
     /// An operator entered a player's scoresheet (UCI or SAN moves from the start).
@@ -579,7 +576,7 @@ impl Table {
             game.push(mv);
             parsed.push(mv);
         }
-        self.cfg.start = start;
+        self.cfg.start = Start::Chess(start);
         self.restart(&parsed, tags, t, out);
         Ok(())
     }
@@ -613,7 +610,7 @@ impl Table {
         out: &mut Vec<Event>,
     ) -> Result<(), TableError> {
         self.tick_in_game(t, out)?;
-        let allowed = self.seat.rules.results();
+        let allowed = self.rules().results();
         if !allowed.contains(&result) {
             return Err(TableError::Invalid(format!("result `{result}`: one of {}", allowed.join(", "))));
         }
@@ -965,9 +962,11 @@ mod adjournment;
 mod announcing;
 mod clock_presses;
 mod parts;
-use parts::{Announcing, Clocking, Keeping, MirrorPieces, Refusals, RulesSeat, Rulings, Stillness};
+use parts::{Announcing, Clocking, Keeping, MirrorPieces, PlaySeat, Refusals, Rulings, Stillness};
 mod play;
 use play::{ChessPlay, Play};
+mod start;
+pub use start::Start;
 mod draughts_announce;
 #[cfg(test)]
 mod draughts_announce_tests;

@@ -150,7 +150,7 @@ fn an_old_journal_restores_to_the_same_moves() {
 fn a_new_header_reads_back_to_the_configuration_it_was_written_from() {
     let cfg = TableConfig {
         tracker: TrackerConfig { settle_ms: 180, debounce_ms: 25, promotion: Role::Rook },
-        start: Game::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap(),
+        start: Game::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap().into(),
         blind_color: Color::Black,
         mirror_sensed: true,
         grace_ms: 12_000,

@@ -20,7 +20,8 @@ pub(super) struct ChessSpeech;
 /// The position the blind player speaks about (the start position before
 /// a game), and its FEN.
 fn listening_position(table: &Table) -> (Chess, String) {
-    let pos = table.announce_position().unwrap_or_else(|| table.config().start.position().clone());
+    let start = || table.config().start.chess().map_or_else(Chess::default, |g| g.position().clone());
+    let pos = table.announce_position().unwrap_or_else(start);
     let fen = fen_of(&pos);
     (pos, fen)
 }

@@ -44,8 +44,8 @@ impl Table {
     }
 
     fn consume(&mut self, t: Millis, input: &Input, out: &mut Vec<Event>) -> Result<(), TableError> {
-        // The rules seam: the inputs whose meaning is the game's own.
-        if let Some(done) = self.seat.rules.consume(self, t, input, out) {
+        // The inputs whose meaning is the game's own (the play's, by the configured start).
+        if let Some(done) = super::play::Play::consume(self, t, input, out) {
             return done;
         }
         match input {

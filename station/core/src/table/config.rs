@@ -7,9 +7,9 @@
 //! promotion piece as its letter, the tracker's timings as top-level keys), so
 //! a header written today is a superset of an old one and old ones still read.
 
+use super::Start;
 use crate::Millis;
 use crate::clock::{TimeControl, WarningConfig};
-use crate::game::Game;
 use crate::inference::TrackerConfig;
 use crate::pgn::SevenTags;
 use crate::two_boards::TwoBoardsConfig;
@@ -22,12 +22,12 @@ pub struct TableConfig {
     /// Inference timing (the header's `settle_ms`, `debounce_ms`, `promotion`).
     #[serde(flatten)]
     pub tracker: TrackerConfig,
-    /// The position a game starts from. Not serialised with the rest: a
-    /// draughts game's start is no chess [`Game`], so the journal header
+    /// The position a game starts from, which names the game the table
+    /// plays (its rules). Not serialised with the rest: the journal header
     /// writes the start as its own `fen` (chess FEN or PDN FEN) and its
-    /// reader puts the chess start back here.
+    /// rules' name, and its reader puts the start back here.
     #[serde(skip)]
-    pub start: Game,
+    pub start: Start,
     /// The colour of the blind player.
     #[serde(default = "white", with = "color_name")]
     pub blind_color: Color,
@@ -111,9 +111,8 @@ pub mod color_name {
     }
 }
 
-/// Two configurations are equal when every setting is; [`Game`] has no
-/// equality of its own, so two starts are equal when they start from the same
-/// position and hold the same moves.
+/// Two configurations are equal when every setting is (two starts as
+/// [`Start`]'s equality has them).
 impl PartialEq for TableConfig {
     fn eq(&self, other: &Self) -> bool {
         // Destructured so that a new field cannot be forgotten here.
@@ -135,8 +134,7 @@ impl PartialEq for TableConfig {
             tags,
         } = self;
         *tracker == other.tracker
-            && start.start_fen() == other.start.start_fen()
-            && start.moves() == other.start.moves()
+            && *start == other.start
             && *blind_color == other.blind_color
             && *mirror_sensed == other.mirror_sensed
             && *mirror_pieces == other.mirror_pieces
@@ -164,7 +162,7 @@ impl TableConfig {
     pub fn single(tracker: TrackerConfig) -> Self {
         TableConfig {
             tracker,
-            start: Game::default(),
+            start: Start::default(),
             blind_color: Color::White,
             mirror_sensed: false,
             mirror_pieces: false,

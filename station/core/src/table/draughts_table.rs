@@ -1,8 +1,8 @@
 //! The table playing draughts: the same life cycle, clock, refusals and
 //! journal contract as chess; the game-specific part is [`DraughtsPlay`].
-//! [`DraughtsAtTable`] is the draughts game at the table, called by the
-//! draughts rules and, for time passing, by the table's tick on a draughts
-//! play: its entry points are the few places where the two
+//! [`DraughtsAtTable`] is the draughts game at the table, called by
+//! [`Play`](super::play::Play)'s start, consume and resume for a draughts start and, for
+//! time passing, by the table's tick on a draughts play: its entry points are the few places where the two
 //! games differ (a scan's meaning, an entered move's notation, the start
 //! position, the game's end), each named for its job as chess's twin is.
 
@@ -18,9 +18,9 @@ use crate::role::ByBoard;
 use shakmaty::Bitboard;
 
 /// The draughts game at a table: the table's life cycle, clock, refusals
-/// and journal contract around its [`DraughtsPlay`]. The draughts rules
-/// ([`super::rules::draughts`]) hand it the table for the jobs whose meaning is
-/// the game's own: a scan, an entered move, an arbiter's decision; the
+/// and journal contract around its [`DraughtsPlay`]. A table whose start
+/// is a draughts one ([`Play::consume`](super::play::Play::consume)) hands
+/// it the table for the jobs whose meaning is the game's own: a scan, an entered move, an arbiter's decision; the
 /// table's tick hands it time passing.
 pub(crate) struct DraughtsAtTable<'a> {
     pub(super) table: &'a mut Table,

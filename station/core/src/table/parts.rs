@@ -64,20 +64,13 @@ pub(super) struct Refusals {
     pub refused: u64,
 }
 
-/// The rules seam: the game the table plays, and its play once a game has
-/// started (the chess or the draughts play, each owning its state).
-#[derive(Clone, Debug)]
-pub(super) struct RulesSeat {
-    /// Chosen once, when the table is made: every "which game?" asks it.
-    pub rules: &'static dyn super::rules::Rules,
+/// The game in progress or just finished, once a game has started (the
+/// chess or the draughts play, each owning its state); which game the table
+/// plays is its configured start's ([`Start`](super::Start)).
+#[derive(Clone, Debug, Default)]
+pub(super) struct PlaySeat {
     /// The game in progress or just finished; none before the first.
     pub play: Option<Play>,
-}
-
-impl Default for RulesSeat {
-    fn default() -> Self {
-        RulesSeat { rules: &super::rules::CHESS, play: None }
-    }
 }
 
 /// The play of the game `$game` in `$play` (a `&` or `&mut Option<Play>`), if that is the game.
@@ -92,7 +85,7 @@ macro_rules! play_of {
 
 /// The play by its game: borrowed through the seat alone, so the rest of the
 /// table (its configuration, clock, rulings) stays free to use alongside.
-impl RulesSeat {
+impl PlaySeat {
     /// The chess play, when the game is chess.
     pub fn chess(&self) -> Option<&ChessPlay> {
         play_of!(&self.play, Chess)

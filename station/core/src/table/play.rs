@@ -5,17 +5,31 @@
 //! (shakmaty's `VariantPosition` way). The table holds one once a game has
 //! started; what both games share (the clock, draw offers, the record's
 //! fold) stays the table's.
+//!
+//! What a game does at the table in its own way is its play's too: its start
+//! (the chess trackers or the draughts sensors), the inputs whose meaning is
+//! its own, its restore from a journal and what a restore follows when the
+//! journaled inputs no longer reproduce the record ([`Play::start`],
+//! [`Play::consume`], [`Play::resume`], [`Play::follow_record`]). Before the
+//! first game there is no play to ask, so these are chosen by the table's
+//! configured [`Start`], which names its game.
 
 use super::adjournment::Envelope;
 use super::draughts_play::DraughtsPlay;
+use super::draughts_table::DraughtsAtTable;
 use super::draws::PendingClaim;
+use super::{Start, Table, TableConfig, TableError};
 use crate::Millis;
 use crate::clock::Side;
+use crate::event::{BoardRole, Event};
+use crate::game::Game;
 use crate::inference::{BoardTracker, Observation};
+use crate::input::Input;
 use crate::piece_tracking::{PieceObservation, PieceTracker};
+use crate::record::GameRecord;
 use crate::role::ByBoard;
 use crate::two_boards::TwoBoards;
-use shakmaty::{Move, Position};
+use shakmaty::{Bitboard, Board, Move, Position};
 
 /// The game in progress or just finished at a table.
 #[derive(Clone, Debug)]
@@ -111,5 +125,139 @@ impl ChessPlay {
             piece_scratch: Vec::new(),
             rulings: ChessRulings::default(),
         }
+    }
+}
+
+/// What each game does at the table in its own way, chosen by the table's
+/// configured start (none of these has a play to ask yet, or the play is
+/// the one being replaced).
+impl Play {
+    /// Starts `table`'s game `game_id` at `t` from the configured start,
+    /// after `scoresheet` (a chess game's moves so far; a draughts game has
+    /// none): the chess trackers or the draughts play. Returns those moves as
+    /// the record writes them.
+    pub fn start(table: &mut Table, game_id: String, scoresheet: &[Move], t: Millis) -> Vec<String> {
+        match &table.cfg.start {
+            Start::Chess(start) => {
+                let mut game = start.clone();
+                let texts = scoresheet
+                    .iter()
+                    .map(|&mv| {
+                        let uci = game.uci(mv);
+                        game.push(mv);
+                        uci
+                    })
+                    .collect();
+                table.start_chess(game_id, game, t);
+                texts
+            }
+            &Start::Draughts(variant) => {
+                // A draughts game starts from the initial position: no scoresheet reaches it.
+                DraughtsAtTable::new(table).start(variant, game_id, t);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The inputs whose meaning is the game's own, consumed for `table`
+    /// (a draughts board's scan while waiting too); `None` for the inputs
+    /// both games treat alike, which chess's are all.
+    pub fn consume(
+        table: &mut Table,
+        t: Millis,
+        input: &Input,
+        out: &mut Vec<Event>,
+    ) -> Option<Result<(), TableError>> {
+        match table.cfg.start {
+            Start::Chess(_) => None,
+            Start::Draughts(variant) => DraughtsAtTable::new(table).consume(variant, t, input, out),
+        }
+    }
+
+    /// A table continuing, from a journal, a game started at `t` on boards
+    /// sensed as `sensed` (and the piece board showing `mirror_board`), after
+    /// the scoresheet `moves` it was started from (UCI): the inputs journaled
+    /// since are then fed to it again.
+    pub fn resume(
+        cfg: TableConfig,
+        game_id: String,
+        moves: &[String],
+        sensed: ByBoard<Bitboard>,
+        mirror_board: Option<Board>,
+        t: Millis,
+    ) -> Result<Table, String> {
+        match &cfg.start {
+            Start::Chess(start) => {
+                let mut game = start.clone();
+                for uci in moves {
+                    game.push_uci(uci).ok_or_else(|| format!("scoresheet move {uci}"))?;
+                }
+                Ok(Table::resume(cfg, game_id, game, sensed, mirror_board, t))
+            }
+            // A draughts game starts from the initial position (no scoresheet),
+            // its boards sensed by occupancy alone.
+            &Start::Draughts(variant) => Ok(DraughtsAtTable::resume(cfg, variant, game_id, sensed, t)),
+        }
+    }
+
+    /// A restore of the game `game_id` whose journaled inputs, fed again to
+    /// `replayed`, no longer reproduce the journal's `record` (the last input
+    /// at `last_t`): the table the game goes on from, and what was wrong when
+    /// something was. Chess takes the recorded moves as the game (the boards
+    /// judged anew) unless one is illegal; draughts follows the inputs and says so.
+    pub fn follow_record(
+        replayed: Table,
+        game_id: String,
+        record: GameRecord,
+        last_t: Millis,
+    ) -> (Table, Option<String>) {
+        let Start::Chess(start) = &replayed.cfg.start else {
+            // The inputs are the draughts game's evidence: its record is what they reproduce.
+            let damage = "the journaled inputs no longer reproduce the recorded draughts moves; \
+                          the game follows the inputs";
+            return (replayed, Some(damage.to_string()));
+        };
+        // The inputs no longer reproduce the record (a different settle time, a
+        // changed rule): the recorded moves are the game; the boards are judged anew.
+        let mut game: Game = start.clone();
+        for uci in record.ucis() {
+            if game.push_uci(&uci).is_none() {
+                // A damaged record (a flipped byte): the inputs are the evidence.
+                let damage = format!("recorded move {uci} is illegal; the game follows the journaled inputs");
+                return (replayed, Some(damage));
+            }
+        }
+        let cfg = replayed.config().clone();
+        let now = ByBoard::from_fn(|role: BoardRole| replayed.sensed(role));
+        let board_now = cfg.mirror_pieces.then(|| replayed.mirror_board().clone());
+        let mut table = Table::resume(cfg, game_id, game, now, board_now, last_t);
+        table.adopt_record(record);
+        (table, None)
+    }
+}
+
+/// The journal's side of the plays: a restore asks the table, which asks its game's play.
+impl Table {
+    /// [`Play::resume`]: a table continuing a journaled game.
+    pub(crate) fn resume_journaled(
+        cfg: TableConfig,
+        game_id: String,
+        moves: &[String],
+        sensed: ByBoard<Bitboard>,
+        mirror_board: Option<Board>,
+        t: Millis,
+    ) -> Result<Table, String> {
+        Play::resume(cfg, game_id, moves, sensed, mirror_board, t)
+    }
+
+    /// [`Play::follow_record`]: what a restore goes on from when the inputs
+    /// no longer reproduce the journal's `record`.
+    pub(crate) fn follow_record(
+        self,
+        game_id: String,
+        record: GameRecord,
+        last_t: Millis,
+    ) -> (Table, Option<String>) {
+        Play::follow_record(self, game_id, record, last_t)
     }
 }

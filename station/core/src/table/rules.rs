@@ -8,17 +8,15 @@
 //! ([`named`]), from a journal header's start FEN ([`from_fen`]) or from a
 //! draughts variant ([`for_variant`]).
 //!
-//! The rules hold the games' fixed facts: the results (`win_for`: `1-0` or `2-0`), the start
-//! occupancy and FEN, the set-up pause (`setup_quiet_ms`), the scans a board link refuses and
-//! why (`refuses_scan`), the export format, why an engine cannot play the sighted side
-//! (`engine_refusal`) and the journal header's name (`header_name`; `NamedRules` writes and
+//! The rules hold the games' fixed facts only: the results (`win_for`: `1-0` or `2-0`), the
+//! start a game has unless configured otherwise (`start`: a [`Start`]), the scans a board link
+//! refuses and why (`refuses_scan`), the export format, why an engine cannot play the sighted
+//! side (`engine_refusal`) and the journal header's name (`header_name`; `NamedRules` writes and
 //! reads it, left out for chess; the config names them in `[game] rules`). No capability is a
-//! `bool`: a game that differs says what it does instead. The game in play, with its own state,
-//! is a `Play` (`table::play`); time passes for it by its kind (`Table::tick` matches the play).
-//! The rules still make the play (`start_game`: none exists before the first game), read the
-//! inputs whose meaning is the game's own before a game too (`consume`: a draughts board's scan
-//! while waiting) and restore from the journal (`resume`; `follow_record` when the inputs no
-//! longer reproduce the record: chess adopts the record, draughts follows the inputs).
+//! `bool`: a game that differs says what it does instead. What a game does at the table (its
+//! start, the inputs whose meaning is its own, its restore from a journal) is its play's
+//! (`table::play`), chosen by the table's configured [`Start`], which names its game: a table's
+//! rules are its start's.
 //!
 //! Why a trait object and not `Table<R: Rules>`: the rules are known only at run time (the
 //! config, or the header of the journal being restored), so a generic table would either make
@@ -26,17 +24,13 @@
 //! generic and built three times; one indirect call per input costs nothing measurable
 //! (`station bench`).
 
-use crate::Millis;
 use crate::clock::Side;
-use crate::diff::SquareDiff;
 use crate::draughts::Variant;
-use crate::event::{BoardRole, Event};
-use crate::game::Game;
-use crate::input::Input;
-use crate::role::ByBoard;
+use crate::event::BoardRole;
+use crate::table::Table;
 use crate::table::play::Play;
-use crate::table::{Table, TableConfig, TableError};
-use shakmaty::{Bitboard, Board, Move};
+pub use crate::table::start::Start;
+use shakmaty::Bitboard;
 
 pub mod chess;
 pub mod draughts;
@@ -54,14 +48,18 @@ impl Table {
 
     /// A table that plays by `rules` (chess unless told otherwise): chosen
     /// once, from the configuration or the journal header.
+    /// The configured start stays when it is of these rules' game; otherwise
+    /// the game starts from the rules' own start.
     pub fn with_rules(mut self, rules: &'static dyn Rules) -> Self {
-        self.seat.rules = rules;
+        if self.cfg.start.rules().name() != rules.name() {
+            self.cfg.start = rules.start();
+        }
         self
     }
 
-    /// The rules the table plays by.
+    /// The rules the table plays by: its start's.
     pub fn rules(&self) -> &'static dyn Rules {
-        self.seat.rules
+        self.cfg.start.rules()
     }
 
     /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
@@ -85,7 +83,7 @@ impl Table {
 
     /// The draughts variant when the table plays draughts.
     pub fn draughts_variant(&self) -> Option<Variant> {
-        self.seat.rules.draughts_variant()
+        self.rules().draughts_variant()
     }
 
     /// The draughts game in progress or just finished.
@@ -101,12 +99,12 @@ impl Table {
 
     /// The occupancy that starts a game.
     pub(in crate::table) fn start_occupancy(&self) -> Bitboard {
-        self.seat.rules.start_occupancy(&self.cfg.start)
+        self.cfg.start.occupancy()
     }
 
     /// The start position's FEN (PDN FEN for draughts).
     pub(in crate::table) fn start_fen(&self) -> String {
-        self.seat.rules.start_fen(&self.cfg.start)
+        self.cfg.start.fen()
     }
 }
 
@@ -131,28 +129,10 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
         if side == Side::White { results[0] } else { results[1] }
     }
 
-    /// The occupancy of the position that starts a game (`start` is the
-    /// configured chess start; draughts always start from the initial position).
-    fn start_occupancy(&self, start: &Game) -> Bitboard;
-
-    /// The FEN of the position that starts a game (PDN FEN for draughts).
-    fn start_fen(&self, start: &Game) -> String;
-
-    /// The start a journal header's config keeps for a game begun from `fen`
-    /// (its own key; what a reader puts back): a chess game's is that FEN's
-    /// position, `configured` if it does not read; a draughts start is no
-    /// chess `Game`, so the default stands in.
-    fn header_start(&self, fen: &str, configured: &Game) -> Game;
-
-    /// How long the board that starts games must be still before what it
-    /// shows is judged, when sensors settle in `settle_ms`: a Chess960 or
-    /// draughts set-up as soon as it settles; a standard chess set-up after
-    /// the longer pause that lets a hand set it up without being read out.
-    fn setup_quiet_ms(&self, start: &Game, settle_ms: Millis) -> Millis;
-
-    /// What a start board showing `sensed` lacks or has too much, square by
-    /// square; `None` when there is nothing to say (or the game says nothing).
-    fn setup_differs(&self, start: &Game, sensed: Bitboard) -> Option<Vec<SquareDiff>>;
+    /// The position a game starts from unless the configuration names
+    /// another (a chess start from a FEN, Chess960): the standard chess start,
+    /// a draughts variant's initial position.
+    fn start(&self) -> Start;
 
     /// Why a board's scan of `size` is dropped and named (a chess board's
     /// 16 digits in a 10×10 game, a draughts board's 13 digits in chess);
@@ -167,22 +147,6 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// one can (the engines the station drives play chess).
     fn engine_refusal(&self) -> Option<&'static str>;
 
-    /// Starts the table's game `game_id` at `t` from the configured start,
-    /// after `scoresheet` (a chess game's moves so far; a draughts game has
-    /// none): the chess trackers or the draughts play. Returns those moves as
-    /// the record writes them.
-    fn start_game(&self, table: &mut Table, game_id: String, scoresheet: &[Move], t: Millis) -> Vec<String>;
-
-    /// The inputs whose meaning is the game's own, consumed for `table`;
-    /// `None` for the inputs both games treat alike.
-    fn consume(
-        &self,
-        table: &mut Table,
-        t: Millis,
-        input: &Input,
-        out: &mut Vec<Event>,
-    ) -> Option<Result<(), TableError>>;
-
     /// The name a journal header writes in its `rules` key; `None` for
     /// chess, whose header leaves the key out, as every header did before draughts.
     fn header_name(&self) -> Option<&'static str>;
@@ -191,39 +155,6 @@ pub trait Rules: std::fmt::Debug + Send + Sync {
     /// naming draughts rules keeps them; one naming none (chess's, or one
     /// written before the key) is judged by its start FEN's form ([`from_fen`]).
     fn header_rules(&self, fen: &str) -> &'static dyn Rules;
-
-    /// The configuration's start a journal header's `fen` stands for (what
-    /// [`header_start`](Self::header_start) wrote): a chess FEN that does not
-    /// read makes the header unreadable; a draughts start keeps the default.
-    fn start_from_header(&self, fen: &str) -> Result<Game, String>;
-
-    /// A table continuing, from a journal, a game started at `t` on boards
-    /// sensed as `sensed` (and the piece board showing `mirror_board`), after
-    /// the scoresheet `moves` it was started from (UCI): the inputs journaled
-    /// since are then fed to it again.
-    fn resume(
-        &self,
-        cfg: TableConfig,
-        game_id: String,
-        moves: &[String],
-        sensed: ByBoard<Bitboard>,
-        mirror_board: Option<Board>,
-        t: Millis,
-    ) -> Result<Table, String>;
-
-    /// A restore of the game `game_id` whose journaled inputs, fed again to
-    /// `replayed`, no longer reproduce the journal's `record` (the last input
-    /// at `last_t`): the table
-    /// the game goes on from, and what was wrong when something was. Chess
-    /// takes the recorded moves as the game (the boards judged anew) unless
-    /// one is illegal; draughts follows the inputs and says so.
-    fn follow_record(
-        &self,
-        replayed: Table,
-        game_id: String,
-        record: crate::record::GameRecord,
-        last_t: Millis,
-    ) -> (Table, Option<String>);
 }
 
 /// The rules a journal header names, kept as the rules themselves: written
@@ -316,6 +247,7 @@ pub fn for_variant(variant: Variant) -> &'static dyn Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::Input;
 
     #[test]
     fn names_choose_each_rules_and_nothing_else() {
@@ -375,13 +307,15 @@ mod tests {
 
     #[test]
     fn each_game_has_its_own_results_and_start() {
-        let start = Game::default();
         assert_eq!(CHESS.results(), ["1-0", "0-1", "1/2-1/2"]);
         assert_eq!(INTERNATIONAL.results(), ["2-0", "0-2", "1-1"]);
-        assert_eq!(CHESS.start_occupancy(&start).count(), 32);
-        assert_eq!(INTERNATIONAL.start_occupancy(&start).count(), 40);
-        assert_eq!(DRAUGHTS64.start_occupancy(&start).count(), 24);
-        assert_eq!(from_fen(&DRAUGHTS64.start_fen(&start)).name(), "draughts64");
+        assert_eq!(CHESS.start().occupancy().count(), 32);
+        assert_eq!(INTERNATIONAL.start().occupancy().count(), 40);
+        assert_eq!(DRAUGHTS64.start().occupancy().count(), 24);
+        assert_eq!(from_fen(&DRAUGHTS64.start().fen()).name(), "draughts64");
+        for rules in ALL {
+            assert_eq!(rules.start().rules().name(), rules.name(), "a start names its rules");
+        }
         let (chess64, chess50) =
             (CHESS.refuses_scan(ScanSize::Squares64), CHESS.refuses_scan(ScanSize::Squares50));
         assert_eq!((chess64, chess50), (None, Some("13-digit draughts scan while the game is chess")));

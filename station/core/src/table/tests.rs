@@ -85,7 +85,7 @@ impl Hands {
     /// the board shows that position and has settled.
     fn from_fen(fen: &str) -> Hands {
         let cfg = TableConfig {
-            start: Game::from_fen(fen).unwrap(),
+            start: Game::from_fen(fen).unwrap().into(),
             ..TableConfig::single(TrackerConfig::default())
         };
         let mut h = Hands::with(cfg);

@@ -53,7 +53,7 @@ fn an_announcement_before_the_move_is_checked_when_the_move_is_sensed() {
 #[test]
 fn the_announced_promotion_piece_settles_what_the_pegs_cannot_show() {
     let cfg = TableConfig {
-        start: Game::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+        start: Game::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap().into(),
         announcement_required: true,
         ..TableConfig::single(TrackerConfig::default())
     };
@@ -74,8 +74,10 @@ fn the_announced_promotion_piece_settles_what_the_pegs_cannot_show() {
 fn without_announcing_required_a_promotion_said_before_it_is_made_names_its_piece() {
     // Practice at home: he never announces, except the piece his pegs cannot show.
     let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
-    let cfg =
-        TableConfig { start: Game::from_fen(fen).unwrap(), ..TableConfig::single(TrackerConfig::default()) };
+    let cfg = TableConfig {
+        start: Game::from_fen(fen).unwrap().into(),
+        ..TableConfig::single(TrackerConfig::default())
+    };
     let mut h = Hands::with(cfg);
     h.scan(BoardRole::Blind, Game::from_fen(fen).unwrap().occupancy());
     h.rest();
