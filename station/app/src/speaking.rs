@@ -462,7 +462,7 @@ impl Voices {
         &self,
         table: &Table,
         reason: station_core::event::MismatchReason,
-        candidates: &[String],
+        candidates: &[station_core::event::PlayedMove],
     ) -> Option<String> {
         if reason != station_core::event::MismatchReason::Ambiguous || candidates.len() < 2 {
             return None;

@@ -29,7 +29,7 @@ use crate::clock::{
     ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Pressed, Side, WarningSchedule,
 };
 use crate::diff::square_diff;
-use crate::event::{BoardRole, Event};
+use crate::event::{BoardRole, Event, PlayedMove};
 use crate::game::Game;
 use crate::inference::{BoardTracker, Observation};
 // The table's tests build their configurations from it.
@@ -456,7 +456,8 @@ impl Table {
             fen: self.start_fen(),
             t_ms: t,
             tags: Some(tags),
-            moves: texts,
+            // The rules give the scoresheet's moves as text (UCI or PDN).
+            moves: texts.iter().map(|t| PlayedMove::from_text(t)).collect(),
         });
         // A board that does not show the start is told so at once, square by
         // square: a missing peg alone would be a piece in the hand, never said.
@@ -818,7 +819,7 @@ impl Table {
                         board,
                         reason,
                         diff: diff.iter().map(|d| d.to_square_diff()).collect(),
-                        candidates: candidates.iter().map(|m| game.uci(*m)).collect(),
+                        candidates: candidates.iter().map(|m| game.played(*m)).collect(),
                         takeback_to_ply,
                         t_ms: t,
                     })

@@ -166,7 +166,13 @@ impl Station {
         let mut started = false;
         for event in events {
             if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
-                self.open_journal(game_id, fen, *t_ms, tags.clone(), moves.clone());
+                self.open_journal(
+                    game_id,
+                    fen,
+                    *t_ms,
+                    tags.clone(),
+                    moves.iter().map(ToString::to_string).collect(),
+                );
                 started = true;
             }
             let seq = self.pipeline.journal.event(&event);

@@ -62,7 +62,7 @@ fn art_9_2_a_a_claim_with_the_written_move_that_repeats_the_position_is_correct(
     shuffle(&mut h, &OUT_AND_BACK[..3]);
     let events = apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: Some("Ng8".into()) }).unwrap();
     assert!(events.iter().any(|e| matches!(e,
-        Event::DrawClaimed { correct: true, written: Some(w), repetitions: 3, .. } if w == "Ng8")));
+        Event::DrawClaimed { correct: true, written: Some(w), repetitions: 3, .. } if w.to_string() == "Ng8")));
     let events = apply(&mut h, Input::ConfirmClaim).unwrap();
     assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "threefold_repetition".into())));
 }
