@@ -292,7 +292,7 @@ impl Told {
                 self.right = Some(self.right.unwrap_or(false));
             }
             Event::GameOver { result, reason, .. } => out.push(Change::Result {
-                result: result.clone(),
+                result: result.to_string(),
                 reason: reason.clone(),
                 // The optional `termination` (issue 22's `result` command),
                 // read from the event's JSON form so this holds whether or

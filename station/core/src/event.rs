@@ -11,7 +11,7 @@ pub use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
 
 mod typed;
-pub use typed::PlayedMove;
+pub use typed::{About, Decision, DeviceState, GameResult, Listener, PlayedMove};
 
 /// Why a settled board is reported as not matching the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -372,11 +372,11 @@ pub enum Event {
     /// Something was said to a listener (every announcement is also text).
     Announcement {
         /// `private` (the blind player's earphone) or `public` (the opponent's speaker).
-        listener: String,
+        listener: Listener,
         /// What was said.
         text: String,
         /// What it was about (`move`, `correction`, `clock`, `warning`, `status`, `result`).
-        about: String,
+        about: About,
         /// When.
         t_ms: Millis,
     },
@@ -398,7 +398,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         /// `connected`, `disconnected` or `unavailable`.
-        status: String,
+        status: DeviceState,
         /// Why, for `unavailable`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
@@ -536,7 +536,7 @@ pub enum Event {
     /// put back, square by square).
     IrregularityDecided {
         /// `accept` or `correct`.
-        decision: String,
+        decision: Decision,
         /// The board concerned.
         board: BoardRole,
         /// For `correct`: the steps, square by square.
@@ -552,7 +552,7 @@ pub enum Event {
     /// resignation, a draw agreed or claimed, or the arbiter's `result`.
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
-        result: String,
+        result: GameResult,
         /// `checkmate`, `stalemate`, `insufficient_material`, `resignation`,
         /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`; in
         /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`) and the

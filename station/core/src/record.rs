@@ -490,7 +490,7 @@ impl GameRecord {
             }
             Event::GameOver { result, reason, termination, t_ms } if self.end.is_none() => {
                 self.end = Some(GameEnd {
-                    result: result.clone(),
+                    result: result.to_string(),
                     reason: reason.clone(),
                     termination: termination.clone().unwrap_or_else(|| termination_of(reason).into()),
                     t_ms: *t_ms,

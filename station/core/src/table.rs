@@ -29,7 +29,7 @@ use crate::clock::{
     ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Pressed, Side, WarningSchedule,
 };
 use crate::diff::square_diff;
-use crate::event::{BoardRole, Event, PlayedMove};
+use crate::event::{BoardRole, Event, GameResult, PlayedMove};
 use crate::game::Game;
 use crate::inference::{BoardTracker, Observation};
 // The table's tests build their configurations from it.
@@ -624,7 +624,8 @@ impl Table {
         let reason: String = reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         let termination = termination.map_or_else(|| termination_of(&reason).to_owned(), str::to_owned);
         out.push(Event::GameOver {
-            result: result.into(),
+            // The arbiter's own words at the edge: a result this build names, or as given.
+            result: GameResult::from_text(result),
             reason: reason.trim().to_owned(),
             termination: Some(termination),
             t_ms: t,
@@ -938,7 +939,7 @@ pub(crate) fn clock_corrected(
 /// The `game_over` event of a game ended for one of the station's own reasons.
 pub(crate) fn game_over(result: &str, reason: &str, t: Millis) -> Event {
     Event::GameOver {
-        result: result.into(),
+        result: GameResult::from_text(result),
         reason: reason.into(),
         termination: Some(termination_of(reason).into()),
         t_ms: t,

@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 
 /// A journal kept in `tests/data/journals`: `demo-chess.jsonl` is the start of
 /// a `station demo --mirror dgt --noise 7` game (a discrepancy on the mirror
-/// board, a move revised), written before events held typed values;
+/// board, a move revised) and `demo-draughts.jsonl` a whole `station demo
+/// --rules draughts` game, both written before events held typed values;
 /// `event-kinds.jsonl` holds every other kind of event and record, with the
 /// text the station writes for them.
 fn journal(name: &str) -> String {
@@ -17,7 +18,7 @@ fn journal(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-const JOURNALS: [&str; 2] = ["demo-chess.jsonl", "event-kinds.jsonl"];
+const JOURNALS: [&str; 3] = ["demo-chess.jsonl", "demo-draughts.jsonl", "event-kinds.jsonl"];
 
 /// Every `type` of [`Event`].
 const EVENT_KINDS: [&str; 37] = [
@@ -104,6 +105,15 @@ fn moves_read_back_as_values() {
             _ => {}
         }
     }
+}
+
+#[test]
+fn a_draughts_journal_written_before_typed_events_restores() {
+    let contents = decode(journal("demo-draughts.jsonl")).unwrap();
+    assert!(contents.finished());
+    let restored = restore(&contents).unwrap();
+    assert!(restored.reproduced, "{:?}", restored.damage);
+    assert_eq!(contents.recorded_moves().len(), 48);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
 use station_core::Event;
-use station_core::event::PlayedMove;
+use station_core::event::{Listener, PlayedMove};
 use station_serial::dgt::{DgtDriver, DgtSettings};
 use station_serial::pegboard::{PegBoardDriver, SerialSettings};
 use station_sim::braille::SimBrailleServer;
@@ -206,7 +206,9 @@ pub(crate) fn describe(e: &Event) -> Option<String> {
         }
         Event::BoardRestored { .. } => "  board agrees with the game again".into(),
         Event::BoardStatus { status, .. } => format!("  board {status:?}").to_lowercase(),
-        Event::Announcement { listener, text, .. } if listener == "private" => format!("    » {text}"),
+        Event::Announcement { listener, text, .. } if *listener == Listener::Private => {
+            format!("    » {text}")
+        }
         Event::Discrepancy { kind, board, fix, .. } => {
             let steps: Vec<String> = fix
                 .iter()

@@ -215,7 +215,7 @@ mod restore {
                 }
                 seq += 1;
                 let end = match &e {
-                    Event::GameOver { result, t_ms, .. } => Some((*t_ms, result.clone())),
+                    Event::GameOver { result, t_ms, .. } => Some((*t_ms, result.to_string())),
                     _ => None,
                 };
                 records.push(Record::Event { seq, event: e });

@@ -115,3 +115,171 @@ pub(super) mod opt_text {
         Option::<String>::deserialize(d)?.map(|text| text.parse().map_err(D::Error::custom)).transpose()
     }
 }
+
+/// A word of the event vocabulary: an enum whose JSON is the word itself,
+/// with `Other` for a word this build has no name for (an older or newer
+/// journal's, an arbiter's own), kept as written so it writes back the same.
+/// Read a word with `from_text` (or `From<&str>`): it gives the named
+/// variant whenever there is one, so two equal words are equal values.
+macro_rules! words {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vm])* $variant,)*
+            /// A word with no variant of its own, as written.
+            Other(String),
+        }
+
+        impl $name {
+            /// The word as the event stream writes it.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $($name::$variant => $text,)*
+                    $name::Other(text) => text,
+                }
+            }
+
+            /// The word read: its variant, or `Other`.
+            pub fn from_text(text: &str) -> Self {
+                match text {
+                    $($text => $name::$variant,)*
+                    other => $name::Other(other.to_owned()),
+                }
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> Self {
+                $name::from_text(text)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                Ok($name::from_text(&text))
+            }
+        }
+    };
+}
+
+words! {
+    /// Who words are said to.
+    Listener {
+        /// The blind player's earphone.
+        Private = "private",
+        /// The opponent's speaker.
+        Public = "public",
+        /// Nobody: words kept in the journal only (what was heard, rates).
+        Log = "log",
+    }
+}
+
+words! {
+    /// What an announcement is about.
+    About {
+        /// A move of the game.
+        Move = "move",
+        /// What puts a board right.
+        Correction = "correction",
+        /// A clock reading or change.
+        Clock = "clock",
+        /// The clock read out on request.
+        ClockReading = "clock_reading",
+        /// A time warning.
+        Warning = "warning",
+        /// The station's or a device's state.
+        Status = "status",
+        /// The game's result.
+        Result = "result",
+        /// A draw offer.
+        DrawOffer = "draw_offer",
+        /// Where a draw claim stands.
+        DrawStatus = "draw_status",
+        /// A question to the player.
+        Question = "question",
+        /// An answer to him.
+        Answer = "answer",
+        /// The record read out.
+        Record = "record",
+        /// The start position being set up.
+        Setup = "setup",
+        /// A device came or went.
+        Device = "device",
+        /// What differs between his board and the game.
+        Difference = "difference",
+        /// A practice game's words.
+        Practice = "practice",
+        /// An input refused.
+        Refused = "refused",
+    }
+}
+
+words! {
+    /// The state a device (other than a board) reports.
+    DeviceState {
+        /// It is there and working.
+        Connected = "connected",
+        /// It went away.
+        Disconnected = "disconnected",
+        /// It cannot be used (see the event's detail).
+        Unavailable = "unavailable",
+        /// A speech model lacks words (see the event's words).
+        MissingWords = "missing_words",
+    }
+}
+
+words! {
+    /// The opponent's decision on a draughts irregularity (5.4, 5.9).
+    Decision {
+        /// The position stands and play goes on from it (5.7).
+        Accept = "accept",
+        /// The board is put back as it was.
+        Correct = "correct",
+    }
+}
+
+words! {
+    /// A game's result as the record writes it.
+    GameResult {
+        /// Chess: White won.
+        WhiteWon = "1-0",
+        /// Chess: Black won.
+        BlackWon = "0-1",
+        /// Chess: a draw.
+        Draw = "1/2-1/2",
+        /// Draughts: White won.
+        WhiteWonDraughts = "2-0",
+        /// Draughts: Black won.
+        BlackWonDraughts = "0-2",
+        /// Draughts: a draw.
+        DrawDraughts = "1-1",
+        /// Not finished.
+        Unfinished = "*",
+    }
+}

@@ -25,7 +25,7 @@ use crate::draughts::movegen::{GameEnd, game_end};
 use crate::draughts::moves::Move;
 use crate::draughts::pdn::find_move;
 use crate::draughts::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
-use crate::event::{BoardRole, Event, MismatchReason, PieceFix, PlayedMove};
+use crate::event::{BoardRole, Decision, Event, MismatchReason, PieceFix, PlayedMove};
 use crate::role::ByBoard;
 use crate::tracker::Tracker;
 
@@ -479,7 +479,7 @@ impl DraughtsPlay {
         let pos = *self.position();
         if !accept {
             out.push(Event::IrregularityDecided {
-                decision: "correct".into(),
+                decision: Decision::Correct,
                 board: p.board,
                 steps: steps(&pos, p.sensed),
                 fixes: fixes(&pos, p.sensed),
@@ -493,7 +493,7 @@ impl DraughtsPlay {
             return Err("the board's position cannot be read as pieces: correct it".into());
         };
         out.push(Event::IrregularityDecided {
-            decision: "accept".into(),
+            decision: Decision::Accept,
             board: p.board,
             steps: Vec::new(),
             fixes: Vec::new(),

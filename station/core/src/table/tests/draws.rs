@@ -46,7 +46,7 @@ fn art_9_2_b_a_correct_claim_after_the_third_occurrence_ends_the_game_once_the_a
     let Event::DrawClaimed { correct, ground, repetitions, written, .. } = claimed else { unreachable!() };
     assert!(*correct);
     assert_eq!(ground.as_deref(), Some("threefold_repetition"));
-    assert_eq!((*repetitions, written.clone()), (3, None));
+    assert_eq!((*repetitions, *written), (3, None));
     assert!(!h.table.clock().unwrap().is_running(), "9.5: the claim stops the clocks");
     assert!(h.table.is_playing(), "the arbiter decides");
     let events = apply(&mut h, Input::ConfirmClaim).unwrap();
