@@ -188,7 +188,7 @@ mod tests {
             .iter()
             .filter_map(|e| match e {
                 Event::DeviceStatus { status, detail, .. } => {
-                    Some((status.clone(), detail.clone().unwrap_or_default()))
+                    Some((status.to_string(), detail.clone().unwrap_or_default()))
                 }
                 _ => None,
             })

@@ -20,6 +20,7 @@ use serde_json::Value;
 use shakmaty::{Chess, Move};
 use station_core::Game;
 use station_core::draughts::Variant;
+use station_core::event::PlayedMove;
 use station_core::record::{GameRecord, RecordedMove};
 use station_core::rules::Rules;
 use station_core::table::Table;
@@ -57,11 +58,11 @@ pub trait GameWords: Sync {
     /// otherwise gives its own.
     fn last_move(&self, table: &Table, record: Option<&GameRecord>, chess: Option<Value>) -> Option<Value>;
 
-    /// The words of the move `text` (as the game's events write it: UCI,
-    /// PDN) played at `ply` of the table's game, in `wording`'s language;
-    /// `None` when the table has no such game. A text that is no move there is
-    /// said as nothing.
-    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, text: &str) -> Option<String>;
+    /// The words of the move `mv` (as the game's events carry it: a chess
+    /// move, a draughts move in PDN) played at `ply` of the table's game, in
+    /// `wording`'s language; `None` when the table has no such game. A move
+    /// that is no move there is said as nothing.
+    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, mv: &PlayedMove) -> Option<String>;
 
     /// The move of `ply` (1-based) on a record as told: `m` is its recorded
     /// move, `game` the told record's chess game (a chess move is said in

@@ -184,8 +184,8 @@ impl Voices {
                 });
             }
             Event::IrregularityDecided { decision, steps, fixes, .. } => {
-                let accept = decision == "accept";
-                self.say_draughts(table, decision, steps, t, out, |book, variant| {
+                let accept = *decision == station_core::event::Decision::Accept;
+                self.say_draughts(table, decision.as_str(), steps, t, out, |book, variant| {
                     crate::draughts_speech::decision_words(book, variant, accept, fixes)
                 });
             }
@@ -462,7 +462,7 @@ impl Voices {
         &self,
         table: &Table,
         reason: station_core::event::MismatchReason,
-        candidates: &[String],
+        candidates: &[station_core::event::PlayedMove],
     ) -> Option<String> {
         if reason != station_core::event::MismatchReason::Ambiguous || candidates.len() < 2 {
             return None;
@@ -581,7 +581,12 @@ fn say(
 fn say_move(l: &Listener, utterance: Utterance, text: String, ply: usize, t: Millis, out: &mut Vec<Event>) {
     let id = if l.moved.replace(true) {
         let id = l.speaker.say_following_move(utterance);
-        out.push(Event::Announcement { listener: l.name.into(), text, about: "move".into(), t_ms: t });
+        out.push(Event::Announcement {
+            listener: l.name.into(),
+            text,
+            about: station_core::event::About::Move,
+            t_ms: t,
+        });
         id
     } else {
         say(l, utterance, text, "move", Priority::Move, t, out)

@@ -145,7 +145,7 @@ mod station_tests {
             .rev()
             .find_map(|e| match e {
                 Event::Announcement { listener, about: a, text, .. }
-                    if listener == "private" && a == about =>
+                    if *listener == station_core::event::Listener::Private && a == about =>
                 {
                     Some(text.clone())
                 }

@@ -706,7 +706,7 @@ fn draw_claim_answer(events: &[Event]) -> Value {
                 "ground": ground,
                 "repetitions": repetitions,
                 "moves_without_pawn_or_capture": moves_without_pawn_or_capture,
-                "written": written,
+                "written": written.as_ref().map(ToString::to_string),
                 "awaiting": "confirm_claim",
             })),
             _ => None,

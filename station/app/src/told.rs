@@ -229,7 +229,7 @@ impl Told {
                 // (a `game_move` with `revised`) says it if it follows.
                 let own = self.position_before(*ply).is_some_and(|p| p.turn() == blind);
                 if let Some(before) = self.position_before(*ply).filter(|_| own).cloned()
-                    && let Some(mv) = station_core::notation::read(&before, uci)
+                    && let Some(mv) = uci.to_move(&before)
                 {
                     self.revised_on_his_board = Some((*ply, Said::Chess { before, mv }));
                 }
@@ -266,9 +266,9 @@ impl Told {
                 moves_without_pawn_or_capture,
                 ..
             } => {
-                let written = written.as_deref().and_then(|text| {
+                let written = written.as_ref().and_then(|san| {
                     let before = self.game.as_ref()?.position_at(*ply)?.clone();
-                    let mv = station_core::notation::read(&before, text)?;
+                    let mv = san.san.to_move(&before).ok()?;
                     Some(Said::Chess { before, mv })
                 });
                 out.push(Change::DrawClaimed {
@@ -292,7 +292,7 @@ impl Told {
                 self.right = Some(self.right.unwrap_or(false));
             }
             Event::GameOver { result, reason, .. } => out.push(Change::Result {
-                result: result.clone(),
+                result: result.to_string(),
                 reason: reason.clone(),
                 // The optional `termination` (issue 22's `result` command),
                 // read from the event's JSON form so this holds whether or

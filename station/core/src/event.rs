@@ -10,6 +10,9 @@ use crate::discrepancy::{BoardFix, ClockProposal, DiscrepancyKind};
 pub use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
 
+mod typed;
+pub use typed::{About, Decision, DeviceState, GameResult, Listener, PlayedMove};
+
 /// Why a settled board is reported as not matching the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -54,7 +57,7 @@ pub enum Event {
         /// The moves of a scoresheet the game was started from (UCI), already
         /// on the record before any move is made on the boards.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        moves: Vec<String>,
+        moves: Vec<PlayedMove>,
     },
     /// The daemon restarted and continued an unfinished game from its journal.
     GameResumed {
@@ -62,8 +65,8 @@ pub enum Event {
         game_id: String,
         /// Half-moves already played.
         ply: usize,
-        /// The moves so far, UCI.
-        moves: Vec<String>,
+        /// The moves so far, UCI (draughts: PDN).
+        moves: Vec<PlayedMove>,
         /// When.
         t_ms: Millis,
     },
@@ -73,8 +76,8 @@ pub enum Event {
         ply: usize,
         /// SAN with check/mate suffix.
         san: String,
-        /// UCI.
-        uci: String,
+        /// UCI (draughts: PDN).
+        uci: PlayedMove,
         /// Where it was sensed.
         board: BoardRole,
         /// When the decision was taken.
@@ -96,9 +99,9 @@ pub enum Event {
         /// The new SAN.
         san: String,
         /// The new UCI.
-        uci: String,
+        uci: PlayedMove,
         /// The move it replaces (UCI).
-        replaces: String,
+        replaces: PlayedMove,
         /// Where.
         board: BoardRole,
         /// When.
@@ -139,7 +142,7 @@ pub enum Event {
         diff: Vec<SquareDiff>,
         /// For `ambiguous`: the legal moves (UCI) that would explain the board.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        candidates: Vec<String>,
+        candidates: Vec<PlayedMove>,
         /// For `takeback`: the ply whose position the board shows.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         takeback_to_ply: Option<usize>,
@@ -223,8 +226,8 @@ pub enum Event {
         ply: usize,
         /// SAN with check/mate suffix.
         san: String,
-        /// UCI.
-        uci: String,
+        /// UCI (draughts: PDN).
+        uci: PlayedMove,
         /// The board it was made on (its side's owner).
         by: BoardRole,
         /// True when it replaces the previous announcement of this ply.
@@ -255,10 +258,10 @@ pub enum Event {
     AnnouncementChecked {
         /// The ply of the move announced.
         ply: usize,
-        /// What he said (UCI).
-        said: String,
-        /// What his board shows (UCI).
-        sensed: String,
+        /// What he said (UCI; draughts: PDN).
+        said: PlayedMove,
+        /// What his board shows (UCI; draughts: PDN).
+        sensed: PlayedMove,
         /// They agree.
         matches: bool,
         /// When.
@@ -369,11 +372,11 @@ pub enum Event {
     /// Something was said to a listener (every announcement is also text).
     Announcement {
         /// `private` (the blind player's earphone) or `public` (the opponent's speaker).
-        listener: String,
+        listener: Listener,
         /// What was said.
         text: String,
         /// What it was about (`move`, `correction`, `clock`, `warning`, `status`, `result`).
-        about: String,
+        about: About,
         /// When.
         t_ms: Millis,
     },
@@ -395,7 +398,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         /// `connected`, `disconnected` or `unavailable`.
-        status: String,
+        status: DeviceState,
         /// Why, for `unavailable`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
@@ -440,8 +443,8 @@ pub enum Event {
         /// The ply of the position the claim was made in.
         ply: usize,
         /// His written move not yet played (9.2(a)/9.3(a)), SAN.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        written: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "typed::opt_text")]
+        written: Option<shakmaty::san::SanPlus>,
         /// The record upholds it.
         correct: bool,
         /// `threefold_repetition` or `fifty_moves` when correct.
@@ -476,7 +479,7 @@ pub enum Event {
         /// Who made it.
         side: Side,
         /// The move taken back (UCI).
-        uci: String,
+        uci: PlayedMove,
         /// His illegal moves in this game, this one included.
         count: u32,
         /// When.
@@ -533,7 +536,7 @@ pub enum Event {
     /// put back, square by square).
     IrregularityDecided {
         /// `accept` or `correct`.
-        decision: String,
+        decision: Decision,
         /// The board concerned.
         board: BoardRole,
         /// For `correct`: the steps, square by square.
@@ -549,7 +552,7 @@ pub enum Event {
     /// resignation, a draw agreed or claimed, or the arbiter's `result`.
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.
-        result: String,
+        result: GameResult,
         /// `checkmate`, `stalemate`, `insufficient_material`, `resignation`,
         /// `new_game`, `agreement`, `threefold_repetition`, `fifty_moves`; in
         /// draughts `no_pieces`, `no_move` (7.2.3, 7.2.2; `2-0`/`0-2`) and the

@@ -183,6 +183,11 @@ impl Game {
         mv.to_uci(self.mode).to_string()
     }
 
+    /// A move of this game as events carry it (UCI in this game's castling mode).
+    pub fn played(&self, mv: Move) -> crate::event::PlayedMove {
+        crate::event::PlayedMove::Chess(mv.to_uci(self.mode))
+    }
+
     /// FEN of the current position.
     pub fn fen(&self) -> String {
         Fen::from_position(self.position(), EnPassantMode::Legal).to_string()

@@ -20,7 +20,7 @@
 
 use crate::Millis;
 use crate::clock::Side;
-use crate::event::{BoardRole, Event};
+use crate::event::{BoardRole, Event, PlayedMove};
 use crate::pgn::SevenTags;
 use serde::{Deserialize, Serialize};
 
@@ -347,7 +347,7 @@ impl GameRecord {
         moves: &[String],
     ) -> Self {
         let mut record = GameRecord::new(game_id, start_fen, tags, t_ms);
-        record.start_moves(moves);
+        record.start_moves(moves.iter().cloned());
         record
     }
 
@@ -366,16 +366,16 @@ impl GameRecord {
 
     /// The moves of a scoresheet the game was started from (UCI), before any
     /// move made on the boards. Their SAN is filled in by [`Self::with_sans`].
-    fn start_moves(&mut self, ucis: &[String]) {
+    fn start_moves(&mut self, moves: impl IntoIterator<Item = String>) {
         let draughts = self.is_draughts();
-        self.moves = ucis
-            .iter()
+        self.moves = moves
+            .into_iter()
             .enumerate()
             .map(|(i, uci)| RecordedMove {
                 ply: i + 1,
                 san: uci.clone(),
-                uci: uci.clone(),
                 pdn: draughts.then(|| uci.clone()),
+                uci,
                 by: None,
                 t_ms: self.started_ms,
                 clock_ms: None,
@@ -406,7 +406,7 @@ impl GameRecord {
             Event::GameStarted { game_id, fen, t_ms, tags, moves } => {
                 let tags = tags.clone().unwrap_or_else(|| self.tags.clone());
                 *self = GameRecord::new(game_id.clone(), fen.clone(), tags, *t_ms);
-                self.start_moves(moves);
+                self.start_moves(moves.iter().map(PlayedMove::to_string));
             }
             Event::GameMove { ply, san, uci, by, revised, t_ms, pdn } => {
                 if *ply == 0 || *ply > self.moves.len() + 1 {
@@ -418,7 +418,7 @@ impl GameRecord {
                 self.moves.push(RecordedMove {
                     ply: *ply,
                     san: san.clone(),
-                    uci: uci.clone(),
+                    uci: uci.to_string(),
                     pdn: pdn.clone(),
                     by: Some(*by),
                     t_ms: *t_ms,
@@ -427,11 +427,12 @@ impl GameRecord {
                 });
             }
             Event::GameResumed { game_id, moves, .. }
-                if *game_id == self.game_id && self.ucis() != *moves =>
+                if *game_id == self.game_id
+                    && self.ucis() != moves.iter().map(PlayedMove::to_string).collect::<Vec<_>>() =>
             {
                 // A reader that saw only part of the game (a hall view joining
                 // late): the resumed game's moves are the record's.
-                self.start_moves(moves);
+                self.start_moves(moves.iter().map(PlayedMove::to_string));
             }
             Event::TakenBack { ply, t_ms, .. } => self.take_back(*ply, *t_ms),
             Event::IllegalMoveFound { ply, .. } => {
@@ -489,7 +490,7 @@ impl GameRecord {
             }
             Event::GameOver { result, reason, termination, t_ms } if self.end.is_none() => {
                 self.end = Some(GameEnd {
-                    result: result.clone(),
+                    result: result.to_string(),
                     reason: reason.clone(),
                     termination: termination.clone().unwrap_or_else(|| termination_of(reason).into()),
                     t_ms: *t_ms,

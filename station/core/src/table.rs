@@ -30,7 +30,7 @@ use crate::clock::{
     ChessClock, ClockError, ClockEvent, ClockGate, GateDecision, MoveProgress, Pressed, Side, WarningSchedule,
 };
 use crate::diff::square_diff;
-use crate::event::{BoardRole, Event};
+use crate::event::{BoardRole, Event, GameResult, PlayedMove};
 use crate::game::Game;
 use crate::inference::{BoardTracker, Observation};
 // The table's tests build their configurations from it.
@@ -457,7 +457,8 @@ impl Table {
             fen: self.start_fen(),
             t_ms: t,
             tags: Some(tags),
-            moves: texts,
+            // The rules give the scoresheet's moves as text (UCI or PDN).
+            moves: texts.iter().map(|t| PlayedMove::from_text(t)).collect(),
         });
         // A board that does not show the start is told so at once, square by
         // square: a missing peg alone would be a piece in the hand, never said.
@@ -620,7 +621,8 @@ impl Table {
         let reason: String = reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         let termination = termination.map_or_else(|| termination_of(&reason).to_owned(), str::to_owned);
         out.push(Event::GameOver {
-            result: result.into(),
+            // The arbiter's own words at the edge: a result this build names, or as given.
+            result: GameResult::from_text(result),
             reason: reason.trim().to_owned(),
             termination: Some(termination),
             t_ms: t,
@@ -815,7 +817,7 @@ impl Table {
                         board,
                         reason,
                         diff: diff.iter().map(|d| d.to_square_diff()).collect(),
-                        candidates: candidates.iter().map(|m| game.uci(*m)).collect(),
+                        candidates: candidates.iter().map(|m| game.played(*m)).collect(),
                         takeback_to_ply,
                         t_ms: t,
                     })
@@ -934,7 +936,7 @@ pub(crate) fn clock_corrected(
 /// The `game_over` event of a game ended for one of the station's own reasons.
 pub(crate) fn game_over(result: &str, reason: &str, t: Millis) -> Event {
     Event::GameOver {
-        result: result.into(),
+        result: GameResult::from_text(result),
         reason: reason.into(),
         termination: Some(termination_of(reason).into()),
         t_ms: t,

@@ -11,6 +11,7 @@ use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
 use station_core::Event;
+use station_core::event::{Listener, PlayedMove};
 use station_serial::dgt::{DgtDriver, DgtSettings};
 use station_serial::pegboard::{PegBoardDriver, SerialSettings};
 use station_sim::braille::SimBrailleServer;
@@ -96,7 +97,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
         e.play_updates(updates);
     }
 
-    let played = Rc::new(RefCell::new(Vec::<String>::new()));
+    let played = Rc::new(RefCell::new(Vec::<PlayedMove>::new()));
     let seen = Rc::clone(&played);
     let alarms = Rc::new(std::cell::Cell::new(0usize));
     let heard = Rc::clone(&alarms);
@@ -120,7 +121,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     drop(server);
     drop(braille);
 
-    let expected: Vec<String> = famous.moves().iter().map(|m| famous.game.uci(*m)).collect();
+    let expected: Vec<PlayedMove> = famous.moves().iter().map(|m| famous.game.played(*m)).collect();
     let got = played.borrow().clone();
     println!("journal: {}", journal_dir.display());
     if got != expected {
@@ -205,7 +206,9 @@ pub(crate) fn describe(e: &Event) -> Option<String> {
         }
         Event::BoardRestored { .. } => "  board agrees with the game again".into(),
         Event::BoardStatus { status, .. } => format!("  board {status:?}").to_lowercase(),
-        Event::Announcement { listener, text, .. } if listener == "private" => format!("    » {text}"),
+        Event::Announcement { listener, text, .. } if *listener == Listener::Private => {
+            format!("    » {text}")
+        }
         Event::Discrepancy { kind, board, fix, .. } => {
             let steps: Vec<String> = fix
                 .iter()

@@ -11,6 +11,7 @@ use crate::run::{BoardLink, Driver, serve, stop_flag};
 use anyhow::{Context, Result, bail};
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Position, Variant};
+use station_core::event::Listener;
 use station_core::{BoardRole, Event};
 use station_serial::pegboard::{PegBoardDriver, SerialSettings};
 use station_sim::draughts_hands::DraughtsHands;
@@ -154,7 +155,9 @@ fn print_event(e: &Event, seen: &RefCell<Vec<String>>, ended: &RefCell<bool>) {
             moves.truncate(ply - 1);
             moves.push(pdn.clone());
         }
-        Event::Announcement { listener, text, .. } if listener == "private" => println!("    » {text}"),
+        Event::Announcement { listener, text, .. } if *listener == Listener::Private => {
+            println!("    » {text}")
+        }
         Event::Irregularity { board, article, text, .. } => println!("  {board} board ({article}): {text}"),
         Event::GameOver { result, reason, .. } => {
             println!("game over: {result} ({reason})");

@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
+use station_core::event::PlayedMove;
 use station_core::{BoardRole, Event, Game};
 use station_engine::{EngineDriver, EngineEvent, EngineKind, EngineRequest, SearchLimit, Strength, Timeouts};
 use station_serial::pegboard::{PegBoardDriver, SerialSettings};
@@ -97,7 +98,7 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
 }
 
 /// The hands: White's moves from the weakest engine, Black's from the station; returns the game.
-fn play_white(sim: &SimPegBoard, moves: &Receiver<(usize, String)>, speed: f64) -> Result<Game> {
+fn play_white(sim: &SimPegBoard, moves: &Receiver<(usize, PlayedMove)>, speed: f64) -> Result<Game> {
     let mut hands = Hands::new(None);
     let show = |occ| sim.play_scans(vec![TimedScan { at_ms: 0, occupancy: occ }]);
     show(Chess::default().board().occupied());
@@ -112,8 +113,8 @@ fn play_white(sim: &SimPegBoard, moves: &Receiver<(usize, String)>, speed: f64) 
             mv
         } else {
             // The station's answer, executed by the hands as said.
-            let uci = next_move(moves, game.ply() + 1, wait_ms)?;
-            let mv = UciMove::from_ascii(uci.as_bytes())?.to_move(game.position())?;
+            let said = next_move(moves, game.ply() + 1, wait_ms)?;
+            let mv = said.to_move(game.position()).with_context(|| format!("`{said}` is no move here"))?;
             play(sim, &mut hands, game.position(), &mv, speed);
             mv
         };
@@ -144,7 +145,7 @@ fn play(sim: &SimPegBoard, hands: &mut Hands, pos: &Chess, mv: &Move, speed: f64
 }
 
 /// The station's move of `ply` (the last one said for it).
-fn next_move(moves: &Receiver<(usize, String)>, ply: usize, wait_ms: u64) -> Result<String> {
+fn next_move(moves: &Receiver<(usize, PlayedMove)>, ply: usize, wait_ms: u64) -> Result<PlayedMove> {
     loop {
         match moves.recv_timeout(Duration::from_millis(wait_ms)) {
             Ok((p, uci)) if p == ply => return Ok(uci),

@@ -98,7 +98,7 @@ impl BoardState {
             Event::Discrepancy { id, .. } if !self.discrepancies.contains(id) => self.discrepancies.push(*id),
             Event::DiscrepancyResolved { id, .. } => self.discrepancies.retain(|d| d != id),
             Event::DeviceStatus { device, status, .. } => {
-                self.devices.insert(device.clone(), status.clone());
+                self.devices.insert(device.clone(), status.to_string());
             }
             Event::BoardStatus { board, status, .. } => {
                 let status = serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_owned));

@@ -30,7 +30,7 @@ fn mv(ply: usize, san: &str) -> Event {
     Event::GameMove {
         ply,
         san: san.into(),
-        uci: String::new(),
+        uci: "".into(),
         by: BoardRole::Blind,
         revised: false,
         t_ms: 0,

@@ -412,7 +412,7 @@ fn alert_of(board: &str, event: &Event) -> Option<(&'static str, String)> {
         Event::ClockChanged { action, .. } if action.contains("pause") => {
             Some(("call arbiter", format!("Board {board}: clocks paused, the arbiter is called")))
         }
-        Event::DeviceStatus { device, status, .. } if device_lost(status) => {
+        Event::DeviceStatus { device, status, .. } if device_lost(status.as_str()) => {
             Some(("device lost", format!("Board {board}: {device} {status}")))
         }
         Event::BoardStatus { board: role, status: station_core::event::LinkStatus::Disconnected, .. } => {

@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 use shakmaty::Position;
 use station_core::Game;
+use station_core::event::PlayedMove;
 use station_core::notation::read_exactly;
 use station_core::record::{GameRecord, RecordedMove};
 use station_core::table::Table;
@@ -24,9 +25,9 @@ impl GameWords for ChessWords {
         chess
     }
 
-    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, text: &str) -> Option<String> {
+    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, mv: &PlayedMove) -> Option<String> {
         let pos = table.agreed()?.position_at(ply.checked_sub(1)?)?;
-        Some(word_event_move(wording, pos, text).map(|(_, words)| words).unwrap_or_default())
+        Some(word_event_move(wording, pos, mv).map(|(_, words)| words).unwrap_or_default())
     }
 
     fn said(&self, _: &Table, game: Option<&Game>, _: &RecordedMove, ply: usize) -> Option<Said> {
@@ -70,14 +71,14 @@ fn announce_chess(opts: &AnnounceOptions) -> Result<Vec<String>> {
     Ok(lines)
 }
 
-/// A move of the event stream (UCI, read by the core's one notation reader) in
-/// a listener's words: the utterance and its text.
+/// A move of the event stream, made in `pos`, in a listener's words: the
+/// utterance and its text.
 pub(crate) fn word_event_move(
     wording: &Wording,
     pos: &shakmaty::Chess,
-    uci: &str,
+    mv: &PlayedMove,
 ) -> Option<(station_audio::Utterance, String)> {
-    let mv = station_core::notation::read(pos, uci)?;
+    let mv = mv.to_move(pos)?;
     let a = wording.word_move(pos, &mv).ok()?;
     Some((station_audio::Utterance::from_announcement(&a), a.to_string()))
 }

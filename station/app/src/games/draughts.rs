@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use station_core::Game;
 use station_core::draughts::Variant;
 use station_core::draughts::draws::{Draw, DrawStatus};
+use station_core::event::PlayedMove;
 use station_core::record::{GameRecord, RecordedMove};
 use station_core::table::Table;
 use station_voices::Wording;
@@ -39,10 +40,12 @@ impl GameWords for DraughtsWords {
         Some(json!({"ply": ply, "san": pdn, "uci": pdn, "pdn": pdn, "text": text}))
     }
 
-    fn move_at(&self, wording: &Wording, table: &Table, _: usize, text: &str) -> Option<String> {
+    fn move_at(&self, wording: &Wording, table: &Table, _: usize, mv: &PlayedMove) -> Option<String> {
         table.draughts()?;
         let book = wording.phrasebook();
-        Some(crate::announce_draughts::say_pdn(book, self.0, text, false).unwrap_or_default())
+        // A draughts move is its PDN: reading it needs the variant, known here.
+        let PlayedMove::Draughts(pdn) = mv else { return Some(String::new()) };
+        Some(crate::announce_draughts::say_pdn(book, self.0, pdn, false).unwrap_or_default())
     }
 
     fn said(&self, table: &Table, _: Option<&Game>, m: &RecordedMove, ply: usize) -> Option<Said> {

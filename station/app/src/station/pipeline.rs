@@ -166,7 +166,13 @@ impl Station {
         let mut started = false;
         for event in events {
             if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
-                self.open_journal(game_id, fen, *t_ms, tags.clone(), moves.clone());
+                self.open_journal(
+                    game_id,
+                    fen,
+                    *t_ms,
+                    tags.clone(),
+                    moves.iter().map(ToString::to_string).collect(),
+                );
                 started = true;
             }
             let seq = self.pipeline.journal.event(&event);
@@ -174,7 +180,7 @@ impl Station {
             // start may come in one batch, when the table is on the next one).
             let game_id = seq.and_then(|_| self.pipeline.journal.game_id().map(str::to_owned));
             if let Event::GameOver { result, t_ms, .. } = &event {
-                self.pipeline.journal.end(*t_ms, result);
+                self.pipeline.journal.end(*t_ms, result.as_str());
             }
             self.pipeline.decided.push(Delivered { game_id, seq, event });
         }

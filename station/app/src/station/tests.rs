@@ -156,10 +156,10 @@ fn a_stalled_loop_and_a_slow_disk_lose_nothing() {
         stats.longest_turn.as_secs_f64() * 1000.0,
     );
     let events = events.lock().unwrap();
-    let agreed: Vec<&str> = events
+    let agreed: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
-            Event::GameMove { uci, revised: false, .. } => Some(uci.as_str()),
+            Event::GameMove { uci, revised: false, .. } => Some(uci.to_string()),
             _ => None,
         })
         .collect();
@@ -215,7 +215,7 @@ mod restore {
                 }
                 seq += 1;
                 let end = match &e {
-                    Event::GameOver { result, t_ms, .. } => Some((*t_ms, result.clone())),
+                    Event::GameOver { result, t_ms, .. } => Some((*t_ms, result.to_string())),
                     _ => None,
                 };
                 records.push(Record::Event { seq, event: e });
@@ -426,10 +426,10 @@ fn a_flipped_draughts_board_reads_its_squares_turned_round() {
     }
     station.drain(Duration::from_secs(5)).unwrap();
     let events = events.lock().unwrap();
-    let moves: Vec<&str> = events
+    let moves: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
-            Event::GameMove { uci, .. } => Some(uci.as_str()),
+            Event::GameMove { uci, .. } => Some(uci.to_string()),
             _ => None,
         })
         .collect();

@@ -214,7 +214,7 @@ fn iccf_appendix_a_a_move_entered_in_any_notation_is_the_same_move() {
         let entered: Vec<String> = out
             .iter()
             .filter_map(|e| match e {
-                crate::Event::GameMove { uci, .. } => Some(uci.clone()),
+                crate::Event::GameMove { uci, .. } => Some(uci.to_string()),
                 _ => None,
             })
             .collect();

@@ -135,8 +135,8 @@ impl Table {
         let matches = sensed == said;
         out.push(Event::AnnouncementChecked {
             ply,
-            said: game.uci(said),
-            sensed: game.uci(sensed),
+            said: game.played(said),
+            sensed: game.played(sensed),
             matches,
             t_ms: t,
         });

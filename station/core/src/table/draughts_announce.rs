@@ -19,7 +19,7 @@ use crate::clock::Side;
 use crate::draughts::board::Position;
 use crate::draughts::moves::Move;
 use crate::draughts::pdn::find_move;
-use crate::event::Event;
+use crate::event::{Event, PlayedMove};
 
 impl Table {
     /// The last ply of the blind player whose announcement matched his board
@@ -129,7 +129,13 @@ impl DraughtsAtTable<'_> {
         let sensed = d.moves().get(ply - 1).cloned().unwrap_or_default();
         // An irregular move accepted (5.7) has no legal move to match: named, never matched.
         let matches = d.played_at(ply).is_some_and(|m| m.same_effect(said));
-        out.push(Event::AnnouncementChecked { ply, said: said.pdn(variant, true), sensed, matches, t_ms: t });
+        out.push(Event::AnnouncementChecked {
+            ply,
+            said: PlayedMove::Draughts(said.pdn(variant, true)),
+            sensed: PlayedMove::Draughts(sensed),
+            matches,
+            t_ms: t,
+        });
         if matches {
             table.announcing.announced_ply = ply;
             // Without `announcement_required` his move pressed already (no second press).

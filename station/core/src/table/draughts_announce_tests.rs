@@ -146,7 +146,7 @@ impl Hand {
             .iter()
             .filter_map(|e| match e {
                 Event::AnnouncementChecked { ply, said, sensed, matches, .. } => {
-                    Some((*ply, said.clone(), sensed.clone(), *matches))
+                    Some((*ply, said.to_string(), sensed.to_string(), *matches))
                 }
                 _ => None,
             })

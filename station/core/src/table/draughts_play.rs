@@ -25,7 +25,7 @@ use crate::draughts::movegen::{GameEnd, game_end};
 use crate::draughts::moves::Move;
 use crate::draughts::pdn::find_move;
 use crate::draughts::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
-use crate::event::{BoardRole, Event, MismatchReason, PieceFix};
+use crate::event::{BoardRole, Decision, Event, MismatchReason, PieceFix, PlayedMove};
 use crate::role::ByBoard;
 use crate::tracker::Tracker;
 
@@ -199,7 +199,7 @@ impl DraughtsPlay {
                     out.push(Event::Move {
                         ply,
                         san: pdn.clone(),
-                        uci: pdn.clone(),
+                        uci: PlayedMove::Draughts(pdn.clone()),
                         board: role,
                         t_ms: t,
                         fen: after,
@@ -254,7 +254,10 @@ impl DraughtsPlay {
                                 MismatchReason::Ambiguous
                             },
                             diff: diff(&pos, sensed),
-                            candidates: candidates.iter().map(|m| m.pdn(variant, true)).collect(),
+                            candidates: candidates
+                                .iter()
+                                .map(|m| PlayedMove::Draughts(m.pdn(variant, true)))
+                                .collect(),
                             takeback_to_ply: None,
                             t_ms: t,
                         }),
@@ -361,7 +364,7 @@ impl DraughtsPlay {
         out.push(Event::GameMove {
             ply: self.moves.len(),
             san: pdn.clone(),
-            uci: pdn.clone(),
+            uci: PlayedMove::Draughts(pdn.clone()),
             by,
             revised: false,
             t_ms: t,
@@ -476,7 +479,7 @@ impl DraughtsPlay {
         let pos = *self.position();
         if !accept {
             out.push(Event::IrregularityDecided {
-                decision: "correct".into(),
+                decision: Decision::Correct,
                 board: p.board,
                 steps: steps(&pos, p.sensed),
                 fixes: fixes(&pos, p.sensed),
@@ -490,7 +493,7 @@ impl DraughtsPlay {
             return Err("the board's position cannot be read as pieces: correct it".into());
         };
         out.push(Event::IrregularityDecided {
-            decision: "accept".into(),
+            decision: Decision::Accept,
             board: p.board,
             steps: Vec::new(),
             fixes: Vec::new(),

@@ -82,8 +82,7 @@ impl Table {
             None => None,
         };
         let check = rules::check_claim(game, written);
-        let written_san =
-            written.map(|mv| shakmaty::san::SanPlus::from_move(game.position().clone(), mv).to_string());
+        let written_san = written.map(|mv| shakmaty::san::SanPlus::from_move(game.position().clone(), mv));
         let clock_was_running =
             match self.clocking.clock.as_mut().filter(|c| c.is_running() && !c.is_followed()) {
                 Some(clock) => clock.pause(t).is_ok(),

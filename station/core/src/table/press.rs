@@ -122,7 +122,7 @@ mod tests {
     fn moved(out: &[Event]) -> Vec<String> {
         out.iter()
             .filter_map(|e| match e {
-                Event::GameMove { uci, .. } => Some(uci.clone()),
+                Event::GameMove { uci, .. } => Some(uci.to_string()),
                 _ => None,
             })
             .collect()

@@ -158,7 +158,7 @@ pub(super) fn taken_back_plies(events: &[Event]) -> Vec<usize> {
 /// The result and reason of the game's end among `events`, if it ended.
 fn game_over(events: &[Event]) -> Option<(String, String)> {
     events.iter().find_map(|e| match e {
-        Event::GameOver { result, reason, .. } => Some((result.clone(), reason.clone())),
+        Event::GameOver { result, reason, .. } => Some((result.to_string(), reason.clone())),
         _ => None,
     })
 }

@@ -39,7 +39,7 @@ async fn the_hall_page_is_keyboard_usable_accessible_and_announces_a_flag_fall()
         let mv = Event::GameMove {
             ply,
             san: san.into(),
-            uci: String::new(),
+            uci: "".into(),
             by: BoardRole::Blind,
             revised: false,
             t_ms: 0,

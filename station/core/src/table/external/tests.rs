@@ -113,7 +113,7 @@ impl Desk {
             let event = Event::GameMove {
                 ply: i + 1,
                 san: game.sans()[i].to_string(),
-                uci: game.uci(*mv),
+                uci: game.played(*mv),
                 by: BoardRole::Blind,
                 revised: false,
                 t_ms: self.t,

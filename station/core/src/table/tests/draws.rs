@@ -46,7 +46,7 @@ fn art_9_2_b_a_correct_claim_after_the_third_occurrence_ends_the_game_once_the_a
     let Event::DrawClaimed { correct, ground, repetitions, written, .. } = claimed else { unreachable!() };
     assert!(*correct);
     assert_eq!(ground.as_deref(), Some("threefold_repetition"));
-    assert_eq!((*repetitions, written.clone()), (3, None));
+    assert_eq!((*repetitions, *written), (3, None));
     assert!(!h.table.clock().unwrap().is_running(), "9.5: the claim stops the clocks");
     assert!(h.table.is_playing(), "the arbiter decides");
     let events = apply(&mut h, Input::ConfirmClaim).unwrap();
@@ -62,7 +62,7 @@ fn art_9_2_a_a_claim_with_the_written_move_that_repeats_the_position_is_correct(
     shuffle(&mut h, &OUT_AND_BACK[..3]);
     let events = apply(&mut h, Input::ClaimDraw { side: Side::Black, mv: Some("Ng8".into()) }).unwrap();
     assert!(events.iter().any(|e| matches!(e,
-        Event::DrawClaimed { correct: true, written: Some(w), repetitions: 3, .. } if w == "Ng8")));
+        Event::DrawClaimed { correct: true, written: Some(w), repetitions: 3, .. } if w.to_string() == "Ng8")));
     let events = apply(&mut h, Input::ConfirmClaim).unwrap();
     assert_eq!(game_over(&events), Some(("1/2-1/2".into(), "threefold_repetition".into())));
 }

@@ -12,7 +12,7 @@ fn checked(events: &[Event]) -> Vec<(String, String, bool)> {
         .iter()
         .filter_map(|e| match e {
             Event::AnnouncementChecked { said, sensed, matches, .. } => {
-                Some((said.clone(), sensed.clone(), *matches))
+                Some((said.to_string(), sensed.to_string(), *matches))
             }
             _ => None,
         })
@@ -99,12 +99,12 @@ fn without_announcing_required_a_promotion_said_before_it_is_made_names_its_piec
     let last = *h.table.agreed().unwrap().moves().last().unwrap();
     assert_eq!(last.promotion(), Some(Role::Rook));
     // Decided as the rook at once: never said as a queen and corrected.
-    let moves: Vec<(&str, bool)> = events
+    let moves: Vec<(String, bool)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::GameMove { uci, revised, .. } => Some((uci.as_str(), *revised)),
+            Event::GameMove { uci, revised, .. } => Some((uci.to_string(), *revised)),
             _ => None,
         })
         .collect();
-    assert_eq!(moves, [("a7a8r", false)], "{events:?}");
+    assert_eq!(moves, [("a7a8r".to_owned(), false)], "{events:?}");
 }

@@ -10,7 +10,7 @@ fn config(mirror_sensed: bool) -> TableConfig {
 fn moves(out: &[Event]) -> Vec<(String, BoardRole)> {
     out.iter()
         .filter_map(|e| match e {
-            Event::GameMove { uci, by, .. } => Some((uci.clone(), *by)),
+            Event::GameMove { uci, by, .. } => Some((uci.to_string(), *by)),
             _ => None,
         })
         .collect()

@@ -1,0 +1,285 @@
+//! Typed values inside events that travel as text at the edge: the JSON of
+//! the event stream and the journal keeps the exact text of before (issue 37),
+//! while the process passes moves and words as values it never parses back.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use shakmaty::uci::UciMove;
+use std::fmt;
+use std::str::FromStr;
+
+/// A move as an event carries it: a chess move (written in UCI), or a
+/// draughts move (written in PDN, `32-28`, `28x17x6`, `c3-d4`: the draughts
+/// move needs its variant to be read, so it stays the station's own text).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PlayedMove {
+    /// Chess: the move in UCI (Chess960 castling as king takes rook).
+    Chess(UciMove),
+    /// Draughts: the move in PDN.
+    Draughts(String),
+}
+
+impl PlayedMove {
+    /// The chess move, if it is one.
+    pub fn uci(&self) -> Option<&UciMove> {
+        match self {
+            PlayedMove::Chess(m) => Some(m),
+            PlayedMove::Draughts(_) => None,
+        }
+    }
+
+    /// The chess move in the position it was played in (a typed conversion,
+    /// no text read): `None` for a draughts move or one not legal there.
+    pub fn to_move(&self, pos: &shakmaty::Chess) -> Option<shakmaty::Move> {
+        self.uci()?.to_move(pos).ok()
+    }
+
+    /// Reads a move as the journal holds it: UCI, else the draughts text.
+    /// No PDN parses as UCI (its squares are joined by `-` or `x`), so the
+    /// text written is the text read back.
+    pub fn from_text(text: &str) -> PlayedMove {
+        match UciMove::from_ascii(text.as_bytes()) {
+            Ok(m) if m.to_string() == text => PlayedMove::Chess(m),
+            _ => PlayedMove::Draughts(text.to_owned()),
+        }
+    }
+}
+
+impl From<UciMove> for PlayedMove {
+    fn from(m: UciMove) -> Self {
+        PlayedMove::Chess(m)
+    }
+}
+
+/// For literals in tests and the journal's own text: see [`PlayedMove::from_text`].
+impl From<&str> for PlayedMove {
+    fn from(text: &str) -> Self {
+        PlayedMove::from_text(text)
+    }
+}
+
+impl fmt::Display for PlayedMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayedMove::Chess(m) => m.fmt(f),
+            PlayedMove::Draughts(text) => f.write_str(text),
+        }
+    }
+}
+
+impl PartialEq<str> for PlayedMove {
+    fn eq(&self, other: &str) -> bool {
+        match self {
+            PlayedMove::Chess(m) => m.to_string() == other,
+            PlayedMove::Draughts(text) => text == other,
+        }
+    }
+}
+
+impl PartialEq<&str> for PlayedMove {
+    fn eq(&self, other: &&str) -> bool {
+        self == *other
+    }
+}
+
+impl Serialize for PlayedMove {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PlayedMove {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(PlayedMove::from_text(&text))
+    }
+}
+
+/// Serde by `Display`/`FromStr` for an optional value (`SanPlus`).
+pub(super) mod opt_text {
+    use super::*;
+
+    pub fn serialize<T: fmt::Display, S: Serializer>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, T, D>(d: D) -> Result<Option<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: fmt::Display,
+        D: Deserializer<'de>,
+    {
+        Option::<String>::deserialize(d)?.map(|text| text.parse().map_err(D::Error::custom)).transpose()
+    }
+}
+
+/// A word of the event vocabulary: an enum whose JSON is the word itself,
+/// with `Other` for a word this build has no name for (an older or newer
+/// journal's, an arbiter's own), kept as written so it writes back the same.
+/// Read a word with `from_text` (or `From<&str>`): it gives the named
+/// variant whenever there is one, so two equal words are equal values.
+macro_rules! words {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vm])* $variant,)*
+            /// A word with no variant of its own, as written.
+            Other(String),
+        }
+
+        impl $name {
+            /// The word as the event stream writes it.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $($name::$variant => $text,)*
+                    $name::Other(text) => text,
+                }
+            }
+
+            /// The word read: its variant, or `Other`.
+            pub fn from_text(text: &str) -> Self {
+                match text {
+                    $($text => $name::$variant,)*
+                    other => $name::Other(other.to_owned()),
+                }
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> Self {
+                $name::from_text(text)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                Ok($name::from_text(&text))
+            }
+        }
+    };
+}
+
+words! {
+    /// Who words are said to.
+    Listener {
+        /// The blind player's earphone.
+        Private = "private",
+        /// The opponent's speaker.
+        Public = "public",
+        /// Nobody: words kept in the journal only (what was heard, rates).
+        Log = "log",
+    }
+}
+
+words! {
+    /// What an announcement is about.
+    About {
+        /// A move of the game.
+        Move = "move",
+        /// What puts a board right.
+        Correction = "correction",
+        /// A clock reading or change.
+        Clock = "clock",
+        /// The clock read out on request.
+        ClockReading = "clock_reading",
+        /// A time warning.
+        Warning = "warning",
+        /// The station's or a device's state.
+        Status = "status",
+        /// The game's result.
+        Result = "result",
+        /// A draw offer.
+        DrawOffer = "draw_offer",
+        /// Where a draw claim stands.
+        DrawStatus = "draw_status",
+        /// A question to the player.
+        Question = "question",
+        /// An answer to him.
+        Answer = "answer",
+        /// The record read out.
+        Record = "record",
+        /// The start position being set up.
+        Setup = "setup",
+        /// A device came or went.
+        Device = "device",
+        /// What differs between his board and the game.
+        Difference = "difference",
+        /// A practice game's words.
+        Practice = "practice",
+        /// An input refused.
+        Refused = "refused",
+    }
+}
+
+words! {
+    /// The state a device (other than a board) reports.
+    DeviceState {
+        /// It is there and working.
+        Connected = "connected",
+        /// It went away.
+        Disconnected = "disconnected",
+        /// It cannot be used (see the event's detail).
+        Unavailable = "unavailable",
+        /// A speech model lacks words (see the event's words).
+        MissingWords = "missing_words",
+    }
+}
+
+words! {
+    /// The opponent's decision on a draughts irregularity (5.4, 5.9).
+    Decision {
+        /// The position stands and play goes on from it (5.7).
+        Accept = "accept",
+        /// The board is put back as it was.
+        Correct = "correct",
+    }
+}
+
+words! {
+    /// A game's result as the record writes it.
+    GameResult {
+        /// Chess: White won.
+        WhiteWon = "1-0",
+        /// Chess: Black won.
+        BlackWon = "0-1",
+        /// Chess: a draw.
+        Draw = "1/2-1/2",
+        /// Draughts: White won.
+        WhiteWonDraughts = "2-0",
+        /// Draughts: Black won.
+        BlackWonDraughts = "0-2",
+        /// Draughts: a draw.
+        DrawDraughts = "1-1",
+        /// Not finished.
+        Unfinished = "*",
+    }
+}
