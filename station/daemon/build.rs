@@ -1,6 +1,12 @@
-//! Links libvosk from the project's own .deps folder (see build-support/vosk_link.rs).
-include!("../../build-support/vosk_link.rs");
+//! Gives the `station` binary an rpath to the libvosk that station-audio
+//! linked (`DEP_VOSK_LIB_DIR`, from its `links = "vosk"` build script), so
+//! `target/*/station` runs without Cargo and without `LD_LIBRARY_PATH`.
+//! scripts/package sets the packaged binary's own RUNPATH (`$ORIGIN`).
 
 fn main() {
-    link_vosk();
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=DEP_VOSK_LIB_DIR");
+    if let Some(dir) = std::env::var_os("DEP_VOSK_LIB_DIR") {
+        println!("cargo:rustc-link-arg-bins=-Wl,-rpath,{}", dir.to_string_lossy());
+    }
 }

@@ -1,6 +1,6 @@
 //! Which words a voice pack holds, from a phrasebook: their stable keys, and
-//! how an utterance's text is cut into pack words. The drivers' audio renders
-//! and plays the clips (`station_audio::build_pack`).
+//! how an utterance's text is cut into pack words. `station-voice-packs`
+//! renders the clips (`station_voice_packs::build_pack`), the audio driver plays them.
 
 use crate::{Gender, Message, Phrasebook, PluralForm, WordId};
 use shakmaty::Role;

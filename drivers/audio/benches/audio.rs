@@ -2,7 +2,8 @@
 //! move event → first sample handed to a device with a voice pack (target
 //! p99 under 30 ms; issue 7), wording a move (target p99 under 20 µs), what
 //! resampling costs per 100 ms of audio on the listening and the voice-pack
-//! paths (issue 23), and building a whole voice pack per language.
+//! paths (issue 23). Building a whole voice pack per language is
+//! `station-voice-packs`' bench.
 //!
 //! The device is ALSA's `file` plugin, as a sound card would be: ALSA reads
 //! its configuration once per process, so that figure is taken in a child
@@ -17,10 +18,9 @@ use std::time::{Duration, Instant};
 
 use station_audio::pcm::resample;
 use station_audio::speech::{InputFormat, Resampler, Samples};
-use station_audio::{
-    BuildOptions, LatencyReport, Utterance, VoicePack, bench_move_to_sound, bench_wording, build_pack,
-};
-use station_voices::{Phrasebook, VoiceSettings, Wording};
+use station_audio::{LatencyReport, bench_move_to_sound, bench_wording};
+use station_voice_packs::{BuildOptions, build_pack};
+use station_voices::Phrasebook;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
@@ -49,7 +49,6 @@ fn main() -> Result<()> {
     wording()?;
     listening_resampler()?;
     pack_resampling();
-    full_packs()?;
     Ok(())
 }
 
@@ -157,32 +156,4 @@ fn pack_resampling() {
             "µs",
         );
     }
-}
-
-/// A whole pack per language with espeak-ng: its words and clips, the time it
-/// took, and that it covers a clock report.
-fn full_packs() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    for lang in station_voices::BUILTIN_LANGUAGES {
-        let book = Phrasebook::builtin(lang).ok_or_else(|| format!("no phrasebook {lang}"))?;
-        let started = Instant::now();
-        let report = build_pack(lang, book, dir.path(), &BuildOptions::default())?;
-        let took = started.elapsed();
-        eprintln!(
-            "{lang}: {} words, {} clips, {} failed in {took:?}",
-            report.words,
-            report.clips,
-            report.failed.len()
-        );
-        if !report.failed.is_empty() {
-            return Err(format!("{lang}: words espeak-ng could not say: {:?}", report.failed).into());
-        }
-        let pack = VoicePack::load(&report.dir)?;
-        let wording = Wording::new(&VoiceSettings::language(lang))?;
-        if !pack.covers(&Utterance::text(wording.clock_report(72 * 60_000, 58 * 60_000 + 7_000, 22))) {
-            return Err(format!("{lang}: the pack does not cover a clock report").into());
-        }
-        figure(&format!("full voice pack build ({lang}, {} words)", report.words), took.as_secs_f64(), "s");
-    }
-    Ok(())
 }

@@ -3,7 +3,7 @@
 //! crate that uses libvosk, cpal, rodio and speech-dispatcher.
 //!
 //! * Voices, best first: a **voice pack** ([`pack`]: one clip per word,
-//!   built with espeak-ng by [`build_pack`] or recorded by [`Recorder`]),
+//!   built with espeak-ng by `station-voice-packs` or recorded by [`Recorder`]),
 //!   **espeak-ng** rendering whole texts, **speech-dispatcher** (the screen
 //!   reader's voice, [`VoiceKind::Tts`]), and **text**, which always works.
 //! * Two listeners ([`Listeners`]): the blind player's earphone and a public
@@ -32,7 +32,6 @@ mod error;
 mod espeak;
 pub mod microphone;
 mod output;
-mod overrides;
 pub mod pack;
 pub mod pcm;
 pub mod phonemes;
@@ -51,8 +50,7 @@ pub use bench::{LatencyReport, bench_move_to_sound, bench_wording};
 pub use error::AudioError;
 pub use espeak::{Espeak, espeak_voice};
 pub use output::{OutputDeviceInfo, list_output_devices};
-pub use overrides::Overrides;
-pub use pack::{BuildOptions, BuildReport, Manifest, VoicePack, build_pack, pack_dir};
+pub use pack::{Manifest, VoicePack, pack_dir};
 pub use pcm::Clip;
 pub use phonemes::{EspeakPronouncer, PhonemeError, espeak_phonemes, phoneme_table};
 pub use record::{MIN_WORD, Recorder, TakeProblem, capture, process_take};

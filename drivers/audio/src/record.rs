@@ -91,14 +91,8 @@ impl Recorder {
     ) -> Result<Recorder, AudioError> {
         let dir = pack_dir(packs_dir, language);
         std::fs::create_dir_all(&dir).map_err(|e| AudioError::io(&dir, e))?;
-        let manifest = Manifest::load(&dir).unwrap_or_else(|_| Manifest {
-            language: language.to_owned(),
-            voice: format!("recorded by {speaker}"),
-            sample_rate: 22_050,
-            gap_ms: 60,
-            pause_ms: 250,
-            words: Default::default(),
-        });
+        let manifest = Manifest::load(&dir)
+            .unwrap_or_else(|_| Manifest::new(language, format!("recorded by {speaker}"), 22_050));
         Ok(Recorder {
             dir,
             manifest,

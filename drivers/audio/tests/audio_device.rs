@@ -13,9 +13,10 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use station_audio::{
-    BuildOptions, ListenerSettings, Priority, RenderVoice, Speaker, SpeakerEvent, Utterance, VoiceKind,
-    VoicePack, build_pack, list_output_devices, render_clip,
+    ListenerSettings, Priority, RenderVoice, Speaker, SpeakerEvent, Utterance, VoiceKind, VoicePack,
+    list_output_devices, render_clip,
 };
+use station_voice_packs::{BuildOptions, build_pack};
 use station_voices::{Message, Phrasebook, VoiceSettings, Wording, position_from_fen};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;

@@ -1,7 +1,8 @@
 //! `station voices build|record` and `station devices`: voice packs and audio devices.
 
 use anyhow::{Context, Result, bail};
-use station_audio::{BuildOptions, Recorder, build_pack, list_output_devices};
+use station_audio::{Recorder, list_output_devices};
+use station_voice_packs::{BuildOptions, build_pack};
 use station_voices::Phrasebook;
 use std::io::{BufRead, Write};
 use std::path::Path;

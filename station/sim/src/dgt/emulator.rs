@@ -136,7 +136,11 @@ impl EmulatorOptions {
             initial: Board::new(),
             version: (1, 8),
             serial: "12345".into(),
-            trademark: format!("AnnexD DGT emulator (station-drivers {})", env!("CARGO_PKG_VERSION")),
+            trademark: format!(
+                "AnnexD DGT emulator ({} {})",
+                env!("CARGO_PKG_NAME"),
+                env!("CARGO_PKG_VERSION")
+            ),
             clock: None,
         }
     }

@@ -61,7 +61,11 @@ impl SimOptions {
             checksums: true,
             heartbeat: Duration::from_millis(500),
             initial: Chess::default().board().occupied(),
-            identity: format!("AnnexD-SimPegBoard v1 (station-drivers {})", env!("CARGO_PKG_VERSION")),
+            identity: format!(
+                "AnnexD-SimPegBoard v1 ({} {})",
+                env!("CARGO_PKG_NAME"),
+                env!("CARGO_PKG_VERSION")
+            ),
             draughts50: false,
             wait_for_station: false,
         }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::error::AudioError;
+use station_audio::AudioError;
 
 const BUILTIN: [(&str, &str); 3] = [
     ("de", include_str!("overrides/de.toml")),
@@ -50,7 +50,8 @@ impl Overrides {
     /// # Errors
     /// [`AudioError::Io`] or as [`Overrides::from_toml_str`].
     pub fn load(path: &Path) -> Result<Overrides, AudioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| AudioError::io(path, e))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| AudioError::Io { path: path.to_owned(), source })?;
         Overrides::from_toml_str(&text, &path.display().to_string())
     }
 
