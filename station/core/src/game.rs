@@ -183,9 +183,10 @@ impl Game {
         mv.to_uci(self.mode).to_string()
     }
 
-    /// A move of this game as events carry it (UCI in this game's castling mode).
-    pub fn played(&self, mv: Move) -> crate::event::PlayedMove {
-        crate::event::PlayedMove::Chess(mv.to_uci(self.mode))
+    /// A move of this game as events carry it (UCI in this game's castling
+    /// mode; `.into()` makes it an event's move).
+    pub fn played(&self, mv: Move) -> shakmaty::uci::UciMove {
+        mv.to_uci(self.mode)
     }
 
     /// FEN of the current position.

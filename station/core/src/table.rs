@@ -817,7 +817,7 @@ impl Table {
                         board,
                         reason,
                         diff: diff.iter().map(|d| d.to_square_diff()).collect(),
-                        candidates: candidates.iter().map(|m| game.played(*m)).collect(),
+                        candidates: candidates.iter().map(|m| game.played(*m).into()).collect(),
                         takeback_to_ply,
                         t_ms: t,
                     })

@@ -268,7 +268,7 @@ impl TwoBoards {
         Event::GameMove {
             ply,
             san: self.agreed.sans()[ply - 1].to_string(),
-            uci: self.agreed.played(mv),
+            uci: self.agreed.played(mv).into(),
             by,
             revised,
             t_ms: t,

@@ -121,7 +121,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
     drop(server);
     drop(braille);
 
-    let expected: Vec<PlayedMove> = famous.moves().iter().map(|m| famous.game.played(*m)).collect();
+    let expected: Vec<PlayedMove> = famous.moves().iter().map(|m| famous.game.played(*m).into()).collect();
     let got = played.borrow().clone();
     println!("journal: {}", journal_dir.display());
     if got != expected {

@@ -7,8 +7,8 @@
 //! is it, and a slip of the tongue is raised only for clear words of another move. What the desk
 //! does with the rest: moves, questions asked back, commands.
 
+use super::Asked;
 use super::game_speech::{Deed, GameSpeech, Said, SpeechView, SpokenMeaning};
-use super::speech_desk::Asked;
 use serde_json::json;
 use shakmaty::Chess;
 use station_core::table::Table;

@@ -135,8 +135,8 @@ impl Table {
         let matches = sensed == said;
         out.push(Event::AnnouncementChecked {
             ply,
-            said: game.played(said),
-            sensed: game.played(sensed),
+            said: game.played(said).into(),
+            sensed: game.played(sensed).into(),
             matches,
             t_ms: t,
         });

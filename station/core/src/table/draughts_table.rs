@@ -61,7 +61,7 @@ impl<'a> DraughtsAtTable<'a> {
         let shown = table.start_occupancy();
         table.clocking.clock = table.new_clock(play.to_move(), shown, t);
         table.clocking.warnings = crate::clock::WarningSchedule::new(table.cfg.warnings.clone());
-        table.seat.play = Some(super::play::Play::Draughts(Box::new(play)));
+        table.seat.seat_draughts(play);
         table.clocking.pressed_ply = 0;
         table.announcing.announced_ply = 0;
         table.game_id = Some(game_id);

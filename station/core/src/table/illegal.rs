@@ -44,7 +44,7 @@ impl Table {
         }
         let offender = Side::from(agreed.position_at(ply - 1).ok_or(TableError::NoGame)?.turn());
         let before = sync.clock_at(ply - 1);
-        let replaced = agreed.played(agreed.moves()[ply - 1]);
+        let replaced: crate::event::PlayedMove = agreed.played(agreed.moves()[ply - 1]).into();
         let sync = &mut self.seat.chess_mut().ok_or(TableError::NoGame)?.sync;
         while sync.agreed().ply() >= ply {
             if !sync.take_back(t, out) {

@@ -30,7 +30,7 @@ pub(super) fn observation_events(
                     board,
                     reason,
                     diff: square_diff(game.position().board(), sensed),
-                    candidates: candidates.iter().map(|m| game.played(*m)).collect(),
+                    candidates: candidates.iter().map(|m| game.played(*m).into()).collect(),
                     takeback_to_ply,
                     t_ms: t,
                 })
@@ -54,7 +54,7 @@ pub(super) fn move_event(
     Event::Move {
         ply,
         san: san_at(game, ply),
-        uci: game.played(mv),
+        uci: game.played(mv).into(),
         board,
         t_ms: t,
         fen: fen_at(game, ply),
@@ -75,8 +75,8 @@ pub(super) fn revised_event(
     Event::MoveRevised {
         ply,
         san: san_at(game, ply),
-        uci: game.played(mv),
-        replaces: game.played(replaces),
+        uci: game.played(mv).into(),
+        replaces: game.played(replaces).into(),
         board,
         t_ms: t,
         fen: fen_at(game, ply),

@@ -86,6 +86,11 @@ macro_rules! play_of {
 /// The play by its game: borrowed through the seat alone, so the rest of the
 /// table (its configuration, clock, rulings) stays free to use alongside.
 impl PlaySeat {
+    /// Seats a draughts play as the game in play.
+    pub fn seat_draughts(&mut self, play: super::draughts_play::DraughtsPlay) {
+        self.play = Some(Play::Draughts(Box::new(play)));
+    }
+
     /// The chess play, when the game is chess.
     pub fn chess(&self) -> Option<&ChessPlay> {
         play_of!(&self.play, Chess)

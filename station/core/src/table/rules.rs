@@ -51,7 +51,7 @@ impl Table {
     /// The configured start stays when it is of these rules' game; otherwise
     /// the game starts from the rules' own start.
     pub fn with_rules(mut self, rules: &'static dyn Rules) -> Self {
-        if self.cfg.start.rules().name() != rules.name() {
+        if of_start(&self.cfg.start).name() != rules.name() {
             self.cfg.start = rules.start();
         }
         self
@@ -59,7 +59,7 @@ impl Table {
 
     /// The rules the table plays by: its start's.
     pub fn rules(&self) -> &'static dyn Rules {
-        self.cfg.start.rules()
+        of_start(&self.cfg.start)
     }
 
     /// The agreed position's FEN (PDN FEN for draughts); none before the first game.
@@ -226,6 +226,14 @@ pub static DRAUGHTS64: Draughts64 = Draughts64;
 /// Every game the station plays (what any table of the games' own parts must list).
 pub static ALL: [&'static dyn Rules; 3] = [&CHESS, &INTERNATIONAL, &DRAUGHTS64];
 
+/// The rules of the game `start` begins (a start names its game).
+pub fn of_start(start: &Start) -> &'static dyn Rules {
+    match start {
+        Start::Chess(_) => &CHESS,
+        Start::Draughts(variant) => for_variant(*variant),
+    }
+}
+
 /// The rules named `name` as the configuration names them (`chess`,
 /// `draughts`, `draughts64`).
 pub fn named(name: &str) -> Option<&'static dyn Rules> {
@@ -314,7 +322,7 @@ mod tests {
         assert_eq!(DRAUGHTS64.start().occupancy().count(), 24);
         assert_eq!(from_fen(&DRAUGHTS64.start().fen()).name(), "draughts64");
         for rules in ALL {
-            assert_eq!(rules.start().rules().name(), rules.name(), "a start names its rules");
+            assert_eq!(of_start(&rules.start()).name(), rules.name(), "a start names its rules");
         }
         let (chess64, chess50) =
             (CHESS.refuses_scan(ScanSize::Squares64), CHESS.refuses_scan(ScanSize::Squares50));

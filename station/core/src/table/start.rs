@@ -4,7 +4,6 @@
 //! ([`Start::rules`]) are read from it; a draughts table holds no chess start.
 
 use super::SETUP_QUIET_MS;
-use super::rules::{self, Rules};
 use crate::Millis;
 use crate::diff::SquareDiff;
 use crate::draughts::Variant;
@@ -50,14 +49,6 @@ impl PartialEq for Start {
 }
 
 impl Start {
-    /// The rules of the game this start begins.
-    pub fn rules(&self) -> &'static dyn Rules {
-        match self {
-            Start::Chess(_) => &rules::CHESS,
-            Start::Draughts(variant) => rules::for_variant(*variant),
-        }
-    }
-
     /// The chess start, when the game is chess.
     pub fn chess(&self) -> Option<&Game> {
         match self {

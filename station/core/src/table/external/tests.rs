@@ -113,7 +113,7 @@ impl Desk {
             let event = Event::GameMove {
                 ply: i + 1,
                 san: game.sans()[i].to_string(),
-                uci: game.played(*mv),
+                uci: game.played(*mv).into(),
                 by: BoardRole::Blind,
                 revised: false,
                 t_ms: self.t,
