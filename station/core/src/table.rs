@@ -330,7 +330,7 @@ impl Table {
                     && let Some(tracker) = c.trackers[role].as_mut()
                 {
                     tracker.read(t, &occ, &mut c.scratch);
-                    self.after(role, t, out);
+                    self.settle_observations(role, t, out);
                 }
             }
             Phase::Waiting | Phase::Finished => self.waiting_change(role, changed, t, out),
@@ -410,7 +410,7 @@ impl Table {
                 && let Some(tracker) = c.trackers[role].as_mut()
             {
                 tracker.pass(t, &mut c.scratch);
-                self.after(role, t, out);
+                self.settle_observations(role, t, out);
             }
         }
         if let Some(c) = self.seat.chess_mut()
@@ -725,7 +725,7 @@ impl Table {
     }
 
     /// Turns a tracker's observations into events and keeps the agreed record.
-    fn after(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
+    fn settle_observations(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
         if self.seat.chess().is_none_or(|c| c.scratch.is_empty()) {
             return;
         }

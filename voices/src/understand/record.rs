@@ -67,7 +67,7 @@ pub enum RecordMark {
 
 impl RecordMark {
     /// Half-moves played when it happened.
-    pub fn after(&self) -> usize {
+    pub fn plies_played(&self) -> usize {
         match self {
             RecordMark::DrawOffer { after, .. } | RecordMark::TakenBack { after, .. } => *after,
         }
@@ -234,7 +234,7 @@ impl Record<'_> {
         let u = self.understanding;
         let clock = u.wording.phrasebook().clock();
         let who = |color: Color| if color == self.me { &clock.own } else { &clock.opponent };
-        for mark in self.marks.iter().filter(|m| m.after() == after) {
+        for mark in self.marks.iter().filter(|m| m.plies_played() == after) {
             if !out.is_empty() {
                 out.push_str(", ");
             }
