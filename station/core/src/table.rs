@@ -159,7 +159,7 @@ pub struct Table {
     announcing: Announcing,
     refusals: Refusals,
     seat: PlaySeat,
-    keeping: Keeping,
+    keeping: KeptRecord,
 }
 
 /// How long a board showing another position than a standard start must be
@@ -184,7 +184,7 @@ impl Table {
             announcing: Announcing::default(),
             refusals: Refusals::default(),
             seat: PlaySeat::default(),
-            keeping: Keeping { record: None, next_tags: cfg_tags },
+            keeping: KeptRecord { record: None, next_tags: cfg_tags },
         }
     }
 
@@ -962,7 +962,7 @@ mod adjournment;
 mod announcing;
 mod clock_presses;
 mod parts;
-use parts::{Announcing, Clocking, Keeping, MirrorPieces, PlaySeat, Refusals, Rulings, Stillness};
+use parts::{Announcing, Clocking, KeptRecord, MirrorPieces, PlaySeat, Refusals, Rulings, Stillness};
 mod play;
 use play::{ChessPlay, Play};
 mod start;
