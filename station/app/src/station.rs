@@ -9,7 +9,7 @@
 //!
 //! The station's parts, one job each: `pipeline` (journal first, then the world: the writer, the
 //! batches waiting for the disk, the answers waiting for their batch, the subscribers),
-//! `board_link` (each board's link, `ByBoard<BoardLink>`: the orientation applied to every scan,
+//! `board_link` (each board's link, `ByBoard<BoardLinkState>`: the orientation applied to every scan,
 //! the heartbeat, dropped-line summaries, connected or not), `dgt_link` (the DGT clock),
 //! `speech_desk` (understanding, the grammar, what was asked back), `recorder` (the recording
 //! device), `console_log` (recent events and open discrepancies), `practice` (the engine opponent),
@@ -31,7 +31,7 @@ use crate::record_reading::RecordReading;
 use crate::speaking::Voices;
 use crate::speech_state::{SpeechState, state_path};
 use anyhow::{Context, Result};
-use board_link::BoardLink;
+use board_link::BoardLinkState;
 use console_log::ConsoleLog;
 use crossbeam_channel::Receiver;
 use dgt_link::{DgtLink, dgt_clock_status};
@@ -65,7 +65,7 @@ use std::time::{Duration, Instant};
 pub struct Station {
     config: Config,
     /// Each board's serial link: orientation, last scan, drops, connected.
-    links: ByBoard<BoardLink>,
+    links: ByBoard<BoardLinkState>,
     table: Table,
     /// Journal first, then the world: the writer, batches waiting for the
     /// disk, answers waiting for their batch, the subscribers, the figures.
@@ -133,8 +133,8 @@ impl Station {
             (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
         let mut station = Station {
             links: ByBoard::new(
-                BoardLink::new(flipped(&config.boards.blind)),
-                BoardLink::new(flipped(&config.boards.mirror)),
+                BoardLinkState::new(flipped(&config.boards.blind)),
+                BoardLinkState::new(flipped(&config.boards.mirror)),
             ),
             config,
             table,
@@ -331,7 +331,7 @@ impl Station {
     /// How long the loop may wait for input before the table needs a tick.
     pub fn timeout(&self) -> Duration {
         let now = self.clock.now();
-        let drops = self.links.values().filter_map(BoardLink::summary_due);
+        let drops = self.links.values().filter_map(BoardLinkState::summary_due);
         let deadline = [self.table.deadline(), self.dgt_link.watch.as_ref().and_then(ClockWatch::deadline)]
             .into_iter()
             .flatten()
@@ -431,14 +431,14 @@ impl Station {
             }
             DriverEvent::Message(BoardMessage::Scan50(raw)) => {
                 let bits = self.links[board].orientation.to_standard_50(raw);
-                if self.links[board].news(Bitboard(bits)).is_none() {
+                if self.links[board].fresh_scan(Bitboard(bits)).is_none() {
                     return self.tick_at(t);
                 }
                 let _ = self.apply(t, Input::scan50(board, bits), &mut events);
             }
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
                 let turned = self.links[board].orientation.to_standard(raw);
-                let Some(occ) = self.links[board].news(turned) else {
+                let Some(occ) = self.links[board].fresh_scan(turned) else {
                     // A heartbeat: only time passes.
                     return self.tick_at(t);
                 };
