@@ -56,7 +56,7 @@ use station_serial::braille::{BrailleDisplay, BrailleEvent, Key as BrailleKey};
 use station_serial::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand};
 use station_serial::pegboard::{BoardMessage, DriverEvent};
 use station_stamp::Stamped;
-use station_voices::understand::{Command as SpokenCommand, RecordStep};
+use station_voices::understand::{RecordStep, SpokenCommand};
 use std::time::{Duration, Instant};
 
 /// The station: the table (both boards) and the jobs around it, each in its
