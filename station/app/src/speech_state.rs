@@ -111,7 +111,7 @@ mod tests {
 /// back where it happened, before and after the restart.
 #[cfg(test)]
 mod station_tests {
-    use crate::hub::{Command, CommandRequest};
+    use crate::hub::{CommandRequest, OperatorCommand};
     use crate::station::Station;
     use station_core::Event;
     use std::path::{Path, PathBuf};
@@ -130,7 +130,7 @@ mod station_tests {
     }
 
     fn operator(station: &mut Station, json: &str) {
-        let command = Command::from_json(json.as_bytes()).unwrap();
+        let command = OperatorCommand::from_json(json.as_bytes()).unwrap();
         let (reply, answer) = crossbeam_channel::bounded(1);
         station.command(CommandRequest { command, reply }, Instant::now()).unwrap();
         station.drain(Duration::from_secs(5)).unwrap();

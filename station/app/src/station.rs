@@ -24,7 +24,7 @@ use crate::config::Action;
 use crate::config::{ClockSource, Config, DgtDisplay};
 use crate::delivery::{HubEvents, Observer, Subscriber, VoicesHandle};
 use crate::event_sink::EventSink;
-use crate::hub::{Command, CommandRequest, Hub, Routed};
+use crate::hub::{CommandRequest, Hub, OperatorCommand, Routed};
 use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
 use crate::listening::Heard;
 use crate::record_reading::RecordReading;
@@ -587,7 +587,12 @@ impl Station {
         Ok(())
     }
 
-    fn execute(&mut self, command: Command, t: Millis, events: &mut Vec<Event>) -> Result<Value, String> {
+    fn execute(
+        &mut self,
+        command: OperatorCommand,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
         // Most commands only pass an input on: the table decides.
         let command = match command.route() {
             Routed::Input(input) => {
@@ -608,7 +613,7 @@ impl Station {
         };
         let ok = |r: Result<(), TableError>| r.map(|()| json!({"ok": true})).map_err(|e| e.to_string());
         match command {
-            Command::AcceptClockProposal { id } => {
+            OperatorCommand::AcceptClockProposal { id } => {
                 let proposal = self.console.discrepancies.iter().find_map(|e| match e {
                     Event::Discrepancy { id: i, clock_proposal: Some(p), .. } if *i == id => Some(*p),
                     _ => None,
@@ -620,7 +625,7 @@ impl Station {
                 }
                 Ok(json!({"ok": true}))
             }
-            Command::DrawOffer { side: s } => {
+            OperatorCommand::DrawOffer { side: s } => {
                 let s = side(&s)?;
                 self.apply(t, Input::DrawOffer { side: s }, events).map_err(|e| e.to_string())?;
                 let ply = self.table.turn().map_or(0, |(ply, _)| ply);
@@ -636,14 +641,14 @@ impl Station {
                 });
                 Ok(json!({"ok": true, "ply": ply}))
             }
-            Command::ClaimFlag { side: s } => {
+            OperatorCommand::ClaimFlag { side: s } => {
                 let s = side(&s)?;
                 let fallen = self.table.clock().and_then(|c| c.flag(s));
                 Ok(
                     json!({"side": if s == Side::White { "white" } else { "black" }, "flag_fell": fallen.is_some(), "at_ms": fallen}),
                 )
             }
-            Command::EnterMove { mv, confirm } => {
+            OperatorCommand::EnterMove { mv, confirm } => {
                 // Read back before it counts when the reading took liberties (issue 22 §3).
                 // Chess's liberal notations only: a draughts move is given by its squares.
                 let pos = self.table.agreed();
@@ -652,16 +657,16 @@ impl Station {
                 }
                 ok(self.apply(t, Input::EnterMove { mv }, events))
             }
-            Command::Practice { action, game } => {
+            OperatorCommand::Practice { action, game } => {
                 self.practice(practice::PracticeAction::parse(&action, game)?, t, events)
             }
-            Command::ClaimDraw { side: s, mv } => {
+            OperatorCommand::ClaimDraw { side: s, mv } => {
                 let side = side(&s)?;
                 self.apply(t, Input::ClaimDraw { side, mv }, events).map_err(|e| e.to_string())?;
                 Ok(draw_claim_answer(events))
             }
-            Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
-            Command::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {
+            OperatorCommand::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
+            OperatorCommand::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {
                 let tags = station_core::pgn::TagOverrides { white, black, event, site, round, board };
                 let start = match (fen.clone(), chess960) {
                     (Some(fen), _) => Game::from_fen(&fen).map_err(|e| e.to_string())?,
