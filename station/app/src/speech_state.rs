@@ -22,7 +22,7 @@ pub struct SpeechState {
     /// What the talking clock reads, once he chose by command or button
     /// (until then `[voice] clock_reading`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock_reading: Option<station_voices::ClockReading>,
+    pub clock_reading: Option<station_voices::ClockTimeRead>,
 }
 
 impl Default for SpeechState {
@@ -95,7 +95,7 @@ mod tests {
             slow = slow.step(false);
         }
         assert_eq!(slow.rate_percent, station_audio::stretch::MIN_RATE_PERCENT);
-        let used = SpeechState { clock_reading: Some(station_voices::ClockReading::Used), ..faster };
+        let used = SpeechState { clock_reading: Some(station_voices::ClockTimeRead::Used), ..faster };
         used.save(&path).unwrap();
         assert_eq!(SpeechState::load(&path), used);
         assert_eq!(SpeechState::load(&path).step(true).clock_reading, used.clock_reading);

@@ -181,7 +181,7 @@ impl Station {
     /// restarts, and says the time at once.
     fn change_clock_reading(
         &mut self,
-        reading: Option<station_voices::ClockReading>,
+        reading: Option<station_voices::ClockTimeRead>,
         t: Millis,
         events: &mut Vec<Event>,
     ) {
