@@ -59,6 +59,6 @@ pub use phrasebook::{
     check_builtins,
 };
 pub use san_letters::{ClockLine, SanLetters};
-pub use settings::{ClockReading, MoveReading, VoiceSettings};
+pub use settings::{ClockTimeRead, MoveReading, VoiceSettings};
 pub use setup::{SetupWords, SquareDifference};
 pub use wording::Wording;

@@ -35,14 +35,14 @@ pub struct VoiceSettings {
     pub move_reading: MoveReading,
     /// What the talking clock reads on request: the time left (the default)
     /// or the time each side used (D.2.10.4); switchable by a spoken command.
-    pub clock_reading: ClockReading,
+    pub clock_reading: ClockTimeRead,
 }
 
 /// What the talking clock reads: the time left on each clock or the time each
 /// side used. Either comes with the number of moves.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ClockReading {
+pub enum ClockTimeRead {
     /// The time each clock shows.
     #[default]
     Remaining,
@@ -50,20 +50,20 @@ pub enum ClockReading {
     Used,
 }
 
-impl ClockReading {
+impl ClockTimeRead {
     /// The other reading (a toggle button).
-    pub fn other(self) -> ClockReading {
+    pub fn other(self) -> ClockTimeRead {
         match self {
-            ClockReading::Remaining => ClockReading::Used,
-            ClockReading::Used => ClockReading::Remaining,
+            ClockTimeRead::Remaining => ClockTimeRead::Used,
+            ClockTimeRead::Used => ClockTimeRead::Remaining,
         }
     }
 
     /// `remaining` or `used`, as the config writes it.
     pub fn name(self) -> &'static str {
         match self {
-            ClockReading::Remaining => "remaining",
-            ClockReading::Used => "used",
+            ClockTimeRead::Remaining => "remaining",
+            ClockTimeRead::Used => "used",
         }
     }
 }
@@ -92,7 +92,7 @@ impl Default for VoiceSettings {
             name_pawns: false,
             long_form: false,
             move_reading: MoveReading::Letters,
-            clock_reading: ClockReading::Remaining,
+            clock_reading: ClockTimeRead::Remaining,
         }
     }
 }

@@ -234,10 +234,10 @@ fn settings_from_the_station_config() {
             name_pawns: false,
             long_form: true,
             move_reading: station_voices::MoveReading::Letters,
-            clock_reading: station_voices::ClockReading::Used,
+            clock_reading: station_voices::ClockTimeRead::Used,
         }
     );
-    assert_eq!(VoiceSettings::default().clock_reading, station_voices::ClockReading::Remaining);
+    assert_eq!(VoiceSettings::default().clock_reading, station_voices::ClockTimeRead::Remaining);
     assert!(toml::from_str::<Config>("[voice]\nclock_reading = \"elapsed\"").is_err());
     let empty: Config = toml::from_str("[voice]").expect("defaults");
     assert_eq!(empty.voice, VoiceSettings::default());

@@ -7,7 +7,9 @@ mod common;
 
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
-use station_voices::understand::{Command, RecordCursor, RecordMark, RecordStep, Understanding, Understood};
+use station_voices::understand::{
+    RecordCursor, RecordMark, RecordStep, SpokenCommand, Understanding, Understood,
+};
 
 /// The first `plies` moves of the first test game, with the position after them.
 fn mid_game(plies: usize) -> (Vec<Move>, Chess) {
@@ -22,7 +24,7 @@ fn mid_game(plies: usize) -> (Vec<Move>, Chess) {
     (moves, pos)
 }
 
-fn command(u: &Understanding, pos: &Chess, text: &str) -> Command {
+fn command(u: &Understanding, pos: &Chess, text: &str) -> SpokenCommand {
     match u.understand(pos, text, None) {
         Understood::Command(c) => c,
         other => panic!("{text:?}: {}", other.line()),

@@ -20,7 +20,7 @@ use station_core::record::GameRecord;
 use station_core::{Event, Millis, Table};
 use station_serial::braille::{BrailleDisplay, BrailleEvent};
 use station_stamp::Stamped;
-use station_voices::{ClockLine, ClockReading, Phrasebook};
+use station_voices::{ClockLine, ClockTimeRead, Phrasebook};
 use std::rc::Rc;
 
 /// What the station shows on the display; cheap to clone (the subscriber and
@@ -44,7 +44,7 @@ impl BrailleOut {
     }
 
     /// Shows the clocks of `table` at `t`, as he reads them (left or used).
-    pub fn show_clocks(&self, table: &Table, reading: ClockReading, t: Millis) {
+    pub fn show_clocks(&self, table: &Table, reading: ClockTimeRead, t: Millis) {
         self.display.show(&clock_line(table, reading, t, &self.language));
     }
 
@@ -120,7 +120,7 @@ pub fn piece_letters(san: &str, language: &str) -> String {
 /// `W 1:02:03 S 0:58:00 Zug 23`: his side first, then the opponent's, and the
 /// moves made; the time used is marked as such. The words are the
 /// phrasebook's `[clock.line]` (English's for a language without one).
-pub fn clock_line(table: &Table, reading: ClockReading, t: Millis, language: &str) -> String {
+pub fn clock_line(table: &Table, reading: ClockTimeRead, t: Millis, language: &str) -> String {
     let english = ClockLine::default();
     let words = Phrasebook::builtin(language).map_or(&english, |book| &book.clock().line);
     let ClockLine { white, black, moves, used } = words;
@@ -133,14 +133,14 @@ pub fn clock_line(table: &Table, reading: ClockReading, t: Millis, language: &st
     for color in [own, !own] {
         let side = station_core::clock::Side::from(color);
         let ms = match reading {
-            ClockReading::Remaining => clock.remaining(side, t),
-            ClockReading::Used => clock.time_used(side, t),
+            ClockTimeRead::Remaining => clock.remaining(side, t),
+            ClockTimeRead::Used => clock.time_used(side, t),
         };
         let name = if color == Color::White { white } else { black };
         line.push_str(&format!("{name} {} ", hms(ms)));
     }
     line.push_str(&format!("{moves} {moves_made}"));
-    if reading == ClockReading::Used {
+    if reading == ClockTimeRead::Used {
         line.push_str(&format!(" {used}"));
     }
     line
@@ -196,11 +196,11 @@ mod tests {
             ("hu", format!("V {left}S {left}lépés 2")),
             ("xx", format!("W {left}B {left}move 2")),
         ] {
-            assert_eq!(line(lang, ClockReading::Remaining), want, "{lang}");
+            assert_eq!(line(lang, ClockTimeRead::Remaining), want, "{lang}");
         }
-        assert!(line("de", ClockReading::Used).ends_with("Zug 2 verbraucht"));
-        assert!(line("pl", ClockReading::Used).ends_with("ruch 2 zużyte"));
-        assert!(line("ru", ClockReading::Used).ends_with("ход 2 затрачено"));
+        assert!(line("de", ClockTimeRead::Used).ends_with("Zug 2 verbraucht"));
+        assert!(line("pl", ClockTimeRead::Used).ends_with("ruch 2 zużyte"));
+        assert!(line("ru", ClockTimeRead::Used).ends_with("ход 2 затрачено"));
     }
 
     /// A draughts game's clock line counts its own moves: seven plies of the
@@ -225,9 +225,9 @@ mod tests {
             table.apply(2_000 + 1_000 * i as Millis, &Input::EnterMove { mv }).unwrap();
         }
         assert_eq!(table.turn().map(|(ply, _)| ply), Some(7));
-        let line = clock_line(&table, ClockReading::Remaining, 10_000, "de");
+        let line = clock_line(&table, ClockTimeRead::Remaining, 10_000, "de");
         assert!(line.starts_with("W ") && line.ends_with(" Zug 4"), "{line}");
-        let used = clock_line(&table, ClockReading::Used, 10_000, "en");
+        let used = clock_line(&table, ClockTimeRead::Used, 10_000, "en");
         assert!(used.ends_with(" move 4 used"), "{used}");
     }
 

@@ -5,9 +5,9 @@
 //! its own threads. They meet only here: the loop publishes, the server reads
 //! and sends commands that the loop executes in order (and journals).
 //!
-//! [`Command`] is the `POST /api/command` contract: `clock_press` is the assistant's hand for a
-//! player without a lever; [`Command::from_json`] refuses unknown fields and over-long or
-//! control-character texts; [`Command::loggable`] hides a sealed move.
+//! [`OperatorCommand`] is the `POST /api/command` contract: `clock_press` is the assistant's hand for a
+//! player without a lever; [`OperatorCommand::from_json`] refuses unknown fields and over-long or
+//! control-character texts; [`OperatorCommand::loggable`] hides a sealed move.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -20,7 +20,7 @@ use std::sync::{Arc, RwLock};
 /// Every console control goes through one of these, so everything is scriptable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "cmd", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
+pub enum OperatorCommand {
     /// Start the clock (the game's first move may be made).
     ClockStart,
     /// Pause both clocks (arbiter).
@@ -241,7 +241,7 @@ pub const MAX_FEN: usize = 100;
 
 /// The commands that take no field besides `cmd`: serde does not hold a unit
 /// variant of an internally tagged enum to `deny_unknown_fields`, so
-/// [`Command::from_json`] does.
+/// [`OperatorCommand::from_json`] does.
 const BARE_COMMANDS: &[&str] = &[
     "clock_start",
     "clock_pause",
@@ -265,10 +265,10 @@ pub enum Routed {
     /// A pass-through command with a wrong value: refused with this reason.
     Wrong(String),
     /// To the station, which does more than pass it on.
-    Station(Box<Command>),
+    Station(Box<OperatorCommand>),
 }
 
-impl Command {
+impl OperatorCommand {
     /// The table input a command only passes through (the clock, scoresheet,
     /// decisions, adjournment, take-back, result: the same words the journal
     /// records), or the command back when the station does more than pass it on.
@@ -285,7 +285,7 @@ impl Command {
     /// [`route`](Self::route)'s work: `Err(Ok(command))` for a command the
     /// station handles, `Err(Err(reason))` for a wrong value.
     #[allow(clippy::result_large_err)] // one command, moved once: boxing buys nothing
-    fn into_input(self) -> Result<Input, Result<Command, String>> {
+    fn into_input(self) -> Result<Input, Result<OperatorCommand, String>> {
         let side = |s: &str| match s {
             "white" => Ok(Side::White),
             "black" => Ok(Side::Black),
@@ -294,41 +294,41 @@ impl Command {
         let who = |w: Option<String>| w.unwrap_or_else(|| "operator".into());
         let clock = |cmd: ClockCommand| Ok(Input::from_clock_command(&cmd));
         match self {
-            Command::ClockStart => clock(ClockCommand::Start),
-            Command::ClockPause => clock(ClockCommand::Pause),
-            Command::ClockResume => clock(ClockCommand::Resume),
-            Command::ClockPress { side: s } => Ok(Input::ClockPress { side: side(&s)? }),
-            Command::SetTime { side: s, ms, who: w, why } => clock(ClockCommand::SetTime {
+            OperatorCommand::ClockStart => clock(ClockCommand::Start),
+            OperatorCommand::ClockPause => clock(ClockCommand::Pause),
+            OperatorCommand::ClockResume => clock(ClockCommand::Resume),
+            OperatorCommand::ClockPress { side: s } => Ok(Input::ClockPress { side: side(&s)? }),
+            OperatorCommand::SetTime { side: s, ms, who: w, why } => clock(ClockCommand::SetTime {
                 side: side(&s)?,
                 ms,
                 who: who(w),
                 why: why.unwrap_or_default(),
             }),
-            Command::AddTime { side: s, ms, who: w, why } => clock(ClockCommand::AddTime {
+            OperatorCommand::AddTime { side: s, ms, who: w, why } => clock(ClockCommand::AddTime {
                 side: side(&s)?,
                 ms,
                 who: who(w),
                 why: why.unwrap_or_default(),
             }),
-            Command::SetMoves { moves, who: w, why } => {
+            OperatorCommand::SetMoves { moves, who: w, why } => {
                 clock(ClockCommand::SetMoves { moves, who: who(w), why: why.unwrap_or_default() })
             }
-            Command::Scoresheet { moves } => Ok(Input::Scoresheet { moves }),
-            Command::Accept => Ok(Input::IrregularityDecision { decision: "accept".into() }),
-            Command::Correct => Ok(Input::IrregularityDecision { decision: "correct".into() }),
-            Command::AcceptDraw => Ok(Input::AcceptDraw),
-            Command::ConfirmClaim => Ok(Input::ConfirmClaim),
-            Command::IllegalMove { ply } => Ok(Input::IllegalMove { ply }),
-            Command::TakeBack => Ok(Input::TakeBack),
-            Command::Adjourn { sealed_move, session_left_ms } => {
+            OperatorCommand::Scoresheet { moves } => Ok(Input::Scoresheet { moves }),
+            OperatorCommand::Accept => Ok(Input::IrregularityDecision { decision: "accept".into() }),
+            OperatorCommand::Correct => Ok(Input::IrregularityDecision { decision: "correct".into() }),
+            OperatorCommand::AcceptDraw => Ok(Input::AcceptDraw),
+            OperatorCommand::ConfirmClaim => Ok(Input::ConfirmClaim),
+            OperatorCommand::IllegalMove { ply } => Ok(Input::IllegalMove { ply }),
+            OperatorCommand::TakeBack => Ok(Input::TakeBack),
+            OperatorCommand::Adjourn { sealed_move, session_left_ms } => {
                 Ok(Input::Adjourn { sealed: sealed_move, session_left_ms })
             }
-            Command::ResumeReplierAbsent => Ok(Input::ResumeReplierAbsent),
-            Command::OpenEnvelope => Ok(Input::OpenEnvelope),
-            Command::SealReply { sealed_move } => Ok(Input::SealReply { sealed: sealed_move }),
-            Command::EnvelopeLost => Ok(Input::EnvelopeLost),
-            Command::ResumeAdjourned => Ok(Input::ResumeAdjourned),
-            Command::Result { result, reason, termination } => {
+            OperatorCommand::ResumeReplierAbsent => Ok(Input::ResumeReplierAbsent),
+            OperatorCommand::OpenEnvelope => Ok(Input::OpenEnvelope),
+            OperatorCommand::SealReply { sealed_move } => Ok(Input::SealReply { sealed: sealed_move }),
+            OperatorCommand::EnvelopeLost => Ok(Input::EnvelopeLost),
+            OperatorCommand::ResumeAdjourned => Ok(Input::ResumeAdjourned),
+            OperatorCommand::Result { result, reason, termination } => {
                 Ok(Input::Result { result, reason, termination })
             }
             other => Err(Ok(other)),
@@ -338,7 +338,7 @@ impl Command {
     /// Parses a command as `POST /api/command` takes it and checks its bounds:
     /// an unknown command or field, a field of the wrong type, an over-long
     /// text or a control character in one is an error that says which.
-    pub fn from_json(body: &[u8]) -> Result<Command, String> {
+    pub fn from_json(body: &[u8]) -> Result<OperatorCommand, String> {
         let value: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
         if let Value::Object(fields) = &value
             && let Some(Value::String(cmd)) = fields.get("cmd")
@@ -347,7 +347,7 @@ impl Command {
         {
             return Err(format!("unknown field `{extra}`: `{cmd}` takes no fields"));
         }
-        let command: Command = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let command: OperatorCommand = serde_json::from_value(value).map_err(|e| e.to_string())?;
         command.check_bounds()?;
         Ok(command)
     }
@@ -357,40 +357,41 @@ impl Command {
         let side = |s: &String| text("side", s, 5);
         let note = |name: &str, s: &Option<String>| s.as_ref().map_or(Ok(()), |s| text(name, s, MAX_NOTE));
         match self {
-            Command::ClockPress { side: s }
-            | Command::DrawOffer { side: s }
-            | Command::ClaimFlag { side: s } => side(s),
-            Command::SetTime { side: s, who, why, .. } | Command::AddTime { side: s, who, why, .. } => {
+            OperatorCommand::ClockPress { side: s }
+            | OperatorCommand::DrawOffer { side: s }
+            | OperatorCommand::ClaimFlag { side: s } => side(s),
+            OperatorCommand::SetTime { side: s, who, why, .. }
+            | OperatorCommand::AddTime { side: s, who, why, .. } => {
                 side(s)?;
                 note("who", who)?;
                 note("why", why)
             }
-            Command::SetMoves { who, why, .. } => {
+            OperatorCommand::SetMoves { who, why, .. } => {
                 note("who", who)?;
                 note("why", why)
             }
-            Command::EnterMove { mv, .. } => text("move", mv, MAX_MOVE),
-            Command::Practice { action, .. } => text("action", action, 20),
-            Command::ClaimDraw { side: s, mv } => {
+            OperatorCommand::EnterMove { mv, .. } => text("move", mv, MAX_MOVE),
+            OperatorCommand::Practice { action, .. } => text("action", action, 20),
+            OperatorCommand::ClaimDraw { side: s, mv } => {
                 side(s)?;
                 mv.as_ref().map_or(Ok(()), |m| text("move", m, MAX_MOVE))
             }
-            Command::Adjourn { sealed_move, .. } | Command::SealReply { sealed_move } => {
+            OperatorCommand::Adjourn { sealed_move, .. } | OperatorCommand::SealReply { sealed_move } => {
                 text("sealed_move", sealed_move, MAX_MOVE)
             }
-            Command::Scoresheet { moves } => {
+            OperatorCommand::Scoresheet { moves } => {
                 if moves.len() > MAX_SCORESHEET {
                     return Err(format!("`moves` holds {} moves; at most {MAX_SCORESHEET}", moves.len()));
                 }
                 moves.iter().try_for_each(|m| text("moves", m, MAX_MOVE))
             }
-            Command::Spoken { text: t, confidence } => {
+            OperatorCommand::Spoken { text: t, confidence } => {
                 if confidence.is_some_and(|c| !(0.0..=1.0).contains(&c)) {
                     return Err("`confidence` is not between 0 and 1".into());
                 }
                 text("text", t, MAX_SPOKEN)
             }
-            Command::NewGame { fen, moves, white, black, event, site, round, board, .. } => {
+            OperatorCommand::NewGame { fen, moves, white, black, event, site, round, board, .. } => {
                 fen.as_ref().map_or(Ok(()), |f| text("fen", f, MAX_FEN))?;
                 if moves.len() > MAX_SCORESHEET {
                     return Err(format!("`moves` holds {} moves; at most {MAX_SCORESHEET}", moves.len()));
@@ -408,25 +409,25 @@ impl Command {
                 }
                 Ok(())
             }
-            Command::Result { result, reason, termination } => {
+            OperatorCommand::Result { result, reason, termination } => {
                 text("result", result, 7)?;
                 text("reason", reason, MAX_NOTE)?;
                 termination.as_ref().map_or(Ok(()), |v| text("termination", v, 32))
             }
-            Command::ClockStart
-            | Command::ClockPause
-            | Command::ClockResume
-            | Command::TakeBack
-            | Command::AcceptDraw
-            | Command::ConfirmClaim
-            | Command::IllegalMove { .. }
-            | Command::ResumeReplierAbsent
-            | Command::OpenEnvelope
-            | Command::EnvelopeLost
-            | Command::AcceptClockProposal { .. }
-            | Command::Accept
-            | Command::Correct
-            | Command::ResumeAdjourned => Ok(()),
+            OperatorCommand::ClockStart
+            | OperatorCommand::ClockPause
+            | OperatorCommand::ClockResume
+            | OperatorCommand::TakeBack
+            | OperatorCommand::AcceptDraw
+            | OperatorCommand::ConfirmClaim
+            | OperatorCommand::IllegalMove { .. }
+            | OperatorCommand::ResumeReplierAbsent
+            | OperatorCommand::OpenEnvelope
+            | OperatorCommand::EnvelopeLost
+            | OperatorCommand::AcceptClockProposal { .. }
+            | OperatorCommand::Accept
+            | OperatorCommand::Correct
+            | OperatorCommand::ResumeAdjourned => Ok(()),
         }
     }
 
@@ -434,8 +435,8 @@ impl Command {
     /// secret (Guidelines I.2) and never leaves the journal.
     pub fn loggable(&self) -> String {
         match self {
-            Command::Adjourn { .. } => r#"Adjourn { sealed_move: "(sealed)" }"#.to_owned(),
-            Command::SealReply { .. } => r#"SealReply { sealed_move: "(sealed)" }"#.to_owned(),
+            OperatorCommand::Adjourn { .. } => r#"Adjourn { sealed_move: "(sealed)" }"#.to_owned(),
+            OperatorCommand::SealReply { .. } => r#"SealReply { sealed_move: "(sealed)" }"#.to_owned(),
             other => format!("{other:?}"),
         }
     }
@@ -456,7 +457,7 @@ fn text(name: &str, value: &str, max: usize) -> Result<(), String> {
 /// A command with the channel its answer goes back on.
 pub struct CommandRequest {
     /// The command.
-    pub command: Command,
+    pub command: OperatorCommand,
     /// `Ok(json)` or `Err(reason)`.
     pub reply: crossbeam_channel::Sender<Result<Value, String>>,
 }
@@ -506,7 +507,7 @@ impl Hub {
     /// Queues a command for the daemon loop; the answer arrives on the returned channel.
     pub fn command(
         &self,
-        command: Command,
+        command: OperatorCommand,
     ) -> Result<crossbeam_channel::Receiver<Result<Value, String>>, String> {
         let (reply, rx) = crossbeam_channel::bounded(1);
         self.commands
@@ -550,31 +551,32 @@ mod tests {
     #[test]
     fn every_command_without_fields_refuses_an_extra_one() {
         for cmd in BARE_COMMANDS {
-            assert!(Command::from_json(format!(r#"{{"cmd":"{cmd}"}}"#).as_bytes()).is_ok(), "{cmd}");
-            let err = Command::from_json(format!(r#"{{"cmd":"{cmd}","ply":1}}"#).as_bytes()).unwrap_err();
+            assert!(OperatorCommand::from_json(format!(r#"{{"cmd":"{cmd}"}}"#).as_bytes()).is_ok(), "{cmd}");
+            let err =
+                OperatorCommand::from_json(format!(r#"{{"cmd":"{cmd}","ply":1}}"#).as_bytes()).unwrap_err();
             assert!(err.contains("unknown field `ply`"), "{cmd}: {err}");
         }
         // Commands with fields: serde's own rule.
-        let err = Command::from_json(br#"{"cmd":"claim_flag","side":"white","ply":1}"#).unwrap_err();
+        let err = OperatorCommand::from_json(br#"{"cmd":"claim_flag","side":"white","ply":1}"#).unwrap_err();
         assert!(err.contains("unknown field `ply`"), "{err}");
     }
 
     #[test]
     fn texts_are_bounded_at_their_limit() {
         let at = |n: usize| format!(r#"{{"cmd":"spoken","text":"{}"}}"#, "ä".repeat(n));
-        assert!(Command::from_json(at(MAX_SPOKEN).as_bytes()).is_ok(), "characters, not bytes");
-        assert!(Command::from_json(at(MAX_SPOKEN + 1).as_bytes()).is_err());
+        assert!(OperatorCommand::from_json(at(MAX_SPOKEN).as_bytes()).is_ok(), "characters, not bytes");
+        assert!(OperatorCommand::from_json(at(MAX_SPOKEN + 1).as_bytes()).is_err());
         let moves = vec!["e4"; MAX_SCORESHEET + 1];
         let body = serde_json::json!({"cmd": "scoresheet", "moves": moves}).to_string();
-        assert!(Command::from_json(body.as_bytes()).unwrap_err().contains("at most"));
+        assert!(OperatorCommand::from_json(body.as_bytes()).unwrap_err().contains("at most"));
     }
 
     #[test]
     fn the_sealed_move_is_never_loggable() {
-        let sealed = Command::from_json(br#"{"cmd":"adjourn","sealed_move":"Qxf7+"}"#).unwrap();
+        let sealed = OperatorCommand::from_json(br#"{"cmd":"adjourn","sealed_move":"Qxf7+"}"#).unwrap();
         assert!(!sealed.loggable().contains("Qxf7"), "{}", sealed.loggable());
         assert!(sealed.loggable().contains("Adjourn"));
-        let other = Command::from_json(br#"{"cmd":"enter_move","move":"Nf3"}"#).unwrap();
+        let other = OperatorCommand::from_json(br#"{"cmd":"enter_move","move":"Nf3"}"#).unwrap();
         assert!(other.loggable().contains("Nf3"));
     }
 
@@ -582,16 +584,16 @@ mod tests {
     fn add_time_is_an_operator_command_with_who_and_why() {
         let json = br#"{"cmd":"add_time","side":"black","ms":120000,"who":"arbiter","why":"Art. 7.5.5"}"#;
         assert_eq!(
-            Command::from_json(json).unwrap(),
-            Command::AddTime {
+            OperatorCommand::from_json(json).unwrap(),
+            OperatorCommand::AddTime {
                 side: "black".into(),
                 ms: 120_000,
                 who: Some("arbiter".into()),
                 why: Some("Art. 7.5.5".into())
             }
         );
-        assert!(Command::from_json(br#"{"cmd":"add_time","side":"black"}"#).is_err());
+        assert!(OperatorCommand::from_json(br#"{"cmd":"add_time","side":"black"}"#).is_err());
         let long = format!(r#"{{"cmd":"add_time","side":"black","ms":1,"why":"{}"}}"#, "x".repeat(5000));
-        assert!(Command::from_json(long.as_bytes()).is_err(), "who and why are bounded");
+        assert!(OperatorCommand::from_json(long.as_bytes()).is_err(), "who and why are bounded");
     }
 }

@@ -9,9 +9,7 @@
 use shakmaty::{Color, File, Rank};
 use station_core::record::{GameRecord, Mark};
 use station_core::table::Table;
-use station_voices::understand::{
-    Command as SpokenCommand, RecordCursor, RecordMark, RecordStep, Understanding,
-};
+use station_voices::understand::{RecordCursor, RecordMark, RecordStep, SpokenCommand, Understanding};
 
 /// The reading position of the blind player in the record and on the board.
 #[derive(Debug, Default)]

@@ -39,7 +39,7 @@ pub enum Driver {
 }
 
 /// A running board: its driver, and the simulator behind it when simulated.
-pub struct BoardLink {
+pub struct RunningBoard {
     /// Which board.
     pub role: BoardRole,
     /// Its driver.
@@ -143,23 +143,23 @@ pub fn open_board(
     b: &BoardConfig,
     settle_ms: u64,
     work_dir: &Path,
-) -> Result<Option<BoardLink>> {
+) -> Result<Option<RunningBoard>> {
     Ok(match b.driver {
         DriverKind::None => None,
         DriverKind::Pegboard => {
             let port = b.port.clone().with_context(|| format!("boards.{role}.port is required"))?;
             let driver = PegBoardDriver::spawn(SerialSettings { path: port, baud: b.baud });
-            Some(BoardLink { role, driver: Driver::Pegs(driver), _sim: None })
+            Some(RunningBoard { role, driver: Driver::Pegs(driver), _sim: None })
         }
         DriverKind::Dgt => {
             let port = b.port.clone().with_context(|| format!("boards.{role}.port is required"))?;
             let mut settings = DgtSettings::new(port);
             settings.baud = b.baud;
-            Some(BoardLink { role, driver: Driver::Dgt(DgtDriver::spawn(settings)), _sim: None })
+            Some(RunningBoard { role, driver: Driver::Dgt(DgtDriver::spawn(settings)), _sim: None })
         }
         DriverKind::Sim => {
             let (sim, driver) = start_sim(role, b, settle_ms, work_dir)?;
-            Some(BoardLink { role, driver: Driver::Pegs(driver), _sim: Some(sim) })
+            Some(RunningBoard { role, driver: Driver::Pegs(driver), _sim: Some(sim) })
         }
     })
 }
@@ -173,7 +173,7 @@ pub fn open_board(
 /// delays decisions but cannot change them: they are taken at the stamps.
 pub fn serve(
     mut station: Station,
-    links: &[BoardLink],
+    links: &[RunningBoard],
     commands: Option<&Receiver<CommandRequest>>,
     stop: &AtomicBool,
     mut done: impl FnMut() -> bool,
@@ -327,7 +327,7 @@ fn sim_game(b: &BoardConfig) -> Result<station_core::Game> {
 /// `[boards.*] lever` (sim only): the simulated hand presses the clock
 /// (board button 0) after each move of its own player, on the timeline of
 /// the board's schedule (the blind board's player is `[game] blind_color`).
-pub fn start_sim_lever(link: &BoardLink, b: &BoardConfig, config: &Config) -> Result<()> {
+pub fn start_sim_lever(link: &RunningBoard, b: &BoardConfig, config: &Config) -> Result<()> {
     let Some(sim) = link._sim.as_ref().filter(|_| b.lever) else { return Ok(()) };
     let player = if link.role == BoardRole::Blind { config.blind_color() } else { !config.blind_color() };
     let (_, presses) = sim_schedule(b, config.game.settle_ms)?;

@@ -25,7 +25,7 @@ use station_core::clock::{Side, Warning};
 use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
 use station_voices::{
-    ClockReading, Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report,
+    ClockTimeRead, Message, MoveReading, SquareDifference, VoiceSettings, Wording, clock_report,
     clock_report_used, say_duration, say_moves,
 };
 use std::cell::{Cell, RefCell};
@@ -71,7 +71,7 @@ pub struct Voices {
     /// told once when one goes and once when it comes back.
     lost: std::collections::HashSet<String>,
     /// What the talking clock reads: time left or time used (D.2.10.4).
-    clock_reading: ClockReading,
+    clock_reading: ClockTimeRead,
     /// The record as told, to name what changes.
     told: Told,
     /// The changes told in this batch of events.
@@ -420,12 +420,12 @@ impl Voices {
 
     /// What the talking clock reads from now on (`[voice] clock_reading`,
     /// "Zeit verbraucht"/"Restzeit", the `clock_reading` button).
-    pub fn set_clock_reading(&mut self, reading: ClockReading) {
+    pub fn set_clock_reading(&mut self, reading: ClockTimeRead) {
         self.clock_reading = reading;
     }
 
     /// What the talking clock reads now.
-    pub fn clock_reading(&self) -> ClockReading {
+    pub fn clock_reading(&self) -> ClockTimeRead {
         self.clock_reading
     }
 
@@ -438,10 +438,10 @@ impl Voices {
             Some(clock) => {
                 let own = Side::from(table.config().blind_color);
                 match self.clock_reading {
-                    ClockReading::Remaining => {
+                    ClockTimeRead::Remaining => {
                         clock_report(book, clock.remaining(own, t), clock.remaining(own.opponent(), t), moves)
                     }
-                    ClockReading::Used => clock_report_used(
+                    ClockTimeRead::Used => clock_report_used(
                         book,
                         clock.time_used(own, t),
                         clock.time_used(own.opponent(), t),

@@ -22,7 +22,7 @@ pub struct SpeechState {
     /// What the talking clock reads, once he chose by command or button
     /// (until then `[voice] clock_reading`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock_reading: Option<station_voices::ClockReading>,
+    pub clock_reading: Option<station_voices::ClockTimeRead>,
 }
 
 impl Default for SpeechState {
@@ -95,7 +95,7 @@ mod tests {
             slow = slow.step(false);
         }
         assert_eq!(slow.rate_percent, station_audio::stretch::MIN_RATE_PERCENT);
-        let used = SpeechState { clock_reading: Some(station_voices::ClockReading::Used), ..faster };
+        let used = SpeechState { clock_reading: Some(station_voices::ClockTimeRead::Used), ..faster };
         used.save(&path).unwrap();
         assert_eq!(SpeechState::load(&path), used);
         assert_eq!(SpeechState::load(&path).step(true).clock_reading, used.clock_reading);
@@ -111,7 +111,7 @@ mod tests {
 /// back where it happened, before and after the restart.
 #[cfg(test)]
 mod station_tests {
-    use crate::hub::{Command, CommandRequest};
+    use crate::hub::{CommandRequest, OperatorCommand};
     use crate::station::Station;
     use station_core::Event;
     use std::path::{Path, PathBuf};
@@ -130,7 +130,7 @@ mod station_tests {
     }
 
     fn operator(station: &mut Station, json: &str) {
-        let command = Command::from_json(json.as_bytes()).unwrap();
+        let command = OperatorCommand::from_json(json.as_bytes()).unwrap();
         let (reply, answer) = crossbeam_channel::bounded(1);
         station.command(CommandRequest { command, reply }, Instant::now()).unwrap();
         station.drain(Duration::from_secs(5)).unwrap();

@@ -9,7 +9,7 @@
 //!
 //! The station's parts, one job each: `pipeline` (journal first, then the world: the writer, the
 //! batches waiting for the disk, the answers waiting for their batch, the subscribers),
-//! `board_link` (each board's link, `ByBoard<BoardLink>`: the orientation applied to every scan,
+//! `board_link` (each board's link, `ByBoard<BoardLinkState>`: the orientation applied to every scan,
 //! the heartbeat, dropped-line summaries, connected or not), `dgt_link` (the DGT clock),
 //! `speech_desk` (understanding, the grammar, what was asked back), `recorder` (the recording
 //! device), `console_log` (recent events and open discrepancies), `practice` (the engine opponent),
@@ -24,14 +24,14 @@ use crate::config::Action;
 use crate::config::{ClockSource, Config, DgtDisplay};
 use crate::delivery::{HubEvents, Observer, Subscriber, VoicesHandle};
 use crate::event_sink::EventSink;
-use crate::hub::{Command, CommandRequest, Hub, Routed};
+use crate::hub::{CommandRequest, Hub, OperatorCommand, Routed};
 use crate::journal_file::{Durable, Journal, JournalDir, WriterOptions};
 use crate::listening::Heard;
 use crate::record_reading::RecordReading;
 use crate::speaking::Voices;
 use crate::speech_state::{SpeechState, state_path};
 use anyhow::{Context, Result};
-use board_link::BoardLink;
+use board_link::BoardLinkState;
 use console_log::ConsoleLog;
 use crossbeam_channel::Receiver;
 use dgt_link::{DgtLink, dgt_clock_status};
@@ -56,7 +56,7 @@ use station_serial::braille::{BrailleDisplay, BrailleEvent, Key as BrailleKey};
 use station_serial::dgt::{BwTime, ClockRun, DgtCommands, DgtEvent, DgtMessage, HostCommand};
 use station_serial::pegboard::{BoardMessage, DriverEvent};
 use station_stamp::Stamped;
-use station_voices::understand::{Command as SpokenCommand, RecordStep};
+use station_voices::understand::{RecordStep, SpokenCommand};
 use std::time::{Duration, Instant};
 
 /// The station: the table (both boards) and the jobs around it, each in its
@@ -65,7 +65,7 @@ use std::time::{Duration, Instant};
 pub struct Station {
     config: Config,
     /// Each board's serial link: orientation, last scan, drops, connected.
-    links: ByBoard<BoardLink>,
+    links: ByBoard<BoardLinkState>,
     table: Table,
     /// Journal first, then the world: the writer, batches waiting for the
     /// disk, answers waiting for their batch, the subscribers, the figures.
@@ -133,8 +133,8 @@ impl Station {
             (config.clock.source == ClockSource::Dgt).then(|| ClockWatch::new(config.clock.dgt_silent_ms));
         let mut station = Station {
             links: ByBoard::new(
-                BoardLink::new(flipped(&config.boards.blind)),
-                BoardLink::new(flipped(&config.boards.mirror)),
+                BoardLinkState::new(flipped(&config.boards.blind)),
+                BoardLinkState::new(flipped(&config.boards.mirror)),
             ),
             config,
             table,
@@ -181,7 +181,7 @@ impl Station {
     /// restarts, and says the time at once.
     fn change_clock_reading(
         &mut self,
-        reading: Option<station_voices::ClockReading>,
+        reading: Option<station_voices::ClockTimeRead>,
         t: Millis,
         events: &mut Vec<Event>,
     ) {
@@ -331,7 +331,7 @@ impl Station {
     /// How long the loop may wait for input before the table needs a tick.
     pub fn timeout(&self) -> Duration {
         let now = self.clock.now();
-        let drops = self.links.values().filter_map(BoardLink::summary_due);
+        let drops = self.links.values().filter_map(BoardLinkState::summary_due);
         let deadline = [self.table.deadline(), self.dgt_link.watch.as_ref().and_then(ClockWatch::deadline)]
             .into_iter()
             .flatten()
@@ -431,14 +431,14 @@ impl Station {
             }
             DriverEvent::Message(BoardMessage::Scan50(raw)) => {
                 let bits = self.links[board].orientation.to_standard_50(raw);
-                if self.links[board].news(Bitboard(bits)).is_none() {
+                if self.links[board].fresh_scan(Bitboard(bits)).is_none() {
                     return self.tick_at(t);
                 }
                 let _ = self.apply(t, Input::scan50(board, bits), &mut events);
             }
             DriverEvent::Message(BoardMessage::Scan(raw)) => {
                 let turned = self.links[board].orientation.to_standard(raw);
-                let Some(occ) = self.links[board].news(turned) else {
+                let Some(occ) = self.links[board].fresh_scan(turned) else {
                     // A heartbeat: only time passes.
                     return self.tick_at(t);
                 };
@@ -587,7 +587,12 @@ impl Station {
         Ok(())
     }
 
-    fn execute(&mut self, command: Command, t: Millis, events: &mut Vec<Event>) -> Result<Value, String> {
+    fn execute(
+        &mut self,
+        command: OperatorCommand,
+        t: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<Value, String> {
         // Most commands only pass an input on: the table decides.
         let command = match command.route() {
             Routed::Input(input) => {
@@ -608,7 +613,7 @@ impl Station {
         };
         let ok = |r: Result<(), TableError>| r.map(|()| json!({"ok": true})).map_err(|e| e.to_string());
         match command {
-            Command::AcceptClockProposal { id } => {
+            OperatorCommand::AcceptClockProposal { id } => {
                 let proposal = self.console.discrepancies.iter().find_map(|e| match e {
                     Event::Discrepancy { id: i, clock_proposal: Some(p), .. } if *i == id => Some(*p),
                     _ => None,
@@ -620,7 +625,7 @@ impl Station {
                 }
                 Ok(json!({"ok": true}))
             }
-            Command::DrawOffer { side: s } => {
+            OperatorCommand::DrawOffer { side: s } => {
                 let s = side(&s)?;
                 self.apply(t, Input::DrawOffer { side: s }, events).map_err(|e| e.to_string())?;
                 let ply = self.table.turn().map_or(0, |(ply, _)| ply);
@@ -636,14 +641,14 @@ impl Station {
                 });
                 Ok(json!({"ok": true, "ply": ply}))
             }
-            Command::ClaimFlag { side: s } => {
+            OperatorCommand::ClaimFlag { side: s } => {
                 let s = side(&s)?;
                 let fallen = self.table.clock().and_then(|c| c.flag(s));
                 Ok(
                     json!({"side": if s == Side::White { "white" } else { "black" }, "flag_fell": fallen.is_some(), "at_ms": fallen}),
                 )
             }
-            Command::EnterMove { mv, confirm } => {
+            OperatorCommand::EnterMove { mv, confirm } => {
                 // Read back before it counts when the reading took liberties (issue 22 §3).
                 // Chess's liberal notations only: a draughts move is given by its squares.
                 let pos = self.table.agreed();
@@ -652,16 +657,16 @@ impl Station {
                 }
                 ok(self.apply(t, Input::EnterMove { mv }, events))
             }
-            Command::Practice { action, game } => {
+            OperatorCommand::Practice { action, game } => {
                 self.practice(practice::PracticeAction::parse(&action, game)?, t, events)
             }
-            Command::ClaimDraw { side: s, mv } => {
+            OperatorCommand::ClaimDraw { side: s, mv } => {
                 let side = side(&s)?;
                 self.apply(t, Input::ClaimDraw { side, mv }, events).map_err(|e| e.to_string())?;
                 Ok(draw_claim_answer(events))
             }
-            Command::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
-            Command::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {
+            OperatorCommand::Spoken { text, confidence } => self.spoken(&text, confidence, t, events),
+            OperatorCommand::NewGame { fen, chess960, moves, white, black, event, site, round, board } => {
                 let tags = station_core::pgn::TagOverrides { white, black, event, site, round, board };
                 let start = match (fen.clone(), chess960) {
                     (Some(fen), _) => Game::from_fen(&fen).map_err(|e| e.to_string())?,

@@ -137,7 +137,7 @@ pub enum Mark {
 
 impl Mark {
     /// The ply the mark follows.
-    pub fn after(&self) -> usize {
+    pub fn plies_played(&self) -> usize {
         match self {
             Mark::DrawOffer { after, .. }
             | Mark::TakenBack { after, .. }
@@ -414,7 +414,7 @@ impl GameRecord {
                 }
                 self.moves.truncate(ply - 1);
                 // A move replaced: marks after it were about moves no longer on the record.
-                self.marks.retain(|m| m.after() < *ply);
+                self.marks.retain(|m| m.plies_played() < *ply);
                 self.moves.push(RecordedMove {
                     ply: *ply,
                     san: san.clone(),
@@ -524,7 +524,7 @@ impl GameRecord {
         };
         // Marks after the position the record went back to were about moves
         // no longer on it; the correction names those moves.
-        self.marks.retain(|m| m.after() <= to);
+        self.marks.retain(|m| m.plies_played() <= to);
         self.marks.push(Mark::TakenBack { after: to, moves, sans, illegal, t_ms });
     }
 
@@ -580,8 +580,8 @@ impl GameRecord {
     pub fn comments(&self) -> Vec<(usize, String)> {
         self.marks
             .iter()
-            .filter(|m| m.after() <= self.moves.len())
-            .filter_map(|m| Some((m.after(), mark_in_words(m)?)))
+            .filter(|m| m.plies_played() <= self.moves.len())
+            .filter_map(|m| Some((m.plies_played(), mark_in_words(m)?)))
             .collect()
     }
 

@@ -159,7 +159,7 @@ pub struct Table {
     announcing: Announcing,
     refusals: Refusals,
     seat: PlaySeat,
-    keeping: Keeping,
+    keeping: KeptRecord,
 }
 
 /// How long a board showing another position than a standard start must be
@@ -184,7 +184,7 @@ impl Table {
             announcing: Announcing::default(),
             refusals: Refusals::default(),
             seat: PlaySeat::default(),
-            keeping: Keeping { record: None, next_tags: cfg_tags },
+            keeping: KeptRecord { record: None, next_tags: cfg_tags },
         }
     }
 
@@ -330,7 +330,7 @@ impl Table {
                     && let Some(tracker) = c.trackers[role].as_mut()
                 {
                     tracker.read(t, &occ, &mut c.scratch);
-                    self.after(role, t, out);
+                    self.settle_observations(role, t, out);
                 }
             }
             Phase::Waiting | Phase::Finished => self.waiting_change(role, changed, t, out),
@@ -410,7 +410,7 @@ impl Table {
                 && let Some(tracker) = c.trackers[role].as_mut()
             {
                 tracker.pass(t, &mut c.scratch);
-                self.after(role, t, out);
+                self.settle_observations(role, t, out);
             }
         }
         if let Some(c) = self.seat.chess_mut()
@@ -727,7 +727,7 @@ impl Table {
     }
 
     /// Turns a tracker's observations into events and keeps the agreed record.
-    fn after(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
+    fn settle_observations(&mut self, role: BoardRole, t: Millis, out: &mut Vec<Event>) {
         if self.seat.chess().is_none_or(|c| c.scratch.is_empty()) {
             return;
         }
@@ -964,7 +964,7 @@ mod adjournment;
 mod announcing;
 mod clock_presses;
 mod parts;
-use parts::{Announcing, Clocking, Keeping, MirrorPieces, PlaySeat, Refusals, Rulings, Stillness};
+use parts::{Announcing, Clocking, KeptRecord, MirrorPieces, PlaySeat, Refusals, Rulings, Stillness};
 mod play;
 use play::{ChessPlay, Play};
 mod start;

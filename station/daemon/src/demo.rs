@@ -6,7 +6,7 @@ use crate::config::Config;
 use crate::demo_options::{DemoOptions, is_alarm, start_station, voice_packs};
 use crate::famous_game::famous_game;
 use crate::journal_file::JournalDir;
-use crate::run::{BoardLink, Driver, serve, stop_flag};
+use crate::run::{Driver, RunningBoard, serve, stop_flag};
 use crate::station::Station;
 use anyhow::{Context, Result, bail};
 use station_core::BoardRole;
@@ -56,7 +56,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
         ..SimOptions::new(link.clone())
     })?;
     let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
-    let mut links = vec![BoardLink { role: BoardRole::Blind, driver: Driver::Pegs(driver), _sim: None }];
+    let mut links = vec![RunningBoard { role: BoardRole::Blind, driver: Driver::Pegs(driver), _sim: None }];
     let emulator = if opts.mirror_dgt {
         let dgt_link = work.join("dgt");
         let emulator = DgtEmulator::start(EmulatorOptions {
@@ -64,7 +64,7 @@ pub fn demo(opts: DemoOptions) -> Result<()> {
             ..EmulatorOptions::new(dgt_link.clone())
         })?;
         println!("simulated DGT board on {} (the sighted player's)", dgt_link.display());
-        links.push(BoardLink {
+        links.push(RunningBoard {
             role: BoardRole::Mirror,
             driver: Driver::Dgt(DgtDriver::spawn(DgtSettings::new(dgt_link))),
             _sim: None,

@@ -7,7 +7,7 @@
 use crate::config::Config;
 use crate::demo_options::{DemoOptions, is_alarm, start_station, voice_packs};
 use crate::journal_file::JournalDir;
-use crate::run::{BoardLink, Driver, serve, stop_flag};
+use crate::run::{Driver, RunningBoard, serve, stop_flag};
 use anyhow::{Context, Result, bail};
 use station_core::draughts::pdn::{PdnGame, read_games};
 use station_core::draughts::{Position, Variant};
@@ -95,7 +95,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
             BoardRole::Mirror => config.boards.mirror = Some(board),
         }
         let driver = PegBoardDriver::spawn(SerialSettings { path: link, baud: 115_200 });
-        links.push(BoardLink { role, driver: Driver::Pegs(driver), _sim: None });
+        links.push(RunningBoard { role, driver: Driver::Pegs(driver), _sim: None });
         sims.push((sim, scans));
     }
     config.game.rules = crate::config::GameRules::Draughts;

@@ -8,7 +8,7 @@ use crate::config::{Config, DEFAULT_ENGINE, OpponentSettings};
 use crate::demo_options::{DemoOptions, start_station, voice_packs};
 use crate::journal_file::JournalDir;
 use crate::opponent::{Opponent, position_of};
-use crate::run::{BoardLink, Driver, serve, stop_flag};
+use crate::run::{Driver, RunningBoard, serve, stop_flag};
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use shakmaty::uci::UciMove;
@@ -50,7 +50,7 @@ pub fn demo_practice(opts: DemoOptions) -> Result<()> {
         ..SimOptions::new(link.clone())
     })?;
     let driver = PegBoardDriver::spawn(SerialSettings { path: link.clone(), baud: 115_200 });
-    let links = vec![BoardLink { role: BoardRole::Blind, driver: Driver::Pegs(driver), _sim: None }];
+    let links = vec![RunningBoard { role: BoardRole::Blind, driver: Driver::Pegs(driver), _sim: None }];
     let mut config = Config::default();
     config.voice.language = opts.lang.clone();
     config.audio.private.language = opts.lang.clone();

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 // The loop and the devices, under the paths the commands name them by.
 pub use station_app::run::{
-    BoardLink, Driver, new_token, open_board, open_braille, serve, start_sim_lever, stop_flag,
+    Driver, RunningBoard, new_token, open_board, open_braille, serve, start_sim_lever, stop_flag,
 };
 
 /// `station run` arguments.

@@ -2,7 +2,7 @@
 
 use super::app::{AppState, error, stopped, unauthorized};
 use super::{COMMAND_TIMEOUT, MAX_BODY, assets, auth, ws};
-use crate::hub::Command;
+use crate::hub::OperatorCommand;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
@@ -140,7 +140,7 @@ async fn api_auth(State(app): State<AppState>, headers: HeaderMap) -> Response {
     }
 }
 
-/// `POST /api/command`: a [`Command`] as JSON; the daemon loop's answer or an error.
+/// `POST /api/command`: an [`OperatorCommand`] as JSON; the daemon loop's answer or an error.
 /// The body must arrive whole within the limits' body time-out and size.
 async fn api_command(State(app): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     if !auth::authorized(&headers, &app.token) {
@@ -162,7 +162,7 @@ async fn api_command(State(app): State<AppState>, headers: HeaderMap, body: Body
             );
         }
     };
-    let command = match Command::from_json(&body) {
+    let command = match OperatorCommand::from_json(&body) {
         Ok(command) => command,
         Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad command: {e}")),
     };

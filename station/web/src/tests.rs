@@ -2,7 +2,7 @@
 //! port with a hub whose commands a test thread answers.
 
 use super::{Limits, WebConfig, WebError, WebServer, start, start_with_limits};
-use crate::hub::{Command, Hub};
+use crate::hub::{Hub, OperatorCommand};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -41,13 +41,13 @@ fn server() -> (WebServer, Hub) {
     std::thread::spawn(move || {
         for request in commands {
             let answer = match &request.command {
-                Command::EnterMove { mv, .. } if mv == "e4" => Ok(json!({ "ply": 1, "san": "e4" })),
-                Command::EnterMove { mv, .. } if mv == "slow" => {
+                OperatorCommand::EnterMove { mv, .. } if mv == "e4" => Ok(json!({ "ply": 1, "san": "e4" })),
+                OperatorCommand::EnterMove { mv, .. } if mv == "slow" => {
                     std::thread::sleep(Duration::from_secs(3));
                     Ok(json!(null))
                 }
                 // The confirm contract (issue 22 §3) on the start position, as the station reads it.
-                Command::EnterMove { mv, confirm } => {
+                OperatorCommand::EnterMove { mv, confirm } => {
                     let pos = shakmaty::Chess::default();
                     match crate::move_echo::echo(&pos, mv, *confirm) {
                         Some(echo) => Ok(echo),
@@ -58,8 +58,8 @@ fn server() -> (WebServer, Hub) {
                         }
                     }
                 }
-                Command::ClockStart => Ok(json!({ "running": true })),
-                Command::ClockPress { side } => Ok(json!({ "pressed": side })),
+                OperatorCommand::ClockStart => Ok(json!({ "running": true })),
+                OperatorCommand::ClockPress { side } => Ok(json!({ "pressed": side })),
                 other => Err(format!("not now: {other:?}")),
             };
             let _ = request.reply.send(answer);

@@ -7,26 +7,28 @@
 
 use shakmaty::{Board, Color, File, Rank, Role, Square};
 
-use super::{Command, Side, Understanding};
+use super::{Side, SpokenCommand, Understanding};
 
 impl Understanding {
     /// The answer to a question command about `board`, seen by the player of
     /// colour `me`: "Dame David eins, Turm Anna eins", "Eva vier: Springer,
     /// Gegner", "Gegner: Dame: keine". `None` for commands that are not
     /// questions about the board.
-    pub fn answer(&self, board: &Board, me: Color, command: &Command) -> Option<String> {
+    pub fn answer(&self, board: &Board, me: Color, command: &SpokenCommand) -> Option<String> {
         let clock = self.wording.phrasebook().clock();
         let label = |color: Color| if color == me { clock.own.as_str() } else { clock.opponent.as_str() };
         let color_of = |side: Side| if side == Side::Mine { me } else { !me };
         Some(match *command {
-            Command::ReadPieces(side) => self.listed(board, color_of(side), None),
-            Command::WhereIs { role, side: Some(side) } => self.listed(board, color_of(side), Some(role)),
-            Command::WhereIs { role, side: None } => [me, !me]
+            SpokenCommand::ReadPieces(side) => self.listed(board, color_of(side), None),
+            SpokenCommand::WhereIs { role, side: Some(side) } => {
+                self.listed(board, color_of(side), Some(role))
+            }
+            SpokenCommand::WhereIs { role, side: None } => [me, !me]
                 .iter()
                 .map(|&c| format!("{}: {}", label(c), self.listed(board, c, Some(role))))
                 .collect::<Vec<_>>()
                 .join(". "),
-            Command::WhatStandsOn(square) => {
+            SpokenCommand::WhatStandsOn(square) => {
                 let [letter, rank] = self.wording.word_square(square);
                 match board.piece_at(square) {
                     Some(piece) => format!(
@@ -40,13 +42,13 @@ impl Understanding {
                 }
             }
             // A rank is named by its number and its squares by their letters; a file the other way round.
-            Command::ReadRank(rank) => {
+            SpokenCommand::ReadRank(rank) => {
                 self.read_line(board, me, &File::ALL.map(|f| Square::from_coords(f, rank)), 1)
             }
-            Command::ReadFile(file) => {
+            SpokenCommand::ReadFile(file) => {
                 self.read_line(board, me, &Rank::ALL.map(|r| Square::from_coords(file, r)), 0)
             }
-            Command::Material => [me, !me]
+            SpokenCommand::Material => [me, !me]
                 .iter()
                 .map(|&c| format!("{}: {}", label(c), self.lost(board, c)))
                 .collect::<Vec<_>>()

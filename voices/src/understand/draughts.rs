@@ -16,7 +16,7 @@
 
 use super::lexicon::normalise;
 use super::spoken::{self, Spoken};
-use super::{AskReason, Command, RejectReason, Understanding};
+use super::{AskReason, RejectReason, SpokenCommand, Understanding};
 use crate::draughts::word_draughts_move;
 use crate::draughts::{
     DraughtsHeard, DraughtsMoveText, DraughtsSquare, draughts_grammar, understand_draughts,
@@ -39,7 +39,7 @@ pub enum DraughtsUnderstood {
     /// The answer to a question with choices: the choice's number, 0-based.
     Choice(usize),
     /// A command a draughts game keeps (see [`draughts_command`]).
-    Command(Command),
+    Command(SpokenCommand),
     /// Not a move, not a command.
     Reject(RejectReason),
 }
@@ -85,22 +85,22 @@ pub fn pdn_of(mv: &DraughtsMoveText) -> String {
 /// move again, yes and no, a draw offer, resigning, the draw facts, and the
 /// speech controls. The questions about chess pieces, squares, ranks, files,
 /// material and the chess record do not.
-pub fn draughts_command(command: &Command) -> bool {
+pub fn draughts_command(command: &SpokenCommand) -> bool {
     matches!(
         command,
-        Command::Time
-            | Command::Repeat
-            | Command::Correction
-            | Command::Yes
-            | Command::No
-            | Command::DrawOffer
-            | Command::Resign
-            | Command::DrawStatus
-            | Command::Silence
-            | Command::Faster
-            | Command::Slower
-            | Command::ClockUsed
-            | Command::ClockRemaining
+        SpokenCommand::Time
+            | SpokenCommand::Repeat
+            | SpokenCommand::Correction
+            | SpokenCommand::Yes
+            | SpokenCommand::No
+            | SpokenCommand::DrawOffer
+            | SpokenCommand::Resign
+            | SpokenCommand::DrawStatus
+            | SpokenCommand::Silence
+            | SpokenCommand::Faster
+            | SpokenCommand::Slower
+            | SpokenCommand::ClockUsed
+            | SpokenCommand::ClockRemaining
     )
 }
 
@@ -459,9 +459,9 @@ mod tests {
         ));
         assert_eq!(hear("[unk]", 1.0), DraughtsUnderstood::Reject(RejectReason::NotUnderstood));
         assert_eq!(hear("", 1.0), DraughtsUnderstood::Reject(RejectReason::Empty));
-        assert_eq!(hear("Zeit", 1.0), DraughtsUnderstood::Command(Command::Time));
+        assert_eq!(hear("Zeit", 1.0), DraughtsUnderstood::Command(SpokenCommand::Time));
         assert!(matches!(hear("Zeit", 0.3), DraughtsUnderstood::Reject(RejectReason::LowConfidence(_))));
-        assert_eq!(hear("ja", 1.0), DraughtsUnderstood::Command(Command::Yes));
+        assert_eq!(hear("ja", 1.0), DraughtsUnderstood::Command(SpokenCommand::Yes));
         // A chess question is not one in draughts.
         assert!(matches!(hear("Material", 1.0), DraughtsUnderstood::Reject(RejectReason::Malformed(_))));
         // Hostile text: nothing fits, nothing panics.

@@ -103,7 +103,7 @@ impl Side {
 
 /// A command the speaker gave instead of a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Command {
+pub enum SpokenCommand {
     /// Read the clock (Annex D.2.6.1).
     Time,
     /// Say the last move again.
@@ -173,7 +173,7 @@ pub enum Command {
     Review,
 }
 
-impl Command {
+impl SpokenCommand {
     /// The stable name: `time`, `repeat`, `correction`, `yes`, `no`,
     /// `draw_offer`, `resign`, `where_is`, `what_stands_on`, `read_pieces`,
     /// `read_difference`, `draw_status`, `read_record`, `record_back`,
@@ -182,55 +182,55 @@ impl Command {
     /// `take_back`, `hint`, `new_game`, `stronger`, `weaker`, `review`.
     pub fn name(&self) -> &'static str {
         match self {
-            Command::Time => "time",
-            Command::Repeat => "repeat",
-            Command::Correction => "correction",
-            Command::Yes => "yes",
-            Command::No => "no",
-            Command::DrawOffer => "draw_offer",
-            Command::Resign => "resign",
-            Command::WhereIs { .. } => "where_is",
-            Command::WhatStandsOn(_) => "what_stands_on",
-            Command::ReadPieces(_) => "read_pieces",
-            Command::ReadDifference => "read_difference",
-            Command::DrawStatus => "draw_status",
-            Command::ReadRecord => "read_record",
-            Command::RecordBack => "record_back",
-            Command::RecordForward => "record_forward",
-            Command::GoToMove(_) => "go_to_move",
-            Command::ReadRank(_) => "read_rank",
-            Command::ReadFile(_) => "read_file",
-            Command::Material => "material",
-            Command::Silence => "silence",
-            Command::Faster => "faster",
-            Command::Slower => "slower",
-            Command::ClockUsed => "clock_used",
-            Command::ClockRemaining => "clock_remaining",
-            Command::TakeBack => "take_back",
-            Command::Hint => "hint",
-            Command::NewGame(_) => "new_game",
-            Command::Stronger => "stronger",
-            Command::Weaker => "weaker",
-            Command::Review => "review",
+            SpokenCommand::Time => "time",
+            SpokenCommand::Repeat => "repeat",
+            SpokenCommand::Correction => "correction",
+            SpokenCommand::Yes => "yes",
+            SpokenCommand::No => "no",
+            SpokenCommand::DrawOffer => "draw_offer",
+            SpokenCommand::Resign => "resign",
+            SpokenCommand::WhereIs { .. } => "where_is",
+            SpokenCommand::WhatStandsOn(_) => "what_stands_on",
+            SpokenCommand::ReadPieces(_) => "read_pieces",
+            SpokenCommand::ReadDifference => "read_difference",
+            SpokenCommand::DrawStatus => "draw_status",
+            SpokenCommand::ReadRecord => "read_record",
+            SpokenCommand::RecordBack => "record_back",
+            SpokenCommand::RecordForward => "record_forward",
+            SpokenCommand::GoToMove(_) => "go_to_move",
+            SpokenCommand::ReadRank(_) => "read_rank",
+            SpokenCommand::ReadFile(_) => "read_file",
+            SpokenCommand::Material => "material",
+            SpokenCommand::Silence => "silence",
+            SpokenCommand::Faster => "faster",
+            SpokenCommand::Slower => "slower",
+            SpokenCommand::ClockUsed => "clock_used",
+            SpokenCommand::ClockRemaining => "clock_remaining",
+            SpokenCommand::TakeBack => "take_back",
+            SpokenCommand::Hint => "hint",
+            SpokenCommand::NewGame(_) => "new_game",
+            SpokenCommand::Stronger => "stronger",
+            SpokenCommand::Weaker => "weaker",
+            SpokenCommand::Review => "review",
         }
     }
 }
 
-impl fmt::Display for Command {
+impl fmt::Display for SpokenCommand {
     /// The name and its arguments: `where_is mine queen`, `where_is any
     /// knight`, `what_stands_on e4`, `read_pieces his`, `go_to_move 23`,
     /// `read_rank 4`, `read_file e`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())?;
         match self {
-            Command::WhereIs { role, side } => {
+            SpokenCommand::WhereIs { role, side } => {
                 write!(f, " {} {}", side.map_or("any", Side::name), role_name(*role))
             }
-            Command::WhatStandsOn(square) => write!(f, " {square}"),
-            Command::ReadPieces(side) => write!(f, " {}", side.name()),
-            Command::GoToMove(number) | Command::NewGame(Some(number)) => write!(f, " {number}"),
-            Command::ReadRank(rank) => write!(f, " {}", rank.char()),
-            Command::ReadFile(file) => write!(f, " {}", file.char()),
+            SpokenCommand::WhatStandsOn(square) => write!(f, " {square}"),
+            SpokenCommand::ReadPieces(side) => write!(f, " {}", side.name()),
+            SpokenCommand::GoToMove(number) | SpokenCommand::NewGame(Some(number)) => write!(f, " {number}"),
+            SpokenCommand::ReadRank(rank) => write!(f, " {}", rank.char()),
+            SpokenCommand::ReadFile(file) => write!(f, " {}", file.char()),
             _ => Ok(()),
         }
     }
@@ -346,7 +346,7 @@ pub enum Understood {
         reason: AskReason,
     },
     /// A command.
-    Command(Command),
+    Command(SpokenCommand),
     /// Not a move, not a command.
     Reject(RejectReason),
 }

@@ -10,7 +10,7 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::{Command, Understanding};
+use super::{SpokenCommand, Understanding};
 
 /// Moves read by [`RecordStep::Last`] (the "last five moves").
 pub const LAST_MOVES: usize = 5;
@@ -30,12 +30,12 @@ pub enum RecordStep {
 
 impl RecordStep {
     /// The step a spoken command asks for, if it is one.
-    pub fn of(command: &Command) -> Option<RecordStep> {
+    pub fn of(command: &SpokenCommand) -> Option<RecordStep> {
         match *command {
-            Command::ReadRecord => Some(RecordStep::Last),
-            Command::RecordBack => Some(RecordStep::Back),
-            Command::RecordForward => Some(RecordStep::Forward),
-            Command::GoToMove(n) => Some(RecordStep::GoTo(n)),
+            SpokenCommand::ReadRecord => Some(RecordStep::Last),
+            SpokenCommand::RecordBack => Some(RecordStep::Back),
+            SpokenCommand::RecordForward => Some(RecordStep::Forward),
+            SpokenCommand::GoToMove(n) => Some(RecordStep::GoTo(n)),
             _ => None,
         }
     }
@@ -67,7 +67,7 @@ pub enum RecordMark {
 
 impl RecordMark {
     /// Half-moves played when it happened.
-    pub fn after(&self) -> usize {
+    pub fn plies_played(&self) -> usize {
         match self {
             RecordMark::DrawOffer { after, .. } | RecordMark::TakenBack { after, .. } => *after,
         }
@@ -234,7 +234,7 @@ impl Record<'_> {
         let u = self.understanding;
         let clock = u.wording.phrasebook().clock();
         let who = |color: Color| if color == self.me { &clock.own } else { &clock.opponent };
-        for mark in self.marks.iter().filter(|m| m.after() == after) {
+        for mark in self.marks.iter().filter(|m| m.plies_played() == after) {
             if !out.is_empty() {
                 out.push_str(", ");
             }

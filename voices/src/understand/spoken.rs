@@ -10,7 +10,7 @@
 use shakmaty::{CastlingSide, File, Rank, Role, Square};
 
 use super::lexicon::Meaning;
-use super::{Command, Side};
+use super::{Side, SpokenCommand};
 use crate::announcement::WordId;
 use crate::command_words::CommandWord;
 
@@ -48,7 +48,7 @@ pub(crate) enum Spoken {
     /// A move pattern to match against the legal moves.
     Move(SpokenMove),
     /// A command, complete with its arguments.
-    Command(Command),
+    Command(SpokenCommand),
 }
 
 /// Reads meanings as a move or a command; `Err` says, in words, what does
@@ -75,7 +75,7 @@ pub(crate) fn read(meanings: &[Meaning]) -> Result<Spoken, String> {
     }
 }
 
-fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
+fn read_command(meanings: &[Meaning]) -> Result<SpokenCommand, String> {
     let mut side = None;
     let mut role = None;
     let mut file = None;
@@ -102,55 +102,57 @@ fn read_command(meanings: &[Meaning]) -> Result<Command, String> {
     let bare = side.is_none() && role.is_none() && file.is_none() && number.is_none();
     let alone = side.is_none() && role.is_none();
     let command = match head {
-        CommandWord::Time if bare => Command::Time,
-        CommandWord::Repeat if bare => Command::Repeat,
-        CommandWord::Correction if bare => Command::Correction,
-        CommandWord::Yes if bare => Command::Yes,
-        CommandWord::No if bare => Command::No,
-        CommandWord::DrawOffer if bare => Command::DrawOffer,
-        CommandWord::Resign if bare => Command::Resign,
-        CommandWord::ReadMyPieces if bare => Command::ReadPieces(Side::Mine),
-        CommandWord::ReadHisPieces if bare => Command::ReadPieces(Side::His),
-        CommandWord::ReadDifference if bare => Command::ReadDifference,
-        CommandWord::DrawStatus if bare => Command::DrawStatus,
-        CommandWord::ReadRecord if bare => Command::ReadRecord,
-        CommandWord::RecordBack if bare => Command::RecordBack,
-        CommandWord::RecordForward if bare => Command::RecordForward,
-        CommandWord::Material if bare => Command::Material,
-        CommandWord::Silence if bare => Command::Silence,
-        CommandWord::Faster if bare => Command::Faster,
-        CommandWord::Slower if bare => Command::Slower,
-        CommandWord::ClockUsed if bare => Command::ClockUsed,
-        CommandWord::ClockRemaining if bare => Command::ClockRemaining,
-        CommandWord::TakeBack if bare => Command::TakeBack,
-        CommandWord::Hint if bare => Command::Hint,
-        CommandWord::Stronger if bare => Command::Stronger,
-        CommandWord::Weaker if bare => Command::Weaker,
-        CommandWord::Review if bare => Command::Review,
+        CommandWord::Time if bare => SpokenCommand::Time,
+        CommandWord::Repeat if bare => SpokenCommand::Repeat,
+        CommandWord::Correction if bare => SpokenCommand::Correction,
+        CommandWord::Yes if bare => SpokenCommand::Yes,
+        CommandWord::No if bare => SpokenCommand::No,
+        CommandWord::DrawOffer if bare => SpokenCommand::DrawOffer,
+        CommandWord::Resign if bare => SpokenCommand::Resign,
+        CommandWord::ReadMyPieces if bare => SpokenCommand::ReadPieces(Side::Mine),
+        CommandWord::ReadHisPieces if bare => SpokenCommand::ReadPieces(Side::His),
+        CommandWord::ReadDifference if bare => SpokenCommand::ReadDifference,
+        CommandWord::DrawStatus if bare => SpokenCommand::DrawStatus,
+        CommandWord::ReadRecord if bare => SpokenCommand::ReadRecord,
+        CommandWord::RecordBack if bare => SpokenCommand::RecordBack,
+        CommandWord::RecordForward if bare => SpokenCommand::RecordForward,
+        CommandWord::Material if bare => SpokenCommand::Material,
+        CommandWord::Silence if bare => SpokenCommand::Silence,
+        CommandWord::Faster if bare => SpokenCommand::Faster,
+        CommandWord::Slower if bare => SpokenCommand::Slower,
+        CommandWord::ClockUsed if bare => SpokenCommand::ClockUsed,
+        CommandWord::ClockRemaining if bare => SpokenCommand::ClockRemaining,
+        CommandWord::TakeBack if bare => SpokenCommand::TakeBack,
+        CommandWord::Hint if bare => SpokenCommand::Hint,
+        CommandWord::Stronger if bare => SpokenCommand::Stronger,
+        CommandWord::Weaker if bare => SpokenCommand::Weaker,
+        CommandWord::Review if bare => SpokenCommand::Review,
         CommandWord::NewGame => match (number, file, alone) {
-            (None, None, true) => Command::NewGame(None),
-            (Some(n), None, true) => Command::NewGame(Some(n)),
+            (None, None, true) => SpokenCommand::NewGame(None),
+            (Some(n), None, true) => SpokenCommand::NewGame(Some(n)),
             _ => return Err("\"new game\" takes a number or nothing".to_owned()),
         },
         CommandWord::GoToMove => match (number, file, alone) {
-            (Some(n), None, true) => Command::GoToMove(n),
+            (Some(n), None, true) => SpokenCommand::GoToMove(n),
             _ => return Err("\"move\" takes a move number".to_owned()),
         },
         CommandWord::ReadRank => match (number, file, alone) {
-            (Some(n @ 1..=8), None, true) => Command::ReadRank(Rank::new(u32::from(n) - 1)),
+            (Some(n @ 1..=8), None, true) => SpokenCommand::ReadRank(Rank::new(u32::from(n) - 1)),
             (Some(_), None, true) => return Err("a rank is a number from one to eight".to_owned()),
             _ => return Err("\"rank\" takes a number from one to eight".to_owned()),
         },
         CommandWord::ReadFile => match (file, rank, number, alone) {
-            (Some(file), None, None, true) => Command::ReadFile(file),
+            (Some(file), None, None, true) => SpokenCommand::ReadFile(file),
             _ => return Err("\"file\" takes one letter".to_owned()),
         },
         CommandWord::WhereIs => match (role, file) {
-            (Some(role), None) => Command::WhereIs { role, side },
+            (Some(role), None) => SpokenCommand::WhereIs { role, side },
             _ => return Err("\"where is\" takes a piece name".to_owned()),
         },
         CommandWord::WhatStandsOn => match (file, rank, role, side) {
-            (Some(file), Some(rank), None, None) => Command::WhatStandsOn(Square::from_coords(file, rank)),
+            (Some(file), Some(rank), None, None) => {
+                SpokenCommand::WhatStandsOn(Square::from_coords(file, rank))
+            }
             _ => return Err("\"what stands on\" takes a square".to_owned()),
         },
         CommandWord::Mine | CommandWord::His => {

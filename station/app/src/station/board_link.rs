@@ -12,7 +12,7 @@ use station_core::{BoardRole, Event, Millis};
 
 /// One board's link, as the station sees it.
 #[derive(Clone, Debug, Default)]
-pub(super) struct BoardLink {
+pub(super) struct BoardLinkState {
     /// How the board's sensors are turned (`flipped` in its config).
     pub orientation: Orientation,
     /// The last scan in standard numbering: the same again is a heartbeat.
@@ -25,10 +25,10 @@ pub(super) struct BoardLink {
     pub connected: bool,
 }
 
-impl BoardLink {
+impl BoardLinkState {
     /// A link not yet connected, its board turned as configured.
     pub fn new(orientation: Orientation) -> Self {
-        BoardLink { orientation, ..Default::default() }
+        BoardLinkState { orientation, ..Default::default() }
     }
 
     /// When its dropped lines are next summarised, if some wait.
@@ -38,7 +38,7 @@ impl BoardLink {
     }
 
     /// A scan already turned: `None` when it repeats the last one (only time passes).
-    pub fn news(&mut self, occ: Bitboard) -> Option<Bitboard> {
+    pub fn fresh_scan(&mut self, occ: Bitboard) -> Option<Bitboard> {
         if self.last_scan == Some(occ) {
             return None;
         }

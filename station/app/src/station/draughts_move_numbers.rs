@@ -5,7 +5,7 @@
 
 use super::test_support::{self, Seen, config, observed, started};
 use super::*;
-use crate::hub::{Command, CommandRequest};
+use crate::hub::{CommandRequest, OperatorCommand};
 use station_core::draughts::pdn::read_games;
 
 /// A draughts station without boards, a clock, the blind player hearing
@@ -33,7 +33,7 @@ fn after_plies(name: &str, plies: usize) -> (Station, Seen, Value) {
 }
 
 fn operator(station: &mut Station, json: &str) -> Value {
-    let command = Command::from_json(json.as_bytes()).unwrap();
+    let command = OperatorCommand::from_json(json.as_bytes()).unwrap();
     let (reply, answer) = crossbeam_channel::bounded(1);
     station.command(CommandRequest { command, reply }, Instant::now()).unwrap();
     station.drain(Duration::from_secs(5)).unwrap();

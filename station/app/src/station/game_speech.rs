@@ -11,7 +11,7 @@
 use super::Asked;
 use serde_json::Value;
 use station_core::table::Table;
-use station_voices::understand::{Command as SpokenCommand, Understanding};
+use station_voices::understand::{SpokenCommand, Understanding};
 
 /// What a game's speech reads of the station: the table and the question open.
 #[derive(Clone, Copy)]

@@ -14,7 +14,7 @@
 
 use super::{Station, device_status};
 use crate::config::OpponentSettings;
-use crate::hub::Command;
+use crate::hub::OperatorCommand;
 use crate::opponent::{Answer, Mistake, Opponent, famous_position, position_of};
 use anyhow::Result;
 use crossbeam_channel::Receiver;
@@ -384,7 +384,7 @@ impl Station {
             self.apply(t, input, events).map_err(|e| e.to_string())?;
         }
         if let Some(fen) = new_game {
-            let new_game = Command::NewGame {
+            let new_game = OperatorCommand::NewGame {
                 fen,
                 chess960: None,
                 moves: Vec::new(),

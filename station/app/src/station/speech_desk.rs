@@ -293,10 +293,10 @@ impl Station {
                 }
                 match command {
                     SpokenCommand::ClockUsed => {
-                        self.change_clock_reading(Some(station_voices::ClockReading::Used), t, events)
+                        self.change_clock_reading(Some(station_voices::ClockTimeRead::Used), t, events)
                     }
                     SpokenCommand::ClockRemaining => {
-                        self.change_clock_reading(Some(station_voices::ClockReading::Remaining), t, events)
+                        self.change_clock_reading(Some(station_voices::ClockTimeRead::Remaining), t, events)
                     }
                     _ => {}
                 }

@@ -12,7 +12,7 @@ use super::game_speech::{Deed, GameSpeech, Said, SpeechView, SpokenMeaning};
 use serde_json::json;
 use shakmaty::Chess;
 use station_core::table::Table;
-use station_voices::understand::{Command as SpokenCommand, Understanding, Understood};
+use station_voices::understand::{SpokenCommand, Understanding, Understood};
 
 /// Chess spoken: moves by piece and square in his spelling, and the command words.
 pub(super) struct ChessSpeech;

@@ -19,7 +19,7 @@ use station_core::draughts::{Position, Variant};
 use station_core::table::Table;
 use station_core::table::draughts_play::fen;
 use station_voices::draughts::DraughtsMoveText;
-use station_voices::understand::{Command as SpokenCommand, DraughtsUnderstood, Understanding};
+use station_voices::understand::{DraughtsUnderstood, SpokenCommand, Understanding};
 
 /// What was heard in a draughts position, understood once: the `heard` event
 /// names it, then the station acts on it.

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::event_sink::EventSink;
 use crate::journal_file::JournalDir;
 use crate::listening::Heard;
-use crate::run::{BoardLink, serve};
+use crate::run::{RunningBoard, serve};
 use station_core::Event;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,7 +84,7 @@ pub fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 /// most; the station stops once the script is done, and its result is returned.
 pub fn serve_with_script<T: Send + 'static>(
     station: Station,
-    link: &BoardLink,
+    link: &RunningBoard,
     events: &Seen,
     limit: Duration,
     script: impl FnOnce(Seen) -> T + Send + 'static,
@@ -104,7 +104,7 @@ pub fn serve_with_script<T: Send + 'static>(
 
 /// Serves `station` on its board `link` until the script sets `finished`,
 /// or for `limit` at most.
-pub fn serve_until(station: Station, link: &BoardLink, finished: &AtomicBool, limit: Duration) {
+pub fn serve_until(station: Station, link: &RunningBoard, finished: &AtomicBool, limit: Duration) {
     let stop = AtomicBool::new(false);
     let give_up = Instant::now() + limit;
     serve(station, std::slice::from_ref(link), None, &stop, || {

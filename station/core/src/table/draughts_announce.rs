@@ -116,7 +116,7 @@ impl DraughtsAtTable<'_> {
         let ply = d.ply() + 1;
         let before = out.len();
         d.enter(&text, blind, t, out).map_err(|e| TableError::illegal_at(ply, &text, &e.to_string()))?;
-        self.after(before, t, out);
+        self.settle_new_moves(before, t, out);
         Ok(())
     }
 

@@ -124,7 +124,7 @@ impl<'a> DraughtsAtTable<'a> {
         if let Some(d) = table.seat.draughts_mut() {
             d.scan(board, t, bits, blind, out);
         }
-        self.after(before, t, out);
+        self.settle_new_moves(before, t, out);
         Ok(())
     }
 
@@ -134,7 +134,7 @@ impl<'a> DraughtsAtTable<'a> {
         let before = out.len();
         let Some(d) = self.table.seat.draughts_mut() else { return };
         d.tick(t, blind, out);
-        self.after(before, t, out);
+        self.settle_new_moves(before, t, out);
     }
 
     fn enter(&mut self, text: &str, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
@@ -143,7 +143,7 @@ impl<'a> DraughtsAtTable<'a> {
         let ply = d.ply() + 1;
         let before = out.len();
         d.enter(text, blind, t, out).map_err(|e| TableError::illegal_at(ply, text, &e.to_string()))?;
-        self.after(before, t, out);
+        self.settle_new_moves(before, t, out);
         Ok(())
     }
 
@@ -167,7 +167,7 @@ impl<'a> DraughtsAtTable<'a> {
         let d = self.playing()?;
         let before = out.len();
         d.decide(accept, blind, t, out).map_err(TableError::Invalid)?;
-        self.after(before, t, out);
+        self.settle_new_moves(before, t, out);
         Ok(())
     }
 
@@ -179,7 +179,7 @@ impl<'a> DraughtsAtTable<'a> {
 
     /// After the draughts record grew: the clock pressed for each mover when
     /// the station presses (no lever), and the game's end (7.2.2–7.2.3).
-    pub(super) fn after(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
+    pub(super) fn settle_new_moves(&mut self, from: usize, t: Millis, out: &mut Vec<Event>) {
         self.check_said_early(from, t, out);
         let movers = self.movers_to_press(&out[from..]);
         let table = &mut *self.table;

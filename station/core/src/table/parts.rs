@@ -126,7 +126,7 @@ impl PlaySeat {
 /// events [`apply`](super::Table::apply) returns (what every view reads), and
 /// the tags the next game gets.
 #[derive(Clone, Debug)]
-pub(super) struct Keeping {
+pub(super) struct KeptRecord {
     pub record: Option<GameRecord>,
     /// The tags the next game gets (a `new_game` naming the players).
     pub next_tags: SevenTags,

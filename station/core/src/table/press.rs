@@ -64,10 +64,10 @@ impl Table {
         let to_move: Color = tracker.game().position().turn();
         if Side::from(to_move) != side || !tracker.decide_now(said, t, &mut c.scratch) {
             // Touches seen on the way are still the board's news.
-            self.after(role, t, out);
+            self.settle_observations(role, t, out);
             return false;
         }
-        self.after(role, t, out);
+        self.settle_observations(role, t, out);
         true
     }
 
