@@ -493,18 +493,26 @@ async fn names_letters_and_the_record_on_the_first_screen_of_every_page() {
 
         // The result with the arbiter's English words: the German sentence says
         // it in German, without them.
+        let results_said = || async {
+            state(&http, &base).await["log"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .iter()
+                .filter(|e| {
+                    e["type"] == "announcement" && e["listener"] == "private" && e["about"] == "result"
+                })
+                .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+                .collect::<Vec<String>>()
+        };
+        let before = results_said().await.len();
         shortcut(&console, 'f', "result-value").await;
         keys(&console, &format!("{TAB}Black resigned{ENTER}")).await;
         within(WAIT, "the game over", || async { state(&http, &base).await["phase"] == "finished" }).await;
-        let said: Vec<String> = state(&http, &base).await["log"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .iter()
-            .filter(|e| e["type"] == "announcement" && e["listener"] == "private" && e["about"] == "result")
-            .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
-            .collect();
-        // The last: the earlier one closed the game before the new one.
+        // Its words follow the result (on a loaded machine, a moment after the phase).
+        within(WAIT, "the result said to him", || async { results_said().await.len() > before }).await;
+        let said = results_said().await;
+        // The newest: an earlier one closed the game before this one.
         let text = said.last().expect("the result said to him");
         assert!(!text.contains("resigned") && text.contains("Schwarz hat aufgegeben"), "{text}");
         let log = text_of(&console, "log").await;
