@@ -100,17 +100,7 @@ impl BoardTracker {
             // where the moving piece may go instead: it may have landed there
             // and been taken at once (on a jittered line, how long it stood is
             // not known); the plies after read it.
-            let flickered: Bitboard =
-                self.log[stood.lifts..=index].iter().filter(|l| l.flicker).map(|l| l.square).collect();
-            let elsewhere = flickered & !after;
-            if elsewhere.any()
-                && self
-                    .game
-                    .position()
-                    .legal_moves()
-                    .iter()
-                    .any(|m| m.from() == found.0.from() && elsewhere.contains(m.to()))
-            {
+            if self.flickered_where_it_may_go(self.game.position(), &found.0, stood.lifts, index) {
                 break;
             }
             // A peg put down after it stood, before any hand lifted a peg: the
@@ -168,15 +158,7 @@ impl BoardTracker {
         // and its piece may go to instead: it may have landed there and been
         // taken at once (the next ply's capture under way, on a jittered line
         // that does not tell how long it stood). The boards after tell.
-        let after = occupancy_after(&before_last, &last);
-        let elsewhere: Bitboard = self.log[newest.lifts..=index]
-            .iter()
-            .filter(|l| l.flicker && !after.contains(l.square))
-            .map(|l| l.square)
-            .collect();
-        if elsewhere.any()
-            && before_last.legal_moves().iter().any(|m| m.from() == last.from() && elsewhere.contains(m.to()))
-        {
+        if self.flickered_where_it_may_go(&before_last, &last, newest.lifts, index) {
             return None;
         }
         (ends(&before_last, &self.log, &newest, &last)
@@ -187,6 +169,19 @@ impl BoardTracker {
             consumed: newest.lifts,
             made: newest.since,
         })
+    }
+
+    /// Whether a peg was sensed for a moment (lifts `since..=index`) in a hole
+    /// `mv` (made from `pos`) leaves empty, where its piece may go instead.
+    fn flickered_where_it_may_go(&self, pos: &Chess, mv: &Move, since: usize, index: usize) -> bool {
+        let after = occupancy_after(pos, mv);
+        let elsewhere: Bitboard = self.log[since..=index]
+            .iter()
+            .filter(|l| l.flicker && !after.contains(l.square))
+            .map(|l| l.square)
+            .collect();
+        elsewhere.any()
+            && pos.legal_moves().iter().any(|m| m.from() == mv.from() && elsewhere.contains(m.to()))
     }
 
     /// Whether a peg was put into an empty hole after `stood` and before the
