@@ -56,7 +56,7 @@ pub enum SpeakerEvent {
     FirstSample {
         /// Utterance id.
         id: u64,
-        /// When.
+        /// The moment the first sample went to the device.
         at: Instant,
         /// Since [`Speaker::say`] was called.
         latency: Duration,
@@ -120,7 +120,7 @@ pub struct Ended {
     pub ending: Ending,
     /// The voice that began it, if one did.
     pub voice: Option<VoiceKind>,
-    /// When.
+    /// The moment it ended.
     pub at: Instant,
 }
 

@@ -48,7 +48,7 @@ pub enum Event {
         game_id: String,
         /// Start position.
         fen: String,
-        /// When.
+        /// When the boards showed the start (station time, ms).
         t_ms: Millis,
         /// The game's tags (players, event, site, round, board, date), when
         /// the start named them (`new_game`); the configured ones otherwise.
@@ -67,7 +67,7 @@ pub enum Event {
         ply: usize,
         /// The moves so far, UCI (draughts: PDN).
         moves: Vec<PlayedMove>,
-        /// When.
+        /// When the restarted daemon took the game up again.
         t_ms: Millis,
     },
     /// A move was sensed as complete on a board (placed, captured piece removed).
@@ -104,7 +104,7 @@ pub enum Event {
         replaces: PlayedMove,
         /// Where.
         board: BoardRole,
-        /// When.
+        /// When the hand went on and the move was replaced.
         t_ms: Millis,
         /// Position after the new move.
         fen: String,
@@ -146,14 +146,14 @@ pub enum Event {
         /// For `takeback`: the ply whose position the board shows.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         takeback_to_ply: Option<usize>,
-        /// When.
+        /// When the board had settled on what the game does not explain.
         t_ms: Millis,
     },
     /// A board that was reported as mismatching shows the game position again.
     BoardRestored {
         /// Where.
         board: BoardRole,
-        /// When.
+        /// When the board showed the game position again.
         t_ms: Millis,
     },
     /// While the station waits for a Chess960 start (ICCF Appendix B), the
@@ -164,7 +164,7 @@ pub enum Event {
         board: BoardRole,
         /// Square by square, against the start position.
         diff: Vec<SquareDiff>,
-        /// When.
+        /// When the board had settled on a position other than the start.
         t_ms: Millis,
     },
     /// A board's serial link came or went.
@@ -176,7 +176,7 @@ pub enum Event {
         /// Why, for disconnects.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
-        /// When.
+        /// When the link came or went.
         t_ms: Millis,
     },
     /// A board button (clock lever or tactile button).
@@ -187,7 +187,7 @@ pub enum Event {
         button: u8,
         /// Pressed (true) or released.
         pressed: bool,
-        /// When.
+        /// When the button was pressed.
         t_ms: Millis,
     },
     /// The board's identity line.
@@ -196,7 +196,7 @@ pub enum Event {
         board: BoardRole,
         /// What it said.
         text: String,
-        /// When.
+        /// When the board sent its identity.
         t_ms: Millis,
     },
     /// A fault the board reported about itself.
@@ -205,7 +205,7 @@ pub enum Event {
         board: BoardRole,
         /// What it said.
         text: String,
-        /// When.
+        /// When the board reported the fault.
         t_ms: Millis,
     },
     /// A line from a board was dropped (bad checksum, too long, malformed …).
@@ -216,7 +216,7 @@ pub enum Event {
         reason: String,
         /// Lines dropped from this board so far.
         total: u64,
-        /// When.
+        /// When the line arrived.
         t_ms: Millis,
     },
     /// The agreed record grew (or its last move was revised before the other
@@ -233,7 +233,7 @@ pub enum Event {
         /// True when it replaces the previous announcement of this ply.
         #[serde(default, skip_serializing_if = "is_false")]
         revised: bool,
-        /// When.
+        /// When the record grew (the move is made, D.2.3).
         t_ms: Millis,
         /// Draughts: the move in PDN (`32-28`, `28x17`, or the full path `28x17x6`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -244,12 +244,12 @@ pub enum Event {
     Adjourned {
         /// The ply of the sealed move.
         ply: usize,
-        /// When.
+        /// When the game was adjourned.
         t_ms: Millis,
     },
     /// An adjourned game resumed; the sealed move follows as a `game_move`.
     AdjournmentResumed {
-        /// When.
+        /// When play resumed.
         t_ms: Millis,
     },
     /// The blind player's spoken announcement was checked against his board
@@ -264,14 +264,14 @@ pub enum Event {
         sensed: PlayedMove,
         /// They agree.
         matches: bool,
-        /// When.
+        /// When the announcement was compared with the board.
         t_ms: Millis,
     },
     /// The arbiter took the last agreed move back; the boards must follow.
     TakenBack {
         /// The ply that was removed.
         ply: usize,
-        /// When.
+        /// When the arbiter took the move back.
         t_ms: Millis,
         /// The arbiter's take-back of a move whose clock was pressed: the
         /// readings as they were before it (the mover's time spent on it given
@@ -294,14 +294,14 @@ pub enum Event {
         fix: Vec<BoardFix>,
         /// For records: the clock readings at `agreed_ply`, for the arbiter to confirm.
         clock_proposal: Option<ClockProposal>,
-        /// When.
+        /// When the boards were found to differ.
         t_ms: Millis,
     },
     /// A discrepancy is over: every board shows the agreed position.
     DiscrepancyResolved {
         /// The discrepancy's identifier.
         id: u64,
-        /// When.
+        /// When the last board showed the agreed position.
         t_ms: Millis,
     },
     /// A clock button was pressed and accepted: the opponent's clock runs.
@@ -315,7 +315,7 @@ pub enum Event {
         remaining_ms: u64,
         /// Moves that side has made.
         moves: u32,
-        /// When.
+        /// When the press arrived.
         t_ms: Millis,
         /// When the move was made, where that was before the press counted (the
         /// station decided it later and pressed for him): his time ran to here,
@@ -330,7 +330,7 @@ pub enum Event {
         side: Side,
         /// What was still missing (`placement`, `captured_piece_removal`, `announcement`).
         missing: Vec<Missing>,
-        /// When.
+        /// When the early press arrived.
         t_ms: Millis,
     },
     /// The clock was started, paused, resumed or corrected by the operator.
@@ -352,14 +352,14 @@ pub enum Event {
         /// `time_set` and `time_added`: the side's time once corrected.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         remaining_ms: Option<Millis>,
-        /// When.
+        /// When the operator changed the clock.
         t_ms: Millis,
     },
     /// A spoken time warning is due (D.2.6.1).
     ClockWarning {
         /// The warning.
         warning: Warning,
-        /// When.
+        /// When the warning fell due.
         t_ms: Millis,
     },
     /// A flag fell (Article 6.1); the arbiter decides what follows.
@@ -377,7 +377,7 @@ pub enum Event {
         text: String,
         /// What it was about (`move`, `correction`, `clock`, `warning`, `status`, `result`).
         about: About,
-        /// When.
+        /// When it was queued to be said.
         t_ms: Millis,
     },
     /// An input the table refused (an illegal entered move, a press without a
@@ -387,7 +387,7 @@ pub enum Event {
         input: String,
         /// Why.
         reason: String,
-        /// When.
+        /// When the input was refused.
         t_ms: Millis,
     },
     /// A device other than a board came, went or is unavailable (gamepad, clock, microphone).
@@ -406,7 +406,7 @@ pub enum Event {
         /// `missing_words`, issue 24): the player cannot be heard saying them.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         words: Vec<String>,
-        /// When.
+        /// When the device came, went or was found unavailable.
         t_ms: Millis,
     },
     /// The recogniser heard the blind player (speech input): what it heard,
@@ -422,7 +422,7 @@ pub enum Event {
         /// Recognition time after the end of the utterance, ms.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         latency_ms: Option<u64>,
-        /// When.
+        /// When the recogniser gave its result.
         t_ms: Millis,
     },
     /// A draw offer (Art. 9.1), marked "(=)" after the offering player's last
@@ -432,7 +432,7 @@ pub enum Event {
         side: Side,
         /// The ply the mark follows (0: before the first move).
         ply: usize,
-        /// When.
+        /// When the offer was made.
         t_ms: Millis,
     },
     /// A draw claim (Art. 9.2/9.3) checked against the record; both clocks
@@ -454,7 +454,7 @@ pub enum Event {
         repetitions: u32,
         /// Moves of both players without a pawn move or a capture (Art. 9.3).
         moves_without_pawn_or_capture: u32,
-        /// When.
+        /// When the claim was made.
         t_ms: Millis,
     },
     /// The arbiter confirmed the verdict on a draw claim: a correct one ends the
@@ -466,7 +466,7 @@ pub enum Event {
         side: Side,
         /// The claim was correct.
         correct: bool,
-        /// When.
+        /// When the claim was decided.
         t_ms: Millis,
     },
     /// The arbiter found an illegal move (Art. 7.4): the record went back to
@@ -482,7 +482,7 @@ pub enum Event {
         uci: PlayedMove,
         /// His illegal moves in this game, this one included.
         count: u32,
-        /// When.
+        /// When the arbiter recorded the illegal move.
         t_ms: Millis,
     },
     /// Draughts: a board shows an irregularity of 5.4 (named to both players
@@ -528,7 +528,7 @@ pub enum Event {
         /// `steps` as structured fixes, square by square.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         fixes: Vec<PieceFix>,
-        /// When.
+        /// When the board had settled on the irregular position.
         t_ms: Millis,
     },
     /// Draughts: the opponent's decision on an irregularity: `accept` (the
@@ -545,7 +545,7 @@ pub enum Event {
         /// `steps` as structured fixes, square by square.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         fixes: Vec<PieceFix>,
-        /// When.
+        /// When the opponent or the arbiter decided.
         t_ms: Millis,
     },
     /// The game ended: on the board (mate, stalemate, dead position), by a
@@ -564,7 +564,7 @@ pub enum Event {
         /// `rules infraction`, `abandoned`, `unterminated`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         termination: Option<String>,
-        /// When.
+        /// When the game ended.
         t_ms: Millis,
     },
 }

@@ -163,13 +163,13 @@ pub enum Observation {
         replaces: Move,
         /// Promotion piece assumed.
         promotion_assumed: bool,
-        /// When.
+        /// When the hand went on from where it rested.
         t: Millis,
     },
     /// The board shows the record it was being put right to
     /// ([`BoardTracker::hold_until`]), which is now its record.
     PutRight {
-        /// When.
+        /// When the board showed the position it was held for.
         t: Millis,
     },
     /// A settled board that is not explained.
@@ -182,12 +182,12 @@ pub enum Observation {
         candidates: Vec<Move>,
         /// For a take-back: the ply whose position the board shows.
         takeback_to_ply: Option<usize>,
-        /// When.
+        /// When the board had settled on what no move explains.
         t: Millis,
     },
     /// The board agrees with the game again after a reported mismatch.
     Restored {
-        /// When.
+        /// When the board agreed with the game again.
         t: Millis,
     },
 }

@@ -154,7 +154,7 @@ pub enum Record {
     End {
         /// Sequence number.
         seq: u64,
-        /// When.
+        /// When the game ended.
         t_ms: Millis,
         /// `1-0`, `0-1`, `1/2-1/2`.
         result: String,

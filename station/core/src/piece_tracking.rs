@@ -126,7 +126,7 @@ pub enum PieceObservation {
         mv: Move,
         /// The move it replaces.
         replaces: Move,
-        /// When.
+        /// When the hand went on from where it rested.
         t: Millis,
     },
     /// A settled board that is not explained.
@@ -139,12 +139,12 @@ pub enum PieceObservation {
         candidates: Vec<Move>,
         /// For a take-back: the ply whose position the board shows.
         takeback_to_ply: Option<usize>,
-        /// When.
+        /// When the board had settled on what no move explains.
         t: Millis,
     },
     /// The board agrees with the game again after a reported mismatch.
     Restored {
-        /// When.
+        /// When the board agreed with the game again.
         t: Millis,
     },
 }

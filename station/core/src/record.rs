@@ -61,7 +61,7 @@ pub enum Mark {
         after: usize,
         /// Who offered.
         side: Side,
-        /// When.
+        /// When the offer was made.
         t_ms: Millis,
     },
     /// Moves taken back (by the arbiter, or after an illegal move, Art. 7.4):
@@ -75,7 +75,7 @@ pub enum Mark {
         sans: Vec<String>,
         /// Taken back because the arbiter found an illegal move.
         illegal: bool,
-        /// When.
+        /// When the record went back.
         t_ms: Millis,
     },
     /// A draw claim (Art. 9.2/9.3) and, once the arbiter decided, its outcome.
@@ -116,21 +116,21 @@ pub enum Mark {
         /// The side's time once corrected, when the event said it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         remaining_ms: Option<Millis>,
-        /// When.
+        /// When the clock was corrected.
         t_ms: Millis,
     },
     /// The game was adjourned with a sealed move after `after`.
     Adjourned {
         /// The ply it follows.
         after: usize,
-        /// When.
+        /// When the game was adjourned.
         t_ms: Millis,
     },
     /// The adjourned game resumed.
     Resumed {
         /// The ply it follows.
         after: usize,
-        /// When.
+        /// When play resumed.
         t_ms: Millis,
     },
 }
@@ -160,7 +160,7 @@ pub struct GameEnd {
     pub reason: String,
     /// The PGN `Termination` tag's value (`normal`, `time forfeit`, …).
     pub termination: String,
-    /// When.
+    /// When the game ended.
     pub t_ms: Millis,
 }
 

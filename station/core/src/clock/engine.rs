@@ -81,7 +81,7 @@ pub enum ClockEvent {
 pub struct Pressed {
     /// Who pressed (completed a move).
     pub side: Side,
-    /// When.
+    /// When the press arrived.
     pub at: Millis,
     /// Thinking time of the move, pauses excluded.
     pub think_ms: Millis,

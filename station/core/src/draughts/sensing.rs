@@ -67,12 +67,12 @@ pub enum Sensed {
         /// The irregularity of 5.4 it shows, when one explains it (named for the
         /// opponent to decide on, 5.4 and 5.9).
         irregular: Option<Irregular>,
-        /// When.
+        /// When the board had settled on what no move explains.
         t: Millis,
     },
     /// The board shows the game position again after a mismatch.
     Restored {
-        /// When.
+        /// When the board showed the game position again.
         t: Millis,
     },
 }
