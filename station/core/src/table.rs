@@ -151,10 +151,9 @@ pub struct Table {
     cfg: TableConfig,
     phase: Phase,
     game_id: Option<String>,
-    sensed: ByBoard<Bitboard>,
+    sensed: SensedBoards,
     stillness: Stillness,
     clocking: Clocking,
-    mirror: MirrorPieces,
     rulings: Rulings,
     announcing: Announcing,
     refusals: Refusals,
@@ -176,10 +175,9 @@ impl Table {
             cfg,
             phase: Phase::Waiting,
             game_id: None,
-            sensed: ByBoard::default(),
+            sensed: SensedBoards::default(),
             stillness: Stillness { last_change: 0, settled: !no_board },
             clocking: Clocking::default(),
-            mirror: MirrorPieces::default(),
             rulings: Rulings::default(),
             announcing: Announcing::default(),
             refusals: Refusals::default(),
@@ -199,8 +197,8 @@ impl Table {
         t: Millis,
     ) -> Self {
         let mut table = Table::new(cfg);
-        table.sensed = sensed;
-        table.mirror.board = mirror_board;
+        table.sensed.occupancy = sensed;
+        table.sensed.mirror_pieces = mirror_board;
         table.stillness.last_change = t;
         let start_fen = game.start_fen();
         let moves: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
@@ -277,7 +275,7 @@ impl Table {
     /// The pieces last sensed on the mirror board.
     pub fn mirror_board(&self) -> &Board {
         static NONE_SENSED: Board = Board::empty();
-        self.mirror.board.as_ref().unwrap_or(&NONE_SENSED)
+        self.sensed.mirror_pieces.as_ref().unwrap_or(&NONE_SENSED)
     }
 
     /// The last occupancy sensed on a board.
@@ -340,7 +338,7 @@ impl Table {
     /// A full board from the piece-sensing mirror board.
     pub fn on_pieces(&mut self, t: Millis, board: &Board, out: &mut Vec<Event>) {
         self.tick(t, out);
-        self.mirror.board = Some(board.clone());
+        self.sensed.mirror_pieces = Some(board.clone());
         let changed = self.sensed[BoardRole::Mirror] != board.occupied();
         self.sensed[BoardRole::Mirror] = board.occupied();
         self.waiting_change(BoardRole::Mirror, changed, t, out);
@@ -356,7 +354,7 @@ impl Table {
     /// One square changed on the piece-sensing mirror board.
     pub fn on_field(&mut self, t: Millis, square: Square, piece: Option<Piece>, out: &mut Vec<Event>) {
         self.tick(t, out);
-        let shown = self.mirror.board.get_or_insert_with(Board::empty);
+        let shown = self.sensed.mirror_pieces.get_or_insert_with(Board::empty);
         match piece {
             Some(p) => shown.set_piece_at(square, p),
             None => shown.discard_piece_at(square),
@@ -964,7 +962,7 @@ mod adjournment;
 mod announcing;
 mod clock_presses;
 mod parts;
-use parts::{Announcing, Clocking, KeptRecord, MirrorPieces, PlaySeat, Refusals, Rulings, Stillness};
+use parts::{Announcing, Clocking, KeptRecord, PlaySeat, Refusals, Rulings, SensedBoards, Stillness};
 mod play;
 use play::{ChessPlay, Play};
 mod start;

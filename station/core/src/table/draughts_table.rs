@@ -41,7 +41,7 @@ impl<'a> DraughtsAtTable<'a> {
         t: Millis,
     ) -> Table {
         let mut table = Table::new(cfg).with_draughts(variant);
-        table.sensed = sensed;
+        table.sensed.occupancy = sensed;
         table.stillness.last_change = t;
         DraughtsAtTable::new(&mut table).start(variant, game_id.clone(), t);
         let start = table.start_fen();
@@ -64,6 +64,7 @@ impl<'a> DraughtsAtTable<'a> {
         table.seat.seat_draughts(play);
         table.clocking.pressed_ply = 0;
         table.announcing.announced_ply = 0;
+        table.rulings.draw_offers.clear();
         table.game_id = Some(game_id);
         table.phase = Phase::Playing;
     }

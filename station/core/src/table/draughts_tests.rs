@@ -607,3 +607,17 @@ fn a_new_draughts_game_starts_from_the_initial_position_and_chess_rulings_are_re
     assert_eq!(h.table.illegal_moves(Side::White), 0);
     assert_eq!(h.table.phase(), Phase::Playing);
 }
+
+/// A draw offer belongs to the game it was made in (9.1): the next draughts
+/// game starts with none, as a chess game does.
+#[test]
+fn a_new_draughts_game_starts_with_no_draw_offer() {
+    let mut h = Hand::new(draughts_table(false), 1);
+    h.t += 1000;
+    h.input(Input::DrawOffer { side: Side::White }).expect("a game is in progress");
+    assert_eq!(h.table.draw_offers(), [(0, Side::White)]);
+    h.t += 1000;
+    let tags = crate::pgn::TagOverrides::default();
+    h.input(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags }).expect("a new game");
+    assert_eq!(h.table.draw_offers(), [], "the last game's offer is not this game's");
+}

@@ -4,9 +4,11 @@ use super::draughts_play::DraughtsPlay;
 use super::play::{ChessPlay, ChessRulings, Play};
 use crate::Millis;
 use crate::clock::{ChessClock, WarningConfig, WarningSchedule};
+use crate::event::BoardRole;
 use crate::pgn::SevenTags;
 use crate::record::GameRecord;
-use shakmaty::Board;
+use crate::role::ByBoard;
+use shakmaty::{Bitboard, Board};
 
 /// When the start board last changed and whether it has been still since.
 #[derive(Clone, Debug)]
@@ -30,12 +32,31 @@ impl Default for Clocking {
     }
 }
 
-/// The mirror board when it senses pieces (a DGT board, which only a chess
-/// table reads): the pieces it last showed, kept between games too (its
-/// tracker is the chess play's). None until such a board reported.
+/// What the boards last showed, whichever game is played: each board's
+/// occupancy, and the pieces of a piece-sensing mirror board (a DGT board
+/// reports its pieces in any game and between games; the chess play's piece
+/// tracker starts from them). Kept from one game to the next.
 #[derive(Clone, Debug, Default)]
-pub(super) struct MirrorPieces {
-    pub board: Option<Board>,
+pub(super) struct SensedBoards {
+    /// Each board's occupancy as last sensed (standard squares).
+    pub occupancy: ByBoard<Bitboard>,
+    /// The pieces the piece-sensing mirror board last showed; none until
+    /// such a board reported.
+    pub mirror_pieces: Option<Board>,
+}
+
+impl std::ops::Index<BoardRole> for SensedBoards {
+    type Output = Bitboard;
+
+    fn index(&self, role: BoardRole) -> &Bitboard {
+        &self.occupancy[role]
+    }
+}
+
+impl std::ops::IndexMut<BoardRole> for SensedBoards {
+    fn index_mut(&mut self, role: BoardRole) -> &mut Bitboard {
+        &mut self.occupancy[role]
+    }
 }
 
 /// What the arbiter rules on in either game besides moves: the draw offers
