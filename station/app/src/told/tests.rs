@@ -230,20 +230,23 @@ fn the_result_is_said_in_words_never_as_a_symbol() {
     ];
     let de = wording("de");
     for (result, reason, termination, expected) in cases {
-        assert_eq!(result_words(&de, result, reason, termination), expected);
+        assert_eq!(result_words(&de, &result.into(), reason, termination), expected);
     }
     let pl = wording("pl");
     assert_eq!(
-        result_words(&pl, "1-0", "resignation", None),
+        result_words(&pl, &GameResult::WhiteWon, "resignation", None),
         "koniec partii. białe wygrywają, czarne poddały partię"
     );
-    assert_eq!(result_words(&pl, "1/2-1/2", "agreement", None), "koniec partii. remis za zgodą");
+    assert_eq!(result_words(&pl, &GameResult::Draw, "agreement", None), "koniec partii. remis za zgodą");
     let en = wording("en");
     assert_eq!(
-        result_words(&en, "0-1", "illegal_moves", None),
+        result_words(&en, &GameResult::BlackWon, "illegal_moves", None),
         "game over. Black wins, White made too many illegal moves"
     );
-    assert_eq!(result_words(&en, "1/2-1/2", "fifty_moves", None), "game over. draw by the fifty move rule");
+    assert_eq!(
+        result_words(&en, &GameResult::Draw, "fifty_moves", None),
+        "game over. draw by the fifty move rule"
+    );
 }
 
 #[test]
@@ -382,7 +385,7 @@ fn no_spoken_text_contains_a_symbol() {
                 "1-0 [White resigned] *",
             ] {
                 for termination in [None, Some("time forfeit"), Some("adjudication"), Some("abandoned")] {
-                    let text = result_words(&w, result, reason, termination);
+                    let text = result_words(&w, &result.into(), reason, termination);
                     assert!(symbols(&text).is_empty(), "{lang} {result} {reason}: {text:?}");
                 }
             }
@@ -456,4 +459,28 @@ fn the_record_as_told_follows_the_table_through_random_changes() {
         }
     }
     assert!(take_backs > 100 && games > 1, "{take_backs} take-backs in {games} games");
+}
+
+/// A resumed game is followed from its `game_resumed` (its moves), not from
+/// the table, which may be further on when the event is told: a take-back
+/// later in the same batch still names the move it took back.
+#[test]
+fn a_resumed_game_is_followed_from_its_event() {
+    let mut run = Run::new();
+    run.moves(&["e4", "e5", "Nf3"]);
+    let game_id = run.table.record().unwrap().game_id.clone();
+    let moves = ["e2e4", "e7e5", "g1f3"].map(station_core::event::PlayedMove::from_text).to_vec();
+    let resumed = Event::GameResumed { game_id, ply: 3, moves, t_ms: run.t };
+    run.t += 1000;
+    let later = run.table.apply(run.t, &Input::TakeBack).unwrap();
+    let mut told = Told::new();
+    let mut changes = told.observe(&resumed, &run.table);
+    for e in &later {
+        changes.extend(told.observe(e, &run.table));
+    }
+    changes.extend(told.flush());
+    assert_eq!(
+        said(&changes, "en", BLIND),
+        ["taken back: Knight Felix three. Knight from Felix three back to Gustav one. your move"]
+    );
 }
