@@ -484,3 +484,49 @@ fn a_resumed_game_is_followed_from_its_event() {
         ["taken back: Knight Felix three. Knight from Felix three back to Gustav one. your move"]
     );
 }
+
+/// A game started from a scoresheet has its moves on the record as told
+/// from its start: a take-back names them, whatever the table holds now.
+#[test]
+fn a_scoresheet_start_is_on_the_record_as_told() {
+    let started = Event::GameStarted {
+        game_id: "sheet".into(),
+        fen: station_core::Game::default().fen(),
+        t_ms: 0,
+        tags: None,
+        moves: ["e2e4", "e7e5", "g1f3"].map(station_core::event::PlayedMove::from_text).to_vec(),
+    };
+    // The table plays another game: nothing of this one is read from it.
+    let table = table();
+    let mut told = Told::new();
+    assert!(told.observe(&started, &table).is_empty());
+    assert_eq!(told.plies(), 3);
+    let mut changes = told.observe(&Event::TakenBack { ply: 3, t_ms: 5, clock_proposal: None }, &table);
+    changes.extend(told.flush());
+    assert_eq!(
+        said(&changes, "de", BLIND),
+        [
+            "Zurückgenommen: Springer Felix drei. Springer von Felix drei zurück nach Gustav eins. Sie sind am Zug"
+        ]
+    );
+}
+
+/// A clock correction is told with the figures its event carries: the table's
+/// clock may be a new game's by the time it is told.
+#[test]
+fn a_clock_correction_is_told_from_its_event() {
+    let table = table();
+    let mut told = Told::new();
+    let added = Event::ClockChanged {
+        action: "time_added".into(),
+        side: Some(Side::Black),
+        who: Some("arbiter".into()),
+        why: Some("7.5.5".into()),
+        added_ms: Some(120_000),
+        remaining_ms: Some(5_520_000),
+        t_ms: 7,
+    };
+    let changes = told.observe(&added, &table);
+    assert_eq!(changes, [Change::TimeAdded { side: Side::Black, added_ms: 120_000, now_ms: 5_520_000 }]);
+    assert_eq!(said(&changes, "en", BLIND), ["Opponent: two minutes added, now one hour thirty-two minutes"]);
+}
