@@ -10,7 +10,10 @@
 //! a symbol: results are words ("Weiß gewinnt"), never "1-0" (the tests' `symbols` scan).
 //!
 //! `Told` folds the durable events into a `GameRecord` of its own, the record as told: a move taken
-//! back is gone from the table before its event is said, not yet from the record as told. A change
+//! back is gone from the table before its event is said, not yet from the record as told. It folds
+//! every one of them (the start with its scoresheet moves, a resume with the moves it names), so an
+//! event about an earlier moment is worded from the record as it was then, never from the table,
+//! which may be further on by the time the event is said (issue 37). A change
 //! carries what the clock's correction log says (time added or set, the move counter) and, for a
 //! take-back, the steps that put a board back. `speaking` says the changes to him at the end of
 //! each batch; the latest batch's are the mirror's line (`/api/state` `change`).
