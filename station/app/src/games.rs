@@ -59,10 +59,12 @@ pub trait GameWords: Sync {
     fn last_move(&self, table: &Table, record: Option<&GameRecord>, chess: Option<Value>) -> Option<Value>;
 
     /// The words of the move `mv` (as the game's events carry it: a chess
-    /// move, a draughts move in PDN) played at `ply` of the table's game, in
-    /// `wording`'s language; `None` when the table has no such game. A move
+    /// move, a draughts move in PDN), in `wording`'s language. A chess move
+    /// is worded in `before`, the position of the record as told before it
+    /// (never the table's now, which may be further on); `None` without it.
+    /// A draughts move is worded by its squares (`before` is none). A move
     /// that is no move there is said as nothing.
-    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, mv: &PlayedMove) -> Option<String>;
+    fn move_at(&self, wording: &Wording, before: Option<&Chess>, mv: &PlayedMove) -> Option<String>;
 
     /// The move of `ply` (1-based) on a record as told: `m` is its recorded
     /// move, `game` the told record's chess game (a chess move is said in

@@ -57,6 +57,8 @@ impl Listener {
 }
 
 mod draughts;
+#[cfg(test)]
+mod tests;
 
 /// The station's voices.
 pub struct Voices {
@@ -148,6 +150,13 @@ impl Voices {
 
     /// Says what an event calls for; the announcements are pushed to `out`.
     /// Call [`Voices::end_batch`] after the last event of a batch.
+    ///
+    /// The event is about its own moment and `table` may be further on (the
+    /// batch's later events are in it already): a move is worded from the
+    /// record as told (`told`), which has folded every event up to this one.
+    /// The table is read for the configuration only (the listeners'
+    /// colours, the rules and so the game's words, a draughts game's variant),
+    /// which no event of a batch changes.
     pub fn on_event(&mut self, event: &Event, table: &Table, t: Millis, out: &mut Vec<Event>) {
         let changes = self.told.observe(event, table);
         let ply = match event {
@@ -190,14 +199,10 @@ impl Voices {
                 });
             }
             Event::GameMove { ply, uci, .. } => {
-                // The record as told: the table may be further on (a take-back
-                // later in the same batch).
-                let Some(pos) = self
-                    .told
-                    .position_before(*ply)
-                    .or_else(|| table.agreed().and_then(|g| g.position_at(ply - 1)))
-                    .cloned()
-                else {
+                // The record as told, which has folded this move: the table
+                // may be further on (a take-back or a new game later in the
+                // same batch).
+                let Some(pos) = self.told.position_before(*ply).cloned() else {
                     return;
                 };
                 let pos = &pos;
@@ -229,10 +234,12 @@ impl Voices {
                 }
             }
             Event::AnnouncementChecked { ply, said, sensed, matches: false, .. } => {
-                // D.2.8 (VIII.2.3 in draughts): name both, so he can correct the board or the announcement.
+                // D.2.8 (VIII.2.3 in draughts): name both, so he can correct the board or the
+                // announcement; both in the position the record as told holds for the ply.
                 let (words, wording) = (crate::games::words_of(table.rules()), &self.private.wording);
+                let before = self.told.position_before(*ply);
                 let (Some(said), Some(sensed)) =
-                    (words.move_at(wording, table, *ply, said), words.move_at(wording, table, *ply, sensed))
+                    (words.move_at(wording, before, said), words.move_at(wording, before, sensed))
                 else {
                     return;
                 };
@@ -351,7 +358,9 @@ impl Voices {
 
     /// Every change to the record, said to the blind player in his words
     /// from his side; the result to the opponent's speaker too. A revised
-    /// move is the move of `ply` when the event told gives it.
+    /// move is the move of `ply` when the event told gives it. Each change
+    /// carries its words' facts; `table` gives only who sits where (the
+    /// configuration, the same at every moment).
     fn tell(
         &mut self,
         changes: Vec<Change>,
@@ -456,8 +465,10 @@ impl Voices {
 
     /// "Welcher Zug war es: Läufer schlägt Anna sechs oder Läufer schlägt
     /// Cesar sechs?": the moves a board fits, worded for him, when the station
-    /// asks about the record's next ply. None for a question about a later ply
-    /// (its moves cannot be worded from the record): the difference is said.
+    /// asks about the record's next ply: worded in the position the record as
+    /// told stands at, the moment of the question (the table may be further
+    /// on). None for a question about a later ply (its moves cannot be worded
+    /// from the record): the difference is said.
     fn which_move(
         &self,
         table: &Table,
@@ -469,11 +480,9 @@ impl Voices {
         }
         let wording = &self.private.wording;
         let words = crate::games::words_of(table.rules());
-        let ply = table.turn().map_or(1, |(plies, _)| plies + 1);
-        let named: Option<Vec<String>> = candidates
-            .iter()
-            .map(|c| words.move_at(wording, table, ply, c).filter(|w| !w.is_empty()))
-            .collect();
+        let now = self.told.position();
+        let named: Option<Vec<String>> =
+            candidates.iter().map(|c| words.move_at(wording, now, c).filter(|w| !w.is_empty())).collect();
         let named = named?;
         let or = format!(" {} ", wording.phrasebook().command_words().map_or("/", |w| w.or()));
         Some(format!("{}: {}?", wording.message(Message::WhichMove), named.join(&or)))

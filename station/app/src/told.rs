@@ -10,7 +10,10 @@
 //! a symbol: results are words ("Weiß gewinnt"), never "1-0" (the tests' `symbols` scan).
 //!
 //! `Told` folds the durable events into a `GameRecord` of its own, the record as told: a move taken
-//! back is gone from the table before its event is said, not yet from the record as told. A change
+//! back is gone from the table before its event is said, not yet from the record as told. It folds
+//! every one of them (the start with its scoresheet moves, a resume with the moves it names), so an
+//! event about an earlier moment is worded from the record as it was then, never from the table,
+//! which may be further on by the time the event is said (issue 37). A change
 //! carries what the clock's correction log says (time added or set, the move counter) and, for a
 //! take-back, the steps that put a board back. `speaking` says the changes to him at the end of
 //! each batch; the latest batch's are the mirror's line (`/api/state` `change`).
@@ -22,6 +25,7 @@ use station_core::Game;
 use station_core::clock::{CorrectionChange, Side};
 use station_core::correction::{Step, steps_between};
 use station_core::draws::DrawFacts;
+use station_core::event::GameResult;
 use station_core::record::GameRecord;
 use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
@@ -101,8 +105,8 @@ pub enum Change {
     },
     /// The game is over.
     Result {
-        /// `1-0`, `0-1`, `1/2-1/2`, `*` (draughts `2-0`, `0-2`, `1-1`).
-        result: String,
+        /// Who won, a draw, or none (`*`): said in words, never as the symbol.
+        result: GameResult,
         /// A keyword (`resignation`, `agreement` …) or the arbiter's free text.
         reason: String,
         /// The PGN `Termination` (`time forfeit`, `adjudication` …), when given.
@@ -168,6 +172,12 @@ impl Told {
         self.game.as_ref()?.position_at(ply.checked_sub(1)?)
     }
 
+    /// The position the chess record as told stands at now (after its last
+    /// move); none for draughts or before a game.
+    pub fn position(&self) -> Option<&Chess> {
+        self.game.as_ref().map(Game::position)
+    }
+
     /// Folds `event` into the record as told.
     fn fold(&mut self, event: &Event) {
         if let Some(r) = self.record.as_mut() {
@@ -183,11 +193,15 @@ impl Told {
     }
 
     /// Plies on the record as told.
-    fn plies(&self) -> usize {
+    pub fn plies(&self) -> usize {
         self.record.as_ref().map_or(0, GameRecord::ply)
     }
 
-    /// The move of `ply` (1-based) as it was said.
+    /// The move of `ply` (1-based) as it was said: a chess move in the
+    /// position of the record as told. The table gives the game's words (its
+    /// rules are the configuration's, the same for every game of the run)
+    /// and, for draughts, the game's own facts of the move (its variant,
+    /// whether it made a king).
     fn said(&self, ply: usize, table: &Table) -> Option<Said> {
         let m = self.record.as_ref()?.moves.get(ply.checked_sub(1)?)?;
         crate::games::words_of(table.rules()).said(table, self.game.as_ref(), m, ply)
@@ -196,6 +210,16 @@ impl Told {
     /// Follows one durable event; returns the changes it completes, in order
     /// (a take-back is complete once an event of another moment follows,
     /// or the batch ends: [`Told::flush`]).
+    ///
+    /// Everything about the moment of `event` comes from the event and the
+    /// record as told, never from `table`, which may be further on (a
+    /// take-back or a new game later in the same batch). The table is read
+    /// only for what does not change with the moment: the configuration (the
+    /// blind player's colour, the rules and so the game's words), the start
+    /// of the game a `game_resumed` names (the same for every moment of
+    /// that game), the clock's correction log where an older event lacks its
+    /// figures (entries stamped with the event's own time), and the moves
+    /// before the first event followed ([`Told::catch_up`]).
     pub fn observe(&mut self, event: &Event, table: &Table) -> Vec<Change> {
         let mut out = Vec::new();
         if !self.continues(event) {
@@ -209,13 +233,29 @@ impl Told {
                 self.take(Some(record));
                 self.fold(event);
             }
-            Event::GameResumed { .. } => {
+            Event::GameResumed { game_id, moves, t_ms, .. } => {
+                let start = self.start_of(game_id, table);
                 *self = Told::new();
-                self.take(table.record().cloned());
+                let record = start.map(|(fen, tags)| {
+                    let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                    GameRecord::started(game_id.clone(), fen, tags, *t_ms, &moves)
+                });
+                self.take(record);
             }
-            Event::GameMove { ply, revised, .. } => {
+            Event::GameMove { ply, revised, uci, pdn, .. } => {
                 self.catch_up(table, ply.saturating_sub(1));
-                self.fold(event);
+                // A move said again (a restart's moves he did not hear to the
+                // end) is on the record as told already: folding it again
+                // would cut the plies after it.
+                let again = !*revised
+                    && self.record.as_ref().is_some_and(|r| {
+                        r.moves.get(ply.wrapping_sub(1)).is_some_and(|m| {
+                            pdn.as_ref().map_or(m.uci == uci.to_string(), |p| m.pdn.as_ref() == Some(p))
+                        })
+                    });
+                if !again {
+                    self.fold(event);
+                }
                 let said = self.said(*ply, table);
                 if *revised {
                     if self.revised_on_his_board.as_ref().is_some_and(|(p, _)| p == ply) {
@@ -254,8 +294,9 @@ impl Told {
                     p.illegal = true;
                 }
             }
-            Event::ClockChanged { action, side, who, t_ms, .. } => {
-                out.extend(self.clock_change(action, *side, who.as_deref(), *t_ms, table));
+            Event::ClockChanged { action, side, who, added_ms, remaining_ms, t_ms, .. } => {
+                let told = (*remaining_ms).map(|now_ms| (*added_ms, now_ms));
+                out.extend(self.clock_change(action, *side, who.as_deref(), told, *t_ms, table));
             }
             Event::DrawClaimed {
                 side,
@@ -291,15 +332,10 @@ impl Told {
             Event::DiscrepancyResolved { .. } => {
                 self.right = Some(self.right.unwrap_or(false));
             }
-            Event::GameOver { result, reason, .. } => out.push(Change::Result {
-                result: result.to_string(),
+            Event::GameOver { result, reason, termination, .. } => out.push(Change::Result {
+                result: result.clone(),
                 reason: reason.clone(),
-                // The optional `termination` (issue 22's `result` command),
-                // read from the event's JSON form so this holds whether or
-                // not the event carries the field yet.
-                termination: serde_json::to_value(event)
-                    .ok()
-                    .and_then(|v| v.get("termination")?.as_str().map(str::to_owned)),
+                termination: termination.clone(),
             }),
             _ => {}
         }
@@ -357,22 +393,34 @@ impl Told {
         }
     }
 
-    /// A clock correction: how much and the time now, from the clock's own
-    /// log (the k-th event of a side at a moment is its k-th correction then).
+    /// A clock correction: how much and the time now, as the event `told`
+    /// them (`(added, now)`); for an event without them (a journal of an
+    /// older station), and for the move counter, which the event does not
+    /// carry, from the clock's own log: its entries stamped with the event's
+    /// time, which nothing later changes (the k-th event of a side at a
+    /// moment is its k-th correction then).
     fn clock_change(
         &mut self,
         action: &str,
         side: Option<Side>,
         who: Option<&str>,
+        told: Option<(Option<Millis>, Millis)>,
         t: Millis,
         table: &Table,
     ) -> Option<Change> {
-        let clock = table.clock()?;
         match (action, side) {
             ("time_added" | "time_set", Some(side)) => {
                 let k = self.matched.iter().filter(|m| **m == (t, side)).count();
                 self.matched.push((t, side));
-                let (from_ms, to_ms) = clock
+                match (action, told) {
+                    ("time_added", Some((Some(added_ms), now_ms))) => {
+                        return Some(Change::TimeAdded { side, added_ms, now_ms });
+                    }
+                    ("time_set", Some((_, now_ms))) => return Some(Change::TimeSet { side, now_ms }),
+                    _ => {}
+                }
+                let (from_ms, to_ms) = table
+                    .clock()?
                     .corrections()
                     .iter()
                     .filter(|c| c.at == t)
@@ -391,7 +439,7 @@ impl Told {
             }
             // The station's own counter after a take-back is part of the take-back.
             ("moves_set", _) if who != Some("station") => {
-                let moves = clock.corrections().iter().rev().find_map(|c| match c.change {
+                let moves = table.clock()?.corrections().iter().rev().find_map(|c| match c.change {
                     CorrectionChange::Moves { to, .. } if c.at == t => Some(to),
                     _ => None,
                 })?;
@@ -401,9 +449,24 @@ impl Told {
         }
     }
 
+    /// The start position and tags of the game `game_id`, for its
+    /// `game_resumed` (which names its moves, not its start): the record as
+    /// told's when it follows that game, else the table's. The table's is safe
+    /// to read: a game's start is the same at every moment of it, and the
+    /// game id says the table's record is that game's.
+    fn start_of(&self, game_id: &str, table: &Table) -> Option<(String, station_core::pgn::SevenTags)> {
+        [self.record.as_ref(), table.record()]
+            .into_iter()
+            .flatten()
+            .find(|r| r.game_id == game_id)
+            .map(|r| (r.start_fen.clone(), r.tags.clone()))
+    }
+
     /// A record followed from the middle (events missed: the voices started
-    /// after the game): the table's record as it was at `plies` plies, when it
-    /// has them.
+    /// after the game's start was delivered): the table's record as it was at
+    /// `plies` plies, when it has them. Only the moves before the first event
+    /// followed come from the table: their events were delivered before the
+    /// voices existed, and every later event is folded here.
     fn catch_up(&mut self, table: &Table, plies: usize) {
         if self.plies() >= plies {
             return;
@@ -486,14 +549,14 @@ pub fn word(change: &Change, w: &Wording, viewer: Viewer) -> String {
 /// read out: it is in whatever language the arbiter typed it, and a German
 /// voice reading "White resigned" inside a German sentence says nothing a
 /// player can follow; it stays on the console, in the journal and the PGN.
-pub fn result_words(w: &Wording, result: &str, reason: &str, termination: Option<&str>) -> String {
+pub fn result_words(w: &Wording, result: &GameResult, reason: &str, termination: Option<&str>) -> String {
     let m = |message| w.message(message);
     let colour = |c: Color| m(if c == Color::White { Message::White } else { Message::Black });
     let outcome = match result {
-        "1-0" | "2-0" => Some(Some(Color::White)),
-        "0-1" | "0-2" => Some(Some(Color::Black)),
-        "1/2-1/2" | "1-1" => Some(None),
-        _ => None,
+        GameResult::WhiteWon | GameResult::WhiteWonDraughts => Some(Some(Color::White)),
+        GameResult::BlackWon | GameResult::BlackWonDraughts => Some(Some(Color::Black)),
+        GameResult::Draw | GameResult::DrawDraughts => Some(None),
+        GameResult::Unfinished | GameResult::Other(_) => None,
     };
     let head = match outcome {
         Some(Some(winner)) => m(Message::Wins).replace("{side}", colour(winner)),

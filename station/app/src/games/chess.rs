@@ -25,9 +25,13 @@ impl GameWords for ChessWords {
         chess
     }
 
-    fn move_at(&self, wording: &Wording, table: &Table, ply: usize, mv: &PlayedMove) -> Option<String> {
-        let pos = table.agreed()?.position_at(ply.checked_sub(1)?)?;
-        Some(word_event_move(wording, pos, mv).map(|(_, words)| words).unwrap_or_default())
+    fn move_at(
+        &self,
+        wording: &Wording,
+        before: Option<&shakmaty::Chess>,
+        mv: &PlayedMove,
+    ) -> Option<String> {
+        Some(word_event_move(wording, before?, mv).map(|(_, words)| words).unwrap_or_default())
     }
 
     fn said(&self, _: &Table, game: Option<&Game>, _: &RecordedMove, ply: usize) -> Option<Said> {

@@ -40,8 +40,7 @@ impl GameWords for DraughtsWords {
         Some(json!({"ply": ply, "san": pdn, "uci": pdn, "pdn": pdn, "text": text}))
     }
 
-    fn move_at(&self, wording: &Wording, table: &Table, _: usize, mv: &PlayedMove) -> Option<String> {
-        table.draughts()?;
+    fn move_at(&self, wording: &Wording, _: Option<&shakmaty::Chess>, mv: &PlayedMove) -> Option<String> {
         let book = wording.phrasebook();
         // A draughts move is its PDN: reading it needs the variant, known here.
         let PlayedMove::Draughts(pdn) = mv else { return Some(String::new()) };

@@ -230,20 +230,23 @@ fn the_result_is_said_in_words_never_as_a_symbol() {
     ];
     let de = wording("de");
     for (result, reason, termination, expected) in cases {
-        assert_eq!(result_words(&de, result, reason, termination), expected);
+        assert_eq!(result_words(&de, &result.into(), reason, termination), expected);
     }
     let pl = wording("pl");
     assert_eq!(
-        result_words(&pl, "1-0", "resignation", None),
+        result_words(&pl, &GameResult::WhiteWon, "resignation", None),
         "koniec partii. białe wygrywają, czarne poddały partię"
     );
-    assert_eq!(result_words(&pl, "1/2-1/2", "agreement", None), "koniec partii. remis za zgodą");
+    assert_eq!(result_words(&pl, &GameResult::Draw, "agreement", None), "koniec partii. remis za zgodą");
     let en = wording("en");
     assert_eq!(
-        result_words(&en, "0-1", "illegal_moves", None),
+        result_words(&en, &GameResult::BlackWon, "illegal_moves", None),
         "game over. Black wins, White made too many illegal moves"
     );
-    assert_eq!(result_words(&en, "1/2-1/2", "fifty_moves", None), "game over. draw by the fifty move rule");
+    assert_eq!(
+        result_words(&en, &GameResult::Draw, "fifty_moves", None),
+        "game over. draw by the fifty move rule"
+    );
 }
 
 #[test]
@@ -382,7 +385,7 @@ fn no_spoken_text_contains_a_symbol() {
                 "1-0 [White resigned] *",
             ] {
                 for termination in [None, Some("time forfeit"), Some("adjudication"), Some("abandoned")] {
-                    let text = result_words(&w, result, reason, termination);
+                    let text = result_words(&w, &result.into(), reason, termination);
                     assert!(symbols(&text).is_empty(), "{lang} {result} {reason}: {text:?}");
                 }
             }
@@ -456,4 +459,74 @@ fn the_record_as_told_follows_the_table_through_random_changes() {
         }
     }
     assert!(take_backs > 100 && games > 1, "{take_backs} take-backs in {games} games");
+}
+
+/// A resumed game is followed from its `game_resumed` (its moves), not from
+/// the table, which may be further on when the event is told: a take-back
+/// later in the same batch still names the move it took back.
+#[test]
+fn a_resumed_game_is_followed_from_its_event() {
+    let mut run = Run::new();
+    run.moves(&["e4", "e5", "Nf3"]);
+    let game_id = run.table.record().unwrap().game_id.clone();
+    let moves = ["e2e4", "e7e5", "g1f3"].map(station_core::event::PlayedMove::from_text).to_vec();
+    let resumed = Event::GameResumed { game_id, ply: 3, moves, t_ms: run.t };
+    run.t += 1000;
+    let later = run.table.apply(run.t, &Input::TakeBack).unwrap();
+    let mut told = Told::new();
+    let mut changes = told.observe(&resumed, &run.table);
+    for e in &later {
+        changes.extend(told.observe(e, &run.table));
+    }
+    changes.extend(told.flush());
+    assert_eq!(
+        said(&changes, "en", BLIND),
+        ["taken back: Knight Felix three. Knight from Felix three back to Gustav one. your move"]
+    );
+}
+
+/// A game started from a scoresheet has its moves on the record as told
+/// from its start: a take-back names them, whatever the table holds now.
+#[test]
+fn a_scoresheet_start_is_on_the_record_as_told() {
+    let started = Event::GameStarted {
+        game_id: "sheet".into(),
+        fen: station_core::Game::default().fen(),
+        t_ms: 0,
+        tags: None,
+        moves: ["e2e4", "e7e5", "g1f3"].map(station_core::event::PlayedMove::from_text).to_vec(),
+    };
+    // The table plays another game: nothing of this one is read from it.
+    let table = table();
+    let mut told = Told::new();
+    assert!(told.observe(&started, &table).is_empty());
+    assert_eq!(told.plies(), 3);
+    let mut changes = told.observe(&Event::TakenBack { ply: 3, t_ms: 5, clock_proposal: None }, &table);
+    changes.extend(told.flush());
+    assert_eq!(
+        said(&changes, "de", BLIND),
+        [
+            "Zurückgenommen: Springer Felix drei. Springer von Felix drei zurück nach Gustav eins. Sie sind am Zug"
+        ]
+    );
+}
+
+/// A clock correction is told with the figures its event carries: the table's
+/// clock may be a new game's by the time it is told.
+#[test]
+fn a_clock_correction_is_told_from_its_event() {
+    let table = table();
+    let mut told = Told::new();
+    let added = Event::ClockChanged {
+        action: "time_added".into(),
+        side: Some(Side::Black),
+        who: Some("arbiter".into()),
+        why: Some("7.5.5".into()),
+        added_ms: Some(120_000),
+        remaining_ms: Some(5_520_000),
+        t_ms: 7,
+    };
+    let changes = told.observe(&added, &table);
+    assert_eq!(changes, [Change::TimeAdded { side: Side::Black, added_ms: 120_000, now_ms: 5_520_000 }]);
+    assert_eq!(said(&changes, "en", BLIND), ["Opponent: two minutes added, now one hour thirty-two minutes"]);
 }
