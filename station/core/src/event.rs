@@ -7,6 +7,7 @@ use crate::Millis;
 use crate::clock::{Missing, Side, Warning};
 use crate::diff::SquareDiff;
 use crate::discrepancy::{BoardFix, ClockProposal, DiscrepancyKind};
+use crate::draughts::DraughtsPath;
 pub use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +90,7 @@ pub enum Event {
         promotion_assumed: bool,
         /// Draughts: the move in PDN (`32-28`, `28x17`, or the full path `28x17x6`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pdn: Option<String>,
+        pdn: Option<DraughtsPath>,
     },
     /// The last move was replaced before the next one: the hand went on from the
     /// square where it had rested (e.g. rook first when castling).
@@ -237,7 +238,7 @@ pub enum Event {
         t_ms: Millis,
         /// Draughts: the move in PDN (`32-28`, `28x17`, or the full path `28x17x6`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pdn: Option<String>,
+        pdn: Option<DraughtsPath>,
     },
     /// The game was adjourned with a sealed move (Guidelines I): the move is in
     /// the journal (the envelope), never in an event.

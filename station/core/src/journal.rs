@@ -31,7 +31,7 @@
 //! said).
 
 use crate::Millis;
-use crate::event::{BoardRole, Event};
+use crate::event::{BoardRole, Event, PlayedMove};
 use crate::inference::TrackerConfig;
 pub use crate::input::Input;
 use crate::pgn::SevenTags;
@@ -95,7 +95,7 @@ pub struct Header {
     /// The moves of the scoresheet the game was started from (UCI), when the
     /// arbiter started it from the moves so far.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub moves: Vec<String>,
+    pub moves: Vec<PlayedMove>,
     /// The journal records how far its events were delivered
     /// ([`Record::Delivered`]) and which words were said to the end
     /// ([`Record::Said`]). Left out (false) by the stations before these
@@ -756,7 +756,7 @@ mod tests {
             )
         );
         // The game follows the inputs (none): no move was adopted.
-        assert_eq!(restored.table.record_texts(), Some(Vec::new()));
+        assert_eq!(restored.table.record_moves(), Some(Vec::new()));
         assert_eq!(restored.table.turn(), Some((0, crate::clock::Side::White)));
     }
 

@@ -2,6 +2,7 @@
 //! the event stream and the journal keeps the exact text of before (issue 37),
 //! while the process passes moves and words as values it never parses back.
 
+use crate::draughts::DraughtsPath;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use shakmaty::uci::UciMove;
@@ -9,14 +10,14 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move as an event carries it: a chess move (written in UCI), or a
-/// draughts move (written in PDN, `32-28`, `28x17x6`, `c3-d4`: the draughts
-/// move needs its variant to be read, so it stays the station's own text).
+/// draughts move (written in PDN, `32-28`, `28x17x6`, `c3-d4`, read and
+/// written without its variant: [`DraughtsPath`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlayedMove {
     /// Chess: the move in UCI (Chess960 castling as king takes rook).
     Chess(UciMove),
-    /// Draughts: the move in PDN.
-    Draughts(String),
+    /// Draughts: the move as PDN writes it.
+    Draughts(DraughtsPath),
 }
 
 impl PlayedMove {
@@ -28,6 +29,14 @@ impl PlayedMove {
         }
     }
 
+    /// The draughts move, if it is one.
+    pub fn draughts(&self) -> Option<&DraughtsPath> {
+        match self {
+            PlayedMove::Chess(_) => None,
+            PlayedMove::Draughts(p) => Some(p),
+        }
+    }
+
     /// The chess move in the position it was played in (a typed conversion,
     /// no text read): `None` for a draughts move or one not legal there.
     pub fn to_move(&self, pos: &shakmaty::Chess) -> Option<shakmaty::Move> {
@@ -35,12 +44,13 @@ impl PlayedMove {
     }
 
     /// Reads a move as the journal holds it: UCI, else the draughts text.
-    /// No PDN parses as UCI (its squares are joined by `-` or `x`), so the
-    /// text written is the text read back.
-    pub fn from_text(text: &str) -> PlayedMove {
+    /// No PDN parses as UCI (its squares are joined by `-` or `x`), and each
+    /// reads only the text it writes, so the text written is the text read
+    /// back. `None` for text that is neither.
+    pub fn from_text(text: &str) -> Option<PlayedMove> {
         match UciMove::from_ascii(text.as_bytes()) {
-            Ok(m) if m.to_string() == text => PlayedMove::Chess(m),
-            _ => PlayedMove::Draughts(text.to_owned()),
+            Ok(m) if m.to_string() == text => Some(PlayedMove::Chess(m)),
+            _ => text.parse().ok().map(PlayedMove::Draughts),
         }
     }
 }
@@ -51,10 +61,17 @@ impl From<UciMove> for PlayedMove {
     }
 }
 
-/// For literals in tests and the journal's own text: see [`PlayedMove::from_text`].
+impl From<DraughtsPath> for PlayedMove {
+    fn from(p: DraughtsPath) -> Self {
+        PlayedMove::Draughts(p)
+    }
+}
+
+/// For literals in tests: see [`PlayedMove::from_text`]; text that is no
+/// move is a mistake in the literal (it panics).
 impl From<&str> for PlayedMove {
     fn from(text: &str) -> Self {
-        PlayedMove::from_text(text)
+        PlayedMove::from_text(text).unwrap_or_else(|| panic!("`{text}` is no move in UCI or PDN"))
     }
 }
 
@@ -62,17 +79,14 @@ impl fmt::Display for PlayedMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayedMove::Chess(m) => m.fmt(f),
-            PlayedMove::Draughts(text) => f.write_str(text),
+            PlayedMove::Draughts(p) => p.fmt(f),
         }
     }
 }
 
 impl PartialEq<str> for PlayedMove {
     fn eq(&self, other: &str) -> bool {
-        match self {
-            PlayedMove::Chess(m) => m.to_string() == other,
-            PlayedMove::Draughts(text) => text == other,
-        }
+        self.to_string() == other
     }
 }
 
@@ -91,7 +105,8 @@ impl Serialize for PlayedMove {
 impl<'de> Deserialize<'de> for PlayedMove {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        Ok(PlayedMove::from_text(&text))
+        PlayedMove::from_text(&text)
+            .ok_or_else(|| D::Error::custom(format!("`{text}` is no move in UCI or PDN")))
     }
 }
 
