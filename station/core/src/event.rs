@@ -513,7 +513,7 @@ pub enum Event {
         /// The moves involved, in PDN (for `two_moves_in_a_row` both; for
         /// `boards_differ` the board's move, then the game's).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        moves: Vec<String>,
+        moves: Vec<DraughtsPath>,
         /// The move number (ply, 1-based) concerned, where the case names one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ply: Option<usize>,

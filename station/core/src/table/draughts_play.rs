@@ -206,7 +206,7 @@ impl DraughtsPlay {
                         t_ms: t,
                         fen: after,
                         promotion_assumed: false,
-                        pdn: Some(path),
+                        pdn: Some(path.clone()),
                     });
                     if irregularity == Some(Irregularity::RemovalOrder) {
                         out.push(Event::Irregularity {
@@ -216,7 +216,7 @@ impl DraughtsPlay {
                             steps: Vec::new(),
                             decision_wanted: false,
                             kind: "removal_order".into(),
-                            moves: vec![pdn.clone()],
+                            moves: vec![path],
                             ply: Some(ply),
                             required: None,
                             taken: None,
@@ -313,8 +313,8 @@ impl DraughtsPlay {
             }
             // The board executed something else: back to where it agrees, and told what the game is.
             let target = self.positions[common];
-            let made = b.record[common].pdn(self.variant, true);
-            let agreed = self.moves[common].to_string();
+            let made = DraughtsPath::of_move(&b.record[common], self.variant);
+            let agreed = self.moves[common].clone();
             let b = self.boards[role].as_mut().expect("checked");
             let sensed = b.tracker.sensed();
             b.tracker.resync(target, common, sensed, t);
@@ -528,7 +528,7 @@ impl DraughtsPlay {
         let path = DraughtsPath::of_move(&mv_text, self.variant);
         let pdn = path.to_string();
         self.draws = DrawWatch::new(next);
-        self.push_position(next, path, None, p.board, t, out);
+        self.push_position(next, path.clone(), None, p.board, t, out);
         let ply = self.ply();
         for (role, b) in self.boards.iter_mut() {
             let Some(b) = b.as_mut() else { continue };
@@ -545,7 +545,7 @@ impl DraughtsPlay {
                     steps: steps(&next, sensed),
                     decision_wanted: false,
                     kind: "not_executed".into(),
-                    moves: vec![pdn.clone()],
+                    moves: vec![path.clone()],
                     ply: Some(ply),
                     required: None,
                     taken: None,
@@ -664,14 +664,14 @@ pub fn fixes(pos: &Position, sensed: u64) -> Vec<PieceFix> {
 /// The structured facts of an irregularity of 5.4, for wording in any language.
 struct Facts {
     kind: &'static str,
-    moves: Vec<String>,
+    moves: Vec<DraughtsPath>,
     required: Option<usize>,
     taken: Option<usize>,
     squares: Vec<String>,
 }
 
 fn facts(irr: &Irregular, v: Variant) -> Facts {
-    let p = |m: &Move| m.pdn(v, true);
+    let p = |m: &Move| DraughtsPath::of_move(m, v);
     let list = |bits: u64| squares(bits).map(|s| v.name(s)).collect::<Vec<_>>();
     let f = |kind, moves, required, taken, squares| Facts { kind, moves, required, taken, squares };
     match irr {

@@ -242,7 +242,7 @@ fn irregularity_5_4_6_capture_omitted_named_corrected_then_accepted() {
         facts.unwrap(),
         (
             "capture_omitted".to_string(),
-            vec!["31-27".to_string()],
+            vec!["31-27".into()],
             Some(3),
             Some(1),
             Some(0),
@@ -300,7 +300,7 @@ fn viii_3_1_an_entered_move_executed_wrongly_is_named_and_recovered() {
     });
     assert_eq!(
         facts.unwrap(),
-        ("boards_differ".to_string(), vec!["19-24".to_string(), "19-23".to_string()], Some(2), 2)
+        ("boards_differ".to_string(), vec!["19-24".into(), "19-23".into()], Some(2), 2)
     );
     assert_eq!(
         named.unwrap(),
