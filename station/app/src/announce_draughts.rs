@@ -22,7 +22,8 @@ pub fn announce_moves(lang: &str, variant: Variant, moves: &[String]) -> Result<
     let mut lines = Vec::new();
     for text in moves {
         let path = read_move(variant, text)?;
-        let played = game.as_ref().and_then(|pos| path.find_in(pos).ok().flatten().map(|m| (m.apply(pos), m)));
+        let played =
+            game.as_ref().and_then(|pos| path.find_in(pos).ok().flatten().map(|m| (m.apply(pos), m)));
         let king = played.as_ref().is_some_and(|(_, m)| m.promotes);
         game = played.map(|(next, _)| next);
         lines.push(word_draughts_move(book, &move_words(variant, &path, king)?, true)?);
