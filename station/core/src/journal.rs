@@ -407,10 +407,10 @@ impl Contents {
             .collect()
     }
 
-    /// The moves on the record (revisions and take-backs applied), UCI (a
-    /// draughts game's PDN): the record's fold, nothing of its own.
-    pub fn recorded_moves(&self) -> Vec<String> {
-        self.record().ucis()
+    /// The moves on the record (revisions and take-backs applied): the
+    /// record's fold, nothing of its own.
+    pub fn recorded_moves(&self) -> Vec<PlayedMove> {
+        self.record().played_moves()
     }
 
     /// The game's record: its header, then every event folded, as the table
@@ -582,7 +582,7 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
             let _ = table.apply(*t_ms, input);
         }
     }
-    let replayed: Vec<String> = table.record().map(GameRecord::ucis).unwrap_or_default();
+    let replayed: Vec<PlayedMove> = table.record().map(GameRecord::played_moves).unwrap_or_default();
     if replayed == contents.recorded_moves() {
         return Ok(Restored { table, reproduced: true, damage: None });
     }

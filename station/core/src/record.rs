@@ -539,7 +539,12 @@ impl GameRecord {
         self.end.as_ref().map_or("*", |e| e.result.as_str())
     }
 
-    /// The moves in UCI (draughts: PDN).
+    /// The moves played, as events carry them.
+    pub fn played_moves(&self) -> Vec<PlayedMove> {
+        self.moves.iter().map(|m| m.played.clone()).collect()
+    }
+
+    /// The moves in UCI (draughts: PDN), as text for a reader outside.
     pub fn ucis(&self) -> Vec<String> {
         self.moves.iter().map(|m| m.played.to_string()).collect()
     }

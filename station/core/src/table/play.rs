@@ -222,12 +222,14 @@ impl Play {
         // The inputs no longer reproduce the record (a different settle time, a
         // changed rule): the recorded moves are the game; the boards are judged anew.
         let mut game: Game = start.clone();
-        for uci in record.ucis() {
-            if game.push_uci(&uci).is_none() {
+        for played in record.played_moves() {
+            let Some(mv) = played.to_move(game.position()) else {
                 // A damaged record (a flipped byte): the inputs are the evidence.
-                let damage = format!("recorded move {uci} is illegal; the game follows the journaled inputs");
+                let damage =
+                    format!("recorded move {played} is illegal; the game follows the journaled inputs");
                 return (replayed, Some(damage));
-            }
+            };
+            game.push(mv);
         }
         let cfg = replayed.config().clone();
         let now = ByBoard::from_fn(|role: BoardRole| replayed.sensed(role));
