@@ -668,6 +668,23 @@ mod tests {
         assert_eq!(back, e);
     }
 
+    /// Issue 37: a draughts move travels typed and writes the text it was read from.
+    #[test]
+    fn a_draughts_move_is_typed_and_writes_its_text_back() {
+        let line = r#"{"type":"game_move","ply":3,"san":"28x17x6","uci":"28x17x6","by":"blind","t_ms":9,"pdn":"28x17x6"}"#;
+        let e: Event = serde_json::from_str(line).unwrap();
+        let Event::GameMove { uci: PlayedMove::Draughts(path), pdn: Some(pdn), .. } = &e else { panic!("{e:?}") };
+        assert!(path.is_capture() && path.squares().len() == 3 && path == pdn);
+        assert_eq!(e.to_json(), line);
+        for text in ["e2e4", "e7e8q", "32-28", "c3-d4", ""] {
+            assert_eq!(PlayedMove::from_text(text).map(|m| m.to_string()).as_deref(), Some(text));
+        }
+        assert_eq!(PlayedMove::from_text("e2e4"), Some(PlayedMove::Chess("e2e4".parse().unwrap())));
+        for text in ["E2E4", "32 - 28", "Nf3"] {
+            assert_eq!(PlayedMove::from_text(text), None, "{text}");
+        }
+    }
+
     #[test]
     fn status_and_touch_events_use_the_documented_spelling() {
         let s = Event::BoardStatus {
