@@ -673,7 +673,9 @@ mod tests {
     fn a_draughts_move_is_typed_and_writes_its_text_back() {
         let line = r#"{"type":"game_move","ply":3,"san":"28x17x6","uci":"28x17x6","by":"blind","t_ms":9,"pdn":"28x17x6"}"#;
         let e: Event = serde_json::from_str(line).unwrap();
-        let Event::GameMove { uci: PlayedMove::Draughts(path), pdn: Some(pdn), .. } = &e else { panic!("{e:?}") };
+        let Event::GameMove { uci: PlayedMove::Draughts(path), pdn: Some(pdn), .. } = &e else {
+            panic!("{e:?}")
+        };
         assert!(path.is_capture() && path.squares().len() == 3 && path == pdn);
         assert_eq!(e.to_json(), line);
         for text in ["e2e4", "e7e8q", "32-28", "c3-d4", ""] {

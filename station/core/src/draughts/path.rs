@@ -199,7 +199,9 @@ impl FromStr for DraughtsPath {
         if text.is_empty() {
             return Ok(DraughtsPath::default());
         }
-        let path = DraughtsPath::read_loosely(text).filter(|p| p.to_string() == text);
+        // Only what `Display` writes reads: the text written back is the text read.
+        let written = |p: &DraughtsPath| p.to_string();
+        let path = DraughtsPath::read_loosely(text).filter(|p| written(p) == text);
         path.ok_or_else(|| PathError(text.to_owned()))
     }
 }
@@ -213,7 +215,7 @@ impl From<&str> for DraughtsPath {
 
 impl PartialEq<str> for DraughtsPath {
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        other.parse::<DraughtsPath>().is_ok_and(|p| p == *self)
     }
 }
 

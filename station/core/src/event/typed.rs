@@ -86,7 +86,10 @@ impl fmt::Display for PlayedMove {
 
 impl PartialEq<str> for PlayedMove {
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        match self {
+            PlayedMove::Chess(m) => m.to_string() == other,
+            PlayedMove::Draughts(p) => p == other,
+        }
     }
 }
 
