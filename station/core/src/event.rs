@@ -12,7 +12,7 @@ pub use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
 
 mod typed;
-pub use typed::{About, Decision, DeviceState, GameResult, Listener, PlayedMove};
+pub use typed::{About, Decision, DeviceState, GameResult, Listener, NotAMove, PlayedMove};
 
 /// Why a settled board is reported as not matching the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -679,11 +679,11 @@ mod tests {
         assert!(path.is_capture() && path.squares().len() == 3 && path == pdn);
         assert_eq!(e.to_json(), line);
         for text in ["e2e4", "e7e8q", "32-28", "c3-d4", ""] {
-            assert_eq!(PlayedMove::from_text(text).map(|m| m.to_string()).as_deref(), Some(text));
+            assert_eq!(text.parse::<PlayedMove>().map(|m| m.to_string()).as_deref(), Ok(text));
         }
-        assert_eq!(PlayedMove::from_text("e2e4"), Some(PlayedMove::Chess("e2e4".parse().unwrap())));
+        assert_eq!(PlayedMove::from_text("e2e4"), PlayedMove::Chess("e2e4".parse().unwrap()));
         for text in ["E2E4", "32 - 28", "Nf3"] {
-            assert_eq!(PlayedMove::from_text(text), None, "{text}");
+            assert!(text.parse::<PlayedMove>().is_err(), "{text}");
         }
     }
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use shakmaty::uci::UciMove;
 use std::fmt;
 use std::str::FromStr;
+use thiserror::Error;
 
 /// A move as an event carries it: a chess move (written in UCI), or a
 /// draughts move (written in PDN, `32-28`, `28x17x6`, `c3-d4`, read and
@@ -43,14 +44,28 @@ impl PlayedMove {
         self.uci()?.to_move(pos).ok()
     }
 
-    /// Reads a move as the journal holds it: UCI, else the draughts text.
-    /// No PDN parses as UCI (its squares are joined by `-` or `x`), and each
-    /// reads only the text it writes, so the text written is the text read
-    /// back. `None` for text that is neither.
-    pub fn from_text(text: &str) -> Option<PlayedMove> {
+    /// A move written as a literal (tests): see the [`FromStr`] reading;
+    /// text that is no move is a mistake in the literal (it panics).
+    pub fn from_text(text: &str) -> PlayedMove {
+        text.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+/// Text that is neither a chess move in UCI nor a draughts move in PDN.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("`{0}` is no move in UCI or PDN")]
+pub struct NotAMove(pub String);
+
+/// Reads a move as the journal holds it: UCI, else the draughts text. No
+/// PDN parses as UCI (its squares are joined by `-` or `x`), and each reads
+/// only the text it writes, so the text written is the text read back.
+impl FromStr for PlayedMove {
+    type Err = NotAMove;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
         match UciMove::from_ascii(text.as_bytes()) {
-            Ok(m) if m.to_string() == text => Some(PlayedMove::Chess(m)),
-            _ => text.parse().ok().map(PlayedMove::Draughts),
+            Ok(m) if m.to_string() == text => Ok(PlayedMove::Chess(m)),
+            _ => text.parse().map(PlayedMove::Draughts).map_err(|_| NotAMove(text.to_owned())),
         }
     }
 }
@@ -67,11 +82,10 @@ impl From<DraughtsPath> for PlayedMove {
     }
 }
 
-/// For literals in tests: see [`PlayedMove::from_text`]; text that is no
-/// move is a mistake in the literal (it panics).
+/// For literals in tests: see [`PlayedMove::from_text`] (it panics on text that is no move).
 impl From<&str> for PlayedMove {
     fn from(text: &str) -> Self {
-        PlayedMove::from_text(text).unwrap_or_else(|| panic!("`{text}` is no move in UCI or PDN"))
+        PlayedMove::from_text(text)
     }
 }
 
@@ -107,9 +121,7 @@ impl Serialize for PlayedMove {
 
 impl<'de> Deserialize<'de> for PlayedMove {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        PlayedMove::from_text(&text)
-            .ok_or_else(|| D::Error::custom(format!("`{text}` is no move in UCI or PDN")))
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
     }
 }
 
