@@ -7,12 +7,12 @@
 
 use anyhow::{Context, Result, bail};
 use shakmaty::{File, Rank};
-use station_core::draughts::pdn::find_move;
-use station_core::draughts::{Position, Square, Variant};
+use station_core::draughts::{DraughtsPath, Position, Square, Variant};
 use station_voices::Phrasebook;
 use station_voices::draughts::{DraughtsMoveText, DraughtsSquare, word_draughts_move};
 
-/// One line of words per move.
+/// One line of words per move: the moves as the user typed them, each read
+/// once here (the command line is an edge).
 pub fn announce_moves(lang: &str, variant: Variant, moves: &[String]) -> Result<Vec<String>> {
     let book = Phrasebook::builtin(lang).with_context(|| format!("no phrasebook for language {lang:?}"))?;
     if moves.is_empty() {
@@ -21,21 +21,12 @@ pub fn announce_moves(lang: &str, variant: Variant, moves: &[String]) -> Result<
     let mut game = Some(Position::initial(variant));
     let mut lines = Vec::new();
     for text in moves {
-        let squares = parse_squares(variant, text)?;
-        let capture = text.contains(['x', 'X']);
+        let path = read_move(variant, text)?;
         let played =
-            game.as_ref().and_then(|pos| find_move(pos, text).ok().flatten().map(|m| (m.apply(pos), m)));
+            game.as_ref().and_then(|pos| path.find_in(pos).ok().flatten().map(|m| (m.apply(pos), m)));
         let king = played.as_ref().is_some_and(|(_, m)| m.promotes);
         game = played.map(|(next, _)| next);
-        let say = |sq: Square| say_square(variant, sq);
-        let words = DraughtsMoveText {
-            from: say(squares[0]),
-            to: say(squares[squares.len() - 1]),
-            via: squares[1..squares.len() - 1].iter().map(|&s| say(s)).collect(),
-            capture,
-            king,
-        };
-        lines.push(word_draughts_move(book, &words, true)?);
+        lines.push(word_draughts_move(book, &move_words(variant, &path, king)?, true)?);
     }
     Ok(lines)
 }
@@ -43,31 +34,35 @@ pub fn announce_moves(lang: &str, variant: Variant, moves: &[String]) -> Result<
 /// A move's words (`32-28`, `28x17x6`) in `book`'s language, the path said
 /// when there is one; `king` adds the new king (3.7). The station's speaking
 /// path says agreed draughts moves with this.
-pub fn say_pdn(book: &Phrasebook, variant: Variant, text: &str, king: bool) -> Result<String> {
-    say_pdn_with_path(book, variant, text, king, true)
+pub fn say_move(book: &Phrasebook, variant: Variant, path: &DraughtsPath, king: bool) -> Result<String> {
+    say_move_with_path(book, variant, path, king, true)
 }
 
-/// [`say_pdn`], the intermediate squares of a multiple capture said only with
+/// [`say_move`], the intermediate squares of a multiple capture said only with
 /// `with_path` (VIII.2.3: start and end announced; the path on request).
-pub fn say_pdn_with_path(
+pub fn say_move_with_path(
     book: &Phrasebook,
     variant: Variant,
-    text: &str,
+    path: &DraughtsPath,
     king: bool,
     with_path: bool,
 ) -> Result<String> {
-    Ok(word_draughts_move(book, &pdn_words(variant, text, king)?, with_path)?)
+    Ok(word_draughts_move(book, &move_words(variant, path, king)?, with_path)?)
 }
 
-/// A move in PDN (`32-28`, `28x17x6`) as the squares voices says.
-pub fn pdn_words(variant: Variant, text: &str, king: bool) -> Result<DraughtsMoveText> {
-    let squares = parse_squares(variant, text)?;
+/// A move (`32-28`, `28x17x6`) as the squares voices says, its squares
+/// those of `variant`'s board.
+pub fn move_words(variant: Variant, path: &DraughtsPath, king: bool) -> Result<DraughtsMoveText> {
+    let squares = path
+        .board_squares(variant)
+        .filter(|s| s.len() >= 2)
+        .with_context(|| format!("`{path}` is not a move on this board ({})", squares_hint(variant)))?;
     let say = |sq: Square| say_square(variant, sq);
     Ok(DraughtsMoveText {
         from: say(squares[0]),
         to: say(squares[squares.len() - 1]),
         via: squares[1..squares.len() - 1].iter().map(|&s| say(s)).collect(),
-        capture: text.contains(['x', 'X']),
+        capture: path.is_capture(),
         king,
     })
 }
@@ -77,20 +72,21 @@ pub fn square_words(variant: Variant, name: &str) -> Option<DraughtsSquare> {
     variant.parse_square(name).map(|sq| say_square(variant, sq))
 }
 
-fn parse_squares(variant: Variant, text: &str) -> Result<Vec<Square>> {
+/// A move as the user typed it (`32-28`, `28X17`, `c3-d4`), read once; a
+/// square not on `variant`'s board is named.
+fn read_move(variant: Variant, text: &str) -> Result<DraughtsPath> {
     let capture = text.contains(['x', 'X']);
     let parts: Vec<&str> = text.split(['-', 'x', 'X']).collect();
+    let not_a_move = || format!("`{text}` is not a draughts move (write 32-28, 28x17 or 28x17x6)");
     if parts.len() < 2 || (!capture && parts.len() != 2) || (capture && text.contains('-')) {
-        bail!("`{text}` is not a draughts move (write 32-28, 28x17 or 28x17x6)");
+        bail!(not_a_move());
     }
-    parts
-        .iter()
-        .map(|p| {
-            variant.parse_square(p).with_context(|| {
-                format!("`{text}`: `{p}` is not a square of this board ({})", squares_hint(variant))
-            })
-        })
-        .collect()
+    for p in &parts {
+        variant.parse_square(p).with_context(|| {
+            format!("`{text}`: `{p}` is not a square of this board ({})", squares_hint(variant))
+        })?;
+    }
+    DraughtsPath::read_loosely(text).with_context(not_a_move)
 }
 
 fn squares_hint(variant: Variant) -> &'static str {

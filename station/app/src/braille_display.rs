@@ -74,7 +74,7 @@ impl BrailleMoves {
 
 /// The last move of a record as the display shows it: its ply and SAN (PDN).
 pub fn last_move(record: &GameRecord) -> Option<(usize, String)> {
-    record.moves.last().map(|m| (m.ply, m.pdn.clone().unwrap_or_else(|| m.san.clone())))
+    record.moves.last().map(|m| (m.ply, m.pdn.as_ref().map_or_else(|| m.san.clone(), ToString::to_string)))
 }
 
 impl Subscriber for BrailleMoves {

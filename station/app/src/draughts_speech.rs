@@ -5,20 +5,20 @@
 //! a `kind` (an older journal) is said in them.
 
 use station_core::PieceFix;
-use station_core::draughts::Variant;
+use station_core::draughts::{DraughtsPath, Variant};
 use station_voices::Phrasebook;
 use station_voices::draughts::{
     DraughtsFix, DraughtsIrregularityText, DraughtsPiece, word_draughts_decision, word_draughts_irregularity,
 };
 
-use crate::announce_draughts::{pdn_words, square_words};
+use crate::announce_draughts::{move_words, square_words};
 
 /// The facts of an `irregularity` event, borrowed from it.
 pub struct IrregularityFacts<'a> {
     /// The case (`capture_omitted`, `boards_differ`, …).
     pub kind: &'a str,
-    /// The moves in PDN.
-    pub moves: &'a [String],
+    /// The moves as PDN writes them.
+    pub moves: &'a [DraughtsPath],
     /// The move number concerned.
     pub ply: Option<usize>,
     /// Pieces to be taken.
@@ -39,7 +39,7 @@ pub fn irregularity_words(book: &Phrasebook, variant: Variant, facts: &Irregular
     }
     let text = DraughtsIrregularityText {
         kind: facts.kind.to_owned(),
-        moves: facts.moves.iter().map(|m| pdn_words(variant, m, false).ok()).collect::<Option<_>>()?,
+        moves: facts.moves.iter().map(|m| move_words(variant, m, false).ok()).collect::<Option<_>>()?,
         ply: facts.ply,
         required: facts.required,
         taken: facts.taken,
@@ -91,7 +91,7 @@ mod tests {
     /// The facts a 5.4.6 event carries, said to a Polish and a German player.
     #[test]
     fn a_5_4_6_event_is_said_in_each_players_language() {
-        let moves = ["31-27".to_string()];
+        let moves = [DraughtsPath::from("31-27")];
         let fixes = [fix("remove", "27", None, None), fix("put", "31", Some("white"), Some("man"))];
         let facts = IrregularityFacts {
             kind: "capture_omitted",
@@ -113,7 +113,7 @@ mod tests {
             irregularity_words(Phrasebook::builtin("de").unwrap(), Variant::International, &facts).unwrap();
         assert!(de.starts_with("einunddreißig — siebenundzwanzig obwohl Schlagpflicht"), "{de}");
         // On the 64-square board the squares are said by letter and rank.
-        let moves64 = ["c3-d4".to_string()];
+        let moves64 = [DraughtsPath::from("c3-d4")];
         let fixes64 = [fix("put", "c3", Some("black"), Some("king"))];
         let facts64 = IrregularityFacts { moves: &moves64, fixes: &fixes64, ..facts };
         let en =

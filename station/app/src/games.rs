@@ -19,7 +19,7 @@ use anyhow::Result;
 use serde_json::Value;
 use shakmaty::{Chess, Move};
 use station_core::Game;
-use station_core::draughts::Variant;
+use station_core::draughts::{DraughtsPath, Variant};
 use station_core::event::PlayedMove;
 use station_core::record::{GameRecord, RecordedMove};
 use station_core::rules::Rules;
@@ -89,8 +89,8 @@ pub enum Said {
     Draughts {
         /// The rules played.
         variant: Variant,
-        /// The move in PDN.
-        pdn: String,
+        /// The move as PDN writes it.
+        pdn: DraughtsPath,
         /// It made a king.
         king: bool,
     },

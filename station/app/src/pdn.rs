@@ -13,11 +13,10 @@ pub fn pdn_of_record(record: &station_core::record::GameRecord) -> Option<String
         out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
     }
     out.push_str(&format!("[Result \"{result}\"]\n\n"));
-    let ucis = record.ucis();
-    let words = ucis
-        .iter()
-        .enumerate()
-        .map(|(i, m)| if i % 2 == 0 { format!("{}. {m}", i / 2 + 1) } else { m.clone() });
+    let words =
+        record.moves.iter().enumerate().map(|(i, m)| {
+            if i % 2 == 0 { format!("{}. {}", i / 2 + 1, m.played) } else { m.played.to_string() }
+        });
     out.push_str(&station_core::draughts::pdn::movetext_with_result(words, result));
     out.push('\n');
     Some(out)

@@ -49,9 +49,9 @@ pub fn build(table: &Table, config: &Config, extras: &Extras<'_>, t: Millis) -> 
                         .as_ref()
                         .and_then(|g| Some(notations(g, i, *g.moves().get(i)?)))
                         .unwrap_or(Value::Null);
-                    let mut v = json!({"ply": m.ply, "san": m.san, "uci": m.uci, "notations": notations});
+                    let mut v = json!({"ply": m.ply, "san": m.san, "uci": m.played, "notations": notations});
                     if let (Some(o), Some(pdn)) = (v.as_object_mut(), &m.pdn) {
-                        o.insert("pdn".into(), Value::String(pdn.clone()));
+                        o.insert("pdn".into(), Value::String(pdn.to_string()));
                     }
                     v
                 })

@@ -10,6 +10,7 @@
 //! - [`movegen`]: legal moves (men forward, captures both ways, flying kings, 4.13 majority), game end (7.2.2–7.2.3).
 //! - [`perft`]: move-path enumeration counts for verifying the generator.
 //! - [`draws`]: the draws of article 6 (6.1–6.4, the 64-square cases), tracked for saying on request.
+//! - [`path`]: a move as written (`DraughtsPath`), read and written without the variant, the variant's squares by a typed conversion.
 //! - [`pdn`]: PDN read and write (`[GameType "20"]`, `-` and `x`, full capture paths).
 //! - [`sensing`]: the draughts peg-board tracker (4.9, 4.11, 4.16, 3.7).
 //! - [`time_controls`]: the FMJD time controls of II.6.1.5 in the clock engine's notation.
@@ -27,6 +28,7 @@ pub mod draws;
 pub mod irregular;
 pub mod movegen;
 pub mod moves;
+pub mod path;
 pub mod pdn;
 pub mod perft;
 pub mod sensing;
@@ -34,6 +36,7 @@ pub mod time_controls;
 
 pub use board::{Color, Position, Square, Variant};
 pub use moves::Move;
+pub use path::{DraughtsPath, WrittenSquare};
 
 #[cfg(test)]
 mod tests;

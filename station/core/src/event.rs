@@ -7,11 +7,12 @@ use crate::Millis;
 use crate::clock::{Missing, Side, Warning};
 use crate::diff::SquareDiff;
 use crate::discrepancy::{BoardFix, ClockProposal, DiscrepancyKind};
+use crate::draughts::DraughtsPath;
 pub use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
 
 mod typed;
-pub use typed::{About, Decision, DeviceState, GameResult, Listener, PlayedMove};
+pub use typed::{About, Decision, DeviceState, GameResult, Listener, NotAMove, PlayedMove};
 
 /// Why a settled board is reported as not matching the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +90,7 @@ pub enum Event {
         promotion_assumed: bool,
         /// Draughts: the move in PDN (`32-28`, `28x17`, or the full path `28x17x6`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pdn: Option<String>,
+        pdn: Option<DraughtsPath>,
     },
     /// The last move was replaced before the next one: the hand went on from the
     /// square where it had rested (e.g. rook first when castling).
@@ -237,7 +238,7 @@ pub enum Event {
         t_ms: Millis,
         /// Draughts: the move in PDN (`32-28`, `28x17`, or the full path `28x17x6`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pdn: Option<String>,
+        pdn: Option<DraughtsPath>,
     },
     /// The game was adjourned with a sealed move (Guidelines I): the move is in
     /// the journal (the envelope), never in an event.
@@ -512,7 +513,7 @@ pub enum Event {
         /// The moves involved, in PDN (for `two_moves_in_a_row` both; for
         /// `boards_differ` the board's move, then the game's).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        moves: Vec<String>,
+        moves: Vec<DraughtsPath>,
         /// The move number (ply, 1-based) concerned, where the case names one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ply: Option<usize>,
@@ -665,6 +666,25 @@ mod tests {
         assert!(v.get("promotion_assumed").is_none());
         let back: Event = serde_json::from_value(v).unwrap();
         assert_eq!(back, e);
+    }
+
+    /// Issue 37: a draughts move travels typed and writes the text it was read from.
+    #[test]
+    fn a_draughts_move_is_typed_and_writes_its_text_back() {
+        let line = r#"{"type":"game_move","ply":3,"san":"28x17x6","uci":"28x17x6","by":"blind","t_ms":9,"pdn":"28x17x6"}"#;
+        let e: Event = serde_json::from_str(line).unwrap();
+        let Event::GameMove { uci: PlayedMove::Draughts(path), pdn: Some(pdn), .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert!(path.is_capture() && path.squares().len() == 3 && path == pdn);
+        assert_eq!(e.to_json(), line);
+        for text in ["e2e4", "e7e8q", "32-28", "c3-d4", ""] {
+            assert_eq!(text.parse::<PlayedMove>().map(|m| m.to_string()).as_deref(), Ok(text));
+        }
+        assert_eq!(PlayedMove::from_text("e2e4"), PlayedMove::Chess("e2e4".parse().unwrap()));
+        for text in ["E2E4", "32 - 28", "Nf3"] {
+            assert!(text.parse::<PlayedMove>().is_err(), "{text}");
+        }
     }
 
     #[test]

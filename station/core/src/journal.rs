@@ -31,7 +31,7 @@
 //! said).
 
 use crate::Millis;
-use crate::event::{BoardRole, Event};
+use crate::event::{BoardRole, Event, PlayedMove};
 use crate::inference::TrackerConfig;
 pub use crate::input::Input;
 use crate::pgn::SevenTags;
@@ -95,7 +95,7 @@ pub struct Header {
     /// The moves of the scoresheet the game was started from (UCI), when the
     /// arbiter started it from the moves so far.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub moves: Vec<String>,
+    pub moves: Vec<PlayedMove>,
     /// The journal records how far its events were delivered
     /// ([`Record::Delivered`]) and which words were said to the end
     /// ([`Record::Said`]). Left out (false) by the stations before these
@@ -407,10 +407,10 @@ impl Contents {
             .collect()
     }
 
-    /// The moves on the record (revisions and take-backs applied), UCI (a
-    /// draughts game's PDN): the record's fold, nothing of its own.
-    pub fn recorded_moves(&self) -> Vec<String> {
-        self.record().ucis()
+    /// The moves on the record (revisions and take-backs applied): the
+    /// record's fold, nothing of its own.
+    pub fn recorded_moves(&self) -> Vec<PlayedMove> {
+        self.record().played_moves()
     }
 
     /// The game's record: its header, then every event folded, as the table
@@ -582,7 +582,7 @@ pub fn restore(contents: &Contents) -> Result<Restored, JournalError> {
             let _ = table.apply(*t_ms, input);
         }
     }
-    let replayed: Vec<String> = table.record().map(GameRecord::ucis).unwrap_or_default();
+    let replayed: Vec<PlayedMove> = table.record().map(GameRecord::played_moves).unwrap_or_default();
     if replayed == contents.recorded_moves() {
         return Ok(Restored { table, reproduced: true, damage: None });
     }
@@ -756,7 +756,7 @@ mod tests {
             )
         );
         // The game follows the inputs (none): no move was adopted.
-        assert_eq!(restored.table.record_texts(), Some(Vec::new()));
+        assert_eq!(restored.table.record_moves(), Some(Vec::new()));
         assert_eq!(restored.table.turn(), Some((0, crate::clock::Side::White)));
     }
 

@@ -20,6 +20,7 @@
 
 use crate::Millis;
 use crate::clock::Side;
+use crate::draughts::DraughtsPath;
 use crate::event::{BoardRole, Event, PlayedMove};
 use crate::pgn::SevenTags;
 use serde::{Deserialize, Serialize};
@@ -31,11 +32,13 @@ pub struct RecordedMove {
     pub ply: usize,
     /// SAN with check or mate suffix (draughts: the PDN).
     pub san: String,
-    /// UCI (draughts: the PDN).
-    pub uci: String,
+    /// The move played: UCI for chess, the PDN path for draughts (its JSON
+    /// key is `uci`, as before the move was typed).
+    #[serde(rename = "uci")]
+    pub played: PlayedMove,
     /// Draughts: the move in PDN.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pdn: Option<String>,
+    pub pdn: Option<DraughtsPath>,
     /// The board it was made on (its side's owner); none for moves of a
     /// scoresheet the game was started from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -337,17 +340,17 @@ impl GameRecord {
         }
     }
 
-    /// The record of a game continued from `moves` (UCI) after its start: a
+    /// The record of a game continued from `moves` after its start: a
     /// restored game, or one started from a scoresheet.
     pub fn started(
         game_id: impl Into<String>,
         start_fen: impl Into<String>,
         tags: SevenTags,
         t_ms: Millis,
-        moves: &[String],
+        moves: &[PlayedMove],
     ) -> Self {
         let mut record = GameRecord::new(game_id, start_fen, tags, t_ms);
-        record.start_moves(moves.iter().cloned());
+        record.start_moves(moves);
         record
     }
 
@@ -364,18 +367,17 @@ impl GameRecord {
         }
     }
 
-    /// The moves of a scoresheet the game was started from (UCI), before any
+    /// The moves of a scoresheet the game was started from, before any
     /// move made on the boards. Their SAN is filled in by [`Self::with_sans`].
-    fn start_moves(&mut self, moves: impl IntoIterator<Item = String>) {
-        let draughts = self.is_draughts();
+    fn start_moves<'a>(&mut self, moves: impl IntoIterator<Item = &'a PlayedMove>) {
         self.moves = moves
             .into_iter()
             .enumerate()
-            .map(|(i, uci)| RecordedMove {
+            .map(|(i, played)| RecordedMove {
                 ply: i + 1,
-                san: uci.clone(),
-                pdn: draughts.then(|| uci.clone()),
-                uci,
+                san: played.to_string(),
+                pdn: played.draughts().cloned(),
+                played: played.clone(),
                 by: None,
                 t_ms: self.started_ms,
                 clock_ms: None,
@@ -387,15 +389,15 @@ impl GameRecord {
 
     /// Scoresheet moves carry UCI only: their SAN is worked out from the start.
     fn fill_sans(&mut self) {
-        if self.moves.iter().all(|m| m.san != m.uci || m.pdn.is_some()) {
+        if self.moves.iter().all(|m| m.played != m.san.as_str() || m.pdn.is_some()) {
             return;
         }
         let Ok(mut game) = crate::game::Game::from_fen(&self.start_fen) else { return };
         for m in &mut self.moves {
-            match game.push_uci(&m.uci) {
-                Some(san) if m.san == m.uci => m.san = san.to_string(),
-                Some(_) => {}
-                None => return,
+            let Some(mv) = m.played.to_move(game.position()) else { return };
+            let san = game.push(mv);
+            if m.played == m.san.as_str() {
+                m.san = san.to_string();
             }
         }
     }
@@ -406,7 +408,7 @@ impl GameRecord {
             Event::GameStarted { game_id, fen, t_ms, tags, moves } => {
                 let tags = tags.clone().unwrap_or_else(|| self.tags.clone());
                 *self = GameRecord::new(game_id.clone(), fen.clone(), tags, *t_ms);
-                self.start_moves(moves.iter().map(PlayedMove::to_string));
+                self.start_moves(moves);
             }
             Event::GameMove { ply, san, uci, by, revised, t_ms, pdn } => {
                 if *ply == 0 || *ply > self.moves.len() + 1 {
@@ -418,7 +420,7 @@ impl GameRecord {
                 self.moves.push(RecordedMove {
                     ply: *ply,
                     san: san.clone(),
-                    uci: uci.to_string(),
+                    played: uci.clone(),
                     pdn: pdn.clone(),
                     by: Some(*by),
                     t_ms: *t_ms,
@@ -427,12 +429,11 @@ impl GameRecord {
                 });
             }
             Event::GameResumed { game_id, moves, .. }
-                if *game_id == self.game_id
-                    && self.ucis() != moves.iter().map(PlayedMove::to_string).collect::<Vec<_>>() =>
+                if *game_id == self.game_id && !self.moves.iter().map(|m| &m.played).eq(moves.iter()) =>
             {
                 // A reader that saw only part of the game (a hall view joining
                 // late): the resumed game's moves are the record's.
-                self.start_moves(moves.iter().map(PlayedMove::to_string));
+                self.start_moves(moves);
             }
             Event::TakenBack { ply, t_ms, .. } => self.take_back(*ply, *t_ms),
             Event::IllegalMoveFound { ply, .. } => {
@@ -509,7 +510,7 @@ impl GameRecord {
         let to = ply - 1;
         let taken: Vec<RecordedMove> = self.moves.drain(to..).collect();
         let (mut moves, mut sans): (Vec<String>, Vec<String>) =
-            taken.into_iter().map(|m| (m.uci, m.san)).unzip();
+            taken.into_iter().map(|m| (m.played.to_string(), m.san)).unzip();
         let merged = match self.marks.last() {
             Some(Mark::TakenBack { after, t_ms: at, .. }) if *at == t_ms && *after == ply => self.marks.pop(),
             _ => None,
@@ -538,9 +539,14 @@ impl GameRecord {
         self.end.as_ref().map_or("*", |e| e.result.as_str())
     }
 
-    /// The moves in UCI (draughts: PDN).
+    /// The moves played, as events carry them.
+    pub fn played_moves(&self) -> Vec<PlayedMove> {
+        self.moves.iter().map(|m| m.played.clone()).collect()
+    }
+
+    /// The moves in UCI (draughts: PDN), as text for a reader outside.
     pub fn ucis(&self) -> Vec<String> {
-        self.moves.iter().map(|m| m.pdn.clone().unwrap_or_else(|| m.uci.clone())).collect()
+        self.moves.iter().map(|m| m.played.to_string()).collect()
     }
 
     /// The plies after which a draw offer's mark "(=)" is written (still on
@@ -595,12 +601,12 @@ impl GameRecord {
     pub fn chess_game(&self) -> Option<crate::game::Game> {
         let mut game = crate::game::Game::from_fen(&self.start_fen).ok()?;
         for m in &self.moves {
-            if game.push_uci(&m.uci).is_none() {
+            let mv = match m.played.to_move(game.position()) {
+                Some(mv) => mv,
                 // A reader that kept only the SAN (an older hall message).
-                let san: shakmaty::san::SanPlus = m.san.parse().ok()?;
-                let mv = san.san.to_move(game.position()).ok()?;
-                game.push(mv);
-            }
+                None => m.san.parse::<shakmaty::san::SanPlus>().ok()?.san.to_move(game.position()).ok()?,
+            };
+            game.push(mv);
         }
         Some(game)
     }

@@ -201,7 +201,7 @@ impl Table {
         table.sensed.mirror_pieces = mirror_board;
         table.stillness.last_change = t;
         let start_fen = game.start_fen();
-        let moves: Vec<String> = game.moves().iter().map(|m| game.uci(*m)).collect();
+        let moves: Vec<PlayedMove> = game.moves().iter().map(|m| game.played(*m).into()).collect();
         table.start_chess(game_id.clone(), game, t);
         table.keeping.record =
             Some(GameRecord::started(game_id, start_fen, table.cfg.tags.clone(), t, &moves));
@@ -448,15 +448,14 @@ impl Table {
         }
         let tags = std::mem::replace(&mut self.keeping.next_tags, self.cfg.tags.clone());
         self.keeping.next_tags = tags.clone();
-        let texts = Play::start(self, game_id.clone(), moves, t);
+        let scoresheet = Play::start(self, game_id.clone(), moves, t);
         self.keeping.next_tags = self.cfg.tags.clone();
         out.push(Event::GameStarted {
             game_id,
             fen: self.start_fen(),
             t_ms: t,
             tags: Some(tags),
-            // The rules give the scoresheet's moves as text (UCI or PDN).
-            moves: texts.iter().map(|t| PlayedMove::from_text(t)).collect(),
+            moves: scoresheet,
         });
         // A board that does not show the start is told so at once, square by
         // square: a missing peg alone would be a piece in the hand, never said.

@@ -133,7 +133,7 @@ fn an_old_journal_restores_to_the_same_moves() {
     }
     let contents = decode(&text).unwrap();
     assert_eq!(contents.header, header);
-    assert_eq!(contents.recorded_moves(), vec!["e2e4".to_string()]);
+    assert_eq!(contents.recorded_moves(), ["e2e4"]);
     let restored = restore(&contents).unwrap();
     assert!(restored.reproduced, "{:?}", restored.damage);
     assert_eq!(restored.table.record().map(|r| r.ucis()), Some(vec!["e2e4".to_string()]));

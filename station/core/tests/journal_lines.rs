@@ -123,5 +123,5 @@ fn a_journal_written_before_typed_events_restores() {
     assert!(restored.reproduced, "{:?}", restored.damage);
     let recorded = contents.recorded_moves();
     assert!(recorded.len() >= 19, "{recorded:?}");
-    assert_eq!(restored.table.record().map(|r| r.ucis()), Some(recorded));
+    assert_eq!(restored.table.record().map(|r| r.played_moves()), Some(recorded));
 }

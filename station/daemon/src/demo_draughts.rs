@@ -10,7 +10,7 @@ use crate::journal_file::JournalDir;
 use crate::run::{Driver, RunningBoard, serve, stop_flag};
 use anyhow::{Context, Result, bail};
 use station_core::draughts::pdn::{PdnGame, read_games};
-use station_core::draughts::{Position, Variant};
+use station_core::draughts::{DraughtsPath, Position, Variant};
 use station_core::event::Listener;
 use station_core::{BoardRole, Event};
 use station_serial::pegboard::{PegBoardDriver, SerialSettings};
@@ -111,7 +111,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     for (sim, scans) in &sims {
         sim.play_scans(scans.clone());
     }
-    let played = Rc::new(RefCell::new(Vec::<String>::new()));
+    let played = Rc::new(RefCell::new(Vec::<DraughtsPath>::new()));
     let over = Rc::new(RefCell::new(false));
     let (seen, ended) = (Rc::clone(&played), Rc::clone(&over));
     let alarms = Rc::new(std::cell::Cell::new(0usize));
@@ -129,7 +129,8 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
     })?;
     drop(sims);
     drop(server);
-    let expected: Vec<String> = game.moves.iter().map(|m| m.pdn(Variant::International, true)).collect();
+    let expected: Vec<DraughtsPath> =
+        game.moves.iter().map(|m| DraughtsPath::of_move(m, Variant::International)).collect();
     let got = played.borrow().clone();
     println!("journal: {}", journal_dir.display());
     if got != expected[..got.len().min(expected.len())] || got.is_empty() {
@@ -145,7 +146,7 @@ pub fn demo_draughts(opts: DemoOptions) -> Result<()> {
 }
 
 /// Prints one event of the draughts demo; keeps the moves played and whether the game ended.
-fn print_event(e: &Event, seen: &RefCell<Vec<String>>, ended: &RefCell<bool>) {
+fn print_event(e: &Event, seen: &RefCell<Vec<DraughtsPath>>, ended: &RefCell<bool>) {
     match e {
         Event::GameStarted { .. } => println!("game started: both boards show the initial position"),
         Event::GameMove { ply, pdn: Some(pdn), .. } => {

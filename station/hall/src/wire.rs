@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use station_core::Event;
+use station_core::event::PlayedMove;
 use station_core::pgn::SevenTags;
 
 /// The largest payload the hall view takes; larger ones are dropped and counted.
@@ -38,7 +39,7 @@ pub struct GameHeader {
     pub tags: SevenTags,
     /// The scoresheet the game was started from (UCI).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub moves: Vec<String>,
+    pub moves: Vec<PlayedMove>,
 }
 
 /// A message on `annexd/<hall>/<board>/status` (retained; the last will says not online).

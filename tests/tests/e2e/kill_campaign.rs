@@ -559,7 +559,8 @@ fn journals(dir: &Path) -> Vec<Contents> {
 }
 
 fn check(plan: &Planned, places: &Places, events: &mut Events, figures: &mut Figures) {
-    let want: Vec<String> = plan.game.moves()[..plan.plies].iter().map(|m| plan.game.uci(*m)).collect();
+    let want: Vec<station_core::event::PlayedMove> =
+        plan.game.moves()[..plan.plies].iter().map(|m| plan.game.played(*m).into()).collect();
     let journals = journals(&places.journal);
     // The game's journal: the one holding the most of its moves.
     let Some(game) = journals.iter().max_by_key(|c| c.recorded_moves().len()) else {

@@ -5,8 +5,8 @@ use super::{AnnounceOptions, GameWords, Said};
 use anyhow::Result;
 use serde_json::{Value, json};
 use station_core::Game;
-use station_core::draughts::Variant;
 use station_core::draughts::draws::{Draw, DrawStatus};
+use station_core::draughts::{DraughtsPath, Variant};
 use station_core::event::PlayedMove;
 use station_core::record::{GameRecord, RecordedMove};
 use station_core::table::Table;
@@ -28,23 +28,24 @@ impl GameWords for DraughtsWords {
         let play = table.draughts()?;
         let m = record?.moves.last()?;
         let ply = m.ply;
-        let pdn = m.pdn.as_deref().unwrap_or(&m.uci);
+        let path = m.pdn.as_ref().or(m.played.draughts())?;
         let mut text = serde_json::Map::new();
         for lang in station_voices::BUILTIN_LANGUAGES {
             if let Some(book) = station_voices::Phrasebook::builtin(lang)
-                && let Ok(words) = crate::announce_draughts::say_pdn(book, self.0, pdn, play.made_king(ply))
+                && let Ok(words) = crate::announce_draughts::say_move(book, self.0, path, play.made_king(ply))
             {
                 text.insert(lang.into(), Value::String(words));
             }
         }
+        let pdn = path.to_string();
         Some(json!({"ply": ply, "san": pdn, "uci": pdn, "pdn": pdn, "text": text}))
     }
 
     fn move_at(&self, wording: &Wording, _: Option<&shakmaty::Chess>, mv: &PlayedMove) -> Option<String> {
         let book = wording.phrasebook();
-        // A draughts move is its PDN: reading it needs the variant, known here.
-        let PlayedMove::Draughts(pdn) = mv else { return Some(String::new()) };
-        Some(crate::announce_draughts::say_pdn(book, self.0, pdn, false).unwrap_or_default())
+        // A draughts move's squares need the variant, known here.
+        let PlayedMove::Draughts(path) = mv else { return Some(String::new()) };
+        Some(crate::announce_draughts::say_move(book, self.0, path, false).unwrap_or_default())
     }
 
     fn said(&self, table: &Table, _: Option<&Game>, m: &RecordedMove, ply: usize) -> Option<Said> {
@@ -57,9 +58,10 @@ impl GameWords for DraughtsWords {
     }
 }
 
-/// A draughts move (PDN) in `w`'s words, by its start and end square.
-pub(super) fn said_words(w: &Wording, variant: Variant, pdn: &str, king: bool) -> String {
-    crate::announce_draughts::say_pdn_with_path(w.phrasebook(), variant, pdn, king, false).unwrap_or_default()
+/// A draughts move in `w`'s words, by its start and end square.
+pub(super) fn said_words(w: &Wording, variant: Variant, path: &DraughtsPath, king: bool) -> String {
+    crate::announce_draughts::say_move_with_path(w.phrasebook(), variant, path, king, false)
+        .unwrap_or_default()
 }
 
 /// The draughts draw facts (I.6.1–6.4): how often the position stood on the

@@ -6,6 +6,7 @@
 use super::{Voices, say, say_move};
 use crate::speaking::Listener;
 use station_audio::{Priority, Utterance};
+use station_core::draughts::DraughtsPath;
 use station_core::table::Table;
 use station_core::{Event, Millis};
 
@@ -14,7 +15,7 @@ impl Voices {
     pub(super) fn draughts_move(
         &mut self,
         ply: usize,
-        pdn: &str,
+        path: &DraughtsPath,
         table: &Table,
         t: Millis,
         out: &mut Vec<Event>,
@@ -24,10 +25,10 @@ impl Voices {
         // Announced by start and end square (VIII.2.3); a repeat asked for
         // says the intermediate squares of a multiple capture too.
         let word = |l: &Listener, with_path: bool| {
-            crate::announce_draughts::say_pdn_with_path(
+            crate::announce_draughts::say_move_with_path(
                 l.wording.phrasebook(),
                 d.variant(),
-                pdn,
+                path,
                 king,
                 with_path,
             )

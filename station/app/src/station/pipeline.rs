@@ -166,13 +166,7 @@ impl Station {
         let mut started = false;
         for event in events {
             if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
-                self.open_journal(
-                    game_id,
-                    fen,
-                    *t_ms,
-                    tags.clone(),
-                    moves.iter().map(ToString::to_string).collect(),
-                );
+                self.open_journal(game_id, fen, *t_ms, tags.clone(), moves.clone());
                 started = true;
             }
             let seq = self.pipeline.journal.event(&event);
@@ -302,7 +296,7 @@ impl Station {
         fen: &str,
         t_ms: Millis,
         tags: Option<station_core::pgn::SevenTags>,
-        moves: Vec<String>,
+        moves: Vec<station_core::event::PlayedMove>,
     ) {
         let blind = self.table.config().blind_color;
         let tags = tags.unwrap_or_else(|| self.practice.tags(self.config.seven_tags(pgn_date(t_ms)), blind));

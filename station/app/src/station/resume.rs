@@ -14,7 +14,6 @@
 use super::*;
 use crate::delivery::{Audience, Delivered};
 use crate::journal_file::Found;
-use station_core::event::PlayedMove;
 
 impl Station {
     /// Restores the newest game. A damaged journal is set aside (kept,
@@ -84,9 +83,7 @@ impl Station {
             self.pipeline.journal.reopen(&found, bytes);
         }
         let t = self.clock.now();
-        // The record keeps its moves as text (UCI, PDN): typed for the event.
-        let moves: Vec<_> =
-            self.table.record_texts().unwrap_or_default().iter().map(|m| PlayedMove::from_text(m)).collect();
+        let moves = self.table.record_moves().unwrap_or_default();
         let ply = moves.len();
         let game_id = found.contents.header.game_id.clone();
         events.push(Event::GameResumed { game_id: game_id.clone(), ply, moves, t_ms: t });

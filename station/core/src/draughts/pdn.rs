@@ -5,9 +5,9 @@
 //! Every move is checked against the rules: an illegal or ambiguous move is an
 //! error naming the game, the move number and the move; nothing half-read is kept.
 
-use super::board::{Position, Square, Variant};
-use super::movegen::{capture_paths, legal_moves};
+use super::board::{Position, Variant};
 use super::moves::Move;
+use super::path::DraughtsPath;
 use thiserror::Error;
 
 /// A game read from PDN.
@@ -86,41 +86,12 @@ pub enum PdnError {
 
 /// Finds the legal move that `text` (`32-28`, `28x17`, `28x17x6`) names in `pos`.
 /// `Ok(None)` when none fits; an error count when several different moves fit.
+/// Text a person wrote (a PDN file, the console) is read here, once.
 pub fn find_move(pos: &Position, text: &str) -> Result<Option<Move>, usize> {
-    let v = pos.variant;
-    let capture = text.contains('x') || text.contains('X');
-    let parts: Option<Vec<Square>> = text.split(['-', 'x', 'X']).map(|s| v.parse_square(s.trim())).collect();
-    let Some(parts) = parts.filter(|p| p.len() >= 2) else { return Ok(None) };
-    if !capture && parts.len() != 2 {
-        return Ok(None);
+    match DraughtsPath::read_loosely(text) {
+        Some(path) => path.find_in(pos),
+        None => Ok(None),
     }
-    let (from, to) = (parts[0], parts[parts.len() - 1]);
-    let via = &parts[1..parts.len() - 1];
-    let candidates: Vec<Move> = if capture {
-        capture_paths(pos)
-    } else {
-        legal_moves(pos).into_iter().filter(|m| !m.is_capture()).collect()
-    };
-    let mut found: Vec<Move> = Vec::new();
-    for m in candidates {
-        if m.from == from
-            && m.to == to
-            && is_subsequence(via, m.intermediate())
-            && !found.iter().any(|f| f.same_effect(&m))
-        {
-            found.push(m);
-        }
-    }
-    match found.len() {
-        0 => Ok(None),
-        1 => Ok(found.pop()),
-        n => Err(n),
-    }
-}
-
-fn is_subsequence(needle: &[Square], hay: &[Square]) -> bool {
-    let mut it = hay.iter();
-    needle.iter().all(|n| it.any(|h| h == n))
 }
 
 /// Reads every game of a PDN text.

@@ -2,21 +2,23 @@
 //! the event stream and the journal keeps the exact text of before (issue 37),
 //! while the process passes moves and words as values it never parses back.
 
+use crate::draughts::DraughtsPath;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use shakmaty::uci::UciMove;
 use std::fmt;
 use std::str::FromStr;
+use thiserror::Error;
 
 /// A move as an event carries it: a chess move (written in UCI), or a
-/// draughts move (written in PDN, `32-28`, `28x17x6`, `c3-d4`: the draughts
-/// move needs its variant to be read, so it stays the station's own text).
+/// draughts move (written in PDN, `32-28`, `28x17x6`, `c3-d4`, read and
+/// written without its variant: [`DraughtsPath`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlayedMove {
     /// Chess: the move in UCI (Chess960 castling as king takes rook).
     Chess(UciMove),
-    /// Draughts: the move in PDN.
-    Draughts(String),
+    /// Draughts: the move as PDN writes it.
+    Draughts(DraughtsPath),
 }
 
 impl PlayedMove {
@@ -28,19 +30,42 @@ impl PlayedMove {
         }
     }
 
+    /// The draughts move, if it is one.
+    pub fn draughts(&self) -> Option<&DraughtsPath> {
+        match self {
+            PlayedMove::Chess(_) => None,
+            PlayedMove::Draughts(p) => Some(p),
+        }
+    }
+
     /// The chess move in the position it was played in (a typed conversion,
     /// no text read): `None` for a draughts move or one not legal there.
     pub fn to_move(&self, pos: &shakmaty::Chess) -> Option<shakmaty::Move> {
         self.uci()?.to_move(pos).ok()
     }
 
-    /// Reads a move as the journal holds it: UCI, else the draughts text.
-    /// No PDN parses as UCI (its squares are joined by `-` or `x`), so the
-    /// text written is the text read back.
+    /// A move written as a literal (tests): see the [`FromStr`] reading;
+    /// text that is no move is a mistake in the literal (it panics).
     pub fn from_text(text: &str) -> PlayedMove {
+        text.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+/// Text that is neither a chess move in UCI nor a draughts move in PDN.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("`{0}` is no move in UCI or PDN")]
+pub struct NotAMove(pub String);
+
+/// Reads a move as the journal holds it: UCI, else the draughts text. No
+/// PDN parses as UCI (its squares are joined by `-` or `x`), and each reads
+/// only the text it writes, so the text written is the text read back.
+impl FromStr for PlayedMove {
+    type Err = NotAMove;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
         match UciMove::from_ascii(text.as_bytes()) {
-            Ok(m) if m.to_string() == text => PlayedMove::Chess(m),
-            _ => PlayedMove::Draughts(text.to_owned()),
+            Ok(m) if m.to_string() == text => Ok(PlayedMove::Chess(m)),
+            _ => text.parse().map(PlayedMove::Draughts).map_err(|_| NotAMove(text.to_owned())),
         }
     }
 }
@@ -51,7 +76,13 @@ impl From<UciMove> for PlayedMove {
     }
 }
 
-/// For literals in tests and the journal's own text: see [`PlayedMove::from_text`].
+impl From<DraughtsPath> for PlayedMove {
+    fn from(p: DraughtsPath) -> Self {
+        PlayedMove::Draughts(p)
+    }
+}
+
+/// For literals in tests: see [`PlayedMove::from_text`] (it panics on text that is no move).
 impl From<&str> for PlayedMove {
     fn from(text: &str) -> Self {
         PlayedMove::from_text(text)
@@ -62,7 +93,7 @@ impl fmt::Display for PlayedMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayedMove::Chess(m) => m.fmt(f),
-            PlayedMove::Draughts(text) => f.write_str(text),
+            PlayedMove::Draughts(p) => p.fmt(f),
         }
     }
 }
@@ -71,7 +102,7 @@ impl PartialEq<str> for PlayedMove {
     fn eq(&self, other: &str) -> bool {
         match self {
             PlayedMove::Chess(m) => m.to_string() == other,
-            PlayedMove::Draughts(text) => text == other,
+            PlayedMove::Draughts(p) => p == other,
         }
     }
 }
@@ -90,8 +121,7 @@ impl Serialize for PlayedMove {
 
 impl<'de> Deserialize<'de> for PlayedMove {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Ok(PlayedMove::from_text(&text))
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
     }
 }
 

@@ -57,7 +57,7 @@ impl Desk {
             if let Event::GameStarted { game_id, fen, t_ms, tags, moves } = &event {
                 let mut h =
                     Header::of_table(&self.table, game_id, fen, *t_ms, tags.clone().unwrap_or_default());
-                h.moves = moves.iter().map(ToString::to_string).collect();
+                h.moves = moves.clone();
                 self.header = Some(h);
                 self.records.clear();
                 self.seq = 0;

@@ -18,6 +18,7 @@ use crate::Millis;
 use crate::clock::Side;
 use crate::draughts::board::Position;
 use crate::draughts::moves::Move;
+use crate::draughts::path::DraughtsPath;
 use crate::draughts::pdn::find_move;
 use crate::event::{Event, PlayedMove};
 
@@ -109,13 +110,14 @@ impl DraughtsAtTable<'_> {
     fn spoken_move(&mut self, mv: &Move, t: Millis, out: &mut Vec<Event>) -> Result<(), TableError> {
         let blind = Side::from(self.table.cfg.blind_color);
         let d = self.table.seat.draughts_mut().ok_or(TableError::NoGame)?;
-        let text = mv.pdn(d.variant(), true);
+        let path = DraughtsPath::of_move(mv, d.variant());
         if d.to_move() != blind {
-            return Err(TableError::NotYourTurn { text });
+            return Err(TableError::NotYourTurn { text: path.to_string() });
         }
         let ply = d.ply() + 1;
         let before = out.len();
-        d.enter(&text, blind, t, out).map_err(|e| TableError::illegal_at(ply, &text, &e.to_string()))?;
+        d.enter_path(&path, blind, t, out)
+            .map_err(|e| TableError::illegal_at(ply, &path.to_string(), &e.to_string()))?;
         self.settle_new_moves(before, t, out);
         Ok(())
     }
@@ -126,12 +128,13 @@ impl DraughtsAtTable<'_> {
         let table = &mut *self.table;
         let Some(d) = table.seat.draughts() else { return };
         let variant = d.variant();
+        // No move on his board yet: the empty path (written as empty text).
         let sensed = d.moves().get(ply - 1).cloned().unwrap_or_default();
         // An irregular move accepted (5.7) has no legal move to match: named, never matched.
         let matches = d.played_at(ply).is_some_and(|m| m.same_effect(said));
         out.push(Event::AnnouncementChecked {
             ply,
-            said: PlayedMove::Draughts(said.pdn(variant, true)),
+            said: PlayedMove::Draughts(DraughtsPath::of_move(said, variant)),
             sensed: PlayedMove::Draughts(sensed),
             matches,
             t_ms: t,

@@ -9,6 +9,7 @@ use crate::clock::Side;
 use crate::draughts::board::{Position, Variant};
 use crate::draughts::movegen::legal_moves;
 use crate::draughts::moves::Move;
+use crate::draughts::path::DraughtsPath;
 use crate::draughts::pdn::{find_move, read_games};
 use crate::event::{BoardRole, Event};
 use crate::inference::TrackerConfig;
@@ -198,7 +199,7 @@ fn viii_2_3_a_slip_of_the_tongue_names_the_board_move_and_the_clock_waits() {
     // The journal: the same inputs, announcements included, restore the same game.
     let restored = h.restored();
     assert!(restored.reproduced, "{:?}", restored.damage);
-    assert_eq!(restored.table.record_texts().unwrap(), ["32-28"]);
+    assert_eq!(restored.table.record_moves().unwrap(), ["32-28"]);
     assert_eq!(announce_position(&restored.table), announce_position(&h.table));
 }
 
@@ -282,7 +283,11 @@ fn viii_2_3_the_same_squares_capture_pair_announced_by_its_path() {
     }
     let ply = before.len() + 1;
     h.play(&made);
-    assert_eq!(h.table.draughts().unwrap().moves().last(), Some(&made.pdn(V, true)), "the removals decided");
+    assert_eq!(
+        h.table.draughts().unwrap().moves().last(),
+        Some(&DraughtsPath::of_move(&made, V)),
+        "the removals decided"
+    );
     // Named by start and end alone the announcement does not say which: refused, asked back by the voices.
     let short = format!("{}x{}", made.from.number(), made.to.number());
     assert!(matches!(h.say(&short), Err(TableError::Invalid(_))));

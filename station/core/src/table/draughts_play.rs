@@ -23,6 +23,7 @@ use crate::draughts::draws::{Draw, DrawStatus, DrawWatch};
 use crate::draughts::irregular::Irregular;
 use crate::draughts::movegen::{GameEnd, game_end};
 use crate::draughts::moves::Move;
+use crate::draughts::path::DraughtsPath;
 use crate::draughts::pdn::find_move;
 use crate::draughts::sensing::{DraughtsTracker, Irregularity, Sensed, SensorConfig};
 use crate::event::{BoardRole, Decision, Event, MismatchReason, PieceFix, PlayedMove};
@@ -56,8 +57,8 @@ pub struct DraughtsPlay {
     variant: Variant,
     /// Positions of the agreed record: `[0]` the start, `[i]` after `i` plies.
     positions: Vec<Position>,
-    /// The agreed moves in PDN, full capture paths.
-    moves: Vec<String>,
+    /// The agreed moves as PDN writes them, full capture paths.
+    moves: Vec<DraughtsPath>,
     /// The agreed moves as moves (none for an irregular move accepted, 5.7).
     played: Vec<Option<Move>>,
     boards: ByBoard<Option<BoardState>>,
@@ -109,8 +110,8 @@ impl DraughtsPlay {
         self.moves.len()
     }
 
-    /// The agreed moves in PDN.
-    pub fn moves(&self) -> &[String] {
+    /// The agreed moves as PDN writes them.
+    pub fn moves(&self) -> &[DraughtsPath] {
         &self.moves
     }
 
@@ -194,17 +195,18 @@ impl DraughtsPlay {
             match obs {
                 Sensed::Moved { ply, mv, irregularity, t } => {
                     let after = fen(b.tracker.position());
-                    let pdn = mv.pdn(variant, true);
+                    let path = DraughtsPath::of_move(&mv, variant);
+                    let pdn = path.to_string();
                     b.record.push(mv);
                     out.push(Event::Move {
                         ply,
                         san: pdn.clone(),
-                        uci: PlayedMove::Draughts(pdn.clone()),
+                        uci: PlayedMove::Draughts(path.clone()),
                         board: role,
                         t_ms: t,
                         fen: after,
                         promotion_assumed: false,
-                        pdn: Some(pdn.clone()),
+                        pdn: Some(path.clone()),
                     });
                     if irregularity == Some(Irregularity::RemovalOrder) {
                         out.push(Event::Irregularity {
@@ -214,7 +216,7 @@ impl DraughtsPlay {
                             steps: Vec::new(),
                             decision_wanted: false,
                             kind: "removal_order".into(),
-                            moves: vec![pdn.clone()],
+                            moves: vec![path],
                             ply: Some(ply),
                             required: None,
                             taken: None,
@@ -256,7 +258,7 @@ impl DraughtsPlay {
                             diff: diff(&pos, sensed),
                             candidates: candidates
                                 .iter()
-                                .map(|m| PlayedMove::Draughts(m.pdn(variant, true)))
+                                .map(|m| PlayedMove::Draughts(DraughtsPath::of_move(m, variant)))
                                 .collect(),
                             takeback_to_ply: None,
                             t_ms: t,
@@ -311,7 +313,7 @@ impl DraughtsPlay {
             }
             // The board executed something else: back to where it agrees, and told what the game is.
             let target = self.positions[common];
-            let made = b.record[common].pdn(self.variant, true);
+            let made = DraughtsPath::of_move(&b.record[common], self.variant);
             let agreed = self.moves[common].clone();
             let b = self.boards[role].as_mut().expect("checked");
             let sensed = b.tracker.sensed();
@@ -344,7 +346,7 @@ impl DraughtsPlay {
 
     fn push_agreed(&mut self, mv: Move, by: BoardRole, t: Millis, out: &mut Vec<Event>) {
         let pos = *self.position();
-        let (next, pdn) = (mv.apply(&pos), mv.pdn(self.variant, true));
+        let (next, pdn) = (mv.apply(&pos), DraughtsPath::of_move(&mv, self.variant));
         self.draw = self.draws.played(&mv).or(self.draw);
         self.push_position(next, pdn, Some(mv), by, t, out);
     }
@@ -352,7 +354,7 @@ impl DraughtsPlay {
     fn push_position(
         &mut self,
         next: Position,
-        pdn: String,
+        pdn: DraughtsPath,
         mv: Option<Move>,
         by: BoardRole,
         t: Millis,
@@ -363,7 +365,7 @@ impl DraughtsPlay {
         self.played.push(mv);
         out.push(Event::GameMove {
             ply: self.moves.len(),
-            san: pdn.clone(),
+            san: pdn.to_string(),
             uci: PlayedMove::Draughts(pdn.clone()),
             by,
             revised: false,
@@ -453,10 +455,34 @@ impl DraughtsPlay {
         Ok(Some(common))
     }
 
-    /// The assistant enters a move (PDN) for the side to move: the boards execute it.
+    /// The assistant enters a move (PDN, as typed) for the side to move: the boards execute it.
     pub fn enter(&mut self, text: &str, blind: Side, t: Millis, out: &mut Vec<Event>) -> Result<(), String> {
         let pos = *self.position();
-        let mv = match find_move(&pos, text.trim()) {
+        self.enter_found(find_move(&pos, text.trim()), text, blind, t, out)
+    }
+
+    /// A move the station itself names (a spoken announcement read once),
+    /// entered for the side to move like [`Self::enter`].
+    pub fn enter_path(
+        &mut self,
+        path: &DraughtsPath,
+        blind: Side,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let pos = *self.position();
+        self.enter_found(path.find_in(&pos), &path.to_string(), blind, t, out)
+    }
+
+    fn enter_found(
+        &mut self,
+        found: Result<Option<Move>, usize>,
+        text: &str,
+        blind: Side,
+        t: Millis,
+        out: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let mv = match found {
             Ok(Some(mv)) => mv,
             Ok(None) => return Err(format!("`{text}` is not a legal draughts move here")),
             Err(n) => return Err(format!("`{text}` fits {n} legal captures: give the full path")),
@@ -499,9 +525,10 @@ impl DraughtsPlay {
             fixes: Vec::new(),
             t_ms: t,
         });
-        let pdn = mv_text.pdn(self.variant, true);
+        let path = DraughtsPath::of_move(&mv_text, self.variant);
+        let pdn = path.to_string();
         self.draws = DrawWatch::new(next);
-        self.push_position(next, pdn.clone(), None, p.board, t, out);
+        self.push_position(next, path.clone(), None, p.board, t, out);
         let ply = self.ply();
         for (role, b) in self.boards.iter_mut() {
             let Some(b) = b.as_mut() else { continue };
@@ -518,7 +545,7 @@ impl DraughtsPlay {
                     steps: steps(&next, sensed),
                     decision_wanted: false,
                     kind: "not_executed".into(),
-                    moves: vec![pdn.clone()],
+                    moves: vec![path.clone()],
                     ply: Some(ply),
                     required: None,
                     taken: None,
@@ -637,14 +664,14 @@ pub fn fixes(pos: &Position, sensed: u64) -> Vec<PieceFix> {
 /// The structured facts of an irregularity of 5.4, for wording in any language.
 struct Facts {
     kind: &'static str,
-    moves: Vec<String>,
+    moves: Vec<DraughtsPath>,
     required: Option<usize>,
     taken: Option<usize>,
     squares: Vec<String>,
 }
 
 fn facts(irr: &Irregular, v: Variant) -> Facts {
-    let p = |m: &Move| m.pdn(v, true);
+    let p = |m: &Move| DraughtsPath::of_move(m, v);
     let list = |bits: u64| squares(bits).map(|s| v.name(s)).collect::<Vec<_>>();
     let f = |kind, moves, required, taken, squares| Facts { kind, moves, required, taken, squares };
     match irr {

@@ -97,7 +97,7 @@ impl Hand {
         self.events
             .iter()
             .filter_map(|e| match e {
-                Event::GameMove { ply, pdn: Some(p), .. } => Some((*ply, p.clone())),
+                Event::GameMove { ply, pdn: Some(p), .. } => Some((*ply, p.to_string())),
                 _ => None,
             })
             .collect()
@@ -181,7 +181,11 @@ fn viii_2_4_a_shared_game_on_one_peg_board_with_entered_replies_is_the_record() 
     assert_eq!(agreed.len(), expected.len(), "the whole game was played");
     for e in &h.events {
         if let Event::Move { ply, pdn, .. } = e {
-            assert_eq!(pdn.as_deref(), Some(expected[ply - 1].as_str()), "the board's move {ply}");
+            assert_eq!(
+                pdn.as_ref().map(ToString::to_string).as_ref(),
+                Some(&expected[ply - 1]),
+                "the board's move {ply}"
+            );
         }
     }
     assert!(h.irregularities().is_empty(), "a regular game names no irregularity: {:?}", h.irregularities());
@@ -189,7 +193,10 @@ fn viii_2_4_a_shared_game_on_one_peg_board_with_entered_replies_is_the_record() 
     // The journal: the same inputs restore the same record.
     let restored = restore(&h);
     assert!(restored.reproduced, "{:?}", restored.damage);
-    assert_eq!(restored.table.record_texts().unwrap(), expected);
+    assert_eq!(
+        restored.table.record_moves().unwrap().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        expected
+    );
 }
 
 /// 5.4.6 / 5.9: a quiet move while a capture was compulsory is named to both
@@ -235,7 +242,7 @@ fn irregularity_5_4_6_capture_omitted_named_corrected_then_accepted() {
         facts.unwrap(),
         (
             "capture_omitted".to_string(),
-            vec!["31-27".to_string()],
+            vec!["31-27".into()],
             Some(3),
             Some(1),
             Some(0),
@@ -293,7 +300,7 @@ fn viii_3_1_an_entered_move_executed_wrongly_is_named_and_recovered() {
     });
     assert_eq!(
         facts.unwrap(),
-        ("boards_differ".to_string(), vec!["19-24".to_string(), "19-23".to_string()], Some(2), 2)
+        ("boards_differ".to_string(), vec!["19-24".into(), "19-23".into()], Some(2), 2)
     );
     assert_eq!(
         named.unwrap(),
@@ -350,7 +357,7 @@ fn viii_1_3_two_peg_boards_one_game_with_the_fmjd_clock() {
     // Both boards are in the journal's header: the restore follows both again.
     let restored = restore(&h);
     assert!(restored.reproduced, "{:?}", restored.damage);
-    assert_eq!(restored.table.record_texts(), h.table.record_texts());
+    assert_eq!(restored.table.record_moves(), h.table.record_moves());
     assert_eq!(restored.table.sensed(BoardRole::Mirror), h.table.sensed(BoardRole::Mirror));
 }
 
@@ -482,10 +489,10 @@ fn draughts64_reads_the_ordinary_scan_and_names_squares_a1_h8() {
     let mut events = table.apply(600, &scan(chess_occ(&start) & !bit("c3"))).unwrap();
     events.extend(table.apply(700, &scan(chess_occ(&after))).unwrap());
     events.extend(table.apply(1100, &Input::Tick).unwrap());
-    let agreed: Vec<&str> = events
+    let agreed: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
-            Event::GameMove { pdn: Some(p), .. } => Some(p.as_str()),
+            Event::GameMove { pdn: Some(p), .. } => Some(p.to_string()),
             _ => None,
         })
         .collect();

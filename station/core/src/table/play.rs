@@ -21,7 +21,7 @@ use super::draws::PendingClaim;
 use super::{Start, Table, TableConfig, TableError};
 use crate::Millis;
 use crate::clock::Side;
-use crate::event::{BoardRole, Event};
+use crate::event::{BoardRole, Event, PlayedMove};
 use crate::game::Game;
 use crate::inference::{BoardTracker, Observation};
 use crate::input::Input;
@@ -53,14 +53,14 @@ impl Play {
         }
     }
 
-    /// The agreed moves as the record writes them (UCI for chess, PDN for draughts).
-    pub fn record_texts(&self) -> Vec<String> {
+    /// The agreed moves as the record holds them (UCI for chess, the PDN path for draughts).
+    pub fn record_moves(&self) -> Vec<PlayedMove> {
         match self {
             Play::Chess(c) => {
                 let agreed = c.sync.agreed();
-                agreed.moves().iter().map(|m| agreed.uci(*m)).collect()
+                agreed.moves().iter().map(|m| agreed.played(*m).into()).collect()
             }
-            Play::Draughts(d) => d.moves().to_vec(),
+            Play::Draughts(d) => d.moves().iter().cloned().map(PlayedMove::Draughts).collect(),
         }
     }
 
@@ -135,21 +135,21 @@ impl Play {
     /// Starts `table`'s game `game_id` at `t` from the configured start,
     /// after `scoresheet` (a chess game's moves so far; a draughts game has
     /// none): the chess trackers or the draughts play. Returns those moves as
-    /// the record writes them.
-    pub fn start(table: &mut Table, game_id: String, scoresheet: &[Move], t: Millis) -> Vec<String> {
+    /// the record holds them.
+    pub fn start(table: &mut Table, game_id: String, scoresheet: &[Move], t: Millis) -> Vec<PlayedMove> {
         match &table.cfg.start {
             Start::Chess(start) => {
                 let mut game = start.clone();
-                let texts = scoresheet
+                let played = scoresheet
                     .iter()
                     .map(|&mv| {
-                        let uci = game.uci(mv);
+                        let played = game.played(mv).into();
                         game.push(mv);
-                        uci
+                        played
                     })
                     .collect();
                 table.start_chess(game_id, game, t);
-                texts
+                played
             }
             &Start::Draughts(variant) => {
                 // A draughts game starts from the initial position: no scoresheet reaches it.
@@ -176,12 +176,12 @@ impl Play {
 
     /// A table continuing, from a journal, a game started at `t` on boards
     /// sensed as `sensed` (and the piece board showing `mirror_board`), after
-    /// the scoresheet `moves` it was started from (UCI): the inputs journaled
+    /// the scoresheet `moves` it was started from: the inputs journaled
     /// since are then fed to it again.
     pub fn resume(
         cfg: TableConfig,
         game_id: String,
-        moves: &[String],
+        moves: &[PlayedMove],
         sensed: ByBoard<Bitboard>,
         mirror_board: Option<Board>,
         t: Millis,
@@ -189,8 +189,10 @@ impl Play {
         match &cfg.start {
             Start::Chess(start) => {
                 let mut game = start.clone();
-                for uci in moves {
-                    game.push_uci(uci).ok_or_else(|| format!("scoresheet move {uci}"))?;
+                for played in moves {
+                    let mv =
+                        played.to_move(game.position()).ok_or_else(|| format!("scoresheet move {played}"))?;
+                    game.push(mv);
                 }
                 Ok(Table::resume(cfg, game_id, game, sensed, mirror_board, t))
             }
@@ -220,12 +222,14 @@ impl Play {
         // The inputs no longer reproduce the record (a different settle time, a
         // changed rule): the recorded moves are the game; the boards are judged anew.
         let mut game: Game = start.clone();
-        for uci in record.ucis() {
-            if game.push_uci(&uci).is_none() {
+        for played in record.played_moves() {
+            let Some(mv) = played.to_move(game.position()) else {
                 // A damaged record (a flipped byte): the inputs are the evidence.
-                let damage = format!("recorded move {uci} is illegal; the game follows the journaled inputs");
+                let damage =
+                    format!("recorded move {played} is illegal; the game follows the journaled inputs");
                 return (replayed, Some(damage));
-            }
+            };
+            game.push(mv);
         }
         let cfg = replayed.config().clone();
         let now = ByBoard::from_fn(|role: BoardRole| replayed.sensed(role));
@@ -242,7 +246,7 @@ impl Table {
     pub(crate) fn resume_journaled(
         cfg: TableConfig,
         game_id: String,
-        moves: &[String],
+        moves: &[PlayedMove],
         sensed: ByBoard<Bitboard>,
         mirror_board: Option<Board>,
         t: Millis,

@@ -26,7 +26,7 @@
 
 use crate::clock::Side;
 use crate::draughts::Variant;
-use crate::event::BoardRole;
+use crate::event::{BoardRole, PlayedMove};
 use crate::table::Table;
 use crate::table::play::Play;
 pub use crate::table::start::Start;
@@ -93,8 +93,8 @@ impl Table {
 
     /// The agreed moves as the record writes them (UCI for chess, PDN for
     /// draughts); none before the first game.
-    pub fn record_texts(&self) -> Option<Vec<String>> {
-        self.seat.play.as_ref().map(Play::record_texts)
+    pub fn record_moves(&self) -> Option<Vec<PlayedMove>> {
+        self.seat.play.as_ref().map(Play::record_moves)
     }
 
     /// The occupancy that starts a game.
@@ -303,7 +303,7 @@ mod tests {
             assert_eq!(table.turn(), Some((1, Side::Black)), "{}", rules.name());
             let fen = table.fen().expect("a game is on");
             assert!(fen.starts_with(fen_prefix), "{}: {fen}", rules.name());
-            assert_eq!(table.record_texts().map(|m| m.len()), Some(1));
+            assert_eq!(table.record_moves().map(|m| m.len()), Some(1));
             // The other game's results are refused.
             let other = if rules.results()[0] == "1-0" { "2-0" } else { "1-0" };
             let result =
