@@ -236,10 +236,8 @@ impl Told {
             Event::GameResumed { game_id, moves, t_ms, .. } => {
                 let start = self.start_of(game_id, table);
                 *self = Told::new();
-                let record = start.map(|(fen, tags)| {
-                    let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
-                    GameRecord::started(game_id.clone(), fen, tags, *t_ms, &moves)
-                });
+                let record =
+                    start.map(|(fen, tags)| GameRecord::started(game_id.clone(), fen, tags, *t_ms, moves));
                 self.take(record);
             }
             Event::GameMove { ply, revised, uci, pdn, .. } => {
@@ -250,7 +248,7 @@ impl Told {
                 let again = !*revised
                     && self.record.as_ref().is_some_and(|r| {
                         r.moves.get(ply.wrapping_sub(1)).is_some_and(|m| {
-                            pdn.as_ref().map_or(m.uci == uci.to_string(), |p| m.pdn.as_ref() == Some(p))
+                            pdn.as_ref().map_or(m.played == *uci, |p| m.pdn.as_ref() == Some(p))
                         })
                     });
                 if !again {
