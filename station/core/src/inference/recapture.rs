@@ -11,7 +11,23 @@ impl BoardTracker {
     /// landing peg before the board can rest, and a line that read the first
     /// capture's two pegs in one reading leaves it nothing to decide alone.
     pub(super) fn pending_recapture(&self) -> Option<Decision> {
-        if self.timing.settled || self.lifts.unconfirmed.any() || self.sensed == self.expected() {
+        let expected = self.expected();
+        if self.timing.settled || self.lifts.unconfirmed.any() || self.sensed == expected {
+            return None;
+        }
+        // Two captures leave two pegs fewer and fill no hole that was empty:
+        // any other board is no capture and recapture, and needs no search
+        // (this runs at every tick of a hand in motion).
+        if self.sensed.count() + 2 != expected.count() || (self.sensed & !expected).any() {
+            return None;
+        }
+        // And the square of both captures was emptied twice (below) and holds a peg again.
+        let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for lift in &self.log {
+            twice |= once & lift.square;
+            once |= lift.square;
+        }
+        if (twice & self.sensed).is_empty() {
             return None;
         }
         let pos = self.game.position();
