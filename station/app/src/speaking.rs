@@ -22,6 +22,7 @@ use crate::told::{Change, Told, Viewer};
 use shakmaty::{Position, Role, Square};
 use station_audio::{Ended, Listeners, Priority, Speaker, Utterance};
 use station_core::clock::{Side, Warning};
+use station_core::event::About;
 use station_core::table::Table;
 use station_core::{BoardRole, Event, Millis};
 use station_voices::{
@@ -39,7 +40,7 @@ struct Listener {
     /// The utterances whose end the journal keeps (a move and its ply, a
     /// result), by the speaker's id: what a restart says again unless they
     /// were heard to the end.
-    tracked: RefCell<HashMap<u64, (&'static str, Option<usize>)>>,
+    tracked: RefCell<HashMap<u64, (About, Option<usize>)>>,
     /// A move was said in this batch of events: the next one follows it
     /// rather than replacing it (plies read at once are all said, in order).
     moved: Cell<bool>,
@@ -51,7 +52,7 @@ impl Listener {
     }
 
     /// Keeps utterance `id` (about `about`, the move of `ply`) until its speaker is done with it.
-    fn track(&self, id: u64, about: &'static str, ply: Option<usize>) {
+    fn track(&self, id: u64, about: About, ply: Option<usize>) {
         self.tracked.borrow_mut().insert(id, (about, ply));
     }
 }
@@ -141,7 +142,7 @@ impl Voices {
         let (about, ply) = l.tracked.borrow_mut().remove(&ended.id)?;
         Some(Said {
             listener: l.name.to_owned(),
-            about: about.to_owned(),
+            about: about.as_str().to_owned(),
             ply,
             outcome: ended.ending.name().to_owned(),
             voice: ended.voice.map(|v| format!("{v:?}").to_lowercase()),
@@ -230,7 +231,7 @@ impl Voices {
                         texts.push(step_text(&l.wording, step));
                     }
                     let text = texts.join(". ");
-                    say(l, Utterance::text(text.clone()), text, "correction", Priority::Urgent, t, out);
+                    say(l, Utterance::text(text.clone()), text, About::Correction, Priority::Urgent, t, out);
                 }
             }
             Event::AnnouncementChecked { ply, said, sensed, matches: false, .. } => {
@@ -248,7 +249,7 @@ impl Voices {
                     &self.private,
                     Utterance::text(text.clone()),
                     text,
-                    "correction",
+                    About::Correction,
                     Priority::Urgent,
                     t,
                     out,
@@ -274,7 +275,7 @@ impl Voices {
                     &self.private,
                     Utterance::text(text.clone()),
                     text,
-                    "difference",
+                    About::Difference,
                     Priority::Urgent,
                     t,
                     out,
@@ -285,7 +286,15 @@ impl Voices {
                 // His Chess960 set-up (ICCF Appendix B), once his board is still:
                 // what differs from the start position, square by square.
                 let text = self.private.wording.word_setup_check(&square_differences(diff));
-                say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
+                say(
+                    &self.private,
+                    Utterance::text(text.clone()),
+                    text,
+                    About::Setup,
+                    Priority::Urgent,
+                    t,
+                    out,
+                );
             }
             Event::BoardStatus { board: BoardRole::Blind, status, .. } => {
                 let m = match status {
@@ -293,7 +302,15 @@ impl Voices {
                     station_core::event::LinkStatus::Disconnected => Message::BoardDisconnected,
                 };
                 let text = self.private.wording.message(m).to_owned();
-                say(&self.private, Utterance::text(text.clone()), text, "status", Priority::Urgent, t, out);
+                say(
+                    &self.private,
+                    Utterance::text(text.clone()),
+                    text,
+                    About::Status,
+                    Priority::Urgent,
+                    t,
+                    out,
+                );
             }
             Event::DeviceStatus { device, name, status, .. } => {
                 let key = format!("{device}:{}", name.as_deref().unwrap_or(""));
@@ -321,11 +338,27 @@ impl Voices {
                     _ => return,
                 };
                 let text = self.private.wording.message(message).to_owned();
-                say(&self.private, Utterance::text(text.clone()), text, "device", Priority::Urgent, t, out);
+                say(
+                    &self.private,
+                    Utterance::text(text.clone()),
+                    text,
+                    About::Device,
+                    Priority::Urgent,
+                    t,
+                    out,
+                );
             }
             Event::ClockPremature { side, .. } if *side == blind => {
                 let text = self.private.wording.message(Message::WaitingForMove).to_owned();
-                say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
+                say(
+                    &self.private,
+                    Utterance::text(text.clone()),
+                    text,
+                    About::Clock,
+                    Priority::Urgent,
+                    t,
+                    out,
+                );
             }
             Event::ClockWarning { warning, .. } => {
                 if let Some(text) = warning_text(&self.private.wording, warning, blind) {
@@ -334,7 +367,7 @@ impl Voices {
                         Warning::FlagFell { .. } | Warning::Remaining { time_trouble: true, .. }
                     );
                     let priority = if urgent { Priority::Urgent } else { Priority::Low };
-                    say(&self.private, Utterance::text(text.clone()), text, "warning", priority, t, out);
+                    say(&self.private, Utterance::text(text.clone()), text, About::Warning, priority, t, out);
                 }
             }
             _ => {}
@@ -460,7 +493,7 @@ impl Voices {
             }
             None => say_moves(book, moves),
         };
-        say(&self.private, Utterance::text(text.clone()), text, "clock", Priority::Urgent, t, out);
+        say(&self.private, Utterance::text(text.clone()), text, About::Clock, Priority::Urgent, t, out);
     }
 
     /// "Welcher Zug war es: Läufer schlägt Anna sechs oder Läufer schlägt
@@ -489,7 +522,7 @@ impl Voices {
     }
 
     /// Words for the blind player alone (questions, refusals).
-    pub fn say_private(&self, text: String, about: &str, t: Millis, out: &mut Vec<Event>) {
+    pub fn say_private(&self, text: String, about: About, t: Millis, out: &mut Vec<Event>) {
         say(&self.private, Utterance::text(text.clone()), text, about, Priority::Urgent, t, out);
     }
 
@@ -497,7 +530,7 @@ impl Voices {
     pub fn say_public_draw_offer(&self, t: Millis, out: &mut Vec<Event>) {
         if let Some(l) = &self.public {
             let text = l.wording.word_draw_offer().to_owned();
-            say(l, Utterance::text(text.clone()), text, "draw_offer", Priority::Urgent, t, out);
+            say(l, Utterance::text(text.clone()), text, About::DrawOffer, Priority::Urgent, t, out);
         }
     }
 
@@ -511,14 +544,14 @@ impl Voices {
             let start = table.config().start.chess().unwrap_or(&standard).start().board();
             let diff = station_core::setup::check(start, table.sensed(BoardRole::Blind));
             let text = self.private.wording.word_setup_check(&square_differences(&diff));
-            say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
+            say(&self.private, Utterance::text(text.clone()), text, About::Setup, Priority::Urgent, t, out);
             return;
         }
         let text = match &self.difference {
             Some(text) => text.clone(),
             None => self.private.wording.message(Message::PositionRestored).to_owned(),
         };
-        say(&self.private, Utterance::text(text.clone()), text, "difference", Priority::Urgent, t, out);
+        say(&self.private, Utterance::text(text.clone()), text, About::Difference, Priority::Urgent, t, out);
     }
 
     /// The start position read to him piece by piece so he can set up his
@@ -529,7 +562,7 @@ impl Voices {
         let board = start.start().board();
         let Some(number) = station_core::setup::chess960_number(board).filter(|&n| n != 518) else { return };
         let text = self.private.wording.word_setup(number, &station_core::setup::first_rank(board));
-        say(&self.private, Utterance::text(text.clone()), text, "setup", Priority::Urgent, t, out);
+        say(&self.private, Utterance::text(text.clone()), text, About::Setup, Priority::Urgent, t, out);
     }
 
     /// `silence`: the blind player's speaker stops at once; what it said
@@ -539,7 +572,7 @@ impl Voices {
         out.push(Event::Announcement {
             listener: self.private.name.into(),
             text: String::new(),
-            about: "silence".into(),
+            about: About::Silence,
             t_ms: t,
         });
     }
@@ -557,13 +590,13 @@ impl Voices {
                 &self.private,
                 Utterance::text(text.clone()),
                 text.clone(),
-                "move",
+                About::Move,
                 Priority::Move,
                 t,
                 out,
             );
             if let Some(ply) = self.last_ply {
-                self.private.track(id, "move", Some(ply));
+                self.private.track(id, About::Move, Some(ply));
             }
         }
     }
@@ -574,13 +607,13 @@ fn say(
     l: &Listener,
     utterance: Utterance,
     text: String,
-    about: &str,
+    about: About,
     priority: Priority,
     t: Millis,
     out: &mut Vec<Event>,
 ) -> u64 {
     let id = l.speaker.say(utterance, priority);
-    out.push(Event::Announcement { listener: l.name.into(), text, about: about.into(), t_ms: t });
+    out.push(Event::Announcement { listener: l.name.into(), text, about, t_ms: t });
     id
 }
 
@@ -590,17 +623,12 @@ fn say(
 fn say_move(l: &Listener, utterance: Utterance, text: String, ply: usize, t: Millis, out: &mut Vec<Event>) {
     let id = if l.moved.replace(true) {
         let id = l.speaker.say_following_move(utterance);
-        out.push(Event::Announcement {
-            listener: l.name.into(),
-            text,
-            about: station_core::event::About::Move,
-            t_ms: t,
-        });
+        out.push(Event::Announcement { listener: l.name.into(), text, about: About::Move, t_ms: t });
         id
     } else {
-        say(l, utterance, text, "move", Priority::Move, t, out)
+        say(l, utterance, text, About::Move, Priority::Move, t, out)
     };
-    l.track(id, "move", Some(ply));
+    l.track(id, About::Move, Some(ply));
 }
 
 /// "Ihr Brett weicht von der Partie ab. Eva eins: König fehlt. David drei: Stift zu viel".

@@ -25,6 +25,7 @@ use station_core::Game;
 use station_core::clock::{CorrectionChange, Side};
 use station_core::correction::{Step, steps_between};
 use station_core::draws::DrawFacts;
+use station_core::event::About;
 use station_core::event::GameResult;
 use station_core::record::GameRecord;
 use station_core::table::Table;
@@ -116,14 +117,14 @@ pub enum Change {
 
 impl Change {
     /// The `about` of the announcement that tells it.
-    pub fn about(&self) -> &'static str {
+    pub fn about(&self) -> About {
         match self {
-            Change::TakenBack { .. } => "take_back",
-            Change::DrawClaimed { .. } | Change::ClaimDecided { .. } => "draw_claim",
-            Change::TimeAdded { .. } | Change::TimeSet { .. } | Change::MovesSet { .. } => "clock",
-            Change::Revised(_) => "move",
-            Change::BoardRight { .. } => "restored",
-            Change::Result { .. } => "result",
+            Change::TakenBack { .. } => About::TakeBack,
+            Change::DrawClaimed { .. } | Change::ClaimDecided { .. } => About::DrawClaim,
+            Change::TimeAdded { .. } | Change::TimeSet { .. } | Change::MovesSet { .. } => About::Clock,
+            Change::Revised(_) => About::Move,
+            Change::BoardRight { .. } => About::Restored,
+            Change::Result { .. } => About::Result,
         }
     }
 }

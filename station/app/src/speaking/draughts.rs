@@ -7,6 +7,7 @@ use super::{Voices, say, say_move};
 use crate::speaking::Listener;
 use station_audio::{Priority, Utterance};
 use station_core::draughts::DraughtsPath;
+use station_core::event::About;
 use station_core::table::Table;
 use station_core::{Event, Millis};
 
@@ -65,7 +66,7 @@ impl Voices {
                 .draughts()
                 .and_then(|d| word(l.wording.phrasebook(), d.variant()))
                 .unwrap_or_else(|| english.clone());
-            say(l, Utterance::text(said.clone()), said, "correction", Priority::Urgent, t, out);
+            say(l, Utterance::text(said.clone()), said, About::Correction, Priority::Urgent, t, out);
         }
     }
 }

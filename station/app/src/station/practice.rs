@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 use station_core::clock::Side;
+use station_core::event::About;
 use station_core::journal::Input;
 use station_core::pgn::SevenTags;
 use station_core::table::Phase;
@@ -341,7 +342,7 @@ impl Station {
             }
             Answer::Reviewed(mistakes) => {
                 if let Some(text) = review_text(&self.table, &self.config.voice, &mistakes) {
-                    self.say_private(text, "practice", t, &mut events);
+                    self.say_private(text, About::Practice, t, &mut events);
                 }
             }
         }
@@ -367,7 +368,7 @@ impl Station {
     /// with its `{name}` fields filled, said to him alone.
     fn practice_say(&self, key: &str, fill: &[(&str, String)], t: Millis, events: &mut Vec<Event>) {
         let text = practice_text(wording(&self.config.voice).as_ref(), key, fill);
-        self.say_private(text, "practice", t, events);
+        self.say_private(text, About::Practice, t, events);
     }
 
     /// What he asked for, by voice, button or console: the practice part

@@ -10,6 +10,7 @@
 use super::game_speech::{Acted, Deed, GameSpeech, Said, SpeechView, SpokenMeaning};
 use super::*;
 use crate::listening::Listening;
+use station_core::event::About;
 use station_voices::understand::Understanding;
 
 /// A question the blind player answers with yes or no.
@@ -184,11 +185,11 @@ impl Station {
             }
             Deed::Ask { question, asked, answer } => {
                 self.speech.asked = asked;
-                self.say_private(question, "question", t, events);
+                self.say_private(question, About::Question, t, events);
                 Ok(answer)
             }
             Deed::Repeat { question, answer } => {
-                self.say_private(question, "question", t, events);
+                self.say_private(question, About::Question, t, events);
                 Ok(answer)
             }
             Deed::Command(command) => self.act_on_command(understanding, command, t, events),
@@ -252,7 +253,7 @@ impl Station {
                 };
                 let question = format!("{words}?");
                 self.speech.asked = Some(asked);
-                self.say_private(question.clone(), "question", t, events);
+                self.say_private(question.clone(), About::Question, t, events);
                 Ok(
                     json!({"understood": format!("command {command}"), "command": command.name(), "question": question}),
                 )
@@ -268,19 +269,19 @@ impl Station {
             }
             command => {
                 if let Some(text) = board_answer(&self.table, understanding, &command) {
-                    self.say_private(text, "answer", t, events);
+                    self.say_private(text, About::Answer, t, events);
                 }
                 if let Some(step) = RecordStep::of(&command)
                     && let Some(text) = self.reading.step(understanding, &self.table, step)
                 {
-                    self.say_private(text, "record", t, events);
+                    self.say_private(text, About::Record, t, events);
                 }
                 if matches!(command, SpokenCommand::DrawStatus)
                     && let Some(text) = crate::games::words_of(self.table.rules())
                         .draw_facts_text(understanding.wording(), &self.table)
                 {
                     // "Remis Stand" asks for the draw facts; "Remis" alone offers a draw.
-                    self.say_private(text, "draw_status", t, events);
+                    self.say_private(text, About::DrawStatus, t, events);
                 }
                 if let Some(v) = &self.voices {
                     match command {
@@ -324,7 +325,7 @@ impl Station {
         self.speech.asked = None;
         if let Err(e) = self.apply(t, Input::Announce { mv: mv.to_owned() }, events) {
             let refused = understanding.wording().message(station_voices::Message::IllegalMove);
-            self.say_private(refused.to_owned(), "refused", t, events);
+            self.say_private(refused.to_owned(), About::Refused, t, events);
             return Err(e.to_string());
         }
         Ok(())
@@ -335,7 +336,7 @@ impl Station {
         let text =
             self.speech.words_for_answer(&self.config).and_then(|u| board_answer(&self.table, u, command));
         if let Some(text) = text {
-            self.say_private(text, "answer", t, events);
+            self.say_private(text, About::Answer, t, events);
         }
     }
 
@@ -344,7 +345,7 @@ impl Station {
         let text =
             self.speech.words_for_answer(&self.config).and_then(|u| self.reading.step(u, &self.table, step));
         if let Some(text) = text {
-            self.say_private(text, "record", t, events);
+            self.say_private(text, About::Record, t, events);
         }
     }
 
@@ -357,17 +358,17 @@ impl Station {
         else {
             return;
         };
-        self.say_private(text, "draw_status", t, events);
+        self.say_private(text, About::DrawStatus, t, events);
     }
 
     /// Says `text` to the blind player (or, without voices, only records it as an event).
-    pub(super) fn say_private(&self, text: String, about: &str, t: Millis, events: &mut Vec<Event>) {
+    pub(super) fn say_private(&self, text: String, about: About, t: Millis, events: &mut Vec<Event>) {
         match &self.voices {
             Some(v) => v.get().say_private(text, about, t, events),
             None => events.push(Event::Announcement {
-                listener: "private".into(),
+                listener: station_core::event::Listener::Private,
                 text,
-                about: about.into(),
+                about,
                 t_ms: t,
             }),
         }

@@ -99,7 +99,7 @@ fn take_backs_of_one_moment_are_one_correction_and_the_clock_turn_is_part_of_it(
     run.moves(&["e4", "e5", "Nf3", "Nc6"]);
     // Art. 7.4: the illegal move found two plies late takes three plies back at once.
     let told = run.input(Input::IllegalMove { ply: 2 });
-    let kinds: Vec<&str> = told.iter().map(Change::about).collect();
+    let kinds: Vec<station_core::event::About> = told.iter().map(Change::about).collect();
     // Without presses there are no clock readings of ply 1 to set: only 7.4(b)'s two minutes.
     assert_eq!(kinds, ["take_back", "clock"], "{told:?}");
     let Change::TakenBack { moves, illegal: true, to_move: Color::Black, .. } = &told[0] else {

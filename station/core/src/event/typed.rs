@@ -267,6 +267,14 @@ words! {
         Practice = "practice",
         /// An input refused.
         Refused = "refused",
+        /// Moves taken back, and what to put back.
+        TakeBack = "take_back",
+        /// A draw claim and how it was decided.
+        DrawClaim = "draw_claim",
+        /// His board shows the game again.
+        Restored = "restored",
+        /// The recogniser heard nothing it could use (kept in the journal only).
+        Silence = "silence",
     }
 }
 
