@@ -176,14 +176,14 @@ impl JournalDir {
 /// What a speaker is done with, for [`Journal::said`] (the fields of [`Record::Said`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Said {
-    /// `private` or `public`.
-    pub listener: String,
-    /// What the words were about (`move`, `result`).
-    pub about: String,
+    /// Whose speaker: the blind player's earphone or the public one.
+    pub listener: station_core::event::Listener,
+    /// What the words were about (a move, the result).
+    pub about: station_core::event::About,
     /// The ply of the move they said.
     pub ply: Option<usize>,
-    /// `finished`, `estimated`, `cut` or `dropped`.
-    pub outcome: String,
+    /// How the speaker was done with them.
+    pub outcome: station_core::event::SpeechEnd,
     /// The voice that said them, when one began.
     pub voice: Option<String>,
 }

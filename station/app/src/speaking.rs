@@ -141,10 +141,10 @@ impl Voices {
         let l = std::iter::once(&self.private).chain(self.public.as_ref()).find(|l| l.name == listener)?;
         let (about, ply) = l.tracked.borrow_mut().remove(&ended.id)?;
         Some(Said {
-            listener: l.name.to_owned(),
-            about: about.as_str().to_owned(),
+            listener: l.name.into(),
+            about,
             ply,
-            outcome: ended.ending.name().to_owned(),
+            outcome: speech_end(ended.ending),
             voice: ended.voice.map(|v| format!("{v:?}").to_lowercase()),
         })
     }
@@ -599,6 +599,18 @@ impl Voices {
                 self.private.track(id, About::Move, Some(ply));
             }
         }
+    }
+}
+
+/// How the journal names a speaker's ending (the driver knows no journal).
+fn speech_end(ending: station_audio::Ending) -> station_core::event::SpeechEnd {
+    use station_audio::Ending;
+    use station_core::event::SpeechEnd;
+    match ending {
+        Ending::Finished => SpeechEnd::Finished,
+        Ending::Estimated => SpeechEnd::Estimated,
+        Ending::Cut => SpeechEnd::Cut,
+        Ending::Dropped => SpeechEnd::Dropped,
     }
 }
 

@@ -12,7 +12,7 @@ pub use crate::role::BoardRole;
 use serde::{Deserialize, Serialize};
 
 mod typed;
-pub use typed::{About, Decision, DeviceState, GameResult, Listener, NotAMove, PlayedMove};
+pub use typed::{About, Decision, DeviceState, GameResult, Listener, NotAMove, PlayedMove, SpeechEnd};
 
 /// Why a settled board is reported as not matching the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

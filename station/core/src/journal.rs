@@ -31,7 +31,7 @@
 //! said).
 
 use crate::Millis;
-use crate::event::{BoardRole, Event, PlayedMove};
+use crate::event::{About, BoardRole, Event, Listener, PlayedMove, SpeechEnd};
 use crate::inference::TrackerConfig;
 pub use crate::input::Input;
 use crate::pgn::SevenTags;
@@ -166,9 +166,9 @@ pub enum Record {
         /// When the speaker was done with them.
         t_ms: Millis,
         /// Whose speaker: `private` (the blind player's earphone) or `public`.
-        listener: String,
+        listener: Listener,
         /// What they were about, as their `announcement` says (`move`, `result`).
-        about: String,
+        about: About,
         /// The ply of the move they said, for a move.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ply: Option<usize>,
@@ -176,7 +176,7 @@ pub enum Record {
         /// tell its end, speech-dispatcher: the time it takes passed), `cut`
         /// (stopped by newer words) or `dropped` (never begun: newer words
         /// took their place).
-        outcome: String,
+        outcome: SpeechEnd,
         /// The voice that said them (`pack`, `espeak`, `tts`, `text`), when one began.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         voice: Option<String>,
@@ -293,7 +293,7 @@ impl Contents {
                     unsaid.push_back((*seq, e.clone()))
                 }
                 Record::Event { event: Event::Announcement { listener, about, .. }, .. }
-                    if listener == "private" && about == "move" =>
+                    if *listener == Listener::Private && *about == About::Move =>
                 {
                     unsaid.pop_front();
                 }
@@ -335,8 +335,8 @@ impl Contents {
         }
         let mut moves: Vec<Told> = Vec::new();
         let mut result: Option<(u64, Event, bool)> = None;
-        let private = |listener: &str| listener == "private";
-        let heard = |outcome: &str| matches!(outcome, "finished" | "estimated");
+        let private = |listener: &Listener| *listener == Listener::Private;
+        let heard = SpeechEnd::heard;
         for r in &self.records {
             match r {
                 Record::Event { seq, event: e @ Event::GameMove { ply, .. } } if *ply >= 1 => {
@@ -355,7 +355,7 @@ impl Contents {
                     result = Some((*seq, e.clone(), false))
                 }
                 Record::Said { listener, about, ply: Some(ply), outcome, .. }
-                    if about == "move" && private(listener) =>
+                    if *about == About::Move && private(listener) =>
                 {
                     if let Some(m) = moves.iter_mut().find(|m| m.ply == *ply) {
                         m.dealt_with = true;
@@ -363,7 +363,7 @@ impl Contents {
                     }
                 }
                 Record::Said { listener, about, outcome, .. }
-                    if about == "result" && private(listener) && heard(outcome) =>
+                    if *about == About::Result && private(listener) && heard(outcome) =>
                 {
                     if let Some(r) = result.as_mut() {
                         r.2 = true;

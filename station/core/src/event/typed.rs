@@ -279,6 +279,27 @@ words! {
 }
 
 words! {
+    /// How a speaker was done with words (the journal's `said` record).
+    SpeechEnd {
+        /// Said to the end.
+        Finished = "finished",
+        /// A voice that cannot tell its end (speech-dispatcher): the time it takes passed.
+        Estimated = "estimated",
+        /// Stopped by newer words.
+        Cut = "cut",
+        /// Never begun: newer words took their place.
+        Dropped = "dropped",
+    }
+}
+
+impl SpeechEnd {
+    /// The listener heard them to the end (or as far as anyone can tell).
+    pub fn heard(&self) -> bool {
+        matches!(self, SpeechEnd::Finished | SpeechEnd::Estimated)
+    }
+}
+
+words! {
     /// The state a device (other than a board) reports.
     DeviceState {
         /// It is there and working.
