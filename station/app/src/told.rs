@@ -241,20 +241,10 @@ impl Told {
                     start.map(|(fen, tags)| GameRecord::started(game_id.clone(), fen, tags, *t_ms, moves));
                 self.take(record);
             }
-            Event::GameMove { ply, revised, uci, pdn, .. } => {
+            Event::GameMove { ply, revised, .. } => {
                 self.catch_up(table, ply.saturating_sub(1));
-                // A move said again (a restart's moves he did not hear to the
-                // end) is on the record as told already: folding it again
-                // would cut the plies after it.
-                let again = !*revised
-                    && self.record.as_ref().is_some_and(|r| {
-                        r.moves.get(ply.wrapping_sub(1)).is_some_and(|m| {
-                            pdn.as_ref().map_or(m.played == *uci, |p| m.pdn.as_ref() == Some(p))
-                        })
-                    });
-                if !again {
-                    self.fold(event);
-                }
+                // A move said again after a restart folds to nothing (the record's own rule).
+                self.fold(event);
                 let said = self.said(*ply, table);
                 if *revised {
                     if self.revised_on_his_board.as_ref().is_some_and(|(p, _)| p == ply) {

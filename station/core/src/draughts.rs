@@ -34,9 +34,9 @@ pub mod perft;
 pub mod sensing;
 pub mod time_controls;
 
-pub use board::{Color, Position, Square, Variant};
+pub use board::{Color, Position, Square, Variant, WrittenSquare};
 pub use moves::Move;
-pub use path::{DraughtsPath, WrittenSquare};
+pub use path::DraughtsPath;
 
 #[cfg(test)]
 mod tests;

@@ -414,6 +414,13 @@ impl GameRecord {
                 if *ply == 0 || *ply > self.moves.len() + 1 {
                     return;
                 }
+                // The same move again (a restart delivers and says again what
+                // its listeners missed) is on the record already: folding it
+                // again would cut the plies after it and its clock reading.
+                let again = self.moves.get(ply - 1).is_some_and(|m| m.played == *uci && m.pdn == *pdn);
+                if again && !*revised {
+                    return;
+                }
                 self.moves.truncate(ply - 1);
                 // A move replaced: marks after it were about moves no longer on the record.
                 self.marks.retain(|m| m.plies_played() < *ply);

@@ -88,29 +88,78 @@ impl Variant {
 
     /// Square by name: a number (`32`) or, on 8×8, algebraic (`c3`).
     pub fn parse_square(self, s: &str) -> Option<Square> {
-        if let Ok(n) = s.parse::<u8>() {
-            return self.square(n);
-        }
-        let b = s.as_bytes();
-        if self != Variant::Draughts64 || b.len() != 2 {
-            return None;
-        }
-        let file = b[0].to_ascii_lowercase().checked_sub(b'a')?;
-        let rank = b[1].checked_sub(b'1')?;
-        if file >= 8 || rank >= 8 {
-            return None;
-        }
-        self.at(7 - rank as i8, file as i8)
+        WrittenSquare::read(&s.to_ascii_lowercase())?.square(self)
     }
 
     /// The square's name in this variant's notation: the number, or `c3` on 8×8.
     pub fn name(self, sq: Square) -> String {
-        match self {
-            Variant::International => sq.number().to_string(),
+        WrittenSquare::of(sq, self).to_string()
+    }
+}
+
+/// A square as a move writes it: its FMJD number, or on the 64-square board
+/// its file and rank (`c3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WrittenSquare {
+    /// The square's number (1-based).
+    Number(u8),
+    /// File (`0` = `a`) and rank (1-based), as the 64-square board writes squares.
+    Algebraic {
+        /// The file from `a`, 0-based.
+        file: u8,
+        /// The rank, 1-based.
+        rank: u8,
+    },
+}
+
+impl WrittenSquare {
+    /// Reads a square as written (a number, or a lower-case file and a
+    /// rank), whatever the board: [`square`](Self::square) says whether it is on one.
+    pub fn read(s: &str) -> Option<WrittenSquare> {
+        // Leading zeros read here; `FromStr` refuses them by writing the path back.
+        let number = |d: &str| {
+            (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then(|| d.parse::<u8>().ok()).flatten()
+        };
+        if let Some(n) = number(s) {
+            return Some(WrittenSquare::Number(n));
+        }
+        let (&first, rest) = s.as_bytes().split_first()?;
+        let rank = number(std::str::from_utf8(rest).ok()?)?;
+        first.is_ascii_lowercase().then(|| WrittenSquare::Algebraic { file: first - b'a', rank })
+    }
+
+    /// How `variant` writes `sq`.
+    pub fn of(sq: Square, variant: Variant) -> WrittenSquare {
+        match variant {
+            Variant::International => WrittenSquare::Number(sq.number()),
             Variant::Draughts64 => {
-                let (row, col) = sq.coords(self);
-                format!("{}{}", (b'a' + col) as char, 8 - row)
+                let (row, col) = sq.coords(variant);
+                WrittenSquare::Algebraic { file: col, rank: variant.size() - row }
             }
+        }
+    }
+
+    /// The board's square in `variant`: a number on either board, file and
+    /// rank on the 64-square board only.
+    pub fn square(self, variant: Variant) -> Option<Square> {
+        match self {
+            WrittenSquare::Number(n) => variant.square(n),
+            WrittenSquare::Algebraic { file, rank } => {
+                let size = variant.size();
+                if variant != Variant::Draughts64 || file >= size || rank == 0 || rank > size {
+                    return None;
+                }
+                variant.at((size - rank) as i8, file as i8)
+            }
+        }
+    }
+}
+
+impl fmt::Display for WrittenSquare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            WrittenSquare::Number(n) => write!(f, "{n}"),
+            WrittenSquare::Algebraic { file, rank } => write!(f, "{}{rank}", (b'a' + file) as char),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! process passes the move as a value (issue 37). The variant turns it into
 //! the board's squares and the legal move it names (a typed conversion).
 
-use super::board::{Position, Square, Variant};
+use super::board::{Position, Square, Variant, WrittenSquare};
 use super::movegen::{capture_paths, legal_moves};
 use super::moves::Move;
 use serde::de::Error as _;
@@ -13,75 +13,10 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
-/// A square as a move writes it: its FMJD number, or on the 64-square board
-/// its file and rank (`c3`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum WrittenSquare {
-    /// The square's number (1-based).
-    Number(u8),
-    /// File (`0` = `a`) and rank (1-based), as the 64-square board writes squares.
-    Algebraic {
-        /// The file from `a`, 0-based.
-        file: u8,
-        /// The rank, 1-based.
-        rank: u8,
-    },
-}
-
-impl WrittenSquare {
-    /// How `variant` writes `sq`.
-    pub fn of(sq: Square, variant: Variant) -> WrittenSquare {
-        match variant {
-            Variant::International => WrittenSquare::Number(sq.number()),
-            Variant::Draughts64 => {
-                let (row, col) = sq.coords(variant);
-                WrittenSquare::Algebraic { file: col, rank: variant.size() - row }
-            }
-        }
-    }
-
-    /// The board's square in `variant`: a number on either board, file and
-    /// rank on the 64-square board only.
-    pub fn square(self, variant: Variant) -> Option<Square> {
-        match self {
-            WrittenSquare::Number(n) => variant.square(n),
-            WrittenSquare::Algebraic { file, rank } => {
-                let size = variant.size();
-                if variant != Variant::Draughts64 || file >= size || rank == 0 || rank > size {
-                    return None;
-                }
-                variant.at((size - rank) as i8, file as i8)
-            }
-        }
-    }
-}
-
-impl fmt::Display for WrittenSquare {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            WrittenSquare::Number(n) => write!(f, "{n}"),
-            WrittenSquare::Algebraic { file, rank } => write!(f, "{}{rank}", (b'a' + file) as char),
-        }
-    }
-}
-
 /// Text that is not a draughts move as the station writes one.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("`{0}` is not a draughts move as the station writes it")]
 pub struct PathError(pub String);
-
-fn written_square(s: &str) -> Option<WrittenSquare> {
-    // Leading zeros read here; `FromStr` refuses them by writing the path back.
-    let number = |d: &str| {
-        (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then(|| d.parse::<u8>().ok()).flatten()
-    };
-    if let Some(n) = number(s) {
-        return Some(WrittenSquare::Number(n));
-    }
-    let (&first, rest) = s.as_bytes().split_first()?;
-    let rank = number(std::str::from_utf8(rest).ok()?)?;
-    first.is_ascii_lowercase().then(|| WrittenSquare::Algebraic { file: first - b'a', rank })
-}
 
 /// A draughts move as written: the squares it names, in order (start, then
 /// for a capture each landing square or only the last), and whether it
@@ -164,8 +99,10 @@ impl DraughtsPath {
     /// text reads with [`FromStr`], which takes only what [`fmt::Display`] writes.
     pub fn read_loosely(text: &str) -> Option<DraughtsPath> {
         let capture = text.contains(['x', 'X']);
-        let squares: Option<Vec<WrittenSquare>> =
-            text.split(['-', 'x', 'X']).map(|s| written_square(&s.trim().to_ascii_lowercase())).collect();
+        let squares: Option<Vec<WrittenSquare>> = text
+            .split(['-', 'x', 'X'])
+            .map(|s| WrittenSquare::read(&s.trim().to_ascii_lowercase()))
+            .collect();
         let squares = squares.filter(|s| s.len() >= 2)?;
         Some(DraughtsPath { squares, capture })
     }

@@ -230,6 +230,30 @@ fn a_take_back_leaves_every_view_and_the_restore_without_the_move() {
     assert!(!live.pgn(None).unwrap().contains("Nc6"));
 }
 
+/// A restart delivers again the events its subscribers missed: a move
+/// folded twice is one move, and the plies after it stay on the record.
+#[test]
+fn a_move_delivered_again_leaves_the_record_as_it_was() {
+    let mut desk = Desk::new();
+    desk.feed(Input::NewGame { fen: None, chess960: None, moves: Vec::new(), tags: TagOverrides::default() });
+    for san in ["e4", "e5", "Nf3"] {
+        desk.t += 1_000;
+        desk.feed(Input::EnterMove { mv: san.into() });
+    }
+    let mut record = desk.journal().record();
+    let before = record.clone();
+    let second = desk
+        .records
+        .iter()
+        .find_map(|r| match r {
+            JournalRecord::Event { event: e @ Event::GameMove { ply: 2, .. }, .. } => Some(e.clone()),
+            _ => None,
+        })
+        .expect("the second move's event");
+    record.apply(&second);
+    assert_eq!(record, before, "the move again changes nothing");
+}
+
 #[test]
 fn a_result_ends_the_game_with_its_reason_and_termination_in_the_pgn() {
     let mut desk = Desk::new();
